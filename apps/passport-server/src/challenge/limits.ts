@@ -1,0 +1,68 @@
+import type { Limits } from '../limits';
+import type { CaptchaSubtype } from '../protocol';
+
+/**
+ * The challenge's numbers. They join `Limits` (so `buildServer({ limits })` overrides them like any
+ * other security number) but live here, beside the code that reads them.
+ */
+export interface ChallengeLimits {
+  /** Sign-in failures on one target (account) within riskFailureWindowMs before a challenge. */
+  challengeAfterTargetFailures: number;
+  /** Failures from one client address (IPv6 by /64) within riskFailureWindowMs before a challenge. */
+  challengeAfterIpFailures: number;
+  /** Failures from one device (fp / s_v_web_id) within riskFailureWindowMs before a challenge. */
+  challengeAfterDeviceFailures: number;
+  riskFailureWindowMs: number;
+  /** Code sends within riskBurstWindowMs per address, per device and per target before a challenge. */
+  challengeAfterSendsPerIp: number;
+  challengeAfterSendsPerDevice: number;
+  challengeAfterSendsPerTarget: number;
+  /** "Is this mobile/e-mail registered?" lookups within riskBurstWindowMs per address and device. */
+  challengeAfterLookupsPerIp: number;
+  challengeAfterLookupsPerDevice: number;
+  riskBurstWindowMs: number;
+  /** How long a demanded challenge id may wait for its first puzzle and answers. */
+  challengeTtlMs: number;
+  /** One puzzle's life, and its tries. */
+  puzzleTtlMs: number;
+  puzzleMaxTries: number;
+  /** Fresh puzzles one challenge id may draw ("new image"), after which it is dead. */
+  puzzlesPerChallenge: number;
+  /** A pass's life (single use). */
+  challengePassTtlMs: number;
+  /** The kinds the risk rules pick from at random. */
+  challengeKinds: readonly CaptchaSubtype[];
+}
+
+declare module '../limits' {
+  interface Limits extends Partial<ChallengeLimits> {}
+}
+
+export const defaultChallengeLimits: ChallengeLimits = {
+  challengeAfterTargetFailures: 3,
+  challengeAfterIpFailures: 10,
+  challengeAfterDeviceFailures: 5,
+  riskFailureWindowMs: 15 * 60_000,
+  challengeAfterSendsPerIp: 5,
+  challengeAfterSendsPerDevice: 5,
+  challengeAfterSendsPerTarget: 3,
+  challengeAfterLookupsPerIp: 5,
+  challengeAfterLookupsPerDevice: 5,
+  riskBurstWindowMs: 10 * 60_000,
+  challengeTtlMs: 5 * 60_000,
+  puzzleTtlMs: 2 * 60_000,
+  puzzleMaxTries: 3,
+  puzzlesPerChallenge: 5,
+  challengePassTtlMs: 2 * 60_000,
+  challengeKinds: ['slide', 'text', '3d', 'whirl'],
+};
+
+/** The challenge numbers in force: the defaults, overridden by what buildServer was handed. */
+export function challengeLimitsOf(limits: Limits): ChallengeLimits {
+  const out: Record<string, unknown> = { ...defaultChallengeLimits };
+  for (const key of Object.keys(defaultChallengeLimits)) {
+    const value = (limits as unknown as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as unknown as ChallengeLimits;
+}

@@ -1,0 +1,221 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CountryCode, getCountries } from 'libphonenumber-js';
+import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+/**
+ * The server's settings. `loadConfig(process.env)` builds one from environment variables; tests and
+ * benchmarks build one with `defineConfig({...})`. Every default is the embedded one-machine setup:
+ * an SQLite file under `./data`, the dev outbox, http://localhost:3000.
+ */
+export interface Config {
+  /** PORT, default 3000. */
+  port: number;
+  /** HOST, default 127.0.0.1 (set 0.0.0.0 in a container). */
+  host: string;
+  /** DATA_DIR, default ./data: the SQLite file and the generated server secret live here. */
+  dataDir: string;
+  /** DATABASE_URL: a postgres:// URL switches storage from SQLite to PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** DATABASE_SCHEMA: the PostgreSQL schema to use (created when missing); default the server's search_path. */
+  databaseSchema: string | undefined;
+  /** REDIS_URL: rate-limit counters and one-time state go to Redis instead of the database. */
+  redisUrl: string | undefined;
+  /** REDIS_PREFIX, default 'portico:': prefix of every Redis key. */
+  redisPrefix: string;
+  /** SMTP_URL: e-mail through this SMTP server instead of the dev outbox. */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM, default 'Portico <no-reply@localhost>'. */
+  smtpFrom: string;
+  /** SMS_WEBHOOK_URL: SMS as a JSON POST to this address instead of the dev outbox. */
+  smsWebhookUrl: string | undefined;
+  /** SMS_WEBHOOK_TOKEN: sent as `Authorization: Bearer …` to the SMS webhook. */
+  smsWebhookToken: string | undefined;
+  /**
+   * DEV_OUTBOX: 'auto' (default) stores messages in the dev outbox only when neither SMTP_URL nor
+   * SMS_WEBHOOK_URL is set; 'on' forces it for unconfigured channels; 'off' never uses it.
+   */
+  devOutbox: 'auto' | 'on' | 'off';
+  /** PUBLIC_ORIGIN, default http://localhost:{PORT}: the origin users see. https turns on Secure cookies. */
+  publicOrigin: string;
+  /** ALLOWED_ORIGINS: comma-separated extra origins allowed for CORS, CSRF origin checks and redirects. */
+  allowedOrigins: string[];
+  /** COOKIE_DOMAIN: a parent domain for cookies; unset means host-only cookies (the safer default). */
+  cookieDomain: string | undefined;
+  /** TRUST_PROXY: 'false' (default), 'true', a hop count, or comma-separated addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  /** DEFAULT_REGION, default CN: how numbers without a +country prefix are read. */
+  defaultRegion: CountryCode;
+  /** ALLOWED_REGIONS: comma-separated ISO countries codes may be sent to; unset means all. */
+  allowedRegions: CountryCode[] | undefined;
+  /** SESSION_IDLE_SECONDS, default 7 days: a session unused this long is dead. */
+  sessionIdleSeconds: number;
+  /** SESSION_ABSOLUTE_SECONDS, default 30 days: no session lives longer. */
+  sessionAbsoluteSeconds: number;
+  /** LOG_LEVEL, default info. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** SECRET: the server secret (≥ 32 characters). Unset: generated once and kept in DATA_DIR/secret. */
+  secret: string | undefined;
+  /** APP_NAME, default Portico: shown in messages. */
+  appName: string;
+  /**
+   * SECOND_VERIFY, default on: a password or e-mail-code sign-in of an account with a mobile, from a
+   * device the account has not used before, answers 2046 and needs an SMS code (README, "Second verification").
+   */
+  secondVerify: boolean;
+  /** WEB_DIST, default apps/web/dist (beside this package): the built web app the server serves. */
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid setting ${variable}: ${message}`);
+  }
+}
+
+const Url = (protocols: string) =>
+  Type.Optional(Type.String({ pattern: `^(${protocols})://[^\\s]+$`, description: `a ${protocols} URL` }));
+const Seconds = Type.Optional(
+  Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'a positive whole number of seconds' }),
+);
+
+/** The environment variables the server reads, as strings, with their shape. */
+export const EnvSchema = Type.Object({
+  PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$', description: 'a port number 0–65535' })),
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
+  DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  DATABASE_URL: Url('postgres|postgresql'),
+  DATABASE_SCHEMA: Type.Optional(
+    Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'a lower-case SQL identifier' }),
+  ),
+  REDIS_URL: Url('redis|rediss'),
+  REDIS_PREFIX: Type.Optional(Type.String({ maxLength: 64 })),
+  SMTP_URL: Url('smtp|smtps'),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3 })),
+  SMS_WEBHOOK_URL: Url('http|https'),
+  SMS_WEBHOOK_TOKEN: Type.Optional(Type.String()),
+  DEV_OUTBOX: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')])),
+  PUBLIC_ORIGIN: Url('http|https'),
+  ALLOWED_ORIGINS: Type.Optional(Type.String()),
+  COOKIE_DOMAIN: Type.Optional(
+    Type.String({
+      pattern: '^\\.?[a-z0-9-]+(\\.[a-z0-9-]+)+$',
+      description: 'a dotted host name such as example.com',
+    }),
+  ),
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  DEFAULT_REGION: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{2}$', description: 'an ISO 3166 country code such as CN' }),
+  ),
+  ALLOWED_REGIONS: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{2}(,[A-Z]{2})*$', description: 'comma-separated country codes' }),
+  ),
+  SESSION_IDLE_SECONDS: Seconds,
+  SESSION_ABSOLUTE_SECONDS: Seconds,
+  LOG_LEVEL: Type.Optional(
+    Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    ),
+  ),
+  SECRET: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  APP_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  SECOND_VERIFY: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type Env = Static<typeof EnvSchema>;
+
+const envCheck = Compile(EnvSchema);
+const countries = new Set<string>(getCountries());
+
+function origin(variable: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return url.origin;
+  } catch {
+    throw new ConfigError(variable, `"${value}" is not an http(s) origin such as https://example.com`);
+  }
+}
+
+function region(variable: string, value: string): CountryCode {
+  if (!countries.has(value))
+    throw new ConfigError(variable, `"${value}" is not a country libphonenumber knows`);
+  return value as CountryCode;
+}
+
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const first = envCheck.Errors(raw)[0];
+  if (first) {
+    const variable = first.instancePath.replace(/^\//, '') || 'environment';
+    const schema = (EnvSchema.properties as Record<string, { description?: string }>)[variable];
+    throw new ConfigError(
+      variable,
+      `"${raw[variable]}" is not ${schema?.description ?? 'valid'} (${first.message})`,
+    );
+  }
+  const e = raw as Env;
+  const port = e.PORT === undefined ? 3000 : Number(e.PORT);
+  if (port > 65535) throw new ConfigError('PORT', `"${e.PORT}" is not a port number 0–65535`);
+  const idle = e.SESSION_IDLE_SECONDS === undefined ? 7 * 86400 : Number(e.SESSION_IDLE_SECONDS);
+  const absolute = e.SESSION_ABSOLUTE_SECONDS === undefined ? 30 * 86400 : Number(e.SESSION_ABSOLUTE_SECONDS);
+  if (absolute < idle) {
+    throw new ConfigError('SESSION_ABSOLUTE_SECONDS', `must be at least SESSION_IDLE_SECONDS (${idle})`);
+  }
+  return {
+    port,
+    host: e.HOST ?? '127.0.0.1',
+    dataDir: resolve(e.DATA_DIR ?? './data'),
+    databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX ?? 'portico:',
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? 'Portico <no-reply@localhost>',
+    smsWebhookUrl: e.SMS_WEBHOOK_URL,
+    smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
+    devOutbox: e.DEV_OUTBOX ?? 'auto',
+    publicOrigin: e.PUBLIC_ORIGIN ? origin('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN) : `http://localhost:${port}`,
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => origin('ALLOWED_ORIGINS', s)),
+    cookieDomain: e.COOKIE_DOMAIN,
+    trustProxy: trustProxy(e.TRUST_PROXY),
+    defaultRegion: region('DEFAULT_REGION', e.DEFAULT_REGION ?? 'CN'),
+    allowedRegions: e.ALLOWED_REGIONS?.split(',').map((r) => region('ALLOWED_REGIONS', r)),
+    sessionIdleSeconds: idle,
+    sessionAbsoluteSeconds: absolute,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    secret: e.SECRET,
+    appName: e.APP_NAME ?? 'Portico',
+    secondVerify: e.SECOND_VERIFY !== 'off',
+    // src/config.ts and the bundled dist/*.js both sit one level below the package folder.
+    webDist: resolve(e.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
+  };
+}
+
+/** A config from the defaults plus overrides, for tests and benchmarks. */
+export function defineConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), ...overrides };
+}

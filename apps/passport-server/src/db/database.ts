@@ -1,0 +1,151 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { Config } from '../config';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for the start banner: a file path or the PostgreSQL host/db/schema. */
+  location: string;
+  /**
+   * The better-sqlite3 connection behind `db` on SQLite (undefined on PostgreSQL), for the one hot read
+   * that is worth a statement prepared once (the session lookup). Use it only while
+   * `sqlite.inTransaction` is false: Kysely shares this one connection, and a read inside another
+   * request's open transaction would see that transaction's uncommitted rows.
+   */
+  sqlite?: SQLite.Database;
+  close(): Promise<void>;
+}
+
+/**
+ * The connection as Kysely's SQLite dialect sees it, with a statement cache: Kysely's driver calls
+ * `prepare` for every query, and preparing costs more than running a simple indexed query. Statements
+ * are keyed by their SQL text (parameters are bound per run); Kysely runs one query at a time on the
+ * connection (its mutex), so a cached statement is never busy when it is handed out again. Bounded:
+ * queries built with a variable number of placeholders each make their own text.
+ */
+export function cachingDatabase(sqlite: SQLite.Database, size = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement === undefined) {
+        if (cache.size >= size) cache.clear();
+        statement = sqlite.prepare(text);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+const INT8_OID = 20;
+
+/** Bounds on waiting for PostgreSQL; sign-in queries take milliseconds. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const QUERY_TIMEOUT_MS = 5_000;
+
+function openSqlite(config: Config): DatabaseHandle {
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'portico.db');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: an acknowledged write survives power loss, not only a process crash (NORMAL risks the last
+  // transactions on power loss). See docs/operations.md before relaxing it.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
+  return { db, dialect: 'sqlite', location: file, sqlite, close: () => db.destroy() };
+}
+
+/** A pool for `url`; `queryTimeoutMs` undefined means a query may take as long as it needs. */
+function postgresPool(config: Config, url: string, max: number, queryTimeoutMs?: number) {
+  const schema = config.databaseSchema;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
+    keepAlive: true,
+    // BIGINT millisecond times come back as numbers, as they do from SQLite.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return pool;
+}
+
+function openPostgres(config: Config, url: string): DatabaseHandle {
+  const schema = config.databaseSchema;
+  // PostgreSQL gone quiet (a partition, a hung server) must not hold requests forever: getting a
+  // connection and each query give up after these bounds, and the request answers 503 (app.ts).
+  const pool = postgresPool(config, url, 10, QUERY_TIMEOUT_MS);
+  // An idle client losing its server (a PostgreSQL restart) must not crash the process.
+  pool.on('error', () => {});
+  // Nor a checked-out one: pg-pool removes its error listener while a client is lent out, so a
+  // connection reset between two queries of a request was an uncaught 'error' event that ended the
+  // process. The request's next query fails instead (a 503) and the pool drops the client on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const host = new URL(url);
+  return {
+    db,
+    dialect: 'postgres',
+    location: `postgresql://${host.host}${host.pathname}${schema ? ` (schema ${schema})` : ''}`,
+    close: () => db.destroy(),
+  };
+}
+
+/** Opens the database the config names and brings its schema up to date. */
+export async function openDatabase(config: Config): Promise<DatabaseHandle> {
+  const handle = config.databaseUrl ? openPostgres(config, config.databaseUrl) : openSqlite(config);
+  try {
+    if (handle.dialect === 'postgres' && config.databaseSchema) {
+      await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(handle.db);
+    }
+    // Migrations run on a connection of their own without the per-query bound: building an index on a
+    // large table may take minutes, and a start must not fail half-way through for being slow.
+    const migrationDb =
+      handle.dialect === 'postgres' && config.databaseUrl
+        ? new Kysely<Database>({
+            dialect: new PostgresDialect({ pool: postgresPool(config, config.databaseUrl, 1) }),
+          })
+        : handle.db;
+    try {
+      await migrate(migrationDb, handle.dialect === 'postgres' ? config.databaseSchema : undefined);
+    } finally {
+      if (migrationDb !== handle.db) await migrationDb.destroy();
+    }
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+/** Brings the schema up to date: the one migration set, on SQLite and PostgreSQL alike. */
+async function migrate(db: Kysely<Database>, schema: string | undefined) {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

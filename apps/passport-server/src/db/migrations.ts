@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import { FIRST_LEGAL_DOCUMENTS } from '../routes/site/legal-content';
+import type { Database } from './schema';
+
+/**
+ * The one migration set, run at start on SQLite and PostgreSQL alike. Append new migrations; never
+ * edit one that has shipped. Times are BIGINT milliseconds; ids are server-generated random text.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_foundation': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('mobile', 'text', (c) => c.unique())
+        .addColumn('email', 'text', (c) => c.unique())
+        .addColumn('username', 'text', (c) => c.unique())
+        .addColumn('password_hash', 'text')
+        .addColumn('screen_name', 'text', (c) => c.notNull())
+        .addColumn('is_frozen', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('absolute_expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('user_agent', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('fp', 'text')
+        .addColumn('did', 'text')
+        .execute();
+      await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
+      await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+
+      await db.schema
+        .createTable('one_time_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('purpose', 'integer', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('one_time_codes_lookup')
+        .on('one_time_codes')
+        .columns(['target', 'purpose', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('one_time_codes_expires_at')
+        .on('one_time_codes')
+        .column('expires_at')
+        .execute();
+
+      await db.schema
+        .createTable('verify_tickets')
+        .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
+        .addColumn('purpose', 'integer', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('verify_tickets_expires_at')
+        .on('verify_tickets')
+        .column('expires_at')
+        .execute();
+
+      await db.schema
+        .createTable('devices')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('fp', 'text', (c) => c.notNull())
+        .addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('first_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('devices_user_fp', ['user_id', 'fp'])
+        .execute();
+
+      await db.schema
+        .createTable('outbox_messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text')
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('outbox_messages_recipient')
+        .on('outbox_messages')
+        .columns(['recipient', 'created_at'])
+        .execute();
+
+      await db.schema
+        .createTable('store_entries')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text')
+        .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('store_entries_expires_at')
+        .on('store_entries')
+        .column('expires_at')
+        .execute();
+    },
+  },
+  /** User-token signing keys (src/tokens/key-ring.ts); one key per generation, whichever instance makes it. */
+  '0002_signing_keys': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('signing_keys')
+        .addColumn('kid', 'text', (c) => c.primaryKey())
+        .addColumn('generation', 'integer', (c) => c.notNull())
+        .addColumn('alg', 'text', (c) => c.notNull())
+        .addColumn('public_jwk', 'text', (c) => c.notNull())
+        .addColumn('private_jwk_sealed', 'text')
+        .addColumn('activates_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('signing_keys_generation', ['generation'])
+        .execute();
+    },
+  },
+  /**
+   * Remembered devices (second verification): `devices.fp` holds SHA-256 of the fingerprint and did,
+   * never the raw fingerprint; the user agent is kept for the account's device list.
+   */
+  '0003_device_details': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('devices').addColumn('user_agent', 'text').execute();
+      await db.schema.createIndex('devices_user_id').on('devices').column('user_id').execute();
+    },
+  },
+  /**
+   * Versioned legal documents (privacy policy, terms of service) the web app shows; a version is never
+   * edited, a change is a new row. The first versions are seeded here (src/routes/site/legal-content.ts).
+   */
+  '0004_legal_documents': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('legal_documents')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('title_zh', 'text', (c) => c.notNull())
+        .addColumn('title_en', 'text', (c) => c.notNull())
+        .addColumn('body_zh', 'text', (c) => c.notNull())
+        .addColumn('body_en', 'text', (c) => c.notNull())
+        .addColumn('published_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('legal_documents_pk', ['kind', 'id'])
+        .execute();
+      await (db as Kysely<Database>)
+        .insertInto('legal_documents')
+        .values([...FIRST_LEGAL_DOCUMENTS])
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

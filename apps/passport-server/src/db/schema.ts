@@ -1,0 +1,119 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Times are milliseconds since the epoch in a BIGINT column, the same on SQLite and PostgreSQL. */
+type Millis = number;
+
+export interface UsersTable {
+  id: string;
+  /** E.164, e.g. +8613800138000. */
+  mobile: string | null;
+  /** Trimmed and lower-cased. */
+  email: string | null;
+  /** NFKC, lower-cased. */
+  username: string | null;
+  /** argon2id PHC string; null until the user sets a password. */
+  password_hash: string | null;
+  screen_name: string;
+  is_frozen: Generated<number>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: Millis;
+  last_seen_at: Millis;
+  /** Idle expiry, slid forward on use, never past absolute_expires_at. */
+  expires_at: Millis;
+  absolute_expires_at: Millis;
+  user_agent: string | null;
+  ip: string | null;
+  /** The `verifyFp` / `s_v_web_id` device hint. */
+  fp: string | null;
+  did: string | null;
+}
+
+export interface OneTimeCodesTable {
+  id: string;
+  purpose: number;
+  channel: 'mobile' | 'email';
+  target: string;
+  /** HMAC-SHA256(server secret, purpose:target:code), hex. */
+  code_hash: string;
+  created_at: Millis;
+  expires_at: Millis;
+  attempts: Generated<number>;
+  used_at: Millis | null;
+}
+
+export interface VerifyTicketsTable {
+  /** SHA-256 of the ticket handed to the client. */
+  ticket_hash: string;
+  purpose: number;
+  channel: 'mobile' | 'email';
+  target: string;
+  user_id: string | null;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+}
+
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 (hex) of the device's fingerprint and did (migration 0003); never the raw fingerprint. */
+  fp: string;
+  /** 1 once the device passed a first sign-in or a second verification. */
+  trusted: Generated<number>;
+  first_seen_at: Millis;
+  last_seen_at: Millis;
+  /** The user agent of the latest sign-in from it, cut to 512 characters. */
+  user_agent: string | null;
+}
+
+export interface OutboxMessagesTable {
+  id: string;
+  channel: 'sms' | 'email';
+  recipient: string;
+  subject: string | null;
+  body: string;
+  created_at: Millis;
+}
+
+/** The database Store: rate-limit counters and one-time state with a time to live. */
+export interface StoreEntriesTable {
+  key: string;
+  value: string | null;
+  counter: number;
+  expires_at: Millis;
+}
+
+/** A published version of a legal document (migration 0004); never edited, a change is a new version. */
+export interface LegalDocumentsTable {
+  kind: 'privacy-policy' | 'terms-of-service';
+  /** The version, e.g. 2026-11-22. */
+  id: string;
+  title_zh: string;
+  title_en: string;
+  /** Markdown-ish text: `## heading`, `- item` lines, blank lines between paragraphs. */
+  body_zh: string;
+  body_en: string;
+  published_at: Millis;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  one_time_codes: OneTimeCodesTable;
+  verify_tickets: VerifyTicketsTable;
+  devices: DevicesTable;
+  outbox_messages: OutboxMessagesTable;
+  store_entries: StoreEntriesTable;
+  legal_documents: LegalDocumentsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;

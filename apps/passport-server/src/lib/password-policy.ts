@@ -1,0 +1,45 @@
+import { PassportError } from '../errors';
+import { normalisePassword } from '../plugins/app/passwords';
+import { COMMON_PASSWORDS } from './common-passwords';
+
+/** The shortest password accepted, in characters after NFKC (NIST SP 800-63B-4: at least 8). */
+export const MIN_PASSWORD_LENGTH = 8;
+
+const common = new Set(COMMON_PASSWORDS.split('\n'));
+
+/** Context words shorter than this are too weak a signal to refuse a password over. */
+const MIN_CONTEXT_LENGTH = 4;
+
+/** The parts of an identifier a person would put in a password: the e-mail's local part, the number's digits. */
+function contextWordsOf(identifier: string): string[] {
+  const value = identifier.normalize('NFKC').toLowerCase();
+  const at = value.indexOf('@');
+  if (at > 0) return [value.slice(0, at)];
+  if (/^\+?[0-9]+$/.test(value)) return [value.replace(/^\+/, ''), value.slice(-8)];
+  return [value];
+}
+
+/**
+ * Checks a NEW password (register, reset, change, set): NFKC, 1 KiB cap (400 before any hashing), at
+ * least 8 characters, no composition rules, not among the most common 10,000 passwords, and not
+ * containing the app name or the account's identifiers. Returns the normalised password; throws
+ * PASSWORD_TOO_SHORT / PASSWORD_TOO_COMMON / PASSWORD_CONTAINS_CONTEXT with a reason code.
+ * Existing passwords (sign-in, current_password) are never put through this: a rule that tightens
+ * later must not lock anybody out.
+ */
+export function assertNewPassword(
+  password: string,
+  context: { appName: string; identifiers: readonly (string | null | undefined)[] },
+): string {
+  const normalised = normalisePassword(password);
+  if ([...normalised].length < MIN_PASSWORD_LENGTH) throw new PassportError('passwordTooShort');
+  const folded = normalised.toLowerCase();
+  if (common.has(folded)) throw new PassportError('passwordTooCommon');
+  const words = [
+    context.appName.toLowerCase(),
+    ...context.identifiers.flatMap((id) => (id ? contextWordsOf(id) : [])),
+  ];
+  if (words.some((word) => word.length >= MIN_CONTEXT_LENGTH && folded.includes(word)))
+    throw new PassportError('passwordContainsContext');
+  return normalised;
+}

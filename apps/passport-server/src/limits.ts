@@ -1,0 +1,43 @@
+/** The security numbers of SECURITY.md, in one place. Tests may lower them through buildServer's options. */
+export interface Limits {
+  /** One-time code lifetime (≤ 10 min). */
+  codeTtlMs: number;
+  /** Wrong guesses per code (and per resend chain) before it is dead. */
+  codeMaxAttempts: number;
+  /** Resend cooldown per target. */
+  sendCooldownMs: number;
+  /** Code sends per target per hour. */
+  sendPerTargetPerHour: number;
+  /** Code sends per client address (IPv6 by /64) per hour. */
+  sendPerIpPerHour: number;
+  /** Password failures per identifier within passwordFailureWindowMs before a temporary lock. */
+  passwordFailuresPerAccount: number;
+  passwordFailureWindowMs: number;
+  /** Password failures per client address per hour before 429. */
+  passwordFailuresPerIpPerHour: number;
+  /** A session's last-seen time is written at most this often (no write per request). */
+  sessionTouchMs: number;
+  /** Housekeeping (expired rows) runs this often. */
+  sweepIntervalMs: number;
+  /** Verify-ticket lifetime: the step between a checked code and the action it unlocks. */
+  ticketTtlMs: number;
+  /** check_mobile/email_registered calls per client address (IPv6 by /64) per hour: an enumeration oracle. */
+  checkRegisteredPerIpPerHour: number;
+}
+
+export const defaultLimits: Limits = {
+  codeTtlMs: 10 * 60_000,
+  codeMaxAttempts: 5,
+  sendCooldownMs: 60_000,
+  sendPerTargetPerHour: 10,
+  sendPerIpPerHour: 30,
+  passwordFailuresPerAccount: 10,
+  passwordFailureWindowMs: 15 * 60_000,
+  passwordFailuresPerIpPerHour: 100,
+  sessionTouchMs: 60_000,
+  sweepIntervalMs: 10 * 60_000,
+  ticketTtlMs: 10 * 60_000,
+  checkRegisteredPerIpPerHour: 10,
+};
+
+export const HOUR = 3_600_000;

@@ -1,0 +1,101 @@
+import { createSecretKey } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { PassportError } from '../../errors';
+import { hmac, randomToken, safeEqual } from '../../lib/crypto';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../protocol';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false exempts a state-changing route from the CSRF check (server-to-server endpoints only). */
+    csrf?: boolean;
+  }
+  interface FastifyRequest {
+    /** The pre-session id (before sign-in the CSRF token is bound to it). */
+    preSessionId: string | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF, bound to the session: the readable cookie `passport_csrf_token` is HMAC(secret, session id),
+ * or HMAC(secret, pre-session id) before sign-in. Every state-changing request must send it back in
+ * `x-tt-passport-csrf-token`, and must not come from a foreign origin. A cookie planted by a sibling
+ * subdomain does not help an attacker: the header is compared with what the server computes for the
+ * request's own session, not with the cookie.
+ */
+export default fp(
+  async (app) => {
+    const { config } = app;
+    // The HMAC key as a KeyObject, made once: a Buffer key is converted on every HMAC.
+    const key = createSecretKey(app.secret);
+    const secure = config.publicOrigin.startsWith('https:');
+    const preCookie = secure
+      ? `${config.cookieDomain ? '__Secure-' : '__Host-'}passport_pre`
+      : 'passport_pre';
+    const trusted = new Set([config.publicOrigin, ...config.allowedOrigins]);
+    const domain = config.cookieDomain ? { domain: config.cookieDomain } : {};
+
+    const tokenFor = (request: FastifyRequest): string | null => {
+      if (request.session) return hmac(key, `csrf|s|${request.session.id}`);
+      if (request.preSessionId) return hmac(key, `csrf|p|${request.preSessionId}`);
+      return null;
+    };
+
+    /** Refuses a request that a foreign page made the browser send. */
+    function checkOrigin(request: FastifyRequest): void {
+      const origin = request.headers.origin;
+      if (typeof origin === 'string') {
+        if (!trusted.has(origin)) throw new PassportError('csrfFailed', { reason: 'origin' });
+        return;
+      }
+      if (request.headers['sec-fetch-site'] === 'cross-site')
+        throw new PassportError('csrfFailed', { reason: 'origin' });
+    }
+
+    app.decorateRequest('preSessionId', null);
+
+    app.addHook('onRequest', async (request: FastifyRequest) => {
+      const pre = request.cookies[preCookie];
+      if (pre && /^[A-Za-z0-9_-]{22,64}$/.test(pre)) request.preSessionId = pre;
+      if (request.is404 || SAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false)
+        return;
+      checkOrigin(request);
+      const header = request.headers[CSRF_HEADER];
+      const expected = tokenFor(request);
+      if (typeof header !== 'string' || expected === null || !safeEqual(header, expected)) {
+        throw new PassportError('csrfFailed', { reason: 'token' });
+      }
+    });
+
+    const preCookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure, ...domain };
+    const csrfCookieOptions = { httpOnly: false, sameSite: 'lax' as const, path: '/', secure, ...domain };
+
+    // Every response leaves the browser with a token that matches its current session: a sign-in or
+    // sign-out in the handler changes the binding, and the cookie follows. The cookie is only set when
+    // the browser's copy is absent or bound to something else; the usual request (its cookie already
+    // right) costs one HMAC and no Set-Cookie.
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
+      if (!request.session && !request.preSessionId) {
+        request.preSessionId = randomToken(24);
+        reply.setCookie(preCookie, request.preSessionId, preCookieOptions);
+      }
+      const token = tokenFor(request);
+      if (token && request.cookies[CSRF_COOKIE] !== token) {
+        reply.setCookie(CSRF_COOKIE, token, csrfCookieOptions);
+      }
+      done(null, payload);
+    });
+
+    /** Checks a state-changing GET (logout) the way POSTs are checked, minus the token. */
+    app.decorate('assertSameOrigin', checkOrigin);
+  },
+  { name: 'csrf', dependencies: ['sessions', 'secret'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    assertSameOrigin(request: FastifyRequest): void;
+  }
+}

@@ -1,0 +1,189 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { CompiledQuery } from 'kysely';
+import type { User } from '../../db/schema';
+import { PassportError } from '../../errors';
+import { randomToken, sha256 } from '../../lib/crypto';
+
+/** The signed-in state of a request. Routes read `request.session`; only this plugin reads the table. */
+export interface Session {
+  /** SHA-256 of the cookie token: the session's id. */
+  id: string;
+  userId: string;
+  user: User;
+  createdAt: number;
+  expiresAt: number;
+  absoluteExpiresAt: number;
+}
+
+export interface Sessions {
+  /** The session cookie's name: `sessionid`, or `__Host-sessionid` behind https. */
+  readonly cookieName: string;
+  /** Signs `userId` in: the request's old session (if any) dies, a new token is set. */
+  signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<Session>;
+  /** Kills the request's session, server side and in the browser. */
+  signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Kills every session of a user (password reset, cancellation). */
+  revokeAll(userId: string): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: Sessions;
+  }
+  interface FastifyRequest {
+    session: Session | null;
+  }
+}
+
+/** The request's session, or NOT_LOGGED_IN. */
+export function requireSession(request: FastifyRequest): Session {
+  if (!request.session) throw new PassportError('notLoggedIn');
+  return request.session;
+}
+
+export default fp(
+  async (app) => {
+    const { config, runtime, db } = app;
+    const secure = config.publicOrigin.startsWith('https:');
+    const cookieName = secure ? `${config.cookieDomain ? '__Secure-' : '__Host-'}sessionid` : 'sessionid';
+    const idleMs = config.sessionIdleSeconds * 1000;
+    const absoluteMs = config.sessionAbsoluteSeconds * 1000;
+    const cookieOptions = {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      path: '/',
+      secure,
+      ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),
+    };
+
+    const destroy = (id: string) => db.deleteFrom('sessions').where('token_hash', '=', id).execute();
+
+    // The lookup every signed-in request makes: one indexed query (sessions by the token hash, joined to
+    // its user), built and compiled once. On SQLite it runs as a better-sqlite3 statement prepared once,
+    // straight on the connection whenever no transaction is open on it (another request's open
+    // transaction would show its uncommitted rows); otherwise it waits its turn through Kysely, like any
+    // query. Nothing is cached across requests: every check reads the database, so a logout or a
+    // revocation on any instance takes effect on the next request.
+    const lookup = db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.created_at as session_created_at',
+        'sessions.last_seen_at',
+        'sessions.expires_at',
+        'sessions.absolute_expires_at',
+      ])
+      .where('sessions.token_hash', '=', '')
+      .compile();
+    if (lookup.parameters.length !== 1)
+      throw new Error('the session lookup must take exactly the token hash');
+    type LookupRow = typeof lookup extends CompiledQuery<infer Row> ? Row : never;
+    const sqlite = app.database.sqlite;
+    const prepared = sqlite?.prepare(lookup.sql);
+    const findSession = async (id: string): Promise<LookupRow | undefined> => {
+      if (sqlite && prepared && !sqlite.inTransaction) return prepared.get(id) as LookupRow | undefined;
+      const result = await db.executeQuery<LookupRow>({ ...lookup, parameters: [id] });
+      return result.rows[0];
+    };
+
+    async function resolve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const token = request.cookies[cookieName];
+      if (!token) return;
+      if (token.length > 128) {
+        reply.clearCookie(cookieName, cookieOptions);
+        return;
+      }
+      const id = sha256(token);
+      const row = await findSession(id);
+      const now = runtime.now();
+      if (!row || row.expires_at <= now || row.absolute_expires_at <= now) {
+        if (row) await destroy(id);
+        reply.clearCookie(cookieName, cookieOptions);
+        return;
+      }
+      let expiresAt = Number(row.expires_at);
+      if (now - Number(row.last_seen_at) >= runtime.limits.sessionTouchMs) {
+        expiresAt = Math.min(now + idleMs, Number(row.absolute_expires_at));
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: now, expires_at: expiresAt })
+          .where('token_hash', '=', id)
+          .execute();
+      }
+      const { session_created_at, last_seen_at, expires_at, absolute_expires_at, ...user } = row;
+      request.session = {
+        id,
+        userId: user.id,
+        user,
+        createdAt: Number(session_created_at),
+        expiresAt,
+        absoluteExpiresAt: Number(absolute_expires_at),
+      };
+    }
+
+    const sessions: Sessions = {
+      cookieName,
+      async signIn(request, reply, userId) {
+        if (request.session) await destroy(request.session.id);
+        const token = randomToken(32);
+        const id = sha256(token);
+        const now = runtime.now();
+        const absolute = now + absoluteMs;
+        const header = (name: string, max: number) => {
+          const value = request.headers[name];
+          return typeof value === 'string' ? value.slice(0, max) : null;
+        };
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        const fingerprint = typeof query.verifyFp === 'string' ? query.verifyFp.slice(0, 128) : null;
+        const did = typeof query.did === 'string' ? query.did.slice(0, 64) : null;
+        await db
+          .insertInto('sessions')
+          .values({
+            token_hash: id,
+            user_id: userId,
+            created_at: now,
+            last_seen_at: now,
+            expires_at: Math.min(now + idleMs, absolute),
+            absolute_expires_at: absolute,
+            user_agent: header('user-agent', 512),
+            ip: request.ip,
+            fp: fingerprint,
+            did,
+          })
+          .execute();
+        const user = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('id', '=', userId)
+          .executeTakeFirstOrThrow();
+        reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: config.sessionAbsoluteSeconds });
+        request.session = {
+          id,
+          userId,
+          user,
+          createdAt: now,
+          expiresAt: Math.min(now + idleMs, absolute),
+          absoluteExpiresAt: absolute,
+        };
+        return request.session;
+      },
+      async signOut(request, reply) {
+        if (request.session) await destroy(request.session.id);
+        request.session = null;
+        // A new pre-session id (and so a new CSRF token) for whoever uses this browser next.
+        request.preSessionId = null;
+        reply.clearCookie(cookieName, cookieOptions);
+      },
+      async revokeAll(userId) {
+        await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      },
+    };
+
+    app.decorate('sessions', sessions);
+    app.decorateRequest('session', null);
+    app.addHook('onRequest', resolve);
+  },
+  { name: 'sessions', dependencies: ['db'] },
+);

@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import { DatabaseStore } from '../../store/database-store';
+import { RedisStore } from '../../store/redis-store';
+import type { Store } from '../../store/store';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: Store;
+  }
+}
+
+/** The Store: Redis when REDIS_URL is set, else the database. */
+export default fp(
+  async (app) => {
+    let store: Store;
+    if (app.config.redisUrl) {
+      const redis = new RedisStore(app.config.redisUrl, app.config.redisPrefix);
+      try {
+        await redis.connect();
+      } catch (error) {
+        // The start fails; a client left behind would keep reconnecting in the embedding process.
+        await redis.close();
+        throw error;
+      }
+      store = redis;
+    } else {
+      store = new DatabaseStore(app.db, app.runtime.now);
+    }
+    app.decorate('store', store);
+    app.addHook('onClose', async () => {
+      await store.close();
+    });
+  },
+  { name: 'store', dependencies: ['db'] },
+);

@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import checkLogin from './check-login';
+import jwks from './jwks';
+import login from './login';
+import logout from './logout';
+import userInfo from './user-info';
+import userToken from './user-token';
+
+/**
+ * The app API (`/CheckLogin`, `/Logout`, `/GetUserInfo`, `/Login`, `/GetUserToken`) and the JWKS.
+ * The waitlist pair (`/CheckWaitListEnable`, `/SubmitWaitList`) arrives with the waitlist.
+ */
+export default fp(
+  async (app) => {
+    await app.register(async (scope) => {
+      await scope.register(checkLogin);
+      await scope.register(logout);
+      await scope.register(userInfo);
+      await scope.register(login);
+      await scope.register(userToken);
+      await scope.register(jwks);
+    });
+  },
+  { name: 'app-api', dependencies: ['sessions', 'csrf', 'tokens'] },
+);

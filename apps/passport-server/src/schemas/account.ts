@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+import { CommonQuery, webResponses } from './common';
+
+/** What the client learns about the signed-in account. Identifiers are masked. */
+export const AccountInfo = Type.Object({
+  user_id: Type.String(),
+  sec_user_id: Type.String(),
+  screen_name: Type.String(),
+  name: Type.String(),
+  avatar_url: Type.String(),
+  mobile: Type.String({ description: 'masked, empty when none' }),
+  email: Type.String({ description: 'masked, empty when none' }),
+  username: Type.String(),
+  has_password: Type.Boolean(),
+  is_frozen: Type.Integer(),
+  /** True when this sign-in created the account. */
+  new_user: Type.Optional(Type.Boolean()),
+  session: Type.Object({
+    created_at: Type.Integer({ description: 'ms since the epoch' }),
+    expires_at: Type.Integer({ description: 'idle expiry, ms since the epoch' }),
+  }),
+});
+
+export const accountInfoSchema = {
+  summary: 'The signed-in account (NOT_LOGGED_IN without a session)',
+  tags: ['account'],
+  querystring: CommonQuery,
+  response: webResponses(AccountInfo),
+};

@@ -1,0 +1,65 @@
+import { type TSchema, Type } from 'typebox';
+
+/**
+ * The common query parameters every SDK call carries (ARCHITECTURE.md, "Requests"). All optional and
+ * bounded; unknown parameters are allowed (the SDK adds tracing and signing fields).
+ */
+export const CommonQuery = Type.Object(
+  {
+    aid: Type.Optional(Type.String({ maxLength: 32 })),
+    account_sdk_source: Type.Optional(Type.String({ maxLength: 16 })),
+    sdk_version: Type.Optional(Type.String({ maxLength: 32 })),
+    language: Type.Optional(Type.String({ maxLength: 16, description: 'zh (default) or en' })),
+    verifyFp: Type.Optional(Type.String({ maxLength: 128 })),
+    did: Type.Optional(Type.String({ maxLength: 64 })),
+    mix_mode: Type.Optional(Type.String({ maxLength: 2 })),
+  },
+  { additionalProperties: true },
+);
+
+/** A web-envelope success with `data`. */
+export const WebSuccess = <T extends TSchema>(data: T) =>
+  Type.Object({ message: Type.Literal('success'), data }, { description: 'success' });
+
+/** The web-envelope failure every route may answer (HTTP 200 for a business failure, 4xx otherwise). */
+export const WebFailure = Type.Object(
+  {
+    message: Type.Literal('error'),
+    data: Type.Object(
+      {
+        error_code: Type.Integer({ description: 'a code from the error catalogue (docs/protocol.md)' }),
+        description: Type.String(),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { description: 'failure' },
+);
+
+/** Response schemas of a web route: documentation only (responses are serialised with JSON.stringify). */
+export const webResponses = <T extends TSchema>(data: T) => ({
+  200: Type.Union([WebSuccess(data), WebFailure]),
+  '4xx': WebFailure,
+});
+
+/** `mix_mode` as it may arrive in a body: '1' / 1 when sensitive fields are encoded. */
+export const MixMode = Type.Optional(Type.Union([Type.String({ maxLength: 2 }), Type.Integer()]));
+
+/** 0 or 1 flags such as need_frozen_user. */
+export const Flag = Type.Optional(Type.Integer({ minimum: 0, maximum: 1 }));
+
+export const Mobile = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'a mobile number; without +country it is read in DEFAULT_REGION',
+});
+export const Email = Type.String({ minLength: 3, maxLength: 254 });
+export const Code = Type.String({ minLength: 1, maxLength: 16, description: 'the 6-digit code' });
+export const CodeTypeField = Type.Integer({
+  minimum: 0,
+  maximum: 1000,
+  description: 'the code purpose (CodeType)',
+});
+
+/** POST bodies: form-encoded as the SDK sends them; JSON accepted too. */
+export const FORM = ['application/x-www-form-urlencoded', 'application/json'];

@@ -1,0 +1,44 @@
+import { Type } from 'typebox';
+import { CommonQuery, MixMode, webResponses } from './common';
+
+export const LogoutQuery = Type.Object(
+  {
+    ...CommonQuery.properties,
+    next: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'where to go after; same-origin or allow-listed only' }),
+    ),
+    not_redirect: Type.Optional(
+      Type.String({ maxLength: 8, description: '1: answer JSON instead of redirecting' }),
+    ),
+    subject_aid: Type.Optional(Type.String({ maxLength: 32 })),
+  },
+  { additionalProperties: true },
+);
+
+/** The form a POST logout may carry: the same next as the query, bounded like it. */
+export const LogoutBody = Type.Object(
+  {
+    next: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'where to go after; same-origin or allow-listed only' }),
+    ),
+    subject_aid: Type.Optional(Type.String({ maxLength: 32 })),
+    mix_mode: MixMode,
+  },
+  { additionalProperties: true },
+);
+
+export const LogoutData = Type.Object({ next: Type.String({ description: 'the validated next address' }) });
+
+export const logoutSchema = {
+  summary: 'Sign out: kills the session; GET redirects to next unless not_redirect=1',
+  tags: ['account'],
+  querystring: LogoutQuery,
+  response: { ...webResponses(LogoutData), 302: Type.Null({ description: 'redirect to next' }) },
+};
+
+/** POST logout: the same contract, with its form validated (a GET route cannot declare a body). */
+export const logoutPostSchema = {
+  ...logoutSchema,
+  summary: 'Sign out: kills the session and answers the validated next address',
+  body: LogoutBody,
+};

@@ -1,0 +1,117 @@
+import { Type } from 'typebox';
+import { TRACE_MAX_POINTS } from '../challenge/trace';
+import { CHALLENGE_ID_PATTERN } from '../plugins/app/challenge';
+import { CommonQuery, FORM, webResponses } from './common';
+
+const ChallengeId = Type.String({
+  pattern: CHALLENGE_ID_PATTERN,
+  description: 'the decision’s challenge_id',
+});
+const Fingerprint = Type.String({
+  maxLength: 128,
+  description: 'the device fingerprint (verifyFp) the pass is bound to',
+});
+
+export const settingSchema = {
+  summary: 'Where the challenge script lives (the captcha loader reads it)',
+  tags: ['challenge'],
+  querystring: CommonQuery,
+  response: webResponses(
+    Type.Object({
+      sdk_url: Type.String({ description: 'the primary script address' }),
+      backup_urls: Type.Array(Type.String(), { description: 'tried in order after the primary' }),
+      version: Type.String(),
+    }),
+  ),
+};
+
+export const ChallengeBody = Type.Object(
+  { challenge_id: ChallengeId, language: Type.Optional(Type.String({ maxLength: 16 })) },
+  { additionalProperties: true },
+);
+
+export const challengeSchema = {
+  summary: 'Draws a fresh puzzle for a challenge id (images as data URLs; never the answer)',
+  tags: ['challenge'],
+  consumes: FORM,
+  querystring: CommonQuery,
+  body: ChallengeBody,
+  response: webResponses(
+    Type.Object({
+      challenge_id: Type.String(),
+      subtype: Type.Union([
+        Type.Literal('slide'),
+        Type.Literal('text'),
+        Type.Literal('3d'),
+        Type.Literal('whirl'),
+      ]),
+      expires_in: Type.Integer({ description: 'seconds the puzzle stays answerable' }),
+      tries_left: Type.Integer(),
+      image: Type.String({ description: 'PNG data URL' }),
+      width: Type.Integer(),
+      height: Type.Integer(),
+      piece: Type.Optional(Type.String({ description: 'slide: the piece, PNG data URL' })),
+      piece_width: Type.Optional(Type.Integer()),
+      piece_height: Type.Optional(Type.Integer()),
+      piece_y: Type.Optional(Type.Integer({ description: 'slide: the piece’s fixed top' })),
+      prompt: Type.Optional(Type.String({ description: '3d: what to click' })),
+      length: Type.Optional(Type.Integer({ description: 'text: how many characters' })),
+    }),
+  ),
+};
+
+const Coordinate = Type.Number({ minimum: -10_000, maximum: 10_000 });
+
+export const VerifyBody = Type.Object(
+  {
+    challenge_id: ChallengeId,
+    fp: Type.Optional(Fingerprint),
+    x: Type.Optional(Coordinate),
+    y: Type.Optional(Coordinate),
+    trace: Type.Optional(
+      Type.String({
+        maxLength: TRACE_MAX_POINTS * 40,
+        description: 'slide: JSON [[x, y, t], …], t in ms since the drag began',
+      }),
+    ),
+    text: Type.Optional(Type.String({ maxLength: 32 })),
+    angle: Type.Optional(
+      Type.Number({ minimum: -3600, maximum: 3600, description: 'whirl: degrees turned clockwise' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const verifySchema = {
+  summary: 'Checks an answer; right: a one-time pass bound to fp and the guarded action',
+  tags: ['challenge'],
+  consumes: FORM,
+  querystring: CommonQuery,
+  body: VerifyBody,
+  response: webResponses(
+    Type.Object({
+      challenge_id: Type.String(),
+      pass: Type.String({
+        description: 'send it back as challenge_pass (with the same fp) on the resent request',
+      }),
+      expires_in: Type.Integer(),
+      action: Type.String(),
+    }),
+  ),
+};
+
+export const scriptSchema = {
+  summary: 'The challenge script (window.PorticoChallenge)',
+  tags: ['challenge'],
+  querystring: Type.Object(
+    { v: Type.Optional(Type.String({ maxLength: 64 })) },
+    { additionalProperties: true },
+  ),
+};
+
+export const devAnswerSchema = {
+  summary: 'The expected answer of a challenge’s current puzzle (development only)',
+  tags: ['dev'],
+  querystring: Type.Object({ challenge_id: Type.String({ maxLength: 64 }) }),
+  response: webResponses(Type.Object({ answer: Type.Any() })),
+};

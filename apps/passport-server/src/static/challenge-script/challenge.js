@@ -1,0 +1,445 @@
+/**
+ * Portico's challenge script: served by the passport server at /vc/sdk/primary and /vc/sdk/backup,
+ * loaded by @portico/captcha-loader. It registers window.PorticoChallenge = { version, show }.
+ * show(options) draws the overlay (a modal dialog over a mask), fetches a puzzle, takes the answer by
+ * mouse, touch or keyboard, and resolves { status: 'passed', challengeId, pass } or { status: 'closed' }.
+ * Plain modern JS, no dependencies. The server fills in CONFIG (paths and CSRF names).
+ */
+(() => {
+  const CONFIG = __PORTICO_CHALLENGE_CONFIG__;
+
+  const TEXT = {
+    zh: {
+      title: '安全验证',
+      close: '关闭',
+      refresh: '换一张',
+      submit: '确认',
+      loading: '加载中…',
+      slide: '拖动滑块，使拼图块嵌入缺口。也可用左右方向键移动，回车提交。',
+      slider: '拼图位置',
+      whirl: '拖动滑块，把图片转正。也可用左右方向键旋转，回车提交。',
+      rotation: '旋转角度',
+      degrees: (d) => `${d} 度`,
+      text: '请输入图中的字符（不区分大小写），回车提交。',
+      textLabel: '图中的字符',
+      threeD: '用鼠标或手指点击目标；或用方向键移动十字准星，回车选择。',
+      picture: '验证图片',
+      wrong: (n) => `验证未通过，还可尝试 ${n} 次`,
+      newPuzzle: '验证未通过，已换一张新图',
+      expired: '验证已过期，请关闭后重试',
+      passed: '验证通过',
+      failed: '网络异常，请稍后重试',
+    },
+    en: {
+      title: 'Security check',
+      close: 'Close',
+      refresh: 'New puzzle',
+      submit: 'Submit',
+      loading: 'Loading…',
+      slide: 'Drag the slider so the piece fits the gap. Left and right arrow keys move it; Enter submits.',
+      slider: 'Piece position',
+      whirl: 'Drag the slider to turn the picture upright. Left and right arrow keys turn it; Enter submits.',
+      rotation: 'Rotation',
+      degrees: (d) => `${d} degrees`,
+      text: 'Type the characters in the picture (case does not matter); Enter submits.',
+      textLabel: 'Characters in the picture',
+      threeD:
+        'Click or tap the object named above, or move the crosshair with the arrow keys and press Enter.',
+      picture: 'Puzzle picture',
+      wrong: (n) => `Not quite. ${n} tries left.`,
+      newPuzzle: 'Not quite. Here is a new puzzle.',
+      expired: 'This check has expired; close it and try again.',
+      passed: 'Passed',
+      failed: 'Network error; try again later',
+    },
+  };
+
+  const STYLE = `
+.pc-mask{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;z-index:2147483000;font:14px/1.5 system-ui,sans-serif}
+.pc-dialog{background:#fff;color:#222;border-radius:8px;padding:16px;width:min(360px,94vw);box-shadow:0 8px 30px rgba(0,0,0,.3)}
+.pc-head{display:flex;justify-content:space-between;align-items:center;margin-bottom:8px}
+.pc-head h2{font-size:16px;margin:0}
+.pc-dialog button{font:inherit;cursor:pointer}
+.pc-x{border:0;background:none;font-size:20px;line-height:1;padding:4px 8px}
+.pc-stage{position:relative;width:100%;user-select:none;touch-action:none}
+.pc-stage img{display:block;width:100%;height:auto;-webkit-user-drag:none}
+.pc-piece{position:absolute;left:0;top:0}
+.pc-stage .pc-piece{width:auto}
+.pc-round{border-radius:50%;width:70%!important;margin:0 auto}
+.pc-track{position:relative;height:40px;margin-top:10px;background:#eef1f5;border-radius:20px;touch-action:none}
+.pc-handle{position:absolute;top:0;left:0;width:56px;height:40px;border-radius:20px;border:0;background:#2f6fed;color:#fff;font-size:18px}
+.pc-handle:focus-visible,.pc-stage:focus-visible,.pc-dialog input:focus-visible,.pc-dialog button:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
+.pc-cross{position:absolute;width:22px;height:22px;margin:-11px 0 0 -11px;border:2px solid #f5a623;border-radius:50%;pointer-events:none}
+.pc-row{display:flex;gap:8px;margin-top:10px}
+.pc-row input{flex:1;padding:6px 8px;font:inherit;text-transform:uppercase}
+.pc-foot{display:flex;justify-content:space-between;align-items:center;margin-top:10px;min-height:24px}
+.pc-status{font-size:13px;color:#b3261e}
+.pc-hint{font-size:13px;color:#555;margin:0 0 8px}
+.pc-prompt{font-weight:600;margin:0 0 6px}
+.pc-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
+
+  let uid = 0;
+  const el = (tag, attrs = {}, children = []) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === 'text') node.textContent = v;
+      else node.setAttribute(k, String(v));
+    }
+    for (const child of children) node.append(child);
+    return node;
+  };
+
+  function cookie(name) {
+    for (const part of document.cookie.split(';')) {
+      const [k, ...v] = part.trim().split('=');
+      if (k === name) return decodeURIComponent(v.join('='));
+    }
+    return '';
+  }
+
+  async function post(options, path, form) {
+    const query = new URLSearchParams({ aid: options.aid || '', language: options.language || 'zh' });
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const token = cookie(CONFIG.csrfCookie);
+    if (token) headers[CONFIG.csrfHeader] = token;
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form)) if (v !== undefined && v !== '') body.append(k, String(v));
+    const response = await fetch(`${(options.host || '').replace(/\/+$/, '')}${path}?${query}`, {
+      method: 'POST',
+      credentials: 'include',
+      headers,
+      body,
+    });
+    const json = await response.json();
+    if (!json || (json.message !== 'success' && json.message !== 'error'))
+      throw new Error(`HTTP ${response.status}`);
+    return json;
+  }
+
+  function show(options) {
+    if (!options || typeof options.challengeId !== 'string') {
+      return Promise.reject(new TypeError('PorticoChallenge.show needs options.challengeId'));
+    }
+    const t = String(options.language || 'zh')
+      .toLowerCase()
+      .startsWith('en')
+      ? TEXT.en
+      : TEXT.zh;
+    return new Promise((resolve, reject) => {
+      uid += 1;
+      const ids = { title: `pc-title-${uid}`, hint: `pc-hint-${uid}` };
+      const opener = document.activeElement;
+      const style = el('style', { text: STYLE });
+      const status = el('p', { class: 'pc-status', role: 'status', 'aria-live': 'polite' });
+      const body = el('div');
+      const closeButton = el('button', { type: 'button', class: 'pc-x', 'aria-label': t.close, text: '×' });
+      const refreshButton = el('button', { type: 'button', text: t.refresh });
+      const dialog = el(
+        'div',
+        {
+          class: 'pc-dialog',
+          role: 'dialog',
+          'aria-modal': 'true',
+          'aria-labelledby': ids.title,
+          'aria-describedby': ids.hint,
+        },
+        [
+          el('div', { class: 'pc-head' }, [el('h2', { id: ids.title, text: t.title }), closeButton]),
+          body,
+          el('div', { class: 'pc-foot' }, [status, refreshButton]),
+        ],
+      );
+      const mask = el('div', { class: 'pc-mask', 'data-portico-challenge': options.subtype || '' }, [
+        style,
+        dialog,
+      ]);
+      let busy = false;
+      let done = false;
+      let current = null;
+
+      function finish(result, error) {
+        if (done) return;
+        done = true;
+        document.removeEventListener('keydown', onKey, true);
+        mask.remove();
+        if (opener && typeof opener.focus === 'function') opener.focus();
+        if (error) reject(error);
+        else resolve(result);
+      }
+
+      function onKey(event) {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          finish({ status: 'closed' });
+        } else if (event.key === 'Tab') {
+          // Keep focus inside the dialog while it is open.
+          const focusable = [...dialog.querySelectorAll('button,input,[tabindex="0"]')];
+          const first = focusable[0];
+          const last = focusable[focusable.length - 1];
+          if (event.shiftKey && document.activeElement === first) {
+            event.preventDefault();
+            last.focus();
+          } else if (!event.shiftKey && document.activeElement === last) {
+            event.preventDefault();
+            first.focus();
+          }
+        }
+      }
+
+      async function answer(fields) {
+        if (busy) return;
+        busy = true;
+        try {
+          const result = await post(options, CONFIG.verifyPath, {
+            challenge_id: options.challengeId,
+            fp: options.fp,
+            ...fields,
+          });
+          if (result.message === 'success') {
+            status.textContent = t.passed;
+            finish({ status: 'passed', challengeId: options.challengeId, pass: result.data.pass });
+            return;
+          }
+          const left = Number(result.data?.tries_left);
+          if (left > 0) {
+            busy = false;
+            render(current);
+            status.textContent = t.wrong(left);
+          } else {
+            busy = false;
+            await load(false, t.newPuzzle);
+          }
+        } catch (error) {
+          busy = false;
+          finish(null, error);
+        }
+      }
+
+      /** A horizontal slider (mouse, touch, keyboard) over [0, max]; calls onMove(value) and onDrop(). */
+      function slider(label, max, onMove, onDrop, valueText) {
+        const handle = el('button', {
+          type: 'button',
+          class: 'pc-handle',
+          role: 'slider',
+          'aria-label': label,
+          'aria-valuemin': 0,
+          'aria-valuemax': Math.round(max),
+          'aria-valuenow': 0,
+          text: '⇆',
+        });
+        const track = el('div', { class: 'pc-track' }, [handle]);
+        let value = 0;
+        let start = null;
+        const set = (v) => {
+          value = Math.max(0, Math.min(max, v));
+          const room = track.clientWidth - handle.offsetWidth;
+          handle.style.left = `${max ? (value / max) * Math.max(0, room) : 0}px`;
+          handle.setAttribute('aria-valuenow', String(Math.round(value)));
+          if (valueText) handle.setAttribute('aria-valuetext', valueText(Math.round(value)));
+          onMove(value);
+        };
+        const scale = () => max / Math.max(1, track.clientWidth - handle.offsetWidth);
+        handle.addEventListener('pointerdown', (event) => {
+          event.preventDefault();
+          handle.setPointerCapture(event.pointerId);
+          start = { x: event.clientX, value };
+        });
+        handle.addEventListener('pointermove', (event) => {
+          if (start) set(start.value + (event.clientX - start.x) * scale());
+        });
+        const release = () => {
+          if (!start) return;
+          start = null;
+          onDrop();
+        };
+        handle.addEventListener('pointerup', release);
+        handle.addEventListener('pointercancel', release);
+        handle.addEventListener('keydown', (event) => {
+          const step = (event.shiftKey ? 5 : 1) * (max > 300 ? 3 : 4);
+          if (event.key === 'ArrowRight' || event.key === 'ArrowUp') set(value + step);
+          else if (event.key === 'ArrowLeft' || event.key === 'ArrowDown') set(value - step);
+          else if (event.key === 'Home') set(0);
+          else if (event.key === 'Enter') onDrop();
+          else return;
+          event.preventDefault();
+        });
+        return { track, handle, set };
+      }
+
+      function render(puzzle) {
+        body.replaceChildren();
+        const picture = el('img', {
+          src: puzzle.image,
+          alt: t.picture,
+          width: puzzle.width,
+          height: puzzle.height,
+          draggable: 'false',
+        });
+        const stage = el('div', { class: 'pc-stage' }, [picture]);
+        const hint = el('p', { class: 'pc-hint', id: ids.hint });
+        let focusTarget = null;
+        if (puzzle.subtype === 'slide') {
+          hint.textContent = t.slide;
+          const piece = el('img', { src: puzzle.piece, alt: '', class: 'pc-piece', draggable: 'false' });
+          stage.append(piece);
+          const fit = () => {
+            const k = picture.clientWidth / puzzle.width || 1;
+            piece.style.width = `${puzzle.piece_width * k}px`;
+            piece.style.top = `${puzzle.piece_y * k}px`;
+            return k;
+          };
+          let x = 0;
+          let begin = 0;
+          let trace = [];
+          const s = slider(
+            t.slider,
+            puzzle.width - puzzle.piece_width,
+            (v) => {
+              if (!trace.length) {
+                begin = performance.now();
+                trace.push([0, 0, 0]);
+              }
+              x = v;
+              piece.style.left = `${v * fit()}px`;
+              const last = trace[trace.length - 1][2];
+              trace.push([
+                Math.round(v * 10) / 10,
+                0,
+                Math.max(last + 1, Math.round(performance.now() - begin)),
+              ]);
+            },
+            () => {
+              const sent = trace;
+              trace = [];
+              if (sent.length > 1) answer({ x: Math.round(x * 10) / 10, trace: JSON.stringify(sent) });
+            },
+            null,
+          );
+          body.append(hint, stage, s.track);
+          requestAnimationFrame(fit);
+          focusTarget = s.handle;
+        } else if (puzzle.subtype === 'whirl') {
+          hint.textContent = t.whirl;
+          picture.classList.add('pc-round');
+          let angle = 0;
+          const s = slider(
+            t.rotation,
+            360,
+            (v) => {
+              angle = v;
+              picture.style.transform = `rotate(${v}deg)`;
+            },
+            () => answer({ angle: Math.round(angle) }),
+            t.degrees,
+          );
+          body.append(hint, stage, s.track);
+          focusTarget = s.handle;
+        } else if (puzzle.subtype === 'text') {
+          hint.textContent = t.text;
+          const inputId = `pc-input-${uid}`;
+          const input = el('input', {
+            id: inputId,
+            type: 'text',
+            autocomplete: 'off',
+            autocapitalize: 'characters',
+            spellcheck: 'false',
+            maxlength: 16,
+          });
+          const submit = el('button', { type: 'button', text: t.submit });
+          const go = () => input.value.trim() && answer({ text: input.value.trim() });
+          input.addEventListener('keydown', (event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              go();
+            }
+          });
+          submit.addEventListener('click', go);
+          body.append(
+            hint,
+            stage,
+            el('label', { for: inputId, class: 'pc-sr', text: t.textLabel }),
+            el('div', { class: 'pc-row' }, [input, submit]),
+          );
+          focusTarget = input;
+        } else {
+          hint.textContent = t.threeD;
+          const prompt = el('p', { class: 'pc-prompt', text: puzzle.prompt || '' });
+          const cross = el('div', { class: 'pc-cross', hidden: '' });
+          stage.append(cross);
+          stage.setAttribute('tabindex', '0');
+          stage.setAttribute('role', 'application');
+          stage.setAttribute('aria-label', `${puzzle.prompt || ''}. ${t.threeD}`);
+          const at = { x: puzzle.width / 2, y: puzzle.height / 2 };
+          const place = () => {
+            const k = picture.clientWidth / puzzle.width || 1;
+            cross.hidden = false;
+            cross.style.left = `${at.x * k}px`;
+            cross.style.top = `${at.y * k}px`;
+          };
+          stage.addEventListener('click', (event) => {
+            const box = picture.getBoundingClientRect();
+            const k = puzzle.width / box.width;
+            answer({
+              x: Math.round((event.clientX - box.left) * k),
+              y: Math.round((event.clientY - box.top) * k),
+            });
+          });
+          stage.addEventListener('keydown', (event) => {
+            const step = event.shiftKey ? 30 : 10;
+            const moves = {
+              ArrowLeft: [-step, 0],
+              ArrowRight: [step, 0],
+              ArrowUp: [0, -step],
+              ArrowDown: [0, step],
+            };
+            if (moves[event.key]) {
+              at.x = Math.max(0, Math.min(puzzle.width, at.x + moves[event.key][0]));
+              at.y = Math.max(0, Math.min(puzzle.height, at.y + moves[event.key][1]));
+              place();
+            } else if (event.key === 'Enter' || event.key === ' ') {
+              answer({ x: Math.round(at.x), y: Math.round(at.y) });
+            } else return;
+            event.preventDefault();
+          });
+          stage.addEventListener('focus', place);
+          body.append(prompt, hint, stage);
+          focusTarget = stage;
+        }
+        if (focusTarget) focusTarget.focus();
+      }
+
+      async function load(keepStatus, message) {
+        if (busy) return;
+        busy = true;
+        if (!keepStatus) status.textContent = message || '';
+        if (!body.firstChild) body.append(el('p', { text: t.loading }));
+        try {
+          const result = await post(options, CONFIG.challengePath, {
+            challenge_id: options.challengeId,
+            language: options.language,
+          });
+          busy = false;
+          if (result.message !== 'success') {
+            status.textContent = t.expired;
+            body.replaceChildren();
+            closeButton.focus();
+            return;
+          }
+          current = result.data;
+          render(current);
+        } catch (error) {
+          busy = false;
+          finish(null, error);
+        }
+      }
+
+      closeButton.addEventListener('click', () => finish({ status: 'closed' }));
+      refreshButton.addEventListener('click', () => load(false));
+      document.addEventListener('keydown', onKey, true);
+      (document.body || document.documentElement).append(mask);
+      load(false);
+    });
+  }
+
+  window.PorticoChallenge = { version: CONFIG.version, show };
+})();

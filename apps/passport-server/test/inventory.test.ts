@@ -1,0 +1,437 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MailMessage, SmsMessage } from '../src/delivery/providers';
+import type { InventoryRoute } from '../src/lib/route-inventory';
+import { CodeType, CSRF_COOKIE, CSRF_HEADER, ErrorCode, paths } from '../src/protocol';
+import {
+  BODY_METHODS,
+  concreteUrl,
+  countsOf,
+  envelopeProblem,
+  errorCodeOf,
+  formEncode,
+  isNonEnvelopeRoute,
+  isPublicDocument,
+  isStateChanging,
+  isStateChangingGet,
+  NO_INPUT_SCHEMA_ALLOWED,
+  plausibleObject,
+  plausibleQuery,
+  schemaOf,
+  snapshotState,
+} from './support/inventory';
+import { type Browser, codeFor, freshMobile, startServer, type TestServer } from './support/server';
+
+/**
+ * SECURITY.md: "a route inventory taken from Fastify's onRoute hook drives the CSRF, authorization and
+ * bad-input tests, so a new route that nobody tested fails CI". Nothing here names a route: every case
+ * is derived from each registered route's method, URL and schema, with the dev outbox on and off.
+ */
+
+const ALLOWED_ORIGIN = 'https://app.example.com';
+
+/**
+ * State-changing routes that opt out of the CSRF token with `config: { csrf: false }`: each needs a
+ * reason here (server-to-server endpoints such as an OAuth token endpoint). None yet. An opt-out that
+ * is not listed fails the CSRF test.
+ */
+const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [];
+
+const setups = [
+  { name: 'dev outbox on', devOutbox: 'auto' as const },
+  // Without the outbox its routes vanish; messages go to recording providers instead.
+  { name: 'dev outbox off', devOutbox: 'off' as const },
+];
+
+describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
+  let server: TestServer;
+  const messages: (SmsMessage | MailMessage)[] = [];
+  const recorder = { name: 'recorder', send: async (m: SmsMessage | MailMessage) => void messages.push(m) };
+  const problems: string[] = [];
+  let routes: readonly InventoryRoute[] = [];
+
+  beforeAll(async () => {
+    server = await startServer(
+      { allowedOrigins: [ALLOWED_ORIGIN], devOutbox },
+      devOutbox === 'off' ? { sms: recorder, mail: recorder } : {},
+    );
+    routes = server.app.routeInventory;
+  });
+  afterAll(async () => server?.close());
+  beforeEach(() => {
+    problems.length = 0;
+  });
+
+  const label = (route: InventoryRoute) => `${route.method} ${route.url}`;
+  const state = () => snapshotState(server.app, () => messages.length);
+  const walkable = () => routes.filter((r) => r.url !== '*');
+  /** Messages handed out so far: the dev outbox's rows plus the recording providers'. */
+  const deliveries = async () => ((await state()).outbox_messages?.length ?? 0) + messages.length;
+
+  /** A client address per browser, so per-address caps never couple the cases. */
+  const addresses = new WeakMap<Browser, string>();
+  let nextAddress = 0;
+  function addressOf(browser: Browser): string {
+    let address = addresses.get(browser);
+    if (!address) {
+      nextAddress += 1;
+      address = `10.${devOutbox === 'off' ? 99 : 98}.${(nextAddress >> 8) & 255}.${nextAddress & 255 || 1}`;
+      addresses.set(browser, address);
+    }
+    return address;
+  }
+
+  /** Injects one request with the browser's cookies and address; checks the envelope of every answer. */
+  async function send(
+    browser: Browser,
+    request: {
+      method: string;
+      url: string;
+      /** The CSRF header: the browser's token by default, null for none. */
+      token?: string | null;
+      headers?: Record<string, string>;
+      payload?: string;
+      contentType?: string;
+    },
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = {};
+    if (browser.cookies.size) headers.cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const token = request.token === undefined ? browser.cookies.get(CSRF_COOKIE) : request.token;
+    if (token != null && request.method !== 'GET' && request.method !== 'HEAD') headers[CSRF_HEADER] = token;
+    if (request.payload !== undefined)
+      headers['content-type'] = request.contentType ?? 'application/x-www-form-urlencoded';
+    Object.assign(headers, request.headers);
+    const response = await server.app.inject({
+      method: request.method as 'GET',
+      url: request.url,
+      headers,
+      remoteAddress: addressOf(browser),
+      ...(request.payload === undefined ? {} : { payload: request.payload }),
+    });
+    const problem = envelopeProblem(response, {
+      method: request.method,
+      envelopeOptional: isNonEnvelopeRoute(request.url),
+    });
+    if (problem) problems.push(`${request.method} ${request.url}: ${problem}`);
+    return response;
+  }
+
+  /** A browser that has loaded a page (it holds a pre-session and its CSRF cookie). */
+  async function visitor(): Promise<Browser> {
+    const browser = server.browser();
+    await browser.get(paths.web.accountInfo);
+    return browser;
+  }
+
+  async function lastCode(to: string): Promise<string> {
+    if (devOutbox !== 'off') return codeFor(server.app, to);
+    const text = [...messages].reverse().find((m) => m.to === to)?.text ?? '';
+    const code = text.match(/\b(\d{6})\b/)?.[1];
+    if (!code) throw new Error(`no code was sent to ${to}`);
+    return code;
+  }
+
+  /** A signed-in browser (SMS code login, the one flow every deployment has). */
+  async function signedIn(): Promise<Browser> {
+    const browser = await visitor();
+    const mobile = freshMobile();
+    await browser.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    const login = await browser.post(paths.web.smsLogin, { mobile, code: await lastCode(mobile) });
+    expect(login.body.message, 'fixture: SMS sign-in').toBe('success');
+    return browser;
+  }
+
+  /** A request a real client could send to the route: schema-derived body and query, fresh targets. */
+  function plausible(route: InventoryRoute) {
+    const url = `${concreteUrl(route)}${plausibleQuery(route)}`;
+    if (!BODY_METHODS.has(route.method)) return { method: route.method, url };
+    return { method: route.method, url, payload: formEncode(plausibleObject(schemaOf(route, 'body'))) };
+  }
+
+  it('holds routes, including every web sign-in route and the outbox only when it is on', () => {
+    const urls = routes.map((r) => r.url);
+    expect(urls).toEqual(expect.arrayContaining([paths.web.sendCode, paths.web.accountInfo]));
+    expect(urls.some((u) => u.startsWith('/dev/outbox'))).toBe(devOutbox !== 'off');
+  });
+
+  it('has a schema for the input of every route (outside a short, commented allow-list)', () => {
+    const missing: string[] = [];
+    for (const route of routes) {
+      const allowed = NO_INPUT_SCHEMA_ALLOWED.some(
+        (a) =>
+          (typeof a.method === 'string' ? a.method === route.method : a.method.test(route.method)) &&
+          a.url.test(route.url),
+      );
+      if (allowed) continue;
+      if (BODY_METHODS.has(route.method) && !schemaOf(route, 'body')) missing.push(`${label(route)}: body`);
+      // Every SDK call carries the common query parameters, so every route declares its querystring.
+      if (!schemaOf(route, 'querystring')) missing.push(`${label(route)}: querystring`);
+      if (/[:*]/.test(route.url) && !schemaOf(route, 'params')) missing.push(`${label(route)}: params`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('refuses every forged state-changing request, without changing any state', async () => {
+    const anonymous = await visitor();
+    const member = await signedIn();
+    // A sibling subdomain can plant cookies for the parent domain: its own valid token, in the cookie
+    // and in the header. The token is bound to the attacker's pre-session, not to the victim's.
+    const attacker = await visitor();
+    const plantedToken = attacker.cookies.get(CSRF_COOKIE) ?? '';
+    const targets = routes.filter(isStateChanging);
+    expect(targets.length).toBeGreaterThan(0);
+
+    const refusals: string[] = [];
+    for (const route of targets) {
+      const exempt = route.config?.csrf === false;
+      if (exempt && !CSRF_EXEMPT.some((e) => e.method === route.method && e.url === route.url))
+        refusals.push(`${label(route)} opts out of CSRF without an entry in CSRF_EXEMPT`);
+      for (const victim of [anonymous, member]) {
+        const before = await state();
+        const base = plausible(route);
+        const planted = server.browser();
+        addresses.set(planted, addressOf(victim));
+        for (const [name, value] of victim.cookies) planted.cookies.set(name, value);
+        planted.cookies.set(CSRF_COOKIE, plantedToken);
+
+        const forged: [string, Browser, Parameters<typeof send>[1], number | null][] = [
+          ['no CSRF header', victim, { ...base, token: null }, ErrorCode.csrfFailed],
+          ['a wrong CSRF header', victim, { ...base, token: 'A'.repeat(43) }, ErrorCode.csrfFailed],
+          ['an empty CSRF header', victim, { ...base, token: '' }, ErrorCode.csrfFailed],
+          ['a cookie and header planted by a sibling subdomain', planted, base, ErrorCode.csrfFailed],
+          [
+            'a cross-site Origin',
+            victim,
+            { ...base, headers: { origin: 'https://evil.example.net' } },
+            ErrorCode.csrfFailed,
+          ],
+          ['Origin: null', victim, { ...base, headers: { origin: 'null' } }, ErrorCode.csrfFailed],
+          [
+            'Sec-Fetch-Site: cross-site',
+            victim,
+            { ...base, headers: { 'sec-fetch-site': 'cross-site' } },
+            ErrorCode.csrfFailed,
+          ],
+          // fastify CVE-2022-41919: a cross-site form may post text/plain without a preflight, and a
+          // JSON or form type hidden in its parameters once selected that parser. With a valid token too.
+          ['a text/plain body', victim, { ...base, contentType: 'text/plain' }, null],
+          [
+            'text/plain naming JSON in a parameter',
+            victim,
+            { ...base, contentType: 'text/plain; charset=application/json', payload: '{"a":1}' },
+            null,
+          ],
+          [
+            'text/plain naming a form in a parameter',
+            victim,
+            { ...base, contentType: 'text/plain; x=application/x-www-form-urlencoded' },
+            null,
+          ],
+          ['multipart/form-data', victim, { ...base, contentType: 'multipart/form-data; boundary=x' }, null],
+          [
+            'a text/plain body without a token',
+            victim,
+            { ...base, contentType: 'text/plain', token: null },
+            null,
+          ],
+        ];
+        for (const [name, browser, request, code] of forged) {
+          if (exempt && code !== null) continue;
+          if (request.payload === undefined && request.contentType) request.payload = 'a=1';
+          const response = await send(browser, request);
+          const who = victim === member ? 'signed in' : 'anonymous';
+          if (code !== null && (response.statusCode !== 403 || errorCodeOf(response) !== code)) {
+            refusals.push(
+              `${label(route)} (${who}), ${name}: ${response.statusCode} ${response.body.slice(0, 120)}`,
+            );
+          }
+          if (code === null && (response.statusCode < 400 || response.statusCode >= 500)) {
+            refusals.push(
+              `${label(route)} (${who}), ${name}: ${response.statusCode} ${response.body.slice(0, 120)}`,
+            );
+          }
+        }
+        const after = await state();
+        expect(
+          after,
+          `${label(route)}: forged requests changed state (${JSON.stringify(countsOf(after))})`,
+        ).toEqual(before);
+      }
+    }
+    expect(refusals).toEqual([]);
+    expect(problems).toEqual([]);
+
+    // The control: the same requests with a good token from the browser's own session get past CSRF,
+    // so the refusals above were the CSRF check's and not some other failure's.
+    for (const route of targets) {
+      const response = await send(await visitor(), plausible(route));
+      expect(errorCodeOf(response), `${label(route)} with a good token`).not.toBe(ErrorCode.csrfFailed);
+    }
+  });
+
+  it('changes no state on any GET or HEAD route, anonymous or signed in', async () => {
+    const anonymous = await visitor();
+    const member = await signedIn();
+    const safe = walkable().filter((r) => !isStateChanging(r));
+    expect(safe.length).toBeGreaterThan(0);
+    // One call each first: server-wide lazy set-up on first use (the first signing key behind the
+    // JWKS) is not a request changing state. The measured pass below uses fresh input again.
+    for (const route of safe) if (!isStateChangingGet(route.url)) await send(anonymous, plausible(route));
+    const before = await state();
+    for (const browser of [anonymous, member]) {
+      for (const route of safe) {
+        if (browser === member && isStateChangingGet(route.url)) continue;
+        await send(browser, plausible(route));
+        await send(browser, { method: route.method, url: concreteUrl(route) });
+      }
+    }
+    const after = await state();
+    expect(after, JSON.stringify(countsOf(after))).toEqual(before);
+    expect(problems).toEqual([]);
+    // The member is still signed in: no GET logged it out.
+    const info = await send(member, { method: 'GET', url: paths.web.accountInfo });
+    expect(errorCodeOf(info)).toBe(0);
+  });
+
+  it('refuses a cross-site navigation to a state-changing GET (logout) and keeps the session', async () => {
+    const gets = routes.filter((r) => r.method === 'GET' && isStateChangingGet(r.url));
+    expect(gets.length).toBeGreaterThan(0);
+    for (const route of gets) {
+      const member = await signedIn();
+      const before = await state();
+      const forged = await send(member, {
+        method: 'GET',
+        url: `${concreteUrl(route)}?not_redirect=1`,
+        headers: { 'sec-fetch-site': 'cross-site', referer: 'https://evil.example.net/' },
+      });
+      expect(forged.statusCode, label(route)).toBe(403);
+      expect(errorCodeOf(forged)).toBe(ErrorCode.csrfFailed);
+      expect(await state()).toEqual(before);
+      expect(errorCodeOf(await send(member, { method: 'GET', url: paths.web.accountInfo }))).toBe(0);
+    }
+  });
+
+  it('sends x-tt-logid and nosniff on every response, and no-store on every auth response', async () => {
+    const member = await signedIn();
+    for (const route of walkable()) {
+      const browser = isStateChangingGet(route.url) ? await visitor() : member;
+      for (const request of [
+        plausible(route),
+        { ...plausible(route), token: null },
+        { method: route.method, url: `${concreteUrl(route)}?aid[]=x&language=${'x'.repeat(100)}` },
+      ]) {
+        const response = await send(browser, request);
+        expect(response.headers['x-tt-logid'], label(route)).toMatch(/^[0-9A-Z]{20,}$/);
+        expect(response.headers['x-content-type-options'], label(route)).toBe('nosniff');
+        // Public documents (OpenAPI, JWKS) may be cached; everything else is an auth response.
+        if (!isPublicDocument(route.url))
+          expect(response.headers['cache-control'], label(route)).toBe('no-store');
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  /** `//path`, the other trailing slash, upper case, an inner slash as %2F, a doubled inner slash. */
+  function pathVariants(url: string): string[] {
+    const variants = new Set<string>([
+      `/${url}`,
+      url.endsWith('/') ? url.slice(0, -1) : `${url}/`,
+      url.toUpperCase(),
+      url.replace(/^(\/[^/]+)\//, '$1%2F'),
+      url.replace(/\/([^/]+)\/?$/, '%2F$1/'),
+      url.replace(/^(\/[^/]+)\//, '$1//'),
+      `${url}%2F`,
+      url.replace(/^\//, '/./'),
+      url.replace(/^(\/[^/]+)\//, '$1/x/../'),
+    ]);
+    variants.delete(url);
+    return [...variants];
+  }
+
+  it('answers path variants of every route with that route or a 404 envelope, never a 5xx', async () => {
+    const mismatches: string[] = [];
+    const member = await signedIn();
+    for (const route of walkable()) {
+      // Safe routes answer a signed-in browser; anything that could end its session gets its own.
+      const browser = isStateChanging(route) || isStateChangingGet(route.url) ? await visitor() : member;
+      const canonical = await send(browser, plausible(route));
+      for (const variant of pathVariants(concreteUrl(route))) {
+        const query = plausibleQuery(route);
+        const request = { ...plausible(route), url: `${variant}${query}` };
+        const response = await send(browser, request);
+        if (response.statusCode === 404) {
+          if (route.method !== 'HEAD' && errorCodeOf(response) !== ErrorCode.notFound)
+            mismatches.push(`${route.method} ${variant}: 404 without NOT_FOUND`);
+          continue;
+        }
+        // Reaching a safe route must give the same answer as the canonical path.
+        if (!isStateChanging(route) && !isStateChangingGet(route.url)) {
+          const same =
+            response.statusCode === canonical.statusCode &&
+            (route.method === 'HEAD' ||
+              isNonEnvelopeRoute(route.url) ||
+              errorCodeOf(response) === errorCodeOf(canonical));
+          if (!same)
+            mismatches.push(
+              `${route.method} ${variant}: ${response.statusCode}/${errorCodeOf(response)} where ${route.url} answers ${canonical.statusCode}/${errorCodeOf(canonical)}`,
+            );
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps every code-sending route on cooldown through path variants, other addresses and target spellings', async () => {
+    let senders = 0;
+    for (const route of walkable().filter((r) => r.method === 'POST')) {
+      const body = plausibleObject(schemaOf(route, 'body'));
+      const before = await deliveries();
+      const first = await send(await visitor(), { ...plausible(route), payload: formEncode(body) });
+      if ((await deliveries()) === before) continue;
+      senders += 1;
+      expect(errorCodeOf(first), label(route)).toBe(0);
+
+      const spellings: Record<string, unknown>[] = [];
+      if (typeof body.mobile === 'string' && body.mobile.startsWith('+86')) {
+        const national = body.mobile.slice(3);
+        spellings.push(
+          { ...body, mobile: national },
+          { ...body, mobile: `+86 ${national.slice(0, 3)} ${national.slice(3, 7)} ${national.slice(7)}` },
+          { ...body, mobile: `(+86)${national.slice(0, 3)}-${national.slice(3)}` },
+          { ...body, mobile: ` ${body.mobile} ` },
+          { ...body, mobile: `0086${national}` },
+          { ...body, mobile: body.mobile.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d))) },
+        );
+      }
+      if (typeof body.email === 'string') {
+        spellings.push(
+          { ...body, email: body.email.toUpperCase() },
+          { ...body, email: ` ${body.email} ` },
+          { ...body, email: body.email.replace(/@.*$/, (domain) => domain.toUpperCase()) },
+        );
+      }
+      const attempts = [
+        ...pathVariants(route.url).map((url) => ({ what: `path ${url}`, url, body })),
+        ...spellings.map((b) => ({
+          what: `target ${JSON.stringify(b.mobile ?? b.email)}`,
+          url: route.url,
+          body: b,
+        })),
+      ];
+      for (const attempt of attempts) {
+        const count = await deliveries();
+        // A fresh browser each time: another address, another pre-session.
+        const response = await send(await visitor(), {
+          method: 'POST',
+          url: `${attempt.url}${plausibleQuery(route)}`,
+          payload: formEncode(attempt.body),
+        });
+        expect((await deliveries()) - count, `${label(route)} ${attempt.what} sent another code`).toBe(0);
+        expect(errorCodeOf(response), `${label(route)} ${attempt.what}`).not.toBe(0);
+      }
+    }
+    expect(senders, 'no route sent a code: the plausible input no longer fits').toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../src/protocol';
+import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({}, { limits: { passwordFailuresPerAccount: 3 } });
+});
+afterAll(async () => server?.close());
+
+const PASSWORD = 'correct horse battery staple';
+
+async function seedUser(
+  fields: { email?: string; mobile?: string; username?: string },
+  passwordHash?: string,
+) {
+  const now = Date.now();
+  const id = randomUUID();
+  await server.app.db
+    .insertInto('users')
+    .values({
+      id,
+      email: fields.email ?? null,
+      mobile: fields.mobile ?? null,
+      username: fields.username ?? null,
+      password_hash: passwordHash ?? (await server.app.passwords.hash(PASSWORD)),
+      screen_name: 'seeded',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+describe('password login', () => {
+  it('signs in by e-mail, mobile, username, or any of them as account', async () => {
+    const email = freshEmail();
+    const mobile = freshMobile();
+    const username = `name${Date.now()}`;
+    const id = await seedUser({ email, mobile, username });
+    const attempts: Record<string, string>[] = [
+      { email: email.toUpperCase() },
+      { mobile: mobile.slice(3) },
+      { username: username.toUpperCase() },
+      { account: email },
+      { account: mobile },
+      { account: username },
+    ];
+    for (const identifier of attempts) {
+      const answer = await server
+        .browser()
+        .post('/passport/web/user/login/', { ...identifier, password: PASSWORD });
+      expect(answer.body.message, JSON.stringify(identifier)).toBe('success');
+      expect(answer.body.data.user_id).toBe(id);
+      expect(answer.body.data.has_password).toBe(true);
+    }
+  });
+
+  it('answers an unknown account and a wrong password with the same status and body', async () => {
+    const email = freshEmail();
+    await seedUser({ email });
+    const wrongPassword = await server
+      .browser()
+      .post('/passport/web/user/login/', { email, password: 'not the password' });
+    const unknownUser = await server
+      .browser()
+      .post('/passport/web/user/login/', { email: freshEmail(), password: 'not the password' });
+    const noPasswordSet = await server
+      .browser()
+      .post('/passport/web/user/login/', { account: 'nobody-here', password: 'x' });
+    expect(wrongPassword.status).toBe(200);
+    expect(unknownUser.status).toBe(wrongPassword.status);
+    expect(unknownUser.body).toEqual(wrongPassword.body);
+    expect(noPasswordSet.body).toEqual(wrongPassword.body);
+    expect(wrongPassword.body.data.error_code).toBe(ErrorCode.wrongCredentials);
+  });
+
+  it('takes comparable time for an unknown account and a wrong password (a dummy hash is verified)', async () => {
+    const email = freshEmail();
+    await seedUser({ email });
+    const time = async (form: Record<string, string>) => {
+      const started = performance.now();
+      await server.browser().post('/passport/web/user/login/', form);
+      return performance.now() - started;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      known.push(await time({ email, password: `wrong-${i}` }));
+      unknown.push(await time({ email: freshEmail(), password: `wrong-${i}` }));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    // Both pay one argon2id verify (~15 ms); without the dummy hash the unknown path would take ~1 ms.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+  });
+
+  it('says IDENTIFIER_REQUIRED when no identifier is given', async () => {
+    const answer = await server.browser().post('/passport/web/user/login/', { password: PASSWORD });
+    expect(answer.body.data.error_code).toBe(ErrorCode.identifierRequired);
+  });
+
+  it('refuses a password over 1 KiB with 400 before hashing', async () => {
+    const answer = await server
+      .browser()
+      .post('/passport/web/user/login/', { email: freshEmail(), password: 'é'.repeat(600) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.data.error_code).toBe(ErrorCode.invalidParam);
+  });
+
+  it('locks an account temporarily after repeated failures, even for the right password', async () => {
+    const email = freshEmail();
+    await seedUser({ email });
+    for (let i = 0; i < 3; i++) {
+      const answer = await server
+        .browser()
+        .post('/passport/web/user/login/', { email, password: `wrong ${i}` });
+      expect(answer.body.data.error_code).toBe(ErrorCode.wrongCredentials);
+    }
+    const locked = await server.browser().post('/passport/web/user/login/', { email, password: PASSWORD });
+    expect(locked.body.data.error_code).toBe(ErrorCode.temporarilyLocked);
+  });
+
+  it('upgrades a hash made with weaker parameters on the next sign-in', async () => {
+    const email = freshEmail();
+    const weak = await hash(PASSWORD.normalize('NFKC'), {
+      algorithm: 2,
+      memoryCost: 4096,
+      timeCost: 1,
+      parallelism: 1,
+    });
+    const id = await seedUser({ email }, weak);
+    const answer = await server.browser().post('/passport/web/user/login/', { email, password: PASSWORD });
+    expect(answer.body.message).toBe('success');
+    const row = await server.app.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('signs in with the NFKC form of a password', async () => {
+    const email = freshEmail();
+    await seedUser({ email }, await server.app.passwords.hash('ｐａｓｓｗｏｒｄ１２３'));
+    const answer = await server
+      .browser()
+      .post('/passport/web/user/login/', { email, password: 'password123' });
+    expect(answer.body.message).toBe('success');
+  });
+});

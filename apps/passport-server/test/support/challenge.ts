@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { expect } from 'vitest';
+import type { PuzzleAnswer } from '../../src/challenge/puzzle';
+import { PassportError } from '../../src/errors';
+import {
+  DECISION_CONF_FIELD,
+  type DecisionConf,
+  parseDecisionConf,
+  paths,
+  webSuccess,
+} from '../../src/protocol';
+import type { Answer, Browser } from './server';
+
+/** A drag from the left edge to x: `steps` moves, 40 ms apart, as a hand would make. */
+export function dragTrace(x: number, steps = 12): string {
+  const points: [number, number, number][] = [[0, 0, 0]];
+  for (let i = 1; i <= steps; i++) points.push([Math.round(((x * i) / steps) * 10) / 10, i % 3, i * 40]);
+  return JSON.stringify(points);
+}
+
+/** The form fields a person would submit for the expected answer (or a wrong one). */
+export function answerFields(answer: PuzzleAnswer, wrong = false): Record<string, string | number> {
+  switch (answer.kind) {
+    case 'slide': {
+      const x = wrong ? (answer.x > 150 ? answer.x - 40 : answer.x + 40) : answer.x;
+      return { x, trace: dragTrace(x) };
+    }
+    case 'text':
+      return { text: wrong ? `${answer.text.slice(1)}Q` : answer.text.toLowerCase() };
+    case 'whirl':
+      return { angle: wrong ? 360 - answer.angle + 90 : 360 - answer.angle };
+    case '3d':
+      return wrong ? { x: answer.x + answer.r * 3, y: answer.y } : { x: answer.x + 3, y: answer.y - 2 };
+  }
+}
+
+/** The decision conf a CHALLENGE_REQUIRED failure carries, parsed the way the SDK parses it. */
+export function decisionOf(response: Answer): DecisionConf {
+  expect(response.body.message, JSON.stringify(response.body)).toBe('error');
+  const conf = parseDecisionConf(response.body.data[DECISION_CONF_FIELD]);
+  expect(conf, 'the failure carries a decision conf').toBeDefined();
+  return conf as DecisionConf;
+}
+
+/** The expected answer from the dev-only endpoint, as a browser test would read it. */
+export async function expectedAnswer(browser: Browser, challengeId: string): Promise<PuzzleAnswer> {
+  const response = await browser.get(`/dev/challenge/answer?challenge_id=${challengeId}`);
+  expect(response.body.message, JSON.stringify(response.body)).toBe('success');
+  return response.body.data.answer as PuzzleAnswer;
+}
+
+/** Draws a puzzle and answers it right; returns the pass. */
+export async function solve(browser: Browser, challengeId: string, fp: string): Promise<string> {
+  const puzzle = await browser.post(paths.vc.challenge, { challenge_id: challengeId });
+  expect(puzzle.body.message, JSON.stringify(puzzle.body)).toBe('success');
+  const answer = await expectedAnswer(browser, challengeId);
+  const verified = await browser.post(paths.vc.verify, {
+    challenge_id: challengeId,
+    fp,
+    ...answerFields(answer),
+  });
+  expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');
+  return verified.body.data.pass as string;
+}
+
+export const GUARDED = '/test/guarded/';
+export const OTHER_GUARDED = '/test/other/';
+
+/**
+ * Two test routes guarded by the sign-in rule: `password=right` succeeds, anything else is a recorded
+ * failure against `target`. They stand for any route the risk rules guard.
+ */
+export const guardedRoutes: FastifyPluginAsync = async (app: FastifyInstance) => {
+  for (const url of [GUARDED, OTHER_GUARDED]) {
+    app.post(
+      url,
+      {
+        schema: {
+          querystring: { type: 'object', additionalProperties: true },
+          body: {
+            type: 'object',
+            properties: {
+              target: { type: 'string', maxLength: 64 },
+              password: { type: 'string', maxLength: 64 },
+            },
+            required: ['target'],
+            additionalProperties: true,
+          },
+        },
+      },
+      async (request) => {
+        const { target, password } = request.body as { target: string; password?: string };
+        await app.risk.require(request, 'signIn', { target });
+        if (password !== 'right') {
+          await app.risk.recordFailure(request, { target });
+          throw new PassportError('wrongCredentials');
+        }
+        await app.risk.recordSuccess(request, { target });
+        return webSuccess({ signed_in: target });
+      },
+    );
+  }
+};

@@ -1,0 +1,55 @@
+import { expect } from 'vitest';
+import { CodeType, paths } from '../../src/protocol';
+import { type Browser, codeFor, freshMobile, type TestServer } from './server';
+
+/** A long passphrase that passes every rule for new passwords. */
+export const GOOD_PASSWORD = 'correct horse battery staple';
+export const OTHER_GOOD_PASSWORD = 'violet tugboat on a quiet river';
+
+/** Sends a code to a mobile number for a purpose and answers it as the outbox delivered it. */
+export async function mobileCode(server: TestServer, browser: Browser, mobile: string, type: number) {
+  const sent = await browser.post(paths.web.sendCode, { mobile, type });
+  expect(sent.body.message, `fixture: send code type ${type}`).toBe('success');
+  return codeFor(server.app, mobile);
+}
+
+export async function emailCode(server: TestServer, browser: Browser, email: string, type: number) {
+  const sent = await browser.post(paths.web.emailSendCode, { email, type });
+  expect(sent.body.message, `fixture: send e-mail code type ${type}`).toBe('success');
+  return codeFor(server.app, email);
+}
+
+/** A verify ticket for a mobile number and purpose, through send_code and mobile/check_code. */
+export async function mobileTicket(server: TestServer, browser: Browser, mobile: string, type: number) {
+  const code = await mobileCode(server, browser, mobile, type);
+  const checked = await browser.post(paths.web.mobileCheckCode, { mobile, code, type });
+  expect(checked.body.message, 'fixture: check code').toBe('success');
+  return checked.body.data.verify_ticket as string;
+}
+
+export async function emailTicket(server: TestServer, browser: Browser, email: string, type: number) {
+  const code = await emailCode(server, browser, email, type);
+  const checked = await browser.post(paths.web.emailCheckCode, { email, code, type });
+  expect(checked.body.message, 'fixture: check e-mail code').toBe('success');
+  return checked.body.data.verify_ticket as string;
+}
+
+/** Signs a browser in by SMS code (creating the account); answers the number and the user id. */
+export async function signInBySms(server: TestServer, browser: Browser, mobile = freshMobile()) {
+  const code = await mobileCode(server, browser, mobile, CodeType.mobileLogin);
+  const login = await browser.post(paths.web.smsLogin, { mobile, code });
+  expect(login.body.message, 'fixture: SMS sign-in').toBe('success');
+  return { mobile, userId: login.body.data.user_id as string };
+}
+
+export const sessionCount = async (server: TestServer, userId: string) =>
+  (await server.app.db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute())
+    .length;
+
+/** Whether a browser is signed in, by account/info. */
+export async function isSignedIn(browser: Browser): Promise<boolean> {
+  return (await browser.get(paths.web.accountInfo)).body.message === 'success';
+}
+
+/** Lets a send cooldown of a few milliseconds pass, on the database store and on Redis alike. */
+export const passCooldown = () => new Promise((resolve) => setTimeout(resolve, 15));

@@ -1,0 +1,194 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { type BuildOptions, buildServer } from '../../src/app';
+import { type Config, defineConfig } from '../../src/config';
+import { RedisStore } from '../../src/store/redis-store';
+
+/** Risk thresholds no other suite reaches. */
+export const QUIET_RISK = {
+  challengeAfterTargetFailures: 1_000_000,
+  challengeAfterIpFailures: 1_000_000,
+  challengeAfterDeviceFailures: 1_000_000,
+  challengeAfterSendsPerIp: 1_000_000,
+  challengeAfterSendsPerDevice: 1_000_000,
+  challengeAfterSendsPerTarget: 1_000_000,
+  challengeAfterLookupsPerIp: 1_000_000,
+  challengeAfterLookupsPerDevice: 1_000_000,
+};
+
+export type Backend = 'sqlite' | 'postgres' | 'redis';
+export const backend = (process.env.PORTICO_TEST_BACKEND ?? 'sqlite') as Backend;
+
+export interface TestServer {
+  app: FastifyInstance;
+  config: Config;
+  /** A fresh browser: its own cookie jar, sending the CSRF header the way the SDK does. */
+  browser(): Browser;
+  close(): Promise<void>;
+}
+
+/** Boots the real server on a temp SQLite file, or a fresh PostgreSQL schema, or with Redis. */
+export async function startServer(
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portico-test-'));
+  const run = randomBytes(6).toString('hex');
+  const config = defineConfig({
+    dataDir,
+    logLevel: 'silent',
+    publicOrigin: 'http://localhost:3000',
+    // Off unless a test turns it on (test/second-verify.test.ts, test/sdk/second-verify.test.ts): the
+    // harness browsers send no fingerprint, so every sign-in after the first would answer 2046.
+    secondVerify: false,
+    ...(backend === 'postgres' ? { databaseUrl: process.env.DATABASE_URL, databaseSchema: `t_${run}` } : {}),
+    ...(backend === 'redis' ? { redisUrl: process.env.REDIS_URL, redisPrefix: `portico-test:${run}:` } : {}),
+    ...overrides,
+  });
+  // The risk rules stay quiet unless a test asks for them (test/risk.test.ts lowers the thresholds):
+  // other suites repeat failures and sends on purpose and must meet the rule they test, not a challenge.
+  let app: FastifyInstance;
+  try {
+    app = await buildServer(config, { ...options, limits: { ...QUIET_RISK, ...options.limits } });
+  } catch (error) {
+    // A start that fails on purpose (a dead Redis, a bad setting) must not leave its temp dir behind.
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    app,
+    config,
+    browser: () => new Browser(app),
+    async close() {
+      await app.close();
+      if (config.databaseUrl && config.databaseSchema) {
+        const client = new pg.Client({ connectionString: config.databaseUrl });
+        await client.connect();
+        await client.query(`drop schema if exists "${config.databaseSchema}" cascade`);
+        await client.end();
+      }
+      if (config.redisUrl) {
+        const redis = new RedisStore(config.redisUrl, config.redisPrefix);
+        await redis.connect();
+        await redis.clear();
+        await redis.close();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: LightMyRequestResponse['headers'];
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
+  body: any;
+  raw: LightMyRequestResponse;
+}
+
+/** A cookie jar over app.inject that behaves like the SDK in a browser. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+  /** Headers added to every request (Origin, Sec-Fetch-Site, …). */
+  headers: Record<string, string> = {};
+  /** false: do not copy the CSRF cookie into the header. */
+  sendCsrf = true;
+  /** The client address; each browser gets its own, so per-IP caps never couple tests. */
+  remoteAddress = `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  private remember(response: LightMyRequestResponse): void {
+    for (const cookie of response.cookies as {
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }[]) {
+      const expired =
+        cookie.maxAge === 0 || (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now());
+      if (expired || cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string | number>,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Answer> {
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
+    if (this.cookies.size) headers.cookie = this.cookieHeader();
+    const csrf = this.cookies.get('passport_csrf_token');
+    if (method === 'POST' && this.sendCsrf && csrf && !('x-tt-passport-csrf-token' in headers)) {
+      headers['x-tt-passport-csrf-token'] = csrf;
+    }
+    let payload: string | undefined;
+    if (form) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(
+        Object.entries(form).map(([k, v]): [string, string] => [k, String(v)]),
+      ).toString();
+    }
+    const raw = await this.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.remoteAddress,
+      ...(payload === undefined ? {} : { payload }),
+    });
+    this.remember(raw);
+    let body: unknown = raw.body;
+    try {
+      body = raw.json();
+    } catch {}
+    return { status: raw.statusCode, headers: raw.headers, body, raw };
+  }
+
+  get(url: string, headers?: Record<string, string>): Promise<Answer> {
+    return this.request('GET', url, undefined, headers);
+  }
+
+  /** POSTs a form; fetches a CSRF cookie first when the jar has none, as a page load would. */
+  async post(
+    url: string,
+    form: Record<string, string | number> = {},
+    headers?: Record<string, string>,
+  ): Promise<Answer> {
+    if (!this.cookies.has('passport_csrf_token')) await this.get('/passport/web/account/info/');
+    return this.request('POST', url, form, headers);
+  }
+}
+
+/** The newest code the dev outbox holds for a recipient. */
+export async function codeFor(app: FastifyInstance, to: string): Promise<string> {
+  const response = await app.inject({
+    method: 'GET',
+    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
+  });
+  const text: string = response.json().data.messages[0]?.text ?? '';
+  const code = text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${to}`);
+  return code;
+}
+
+let counter = 0;
+/** A fresh valid Chinese mobile number per call, so tests never share cooldowns. */
+export function freshMobile(): string {
+  counter += 1;
+  return `+86138${String((process.pid * 1000 + counter) % 100_000_000).padStart(8, '0')}`;
+}
+
+export function freshEmail(): string {
+  counter += 1;
+  return `user${process.pid}x${counter}@example.com`;
+}

@@ -1,0 +1,127 @@
+import {
+  CodeInput,
+  EmailInput,
+  ErrorMessage,
+  MobileInput,
+  PasswordInput,
+  SubmitButton,
+  useSendCode,
+} from '@portico/account-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useAuthT } from '../i18n/auth-messages';
+import { isCode, isEmail, isMobile, MIN_PASSWORD } from '../lib/validate';
+
+export interface CodePasswordValues {
+  target: string;
+  code: string;
+  password: string;
+}
+
+interface Problems {
+  target?: string;
+  code?: string;
+  password?: string;
+  confirm?: string;
+  extra?: string;
+}
+
+/**
+ * A mobile number or e-mail address, a one-time code sent to it, and a new password (typed twice):
+ * the shape of both sign-up and password reset. `onSubmit` does the flow's calls; its failure is shown
+ * by code through the account package's texts.
+ */
+export function CodePasswordForm({
+  channel,
+  codeType,
+  passwordLabel,
+  passwordHint,
+  submitLabel,
+  extra,
+  checkExtra,
+  onSubmit,
+  pending,
+  error,
+}: {
+  channel: 'mobile' | 'email';
+  codeType: number;
+  passwordLabel: string;
+  passwordHint?: string;
+  submitLabel: string;
+  /** More fields (the terms checkbox), rendered above the submit button. */
+  extra?: (problem: string | undefined) => ReactNode;
+  /** A message when the extra fields are not filled in, else undefined. */
+  checkExtra?: () => string | undefined;
+  onSubmit: (values: CodePasswordValues) => void;
+  pending: boolean;
+  error: unknown;
+}) {
+  const t = useAuthT();
+  const [target, setTarget] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problem, setProblem] = useState<Problems>({});
+  const sender = useSendCode({ channel, type: codeType });
+  const validTarget = channel === 'mobile' ? isMobile : isEmail;
+  const targetProblem = channel === 'mobile' ? t('login.needMobile') : t('login.needEmail');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Problems = {};
+    if (!validTarget(target)) found.target = targetProblem;
+    if (!isCode(code)) found.code = t('login.needCode');
+    if ([...password].length < MIN_PASSWORD) found.password = t('password.tooShort');
+    else if (confirm !== password) found.confirm = t('password.mismatch');
+    const extraProblem = checkExtra?.();
+    if (extraProblem) found.extra = extraProblem;
+    setProblem(found);
+    if (Object.keys(found).length) return;
+    onSubmit({ target, code, password });
+  }
+
+  const send = () => {
+    if (!validTarget(target)) return setProblem({ target: targetProblem });
+    setProblem({});
+    return sender.send(target);
+  };
+
+  return (
+    <form noValidate onSubmit={submit} className="form">
+      {channel === 'mobile' ? (
+        <MobileInput value={target} onChange={setTarget} error={problem.target ?? sender.error} required />
+      ) : (
+        <EmailInput value={target} onChange={setTarget} error={problem.target ?? sender.error} required />
+      )}
+      <CodeInput
+        value={code}
+        onChange={setCode}
+        error={problem.code}
+        onSend={send}
+        sending={sender.isPending}
+        cooldown={sender.cooldown}
+        required
+      />
+      <PasswordInput
+        label={passwordLabel}
+        value={password}
+        onChange={setPassword}
+        autoComplete="new-password"
+        minLength={MIN_PASSWORD}
+        hint={passwordHint}
+        error={problem.password}
+        required
+      />
+      <PasswordInput
+        label={t('password.confirm')}
+        value={confirm}
+        onChange={setConfirm}
+        autoComplete="new-password"
+        error={problem.confirm}
+        required
+      />
+      {extra?.(problem.extra)}
+      <ErrorMessage error={error} />
+      <SubmitButton pending={pending}>{submitLabel}</SubmitButton>
+    </form>
+  );
+}

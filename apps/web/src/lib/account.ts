@@ -1,0 +1,33 @@
+import { createAccountQueryClient } from '@portico/account-react';
+import { type ChallengeCaptcha, createAccountClient } from '@portico/account-sdk';
+import { getLanguage } from '../i18n/language';
+
+/** The app id the web flavour signs in as (the passport's default app). */
+export const AID = 1128;
+
+/**
+ * Made once for the page: the account client talks to the passport on the page's own origin (the
+ * server that serves this app), and one QueryClient with the spec's fetch defaults is shared by the
+ * route loaders and the hooks.
+ */
+export const accountClient = createAccountClient({ aid: AID, source: 'web', language: getLanguage() });
+export const queryClient = createAccountQueryClient();
+
+let loader: Promise<ChallengeCaptcha> | undefined;
+
+/**
+ * The challenge, loaded on first need: most visits never meet one, so @portico/captcha-loader stays
+ * out of the first load (the /login budget). The loader itself fetches /vc/setting and the challenge
+ * script from the same origin. A failed import is forgotten, so the next challenge tries again.
+ */
+export const captcha: ChallengeCaptcha = {
+  show(decision, options) {
+    loader ??= import('@portico/captcha-loader').then(({ createCaptchaLoader }) =>
+      createCaptchaLoader({ aid: AID, language: getLanguage() }),
+    );
+    loader.catch(() => {
+      loader = undefined;
+    });
+    return loader.then((captcha) => captcha.show(decision, options));
+  },
+};

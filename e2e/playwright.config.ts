@@ -1,0 +1,36 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// Debian's Chromium (`apt-get install -y chromium`); Playwright never downloads a browser here.
+const executablePath = process.env.PORTICO_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './tests',
+  globalSetup: './support/global-setup.ts',
+  // Every test starts its own server; two workers keep the run short on a 2-core machine.
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  // A flaky browser test is a bug to fix, not to retry.
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    ...devices['Desktop Chrome'],
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+});

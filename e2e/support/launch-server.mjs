@@ -1,0 +1,20 @@
+// The passport server through its embedding API, for the one setting no environment variable reaches:
+// which challenge kinds the risk rules pick from (E2E_CHALLENGE_KINDS, comma-separated). Everything
+// else is read from the environment exactly as dist/main.js reads it, and the ready line is the same.
+import { buildServer } from '@portico/passport-server';
+import { loadConfig } from '@portico/passport-server/config';
+
+const config = loadConfig(process.env);
+const kinds = (process.env.E2E_CHALLENGE_KINDS ?? '').split(',').filter(Boolean);
+const app = await buildServer(config, kinds.length ? { limits: { challengeKinds: kinds } } : {});
+await app.listen({ port: config.port, host: config.host });
+process.stdout.write(
+  `Portico passport server on ${config.publicOrigin} (challenge kinds: ${kinds.join(', ')})\n`,
+);
+
+const shutdown = async () => {
+  await app.close();
+  process.exit(0);
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

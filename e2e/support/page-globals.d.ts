@@ -1,0 +1,37 @@
+// What the fixture page (support/fixture-page.ts) puts on `window`, for code run by page.evaluate.
+import type * as sdk from '@portico/account-sdk';
+import type * as protocol from '@portico/account-sdk/protocol';
+import type * as loader from '@portico/captcha-loader';
+
+/** A rejection reduced to plain data. */
+export interface PlainError {
+  name?: string;
+  kind?: string;
+  type?: string;
+  error_code?: number;
+  description?: string;
+  message?: string;
+  failures?: { url: string; message: string }[];
+  cause?: PlainError;
+}
+
+export type CallResult = { ok: true; data: Record<string, unknown> } | { ok: false; error: PlainError };
+
+export type LoaderEvent =
+  | { type: 'fallback'; from: string; to: string; message: string; elapsedMs: number }
+  | { type: 'load'; url: string; elapsedMs: number; fallbacks: number }
+  | { type: 'loadError'; error: PlainError };
+
+declare global {
+  interface Window {
+    portico: { sdk: typeof sdk; protocol: typeof protocol; loader: typeof loader };
+    e2e: {
+      setup(options?: { language?: string }): void;
+      start(id: string, call: keyof typeof sdk, payload: Record<string, unknown>): void;
+      result(id: string): Promise<CallResult>;
+      client: sdk.AccountClient;
+      captcha: loader.CaptchaLoader;
+      events: LoaderEvent[];
+    };
+  }
+}

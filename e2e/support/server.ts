@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+
+/** apps/passport-server, found through the workspace dependency. */
+export const serverPackageDir = dirname(require.resolve('@portico/passport-server/package.json'));
+/** The README's start command runs this file (`pnpm --filter @portico/passport-server start`). */
+export const serverMain = join(serverPackageDir, 'dist', 'main.js');
+/** Our embedding launcher: the same server through `buildServer`, for limits no variable sets. */
+const launcher = fileURLToPath(new URL('./launch-server.mjs', import.meta.url));
+
+/**
+ * Variables the server reads that must not leak in from the shell running the tests: `scripts/test.mjs`
+ * sets DATABASE_URL and REDIS_URL for the server's own suite when PostgreSQL and Redis answer, and the
+ * browser tests run the embedded default (SQLite in a temp dir + dev outbox), as the README starts it.
+ */
+const SERVER_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_SCHEMA',
+  'REDIS_URL',
+  'REDIS_PREFIX',
+  'SMTP_URL',
+  'SMTP_FROM',
+  'SMS_WEBHOOK_URL',
+  'SMS_WEBHOOK_TOKEN',
+  'DEV_OUTBOX',
+  'PUBLIC_ORIGIN',
+  'ALLOWED_ORIGINS',
+  'COOKIE_DOMAIN',
+  'TRUST_PROXY',
+  'DEFAULT_REGION',
+  'ALLOWED_REGIONS',
+  'SESSION_IDLE_SECONDS',
+  'SESSION_ABSOLUTE_SECONDS',
+  'LOG_LEVEL',
+  'SECRET',
+  'APP_NAME',
+  'SECOND_VERIFY',
+];
+
+export interface ServerOptions {
+  /** Extra environment variables (e.g. `SECOND_VERIFY: 'off'`); the rest are the defaults. */
+  env?: Record<string, string>;
+  /**
+   * Challenge kinds the risk rules may pick. The server picks one at random from its
+   * `limits.challengeKinds`, which no environment variable sets; when given, the server is started
+   * through `buildServer(loadConfig(env), { limits: { challengeKinds } })` (the embedding API its
+   * README documents) instead of `dist/main.js`.
+   */
+  challengeKinds?: readonly string[];
+}
+
+export interface RunningServer {
+  /** `http://localhost:<port>`: the server's PUBLIC_ORIGIN, so cookies and the origin check line up. */
+  origin: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process printed so far (attached to failing tests). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now: bind port 0, read it, close. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/**
+ * Starts the passport server as the README starts it: the built `dist/main.js`, default settings, a
+ * fresh temp DATA_DIR and a free port. Resolves once it prints its ready line.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  if (!existsSync(serverMain)) {
+    throw new Error(
+      `${serverMain} is missing: build the server first (pnpm --filter @portico/passport-server build, or turbo run build)`,
+    );
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!SERVER_VARIABLES.includes(key)) env[key] = value;
+  }
+  Object.assign(env, { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, options.env);
+  const args = options.challengeKinds ? [launcher] : [serverMain];
+  if (options.challengeKinds) env.E2E_CHALLENGE_KINDS = options.challengeKinds.join(',');
+
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited(child);
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the server did not start within 30 s')), 30_000);
+      const onData = () => {
+        if (output.includes('Portico passport server on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited with code ${code} before it was ready`));
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  return { origin: `http://localhost:${port}`, port, dataDir, output: () => output, stop };
+}

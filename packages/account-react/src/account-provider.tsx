@@ -1,0 +1,84 @@
+import {
+  type AccountClient,
+  type ChallengeCaptcha,
+  installChallenge,
+  installSecondVerify,
+} from '@portico/account-sdk';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { AccountContext, type AccountContextValue } from './context';
+import { type AccountLanguage, toAccountLanguage } from './messages';
+import { createAccountQueryClient } from './query-client';
+import { createSecondVerifyController } from './second-verify/second-verify-controller';
+import { SecondVerifyDialog } from './second-verify/second-verify-dialog';
+
+export interface AccountProviderProps {
+  /** The account client every hook of the tree uses: `createAccountClient({ aid, … })`. Create it once. */
+  client: AccountClient;
+  /** Default: a `createAccountQueryClient()` made once for this provider. */
+  queryClient?: QueryClient;
+  /** UI language of the package's texts and error messages. Default: the client's language ('zh'). */
+  language?: AccountLanguage;
+  /**
+   * Answers the passport's challenges for the client (`installChallenge`): e.g.
+   * `createCaptchaLoader({ aid })`, made once. `false` or absent: no challenge handling (failures that
+   * demand one reach the app as they are).
+   */
+  captcha?: ChallengeCaptcha | false;
+  /**
+   * Answer second verification (2046) with the provider's dialog (`installSecondVerify`). Default true;
+   * `false` when the app installs its own handling on the client.
+   */
+  secondVerify?: boolean;
+  children?: ReactNode;
+}
+
+/**
+ * Provides the account client, the UI language and a QueryClient to the hooks and parts below it, wires
+ * the challenge (when `captcha` is given) and second verification (its own dialog) into the client,
+ * and renders that dialog. Installs run in effects and are undone by their cleanups, so React's
+ * StrictMode double mount, a changed `client` or `captcha`, and an unmount leave exactly one install.
+ */
+export function AccountProvider({
+  client,
+  queryClient,
+  language,
+  captcha,
+  secondVerify = true,
+  children,
+}: AccountProviderProps) {
+  // Made on first need and kept: a new QueryClient per render would drop the cache every render.
+  const ownQueryClient = useRef<QueryClient | null>(null);
+  if (!queryClient && !ownQueryClient.current) ownQueryClient.current = createAccountQueryClient();
+  const activeQueryClient = queryClient ?? ownQueryClient.current!;
+  const [controller] = useState(createSecondVerifyController);
+  const resolvedLanguage = language ?? toAccountLanguage(client.language);
+  const value = useMemo<AccountContextValue>(
+    () => ({ client, language: resolvedLanguage }),
+    [client, resolvedLanguage],
+  );
+
+  useEffect(() => {
+    if (!captcha) return;
+    return installChallenge(client, { captcha, language: resolvedLanguage });
+  }, [client, captcha, resolvedLanguage]);
+
+  useEffect(() => {
+    if (!secondVerify) return;
+    const uninstall = installSecondVerify(client, { dialog: controller });
+    return () => {
+      uninstall();
+      // A dialog open for this client now has no one to answer it: its sign-in rejects with SECOND_VALID.
+      controller.closeAll();
+    };
+  }, [client, controller, secondVerify]);
+
+  return (
+    <QueryClientProvider client={activeQueryClient}>
+      <AccountContext.Provider value={value}>
+        {children}
+        {secondVerify ? <SecondVerifyDialog controller={controller} /> : null}
+      </AccountContext.Provider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,88 @@
+import { useId, useState } from 'react';
+import { useAccountText } from '../context';
+import { describedBy, FieldNotes, type FieldProps, useFieldError } from './field';
+
+export interface CodeInputProps extends FieldProps {
+  /** The digits entered so far. */
+  value: string;
+  onChange(value: string): void;
+  /** Digits of a code. Default 6. */
+  length?: number;
+  /**
+   * Sends (or resends) a code; the button is shown only when given. `useSendCode().send` bound to the
+   * target fits: `onSend={() => sender.send(mobile)}`.
+   */
+  onSend?: () => unknown;
+  /** Seconds before the next send; the button shows the countdown and is disabled meanwhile. */
+  cooldown?: number;
+  /** A send is in flight: the button says so, is busy and disabled. */
+  sending?: boolean;
+  /** Disables only the send button (e.g. while the mobile number is incomplete). */
+  sendDisabled?: boolean;
+  /** The send button's label before the first send. Default "获取验证码" / "Send code". */
+  sendLabel?: string;
+}
+
+/**
+ * A one-time-code field: digits only, `inputMode="numeric"`, `autocomplete="one-time-code"` (so phones
+ * offer the code from the SMS), with an optional send button that shows progress and the resend
+ * countdown, and a polite status line ("code sent") for screen readers.
+ */
+export function CodeInput(props: CodeInputProps) {
+  const { value, onChange, label, error, hint, name, disabled, required } = props;
+  const { length = 6, onSend, cooldown = 0, sending = false, sendDisabled = false } = props;
+  const t = useAccountText();
+  const generated = useId();
+  const id = props.id ?? generated;
+  const errorMessage = useFieldError(error);
+  const [asked, setAsked] = useState(false);
+
+  let sendText = props.sendLabel ?? t('code.send');
+  if (sending) sendText = t('code.sending');
+  else if (cooldown > 0) sendText = t('code.cooldown', { seconds: cooldown });
+  else if (asked) sendText = t('code.resend');
+  const status = sending ? t('code.sending') : cooldown > 0 ? t('code.sent') : '';
+
+  return (
+    <div className={props.className ?? 'portico-field'}>
+      <label htmlFor={id}>{label ?? t('code.label')}</label>
+      <div className="portico-code">
+        <input
+          id={id}
+          name={name}
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern={`[0-9]{${length}}`}
+          maxLength={length}
+          value={value}
+          onChange={(event) => onChange(event.currentTarget.value.replace(/\D/g, '').slice(0, length))}
+          disabled={disabled}
+          required={required}
+          aria-invalid={errorMessage ? true : undefined}
+          aria-describedby={describedBy(id, hint, errorMessage)}
+        />
+        {onSend ? (
+          <button
+            type="button"
+            className="portico-code-send"
+            disabled={disabled || sendDisabled || sending || cooldown > 0}
+            aria-busy={sending || undefined}
+            onClick={() => {
+              setAsked(true);
+              onSend();
+            }}
+          >
+            {sendText}
+          </button>
+        ) : null}
+      </div>
+      {onSend ? (
+        <p role="status" className="portico-code-status">
+          {status}
+        </p>
+      ) : null}
+      <FieldNotes id={id} hint={hint} errorMessage={errorMessage} />
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+/**
+ * Query keys of the account queries, all under one prefix so a sign-in, sign-out or account change can
+ * refresh or drop them together: `queryClient.invalidateQueries({ queryKey: accountQueryKeys.all })`.
+ */
+export const accountQueryKeys = {
+  all: ['portico', 'account'] as const,
+  session: ['portico', 'account', 'session'] as const,
+  hasPassword: ['portico', 'account', 'has-password'] as const,
+  devices: ['portico', 'account', 'devices'] as const,
+};
+
+/** The key of `useSession`: `queryClient.getQueryData(sessionQueryKey)`. */
+export const sessionQueryKey = accountQueryKeys.session;

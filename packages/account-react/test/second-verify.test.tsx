@@ -1,0 +1,154 @@
+import { isAccountError } from '@portico/account-sdk';
+import { ErrorCode, SECOND_VALID, webPaths } from '@portico/account-sdk/protocol';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ErrorMessage, useSmsLogin } from '../src';
+import { fail, fakePassport, ok, signedInAccount } from './support/fake-passport';
+import { renderWithAccount } from './support/render';
+
+const RIGHT_CODE = '654321';
+
+/** A passport whose sms_login answers 2046 for a new device; the continuation accepts RIGHT_CODE. */
+function newDevicePassport() {
+  let signedIn = false;
+  return fakePassport({
+    [webPaths.accountInfo]: () => (signedIn ? ok(signedInAccount) : fail(ErrorCode.notLoggedIn)),
+    [webPaths.smsLogin]: () =>
+      fail(ErrorCode.secondVerify, '当前设备需要二次验证', {
+        sms_code_key: 'key-1',
+        mobile: '+86******5678',
+      }),
+    [webPaths.sendCode]: () => ok({ mobile: '+86******5678', retry_time: 60, expires_in: 600 }),
+    [webPaths.smsLoginContinue]: ({ body }) => {
+      if (body.code !== RIGHT_CODE) return fail(ErrorCode.codeWrong);
+      signedIn = true;
+      return ok(signedInAccount);
+    },
+  });
+}
+
+function SignIn() {
+  const login = useSmsLogin();
+  return (
+    <div>
+      <button type="button" onClick={() => login.mutate({ mobile: '+8613912345678', code: '111111' })}>
+        sign in
+      </button>
+      {login.isSuccess ? <p>signed in as {login.data.user_id}</p> : null}
+      {login.isError ? (
+        <p data-testid="outcome">
+          {isAccountError(login.error) ? `${login.error.error_code} ${login.error.description}` : 'other'}
+        </p>
+      ) : null}
+      <ErrorMessage error={login.error} />
+    </div>
+  );
+}
+
+describe('second verification dialog', () => {
+  it('opens on 2046, sends the code by sms_code_key, and completes the sign-in through sms_login_continue', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    const start = screen.getByRole('button', { name: 'sign in' });
+    await user.click(start);
+
+    const dialog = await screen.findByRole('dialog', { name: '安全验证' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(dialog.textContent).toContain('+86******5678');
+    const send = within(dialog).getByRole('button', { name: '获取验证码' });
+    expect(document.activeElement).toBe(send);
+
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(passport.to(webPaths.sendCode)).toHaveLength(1));
+    expect(passport.to(webPaths.sendCode)[0]?.body).toMatchObject({ sms_code_key: 'key-1', type: '24' });
+    await within(dialog).findByRole('button', { name: /秒后可重发/ });
+    const field = within(dialog).getByLabelText('验证码');
+    await waitFor(() => expect(document.activeElement).toBe(field));
+
+    await user.keyboard(`${RIGHT_CODE}{Enter}`);
+    await screen.findByText('signed in as 42');
+    expect(passport.to(webPaths.smsLoginContinue).map((r) => r.body)).toEqual([
+      expect.objectContaining({ sms_code_key: 'key-1', code: RIGHT_CODE }),
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Focus went back where it was before the dialog.
+    expect(document.activeElement).toBe(start);
+  });
+
+  it('reopens with the error after a wrong code, keeping the resend countdown', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const first = await screen.findByRole('dialog');
+    await user.click(within(first).getByRole('button', { name: '获取验证码' }));
+    await within(first).findByRole('button', { name: /秒后可重发/ });
+    await user.type(within(first).getByLabelText('验证码'), '000000');
+    await user.click(within(first).getByRole('button', { name: '验证并登录' }));
+
+    const again = await screen.findByRole('dialog');
+    await within(again).findByText('验证码错误');
+    const field = within(again).getByLabelText<HTMLInputElement>('验证码');
+    expect(field.value).toBe('');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(within(again).getByRole<HTMLButtonElement>('button', { name: /秒后可重发/ }).disabled).toBe(true);
+    expect(passport.to(webPaths.sendCode)).toHaveLength(1);
+
+    await user.type(field, RIGHT_CODE);
+    await user.click(within(again).getByRole('button', { name: '验证并登录' }));
+    await screen.findByText('signed in as 42');
+    expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(2);
+  });
+
+  it('asks for all 6 digits before submitting', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('验证码'), '123');
+    await user.click(within(dialog).getByRole('button', { name: '验证并登录' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('请输入 6 位验证码');
+    expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(0);
+  });
+
+  it('closing it rejects the sign-in with SECOND_VALID and shows no error text', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client, language: 'en' });
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Verify it’s you' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(0);
+  });
+
+  it('Escape closes it too', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    await screen.findByRole('dialog');
+    await user.keyboard('{Escape}');
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+  });
+
+  it('keeps Tab inside the dialog', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const dialog = await screen.findByRole('dialog');
+    for (let i = 0; i < 6; i++) {
+      await user.tab();
+      expect(dialog.contains(document.activeElement)).toBe(true);
+    }
+    await user.tab({ shift: true });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+  });
+});

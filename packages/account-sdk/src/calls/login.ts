@@ -1,0 +1,106 @@
+import type { AccountClient } from '../client/types';
+import { AccountError } from '../errors/account-error';
+import { DEFAULTS } from '../protocol/defaults';
+import { legacyPaths, ssoPaths, webPaths } from '../protocol/paths';
+import { frozen, logoutByRequest } from './defaults';
+import { type AccountData, type Call, type CallArgs, defineCall } from './define-call';
+import type {
+  EmailCodeLoginPayload,
+  EmailPasswordLoginPayload,
+  Extra,
+  LogoutPayload,
+  OAuthLoginPayload,
+  PasswordLoginPayload,
+  SmsLoginContinuePayload,
+  SmsLoginPayload,
+} from './payloads';
+
+/** Signs in (or up) with a mobile number and an SMS code. */
+export const smsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload>(
+  webPaths,
+  'smsLogin',
+  frozen,
+  'POST',
+  ssoPaths,
+);
+/** Signs in with an SMS code; never creates an account. */
+export const smsLoginOnly = /* @__PURE__ */ defineCall<SmsLoginPayload>(webPaths, 'smsLoginOnly', frozen);
+/** Completes a sign-in that failed with 2046 (second verification), with its `sms_code_key`. */
+export const smsLoginContinue = /* @__PURE__ */ defineCall<SmsLoginContinuePayload>(
+  webPaths,
+  'smsLoginContinue',
+);
+/** Signs in with an e-mail address and a one-time code. */
+export const emailCodeLogin = /* @__PURE__ */ defineCall<EmailCodeLoginPayload>(
+  webPaths,
+  'emailCodeLogin',
+  frozen,
+  'POST',
+  ssoPaths,
+);
+/** Signs in with an e-mail address and password. */
+export const emailLogin = /* @__PURE__ */ defineCall<EmailPasswordLoginPayload>(
+  webPaths,
+  'emailLogin',
+  frozen,
+);
+/** Registers or signs in with an e-mail code (and a password for a new account). */
+export const emailRegisterVerifyLogin = /* @__PURE__ */ defineCall<
+  EmailCodeLoginPayload & { password?: string }
+>(webPaths, 'emailRegisterVerifyLogin', frozen);
+
+const userLogin = /* @__PURE__ */ defineCall<PasswordLoginPayload>(
+  webPaths,
+  'userLogin',
+  frozen,
+  'POST',
+  ssoPaths,
+);
+
+/**
+ * Signs in with a password and one of email, username, mobile or account. Without any identifier it
+ * rejects at once, without a request, with an `invalid` AccountError whose description is empty.
+ */
+export const passwordLogin: Call<PasswordLoginPayload> = (client, ...args) => {
+  const payload: Partial<PasswordLoginPayload> = args[0] ?? {};
+  return payload.email || payload.username || payload.mobile || payload.account
+    ? userLogin(client, ...args)
+    : Promise.reject(
+        new AccountError(
+          'invalid',
+          { error_code: -1, description: '' },
+          { message: 'passwordLogin needs one of email, username, mobile or account' },
+        ),
+      );
+};
+
+const oauthFull = /* @__PURE__ */ defineCall<OAuthLoginPayload>(webPaths, 'authLogin', frozen);
+const oauthOnly = /* @__PURE__ */ defineCall<OAuthLoginPayload>(webPaths, 'authLoginOnly', frozen);
+
+/**
+ * Exchanges a third-party authorization code for a session. Uses the login-only endpoint unless
+ * `login_only: false` (then an account may be created).
+ */
+export const oauthLogin: Call<OAuthLoginPayload> = <T = AccountData>(
+  client: AccountClient,
+  ...[{ login_only = DEFAULTS.oauthLoginOnly, ...payload }, options]: CallArgs<OAuthLoginPayload>
+) => (login_only ? oauthOnly : oauthFull)<T>(client, payload as OAuthLoginPayload, options);
+
+/** Binds a third-party account while signing in. */
+export const authBindLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'authBindLogin', frozen);
+/** Binds a mobile number while signing in. */
+export const mobileBindLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'mobileBindLogin', frozen);
+/** Signs in with a session shared by another app of the same platform. */
+export const shareLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'authShareLogin');
+/** Signs in on the web with a ticket from another surface. */
+export const webLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'webLogin');
+/** Whether the browser has a session. */
+export const checkLogin = /* @__PURE__ */ defineCall<Extra>(legacyPaths, 'checkLogin', null, 'GET', ssoPaths);
+/** Ends the session without navigating (`not_redirect: 1` by default; see `logoutUrl` for the redirect). */
+export const logout = /* @__PURE__ */ defineCall<LogoutPayload>(
+  webPaths,
+  'logout',
+  logoutByRequest,
+  'GET',
+  ssoPaths,
+);

@@ -1,0 +1,101 @@
+import ky from 'ky';
+import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
+import { webIdCookie } from '../fingerprint/web-id-cookie';
+import type { AccountSource } from '../protocol/defaults';
+import { DEFAULTS, TIMEOUTS } from '../protocol/defaults';
+import { mixEncode } from '../protocol/mix';
+import { send, type Transport } from '../transport/send';
+import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
+
+const SOURCES: readonly AccountSource[] = ['web', 'app', 'sso'];
+
+function wiring(message: string): never {
+  throw new TypeError(`createAccountClient: ${message}`);
+}
+
+/** The environment summary sent (mix-encoded) as `account_sdk_source_info`. */
+function sourceInfo(appName: string | undefined): string {
+  const nav = globalThis.navigator;
+  return mixEncode(
+    JSON.stringify({
+      appName,
+      userAgent: nav?.userAgent,
+      language: nav?.language,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    }),
+  );
+}
+
+/**
+ * Creates the account client every call takes. Wiring mistakes (no aid, an unknown source, a region
+ * without a base URL, no base URL outside a browser) throw a TypeError at once, saying the fix.
+ */
+export function createAccountClient(options: AccountClientOptions): AccountClient {
+  const {
+    aid,
+    source = 'web',
+    region,
+    regions,
+    timeout = TIMEOUTS.request,
+  } = options ?? ({} as AccountClientOptions);
+  if ((typeof aid !== 'string' && typeof aid !== 'number') || aid === '')
+    wiring('options.aid is required: pass your app id, e.g. createAccountClient({ aid: 1128 })');
+  if (!SOURCES.includes(source))
+    wiring(`options.source must be 'web', 'app' or 'sso', not ${JSON.stringify(source)}`);
+  if (!(timeout > 0)) wiring(`options.timeout must be a positive number of milliseconds, not ${timeout}`);
+  let { baseUrl } = options;
+  if (!baseUrl && (region || regions)) {
+    const name = region ?? DEFAULTS.region;
+    baseUrl =
+      regions?.[name] ?? wiring(`region '${name}' has no base URL: pass regions: { ${name}: 'https://…' }`);
+  }
+  if (!baseUrl && typeof location === 'undefined')
+    wiring("there is no page origin here: pass baseUrl, e.g. baseUrl: 'https://passport.example.com'");
+  const doc: CookieDocument | undefined = options.document ?? globalThis.document;
+  const hooks = options.hooks ?? {};
+  const t: Transport = {
+    aid: String(aid),
+    source,
+    language: options.language ?? DEFAULTS.language,
+    did: options.did ?? DEFAULTS.did,
+    iid: options.iid ?? DEFAULTS.iid,
+    sourceInfo: sourceInfo(options.appName),
+    timeout,
+    printLog: !!options.printLog,
+    http: ky.create({
+      ...(baseUrl && { prefix: baseUrl }),
+      ...(options.fetch && { fetch: options.fetch }),
+      credentials: 'include',
+      retry: 0,
+      throwHttpErrors: false,
+      hooks: options.kyHooks,
+    }),
+    doc,
+    fingerprint: waitForFingerprint(
+      options.fingerprint ?? (doc ? webIdCookie(doc, options.cookieDomain) : () => ''),
+    ),
+    signer: options.signer,
+    hooks: {
+      beforeRequest: [...(hooks.beforeRequest ?? [])],
+      afterResponse: [...(hooks.afterResponse ?? [])],
+      beforeError: [...(hooks.beforeError ?? [])],
+    },
+  };
+  return {
+    aid: t.aid,
+    source,
+    baseUrl,
+    language: t.language,
+    hooks: t.hooks,
+    request: (request) =>
+      send(t, {
+        method: 'POST',
+        envelope: 'web',
+        ...request,
+        data: { ...request.data },
+        query: { ...request.query },
+        headers: { ...request.headers },
+        retryCount: 0,
+      } as RequestConfig) as never,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * `@portico/account-sdk`: a framework-free account client. Create one client, then call any passport
+ * call by purpose with it: `await smsLogin(client, { mobile, code })`. Each call is its own export, so
+ * a page carries only the calls it imports. The shared protocol tables are `@portico/account-sdk/protocol`.
+ */
+export * from './calls/account';
+export * from './calls/bind';
+export * from './calls/codes';
+export type { AccountData, Call, CallArgs, CallMethod } from './calls/define-call';
+export { defineCall } from './calls/define-call';
+export * from './calls/devices';
+export * from './calls/legacy';
+export * from './calls/login';
+export * from './calls/mobile';
+export * from './calls/password';
+export type * from './calls/payloads';
+export * from './calls/profile';
+export * from './calls/qrcode';
+export * from './calls/register';
+export {
+  type ChallengeCaptcha,
+  type ChallengeOptions,
+  type ChallengeOutcome,
+  type ChallengeShowSettings,
+  installChallenge,
+} from './challenge/install-challenge';
+export { createAccountClient } from './client/create-account-client';
+export type {
+  AccountClient,
+  AccountClientOptions,
+  CallOptions,
+  CookieDocument,
+  HttpMethod,
+  KyHooks,
+  RequestConfig,
+  RequestOptions,
+  Signer,
+} from './client/types';
+export {
+  AccountError,
+  type AccountErrorInit,
+  type AccountErrorKind,
+  isAccountError,
+} from './errors/account-error';
+export { waitForFingerprint } from './fingerprint/wait-for-fingerprint';
+export { isDottedHostName, webIdCookie } from './fingerprint/web-id-cookie';
+export type {
+  AccountHooks,
+  AfterResponseHook,
+  BeforeErrorHook,
+  BeforeRequestHook,
+  HookContext,
+  RetryPatch,
+  RetryRequest,
+} from './hooks/types';
+export * from './redirects/navigate';
+export * from './redirects/urls';
+export {
+  installSecondVerify,
+  type SecondVerifyContext,
+  type SecondVerifyDialog,
+  type SecondVerifyOptions,
+  type SecondVerifyRequest,
+} from './second-verify/install-second-verify';

@@ -1,0 +1,69 @@
+/** The spec's defaults and limits (§3, §5, §9), in one place for the SDK, the apps and the server. */
+
+/** The account SDK's protocol version, sent as `sdk_version`. */
+export const SDK_VERSION = '2.0.0';
+
+export type Region = 'sg' | 'va';
+export const REGIONS: readonly Region[] = ['sg', 'va'];
+export type AccountSource = 'web' | 'app' | 'sso';
+export type CaptchaShowMode = 'mask' | 'popup' | 'embed';
+
+export const DEFAULTS = {
+  did: '0',
+  iid: '0',
+  region: 'sg' as Region,
+  language: 'zh' as const,
+  captchaShowMode: 'mask' as CaptchaShowMode,
+  captchaSideSlide: false,
+  page: 1,
+  pageSize: 10,
+  needFrozenUser: 0,
+  isFrozen: 0,
+  unbindExist: 0,
+  kickOther: 0,
+  changeBind: 0,
+  inviteId: 0,
+  needRedirect: 1,
+  next: '/',
+  needPlaintext: false,
+  responseFormatType: 'app',
+  scene: 'normal',
+  scopes: 'user_info',
+  userIdentityId: '0',
+  /** OAuth login defaults to the login-only variant. */
+  oauthLoginOnly: true,
+  responseType: 'code',
+} as const;
+
+/** Timeouts and retries, in milliseconds unless named otherwise (spec §9). */
+export const TIMEOUTS = {
+  request: 5000,
+  captchaScriptLoad: 4000,
+  scriptFetch: 20000,
+  fingerprintWait: 1000,
+  /** The challenge settings fetch is retried once. */
+  settingsRetries: 1,
+} as const;
+
+/** The open-auth state cookie lives 60 days. */
+export const OPEN_AUTH_STATE_MAX_AGE_SECONDS = 5_184_000;
+
+/** Fetch-helper (TanStack Query) defaults from the spec. */
+export const QUERY_DEFAULTS = {
+  cacheTime: 300_000,
+  focusRefreshInterval: 5000,
+  retryBaseDelay: 1000,
+  retryMaxDelay: 30_000,
+} as const;
+
+/** Layout breakpoints in px. */
+export const BREAKPOINTS = { xs: 0, sm: 576, md: 768, lg: 992, xl: 1200 } as const;
+
+/** Cookie and header names both sides agree on. */
+export const CSRF_COOKIE = 'passport_csrf_token';
+export const CSRF_HEADER = 'x-tt-passport-csrf-token';
+export const LOG_ID_HEADER = 'x-tt-logid';
+export const SESSION_COOKIE = 'sessionid';
+export const WEB_ID_COOKIE = 's_v_web_id';
+/** Query parameter carrying the optional request signature produced by the client's signer. */
+export const SIGNATURE_PARAM = '_signature';

@@ -1,0 +1,218 @@
+/**
+ * Every path the account client and the passport server share, by family (spec §7). Each family is
+ * written once as its path names; the keys are their camelCase (`email/send_code` → `emailSendCode`),
+ * at run time and in the types, so `paths.web.emailSendCode` is typed `'/passport/web/email/send_code/'`.
+ * Passport paths end with '/', as the legacy root paths do; the app API names do not.
+ */
+
+/** `email/send_code` → `emailSendCode`, `register/v2` → `registerV2`. */
+export type PathKey<S extends string> = S extends `${infer A}/${infer B}`
+  ? `${PathKey<A>}${Capitalize<PathKey<B>>}`
+  : S extends `${infer A}_${infer B}`
+    ? `${A}${Capitalize<PathKey<B>>}`
+    : S;
+
+type Family<P extends string, N extends string, E extends string> = {
+  readonly [K in N as PathKey<K>]: `${P}${K}${E}`;
+};
+
+/** The run-time twin of `PathKey`: split on '/' and '_', capitalise every part after the first. */
+export function pathKey(name: string): string {
+  return name
+    .split(/[/_]/)
+    .map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('');
+}
+
+function family<const P extends string, const N extends string, const E extends string = '/'>(
+  prefix: P,
+  names: readonly N[],
+  end: E = '/' as E,
+): Family<P, N, E> {
+  const out: Record<string, string> = {};
+  for (const name of names) out[pathKey(name)] = prefix + name + end;
+  return out as Family<P, N, E>;
+}
+
+/** Web passport family, under /passport/web. */
+export const webPaths = /* @__PURE__ */ family('/passport/web/', [
+  'send_code',
+  'email/send_code',
+  'validate_code',
+  'email/verify',
+  'mobile/check_code',
+  'email/check_code',
+  'sms_login',
+  'sms_login_only',
+  'sms_login_continue',
+  'email/login',
+  'email/code_login',
+  'email/register_verify_login',
+  'email/register_verify',
+  'user/login',
+  'auth/login',
+  'auth/login_only',
+  'auth/bind_login',
+  'mobile/bind_login',
+  'logout',
+  'get_qrcode',
+  'check_qrconnect',
+  'scan_qrcode',
+  'confirm_qrcode',
+  'web_login',
+  'auth/share_login',
+  'email/register',
+  'email/register/v2',
+  'mobile/bind',
+  'email/bind',
+  'auth/bind',
+  'auth/unbind',
+  'auth/switch_bind',
+  'mobile/change',
+  'email/change',
+  'password/reset',
+  'email/password/reset',
+  'password/reset_by_ticket',
+  'password/reset_by_email_ticket',
+  'password/change',
+  'password/update',
+  'email/change_password',
+  'password/set',
+  'password/has_set',
+  'email/password/reset_and_login',
+  'account/verify',
+  'auth/verify',
+  'sms/authorize',
+  'cancel/check',
+  'cancel/confirm',
+  'user/check_mobile_registered',
+  'user/check_email_registered',
+  'account/info',
+  'device/list',
+  'device/forget',
+]);
+
+/** Other passport paths (spec §7), under /passport. */
+export const passportPaths = /* @__PURE__ */ family('/passport/', [
+  'mobile_email_register',
+  'mobile/register',
+  'auth/show_oauth_mobile',
+  'account/info/v2',
+  'auth/cancel_verify_way',
+  'cancel/request',
+  'account/set',
+  'member/switch',
+  /** The two-step QR verify: scan, then confirm by ticket. */
+  'qrcode/scan_qrcode',
+  'qrcode/confirm_by_ticket',
+  /** Browser redirect targets (never fetched). */
+  'auth/login',
+  'auth/wap_login',
+  'auth/login_success',
+]);
+
+/** The mobile family, under /passport/mobile. */
+export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [
+  'send_code',
+  'sms_login',
+  'login',
+  'check_code',
+  'bind',
+  'change',
+  'reset_password',
+]);
+
+/** Legacy root paths; the server answers them for the same flows. */
+export const legacyPaths = /* @__PURE__ */ family('/', [
+  'send_activation_code',
+  'quick_login',
+  'account_login',
+  'check_login',
+  'logout',
+  'get_qrcode',
+  'check_qrconnect',
+  'reset_password',
+  'bind_mobile',
+  'change_mobile',
+]);
+
+/** The sso flavour (sso envelope: error_code 0 is success). */
+export const ssoPaths = /* @__PURE__ */ family('/passport/sso/', [
+  'send_code',
+  'email/send_code',
+  'sms_login',
+  'email/code_login',
+  'user/login',
+  'check_login',
+  'logout',
+  'account/info',
+  'get_qrcode',
+  'check_qrconnect',
+]);
+
+/** Open authorization for third-party apps (auth envelope: status_code 0 is success). */
+export const openPaths = /* @__PURE__ */ family('/passport/open/', [
+  'auth_info/v2',
+  'send_code',
+  'web/sms',
+  'account',
+  'third_party/auth',
+  'web/auth',
+  'get_qrcode',
+  'check_qrcode',
+  'oauth/token',
+  'auth/token',
+  'update_authorize_info',
+  'connect',
+]);
+
+/** User profile paths; `{aid}` is replaced with the app id. */
+export const profilePaths = /* @__PURE__ */ family('/web/user/', [
+  'get/oauth_profile',
+  'update/upload_avatar',
+  'update/user_info',
+  'check/default_info',
+  'settings/{aid}/default_background_image_list',
+  'settings/{aid}/default_avatar_list',
+  'settings/recommend_name',
+  'upload/pic',
+  'get/remain_update_times',
+]);
+export const downloadPaths = /* @__PURE__ */ family('/user/web/download/', ['image', 'image/v2']);
+
+/** The challenge service: settings, puzzles and the script from a primary and a backup path. */
+export const vcPaths = /* @__PURE__ */ family(
+  '/vc/',
+  ['setting', 'challenge', 'verify', 'sdk/primary', 'sdk/backup'],
+  '',
+);
+
+/** Web-id and monitoring endpoints. */
+export const monitorPaths = /* @__PURE__ */ family('/', ['web_id', 'monitor/event_list', 'monitor/batch']);
+
+/** The app API named in the error-reporting configuration. */
+export const appPaths = /* @__PURE__ */ family(
+  '/',
+  ['CheckLogin', 'Logout', 'GetUserToken', 'GetUserInfo', 'CheckWaitListEnable', 'SubmitWaitList', 'Login'],
+  '',
+);
+
+/** The organisation family's prefix; its paths arrive with affiliate-sdk. */
+export const AFFILIATE_PREFIX = '/passport/aff/web/';
+
+/** All families in one object: `paths.web.sendCode`, `paths.app.CheckLogin`, … */
+export const paths = {
+  web: webPaths,
+  passport: passportPaths,
+  mobile: mobilePaths,
+  legacy: legacyPaths,
+  sso: ssoPaths,
+  open: openPaths,
+  profile: profilePaths,
+  download: downloadPaths,
+  vc: vcPaths,
+  monitor: monitorPaths,
+  app: appPaths,
+} as const;
+
+export type PathFamily = keyof typeof paths;

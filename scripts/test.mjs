@@ -1,0 +1,82 @@
+// The whole test run: build, typecheck, unit and integration tests, package checks, browser tests, lint.
+// When a PostgreSQL or Redis answers on this machine (the development and CI machines have both),
+// the server's integration suite also runs against them; the embedded default (SQLite + dev outbox)
+// is always tested.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+
+function answers(port, host = '127.0.0.1', timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const env = { ...process.env };
+if (!env.DATABASE_URL && (await answers(5432))) env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+if (!env.REDIS_URL && (await answers(6379))) env.REDIS_URL = 'redis://127.0.0.1:6379';
+console.log(
+  `portico test: PostgreSQL ${env.DATABASE_URL ? 'on' : 'off'}, Redis ${env.REDIS_URL ? 'on' : 'off'}`,
+);
+
+// The browser tests (e2e/) drive Debian's Chromium; Playwright never downloads a browser here.
+const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+function ensureChromium() {
+  const wanted = env.PORTICO_CHROMIUM;
+  if (wanted) {
+    if (existsSync(wanted)) return;
+    console.error(`portico test: PORTICO_CHROMIUM=${wanted} does not exist`);
+    process.exit(1);
+  }
+  if (existsSync(DEFAULT_CHROMIUM)) return;
+  const root = process.getuid?.() === 0;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!root || !apt) {
+    console.error(
+      `portico test: the browser tests need Chromium at ${DEFAULT_CHROMIUM}. Install Debian's package ` +
+        `(as root: apt-get update && apt-get install -y chromium), or set PORTICO_CHROMIUM to a Chromium binary.`,
+    );
+    process.exit(1);
+  }
+  console.log(`portico test: ${DEFAULT_CHROMIUM} is missing; installing Debian's chromium (about a minute)`);
+  const { status } = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y chromium'], {
+    stdio: 'inherit',
+    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (status !== 0) {
+    console.error(`portico test: 'apt-get install -y chromium' failed (exit ${status})`);
+    process.exit(status ?? 1);
+  }
+  if (!existsSync(DEFAULT_CHROMIUM)) {
+    console.error(`portico test: chromium is installed but ${DEFAULT_CHROMIUM} is still missing`);
+    process.exit(1);
+  }
+}
+ensureChromium();
+env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+
+// The browser tests run in a turbo step of their own, after every other package's tests: on a 2-core
+// machine a Chromium and a server per test beside the server's own integration suite would make both
+// slow and the browser suite's timings (the 4 s script fall-back) noisy. Their builds are turbo cache
+// hits by then.
+const E2E = '@portico/e2e';
+const steps = [
+  ['turbo', ['run', 'build', 'typecheck', 'test', 'check:package', `--filter=!${E2E}`]],
+  ['turbo', ['run', 'typecheck', 'test', `--filter=${E2E}`]],
+  ['biome', ['check', '.']],
+];
+for (const [command, args] of steps) {
+  const { status } = spawnSync(command, args, { stdio: 'inherit', env });
+  if (status !== 0) {
+    console.error(`portico test: '${command} ${args.join(' ')}' failed (exit ${status})`);
+    process.exit(status ?? 1);
+  }
+}
+console.log('portico test: all green');

@@ -1,0 +1,516 @@
+// `pnpm bench`: every figure of docs/benchmarks.md, measured in one run on loopback.
+//
+// Each system under test runs in its own child process: the bare Fastify route (the floor), raw
+// argon2id, Portico seeded with 1,000 accounts, Portico seeded with 100,000 accounts, and Better Auth.
+// All are started first and sit idle while not measured. The load generator, autocannon, runs in this
+// process. Figures that are compared with each other are measured interleaved — short slices in turn,
+// several rounds — so that a busy neighbour on the shared machine slows both sides of a ratio alike.
+// Every load is bounded by a duration or a request count, and each case gets at most
+// ROUNDS × SLICE_SECONDS ≤ 10 s of measured load. Progress goes to stderr; the markdown report to stdout.
+import { cpus, loadavg, totalmem } from 'node:os';
+import { Target } from './ipc.ts';
+import { type Figures, figures, type LoadCase, load, MAX_SECONDS, type Sample } from './load.ts';
+import { ARGON2_OPTIONS, emailOf, mobileOf, SEED_PASSWORD } from './shared.ts';
+
+const SIZES = [1_000, 100_000] as const;
+/** Interleaved rounds, and the length of one measured slice. */
+const ROUNDS = 4;
+const SLICE_SECONDS = 2;
+const WARMUP_SECONDS = 2;
+/** Connections for the cheap requests (floor, session checks). */
+const READ_CONNECTIONS = 32;
+/** Connections for sign-ins: enough to keep the 4 libuv threads that run argon2 (or scrypt) busy. */
+const LOGIN_CONNECTIONS = 8;
+/** Connections for send-code and SMS login. */
+const CODE_CONNECTIONS = 8;
+/** Accounts with a live session for the session check, and accounts signing in with a password. */
+const SESSION_ACCOUNTS = 64;
+/** Codes issued and redeemed per round (spread over the accounts), and in the warm-up round. */
+const CODE_ACCOUNTS = 500;
+const WARM_CODE_ACCOUNTS = 100;
+/** Better Auth accounts (signed up through its API). */
+const BA_ACCOUNTS = 16;
+/** The whole run stops itself after this long, whatever happens. */
+const RUN_LIMIT_MS = 9 * 60_000;
+
+if (ROUNDS * SLICE_SECONDS > MAX_SECONDS) throw new Error('a case may have at most 10 s of load');
+
+const PATHS = {
+  info: '/passport/web/account/info/',
+  login: '/passport/web/user/login/',
+  sendCode: '/passport/web/send_code/',
+  smsLogin: '/passport/web/sms_login/',
+  outbox: '/dev/outbox/messages',
+};
+/** CodeType.mobileLogin */
+const MOBILE_LOGIN = 24;
+
+const started = Date.now();
+const log = (line: string) =>
+  process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}\n`);
+const watchdog = setTimeout(() => {
+  log(`the run passed ${RUN_LIMIT_MS / 60_000} minutes: stopping`);
+  process.exit(2);
+}, RUN_LIMIT_MS);
+watchdog.unref();
+
+// ---------------------------------------------------------------- helpers
+
+type Jar = Map<string, string>;
+
+function absorb(jar: Jar, response: Response): void {
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(';')[0] ?? '';
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    const value = pair.slice(at + 1);
+    if (value === '' || /max-age=0\b/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
+const cookieHeader = (jar: Jar) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+const form = (fields: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+const postHeaders = (jar: Jar) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  cookie: cookieHeader(jar),
+  'x-tt-passport-csrf-token': jar.get('passport_csrf_token') ?? '',
+});
+const webOk = (body: string) => body.startsWith('{"message":"success"');
+const label = (n: number) => n.toLocaleString('en');
+
+/** Runs `fn` over `items`, `width` at a time. */
+async function pool<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: width }, lane));
+  return out;
+}
+
+/** `count` indices spread evenly over `size` accounts. */
+const spread = (size: number, count: number) =>
+  Array.from({ length: count }, (_, j) => Math.floor((j * size) / count));
+
+// ---------------------------------------------------------------- interleaving
+
+/** One side of a comparison: something that can be measured for a slice, again and again. */
+interface Contender {
+  system: string;
+  case: string;
+  accounts: string;
+  /** Unmeasured warm-up (JIT, caches, connection pools). */
+  warm(): Promise<unknown>;
+  /** One measured slice. */
+  slice(): Promise<Sample>;
+  samples: Sample[];
+  result?: Figures;
+}
+
+function contender(
+  system: string,
+  name: string,
+  accounts: string,
+  parts: Pick<Contender, 'warm' | 'slice'>,
+): Contender {
+  return { system, case: name, accounts, samples: [], ...parts };
+}
+
+/** A contender that is one repeatable autocannon case. */
+function loadContender(system: string, name: string, accounts: string, c: LoadCase): Contender {
+  return contender(system, name, accounts, {
+    warm: () => load({ ...c, seconds: WARMUP_SECONDS }),
+    slice: () => load({ ...c, seconds: SLICE_SECONDS }),
+  });
+}
+
+function describe(c: Contender, f: Figures): string {
+  return (
+    `${c.system} · ${c.case}${c.accounts ? ` · ${c.accounts}` : ''}: ${f.rps.toFixed(f.rps < 100 ? 1 : 0)}/s, ` +
+    `p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms (${f.total} in ${f.seconds.toFixed(1)} s` +
+    `${f.failures ? `, ${f.failures} FAILED` : ''})`
+  );
+}
+
+/**
+ * Warms every contender, then measures them in turn, ROUNDS times; every other round runs in reverse
+ * order, so that no contender always follows the same neighbour.
+ */
+async function interleave(steps: (Contender | Contender[])[]): Promise<void> {
+  // A step may be a group that must run in its own order (a code is sent before it is redeemed).
+  const groups = steps.map((step) => (Array.isArray(step) ? step : [step]));
+  const contenders = groups.flat();
+  for (const c of contenders) await c.warm();
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? groups : [...groups].reverse();
+    for (const group of order) for (const c of group) c.samples.push(await c.slice());
+  }
+  for (const c of contenders) {
+    c.result = figures(c.samples);
+    log(describe(c, c.result));
+  }
+}
+
+// ---------------------------------------------------------------- Portico
+
+/** A browser before sign-in: the pre-session cookie and the CSRF token bound to it. */
+async function anonymous(url: string): Promise<Jar> {
+  const jar: Jar = new Map();
+  const response = await fetch(url + PATHS.info);
+  absorb(jar, response);
+  await response.arrayBuffer();
+  if (!jar.has('passport_csrf_token')) throw new Error('the server set no CSRF cookie');
+  return jar;
+}
+
+async function post(url: string, path: string, jar: Jar, fields: Record<string, string | number>) {
+  const response = await fetch(url + path, { method: 'POST', headers: postHeaders(jar), body: form(fields) });
+  absorb(jar, response);
+  const body = await response.text();
+  if (!webOk(body)) throw new Error(`${path} answered ${response.status} ${body.slice(0, 300)}`);
+  return body;
+}
+
+interface Code {
+  mobile: string;
+  code: string;
+}
+
+/** Issues one code to each mobile (send_code under load), then reads every code from the dev outbox. */
+async function sendCodes(
+  url: string,
+  jar: Jar,
+  mobiles: string[],
+): Promise<{ sample: Sample; codes: Code[] }> {
+  let next = 0;
+  const sample = await load({
+    url,
+    connections: CODE_CONNECTIONS,
+    amount: mobiles.length,
+    requests: [
+      {
+        method: 'POST',
+        path: PATHS.sendCode,
+        headers: postHeaders(jar),
+        setupRequest: (request) => ({
+          ...request,
+          body: form({ mobile: mobiles[next++ % mobiles.length] as string, type: MOBILE_LOGIN }),
+        }),
+      },
+    ],
+    verify: webOk,
+  });
+  const codes = await pool(mobiles, 16, async (mobile) => {
+    const response = await fetch(`${url}${PATHS.outbox}?to=${encodeURIComponent(mobile)}`);
+    const body = (await response.json()) as { data: { messages: { text: string }[] } };
+    const code = body.data.messages[0]?.text.match(/\b(\d{6})\b/)?.[1];
+    if (!code) throw new Error(`no code in the outbox for ${mobile}`);
+    return { mobile, code };
+  });
+  return { sample, codes };
+}
+
+/** Redeems each code once through sms_login: existing accounts sign in, nothing is registered. */
+function smsLogins(url: string, jar: Jar, codes: Code[]): Promise<Sample> {
+  let next = 0;
+  return load({
+    url,
+    connections: CODE_CONNECTIONS,
+    amount: codes.length,
+    requests: [
+      {
+        method: 'POST',
+        path: PATHS.smsLogin,
+        headers: postHeaders(jar),
+        setupRequest: (request) => {
+          const { mobile, code } = codes[next++ % codes.length] as Code;
+          return { ...request, body: form({ mobile, code, type: MOBILE_LOGIN }) };
+        },
+      },
+    ],
+    verify: (body) => webOk(body) && body.includes('"new_user":false'),
+  });
+}
+
+interface Portico {
+  size: number;
+  session: Contender;
+  password: Contender;
+  sendCode: Contender;
+  smsLogin: Contender;
+}
+
+/** Signs SESSION_ACCOUNTS accounts in (each its own browser) and builds the contenders for one server. */
+async function portico(target: Target, size: number): Promise<Portico> {
+  const url = target.url;
+  const accounts = spread(size, SESSION_ACCOUNTS);
+  const browsers = await pool(accounts, 8, async (i) => {
+    const jar = await anonymous(url);
+    await post(url, PATHS.login, jar, { email: emailOf(i), password: SEED_PASSWORD });
+    if (!jar.has('sessionid')) throw new Error('sign-in set no session cookie');
+    return jar;
+  });
+  const anon = await anonymous(url);
+
+  // Session check: the load cycles through the signed-in browsers' cookies (session + its CSRF cookie).
+  const session = loadContender('Portico', 'session check (account/info)', label(size), {
+    url,
+    connections: READ_CONNECTIONS,
+    requests: browsers.map((jar) => ({
+      method: 'GET',
+      path: PATHS.info,
+      headers: { cookie: cookieHeader(jar) },
+    })),
+    verify: (body) => webOk(body) && body.includes('"user_id"'),
+  });
+  // Password sign-in of the same accounts from one signed-out browser, round robin.
+  const password = loadContender('Portico', 'password login (argon2id)', label(size), {
+    url,
+    connections: LOGIN_CONNECTIONS,
+    requests: accounts.map((i) => ({
+      method: 'POST',
+      path: PATHS.login,
+      headers: postHeaders(anon),
+      body: form({ email: emailOf(i), password: SEED_PASSWORD }),
+    })),
+    verify: webOk,
+  });
+
+  // Code sign-in: each slice sends CODE_ACCOUNTS codes (measured), reads them from the outbox (not
+  // measured), and the paired login slice redeems them (measured). Warm-up on other accounts.
+  const mobiles = Array.from({ length: CODE_ACCOUNTS }, (_, j) =>
+    mobileOf(2 * Math.floor((j * size) / (2 * CODE_ACCOUNTS))),
+  );
+  const warmMobiles = Array.from({ length: WARM_CODE_ACCOUNTS }, (_, j) => mobileOf(2 * j + 1));
+  let issued: Code[] = [];
+  const sendCode = contender('Portico', 'send code (SMS to dev outbox)', label(size), {
+    warm: async () => smsLogins(url, anon, (await sendCodes(url, anon, warmMobiles)).codes),
+    slice: async () => {
+      const sent = await sendCodes(url, anon, mobiles);
+      issued = sent.codes;
+      return sent.sample;
+    },
+  });
+  const smsLogin = contender('Portico', 'SMS code login', label(size), {
+    warm: async () => {},
+    slice: () => smsLogins(url, anon, issued),
+  });
+  return { size, session, password, sendCode, smsLogin };
+}
+
+// ---------------------------------------------------------------- Better Auth
+
+async function betterAuth(target: Target): Promise<{ session: Contender; signIn: Contender }> {
+  const url = target.url;
+  const json = { 'content-type': 'application/json', origin: url };
+  const users = Array.from({ length: BA_ACCOUNTS }, (_, i) => ({
+    email: `ba${i}@bench.example`,
+    password: SEED_PASSWORD,
+    name: `ba${i}`,
+  }));
+  const cookies = await pool(users, 4, async (user) => {
+    const response = await fetch(`${url}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(user),
+    });
+    const jar: Jar = new Map();
+    absorb(jar, response);
+    const body = await response.text();
+    if (response.status !== 200 || !jar.size)
+      throw new Error(`Better Auth sign-up: ${response.status} ${body}`);
+    return cookieHeader(jar);
+  });
+  const session = loadContender('Better Auth', 'get-session', label(BA_ACCOUNTS), {
+    url,
+    connections: READ_CONNECTIONS,
+    requests: cookies.map((cookie) => ({
+      method: 'GET',
+      path: '/api/auth/get-session',
+      headers: { cookie },
+    })),
+    verify: (body) => body.startsWith('{"session":{'),
+  });
+  const signIn = loadContender('Better Auth', 'e-mail/password sign-in (scrypt)', label(BA_ACCOUNTS), {
+    url,
+    connections: LOGIN_CONNECTIONS,
+    requests: users.map(({ email, password }) => ({
+      method: 'POST',
+      path: '/api/auth/sign-in/email',
+      headers: json,
+      body: JSON.stringify({ email, password }),
+    })),
+    verify: (body) => body.includes('"token":"'),
+  });
+  return { session, signIn };
+}
+
+// ---------------------------------------------------------------- the run
+
+const cpu = cpus();
+const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const load1 = () => loadavg()[0]?.toFixed(1) ?? '?';
+const loadAtStart = load1();
+log(`portico bench on ${machine}; load average ${loadAtStart}; 127.0.0.1 only`);
+
+const targets: Target[] = [];
+const start = async (name: string, file: string) => {
+  const target = await Target.start(name, file);
+  targets.push(target);
+  return target;
+};
+
+const all: Contender[] = [];
+let report = '';
+try {
+  const floorTarget = await start('floor', 'floor.ts');
+  const argon2 = await start('argon2', 'argon2.ts');
+  const servers = new Map<number, Target>();
+  for (const size of SIZES) {
+    const target = await start(`portico-${size}`, 'portico.ts');
+    const params = await target.call<{ memoryCost: number; timeCost: number; parallelism: number }>(
+      'hashParams',
+    );
+    if (
+      params.memoryCost !== ARGON2_OPTIONS.memoryCost ||
+      params.timeCost !== ARGON2_OPTIONS.timeCost ||
+      params.parallelism !== ARGON2_OPTIONS.parallelism
+    ) {
+      throw new Error(
+        `the server hashes with ${JSON.stringify(params)}, not ${JSON.stringify(ARGON2_OPTIONS)}`,
+      );
+    }
+    const seeded = await target.call<{ seconds: number; users: number; sessions: number }>('seed', {
+      total: size,
+    });
+    log(
+      `Portico ${label(size)}: ${seeded.users} accounts, ${seeded.sessions} sessions, seeded in ${seeded.seconds.toFixed(1)} s`,
+    );
+    servers.set(size, target);
+  }
+  const baTarget = await start('better-auth', 'better-auth.ts');
+
+  const floor = loadContender('Fastify', 'bare route GET /', '', {
+    url: floorTarget.url,
+    connections: READ_CONNECTIONS,
+    requests: [{ method: 'GET', path: '/' }],
+    verify: (body) => body === '{"hello":"world"}',
+  });
+  const small = await portico(servers.get(SIZES[0]) as Target, SIZES[0]);
+  const big = await portico(servers.get(SIZES[1]) as Target, SIZES[1]);
+  const ba = await betterAuth(baTarget);
+  const argonCase = (concurrency: number, name: string) =>
+    contender('raw argon2id', name, '', {
+      warm: async () => {},
+      slice: () => argon2.call<Sample>('measure', { concurrency, ms: SLICE_SECONDS * 1000 }),
+    });
+  const rawSingle = argonCase(1, 'hash, 1 at a time');
+  const rawConcurrent = argonCase(LOGIN_CONNECTIONS, `hash, ${LOGIN_CONNECTIONS} in flight`);
+
+  log('reads: the floor, the session checks and Better Auth get-session, interleaved');
+  await interleave([floor, small.session, big.session, ba.session]);
+  log('sign-ins: raw argon2id, password logins and Better Auth sign-in, interleaved');
+  await interleave([rawConcurrent, small.password, big.password, ba.signIn, rawSingle]);
+  log('code sign-in: send and redeem, interleaved between the two sizes');
+  await interleave([
+    [small.sendCode, small.smsLogin],
+    [big.sendCode, big.smsLogin],
+  ]);
+  all.push(
+    floor,
+    small.session,
+    big.session,
+    ba.session,
+    small.password,
+    big.password,
+    ba.signIn,
+    rawConcurrent,
+    rawSingle,
+    small.sendCode,
+    small.smsLogin,
+    big.sendCode,
+    big.smsLogin,
+  );
+
+  const bigServer = servers.get(SIZES[1]) as Target;
+  const plans = await bigServer.call<Record<string, string>>('plans');
+  for (const [name, plan] of Object.entries(plans)) log(`  query plan, ${name}: ${plan}`);
+  log(`Portico ${label(SIZES[1])} tables after the run: ${JSON.stringify(await bigServer.call('stats'))}`);
+
+  // ------------------------------------------------------------ the report
+  const rps = (c: Contender) => (c.result as Figures).rps;
+  const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+  const ratios = new Map<Contender, string>([
+    [small.session, `${pct(rps(small.session) / rps(floor))} of floor`],
+    [big.session, `${pct(rps(big.session) / rps(floor))} of floor`],
+    [ba.session, `${pct(rps(ba.session) / rps(floor))} of floor`],
+    [small.password, `${pct(rps(small.password) / rps(rawConcurrent))} of raw argon2id`],
+    [big.password, `${pct(rps(big.password) / rps(rawConcurrent))} of raw argon2id`],
+    [ba.signIn, `${(rps(big.password) / rps(ba.signIn)).toFixed(1)}× slower than Portico's`],
+  ]);
+  const lines: string[] = [];
+  lines.push(
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ` +
+      `load average ${loadAtStart} at the start and ${load1()} at the end (other work on the machine included).`,
+  );
+  lines.push('');
+  lines.push('| system | case | accounts | per s | p50 ms | p99 ms | ratio | failed |');
+  lines.push('|---|---|---:|---:|---:|---:|---|---:|');
+  for (const c of all) {
+    const f = c.result as Figures;
+    lines.push(
+      `| ${c.system} | ${c.case} | ${c.accounts} | ${f.rps.toFixed(f.rps < 100 ? 1 : 0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${ratios.get(c) ?? ''} | ${f.failures} |`,
+    );
+  }
+  lines.push('');
+  const check = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const s = rps(big.session) / rps(floor);
+  const vsBa = rps(big.session) / rps(ba.session);
+  const pw = rps(big.password) / rps(rawConcurrent);
+  lines.push(`| target (at ${label(SIZES[1])} accounts) | measured | |`);
+  lines.push('|---|---|---|');
+  lines.push(
+    `| session check ≥ 50 % of the bare route | ${pct(s)} (${rps(big.session).toFixed(0)} / ${rps(floor).toFixed(0)} req/s) | ${check(s >= 0.5)} |`,
+  );
+  lines.push(
+    `| session check ≥ 10× Better Auth get-session | ${vsBa.toFixed(1)}× (${rps(big.session).toFixed(0)} / ${rps(ba.session).toFixed(0)} req/s) | ${check(vsBa >= 10)} |`,
+  );
+  lines.push(
+    `| password login ≥ 90 % of raw argon2id, ${LOGIN_CONNECTIONS} in flight | ${pct(pw)} (${rps(big.password).toFixed(1)} / ${rps(rawConcurrent).toFixed(1)} per s) | ${check(pw >= 0.9)} |`,
+  );
+  lines.push('');
+  const flow = (p: Portico) => 1 / (1 / rps(p.sendCode) + 1 / rps(p.smsLogin));
+  lines.push(
+    `| ${label(SIZES[1])} accounts against ${label(SIZES[0])} (the same cost reads 100 %) | ${label(SIZES[0])} | ${label(SIZES[1])} | ratio |`,
+  );
+  lines.push('|---|---:|---:|---:|');
+  for (const [name, key] of [
+    ['session check, req/s', 'session'],
+    ['password login, req/s', 'password'],
+    ['send code, req/s', 'sendCode'],
+    ['SMS code login, req/s', 'smsLogin'],
+  ] as const) {
+    const a = rps(small[key]);
+    const b = rps(big[key]);
+    lines.push(`| ${name} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${pct(b / a)} |`);
+  }
+  lines.push(
+    `| whole code sign-in (send + login; outbox read not counted), per s | ${flow(small).toFixed(0)} | ${flow(big).toFixed(0)} | ${pct(flow(big) / flow(small))} |`,
+  );
+  report = lines.join('\n');
+} finally {
+  await Promise.all(targets.map((t) => t.stop()));
+}
+
+process.stdout.write(`\n${report}\n`);
+log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const failed = all.filter((c) => (c.result?.failures ?? 0) > 0);
+if (failed.length) {
+  log(`FAILED: ${failed.map((c) => `${c.system} ${c.case} ${c.accounts}`).join(', ')} had failed responses`);
+  process.exit(1);
+}
