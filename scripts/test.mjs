@@ -26,40 +26,55 @@ console.log(
   `portico test: PostgreSQL ${env.DATABASE_URL ? 'on' : 'off'}, Redis ${env.REDIS_URL ? 'on' : 'off'}`,
 );
 
-// The browser tests (e2e/) drive Debian's Chromium; Playwright never downloads a browser here.
+// The browser tests (e2e/) drive Debian's Chromium; Playwright never downloads a browser here. The
+// screenshots they write need a Chinese font (without one Chromium draws boxes); Debian's
+// fonts-noto-cjk provides it. Both come from apt-get when missing (as root).
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
-function ensureChromium() {
-  const wanted = env.PORTICO_CHROMIUM;
-  if (wanted) {
-    if (existsSync(wanted)) return;
-    console.error(`portico test: PORTICO_CHROMIUM=${wanted} does not exist`);
-    process.exit(1);
-  }
-  if (existsSync(DEFAULT_CHROMIUM)) return;
-  const root = process.getuid?.() === 0;
-  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
-  if (!root || !apt) {
-    console.error(
-      `portico test: the browser tests need Chromium at ${DEFAULT_CHROMIUM}. Install Debian's package ` +
-        `(as root: apt-get update && apt-get install -y chromium), or set PORTICO_CHROMIUM to a Chromium binary.`,
-    );
-    process.exit(1);
-  }
-  console.log(`portico test: ${DEFAULT_CHROMIUM} is missing; installing Debian's chromium (about a minute)`);
-  const { status } = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y chromium'], {
+const canApt =
+  process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+function aptInstall(packages, why) {
+  console.log(`portico test: ${why}; installing Debian's ${packages.join(' ')} (about a minute)`);
+  const { status } = spawnSync('sh', ['-c', `apt-get update && apt-get install -y ${packages.join(' ')}`], {
     stdio: 'inherit',
     env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   if (status !== 0) {
-    console.error(`portico test: 'apt-get install -y chromium' failed (exit ${status})`);
+    console.error(`portico test: 'apt-get install -y ${packages.join(' ')}' failed (exit ${status})`);
     process.exit(status ?? 1);
   }
-  if (!existsSync(DEFAULT_CHROMIUM)) {
+}
+function hasChineseFont() {
+  const list = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
+  return list.status === 0 && list.stdout.trim() !== '';
+}
+function ensureBrowser() {
+  const wanted = env.PORTICO_CHROMIUM;
+  if (wanted && !existsSync(wanted)) {
+    console.error(`portico test: PORTICO_CHROMIUM=${wanted} does not exist`);
+    process.exit(1);
+  }
+  const missing = [];
+  if (!wanted && !existsSync(DEFAULT_CHROMIUM)) missing.push('chromium');
+  if (!hasChineseFont()) missing.push('fonts-noto-cjk');
+  if (missing.length === 0) return;
+  if (!canApt) {
+    if (missing.includes('chromium')) {
+      console.error(
+        `portico test: the browser tests need Chromium at ${DEFAULT_CHROMIUM}. Install Debian's package ` +
+          `(as root: apt-get update && apt-get install -y chromium), or set PORTICO_CHROMIUM to a Chromium binary.`,
+      );
+      process.exit(1);
+    }
+    console.log('portico test: no Chinese font (apt-get install -y fonts-noto-cjk): screenshots are skipped');
+    return;
+  }
+  aptInstall(missing, `${missing.join(' and ')} missing`);
+  if (!wanted && !existsSync(DEFAULT_CHROMIUM)) {
     console.error(`portico test: chromium is installed but ${DEFAULT_CHROMIUM} is still missing`);
     process.exit(1);
   }
 }
-ensureChromium();
+ensureBrowser();
 env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
 // The browser tests run in a turbo step of their own, after every other package's tests: on a 2-core

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, normalize, sep } from 'node:path';
 import type { Page, Request } from '@playwright/test';
-import type { CallResult } from './page-globals';
+import type { CallResult, SecondVerification } from './page-globals';
 
 const require = createRequire(import.meta.url);
 
@@ -56,6 +56,7 @@ const plain = (error) =>
         description: error.description,
         message: error.message,
         failures: error.failures,
+        data: error.data,
         cause: plain(error.cause),
       }
     : error === undefined ? undefined : { message: String(error) };
@@ -76,6 +77,18 @@ window.e2e = {
     const client = sdk.createAccountClient({ aid: 1128, language });
     sdk.installChallenge(client, { captcha });
     Object.assign(window.e2e, { client, captcha, events, calls: {} });
+  },
+  /**
+   * Second verification handled by the app (installSecondVerify's onSecondVerify): every call it is
+   * told about is recorded in e2e.secondVerifications (what the app got; the call rejects by itself).
+   */
+  handleSecondVerifyInApp() {
+    const seen = [];
+    sdk.installSecondVerify(window.e2e.client, {
+      onSecondVerify: ({ sms_code_key, mobileMasked, failure, config }) =>
+        seen.push({ sms_code_key, mobileMasked, error_code: failure.error_code, path: config.path }),
+    });
+    window.e2e.secondVerifications = seen;
   },
   /** Starts an SDK call without waiting for it (a challenge may have to be solved first). */
   start(id, call, payload) {
@@ -132,6 +145,16 @@ type CallName = keyof Window['portico']['sdk'];
 /** Starts an SDK call in the page without waiting (a challenge may have to be solved first). */
 export async function startCall(page: Page, id: string, call: CallName, payload: Record<string, unknown>) {
   await page.evaluate(([i, c, p]) => window.e2e.start(i, c, p), [id, call, payload] as const);
+}
+
+/** Lets the app handle second verification (onSecondVerify) on the page's client; see `secondVerifications`. */
+export async function handleSecondVerifyInApp(page: Page): Promise<void> {
+  await page.evaluate(() => window.e2e.handleSecondVerifyInApp());
+}
+
+/** What the app's onSecondVerify was called with so far. */
+export async function secondVerifications(page: Page): Promise<SecondVerification[]> {
+  return page.evaluate(() => window.e2e.secondVerifications);
 }
 
 /** How a started call settled. */

@@ -12,7 +12,18 @@ export interface PlainError {
   description?: string;
   message?: string;
   failures?: { url: string; message: string }[];
+  /** The failure data as the server sent it (e.g. 2046's `sms_code_key`). */
+  data?: Record<string, unknown>;
   cause?: PlainError;
+}
+
+/** What the app's `onSecondVerify` got, as the fixture page records it. */
+export interface SecondVerification {
+  sms_code_key: string;
+  mobileMasked?: string;
+  error_code: number;
+  /** The path of the call that was answered with 2046. */
+  path: string;
 }
 
 export type CallResult = { ok: true; data: Record<string, unknown> } | { ok: false; error: PlainError };
@@ -27,6 +38,8 @@ declare global {
     portico: { sdk: typeof sdk; protocol: typeof protocol; loader: typeof loader };
     e2e: {
       setup(options?: { language?: string }): void;
+      handleSecondVerifyInApp(): void;
+      secondVerifications: SecondVerification[];
       start(id: string, call: keyof typeof sdk, payload: Record<string, unknown>): void;
       result(id: string): Promise<CallResult>;
       client: sdk.AccountClient;

@@ -19,7 +19,7 @@ const zh = {
   'code.sent': '验证码已发送',
   'code.incomplete': '请输入 {length} 位验证码',
   'submit.pending': '请稍候…',
-  'secondVerify.title': '安全验证',
+  'secondVerify.title': '身份验证',
   'secondVerify.intro': '你正在新设备上登录。我们会向 {mobile} 发送短信验证码，输入后即可完成登录。',
   'secondVerify.introNoMobile':
     '你正在新设备上登录。我们会向账号绑定的手机号发送短信验证码，输入后即可完成登录。',

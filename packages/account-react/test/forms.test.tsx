@@ -168,13 +168,28 @@ describe('form parts', () => {
     expect(input.value).toBe('ada@example.com');
   });
 
-  it('SubmitButton is busy and disabled while pending', () => {
-    const { rerender } = render(<SubmitButton>Go</SubmitButton>);
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Go' }).disabled).toBe(false);
-    rerender(<SubmitButton pending>Go</SubmitButton>);
-    const button = screen.getByRole<HTMLButtonElement>('button');
-    expect(button.disabled).toBe(true);
+  it('SubmitButton is busy and ignores presses while pending, but keeps focus', async () => {
+    const user = userEvent.setup();
+    const submitted = vi.fn((event: { preventDefault(): void }) => event.preventDefault());
+    const form = (pending: boolean) => (
+      <form onSubmit={submitted}>
+        <input aria-label="Code" />
+        <SubmitButton pending={pending}>Go</SubmitButton>
+      </form>
+    );
+    const { rerender } = render(form(false));
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Go' });
+    expect(button.getAttribute('aria-disabled')).toBeNull();
+    await user.click(button);
+    expect(submitted).toHaveBeenCalledTimes(1);
+
+    rerender(form(true));
+    expect(button.getAttribute('aria-disabled')).toBe('true');
     expect(button.getAttribute('aria-busy')).toBe('true');
     expect(button.textContent).toBe('请稍候…');
+    expect(document.activeElement).toBe(button);
+    await user.click(button);
+    await user.type(screen.getByRole('textbox', { name: 'Code' }), '1{Enter}');
+    expect(submitted).toHaveBeenCalledTimes(1);
   });
 });

@@ -54,7 +54,7 @@ describe('second verification dialog', () => {
     const start = screen.getByRole('button', { name: 'sign in' });
     await user.click(start);
 
-    const dialog = await screen.findByRole('dialog', { name: '安全验证' });
+    const dialog = await screen.findByRole('dialog', { name: '身份验证' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(dialog.textContent).toContain('+86******5678');
     const send = within(dialog).getByRole('button', { name: '获取验证码' });

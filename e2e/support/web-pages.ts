@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { CodeType, CSRF_COOKIE, CSRF_HEADER } from '@portico/account-sdk/protocol';
+import { PASSWORD } from './person';
+import type { Outbox } from './test';
+
+/** Where the run writes the committed screenshots of the web app (`<page>-<viewport>.png`). */
+export const SCREENSHOTS_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
+
+/**
+ * Whether the machine has a font for Chinese (fontconfig's `fc-list :lang=zh`). Without one Chromium
+ * draws every Chinese character as a box, and the committed screenshots would show boxes: the run then
+ * leaves them alone (`apt-get install -y fonts-noto-cjk` gives Chromium one).
+ */
+export function hasChineseFont(): boolean {
+  try {
+    return execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' }).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The spec's xs and lg breakpoints (lg starts at 992 px), as a phone and a small laptop. */
+export const VIEWPORTS = {
+  xs: { width: 360, height: 740 },
+  lg: { width: 1024, height: 800 },
+} as const;
+
+/**
+ * A form POST to the passport through the page's own cookie jar (`page.request` shares the browser
+ * context's cookies), with the CSRF header read from the readable token cookie, as the SDK sends it. The
+ * first POST of a browser has no token yet: its 403 brings one, and the request is sent once more.
+ */
+async function post(page: Page, origin: string, path: string, form: Record<string, string | number>) {
+  for (let attempt = 1; ; attempt++) {
+    const cookies = await page.context().cookies(origin);
+    const csrf = cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value;
+    const response = await page.request.post(`${origin}${path}`, {
+      form,
+      headers: csrf ? { [CSRF_HEADER]: csrf } : {},
+      failOnStatusCode: false,
+    });
+    if (response.status() === 403 && attempt === 1) continue;
+    const json = (await response.json()) as { message: string; data: Record<string, unknown> };
+    expect(json, `POST ${path}`).toMatchObject({ message: 'success' });
+    return json.data;
+  }
+}
+
+/**
+ * Registers an account with a password through the real HTTP API (spec §4: send a type-1 code, read it
+ * from the outbox, exchange it for a verify ticket, register), which leaves the page's browser context
+ * signed in. Sensitive fields travel plain (no `mix_mode`), which the passport accepts.
+ */
+export async function registerByApi(page: Page, origin: string, outbox: Outbox, mobile: string) {
+  const sentAt = Date.now() - 1000;
+  await post(page, origin, '/passport/web/send_code/', { mobile, type: CodeType.register });
+  const code = await outbox.code(mobile, sentAt);
+  const { verify_ticket } = await post(page, origin, '/passport/web/mobile/check_code/', {
+    mobile,
+    code,
+    type: CodeType.register,
+  });
+  await post(page, origin, '/passport/mobile/register/', {
+    mobile,
+    verify_ticket: String(verify_ticket),
+    password: PASSWORD,
+  });
+}
+
+/** One axe violation, reduced to what a fix needs. */
+export interface Violation {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  targets: string[];
+}
+
+/** axe's serious and critical violations on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<Violation[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+}
