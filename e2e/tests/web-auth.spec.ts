@@ -10,6 +10,7 @@ import {
   PASSWORD,
   registerByEmail,
   registerByMobile,
+  registeredThenSignedOut,
   resetPasswordByMobile,
   secondVerifyDialog,
   sendCodeAndRead,
@@ -72,9 +73,7 @@ test.describe('the web app, as a person (zh)', () => {
     server,
     outbox,
   }) => {
-    const mobile = uniqueMobile();
-    await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
-    await signOut(page, server);
+    const mobile = await registeredThenSignedOut(page, server, outbox);
     await signInByPassword(page, server, { account: mobile, password: PASSWORD });
     await expect(secondVerifyDialog(page)).toHaveCount(0);
   });
@@ -89,9 +88,7 @@ test.describe('the web app, as a person (zh)', () => {
   });
 
   test('signs in by SMS code', async ({ page, server, outbox }) => {
-    const mobile = uniqueMobile();
-    await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
-    await signOut(page, server);
+    const mobile = await registeredThenSignedOut(page, server, outbox);
     letResendCooldownPass(server, mobile);
     await signInBySms(page, server, outbox, { mobile });
     await expect(secondVerifyDialog(page)).toHaveCount(0);
@@ -102,9 +99,7 @@ test.describe('the web app, as a person (zh)', () => {
     server,
     outbox,
   }) => {
-    const mobile = uniqueMobile();
-    await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
-    await signOut(page, server);
+    const mobile = await registeredThenSignedOut(page, server, outbox);
     await page.getByRole('link', { name: '忘记密码？' }).click();
     await expect(page).toHaveURL(`${server.origin}/reset-password`);
     letResendCooldownPass(server, mobile);
