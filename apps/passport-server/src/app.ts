@@ -274,8 +274,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // envelope on a 200 is never reshaped by a success schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait take the callback form: an async hook costs a promise and a turn of the
+  // microtask queue on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(LOG_ID_HEADER, request.id);
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -70,7 +70,8 @@ export default fp(
 
     app.decorateRequest('preSessionId', null);
 
-    app.addHook('onRequest', async (request: FastifyRequest) => {
+    /** Throws unless a state-changing request carries the token of its own session. */
+    function checkRequest(request: FastifyRequest): void {
       const pre = request.cookies[preCookie];
       if (pre && /^[A-Za-z0-9_-]{22,64}$/.test(pre)) request.preSessionId = pre;
       if (request.is404 || SAFE_METHODS.has(request.method) || request.routeOptions.config.csrf === false)
@@ -81,6 +82,17 @@ export default fp(
       if (typeof header !== 'string' || expected === null || !safeEqual(header, expected)) {
         throw new PassportError('csrfFailed', { reason: 'token' });
       }
+    }
+
+    // The callback form: this hook never waits, and an async hook costs a promise on every request.
+    app.addHook('onRequest', (request, _reply, done) => {
+      try {
+        checkRequest(request);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
     });
 
     const preCookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure, ...domain };

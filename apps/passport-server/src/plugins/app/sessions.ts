@@ -100,56 +100,84 @@ export default fp(
     const userRow = sqlite?.prepare<[string], User>(
       db.selectFrom('users').selectAll().where('id', '=', '').compile().sql,
     );
-    const findSession = async (id: string): Promise<LookupRow | undefined> => {
+    /** A stored session and its user, as the lookup found them. */
+    interface Found {
+      user: User;
+      createdAt: number;
+      lastSeenAt: number;
+      expiresAt: number;
+      absoluteExpiresAt: number;
+    }
+    const found = (user: User, session: Omit<LookupRow, keyof User>): Found => ({
+      user,
+      createdAt: Number(session.session_created_at),
+      lastSeenAt: Number(session.last_seen_at),
+      expiresAt: Number(session.expires_at),
+      absoluteExpiresAt: Number(session.absolute_expires_at),
+    });
+    /** Synchronous on SQLite's fast path, a promise otherwise. */
+    const findSession = (id: string): Found | undefined | Promise<Found | undefined> => {
       if (sqlite && sessionRow && userRow && !sqlite.inTransaction) {
         const session = sessionRow.get(id);
         const user = session && userRow.get(session.user_id);
-        if (!session || !user) return undefined;
-        return {
-          ...user,
-          session_created_at: session.session_created_at,
-          last_seen_at: session.last_seen_at,
-          expires_at: session.expires_at,
-          absolute_expires_at: session.absolute_expires_at,
-        };
+        return session && user ? found(user, session) : undefined;
       }
-      const result = await db.executeQuery<LookupRow>({ ...lookup, parameters: [id] });
-      return result.rows[0];
+      return db.executeQuery<LookupRow>({ ...lookup, parameters: [id] }).then(({ rows: [row] }) => {
+        if (!row) return undefined;
+        const { session_created_at, last_seen_at, expires_at, absolute_expires_at, ...user } = row;
+        return found(user, { session_created_at, last_seen_at, expires_at, absolute_expires_at });
+      });
     };
 
-    async function resolve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    /** Puts the session on the request, or clears a dead cookie; waits only when it writes. */
+    function attach(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      id: string,
+      row: Found | undefined,
+    ): Promise<unknown> | undefined {
+      const now = runtime.now();
+      if (!row || row.expiresAt <= now || row.absoluteExpiresAt <= now) {
+        reply.clearCookie(cookieName, cookieOptions);
+        return row ? destroy(id) : undefined;
+      }
+      const touch = now - row.lastSeenAt >= runtime.limits.sessionTouchMs;
+      const expiresAt = touch ? Math.min(now + idleMs, row.absoluteExpiresAt) : row.expiresAt;
+      const session: Session = {
+        id,
+        userId: row.user.id,
+        user: row.user,
+        createdAt: row.createdAt,
+        expiresAt,
+        absoluteExpiresAt: row.absoluteExpiresAt,
+      };
+      if (!touch) {
+        request.session = session;
+        return undefined;
+      }
+      return db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, expires_at: expiresAt })
+        .where('token_hash', '=', id)
+        .execute()
+        .then(() => {
+          request.session = session;
+        });
+    }
+
+    /** Resolves the request's session cookie; a promise only when the database must be waited for. */
+    function resolve(request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined {
       const token = request.cookies[cookieName];
-      if (!token) return;
+      if (!token) return undefined;
       if (token.length > 128) {
         reply.clearCookie(cookieName, cookieOptions);
-        return;
+        return undefined;
       }
       const id = sha256(token);
-      const row = await findSession(id);
-      const now = runtime.now();
-      if (!row || row.expires_at <= now || row.absolute_expires_at <= now) {
-        if (row) await destroy(id);
-        reply.clearCookie(cookieName, cookieOptions);
-        return;
-      }
-      let expiresAt = Number(row.expires_at);
-      if (now - Number(row.last_seen_at) >= runtime.limits.sessionTouchMs) {
-        expiresAt = Math.min(now + idleMs, Number(row.absolute_expires_at));
-        await db
-          .updateTable('sessions')
-          .set({ last_seen_at: now, expires_at: expiresAt })
-          .where('token_hash', '=', id)
-          .execute();
-      }
-      const { session_created_at, last_seen_at, expires_at, absolute_expires_at, ...user } = row;
-      request.session = {
-        id,
-        userId: user.id,
-        user,
-        createdAt: Number(session_created_at),
-        expiresAt,
-        absoluteExpiresAt: Number(absolute_expires_at),
-      };
+      const row = findSession(id);
+      return row instanceof Promise
+        ? row.then((settled) => attach(request, reply, id, settled))
+        : attach(request, reply, id, row);
     }
 
     const sessions: Sessions = {
@@ -212,7 +240,19 @@ export default fp(
 
     app.decorate('sessions', sessions);
     app.decorateRequest('session', null);
-    app.addHook('onRequest', resolve);
+    // The callback form: on SQLite's fast path the lookup does not wait, and an async hook would cost a
+    // promise and a turn of the microtask queue on every request.
+    app.addHook('onRequest', (request, reply, done) => {
+      let pending: Promise<unknown> | undefined;
+      try {
+        pending = resolve(request, reply);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (pending) pending.then(() => done(), done);
+      else done();
+    });
   },
   { name: 'sessions', dependencies: ['db'] },
 );

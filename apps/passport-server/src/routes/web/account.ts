@@ -5,7 +5,8 @@ import { accountInfoSchema } from '../../schemas/account';
 
 /** GET account/info: the signed-in account, or NOT_LOGGED_IN. */
 const account: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(paths.web.accountInfo, { schema: accountInfoSchema }, async (request) =>
+  // Synchronous: the session was resolved by the sessions hook; nothing here waits.
+  app.get(paths.web.accountInfo, { schema: accountInfoSchema }, (request) =>
     webSuccess(signedInAccount(request)),
   );
 };
