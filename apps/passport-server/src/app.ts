@@ -34,7 +34,7 @@ import cors from './plugins/external/cors';
 import formbody from './plugins/external/formbody';
 import helmet from './plugins/external/helmet';
 import swagger from './plugins/external/swagger';
-import { type ErrorName, errorText, failureEnvelope, LOG_ID_HEADER } from './protocol';
+import { type ErrorName, errors, errorText, failureEnvelope, LOG_ID_HEADER } from './protocol';
 import appRoutes from './routes/app/index';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
@@ -197,7 +197,7 @@ function sendFailure(
   extra?: Record<string, unknown>,
 ) {
   const source = request.routeOptions?.config?.envelope ?? 'web';
-  const { code } = new PassportError(name);
+  const { code } = errors[name];
   // Framework errors (a malformed URL) are answered before helmet's hooks run: nosniff is set here too.
   return reply
     .code(status)

@@ -15,7 +15,13 @@ export class PassportError extends Error {
     readonly extra: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
+    // An answer to the client (status below 500) carries no stack trace: only 5xx failures are logged,
+    // and capturing one through Fastify's hook chain cost more than the rest of a signed-out
+    // account/info check.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (errors[errorName].status < 500) Error.stackTraceLimit = 0;
     super(errors[errorName].en, options);
+    Error.stackTraceLimit = stackTraceLimit;
     this.code = errors[errorName].code;
     this.statusCode = errors[errorName].status;
   }

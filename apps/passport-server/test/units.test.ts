@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PassportError } from '../src/errors';
 import { normaliseEmail, normaliseMobile } from '../src/lib/identifiers';
 import { rateLimitKey } from '../src/lib/ip';
 import { safeRedirect } from '../src/lib/redirect';
@@ -58,5 +59,19 @@ describe('redirect targets', () => {
     ]) {
       expect(check(bad)).toBe('/');
     }
+  });
+});
+
+describe('PassportError', () => {
+  it('captures no stack for an answer to the client, keeps one for a server failure, and restores the limit', () => {
+    const limit = Error.stackTraceLimit;
+    const answer = new PassportError('notLoggedIn');
+    expect(answer.statusCode).toBeLessThan(500);
+    expect(answer.stack?.split('\n')).toHaveLength(1);
+    const failure = new PassportError('internalError');
+    expect(failure.statusCode).toBeGreaterThanOrEqual(500);
+    expect(failure.stack?.split('\n').length).toBeGreaterThan(1);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('plain').stack?.split('\n').length).toBeGreaterThan(1);
   });
 });
