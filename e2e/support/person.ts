@@ -39,13 +39,13 @@ export function panel(page: Page): Locator {
  * "Send limits"), so a person who has just registered waits a minute before a sign-in, reset or
  * second-verification code can reach the same number or address. Rather than wait, a test lets that
  * minute pass for that one entry: it expires the target's cooldown in the server's store (the
- * `store_entries` table of the SQLite database in the test server's DATA_DIR). Nothing else changes:
+ * `store_entries` table of the store's SQLite file, `store.db` in the test server's DATA_DIR). Nothing else changes:
  * the hourly caps, the risk counters and the codes already sent stay as they are.
  */
 export function letResendCooldownPass(server: RunningServer, target: string): void {
   const channel = target.includes('@') ? 'email' : 'mobile';
   const key = `send:cooldown:${channel}:${channel === 'email' ? target.toLowerCase() : target}`;
-  const db = new DatabaseSync(join(server.dataDir, 'portico.db'));
+  const db = new DatabaseSync(join(server.dataDir, 'store.db'));
   try {
     db.exec('PRAGMA busy_timeout = 5000');
     const expired = db

@@ -5,8 +5,8 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config';
-import { migrationProvider } from './migrations';
-import type { Database } from './schema';
+import { createStoreEntries, migrationProvider } from './migrations';
+import type { Database, StoreSchema } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,6 +22,12 @@ export interface DatabaseHandle {
    * request's open transaction would see that transaction's uncommitted rows.
    */
   sqlite?: SQLite.Database;
+  /**
+   * On SQLite, the store's own file (`store.db`, WAL, `synchronous=NORMAL`): rate-limit counters,
+   * cooldowns and challenge state, the short-lived state that a scaled-out deployment keeps in Redis.
+   * Undefined on PostgreSQL, where the store uses the main database.
+   */
+  store?: Kysely<StoreSchema>;
   close(): Promise<void>;
 }
 
@@ -54,18 +60,42 @@ const INT8_OID = 20;
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const QUERY_TIMEOUT_MS = 5_000;
 
+/** A WAL-mode SQLite connection with a busy timeout; `synchronous` as the caller decides. */
+function openSqliteFile(file: string, synchronous: 'FULL' | 'NORMAL'): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${synchronous}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
 function openSqlite(config: Config): DatabaseHandle {
   mkdirSync(config.dataDir, { recursive: true });
   const file = join(config.dataDir, 'portico.db');
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
   // FULL: an acknowledged write survives power loss, not only a process crash (NORMAL risks the last
   // transactions on power loss). See docs/operations.md before relaxing it.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  const sqlite = openSqliteFile(file, 'FULL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
-  return { db, dialect: 'sqlite', location: file, sqlite, close: () => db.destroy() };
+  // The store's counters and short-lived state in a file of their own at NORMAL: a commit there survives
+  // a process crash but may be lost with the last moments before a power loss, which is what Redis
+  // without persistence offers a scaled-out deployment. A code send writes five store entries; at FULL
+  // each was an fsync on the event-loop thread (docs/benchmarks.md).
+  const storeSqlite = openSqliteFile(join(config.dataDir, 'store.db'), 'NORMAL');
+  const store = new Kysely<StoreSchema>({
+    dialect: new SqliteDialect({ database: cachingDatabase(storeSqlite) }),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    sqlite,
+    store,
+    close: async () => {
+      await store.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 /** A pool for `url`; `queryTimeoutMs` undefined means a query may take as long as it needs. */
@@ -132,6 +162,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     } finally {
       if (migrationDb !== handle.db) await migrationDb.destroy();
     }
+    if (handle.store) await createStoreEntries(handle.store as Kysely<unknown>, true);
   } catch (error) {
     await handle.close();
     throw error;

@@ -105,18 +105,7 @@ const migrations: Record<string, Migration> = {
         .columns(['recipient', 'created_at'])
         .execute();
 
-      await db.schema
-        .createTable('store_entries')
-        .addColumn('key', 'text', (c) => c.primaryKey())
-        .addColumn('value', 'text')
-        .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
-        .addColumn('expires_at', 'bigint', (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createIndex('store_entries_expires_at')
-        .on('store_entries')
-        .column('expires_at')
-        .execute();
+      await createStoreEntries(db);
     },
   },
   /** User-token signing keys (src/tokens/key-ring.ts); one key per generation, whichever instance makes it. */
@@ -175,3 +164,21 @@ export const migrationProvider: MigrationProvider = {
     return migrations;
   },
 };
+
+/**
+ * The store's one table (src/store/database-store.ts). On PostgreSQL it lives in the main database
+ * (migration 0001). On SQLite the store has a file of its own (src/db/database.ts), whose schema is this
+ * table alone, created when the file is opened (`ifNotExists`); the copy migration 0001 made in the main
+ * file stays empty.
+ */
+export async function createStoreEntries(db: Kysely<unknown>, ifNotExists = false): Promise<void> {
+  const table = db.schema.createTable('store_entries');
+  await (ifNotExists ? table.ifNotExists() : table)
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text')
+    .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  const index = db.schema.createIndex('store_entries_expires_at');
+  await (ifNotExists ? index.ifNotExists() : index).on('store_entries').column('expires_at').execute();
+}

@@ -114,6 +114,9 @@ export interface Database {
   legal_documents: LegalDocumentsTable;
 }
 
+/** What the store needs of a database: its one table. */
+export type StoreSchema = Pick<Database, 'store_entries'>;
+
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;

@@ -1,11 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema';
+import type { StoreSchema } from '../db/schema';
 import type { Store } from './store';
 
 /** The Store in the `store_entries` table; expired rows are swept by the app's housekeeping timer. */
 export class DatabaseStore implements Store {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<StoreSchema>,
     private readonly now: () => number = Date.now,
   ) {}
 

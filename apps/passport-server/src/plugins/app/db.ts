@@ -19,6 +19,7 @@ export default fp(
       dialect: handle.dialect,
       location: handle.location,
       ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
+      ...(handle.store ? { store: handle.store } : {}),
     });
     app.addHook('onClose', async () => {
       await handle.close();

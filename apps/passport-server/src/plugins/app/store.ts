@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-/** The Store: Redis when REDIS_URL is set, else the database. */
+/** The Store: Redis when REDIS_URL is set, else the database (on SQLite, a file of its own). */
 export default fp(
   async (app) => {
     let store: Store;
@@ -24,7 +24,8 @@ export default fp(
       }
       store = redis;
     } else {
-      store = new DatabaseStore(app.db, app.runtime.now);
+      // SQLite: the store's own file (src/db/database.ts); PostgreSQL: the main database.
+      store = new DatabaseStore(app.database.store ?? app.db, app.runtime.now);
     }
     app.decorate('store', store);
     app.addHook('onClose', async () => {

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildServer } from '../src/app';
+import { defineConfig } from '../src/config';
+import { ErrorCode } from '../src/protocol';
+import { Browser, backend, freshMobile, QUIET_RISK } from './support/server';
+
+// On SQLite the store (counters, cooldowns, challenge state) has a file of its own at
+// synchronous=NORMAL, so that a code send is not five fsyncs; accounts, sessions and codes stay in
+// portico.db at FULL (src/db/database.ts).
+describe.runIf(backend === 'sqlite')('the store file on SQLite', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portico-store-'));
+  const start = () =>
+    buildServer(defineConfig({ dataDir, logLevel: 'silent', publicOrigin: 'http://localhost:3000' }), {
+      limits: QUIET_RISK,
+    });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('holds the store in store.db at NORMAL, the accounts in portico.db at FULL, and keeps a cooldown across a restart', async () => {
+    const mobile = freshMobile();
+    let app = await start();
+    try {
+      const main = await sql<{ synchronous: number }>`pragma synchronous`.execute(app.db);
+      expect(main.rows[0]?.synchronous).toBe(2);
+      const storeDb = app.database.store;
+      expect(storeDb).toBeDefined();
+      if (!storeDb) return;
+      const store = await sql<{ synchronous: number }>`pragma synchronous`.execute(storeDb);
+      expect(store.rows[0]?.synchronous).toBe(1);
+
+      const sent = await new Browser(app).post('/passport/web/send_code/', { mobile, type: 24 });
+      expect(sent.body.message).toBe('success');
+      const inStore = await storeDb.selectFrom('store_entries').select('key').execute();
+      expect(inStore.map((row) => row.key)).toContain(`send:cooldown:mobile:${mobile}`);
+      const inMain = await app.db.selectFrom('store_entries').select('key').execute();
+      expect(inMain).toEqual([]);
+      const codes = await app.db.selectFrom('one_time_codes').select('target').execute();
+      expect(codes.map((row) => row.target)).toContain(mobile);
+    } finally {
+      await app.close();
+    }
+
+    // A restart (the process gone, its acknowledged store writes on disk) still knows the cooldown.
+    app = await start();
+    try {
+      const again = await new Browser(app).post('/passport/web/send_code/', { mobile, type: 24 });
+      expect(again.body).toMatchObject({ message: 'error', data: { error_code: ErrorCode.codeCooldown } });
+    } finally {
+      await app.close();
+    }
+  });
+});
