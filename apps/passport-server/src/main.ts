@@ -18,7 +18,9 @@ async function main(): Promise<void> {
 
   const lines = [
     `Portico passport server on ${config.publicOrigin} (listening on ${config.host}:${config.port})`,
-    `  storage: ${app.database.dialect} ${app.database.location}${config.redisUrl ? ', counters in Redis' : ''}`,
+    `  storage: ${app.database.dialect} ${app.database.location}${
+      config.redisUrl ? ', counters in Redis' : app.database.store ? ', counters in store.db beside it' : ''
+    }`,
     `  API docs: ${config.publicOrigin}/docs`,
   ];
   if (app.delivery.outbox)
