@@ -110,7 +110,7 @@ const secondVerifyDialog = (page: Page, language: 'en' | 'zh') =>
   page.getByRole('dialog', { name: language === 'en' ? 'Verify it’s you' : '身份验证' });
 
 test.describe('second verification in the web app (account-react’s dialog)', () => {
-  test('a 2046 sign-in completed through the dialog: the SMS code typed there signs in through one continuation, and that browser is not asked again', async ({
+  test('a 2046 sign-in completed through the dialog: the SMS code typed there signs in through one continuation, and that browser is not asked again until it is forgotten on the workbench', async ({
     browser,
     page,
     server,
@@ -194,6 +194,22 @@ test.describe('second verification in the web app (account-react’s dialog)', (
       const devices = page.getByRole('region', { name: 'Trusted devices' }).getByRole('listitem');
       await expect(devices).toHaveCount(2);
       await expect(devices.filter({ hasText: 'This device' })).toHaveCount(1);
+    });
+
+    await test.step('forgotten on the workbench, this browser is asked again at its next sign-in', async () => {
+      const devices = page.getByRole('region', { name: 'Trusted devices' }).getByRole('listitem');
+      const thisDevice = devices.filter({ hasText: 'This device' });
+      await thisDevice.getByRole('button', { name: /^Remove device: / }).click();
+      await expect(devices).toHaveCount(1);
+      await expect(devices.filter({ hasText: 'This device' })).toHaveCount(0);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page).toHaveURL(/\/login/);
+      const asked = answerTo(page, PASSWORD_LOGIN);
+      await signInByPassword(page, server.origin, account, 'en');
+      await secondVerifyDemanded(await asked);
+      await expect(dialog).toBeVisible();
+      expect(await sessionUser(page, server.origin)).toBeNull();
     });
   });
 
