@@ -11,6 +11,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config';
 import type { MailProvider, SmsProvider } from './delivery/providers';
 import { PassportError } from './errors';
+import { callbackHook } from './lib/hooks';
 import { languageOf } from './lib/respond';
 import { collectRoutes } from './lib/route-inventory';
 import { defaultLimits, type Limits } from './limits';
@@ -274,12 +275,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // envelope on a 200 is never reshaped by a success schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  // Hooks that never wait take the callback form: an async hook costs a promise and a turn of the
-  // microtask queue on every request.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(LOG_ID_HEADER, request.id);
-    done();
-  });
+  app.addHook(
+    'onRequest',
+    callbackHook((request, reply) => {
+      reply.header(LOG_ID_HEADER, request.id);
+    }),
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PassportError) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/app';
 import { defineConfig } from '../src/config';
 import { ErrorCode } from '../src/protocol';
@@ -12,12 +12,15 @@ import { Browser, backend, freshMobile, QUIET_RISK } from './support/server';
 // synchronous=NORMAL, so that a code send is not five fsyncs; accounts, sessions and codes stay in
 // portico.db at FULL (src/db/database.ts).
 describe.runIf(backend === 'sqlite')('the store file on SQLite', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portico-store-'));
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-store-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
   const start = () =>
     buildServer(defineConfig({ dataDir, logLevel: 'silent', publicOrigin: 'http://localhost:3000' }), {
       limits: QUIET_RISK,
     });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('holds the store in store.db at NORMAL, the accounts in portico.db at FULL, and keeps a cooldown across a restart', async () => {
     const mobile = freshMobile();

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PassportError } from '../../errors';
 import { hmac, randomToken, safeEqual } from '../../lib/crypto';
+import { callbackHook } from '../../lib/hooks';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../protocol';
 
 declare module 'fastify' {
@@ -84,16 +85,7 @@ export default fp(
       }
     }
 
-    // The callback form: this hook never waits, and an async hook costs a promise on every request.
-    app.addHook('onRequest', (request, _reply, done) => {
-      try {
-        checkRequest(request);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done();
-    });
+    app.addHook('onRequest', callbackHook(checkRequest));
 
     const preCookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure, ...domain };
     const csrfCookieOptions = { httpOnly: false, sameSite: 'lax' as const, path: '/', secure, ...domain };

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { PassportError } from '../../errors';
+import { callbackHook } from '../../lib/hooks';
 import { decodeMixedFields } from '../../protocol';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -11,17 +12,17 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export default fp(
   async (app) => {
-    // The callback form: this hook never waits, and an async hook costs a promise on every request.
-    app.addHook('preValidation', (request, _reply, done) => {
-      try {
-        if (isRecord(request.body)) request.body = decodeMixedFields(request.body);
-        if (isRecord(request.query)) request.query = decodeMixedFields(request.query);
-      } catch {
-        done(new PassportError('invalidParam', { field: 'mix_mode' }));
-        return;
-      }
-      done();
-    });
+    app.addHook(
+      'preValidation',
+      callbackHook((request) => {
+        try {
+          if (isRecord(request.body)) request.body = decodeMixedFields(request.body);
+          if (isRecord(request.query)) request.query = decodeMixedFields(request.query);
+        } catch {
+          throw new PassportError('invalidParam', { field: 'mix_mode' });
+        }
+      }),
+    );
   },
   { name: 'mix-mode' },
 );

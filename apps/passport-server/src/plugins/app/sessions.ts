@@ -4,6 +4,7 @@ import type { CompiledQuery } from 'kysely';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { callbackHook } from '../../lib/hooks';
 
 /** The signed-in state of a request. Routes read `request.session`; only this plugin reads the table. */
 export interface Session {
@@ -240,19 +241,8 @@ export default fp(
 
     app.decorate('sessions', sessions);
     app.decorateRequest('session', null);
-    // The callback form: on SQLite's fast path the lookup does not wait, and an async hook would cost a
-    // promise and a turn of the microtask queue on every request.
-    app.addHook('onRequest', (request, reply, done) => {
-      let pending: Promise<unknown> | undefined;
-      try {
-        pending = resolve(request, reply);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      if (pending) pending.then(() => done(), done);
-      else done();
-    });
+    // On SQLite's fast path the lookup does not wait, so the hook does not either (lib/hooks).
+    app.addHook('onRequest', callbackHook(resolve));
   },
   { name: 'sessions', dependencies: ['db'] },
 );
