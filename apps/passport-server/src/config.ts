@@ -157,6 +157,17 @@ function trustProxy(value: string | undefined): boolean | number | string {
   return value;
 }
 
+/** Whether an origin is this machine only (localhost, 127.0.0.0/8, [::1]): nobody else can reach it. */
+export function isLoopbackOrigin(value: string): boolean {
+  const host = new URL(value).hostname;
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
 /** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, string> = {};
@@ -181,6 +192,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (absolute < idle) {
     throw new ConfigError('SESSION_ABSOLUTE_SECONDS', `must be at least SESSION_IDLE_SECONDS (${idle})`);
   }
+  const publicOrigin = e.PUBLIC_ORIGIN
+    ? origin('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN)
+    : `http://localhost:${port}`;
+  // The dev outbox (every code "sent") and the dev challenge answers are readable by whoever reaches the
+  // server: by default only when the users are this machine; anywhere else only when asked for by name.
+  if (
+    (e.DEV_OUTBOX ?? 'auto') === 'auto' &&
+    !e.SMTP_URL &&
+    !e.SMS_WEBHOOK_URL &&
+    !isLoopbackOrigin(publicOrigin)
+  ) {
+    throw new ConfigError(
+      'DEV_OUTBOX',
+      `no SMTP_URL or SMS_WEBHOOK_URL is set, so every code would be readable at ${publicOrigin}/dev/outbox; ` +
+        'set the delivery providers, or DEV_OUTBOX=on to publish codes on purpose (a demo), or DEV_OUTBOX=off',
+    );
+  }
   return {
     port,
     host: e.HOST ?? '127.0.0.1',
@@ -194,7 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsWebhookUrl: e.SMS_WEBHOOK_URL,
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
     devOutbox: e.DEV_OUTBOX ?? 'auto',
-    publicOrigin: e.PUBLIC_ORIGIN ? origin('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN) : `http://localhost:${port}`,
+    publicOrigin,
     allowedOrigins: (e.ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())
