@@ -157,6 +157,9 @@ function trustProxy(value: string | undefined): boolean | number | string {
   return value;
 }
 
+/** The shortest idle timeout honoured: five times the interval at which a session's last use is written. */
+export const MIN_IDLE_SECONDS = 300;
+
 /** Whether an origin is this machine only (localhost, 127.0.0.0/8, [::1]): nobody else can reach it. */
 export function isLoopbackOrigin(value: string): boolean {
   const host = new URL(value).hostname;
@@ -189,6 +192,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (port > 65535) throw new ConfigError('PORT', `"${e.PORT}" is not a port number 0–65535`);
   const idle = e.SESSION_IDLE_SECONDS === undefined ? 7 * 86400 : Number(e.SESSION_IDLE_SECONDS);
   const absolute = e.SESSION_ABSOLUTE_SECONDS === undefined ? 30 * 86400 : Number(e.SESSION_ABSOLUTE_SECONDS);
+  // A session's last use is written at most once a minute (limits.sessionTouchMs), so an idle timeout
+  // must be several minutes for an active session never to look idle.
+  if (idle < MIN_IDLE_SECONDS) {
+    throw new ConfigError(
+      'SESSION_IDLE_SECONDS',
+      `"${idle}" is below ${MIN_IDLE_SECONDS}: last use is recorded once a minute, so a shorter idle timeout would end sessions in use`,
+    );
+  }
   if (absolute < idle) {
     throw new ConfigError('SESSION_ABSOLUTE_SECONDS', `must be at least SESSION_IDLE_SECONDS (${idle})`);
   }

@@ -23,6 +23,9 @@ describe('configuration', () => {
     ['DEFAULT_REGION', 'XX'],
     ['DEFAULT_REGION', 'cn'],
     ['SESSION_IDLE_SECONDS', '-5'],
+    // Below the minimum: last use is written once a minute, so sessions in use would end.
+    ['SESSION_IDLE_SECONDS', '59'],
+    ['SESSION_IDLE_SECONDS', '299'],
     ['LOG_LEVEL', 'loud'],
     ['SECRET', 'short'],
     ['COOKIE_DOMAIN', 'not a domain'],
