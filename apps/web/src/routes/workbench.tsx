@@ -1,28 +1,24 @@
+import { loginHref, MIN_PASSWORD, useAuthT } from '@portico/account-pages';
 import {
   type AccountInfo,
-  accountQueryKeys,
   ErrorMessage,
   PasswordInput,
   SubmitButton,
-  useAccountClient,
   useDevices,
   useForgetDevice,
   useHasPassword,
   useLogout,
   useSession,
   useSetPassword,
+  useUpdatePassword,
 } from '@portico/account-react';
-import { type AccountError, type RememberedDevice, updatePassword } from '@portico/account-sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RememberedDevice } from '@portico/account-sdk';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { Loading } from '../components/spinner';
-import { useAuthT } from '../i18n/auth-messages';
 import { useLanguage } from '../i18n/language';
 import { useT } from '../i18n/messages';
-import { loginHref } from '../lib/safe-next';
-import { loadSession } from '../lib/session';
-import { MIN_PASSWORD } from '../lib/validate';
+import { loadSession } from '../lib/account';
 import { type WorkbenchT as T, useWorkbenchT } from './workbench.messages';
 
 /** Signed out: to login, which comes back here once signed in. */
@@ -111,27 +107,14 @@ function SetPassword({ t }: { t: T }) {
   );
 }
 
-/**
- * Changing a known password proves the current one (`password/update`). account-react has no hook for
- * it, so this is its mutation with the same cache effect as the package's password hooks.
- */
+/** Changing a known password proves the current one (`password/update`). */
 function ChangePassword({ t }: { t: T }) {
   const auth = useAuthT();
-  const client = useAccountClient();
-  const queryClient = useQueryClient();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<{ current?: string; password?: string; confirm?: string }>({});
-  const change = useMutation<unknown, AccountError, { current_password: string; password: string }>({
-    mutationFn: (variables) => updatePassword(client, variables),
-    onSuccess: async () => {
-      setCurrent('');
-      setPassword('');
-      setConfirm('');
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.all });
-    },
-  });
+  const change = useUpdatePassword();
   function submit(event: FormEvent) {
     event.preventDefault();
     const found: typeof problem = {};
@@ -140,7 +123,16 @@ function ChangePassword({ t }: { t: T }) {
     else if (confirm !== password) found.confirm = auth('password.mismatch');
     setProblem(found);
     if (Object.keys(found).length) return;
-    change.mutate({ current_password: current, password });
+    change.mutate(
+      { current_password: current, password },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setPassword('');
+          setConfirm('');
+        },
+      },
+    );
   }
   return (
     <form noValidate onSubmit={submit} className="form" aria-labelledby="change-password-title">

@@ -7,9 +7,10 @@ import {
   SubmitButton,
   useSendCode,
 } from '@portico/account-react';
+import type { CodeChannel } from '@portico/account-sdk';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useAuthT } from '../i18n/auth-messages';
-import { isCode, isEmail, isMobile, MIN_PASSWORD } from '../lib/validate';
+import { isCode, isEmail, isMobile, MIN_PASSWORD } from './validate';
 
 export interface CodePasswordValues {
   target: string;
@@ -42,7 +43,7 @@ export function CodePasswordForm({
   pending,
   error,
 }: {
-  channel: 'mobile' | 'email';
+  channel: CodeChannel;
   codeType: number;
   passwordLabel: string;
   passwordHint?: string;

@@ -2,7 +2,7 @@ import { defineMessages } from '../i18n/define';
 
 export const { useTranslate: useSignUpT } = defineMessages(
   {
-    'signUp.title': '注册 Portico 账号',
+    'signUp.title': '注册账号',
     'signUp.subtitle': '用手机号或邮箱注册，并设置登录密码',
     'signUp.methods': '注册方式',
     'signUp.tab.mobile': '手机号注册',
@@ -14,7 +14,7 @@ export const { useTranslate: useSignUpT } = defineMessages(
     'signUp.haveAccount': '已有账号？',
   },
   {
-    'signUp.title': 'Create your Portico account',
+    'signUp.title': 'Create your account',
     'signUp.subtitle': 'Sign up with a mobile number or an e-mail address and choose a password',
     'signUp.methods': 'Ways to sign up',
     'signUp.tab.mobile': 'Mobile',

@@ -1,15 +1,16 @@
-import { type Language, setLanguage, useLanguage } from '../i18n/language';
-import { useT } from '../i18n/messages';
+import { useAuthT } from '../i18n/auth-messages';
+import type { Language } from '../i18n/define';
+import { type LanguageStore, useLanguageStore } from '../i18n/language-store';
 
 const CHOICES: readonly { language: Language; label: string; lang: string }[] = [
   { language: 'zh', label: '中文', lang: 'zh-CN' },
   { language: 'en', label: 'English', lang: 'en' },
 ];
 
-/** Two toggle buttons, each named in its own language; the choice is remembered in localStorage. */
-export function LanguageSwitch() {
-  const language = useLanguage();
-  const t = useT();
+/** Two toggle buttons, each named in its own language; the store remembers the choice. */
+export function LanguageSwitch({ store }: { store: LanguageStore }) {
+  const language = useLanguageStore(store);
+  const t = useAuthT();
   return (
     <fieldset className="language-switch">
       <legend className="visually-hidden">{t('language.label')}</legend>
@@ -19,7 +20,7 @@ export function LanguageSwitch() {
           type="button"
           lang={choice.lang}
           aria-pressed={language === choice.language}
-          onClick={() => setLanguage(choice.language)}
+          onClick={() => store.set(choice.language)}
         >
           {choice.label}
         </button>

@@ -1,5 +1,7 @@
+import { type AccountLanguage, useAccountLanguage } from '@portico/account-react';
 import { useCallback } from 'react';
-import { type Language, useLanguage } from './language';
+
+export type Language = AccountLanguage;
 
 export type Translate<K extends string> = (key: K, values?: Record<string, string | number>) => string;
 
@@ -11,7 +13,8 @@ export function format(text: string, values?: Record<string, string | number>): 
 
 /**
  * A typed zh/en dictionary (zh is the source of the keys; en must have every one). Each feature
- * defines its own, so a page's chunk carries only its own texts and the entry only the shared ones.
+ * defines its own, so a page's chunk carries only its own texts. `useTranslate` reads the language of
+ * the nearest `<AccountProvider>`, the one place an app sets it.
  */
 export function defineMessages<const Z extends Record<string, string>>(zh: Z, en: Record<keyof Z, string>) {
   type Key = keyof Z & string;
@@ -19,7 +22,7 @@ export function defineMessages<const Z extends Record<string, string>>(zh: Z, en
   const translate = (language: Language, key: Key, values?: Record<string, string | number>) =>
     format(table[language][key], values);
   function useTranslate(): Translate<Key> {
-    const language = useLanguage();
+    const language = useAccountLanguage();
     return useCallback<Translate<Key>>((key, values) => translate(language, key, values), [language]);
   }
   return { table, translate, useTranslate };

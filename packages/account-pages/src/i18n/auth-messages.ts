@@ -1,10 +1,13 @@
 import { defineMessages } from './define';
 
-/** Texts of the sign-in, sign-up and reset pages and of password fields (the workbench reuses them). */
-export const { useTranslate: useAuthT } = defineMessages(
+/**
+ * Texts shared by the sign-in, sign-up and reset screens and by password fields (an app's account page
+ * may reuse them). Titles and subtitles are defaults an app overrides with its own copy.
+ */
+export const { useTranslate: useAuthT, translate: authText } = defineMessages(
   {
     'auth.back': '返回首页',
-    'login.title': '登录 Portico',
+    'login.title': '登录',
     'login.subtitle': '选择一种方式登录你的账号',
     'login.methods': '登录方式',
     'login.tab.sms': '短信验证码',
@@ -27,10 +30,13 @@ export const { useTranslate: useAuthT } = defineMessages(
     'password.tooShort': '密码至少 8 个字符',
     'password.mismatch': '两次输入的密码不一致',
     'password.confirm': '再次输入新密码',
+    'legal.terms': '服务条款',
+    'legal.privacy': '隐私政策',
+    'language.label': '语言',
   },
   {
     'auth.back': 'Back to home',
-    'login.title': 'Sign in to Portico',
+    'login.title': 'Sign in',
     'login.subtitle': 'Choose how you want to sign in',
     'login.methods': 'Sign-in methods',
     'login.tab.sms': 'SMS code',
@@ -54,6 +60,9 @@ export const { useTranslate: useAuthT } = defineMessages(
     'password.tooShort': 'Use at least 8 characters',
     'password.mismatch': 'The two passwords do not match',
     'password.confirm': 'Repeat the new password',
+    'legal.terms': 'Terms of service',
+    'legal.privacy': 'Privacy policy',
+    'language.label': 'Language',
   },
 );
 

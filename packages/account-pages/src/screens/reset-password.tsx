@@ -1,16 +1,18 @@
 import { useResetPassword, useResetPasswordByEmail } from '@portico/account-react';
+import type { CodeChannel } from '@portico/account-sdk';
 import { CodeType } from '@portico/account-sdk/protocol';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { AuthShell } from '../components/auth-shell';
-import { CodePasswordForm } from '../components/code-password-form';
-import { Tabs } from '../components/tabs';
+import { Link } from 'react-router';
+import { CodePasswordForm } from '../forms/code-password-form';
 import { useAuthT } from '../i18n/auth-messages';
+import { AuthConfigContext, useAuthConfig } from '../routes/auth-config';
+import type { AuthConfig } from '../routes/auth-options';
+import { useAuthHref } from '../routes/navigation';
+import { AuthShell, CopyText } from '../shell/auth-shell';
+import { Tabs } from '../ui/tabs';
 import { type ResetT as T, useResetT } from './reset-password.messages';
 
-type Channel = 'mobile' | 'email';
-
-function Reset({ t, channel, onDone }: { t: T; channel: Channel; onDone: () => void }) {
+function Reset({ t, channel, onDone }: { t: T; channel: CodeChannel; onDone: () => void }) {
   const auth = useAuthT();
   const byMobile = useResetPassword();
   const byEmail = useResetPasswordByEmail();
@@ -34,7 +36,7 @@ function Reset({ t, channel, onDone }: { t: T; channel: Channel; onDone: () => v
 }
 
 /** A reset ends every session of the account (the passport's rule), so the next step is a fresh sign-in. */
-function Done({ t, next }: { t: T; next: string | null }) {
+function Done({ t, login }: { t: T; login: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -43,38 +45,34 @@ function Done({ t, next }: { t: T; next: string | null }) {
         {t('reset.done.title')}
       </h2>
       <p>{t('reset.done.body')}</p>
-      <Link
-        className="button button-primary button-block"
-        to={next ? `/login?next=${encodeURIComponent(next)}` : '/login'}
-      >
+      <Link className="button button-primary button-block" to={login}>
         {t('reset.done.signIn')}
       </Link>
     </div>
   );
 }
 
-export function Component() {
+function ResetPassword() {
   const t = useResetT();
   const auth = useAuthT();
-  const [params] = useSearchParams();
-  const next = params.get('next');
-  const [channel, setChannel] = useState<Channel>('mobile');
+  const { copy, paths } = useAuthConfig();
+  const href = useAuthHref();
+  const [channel, setChannel] = useState<CodeChannel>('mobile');
   const [done, setDone] = useState(false);
   return (
     <AuthShell
-      title={t('reset.title')}
-      subtitle={t('reset.subtitle')}
+      title={<CopyText copy={copy.resetPassword?.title} fallback={t('reset.title')} />}
+      subtitle={<CopyText copy={copy.resetPassword?.subtitle} fallback={t('reset.subtitle')} />}
       footer={
         <span>
-          {t('reset.remember')}{' '}
-          <Link to={next ? `/login?next=${encodeURIComponent(next)}` : '/login'}>{auth('auth.signIn')}</Link>
+          {t('reset.remember')} <Link to={href(paths.login)}>{auth('auth.signIn')}</Link>
         </span>
       }
     >
       {done ? (
-        <Done t={t} next={next} />
+        <Done t={t} login={href(paths.login)} />
       ) : (
-        <Tabs<Channel>
+        <Tabs<CodeChannel>
           label={t('reset.methods')}
           selected={channel}
           onSelect={setChannel}
@@ -94,4 +92,14 @@ export function Component() {
       )}
     </AuthShell>
   );
+}
+
+export function route(config: AuthConfig) {
+  return {
+    Component: () => (
+      <AuthConfigContext.Provider value={config}>
+        <ResetPassword />
+      </AuthConfigContext.Provider>
+    ),
+  };
 }

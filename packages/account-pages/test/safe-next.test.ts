@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { afterSignIn } from '../src/lib/after-sign-in';
-import { loginHref, safeNext } from '../src/lib/safe-next';
+import { nextOrFallback } from '../src/next/after-sign-in';
+import { loginHref, safeNext } from '../src/next/safe-next';
+
+const SIGNED_OUT = ['/login', '/sign-up', '/reset-password'];
+const afterSignIn = (next: string | null) => nextOrFallback(next, '/workbench', SIGNED_OUT);
 
 describe('safeNext: where a sign-in may send the browser', () => {
   it.each([
@@ -36,6 +39,8 @@ describe('safeNext: where a sign-in may send the browser', () => {
     expect(afterSignIn('/login?next=/login')).toBe('/workbench');
     expect(afterSignIn('/SIGN-UP')).toBe('/workbench');
     expect(afterSignIn('/login-help')).toBe('/login-help');
+    expect(afterSignIn('/login/')).toBe('/workbench');
+    expect(afterSignIn('/reset-password/x#y')).toBe('/workbench');
   });
 
   it('builds /login?next=… with the path readable and the rest escaped', () => {
