@@ -1,4 +1,4 @@
-import { loginHref, MIN_PASSWORD, useAuthT } from '@portico/account-pages';
+import { loginHref, NewPasswordFields, useAuthT, useNewPassword } from '@portico/account-pages';
 import {
   type AccountInfo,
   ErrorMessage,
@@ -63,44 +63,17 @@ function Profile({ t, account }: { t: T; account: AccountInfo }) {
 }
 
 function SetPassword({ t }: { t: T }) {
-  const auth = useAuthT();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<{ password?: string; confirm?: string }>({});
+  const newPassword = useNewPassword();
   const save = useSetPassword();
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found =
-      [...password].length < MIN_PASSWORD
-        ? { password: auth('password.tooShort') }
-        : confirm !== password
-          ? { confirm: auth('password.mismatch') }
-          : {};
-    setProblem(found);
-    if (found.password || found.confirm) return;
-    save.mutate({ password });
+    if (newPassword.check()) save.mutate({ password: newPassword.password });
   }
   return (
     <form noValidate onSubmit={submit} className="form" aria-labelledby="set-password-title">
       <h3 id="set-password-title">{t('workbench.password.set')}</h3>
       <p className="muted">{t('workbench.password.setIntro')}</p>
-      <PasswordInput
-        label={t('workbench.password.new')}
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        hint={auth('password.hint')}
-        error={problem.password}
-        required
-      />
-      <PasswordInput
-        label={auth('password.confirm')}
-        value={confirm}
-        onChange={setConfirm}
-        autoComplete="new-password"
-        error={problem.confirm}
-        required
-      />
+      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} />
       <ErrorMessage error={save.error} />
       <SubmitButton pending={save.isPending}>{t('workbench.password.set')}</SubmitButton>
     </form>
@@ -111,28 +84,18 @@ function SetPassword({ t }: { t: T }) {
 function ChangePassword({ t }: { t: T }) {
   const auth = useAuthT();
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<{ current?: string; password?: string; confirm?: string }>({});
+  const [currentProblem, setCurrentProblem] = useState<string>();
+  const newPassword = useNewPassword();
   const change = useUpdatePassword();
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found: typeof problem = {};
-    if (!current) found.current = auth('login.needPassword');
-    if ([...password].length < MIN_PASSWORD) found.password = auth('password.tooShort');
-    else if (confirm !== password) found.confirm = auth('password.mismatch');
-    setProblem(found);
-    if (Object.keys(found).length) return;
-    change.mutate(
-      { current_password: current, password },
-      {
-        onSuccess: () => {
-          setCurrent('');
-          setPassword('');
-          setConfirm('');
-        },
-      },
-    );
+    setCurrentProblem(current ? undefined : auth('login.needPassword'));
+    if (!newPassword.check() || !current) return;
+    const done = () => {
+      setCurrent('');
+      newPassword.clear();
+    };
+    change.mutate({ current_password: current, password: newPassword.password }, { onSuccess: done });
   }
   return (
     <form noValidate onSubmit={submit} className="form" aria-labelledby="change-password-title">
@@ -143,26 +106,10 @@ function ChangePassword({ t }: { t: T }) {
         value={current}
         onChange={setCurrent}
         autoComplete="current-password"
-        error={problem.current}
+        error={currentProblem}
         required
       />
-      <PasswordInput
-        label={t('workbench.password.new')}
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        hint={auth('password.hint')}
-        error={problem.password}
-        required
-      />
-      <PasswordInput
-        label={auth('password.confirm')}
-        value={confirm}
-        onChange={setConfirm}
-        autoComplete="new-password"
-        error={problem.confirm}
-        required
-      />
+      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} />
       <ErrorMessage error={change.error} />
       <p role="status" className="success">
         {change.isSuccess ? t('workbench.password.saved') : ''}

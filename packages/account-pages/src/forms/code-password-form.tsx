@@ -3,14 +3,14 @@ import {
   EmailInput,
   ErrorMessage,
   MobileInput,
-  PasswordInput,
   SubmitButton,
   useSendCode,
 } from '@portico/account-react';
 import type { CodeChannel } from '@portico/account-sdk';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useAuthT } from '../i18n/auth-messages';
-import { isCode, isEmail, isMobile, MIN_PASSWORD } from './validate';
+import { NewPasswordFields, useNewPassword } from './new-password-fields';
+import { isCode, isEmail, isMobile } from './validate';
 
 export interface CodePasswordValues {
   target: string;
@@ -21,8 +21,6 @@ export interface CodePasswordValues {
 interface Problems {
   target?: string;
   code?: string;
-  password?: string;
-  confirm?: string;
   extra?: string;
 }
 
@@ -35,7 +33,6 @@ export function CodePasswordForm({
   channel,
   codeType,
   passwordLabel,
-  passwordHint,
   submitLabel,
   extra,
   checkExtra,
@@ -46,7 +43,6 @@ export function CodePasswordForm({
   channel: CodeChannel;
   codeType: number;
   passwordLabel: string;
-  passwordHint?: string;
   submitLabel: string;
   /** More fields (the terms checkbox), rendered above the submit button. */
   extra?: (problem: string | undefined) => ReactNode;
@@ -59,8 +55,7 @@ export function CodePasswordForm({
   const t = useAuthT();
   const [target, setTarget] = useState('');
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
   const [problem, setProblem] = useState<Problems>({});
   const sender = useSendCode({ channel, type: codeType });
   const validTarget = channel === 'mobile' ? isMobile : isEmail;
@@ -71,13 +66,12 @@ export function CodePasswordForm({
     const found: Problems = {};
     if (!validTarget(target)) found.target = targetProblem;
     if (!isCode(code)) found.code = t('login.needCode');
-    if ([...password].length < MIN_PASSWORD) found.password = t('password.tooShort');
-    else if (confirm !== password) found.confirm = t('password.mismatch');
     const extraProblem = checkExtra?.();
     if (extraProblem) found.extra = extraProblem;
     setProblem(found);
-    if (Object.keys(found).length) return;
-    onSubmit({ target, code, password });
+    const passwordOk = newPassword.check();
+    if (Object.keys(found).length || !passwordOk) return;
+    onSubmit({ target, code, password: newPassword.password });
   }
 
   const send = () => {
@@ -102,24 +96,7 @@ export function CodePasswordForm({
         cooldown={sender.cooldown}
         required
       />
-      <PasswordInput
-        label={passwordLabel}
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        minLength={MIN_PASSWORD}
-        hint={passwordHint}
-        error={problem.password}
-        required
-      />
-      <PasswordInput
-        label={t('password.confirm')}
-        value={confirm}
-        onChange={setConfirm}
-        autoComplete="new-password"
-        error={problem.confirm}
-        required
-      />
+      <NewPasswordFields state={newPassword} label={passwordLabel} />
       {extra?.(problem.extra)}
       <ErrorMessage error={error} />
       <SubmitButton pending={pending}>{submitLabel}</SubmitButton>

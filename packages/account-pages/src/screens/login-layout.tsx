@@ -1,8 +1,9 @@
 import { Link, Outlet } from 'react-router';
 import { useAuthT } from '../i18n/auth-messages';
-import { AuthConfigContext, useAuthConfig } from '../routes/auth-config';
+import { useAuthConfig } from '../routes/auth-config';
 import type { AuthConfig } from '../routes/auth-options';
-import { signedInRedirect, useAuthHref } from '../routes/navigation';
+import { useAuthHref } from '../routes/navigation';
+import { screenRoute } from '../routes/screen-route';
 import { AuthShell, CopyText } from '../shell/auth-shell';
 
 /** login has its own layout in the spec's table: the sign-in card; its index holds the methods. */
@@ -34,13 +35,4 @@ function LoginLayout() {
 }
 
 /** The route: a signed-in visit goes straight on (the app's after-sign-in policy). */
-export function route(config: AuthConfig) {
-  return {
-    loader: signedInRedirect(config),
-    Component: () => (
-      <AuthConfigContext.Provider value={config}>
-        <LoginLayout />
-      </AuthConfigContext.Provider>
-    ),
-  };
-}
+export const route = (config: AuthConfig) => screenRoute(config, LoginLayout, { signedOutOnly: true });

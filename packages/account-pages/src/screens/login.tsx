@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { CodeLoginForm } from '../forms/code-login-form';
 import { PasswordLoginForm } from '../forms/password-login-form';
 import { useAuthT } from '../i18n/auth-messages';
-import { AuthConfigContext, useAuthConfig } from '../routes/auth-config';
+import { useAuthConfig } from '../routes/auth-config';
 import type { AuthConfig, SignInMethod } from '../routes/auth-options';
 import { useGoOn } from '../routes/navigation';
+import { screenRoute } from '../routes/screen-route';
 import { Tabs } from '../ui/tabs';
 
 const TAB_LABEL = {
@@ -36,12 +37,4 @@ function SignInPanel() {
   );
 }
 
-export function route(config: AuthConfig) {
-  return {
-    Component: () => (
-      <AuthConfigContext.Provider value={config}>
-        <SignInPanel />
-      </AuthConfigContext.Provider>
-    ),
-  };
-}
+export const route = (config: AuthConfig) => screenRoute(config, SignInPanel);

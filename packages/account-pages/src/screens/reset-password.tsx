@@ -5,15 +5,15 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { CodePasswordForm } from '../forms/code-password-form';
 import { useAuthT } from '../i18n/auth-messages';
-import { AuthConfigContext, useAuthConfig } from '../routes/auth-config';
+import { useAuthConfig } from '../routes/auth-config';
 import type { AuthConfig } from '../routes/auth-options';
 import { useAuthHref } from '../routes/navigation';
+import { screenRoute } from '../routes/screen-route';
 import { AuthShell, CopyText } from '../shell/auth-shell';
 import { Tabs } from '../ui/tabs';
 import { type ResetT as T, useResetT } from './reset-password.messages';
 
 function Reset({ t, channel, onDone }: { t: T; channel: CodeChannel; onDone: () => void }) {
-  const auth = useAuthT();
   const byMobile = useResetPassword();
   const byEmail = useResetPasswordByEmail();
   const reset = channel === 'mobile' ? byMobile : byEmail;
@@ -22,7 +22,6 @@ function Reset({ t, channel, onDone }: { t: T; channel: CodeChannel; onDone: () 
       channel={channel}
       codeType={CodeType.resetPassword}
       passwordLabel={t('reset.password')}
-      passwordHint={auth('password.hint')}
       submitLabel={t('reset.submit')}
       onSubmit={({ target, code, password }) =>
         channel === 'mobile'
@@ -94,12 +93,4 @@ function ResetPassword() {
   );
 }
 
-export function route(config: AuthConfig) {
-  return {
-    Component: () => (
-      <AuthConfigContext.Provider value={config}>
-        <ResetPassword />
-      </AuthConfigContext.Provider>
-    ),
-  };
-}
+export const route = (config: AuthConfig) => screenRoute(config, ResetPassword);

@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CodePasswordForm } from '../forms/code-password-form';
 import { useAuthT } from '../i18n/auth-messages';
-import { AuthConfigContext, useAuthConfig } from '../routes/auth-config';
+import { useAuthConfig } from '../routes/auth-config';
 import type { AuthConfig } from '../routes/auth-options';
-import { signedInRedirect, useAuthHref, useGoOn } from '../routes/navigation';
+import { useAuthHref, useGoOn } from '../routes/navigation';
+import { screenRoute } from '../routes/screen-route';
 import { AuthShell, CopyText } from '../shell/auth-shell';
 import { Interpolate } from '../ui/interpolate';
 import { Tabs } from '../ui/tabs';
@@ -70,7 +71,6 @@ function Terms({
  * corrected without a new code: the flow keeps the ticket for the same target and code.
  */
 function Register({ t, channel }: { t: T; channel: CodeChannel }) {
-  const auth = useAuthT();
   const { legal } = useAuthConfig();
   const goOn = useGoOn();
   const [agreed, setAgreed] = useState(false);
@@ -80,7 +80,6 @@ function Register({ t, channel }: { t: T; channel: CodeChannel }) {
       channel={channel}
       codeType={CodeType.register}
       passwordLabel={t('signUp.password')}
-      passwordHint={auth('password.hint')}
       submitLabel={t('signUp.submit')}
       extra={
         legal
@@ -125,13 +124,4 @@ function SignUp() {
 }
 
 /** Signed in already: nothing to register; go where a sign-in would. */
-export function route(config: AuthConfig) {
-  return {
-    loader: signedInRedirect(config),
-    Component: () => (
-      <AuthConfigContext.Provider value={config}>
-        <SignUp />
-      </AuthConfigContext.Provider>
-    ),
-  };
-}
+export const route = (config: AuthConfig) => screenRoute(config, SignUp, { signedOutOnly: true });
