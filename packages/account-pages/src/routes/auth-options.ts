@@ -28,8 +28,9 @@ export interface ScreenCopy {
 }
 
 /**
- * Where the browser goes: a path of the app's router (navigated to in place), or `{ document: url }`
- * for a full page load (a server URL, such as the sso ticket endpoint).
+ * Where the browser goes: a path of the app's router (navigated to in place; a router `basename`
+ * applies), or `{ document: url }` for a full page load of a URL resolved against the page, not the
+ * router (a server endpoint, such as the sso app's `/sso/login?service=…` that hands out a ticket).
  */
 export type AuthDestination = string | { document: string };
 
@@ -66,7 +67,10 @@ export interface AuthRoutesOptions {
   keepParams?: readonly string[];
   /** The app's copy for each screen. */
   copy?: { login?: ScreenCopy; signUp?: ScreenCopy; resetPassword?: ScreenCopy };
-  /** Links of the legal documents the sign-in line and the sign-up checkbox name; `false`: none. */
+  /**
+   * Links of the legal documents the sign-in line and the sign-up checkbox name: router paths, or
+   * absolute URLs for documents another app serves. Default `false`: no line, no checkbox.
+   */
   legal?: { terms: string; privacy: string } | false;
   /** The "back to home" link under the card. Default '/'; `false`: none. */
   home?: string | false;

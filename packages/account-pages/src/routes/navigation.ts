@@ -10,8 +10,10 @@ import { useAuthConfig } from './auth-config';
 import type { AuthConfig, AuthDestination } from './auth-options';
 
 /** Loader side: a Response that sends the browser to a destination. */
-function redirectTo(destination: AuthDestination): Response {
-  return typeof destination === 'string' ? redirect(destination) : redirectDocument(destination.document);
+function redirectTo(destination: AuthDestination, page: string): Response {
+  if (typeof destination === 'string') return redirect(destination);
+  // Absolute, so the router neither prefixes its basename nor reads it as one of its own routes.
+  return redirectDocument(new URL(destination.document, page).href);
 }
 
 /**
@@ -21,7 +23,11 @@ function redirectTo(destination: AuthDestination): Response {
 export function signedInRedirect(config: AuthConfig) {
   return async ({ request }: LoaderFunctionArgs) => {
     const account = await config.queryClient.fetchQuery(sessionQueryOptions(config.client));
-    if (account) throw redirectTo(config.afterSignIn({ account, search: new URL(request.url).searchParams }));
+    if (account)
+      throw redirectTo(
+        config.afterSignIn({ account, search: new URL(request.url).searchParams }),
+        request.url,
+      );
     return null;
   };
 }
