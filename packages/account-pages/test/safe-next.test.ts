@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  REDIRECT_ORIGIN,
-  REDIRECT_SPELLINGS,
-} from '../../account-sdk/test/protocol/redirect-spellings';
+import { REDIRECT_ORIGIN, REDIRECT_SPELLINGS } from '../../account-sdk/test/protocol/redirect-spellings';
 import { nextOrFallback } from '../src/next/after-sign-in';
 import { loginHref, safeNext } from '../src/next/safe-next';
 
