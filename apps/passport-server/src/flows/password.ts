@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
+import { emailOf, mobileOf } from '../domain/accounts/targets';
+import type { Channel } from '../domain/codes/codes';
+import { normalisePassword } from '../domain/passwords/passwords';
+import { assertNewPassword } from '../domain/passwords/policy';
+import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { rateLimitKey } from '../lib/ip';
-import { assertNewPassword } from '../lib/password-policy';
 import { HOUR } from '../limits';
-import type { Channel } from '../plugins/app/codes';
-import { normalisePassword } from '../plugins/app/passwords';
-import { requireSession } from '../plugins/app/sessions';
 import { CodeType } from '../protocol';
-import { emailOf, mobileOf } from '../routes/web/identifiers';
 import { completeSignIn } from './second-verify';
 import { passwordFailureKey } from './sign-in';
 

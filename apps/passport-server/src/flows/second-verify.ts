@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
+import { accountInfo } from '../domain/accounts/account-info';
 import { PassportError } from '../errors';
 import { hmac, randomToken, sha256 } from '../lib/crypto';
 import { mask } from '../lib/identifiers';
-import { accountInfo, languageOf } from '../lib/respond';
+import { languageOf } from '../lib/language';
 import { CodeType } from '../protocol';
 
 /**

@@ -1,17 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
+import { accountInfo } from '../domain/accounts/account-info';
+import type { Identifier } from '../domain/accounts/accounts';
+import { emailOf, mobileOf } from '../domain/accounts/targets';
+import type { Channel } from '../domain/codes/codes';
+import { normalisePassword } from '../domain/passwords/passwords';
+import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { mask, normaliseEmail, normaliseMobile, normaliseUsername } from '../lib/identifiers';
 import { rateLimitKey } from '../lib/ip';
+import { languageOf } from '../lib/language';
 import { isPurpose, needsSession, SIGN_IN_PURPOSES } from '../lib/purposes';
 import { safeRedirect } from '../lib/redirect';
-import { accountInfo, languageOf } from '../lib/respond';
-import type { Identifier } from '../plugins/app/accounts';
-import type { Channel } from '../plugins/app/codes';
-import { normalisePassword } from '../plugins/app/passwords';
-import { requireSession } from '../plugins/app/sessions';
 import { CodeType } from '../protocol';
-import { emailOf, mobileOf } from '../routes/web/identifiers';
 import { completeSignIn, type SignInProof, sendSecondVerifyCode } from './second-verify';
 
 /**

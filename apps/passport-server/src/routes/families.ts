@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
+import { mobileOf } from '../domain/accounts/targets';
 import { PassportError } from '../errors';
 import { resetByCode } from '../flows/password';
 import {
@@ -22,7 +23,6 @@ import { LogoutBody, LogoutData, LogoutQuery } from '../schemas/logout';
 import { CodeResetBody, PasswordChanged } from '../schemas/password';
 import { EmailSendCodeBody, SendCodeBody, SendCodeData } from '../schemas/send-code';
 import { MobileCheckCodeBody, TicketData } from '../schemas/verify';
-import { mobileOf } from './web/identifiers';
 import { ticketForCode } from './web/verify';
 
 /**

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Identifier } from '../../domain/accounts/accounts';
+import { emailOf, mobileOf } from '../../domain/accounts/targets';
 import { PassportError } from '../../errors';
 import { rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
-import type { Identifier } from '../../plugins/app/accounts';
 import { paths, webSuccess } from '../../protocol';
 import { checkEmailRegisteredSchema, checkMobileRegisteredSchema } from '../../schemas/register';
-import { emailOf, mobileOf } from './identifiers';
 
 /**
  * Charges one lookup to the client address (IPv6 by its /64, every textual form alike) before anything

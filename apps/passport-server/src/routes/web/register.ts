@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accountInfo } from '../../domain/accounts/account-info';
+import { emailOf, mobileOf } from '../../domain/accounts/targets';
+import type { Channel } from '../../domain/codes/codes';
+import { assertNewPassword } from '../../domain/passwords/policy';
 import { PassportError } from '../../errors';
 import { completeSignIn } from '../../flows/second-verify';
-import { assertNewPassword } from '../../lib/password-policy';
 import { safeRedirect } from '../../lib/redirect';
-import { accountInfo } from '../../lib/respond';
-import type { Channel } from '../../plugins/app/codes';
 import { CodeType, EmailCodeType, paths, webSuccess } from '../../protocol';
 import {
   emailRegisterSchema,
@@ -15,7 +16,6 @@ import {
   mobileEmailRegisterSchema,
   mobileRegisterSchema,
 } from '../../schemas/register';
-import { emailOf, mobileOf } from './identifiers';
 import { ticketForCode } from './verify';
 
 /** The code purposes a registration ticket may come from, per channel (spec §7: register is type 1). */

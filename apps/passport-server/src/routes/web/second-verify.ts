@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireSession } from '../../domain/sessions/sessions';
 import { PassportError } from '../../errors';
 import { continueSignIn } from '../../flows/second-verify';
-import { requireSession } from '../../plugins/app/sessions';
 import { paths, webSuccess } from '../../protocol';
 import { deviceForgetSchema, deviceListSchema, smsLoginContinueSchema } from '../../schemas/second-verify';
 

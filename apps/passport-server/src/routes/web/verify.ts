@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { emailOf, mobileOf } from '../../domain/accounts/targets';
+import type { Channel } from '../../domain/codes/codes';
 import { PassportError } from '../../errors';
 import { isPurpose, needsSession } from '../../lib/purposes';
-import type { Channel } from '../../plugins/app/codes';
 import { paths, webSuccess } from '../../protocol';
 import { emailCheckCodeSchema, mobileCheckCodeSchema } from '../../schemas/verify';
-import { emailOf, mobileOf } from './identifiers';
 
 export interface CodeCheck {
   channel: Channel;
