@@ -34,7 +34,6 @@ import familyRoutes from './routes/families';
 import siteRoutes from './routes/site/index';
 import vcDevAnswer from './routes/vc/dev-answer';
 import vcRoutes from './routes/vc/index';
-import webRoutes from './routes/web/index';
 
 /** What the embedding code (start, tests, benchmarks) may hand in besides the config. */
 export interface BuildOptions {
@@ -130,7 +129,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   // Routes by path family.
   await app.register(appRoutes);
-  await app.register(webRoutes);
   await app.register(familyRoutes);
   await app.register(vcRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
