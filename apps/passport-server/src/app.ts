@@ -1,18 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config';
 import type { MailProvider, SmsProvider } from './delivery/providers';
-import { PassportError } from './errors';
-import { callbackHook } from './lib/hooks';
-import { languageOf } from './lib/respond';
+import { AccessLog } from './http/access-log';
+import { apiNotFound, errorHandler, frameworkErrors } from './http/error-handler';
+import { logId, logIdHeader } from './http/log-id';
+import { loggerOptions } from './http/logger';
 import { collectRoutes } from './lib/route-inventory';
 import { defaultLimits, type Limits } from './limits';
 import accounts from './plugins/app/accounts';
@@ -35,14 +28,12 @@ import cors from './plugins/external/cors';
 import formbody from './plugins/external/formbody';
 import helmet from './plugins/external/helmet';
 import swagger from './plugins/external/swagger';
-import { type ErrorName, errors, errorText, failureEnvelope, LOG_ID_HEADER } from './protocol';
 import appRoutes from './routes/app/index';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
 import siteRoutes from './routes/site/index';
 import vcDevAnswer from './routes/vc/dev-answer';
 import vcRoutes from './routes/vc/index';
-import webRoutes from './routes/web/index';
 
 /** What the embedding code (start, tests, benchmarks) may hand in besides the config. */
 export interface BuildOptions {
@@ -77,175 +68,10 @@ declare module 'fastify' {
   }
 }
 
-let stampSecond = -1;
-let stamp = '';
-let pool = Buffer.alloc(0);
-let poolOffset = 0;
-
-/**
- * A log id like the passport's: time to the second plus 12 random hex digits. It names a request in
- * the logs and is no secret, so the stamp is formatted once a second and the random digits come from
- * a pool drawn 3 KiB at a time (one `randomBytes` and one Date format per request cost ~4 µs).
- */
-function logId(): string {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== stampSecond) {
-    stampSecond = second;
-    stamp = new Date(second * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  }
-  if (poolOffset + 6 > pool.length) {
-    pool = randomBytes(6 * 512);
-    poolOffset = 0;
-  }
-  const digits = pool.toString('hex', poolOffset, poolOffset + 6).toUpperCase();
-  poolOffset += 6;
-  return stamp + digits;
-}
-
-/**
- * One access line per request instead of Fastify's pair ("incoming request" + "request completed"):
- * method, path without the query (which may carry a code or a ticket), status and response time, with
- * the logid every request's lines carry. It is written when the response has finished, where Fastify
- * wrote its "request completed". Errors are logged as before: a response that ended in an error keeps
- * Fastify's "request errored" line, and stream, serializer and handler errors are not touched.
- */
-class AccessLog extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (error) {
-      super.requestCompleted(error, request, reply);
-      return;
-    }
-    const url = request.url;
-    const query = url.indexOf('?');
-    request.log.info(
-      {
-        method: request.method,
-        path: query === -1 ? url : url.slice(0, query),
-        statusCode: reply.statusCode,
-        responseTime: reply.elapsedTime,
-      },
-      'request completed',
-    );
-  }
-}
-
-/**
- * PostgreSQL refusing a value the client sent (a NUL byte in text, an untranslatable character, a
- * string or number out of the column's range): malformed input, a 400, not a server failure.
- */
-const REFUSED_INPUT = new Set(['22021', '22P05', '22001', '22003', '22P02']);
-function isRefusedInput(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && REFUSED_INPUT.has(code);
-}
-
-/** Errors from the database or Redis being away: a 503, never a 500 and never a silent success. */
-function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (
-    typeof code === 'string' &&
-    [
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ETIMEDOUT',
-      'EPIPE',
-      '57P01',
-      '57P03',
-      '08006',
-      '08001',
-      '08003',
-    ].includes(code)
-  ) {
-    return true;
-  }
-  const message = String((error as { message?: unknown }).message ?? '');
-  return /Connection terminated|Connection is closed|Stream isn't writeable|Command timed out|is not queryable|Query read timeout|timeout exceeded when trying to connect|SQLITE_BUSY|database is locked/i.test(
-    message,
-  );
-}
-
-/** The catalogue name for a framework or validation error with a 4xx status. */
-function clientErrorName(error: FastifyError): ErrorName {
-  switch (error.statusCode) {
-    case 404:
-      return 'notFound';
-    case 405:
-      return 'methodNotAllowed';
-    case 413:
-      return 'payloadTooLarge';
-    case 415:
-      return 'unsupportedMediaType';
-    case 429:
-      return 'rateLimited';
-    case 403:
-      return 'csrfFailed';
-    default:
-      return 'invalidParam';
-  }
-}
-
-function sendFailure(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  name: ErrorName,
-  extra?: Record<string, unknown>,
-) {
-  const source = request.routeOptions?.config?.envelope ?? 'web';
-  const { code } = errors[name];
-  // Framework errors (a malformed URL) are answered before helmet's hooks run: nosniff is set here too.
-  return reply
-    .code(status)
-    .header(LOG_ID_HEADER, request.id)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(failureEnvelope(source, code, errorText(code, languageOf(request)), extra));
-}
-
 /** Builds the passport server: plugins, routes and the one error handler. Call `listen` or `inject` on it. */
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      ...(options.logStream ? { stream: options.logStream } : {}),
-      // Nothing secret reaches a log line: the request line is method and path only (no query), and any
-      // field that could carry a credential is censored wherever it appears.
-      redact: {
-        paths: [
-          'req.headers.cookie',
-          'req.headers.authorization',
-          'req.headers["x-tt-passport-csrf-token"]',
-          'res.headers["set-cookie"]',
-          'password',
-          'code',
-          'token',
-          'secret',
-          '*.password',
-          '*.code',
-          '*.token',
-          '*.secret',
-          '*.cookie',
-        ],
-        censor: '[redacted]',
-      },
-      serializers: {
-        req: (req) => ({ method: req.method, path: (req.url ?? '').split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-        err: (err: Error & { code?: unknown; statusCode?: unknown }) => ({
-          type: err.name,
-          message: err.message,
-          code: err.code,
-          statusCode: err.statusCode,
-          stack: err.stack ?? '',
-        }),
-      },
-    },
+    logger: loggerOptions(config.logLevel, options.logStream),
     logController: new AccessLog({ requestIdLogLabel: 'logid' }),
     genReqId: logId,
     requestIdHeader: false,
@@ -255,9 +81,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ajv: {
       customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
     },
-    frameworkErrors: (error, request, reply) => {
-      sendFailure(request, reply, 400, clientErrorName(error));
-    },
+    frameworkErrors,
   });
 
   // First, so that every route (swagger's included) lands in the inventory the security tests walk.
@@ -275,41 +99,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // envelope on a 200 is never reshaped by a success schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook(
-    'onRequest',
-    callbackHook((request, reply) => {
-      reply.header(LOG_ID_HEADER, request.id);
-    }),
-  );
+  app.addHook('onRequest', logIdHeader);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof PassportError) {
-      if (error.statusCode >= 500) request.log.error({ err: error }, 'server failure');
-      return sendFailure(request, reply, error.statusCode, error.errorName, error.extra);
-    }
-    if (error.validation) {
-      const first = error.validation[0];
-      const field = `${error.validationContext ?? 'request'}${first?.instancePath ?? ''}`;
-      return sendFailure(request, reply, 400, 'invalidParam', { field });
-    }
-    const status = error.statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendFailure(request, reply, status, clientErrorName(error));
-    }
-    if (isRefusedInput(error)) {
-      request.log.warn({ err: error }, 'the database refused a value from the request');
-      return sendFailure(request, reply, 400, 'invalidParam');
-    }
-    if (isUnavailable(error)) {
-      request.log.error({ err: error }, 'a backing service is unavailable');
-      return sendFailure(request, reply, 503, 'serviceUnavailable');
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendFailure(request, reply, 500, 'internalError');
-  });
-
-  const apiNotFound = (request: FastifyRequest, reply: FastifyReply) =>
-    sendFailure(request, reply, 404, 'notFound');
+  app.setErrorHandler(errorHandler);
 
   // Third-party wiring.
   await app.register(cookie);
@@ -337,7 +129,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   // Routes by path family.
   await app.register(appRoutes);
-  await app.register(webRoutes);
   await app.register(familyRoutes);
   await app.register(vcRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });

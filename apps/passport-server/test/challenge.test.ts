@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { fetchChallengeSettings } from '@portico/captcha-loader';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PuzzleAnswer } from '../src/challenge/puzzle';
+import type { PuzzleAnswer } from '../src/domain/challenge/puzzle';
 import { CaptchaDecisionCode, type CaptchaSubtype, ErrorCode, paths } from '../src/protocol';
 import {
   answerFields,

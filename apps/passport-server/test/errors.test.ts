@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassportError } from '../src/errors';
 import { ErrorCode } from '../src/protocol';
 import { codeFor, freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
@@ -34,6 +35,16 @@ beforeAll(async () => {
           app.get('/test/explode', async () => {
             throw new Error('SELECT secret_column FROM hidden_table');
           });
+          // The open-auth envelope and RFC 6749 errors have no family of their own yet: test routes.
+          app.get('/test/auth/code', { config: { envelope: 'auth' } }, async () => {
+            throw new PassportError('codeWrong');
+          });
+          app.get('/test/oauth/code', { config: { envelope: 'oauth' } }, async () => {
+            throw new PassportError('codeWrong');
+          });
+          app.get('/test/oauth/explode', { config: { envelope: 'oauth' } }, async () => {
+            throw new Error('SELECT secret_column FROM hidden_table');
+          });
         },
       ],
     },
@@ -42,6 +53,29 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('errors', () => {
+  it('answers a failure in the open-auth envelope on a route that speaks it', async () => {
+    const answer = await server.browser().get('/test/auth/code?language=en');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      status_code: ErrorCode.codeWrong,
+      status_msg: answer.body.data.description,
+      data: { error_code: ErrorCode.codeWrong, description: answer.body.data.description },
+    });
+    expect(answer.body.status_msg).not.toBe('');
+  });
+
+  it('answers RFC 6749 errors on an oauth route: 400 for a business failure, server_error for a 500', async () => {
+    const failed = await server.browser().get('/test/oauth/code?language=en');
+    expect(failed.status).toBe(400);
+    expect(Object.keys(failed.body).sort()).toEqual(['error', 'error_description']);
+    expect(failed.body.error).toBe('invalid_request');
+    expect(failed.headers['cache-control']).toBe('no-store');
+    const exploded = await server.browser().get('/test/oauth/explode');
+    expect(exploded.status).toBe(500);
+    expect(exploded.body.error).toBe('server_error');
+    expect(JSON.stringify(exploded.body)).not.toContain('secret_column');
+  });
+
   it('answers an unknown path with a 404 envelope and a log id', async () => {
     const answer = await server.browser().get('/passport/web/no_such_thing/');
     expect(answer.status).toBe(404);

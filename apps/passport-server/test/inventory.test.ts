@@ -20,7 +20,7 @@ import {
   schemaOf,
   snapshotState,
 } from './support/inventory';
-import { type Browser, codeFor, freshMobile, startServer, type TestServer } from './support/server';
+import { type Browser, codeFor, freshMobile, startServer } from './support/server';
 
 /**
  * SECURITY.md: "a route inventory taken from Fastify's onRoute hook drives the CSRF, authorization and
@@ -37,36 +37,49 @@ const ALLOWED_ORIGIN = 'https://app.example.com';
  */
 const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [];
 
-const setups = [
-  { name: 'dev outbox on', devOutbox: 'auto' as const },
-  // Without the outbox its routes vanish; messages go to recording providers instead.
-  { name: 'dev outbox off', devOutbox: 'off' as const },
-];
-
-describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
-  let server: TestServer;
+/**
+ * Each setup's server is started while the file is collected, so that its route list is known then and
+ * every route becomes a test of its own: a test's work is bounded by one route, whatever the number of
+ * routes, and a slow machine cannot push a walk over all of them past the per-test timeout.
+ */
+async function boot(name: string, devOutbox: 'auto' | 'off') {
   const messages: (SmsMessage | MailMessage)[] = [];
   const recorder = { name: 'recorder', send: async (m: SmsMessage | MailMessage) => void messages.push(m) };
-  const problems: string[] = [];
-  let routes: readonly InventoryRoute[] = [];
+  const server = await startServer(
+    { allowedOrigins: [ALLOWED_ORIGIN], devOutbox },
+    devOutbox === 'off' ? { sms: recorder, mail: recorder } : {},
+  );
+  return { name, devOutbox, server, messages, routes: server.app.routeInventory };
+}
 
-  beforeAll(async () => {
-    server = await startServer(
-      { allowedOrigins: [ALLOWED_ORIGIN], devOutbox },
-      devOutbox === 'off' ? { sms: recorder, mail: recorder } : {},
-    );
-    routes = server.app.routeInventory;
-  });
-  afterAll(async () => server?.close());
+const setups = [
+  await boot('dev outbox on', 'auto'),
+  // Without the outbox its routes vanish; messages go to recording providers instead.
+  await boot('dev outbox off', 'off'),
+];
+
+/** `GET /path`: the test name of a route. */
+const label = (route: InventoryRoute) => `${route.method} ${route.url}`;
+/** Every route a client can name (not the site's catch-all). */
+const walkable = (routes: readonly InventoryRoute[]) => routes.filter((r) => r.url !== '*');
+
+describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messages, routes }) => {
+  const problems: string[] = [];
+
+  afterAll(async () => server.close());
   beforeEach(() => {
     problems.length = 0;
   });
 
-  const label = (route: InventoryRoute) => `${route.method} ${route.url}`;
   const state = () => snapshotState(server.app, () => messages.length);
-  const walkable = () => routes.filter((r) => r.url !== '*');
   /** Messages handed out so far: the dev outbox's rows plus the recording providers'. */
-  const deliveries = async () => ((await state()).outbox_messages?.length ?? 0) + messages.length;
+  async function deliveries(): Promise<number> {
+    const outbox = await server.app.db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(outbox.count) + messages.length;
+  }
 
   /** A client address per browser, so per-address caps never couple the cases. */
   const addresses = new WeakMap<Browser, string>();
@@ -171,18 +184,26 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
     expect(missing).toEqual([]);
   });
 
-  it('refuses every forged state-changing request, without changing any state', async () => {
-    const anonymous = await visitor();
-    const member = await signedIn();
-    // A sibling subdomain can plant cookies for the parent domain: its own valid token, in the cookie
-    // and in the header. The token is bound to the attacker's pre-session, not to the victim's.
-    const attacker = await visitor();
-    const plantedToken = attacker.cookies.get(CSRF_COOKIE) ?? '';
+  describe('refuses every forged state-changing request, without changing any state', () => {
     const targets = routes.filter(isStateChanging);
-    expect(targets.length).toBeGreaterThan(0);
+    let anonymous: Browser;
+    let member: Browser;
+    let plantedToken: string;
+    beforeAll(async () => {
+      anonymous = await visitor();
+      member = await signedIn();
+      // A sibling subdomain can plant cookies for the parent domain: its own valid token, in the cookie
+      // and in the header. The token is bound to the attacker's pre-session, not to the victim's.
+      const attacker = await visitor();
+      plantedToken = attacker.cookies.get(CSRF_COOKIE) ?? '';
+    });
 
-    const refusals: string[] = [];
-    for (const route of targets) {
+    it('has state-changing routes to walk', () => {
+      expect(targets.length).toBeGreaterThan(0);
+    });
+
+    it.for(targets.map((route) => [label(route), route] as const))('%s', async ([, route]) => {
+      const refusals: string[] = [];
       const exempt = route.config?.csrf === false;
       if (exempt && !CSRF_EXEMPT.some((e) => e.method === route.method && e.url === route.url))
         refusals.push(`${label(route)} opts out of CSRF without an entry in CSRF_EXEMPT`);
@@ -257,46 +278,56 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
           `${label(route)}: forged requests changed state (${JSON.stringify(countsOf(after))})`,
         ).toEqual(before);
       }
-    }
-    expect(refusals).toEqual([]);
-    expect(problems).toEqual([]);
+      expect(refusals).toEqual([]);
+      expect(problems).toEqual([]);
 
-    // The control: the same requests with a good token from the browser's own session get past CSRF,
-    // so the refusals above were the CSRF check's and not some other failure's.
-    for (const route of targets) {
+      // The control: the same request with a good token from the browser's own session gets past CSRF,
+      // so the refusals above were the CSRF check's and not some other failure's.
       const response = await send(await visitor(), plausible(route));
       expect(errorCodeOf(response), `${label(route)} with a good token`).not.toBe(ErrorCode.csrfFailed);
-    }
+    });
   });
 
-  it('changes no state on any GET or HEAD route, anonymous or signed in', async () => {
-    const anonymous = await visitor();
-    const member = await signedIn();
-    const safe = walkable().filter((r) => !isStateChanging(r));
-    expect(safe.length).toBeGreaterThan(0);
-    // One call each first: server-wide lazy set-up on first use (the first signing key behind the
-    // JWKS) is not a request changing state. The measured pass below uses fresh input again.
-    for (const route of safe) if (!isStateChangingGet(route.url)) await send(anonymous, plausible(route));
-    const before = await state();
-    for (const browser of [anonymous, member]) {
-      for (const route of safe) {
+  describe('changes no state on any GET or HEAD route, anonymous or signed in', () => {
+    const safe = walkable(routes).filter((r) => !isStateChanging(r));
+    let anonymous: Browser;
+    let member: Browser;
+    beforeAll(async () => {
+      anonymous = await visitor();
+      member = await signedIn();
+    });
+
+    it('has safe routes to walk', () => {
+      expect(safe.length).toBeGreaterThan(0);
+    });
+
+    it.for(safe.map((route) => [label(route), route] as const))('%s', async ([, route]) => {
+      // One call first: server-wide lazy set-up on first use (the first signing key behind the JWKS) is
+      // not a request changing state. The measured pass below uses fresh input again.
+      if (!isStateChangingGet(route.url)) await send(anonymous, plausible(route));
+      const before = await state();
+      for (const browser of [anonymous, member]) {
         if (browser === member && isStateChangingGet(route.url)) continue;
         await send(browser, plausible(route));
         await send(browser, { method: route.method, url: concreteUrl(route) });
       }
-    }
-    const after = await state();
-    expect(after, JSON.stringify(countsOf(after))).toEqual(before);
-    expect(problems).toEqual([]);
-    // The member is still signed in: no GET logged it out.
-    const info = await send(member, { method: 'GET', url: paths.web.accountInfo });
-    expect(errorCodeOf(info)).toBe(0);
+      const after = await state();
+      expect(after, JSON.stringify(countsOf(after))).toEqual(before);
+      expect(problems).toEqual([]);
+      // The member is still signed in: no GET logged it out.
+      const info = await send(member, { method: 'GET', url: paths.web.accountInfo });
+      expect(errorCodeOf(info)).toBe(0);
+    });
   });
 
-  it('refuses a cross-site navigation to a state-changing GET (logout) and keeps the session', async () => {
+  describe('refuses a cross-site navigation to a state-changing GET (logout) and keeps the session', () => {
     const gets = routes.filter((r) => r.method === 'GET' && isStateChangingGet(r.url));
-    expect(gets.length).toBeGreaterThan(0);
-    for (const route of gets) {
+
+    it('has state-changing GET routes to walk', () => {
+      expect(gets.length).toBeGreaterThan(0);
+    });
+
+    it.for(gets.map((route) => [label(route), route] as const))('%s', async ([, route]) => {
       const member = await signedIn();
       const before = await state();
       const forged = await send(member, {
@@ -308,12 +339,16 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
       expect(errorCodeOf(forged)).toBe(ErrorCode.csrfFailed);
       expect(await state()).toEqual(before);
       expect(errorCodeOf(await send(member, { method: 'GET', url: paths.web.accountInfo }))).toBe(0);
-    }
+    });
   });
 
-  it('sends x-tt-logid and nosniff on every response, and no-store on every auth response', async () => {
-    const member = await signedIn();
-    for (const route of walkable()) {
+  describe('sends x-tt-logid and nosniff on every response, and no-store on every auth response', () => {
+    let member: Browser;
+    beforeAll(async () => {
+      member = await signedIn();
+    });
+
+    it.for(walkable(routes).map((route) => [label(route), route] as const))('%s', async ([, route]) => {
       const browser = isStateChangingGet(route.url) ? await visitor() : member;
       for (const request of [
         plausible(route),
@@ -327,8 +362,8 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
         if (!isPublicDocument(route.url))
           expect(response.headers['cache-control'], label(route)).toBe('no-store');
       }
-    }
-    expect(problems).toEqual([]);
+      expect(problems).toEqual([]);
+    });
   });
 
   /** `//path`, the other trailing slash, upper case, an inner slash as %2F, a doubled inner slash. */
@@ -348,10 +383,14 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
     return [...variants];
   }
 
-  it('answers path variants of every route with that route or a 404 envelope, never a 5xx', async () => {
-    const mismatches: string[] = [];
-    const member = await signedIn();
-    for (const route of walkable()) {
+  describe('answers path variants of every route with that route or a 404 envelope, never a 5xx', () => {
+    let member: Browser;
+    beforeAll(async () => {
+      member = await signedIn();
+    });
+
+    it.for(walkable(routes).map((route) => [label(route), route] as const))('%s', async ([, route]) => {
+      const mismatches: string[] = [];
       // Safe routes answer a signed-in browser; anything that could end its session gets its own.
       const browser = isStateChanging(route) || isStateChangingGet(route.url) ? await visitor() : member;
       const canonical = await send(browser, plausible(route));
@@ -377,19 +416,22 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
             );
         }
       }
-    }
-    expect(mismatches).toEqual([]);
-    expect(problems).toEqual([]);
+      expect(mismatches).toEqual([]);
+      expect(problems).toEqual([]);
+    });
   });
 
-  it('keeps every code-sending route on cooldown through path variants, other addresses and target spellings', async () => {
-    let senders = 0;
-    for (const route of walkable().filter((r) => r.method === 'POST')) {
+  describe('keeps every code-sending route on cooldown through path variants, other addresses and target spellings', () => {
+    const posts = walkable(routes).filter((r) => r.method === 'POST');
+    /** Routes whose plausible request sent a code; the last test checks there was at least one. */
+    const senders: string[] = [];
+
+    it.for(posts.map((route) => [label(route), route] as const))('%s', async ([, route]) => {
       const body = plausibleObject(schemaOf(route, 'body'));
       const before = await deliveries();
       const first = await send(await visitor(), { ...plausible(route), payload: formEncode(body) });
-      if ((await deliveries()) === before) continue;
-      senders += 1;
+      if ((await deliveries()) === before) return;
+      senders.push(label(route));
       expect(errorCodeOf(first), label(route)).toBe(0);
 
       const spellings: Record<string, unknown>[] = [];
@@ -430,8 +472,11 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox }) => {
         expect((await deliveries()) - count, `${label(route)} ${attempt.what} sent another code`).toBe(0);
         expect(errorCodeOf(response), `${label(route)} ${attempt.what}`).not.toBe(0);
       }
-    }
-    expect(senders, 'no route sent a code: the plausible input no longer fits').toBeGreaterThan(0);
-    expect(problems).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+
+    it('found a code-sending route (the plausible input still fits them)', () => {
+      expect(senders.length, 'no route sent a code: the plausible input no longer fits').toBeGreaterThan(0);
+    });
   });
 });

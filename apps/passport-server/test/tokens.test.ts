@@ -11,11 +11,11 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/app';
 import { ConfigError } from '../src/config';
+import type { SigningKeysDatabase } from '../src/domain/tokens/key-ring';
+import { createSealer } from '../src/domain/tokens/seal';
+import { userTokenSettingsFromEnv } from '../src/domain/tokens/settings';
 import { paths } from '../src/protocol';
 import { JWKS_PATH } from '../src/routes/app/jwks';
-import type { SigningKeysDatabase } from '../src/tokens/key-ring';
-import { createSealer } from '../src/tokens/seal';
-import { userTokenSettingsFromEnv } from '../src/tokens/settings';
 import { codeFor, freshMobile, startServer, type TestServer } from './support/server';
 
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { TRACE_MAX_POINTS } from '../challenge/trace';
-import { CHALLENGE_ID_PATTERN } from '../plugins/app/challenge';
+import { CHALLENGE_ID_PATTERN } from '../domain/challenge/challenges';
+import { TRACE_MAX_POINTS } from '../domain/challenge/trace';
 import { CommonQuery, FORM, webResponses } from './common';
 
 const ChallengeId = Type.String({

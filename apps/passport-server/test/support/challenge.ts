@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { expect } from 'vitest';
-import type { PuzzleAnswer } from '../../src/challenge/puzzle';
+import type { PuzzleAnswer } from '../../src/domain/challenge/puzzle';
 import { PassportError } from '../../src/errors';
 import {
   DECISION_CONF_FIELD,

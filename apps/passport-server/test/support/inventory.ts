@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type TableMetadata } from 'kysely';
 import type { InventoryRoute } from '../../src/lib/route-inventory';
 import { failureOf } from '../../src/protocol';
 import { freshEmail, freshMobile } from './server';
@@ -191,6 +191,28 @@ export function plausibleQuery(route: InventoryRoute): string {
 /** Columns that move on every authenticated request (sliding expiry): bookkeeping, not state. */
 const TOUCH_COLUMNS = new Set(['last_seen_at']);
 
+/** The tables a snapshot reads, introspected once per server (the schema does not change under a test). */
+const tableLists = new WeakMap<FastifyInstance, Promise<TableMetadata[]>>();
+function tablesOf(app: FastifyInstance): Promise<TableMetadata[]> {
+  let tables = tableLists.get(app);
+  if (!tables) {
+    const schema = app.config.databaseSchema;
+    tables = app.db.introspection
+      .getTables()
+      .then((all) =>
+        all.filter(
+          (t) =>
+            (!schema || t.schema === undefined || t.schema === schema) &&
+            !t.isView &&
+            !t.name.startsWith('kysely_') &&
+            t.name !== 'store_entries',
+        ),
+      );
+    tableLists.set(app, tables);
+  }
+  return tables;
+}
+
 /**
  * Everything the server persisted, table by table, minus rate-limit counters (store_entries) and the
  * migration bookkeeping. Rows whose table has a last_seen_at column are compared without it and
@@ -198,16 +220,9 @@ const TOUCH_COLUMNS = new Set(['last_seen_at']);
  * test's own providers.
  */
 export async function snapshotState(app: FastifyInstance, sent: () => number = () => 0) {
-  const schema = app.config.databaseSchema;
-  const tables = (await app.db.introspection.getTables()).filter(
-    (t) =>
-      (!schema || t.schema === undefined || t.schema === schema) &&
-      !t.isView &&
-      !t.name.startsWith('kysely_') &&
-      t.name !== 'store_entries',
-  );
+  const tables = await tablesOf(app);
   const state: Record<string, string[]> = {};
-  for (const table of tables.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const table of [...tables].sort((a, b) => a.name.localeCompare(b.name))) {
     const touched = table.columns.some((c) => TOUCH_COLUMNS.has(c.name));
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(app.db))
       .rows;

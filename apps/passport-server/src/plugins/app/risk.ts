@@ -1,36 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PassportError } from '../../errors';
-import { rateLimitKey } from '../../lib/ip';
-import { fieldOf } from './challenge';
-
-/**
- * Which rule guards a request:
- * - `signIn`: failures (recorded by the route) per target, per client address and per device;
- * - `sendCode`: bursts of code sends per address, device and target (each guarded request counts);
- * - `lookup`: bursts of "is this registered?" lookups per address and device (the enumeration oracle).
- */
-export type RiskRule = 'signIn' | 'sendCode' | 'lookup';
-
-export interface RiskSubject {
-  /** The normalised target (an account identifier, a mobile, an e-mail), when the request names one. */
-  target?: string;
-}
-
-export interface Risk {
-  /**
-   * Lets the request through when its rule is quiet, or when it carries a pass (`challenge_pass`
-   * with the same `fp`) for this action, which it spends. Otherwise throws CHALLENGE_REQUIRED whose
-   * data carries `verify_center_decision_conf` with a fresh challenge id.
-   */
-  require(request: FastifyRequest, rule: RiskRule, subject?: RiskSubject): Promise<void>;
-  /** Counts a failed attempt (a wrong password or code) against the target, address and device. */
-  recordFailure(request: FastifyRequest, subject?: RiskSubject): Promise<void>;
-  /** A success clears the target's failures (the address and device keep theirs). */
-  recordSuccess(request: FastifyRequest, subject?: RiskSubject): Promise<void>;
-  /** The action a request is keyed on: its route's URL pattern, never the raw path. */
-  actionOf(request: FastifyRequest): string;
-}
+import { createRisk, type Risk } from '../../domain/risk/risk';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,118 +7,10 @@ declare module 'fastify' {
   }
 }
 
-/** The field a resent request carries its pass in (body or query), next to `fp`. */
-export const PASS_FIELD = 'challenge_pass';
-
-/**
- * The route pattern as registered (`/passport/web/user/login/`), lower-cased, slashes collapsed and
- * the trailing one dropped. `//path`, `%2F`, case and trailing-slash variants either reach the same
- * route (and so the same pattern) or no route at all.
- */
-export function normaliseAction(url: string): string {
-  return (
-    url
-      .toLowerCase()
-      .replace(/\/{2,}/g, '/')
-      .replace(/\/+$/, '') || '/'
-  );
-}
-
-/** The device a request says it comes from: `fp`, the `verifyFp` query or the `s_v_web_id` cookie. */
-function deviceOf(request: FastifyRequest): string {
-  const query = request.query as Record<string, unknown> | undefined;
-  const verifyFp = typeof query?.verifyFp === 'string' ? query.verifyFp : '';
-  const device = fieldOf(request, 'fp') || verifyFp || request.cookies?.s_v_web_id || '';
-  return device.length <= 128 ? device : '';
-}
-
-/**
- * The risk rules: when a request must pass a challenge first. Counters live in the store, keyed by
- * target, by client address (IPv6 by its /64, every textual form alike) and by device; none is keyed
- * by the request path. The thresholds are `Limits` (src/challenge/limits.ts). The device key is what
- * the client says, so it only adds to the target and address rules; it cannot replace them.
- */
+/** Decorates the instance with the risk service (src/domain/risk). */
 export default fp(
   async (app) => {
-    const { store, challenge } = app;
-    const limits = challenge.limits;
-    const failureKeys = (request: FastifyRequest, subject: RiskSubject) => {
-      const device = deviceOf(request);
-      return {
-        ip: `risk:fail:ip:${rateLimitKey(request.ip)}`,
-        device: device ? `risk:fail:dev:${device}` : null,
-        target: subject.target ? `risk:fail:target:${subject.target}` : null,
-      };
-    };
-
-    async function demanded(request: FastifyRequest, rule: RiskRule, subject: RiskSubject): Promise<boolean> {
-      if (rule === 'signIn') {
-        const keys = failureKeys(request, subject);
-        const [ip, device, target] = await Promise.all([
-          store.count(keys.ip),
-          keys.device ? store.count(keys.device) : 0,
-          keys.target ? store.count(keys.target) : 0,
-        ]);
-        return (
-          ip >= limits.challengeAfterIpFailures ||
-          device >= limits.challengeAfterDeviceFailures ||
-          target >= limits.challengeAfterTargetFailures
-        );
-      }
-      // Bursts: this request counts, and past the threshold each further one needs a pass.
-      const window = limits.riskBurstWindowMs;
-      const device = deviceOf(request);
-      const ipKey = rateLimitKey(request.ip);
-      const [perIp, perDevice, perTarget] =
-        rule === 'sendCode'
-          ? [
-              limits.challengeAfterSendsPerIp,
-              limits.challengeAfterSendsPerDevice,
-              limits.challengeAfterSendsPerTarget,
-            ]
-          : [
-              limits.challengeAfterLookupsPerIp,
-              limits.challengeAfterLookupsPerDevice,
-              Number.POSITIVE_INFINITY,
-            ];
-      const [ip, dev, target] = await Promise.all([
-        store.incr(`risk:${rule}:ip:${ipKey}`, window),
-        device ? store.incr(`risk:${rule}:dev:${device}`, window) : 0,
-        subject.target && rule === 'sendCode'
-          ? store.incr(`risk:${rule}:target:${subject.target}`, window)
-          : 0,
-      ]);
-      return ip > perIp || dev > perDevice || target > perTarget;
-    }
-
-    const risk: Risk = {
-      actionOf: (request) => normaliseAction(request.routeOptions.url ?? request.url.split('?')[0] ?? '/'),
-
-      async require(request, rule, subject = {}) {
-        if (!(await demanded(request, rule, subject))) return;
-        const action = risk.actionOf(request);
-        const pass = fieldOf(request, PASS_FIELD, 64);
-        if (pass && (await challenge.redeem(pass, action, challenge.bindingOf(request)))) return;
-        throw new PassportError('challengeRequired', await challenge.demand(action));
-      },
-
-      async recordFailure(request, subject = {}) {
-        const keys = failureKeys(request, subject);
-        const window = limits.riskFailureWindowMs;
-        await Promise.all([
-          store.incr(keys.ip, window),
-          keys.device ? store.incr(keys.device, window) : null,
-          keys.target ? store.incr(keys.target, window) : null,
-        ]);
-      },
-
-      async recordSuccess(request, subject = {}) {
-        const { target } = failureKeys(request, subject);
-        if (target) await store.delete(target);
-      },
-    };
-
-    app.decorate('risk', risk);
+    app.decorate('risk', createRisk(app));
   },
   { name: 'risk', dependencies: ['store', 'challenge'] },
 );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { checkLogin as check } from '../../flows/sign-in';
+import { checkLogin as check } from '../../flows/check-login';
 import { paths, webSuccess } from '../../protocol';
 import { checkLoginSchema } from '../../schemas/app';
 

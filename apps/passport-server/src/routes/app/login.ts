@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { passwordSignIn } from '../../flows/sign-in';
+import { passwordSignIn } from '../../flows/password-sign-in';
 import { paths, webSuccess } from '../../protocol';
 import { appLoginSchema } from '../../schemas/app';
 

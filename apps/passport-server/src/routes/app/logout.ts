@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { signOut } from '../../flows/sign-in';
+import { signOut } from '../../flows/sign-out';
 import { paths, webSuccess } from '../../protocol';
 import { appLogoutSchema } from '../../schemas/app';
 import { bodyMayBeAbsent } from './no-body';

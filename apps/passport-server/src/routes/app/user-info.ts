@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { signedInAccount } from '../../flows/sign-in';
+import { signedInAccount } from '../../flows/check-login';
 import { paths, webSuccess } from '../../protocol';
 import { getUserInfoSchema } from '../../schemas/app';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireSession } from '../../domain/sessions/sessions';
 import { PassportError } from '../../errors';
-import { requireSession } from '../../plugins/app/sessions';
 import { paths, webSuccess } from '../../protocol';
 import { getUserTokenSchema } from '../../schemas/app';
 import { bodyMayBeAbsent } from './no-body';

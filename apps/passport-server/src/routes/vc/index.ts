@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { languageOf } from '../../lib/respond';
+import { languageOf } from '../../lib/language';
 import { paths, webSuccess } from '../../protocol';
 import { challengeSchema, scriptSchema, settingSchema, verifySchema } from '../../schemas/vc';
 import { loadChallengeScript } from './script';

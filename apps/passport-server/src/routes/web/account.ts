@@ -1,14 +1,18 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { signedInAccount } from '../../flows/sign-in';
-import { paths, webSuccess } from '../../protocol';
-import { accountInfoSchema } from '../../schemas/account';
+import { signedInAccount } from '../../flows/check-login';
+import { paths } from '../../protocol';
+import { AccountInfo, accountInfoSchema } from '../../schemas/account';
+import { flowRoute } from '../declare';
 
-/** GET account/info: the signed-in account, or NOT_LOGGED_IN. */
-const account: FastifyPluginAsyncTypebox = async (app) => {
+/** account/info (also the sso flavour's and v2): the signed-in account, or NOT_LOGGED_IN. */
+export const accountInfo = flowRoute({
+  method: 'GET',
+  schema: accountInfoSchema,
+  data: AccountInfo,
+  at: [
+    ['web', paths.web.accountInfo],
+    ['sso', paths.sso.accountInfo],
+    ['passport', paths.passport.accountInfoV2],
+  ],
   // Synchronous: the session was resolved by the sessions hook; nothing here waits.
-  app.get(paths.web.accountInfo, { schema: accountInfoSchema }, (request) =>
-    webSuccess(signedInAccount(request)),
-  );
-};
-
-export default account;
+  run: (_app, request) => signedInAccount(request),
+});

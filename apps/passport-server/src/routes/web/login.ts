@@ -1,41 +1,66 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { codeSignIn, passwordSignIn } from '../../flows/sign-in';
-import { paths, webSuccess } from '../../protocol';
+import { codeSignIn } from '../../flows/code-sign-in';
+import { passwordSignIn } from '../../flows/password-sign-in';
+import { paths } from '../../protocol';
+import { AccountInfo } from '../../schemas/account';
 import {
   emailCodeLoginSchema,
   passwordLoginSchema,
   smsLoginOnlySchema,
   smsLoginSchema,
 } from '../../schemas/login';
+import { flowRoute } from '../declare';
 
-const mobileCode = (b: { mobile: string; code: string; type?: number | undefined }) => ({
-  to: b.mobile,
-  code: b.code,
-  type: b.type,
+/** SMS code sign-in (or sign-up): sms_login, the sso flavour's, the legacy quick_login and mobile's. */
+export const smsLogin = flowRoute({
+  method: 'POST',
+  schema: smsLoginSchema,
+  data: AccountInfo,
+  at: [
+    ['web', paths.web.smsLogin],
+    ['sso', paths.sso.smsLogin],
+    ['legacy', paths.legacy.quickLogin],
+    ['mobile', paths.mobile.smsLogin],
+  ],
+  run: (app, request, reply) => {
+    const { mobile, code, type } = request.body;
+    return codeSignIn(app, request, reply, 'sms', { to: mobile, code, type });
+  },
 });
-const emailCode = (b: { email: string; code: string; type?: number | undefined }) => ({
-  to: b.email,
-  code: b.code,
-  type: b.type,
+
+/** sms_login_only: existing accounts only. */
+export const smsLoginOnly = flowRoute({
+  method: 'POST',
+  schema: smsLoginOnlySchema,
+  data: AccountInfo,
+  at: [['web', paths.web.smsLoginOnly]],
+  run: (app, request, reply) => {
+    const { mobile, code, type } = request.body;
+    return codeSignIn(app, request, reply, 'smsOnly', { to: mobile, code, type });
+  },
 });
 
-/** sms_login, sms_login_only, email/code_login and user/login (password): the flows in flows/sign-in. */
-const login: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(paths.web.smsLogin, { schema: smsLoginSchema }, async (request, reply) =>
-    webSuccess(await codeSignIn(app, request, reply, 'sms', mobileCode(request.body))),
-  );
+/** email/code_login (the sso flavour's takes `ect_type` too: routes/sso/login). */
+export const emailCodeLogin = flowRoute({
+  method: 'POST',
+  schema: emailCodeLoginSchema,
+  data: AccountInfo,
+  at: [['web', paths.web.emailCodeLogin]],
+  run: (app, request, reply) => {
+    const { email, code, type } = request.body;
+    return codeSignIn(app, request, reply, 'email', { to: email, code, type });
+  },
+});
 
-  app.post(paths.web.smsLoginOnly, { schema: smsLoginOnlySchema }, async (request, reply) =>
-    webSuccess(await codeSignIn(app, request, reply, 'smsOnly', mobileCode(request.body))),
-  );
-
-  app.post(paths.web.emailCodeLogin, { schema: emailCodeLoginSchema }, async (request, reply) =>
-    webSuccess(await codeSignIn(app, request, reply, 'email', emailCode(request.body))),
-  );
-
-  app.post(paths.web.userLogin, { schema: passwordLoginSchema }, async (request, reply) =>
-    webSuccess(await passwordSignIn(app, request, reply, request.body)),
-  );
-};
-
-export default login;
+/** Password sign-in: user/login, the sso flavour's, the legacy account_login and mobile/login. */
+export const passwordLogin = flowRoute({
+  method: 'POST',
+  schema: passwordLoginSchema,
+  data: AccountInfo,
+  at: [
+    ['web', paths.web.userLogin],
+    ['sso', paths.sso.userLogin],
+    ['legacy', paths.legacy.accountLogin],
+    ['mobile', paths.mobile.login],
+  ],
+  run: (app, request, reply) => passwordSignIn(app, request, reply, request.body),
+});

@@ -1,21 +1,35 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { signOut, signOutByLink } from '../../flows/sign-in';
-import { paths, webSuccess } from '../../protocol';
-import { logoutPostSchema, logoutSchema } from '../../schemas/logout';
+import { signOut, signOutByLink } from '../../flows/sign-out';
+import { paths } from '../../protocol';
+import { LogoutData, logoutPostSchema, logoutSchema } from '../../schemas/logout';
+import { flowRoute } from '../declare';
 
 /**
- * GET and POST logout. POST goes through the CSRF check like every state change. GET exists because
- * the SDK logs out by navigating; flows/sign-in guards it against cross-site navigations.
+ * GET logout, the one GET that changes state: the SDK logs out by navigating; flows/sign-out guards it
+ * against cross-site navigations. It redirects to `next` unless `not_redirect=1`.
  */
-const logout: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(paths.web.logout, { schema: logoutSchema }, async (request, reply) => {
+export const logoutLink = flowRoute({
+  method: 'GET',
+  schema: logoutSchema,
+  data: LogoutData,
+  responses: { 302: logoutSchema.response[302] },
+  at: [
+    ['web', paths.web.logout],
+    ['sso', paths.sso.logout],
+    ['legacy', paths.legacy.logout],
+  ],
+  run: async (app, request, reply) => {
     const { next, redirect } = await signOutByLink(app, request, reply, request.query);
-    return redirect ? reply.redirect(next, 302) : webSuccess({ next });
-  });
+    if (!redirect) return { next };
+    await reply.redirect(next, 302);
+    return undefined;
+  },
+});
 
-  app.post(paths.web.logout, { schema: logoutPostSchema }, async (request, reply) =>
-    webSuccess(await signOut(app, request, reply, request.query.next ?? request.body.next)),
-  );
-};
-
-export default logout;
+/** POST logout goes through the CSRF check like every state change; `next` in the query or the form. */
+export const logout = flowRoute({
+  method: 'POST',
+  schema: logoutPostSchema,
+  data: LogoutData,
+  at: [['web', paths.web.logout]],
+  run: (app, request, reply) => signOut(app, request, reply, request.query.next ?? request.body.next),
+});

@@ -1,19 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import {
-  changePassword,
-  hasSetPassword,
-  resetAndLogin,
-  resetByCode,
-  resetByTicket,
-  setPassword,
-  updatePassword,
-} from '../../flows/password';
-import { paths, webSuccess } from '../../protocol';
+import { changePassword } from '../../flows/change-password';
+import { resetAndLogin, resetByCode, resetByTicket } from '../../flows/reset-password';
+import { hasSetPassword, setPassword } from '../../flows/set-password';
+import { updatePassword } from '../../flows/update-password';
+import { paths } from '../../protocol';
+import { AccountInfo } from '../../schemas/account';
 import {
   emailChangePasswordSchema,
   emailPasswordResetAndLoginSchema,
   emailPasswordResetSchema,
+  HasSetData,
+  PasswordChanged,
   passwordChangeSchema,
   passwordHasSetPostSchema,
   passwordHasSetSchema,
@@ -23,61 +19,103 @@ import {
   passwordSetSchema,
   passwordUpdateSchema,
 } from '../../schemas/password';
+import { flowRoute } from '../declare';
 
-/**
- * Password reset, change, update, set and has-set in the web envelope. The flows live in
- * flows/password (shared with the legacy and mobile families); these routes only wrap the answer.
- */
-const password: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(paths.web.passwordReset, { schema: passwordResetSchema }, async (request, reply) => {
+/** Password reset, change, update, set and has-set; the flows in flows/*-password. */
+
+export const passwordReset = flowRoute({
+  method: 'POST',
+  schema: passwordResetSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.passwordReset]],
+  run: (app, request, reply) => {
     const { mobile, ...rest } = request.body;
-    return webSuccess(await resetByCode(app, request, reply, { channel: 'mobile', to: mobile, ...rest }));
-  });
+    return resetByCode(app, request, reply, { channel: 'mobile', to: mobile, ...rest });
+  },
+});
 
-  app.post(paths.web.emailPasswordReset, { schema: emailPasswordResetSchema }, async (request, reply) => {
+export const emailPasswordReset = flowRoute({
+  method: 'POST',
+  schema: emailPasswordResetSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.emailPasswordReset]],
+  run: (app, request, reply) => {
     const { email, ...rest } = request.body;
-    return webSuccess(await resetByCode(app, request, reply, { channel: 'email', to: email, ...rest }));
-  });
+    return resetByCode(app, request, reply, { channel: 'email', to: email, ...rest });
+  },
+});
 
-  app.post(
-    paths.web.emailPasswordResetAndLogin,
-    { schema: emailPasswordResetAndLoginSchema },
-    async (request, reply) => {
-      const { email, ...rest } = request.body;
-      return webSuccess(await resetAndLogin(app, request, reply, { channel: 'email', to: email, ...rest }));
-    },
-  );
+export const emailPasswordResetAndLogin = flowRoute({
+  method: 'POST',
+  schema: emailPasswordResetAndLoginSchema,
+  data: AccountInfo,
+  at: [['web', paths.web.emailPasswordResetAndLogin]],
+  run: (app, request, reply) => {
+    const { email, ...rest } = request.body;
+    return resetAndLogin(app, request, reply, { channel: 'email', to: email, ...rest });
+  },
+});
 
-  app.post(paths.web.passwordResetByTicket, { schema: passwordResetByTicketSchema }, async (request, reply) =>
-    webSuccess(await resetByTicket(app, request, reply, { channel: 'mobile', ...request.body })),
-  );
+export const passwordResetByTicket = flowRoute({
+  method: 'POST',
+  schema: passwordResetByTicketSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.passwordResetByTicket]],
+  run: (app, request, reply) => resetByTicket(app, request, reply, { channel: 'mobile', ...request.body }),
+});
 
-  app.post(
-    paths.web.passwordResetByEmailTicket,
-    { schema: passwordResetByEmailTicketSchema },
-    async (request, reply) =>
-      webSuccess(await resetByTicket(app, request, reply, { channel: 'email', ...request.body })),
-  );
+export const passwordResetByEmailTicket = flowRoute({
+  method: 'POST',
+  schema: passwordResetByEmailTicketSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.passwordResetByEmailTicket]],
+  run: (app, request, reply) => resetByTicket(app, request, reply, { channel: 'email', ...request.body }),
+});
 
-  app.post(paths.web.passwordChange, { schema: passwordChangeSchema }, async (request, reply) =>
-    webSuccess(await changePassword(app, request, reply, { channel: 'mobile', ...request.body })),
-  );
+export const passwordChange = flowRoute({
+  method: 'POST',
+  schema: passwordChangeSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.passwordChange]],
+  run: (app, request, reply) => changePassword(app, request, reply, { channel: 'mobile', ...request.body }),
+});
 
-  app.post(paths.web.emailChangePassword, { schema: emailChangePasswordSchema }, async (request, reply) =>
-    webSuccess(await changePassword(app, request, reply, { channel: 'email', ...request.body })),
-  );
+export const emailChangePassword = flowRoute({
+  method: 'POST',
+  schema: emailChangePasswordSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.emailChangePassword]],
+  run: (app, request, reply) => changePassword(app, request, reply, { channel: 'email', ...request.body }),
+});
 
-  app.post(paths.web.passwordUpdate, { schema: passwordUpdateSchema }, async (request, reply) =>
-    webSuccess(await updatePassword(app, request, reply, request.body)),
-  );
+export const passwordUpdate = flowRoute({
+  method: 'POST',
+  schema: passwordUpdateSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.passwordUpdate]],
+  run: (app, request, reply) => updatePassword(app, request, reply, request.body),
+});
 
-  app.post(paths.web.passwordSet, { schema: passwordSetSchema }, async (request) =>
-    webSuccess(await setPassword(app, request, request.body)),
-  );
+export const passwordSet = flowRoute({
+  method: 'POST',
+  schema: passwordSetSchema,
+  data: PasswordChanged,
+  at: [['web', paths.web.passwordSet]],
+  run: (app, request) => setPassword(app, request, request.body),
+});
 
-  const hasSet = async (request: FastifyRequest) => webSuccess(hasSetPassword(request));
-  app.get(paths.web.passwordHasSet, { schema: passwordHasSetSchema }, hasSet);
-  app.post(paths.web.passwordHasSet, { schema: passwordHasSetPostSchema }, hasSet);
-};
+export const passwordHasSet = flowRoute({
+  method: 'GET',
+  schema: passwordHasSetSchema,
+  data: HasSetData,
+  at: [['web', paths.web.passwordHasSet]],
+  run: async (_app, request) => hasSetPassword(request),
+});
 
-export default password;
+export const passwordHasSetPost = flowRoute({
+  method: 'POST',
+  schema: passwordHasSetPostSchema,
+  data: HasSetData,
+  at: [['web', paths.web.passwordHasSet]],
+  run: async (_app, request) => hasSetPassword(request),
+});

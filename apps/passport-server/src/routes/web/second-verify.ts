@@ -1,33 +1,39 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PassportError } from '../../errors';
+import { Type } from 'typebox';
+import { forgetDevice, listDevices } from '../../flows/devices';
 import { continueSignIn } from '../../flows/second-verify';
-import { requireSession } from '../../plugins/app/sessions';
-import { paths, webSuccess } from '../../protocol';
-import { deviceForgetSchema, deviceListSchema, smsLoginContinueSchema } from '../../schemas/second-verify';
+import { paths } from '../../protocol';
+import { AccountInfo } from '../../schemas/account';
+import {
+  Device,
+  deviceForgetSchema,
+  deviceListSchema,
+  smsLoginContinueSchema,
+} from '../../schemas/second-verify';
+import { flowRoute } from '../declare';
 
-/** sms_login_continue (the second verification's last step) and the account's remembered devices. */
-const secondVerify: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(paths.web.smsLoginContinue, { schema: smsLoginContinueSchema }, async (request, reply) =>
-    webSuccess(
-      await continueSignIn(app, request, reply, {
-        smsCodeKey: request.body.sms_code_key,
-        code: request.body.code,
-      }),
-    ),
-  );
+/** sms_login_continue: the second verification's last step (flows/second-verify). */
+export const smsLoginContinue = flowRoute({
+  method: 'POST',
+  schema: smsLoginContinueSchema,
+  data: AccountInfo,
+  at: [['web', paths.web.smsLoginContinue]],
+  run: (app, request, reply) =>
+    continueSignIn(app, request, reply, { smsCodeKey: request.body.sms_code_key, code: request.body.code }),
+});
 
-  app.get(paths.web.deviceList, { schema: deviceListSchema }, async (request) => {
-    const session = requireSession(request);
-    return webSuccess({ devices: await app.devices.list(session.userId, request) });
-  });
+/** The account's remembered devices. */
+export const deviceList = flowRoute({
+  method: 'GET',
+  schema: deviceListSchema,
+  data: Type.Object({ devices: Type.Array(Device) }),
+  at: [['web', paths.web.deviceList]],
+  run: (app, request) => listDevices(app, request),
+});
 
-  // Another account's device and no device at all answer the same NOT_FOUND, with no side effect.
-  app.post(paths.web.deviceForget, { schema: deviceForgetSchema }, async (request) => {
-    const session = requireSession(request);
-    if (!(await app.devices.forget(session.userId, request.body.device_id)))
-      throw new PassportError('notFound');
-    return webSuccess({});
-  });
-};
-
-export default secondVerify;
+export const deviceForget = flowRoute({
+  method: 'POST',
+  schema: deviceForgetSchema,
+  data: Type.Object({}),
+  at: [['web', paths.web.deviceForget]],
+  run: (app, request) => forgetDevice(app, request, request.body.device_id),
+});

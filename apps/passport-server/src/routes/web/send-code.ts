@@ -1,30 +1,36 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sendCode as send } from '../../flows/sign-in';
-import { paths, webSuccess } from '../../protocol';
-import { emailSendCodeSchema, sendCodeSchema } from '../../schemas/send-code';
+import { sendCode } from '../../flows/send-code';
+import { paths } from '../../protocol';
+import { emailSendCodeSchema, SendCodeData, sendCodeSchema } from '../../schemas/send-code';
+import { flowRoute } from '../declare';
 
-/** POST send_code (mobile) and email/send_code: the flow in flows/sign-in. */
-const sendCode: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(paths.web.sendCode, { schema: sendCodeSchema }, async (request) =>
-    webSuccess(
-      await send(app, request, {
-        channel: 'mobile',
-        to: request.body.mobile,
-        type: request.body.type,
-        smsCodeKey: request.body.sms_code_key,
-      }),
-    ),
-  );
+/** send_code: to `mobile`, or to the account of a second verification's `sms_code_key`. */
+export const webSendCode = flowRoute({
+  method: 'POST',
+  schema: sendCodeSchema,
+  data: SendCodeData,
+  at: [['web', paths.web.sendCode]],
+  run: (app, request) =>
+    sendCode(app, request, {
+      channel: 'mobile',
+      to: request.body.mobile,
+      type: request.body.type,
+      smsCodeKey: request.body.sms_code_key,
+    }),
+});
 
-  app.post(paths.web.emailSendCode, { schema: emailSendCodeSchema }, async (request) =>
-    webSuccess(
-      await send(app, request, {
-        channel: 'email',
-        to: request.body.email,
-        type: request.body.type ?? request.body.ect_type,
-      }),
-    ),
-  );
-};
-
-export default sendCode;
+/** email/send_code: the purpose as `type`, or as `ect_type` as the sso flavour names it. */
+export const emailSendCode = flowRoute({
+  method: 'POST',
+  schema: emailSendCodeSchema,
+  data: SendCodeData,
+  at: [
+    ['web', paths.web.emailSendCode],
+    ['sso', paths.sso.emailSendCode],
+  ],
+  run: (app, request) =>
+    sendCode(app, request, {
+      channel: 'email',
+      to: request.body.email,
+      type: request.body.type ?? request.body.ect_type,
+    }),
+});

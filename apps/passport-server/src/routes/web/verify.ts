@@ -1,62 +1,42 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { PassportError } from '../../errors';
-import { isPurpose, needsSession } from '../../lib/purposes';
-import type { Channel } from '../../plugins/app/codes';
-import { paths, webSuccess } from '../../protocol';
-import { emailCheckCodeSchema, mobileCheckCodeSchema } from '../../schemas/verify';
-import { emailOf, mobileOf } from './identifiers';
+import { emailOf, mobileOf } from '../../domain/accounts/targets';
+import { ticketForCode } from '../../flows/check-code';
+import { paths } from '../../protocol';
+import { emailCheckCodeSchema, mobileCheckCodeSchema, TicketData } from '../../schemas/verify';
+import { flowRoute } from '../declare';
 
-export interface CodeCheck {
-  channel: Channel;
-  target: string;
-  purpose: number | undefined;
-  code: string;
-  /** Purposes this endpoint accepts; any code purpose of the spec when absent. */
-  allowed?: ReadonlySet<number>;
-}
+/** validate_code and mobile/check_code (SMS): code → verify ticket. */
+export const mobileCheckCode = flowRoute({
+  method: 'POST',
+  schema: mobileCheckCodeSchema,
+  data: TicketData,
+  at: [
+    ['web', paths.web.validateCode],
+    ['web', paths.web.mobileCheckCode],
+    ['mobile', paths.mobile.checkCode],
+  ],
+  run: (app, request) =>
+    ticketForCode(app, request, {
+      channel: 'mobile',
+      target: mobileOf(app, request.body.mobile),
+      purpose: request.body.type,
+      code: request.body.code,
+    }),
+});
 
-/**
- * Uses a code up and hands out a verify ticket for the same purpose, channel and target. A purpose that
- * needs a session (change password, old mobile, …) binds the ticket to the signed-in user; the endpoint
- * that consumes such a ticket checks the user and the target again.
- */
-export async function ticketForCode(app: FastifyInstance, request: FastifyRequest, check: CodeCheck) {
-  const { purpose } = check;
-  if (purpose === undefined || !isPurpose(purpose) || (check.allowed && !check.allowed.has(purpose)))
-    throw new PassportError('codeTypeInvalid');
-  let userId: string | null = null;
-  if (needsSession(purpose)) {
-    if (!request.session) throw new PassportError('notLoggedIn');
-    userId = request.session.userId;
-  }
-  await app.codes.verify({ channel: check.channel, target: check.target, purpose, code: check.code });
-  const issued = await app.tickets.issue({ purpose, channel: check.channel, target: check.target, userId });
-  return webSuccess({ ticket: issued.ticket, verify_ticket: issued.ticket, expires_in: issued.expiresIn });
-}
-
-/** validate_code and mobile/check_code (SMS), email/check_code and email/verify (e-mail): code → ticket. */
-const verify: FastifyPluginAsyncTypebox = async (app) => {
-  for (const url of [paths.web.validateCode, paths.web.mobileCheckCode]) {
-    app.post(url, { schema: mobileCheckCodeSchema }, async (request) =>
-      ticketForCode(app, request, {
-        channel: 'mobile',
-        target: mobileOf(app, request.body.mobile),
-        purpose: request.body.type,
-        code: request.body.code,
-      }),
-    );
-  }
-  for (const url of [paths.web.emailCheckCode, paths.web.emailVerify]) {
-    app.post(url, { schema: emailCheckCodeSchema }, async (request) =>
-      ticketForCode(app, request, {
-        channel: 'email',
-        target: emailOf(request.body.email),
-        purpose: request.body.type ?? request.body.ect_type,
-        code: request.body.code,
-      }),
-    );
-  }
-};
-
-export default verify;
+/** email/check_code and email/verify: code → verify ticket. */
+export const emailCheckCode = flowRoute({
+  method: 'POST',
+  schema: emailCheckCodeSchema,
+  data: TicketData,
+  at: [
+    ['web', paths.web.emailCheckCode],
+    ['web', paths.web.emailVerify],
+  ],
+  run: (app, request) =>
+    ticketForCode(app, request, {
+      channel: 'email',
+      target: emailOf(request.body.email),
+      purpose: request.body.type ?? request.body.ect_type,
+      code: request.body.code,
+    }),
+});

@@ -1,4 +1,4 @@
-import type { CaptchaSubtype } from '../protocol';
+import type { CaptchaSubtype } from '../../protocol';
 
 /** What the client gets to draw a puzzle: images as data URLs and the prompt. Never the answer. */
 export interface PuzzleView {

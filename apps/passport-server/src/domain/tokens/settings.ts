@@ -1,4 +1,4 @@
-import { ConfigError } from '../config';
+import { ConfigError } from '../../config';
 
 /** How user tokens (`/GetUserToken`) are made. Every field has an embedded default. */
 export interface UserTokenSettings {
@@ -13,7 +13,7 @@ export interface UserTokenSettings {
   rotationSeconds: number;
 }
 
-declare module '../config' {
+declare module '../../config' {
   interface Config {
     /** User-token settings; unset fields take their defaults (see UserTokenSettings). */
     userToken?: Partial<UserTokenSettings>;

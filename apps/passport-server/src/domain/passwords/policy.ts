@@ -1,6 +1,6 @@
-import { PassportError } from '../errors';
-import { normalisePassword } from '../plugins/app/passwords';
+import { PassportError } from '../../errors';
 import { COMMON_PASSWORDS } from './common-passwords';
+import { normalisePassword } from './passwords';
 
 /** The shortest password accepted, in characters after NFKC (NIST SP 800-63B-4: at least 8). */
 export const MIN_PASSWORD_LENGTH = 8;

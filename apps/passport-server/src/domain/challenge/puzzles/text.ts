@@ -1,4 +1,4 @@
-import { safeEqual } from '../../lib/crypto';
+import { safeEqual } from '../../../lib/crypto';
 import type { PuzzleKind } from '../puzzle';
 import { between, hsl, n, pick, uniform } from '../random';
 import { pngDataUrl, svgDocument, svgToPng } from '../render';

@@ -1,5 +1,5 @@
-import type { Limits } from '../limits';
-import type { CaptchaSubtype } from '../protocol';
+import type { Limits } from '../../limits';
+import type { CaptchaSubtype } from '../../protocol';
 
 /**
  * The challenge's numbers. They join `Limits` (so `buildServer({ limits })` overrides them like any
@@ -34,7 +34,7 @@ export interface ChallengeLimits {
   challengeKinds: readonly CaptchaSubtype[];
 }
 
-declare module '../limits' {
+declare module '../../limits' {
   interface Limits extends Partial<ChallengeLimits> {}
 }
 

@@ -1,4 +1,4 @@
-import type { CaptchaSubtype } from '../../protocol';
+import type { CaptchaSubtype } from '../../../protocol';
 import type { PuzzleKind } from '../puzzle';
 import { slide } from './slide';
 import { text } from './text';

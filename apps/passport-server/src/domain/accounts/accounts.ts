@@ -1,0 +1,107 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { User } from '../../db/schema';
+
+export type Identifier =
+  | { kind: 'mobile'; value: string }
+  | { kind: 'email'; value: string }
+  | { kind: 'username'; value: string };
+
+export interface Accounts {
+  find(identifier: Identifier): Promise<User | undefined>;
+  /** The account with this mobile or e-mail, created if there is none (sign-in-or-register). */
+  findOrCreate(
+    identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
+  ): Promise<{ user: User; created: boolean }>;
+  /**
+   * Creates an account for a mobile or e-mail (registration), or returns null when one exists already,
+   * also when a concurrent registration of the same identifier won the race.
+   */
+  create(
+    identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
+    passwordHash: string | null,
+  ): Promise<User | null>;
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** Sets a first password: false when the account has one already (also when a concurrent set won). */
+  setFirstPasswordHash(userId: string, passwordHash: string): Promise<boolean>;
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; message?: string };
+  return (
+    e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+};
+
+/** The users table: lookups by normalised identifier, creation, password hash updates. */
+export function createAccounts(app: FastifyInstance): Accounts {
+  const { db, runtime } = app;
+
+  const find = (identifier: Identifier) =>
+    db.selectFrom('users').selectAll().where(identifier.kind, '=', identifier.value).executeTakeFirst();
+
+  const newUser = (
+    identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
+    passwordHash: string | null,
+  ): User => {
+    const now = runtime.now();
+    return {
+      id: randomUUID(),
+      mobile: identifier.kind === 'mobile' ? identifier.value : null,
+      email: identifier.kind === 'email' ? identifier.value : null,
+      username: null,
+      password_hash: passwordHash,
+      screen_name: `user${String(randomInt(0, 1e9)).padStart(9, '0')}`,
+      is_frozen: 0,
+      created_at: now,
+      updated_at: now,
+    };
+  };
+
+  const accounts: Accounts = {
+    find,
+    async findOrCreate(identifier) {
+      const existing = await find(identifier);
+      if (existing) return { user: existing, created: false };
+      const user = newUser(identifier, null);
+      try {
+        await db.insertInto('users').values(user).execute();
+        return { user, created: true };
+      } catch (error) {
+        // Two first sign-ins of one identifier at once: the other one created it.
+        if (!isUniqueViolation(error)) throw error;
+        const raced = await find(identifier);
+        if (!raced) throw error;
+        return { user: raced, created: false };
+      }
+    },
+    async create(identifier, passwordHash) {
+      if (await find(identifier)) return null;
+      const user = newUser(identifier, passwordHash);
+      try {
+        await db.insertInto('users').values(user).execute();
+        return user;
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
+    },
+    async setFirstPasswordHash(userId, passwordHash) {
+      const result = await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: runtime.now() })
+        .where('id', '=', userId)
+        .where('password_hash', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async setPasswordHash(userId, passwordHash) {
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: runtime.now() })
+        .where('id', '=', userId)
+        .execute();
+    },
+  };
+  return accounts;
+}

@@ -1,0 +1,179 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { DeliveryError } from '../../delivery/providers';
+import { codeMail, codeSms, type Language } from '../../delivery/templates';
+import { PassportError } from '../../errors';
+import { hmac, safeEqual } from '../../lib/crypto';
+import { rateLimitKey } from '../../lib/ip';
+import { HOUR } from '../../limits';
+
+export type Channel = 'mobile' | 'email';
+
+export interface SendCodeRequest {
+  channel: Channel;
+  /** E.164 mobile or normalised e-mail. */
+  target: string;
+  purpose: number;
+  /** The client address, for the per-IP cap. */
+  ip: string;
+  language: Language;
+}
+
+export interface VerifyCodeRequest {
+  channel: Channel;
+  target: string;
+  purpose: number;
+  code: string;
+}
+
+export interface Codes {
+  /** Issues and delivers a code; returns the seconds until it expires. */
+  send(request: SendCodeRequest): Promise<{ expiresIn: number; retryAfter: number }>;
+  /** Consumes a code, or throws CODE_WRONG / CODE_EXPIRED / CODE_TOO_MANY_ATTEMPTS. */
+  verify(request: VerifyCodeRequest): Promise<void>;
+}
+
+/**
+ * One-time codes: 6 digits from crypto.randomInt, stored as HMAC(secret, purpose:channel:target:code),
+ * alive 10 minutes, used once. Each guess is charged before it is compared (a conditional UPDATE on
+ * `attempts < max`), so parallel guesses cannot race past the limit; consumption is a conditional
+ * UPDATE on `used_at IS NULL`, so of many concurrent right answers exactly one wins. A resend supersedes
+ * the live code and inherits its wrong-guess count: resending never buys more guesses.
+ */
+export function createCodes(app: FastifyInstance): Codes {
+  const { db, store, secret, delivery, runtime, config } = app;
+  const limits = runtime.limits;
+  const hashOf = (purpose: number, channel: Channel, target: string, code: string) =>
+    hmac(secret, `otp|${purpose}|${channel}|${target}|${code}`);
+
+  const liveCode = (channel: Channel, target: string, purpose: number) =>
+    db
+      .selectFrom('one_time_codes')
+      .selectAll()
+      .where('target', '=', target)
+      .where('purpose', '=', purpose)
+      .where('channel', '=', channel)
+      .where('used_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+
+  async function send(request: SendCodeRequest) {
+    const { channel, target, purpose } = request;
+    const now = runtime.now();
+    const ipKey = rateLimitKey(request.ip);
+    if ((await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
+      throw new PassportError('rateLimited');
+    }
+    const cooldownKey = `send:cooldown:${channel}:${target}`;
+    const until = now + limits.sendCooldownMs;
+    if (!(await store.setIfAbsent(cooldownKey, String(until), limits.sendCooldownMs))) {
+      const left = Number(await store.get(cooldownKey)) - now;
+      throw new PassportError('codeCooldown', {
+        retry_time: Math.max(1, Math.ceil((Number.isFinite(left) ? left : limits.sendCooldownMs) / 1000)),
+      });
+    }
+    if ((await store.incr(`send:target:${channel}:${target}`, HOUR)) > limits.sendPerTargetPerHour) {
+      throw new PassportError('codeSendLimit');
+    }
+
+    const previous = await liveCode(channel, target, purpose);
+    const inherited = previous && previous.expires_at > now ? previous.attempts : 0;
+    if (inherited >= limits.codeMaxAttempts) {
+      await store.delete(cooldownKey);
+      throw new PassportError('codeTooManyAttempts');
+    }
+
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const id = randomUUID();
+    await db
+      .insertInto('one_time_codes')
+      .values({
+        id,
+        purpose,
+        channel,
+        target,
+        code_hash: hashOf(purpose, channel, target, code),
+        created_at: now,
+        expires_at: now + limits.codeTtlMs,
+        attempts: inherited,
+        used_at: null,
+      })
+      .execute();
+
+    const minutes = Math.round(limits.codeTtlMs / 60_000);
+    try {
+      if (channel === 'mobile') {
+        await delivery.sms.send(codeSms(target, code, minutes, config.appName, request.language));
+      } else {
+        await delivery.mail.send(codeMail(target, code, minutes, config.appName, request.language));
+      }
+    } catch (error) {
+      // The user got nothing: no cooldown, and the undelivered code must not stay guessable.
+      await db.deleteFrom('one_time_codes').where('id', '=', id).execute();
+      await store.delete(cooldownKey);
+      app.log.warn(
+        { err: error instanceof DeliveryError ? error : new DeliveryError('provider error'), channel },
+        'code delivery failed',
+      );
+      throw new PassportError('deliveryFailed');
+    }
+
+    await db
+      .updateTable('one_time_codes')
+      .set({ used_at: now })
+      .where('target', '=', target)
+      .where('purpose', '=', purpose)
+      .where('channel', '=', channel)
+      .where('used_at', 'is', null)
+      .where('id', '!=', id)
+      .execute();
+    return {
+      expiresIn: Math.round(limits.codeTtlMs / 1000),
+      retryAfter: Math.round(limits.sendCooldownMs / 1000),
+    };
+  }
+
+  async function verify(request: VerifyCodeRequest) {
+    const { channel, target, purpose } = request;
+    const row = await liveCode(channel, target, purpose);
+    const now = runtime.now();
+    if (!row || row.expires_at <= now) throw new PassportError('codeExpired');
+    if (row.attempts >= limits.codeMaxAttempts) throw new PassportError('codeTooManyAttempts');
+
+    // Charge the guess first: only the first `max` guesses, in whatever order they arrive, are judged.
+    const charged = await db
+      .updateTable('one_time_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .where('attempts', '<', limits.codeMaxAttempts)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (Number(charged.numUpdatedRows) !== 1) {
+      const fresh = await db
+        .selectFrom('one_time_codes')
+        .select(['attempts', 'used_at'])
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      if (fresh && fresh.used_at === null && fresh.attempts >= limits.codeMaxAttempts) {
+        throw new PassportError('codeTooManyAttempts');
+      }
+      throw new PassportError('codeExpired');
+    }
+
+    const given = request.code.trim();
+    if (!/^[0-9]{6}$/.test(given) || !safeEqual(hashOf(purpose, channel, target, given), row.code_hash)) {
+      throw new PassportError('codeWrong');
+    }
+    const consumed = await db
+      .updateTable('one_time_codes')
+      .set({ used_at: now })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(consumed.numUpdatedRows) !== 1) throw new PassportError('codeExpired');
+  }
+
+  return { send, verify };
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { User } from '../../db/schema';
+import { PassportError } from '../../errors';
+import { CodeType } from '../../protocol';
+import { emailOf, mobileOf } from '../accounts/targets';
+import type { Channel } from '../codes/codes';
+import { currentPasswordFailureKey, passwordFailureKey } from './failures';
+import { assertNewPassword } from './policy';
+
+/**
+ * What every flow that stores a password shares: the code purposes, the rules for a new password, and
+ * storing it (every session dies, the locks lift).
+ */
+
+/** Forgotten-password codes (spec §7: 4 or 6 reset). */
+export const RESET_PURPOSES: ReadonlySet<number> = new Set([
+  CodeType.resetPassword,
+  CodeType.resetPasswordAlt,
+]);
+/** Signed-in change codes: 11 change password, 22 any verify step while signed in. */
+export const CHANGE_PURPOSES: ReadonlySet<number> = new Set([CodeType.changePassword, CodeType.oldMobile]);
+
+/** What a flow does after a new password is stored. */
+export type After = 'sign out here' | 'sign in anew';
+
+/** The answer of every flow that stores a password: whose, and whether this browser holds a session. */
+export interface PasswordChanged {
+  user_id: string;
+  signed_in: boolean;
+}
+
+export const changed = (userId: string, signedIn: boolean): PasswordChanged => ({
+  user_id: userId,
+  signed_in: signedIn,
+});
+
+export const identifiersOf = (user: Pick<User, 'mobile' | 'email' | 'username'>) => [
+  user.mobile,
+  user.email,
+  user.username,
+];
+
+/** The rules for a new password (never applied to an existing one); answers it normalised. */
+export const policy = (app: FastifyInstance, password: string, identifiers: readonly (string | null)[]) =>
+  assertNewPassword(password, { appName: app.config.appName, identifiers });
+
+export const targetOf = (app: FastifyInstance, channel: Channel, to: string) =>
+  channel === 'mobile' ? mobileOf(app, to) : emailOf(to);
+
+/**
+ * Lifts every password lock of the account: whoever proved a code or the current password owns it, and
+ * the new password must not stay locked by the failures (perhaps a stranger's) that came before it.
+ */
+async function liftPasswordLocks(app: FastifyInstance, user: User) {
+  await app.store.delete(currentPasswordFailureKey(user.id));
+  for (const kind of ['mobile', 'email', 'username'] as const) {
+    const value = user[kind];
+    if (value) await app.store.delete(passwordFailureKey(kind, value));
+  }
+}
+
+/**
+ * Stores a new password, kills every session of the account (SECURITY.md: a password reset kills
+ * server state) and lifts its password locks. Then either this browser is signed in anew (a flow "and login", or a signed-in change
+ * whose user stays signed in here on a fresh token) or, when it held a session of this account, that
+ * session is gone and its cookie cleared.
+ */
+export async function storeNewPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  password: string,
+  after: After,
+) {
+  await app.accounts.setPasswordHash(user.id, await app.passwords.hash(password));
+  await app.sessions.revokeAll(user.id);
+  await liftPasswordLocks(app, user);
+  if (after === 'sign in anew') {
+    if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+    return app.sessions.signIn(request, reply, user.id);
+  }
+  if (request.session?.userId === user.id) await app.sessions.signOut(request, reply);
+  return null;
+}

@@ -1,0 +1,66 @@
+import { hash, parseOptions, verify } from '@node-rs/argon2';
+import { PassportError } from '../../errors';
+
+/** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane. Raise them here; hashes upgrade on login. */
+export const ARGON2_OPTIONS = {
+  algorithm: 2 /* Argon2id */,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+/** The longest password accepted, in UTF-8 bytes after NFKC: longer input is a 400 before any hashing. */
+export const MAX_PASSWORD_BYTES = 1024;
+
+export interface Passwords {
+  hash(password: string): Promise<string>;
+  /**
+   * Checks a password against a stored hash; with no hash (unknown user, or no password set) it checks
+   * against a dummy hash so the answer takes as long and says the same.
+   */
+  verify(stored: string | null, password: string): Promise<boolean>;
+  /** True when a stored hash was made with weaker parameters than today's. */
+  needsRehash(stored: string): boolean;
+}
+
+/** NFKC, and the 1 KiB cap enforced before hashing. */
+export function normalisePassword(password: string): string {
+  const normalised = password.normalize('NFKC');
+  if (Buffer.byteLength(normalised, 'utf8') > MAX_PASSWORD_BYTES)
+    throw new PassportError('invalidParam', { field: 'password' });
+  return normalised;
+}
+
+/** argon2id hashing; an unknown account costs one verify of a dummy hash, as a wrong password does. */
+export async function createPasswords(): Promise<Passwords> {
+  const dummy = await hash('portico-dummy-password-for-unknown-users', ARGON2_OPTIONS);
+  const passwords: Passwords = {
+    hash: (password) => hash(normalisePassword(password), ARGON2_OPTIONS),
+    async verify(stored, password) {
+      const normalised = normalisePassword(password);
+      if (!stored) {
+        await verify(dummy, normalised);
+        return false;
+      }
+      try {
+        return await verify(stored, normalised);
+      } catch {
+        return false;
+      }
+    },
+    needsRehash(stored) {
+      try {
+        const o = parseOptions(stored);
+        return (
+          o.algorithm !== ARGON2_OPTIONS.algorithm ||
+          o.memoryCost < ARGON2_OPTIONS.memoryCost ||
+          o.timeCost < ARGON2_OPTIONS.timeCost ||
+          o.parallelism !== ARGON2_OPTIONS.parallelism
+        );
+      } catch {
+        return true;
+      }
+    },
+  };
+  return passwords;
+}

@@ -1,0 +1,237 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CompiledQuery } from 'kysely';
+import type { User } from '../../db/schema';
+import { PassportError } from '../../errors';
+import { randomToken, sha256 } from '../../lib/crypto';
+
+/** The signed-in state of a request. Routes read `request.session`; only this plugin reads the table. */
+export interface Session {
+  /** SHA-256 of the cookie token: the session's id. */
+  id: string;
+  userId: string;
+  user: User;
+  createdAt: number;
+  expiresAt: number;
+  absoluteExpiresAt: number;
+}
+
+export interface Sessions {
+  /** The session cookie's name: `sessionid`, or `__Host-sessionid` behind https. */
+  readonly cookieName: string;
+  /** Signs `userId` in: the request's old session (if any) dies, a new token is set. */
+  signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<Session>;
+  /** Kills the request's session, server side and in the browser. */
+  signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Kills every session of a user (password reset, cancellation). */
+  revokeAll(userId: string): Promise<void>;
+}
+
+/** The request's session, or NOT_LOGGED_IN. */
+export function requireSession(request: FastifyRequest): Session {
+  if (!request.session) throw new PassportError('notLoggedIn');
+  return request.session;
+}
+
+/** The session service, and the onRequest step that resolves a request's session cookie. */
+export interface SessionService {
+  sessions: Sessions;
+  /** Puts the cookie's session on the request; returns a promise only when it must wait (lib/hooks). */
+  resolve(request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined;
+}
+
+export function createSessions(app: FastifyInstance): SessionService {
+  const { config, runtime, db } = app;
+  const secure = config.publicOrigin.startsWith('https:');
+  const cookieName = secure ? `${config.cookieDomain ? '__Secure-' : '__Host-'}sessionid` : 'sessionid';
+  const idleMs = config.sessionIdleSeconds * 1000;
+  const absoluteMs = config.sessionAbsoluteSeconds * 1000;
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure,
+    ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),
+  };
+
+  const destroy = (id: string) => db.deleteFrom('sessions').where('token_hash', '=', id).execute();
+
+  // The lookup every signed-in request makes: the session by its token hash and its user, both by
+  // primary key, built and compiled once. Nothing is cached across requests: every check reads the
+  // database, so a logout or a revocation on any instance takes effect on the next request.
+  //
+  // On PostgreSQL it is one joined query. On SQLite it is two better-sqlite3 statements prepared once
+  // (the session row, then its user), run straight on the connection whenever no transaction is open
+  // on it (another request's open transaction would show its uncommitted rows); the two synchronous
+  // calls cannot interleave with anything else on that connection. Measured on SQLite 3.54: the join
+  // takes about 18 µs a call where the two primary-key reads take about 3 µs each.
+  const lookup = db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.created_at as session_created_at',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'sessions.absolute_expires_at',
+    ])
+    .where('sessions.token_hash', '=', '')
+    .compile();
+  if (lookup.parameters.length !== 1) throw new Error('the session lookup must take exactly the token hash');
+  type LookupRow = typeof lookup extends CompiledQuery<infer Row> ? Row : never;
+  const sqlite = app.database.sqlite;
+  const sessionRow = sqlite?.prepare<[string], Omit<LookupRow, keyof User> & { user_id: string }>(
+    db
+      .selectFrom('sessions')
+      .select([
+        'user_id',
+        'created_at as session_created_at',
+        'last_seen_at',
+        'expires_at',
+        'absolute_expires_at',
+      ])
+      .where('token_hash', '=', '')
+      .compile().sql,
+  );
+  const userRow = sqlite?.prepare<[string], User>(
+    db.selectFrom('users').selectAll().where('id', '=', '').compile().sql,
+  );
+  /** A stored session and its user, as the lookup found them. */
+  interface Found {
+    user: User;
+    createdAt: number;
+    lastSeenAt: number;
+    expiresAt: number;
+    absoluteExpiresAt: number;
+  }
+  const found = (user: User, session: Omit<LookupRow, keyof User>): Found => ({
+    user,
+    createdAt: Number(session.session_created_at),
+    lastSeenAt: Number(session.last_seen_at),
+    expiresAt: Number(session.expires_at),
+    absoluteExpiresAt: Number(session.absolute_expires_at),
+  });
+  /** Synchronous on SQLite's fast path, a promise otherwise. */
+  const findSession = (id: string): Found | undefined | Promise<Found | undefined> => {
+    if (sqlite && sessionRow && userRow && !sqlite.inTransaction) {
+      const session = sessionRow.get(id);
+      const user = session && userRow.get(session.user_id);
+      return session && user ? found(user, session) : undefined;
+    }
+    return db.executeQuery<LookupRow>({ ...lookup, parameters: [id] }).then(({ rows: [row] }) => {
+      if (!row) return undefined;
+      const { session_created_at, last_seen_at, expires_at, absolute_expires_at, ...user } = row;
+      return found(user, { session_created_at, last_seen_at, expires_at, absolute_expires_at });
+    });
+  };
+
+  /** Puts the session on the request, or clears a dead cookie; waits only when it writes. */
+  function attach(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    row: Found | undefined,
+  ): Promise<unknown> | undefined {
+    const now = runtime.now();
+    if (!row || row.expiresAt <= now || row.absoluteExpiresAt <= now) {
+      reply.clearCookie(cookieName, cookieOptions);
+      return row ? destroy(id) : undefined;
+    }
+    const touch = now - row.lastSeenAt >= runtime.limits.sessionTouchMs;
+    const expiresAt = touch ? Math.min(now + idleMs, row.absoluteExpiresAt) : row.expiresAt;
+    const session: Session = {
+      id,
+      userId: row.user.id,
+      user: row.user,
+      createdAt: row.createdAt,
+      expiresAt,
+      absoluteExpiresAt: row.absoluteExpiresAt,
+    };
+    if (!touch) {
+      request.session = session;
+      return undefined;
+    }
+    return db
+      .updateTable('sessions')
+      .set({ last_seen_at: now, expires_at: expiresAt })
+      .where('token_hash', '=', id)
+      .execute()
+      .then(() => {
+        request.session = session;
+      });
+  }
+
+  /** Resolves the request's session cookie; a promise only when the database must be waited for. */
+  function resolve(request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined {
+    const token = request.cookies[cookieName];
+    if (!token) return undefined;
+    if (token.length > 128) {
+      reply.clearCookie(cookieName, cookieOptions);
+      return undefined;
+    }
+    const id = sha256(token);
+    const row = findSession(id);
+    return row instanceof Promise
+      ? row.then((settled) => attach(request, reply, id, settled))
+      : attach(request, reply, id, row);
+  }
+
+  const sessions: Sessions = {
+    cookieName,
+    async signIn(request, reply, userId) {
+      if (request.session) await destroy(request.session.id);
+      const token = randomToken(32);
+      const id = sha256(token);
+      const now = runtime.now();
+      const absolute = now + absoluteMs;
+      const header = (name: string, max: number) => {
+        const value = request.headers[name];
+        return typeof value === 'string' ? value.slice(0, max) : null;
+      };
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const fingerprint = typeof query.verifyFp === 'string' ? query.verifyFp.slice(0, 128) : null;
+      const did = typeof query.did === 'string' ? query.did.slice(0, 64) : null;
+      await db
+        .insertInto('sessions')
+        .values({
+          token_hash: id,
+          user_id: userId,
+          created_at: now,
+          last_seen_at: now,
+          expires_at: Math.min(now + idleMs, absolute),
+          absolute_expires_at: absolute,
+          user_agent: header('user-agent', 512),
+          ip: request.ip,
+          fp: fingerprint,
+          did,
+        })
+        .execute();
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: config.sessionAbsoluteSeconds });
+      request.session = {
+        id,
+        userId,
+        user,
+        createdAt: now,
+        expiresAt: Math.min(now + idleMs, absolute),
+        absoluteExpiresAt: absolute,
+      };
+      return request.session;
+    },
+    async signOut(request, reply) {
+      if (request.session) await destroy(request.session.id);
+      request.session = null;
+      // A new pre-session id (and so a new CSRF token) for whoever uses this browser next.
+      request.preSessionId = null;
+      reply.clearCookie(cookieName, cookieOptions);
+    },
+    async revokeAll(userId) {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
+  };
+
+  return { sessions, resolve };
+}

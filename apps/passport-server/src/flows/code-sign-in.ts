@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { emailOf, mobileOf } from '../domain/accounts/targets';
+import type { Channel } from '../domain/codes/codes';
+import { PassportError } from '../errors';
+import { SIGN_IN_PURPOSES } from '../lib/purposes';
+import { CodeType } from '../protocol';
+import { completeSignIn } from './complete-sign-in';
+
+/** The code sign-ins: which channel, which purposes they consume, whether they may create an account. */
+export const CODE_SIGN_INS = {
+  /** sms_login: signs in or registers. */
+  sms: {
+    channel: 'mobile',
+    allowed: SIGN_IN_PURPOSES.smsLogin,
+    fallback: CodeType.mobileLogin,
+    register: true,
+  },
+  /** sms_login_only: existing accounts only (ACCOUNT_NOT_FOUND after the code is verified). */
+  smsOnly: {
+    channel: 'mobile',
+    allowed: SIGN_IN_PURPOSES.smsLoginOnly,
+    fallback: CodeType.mobileLogin,
+    register: false,
+  },
+  /** email/code_login: signs in or registers. */
+  email: {
+    channel: 'email',
+    allowed: SIGN_IN_PURPOSES.emailCodeLogin,
+    fallback: CodeType.emailLogin,
+    register: true,
+  },
+} as const satisfies Record<
+  string,
+  { channel: Channel; allowed: ReadonlySet<number>; fallback: number; register: boolean }
+>;
+
+export type CodeSignInKind = keyof typeof CODE_SIGN_INS;
+
+/** Signs in (or up) with a one-time code bound to its purpose and target. */
+export async function codeSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: CodeSignInKind,
+  input: { to: string; code: string; type: number | undefined },
+) {
+  const { channel, allowed, fallback, register } = CODE_SIGN_INS[kind];
+  const target = channel === 'mobile' ? mobileOf(app, input.to) : emailOf(input.to);
+  const purpose = input.type ?? fallback;
+  if (!allowed.has(purpose)) throw new PassportError('codeTypeInvalid');
+  const risk = { target: `${channel}:${target}` };
+  await app.risk.require(request, 'signIn', risk);
+  await app.codes.verify({ channel, target, purpose, code: input.code }).catch(async (error: unknown) => {
+    await app.risk.recordFailure(request, risk);
+    throw error;
+  });
+  const identifier = { kind: channel, value: target } as const;
+  const proof = channel === 'mobile' ? 'mobileCode' : 'emailCode';
+  if (!register) {
+    const user = await app.accounts.find(identifier);
+    if (!user) throw new PassportError('accountNotFound');
+    return completeSignIn(app, request, reply, user, { newUser: false, proof });
+  }
+  const { user, created } = await app.accounts.findOrCreate(identifier);
+  return completeSignIn(app, request, reply, user, { newUser: created, proof });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { User } from '../db/schema';
+import { accountInfo } from '../domain/accounts/account-info';
+import { SECOND_VERIFY_TTL_MS, savePendingSignIn } from '../domain/second-verify/pending';
+import { PassportError } from '../errors';
+import { mask } from '../lib/identifiers';
+
+/** How the credential of a sign-in was proven. */
+export type SignInProof = 'password' | 'mobileCode' | 'emailCode';
+
+/**
+ * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
+ * account, a sign-in by an SMS code to the account's own mobile (it proves the second factor itself),
+ * an account without a mobile, or a remembered device signs in (and the device is remembered or
+ * refreshed); anything else answers SECOND_VERIFY (2046) with a fresh single-use `sms_code_key` and the
+ * masked mobile (spec §4, §8; flows/second-verify finishes it).
+ */
+export async function completeSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  options: { newUser: boolean; proof: SignInProof },
+) {
+  if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  const direct =
+    !app.config.secondVerify ||
+    options.newUser ||
+    options.proof === 'mobileCode' ||
+    !user.mobile ||
+    (await app.devices.isRemembered(user.id, app.devices.keyOf(request)));
+  if (!direct && user.mobile) {
+    const key = await savePendingSignIn(app, request, user.id, user.mobile);
+    throw new PassportError('secondVerify', {
+      sms_code_key: key,
+      mobile: mask(user.mobile),
+      expires_in: SECOND_VERIFY_TTL_MS / 1000,
+    });
+  }
+  const session = await app.sessions.signIn(request, reply, user.id);
+  await app.devices.remember(user.id, request);
+  return accountInfo(session, { newUser: options.newUser });
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Identifier } from '../domain/accounts/accounts';
+import { passwordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
+import { normalisePassword } from '../domain/passwords/passwords';
+import { PassportError } from '../errors';
+import { normaliseEmail, normaliseMobile, normaliseUsername } from '../lib/identifiers';
+import { completeSignIn } from './complete-sign-in';
+
+export interface PasswordSignIn {
+  password: string;
+  email?: string | undefined;
+  mobile?: string | undefined;
+  username?: string | undefined;
+  account?: string | undefined;
+}
+
+/** Which identifier a password login names; `account` is read as e-mail, mobile or username. */
+function identifierOf(
+  app: FastifyInstance,
+  body: PasswordSignIn,
+): Identifier | { kind: 'invalid'; value: string } | null {
+  const region = app.config.defaultRegion;
+  const asEmail = (v: string) => normaliseEmail(v);
+  const asMobile = (v: string) => normaliseMobile(v, region)?.e164 ?? null;
+  const candidates: [Identifier['kind'], string | undefined, (v: string) => string | null][] = [
+    ['email', body.email, asEmail],
+    ['mobile', body.mobile, asMobile],
+    ['username', body.username, normaliseUsername],
+  ];
+  for (const [kind, raw, normalise] of candidates) {
+    if (raw === undefined || raw === '') continue;
+    const value = normalise(raw);
+    return value ? { kind, value } : { kind: 'invalid', value: raw.slice(0, 254) };
+  }
+  const account = body.account;
+  if (account === undefined || account === '') return null;
+  if (account.includes('@')) {
+    const email = asEmail(account);
+    return email ? { kind: 'email', value: email } : { kind: 'invalid', value: account.slice(0, 254) };
+  }
+  if (/^[+0-9()\-.\s]+$/.test(account)) {
+    const mobile = asMobile(account);
+    if (mobile) return { kind: 'mobile', value: mobile };
+  }
+  const username = normaliseUsername(account);
+  return username ? { kind: 'username', value: username } : { kind: 'invalid', value: account.slice(0, 254) };
+}
+
+/**
+ * Signs in with a password and one identifier. Unknown account, no password set and wrong password give
+ * one answer after one argon2 verify each; failures count per client address and per identifier, shared
+ * by every path that reaches this flow, so alternating paths buys no guesses.
+ */
+export async function passwordSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: PasswordSignIn,
+) {
+  const { store, passwords, accounts, runtime } = app;
+  const limits = runtime.limits;
+  const password = normalisePassword(body.password);
+  const identifier = identifierOf(app, body);
+  if (!identifier) throw new PassportError('identifierRequired');
+
+  const ipKey = passwordIpFailureKey(request.ip);
+  const accountKey = passwordFailureKey(identifier.kind, identifier.value);
+  if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
+    throw new PassportError('rateLimited');
+  if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
+    throw new PassportError('temporarilyLocked');
+
+  const risk = { target: `${identifier.kind}:${identifier.value}` };
+  await app.risk.require(request, 'signIn', risk);
+
+  const user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
+  // Unknown account, no password set, wrong password: one answer, one argon2 verify each.
+  if (!(await passwords.verify(user?.password_hash ?? null, password)) || !user?.password_hash) {
+    await store.incr(ipKey, 3_600_000);
+    await store.incr(accountKey, limits.passwordFailureWindowMs);
+    await app.risk.recordFailure(request, risk);
+    throw new PassportError('wrongCredentials');
+  }
+  await store.delete(accountKey);
+  await app.risk.recordSuccess(request, risk);
+  if (passwords.needsRehash(user.password_hash)) {
+    await accounts.setPasswordHash(user.id, await passwords.hash(password));
+  }
+  return completeSignIn(app, request, reply, user, { newUser: false, proof: 'password' });
+}

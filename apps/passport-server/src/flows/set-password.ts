@@ -1,0 +1,26 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { changed, identifiersOf, type PasswordChanged, policy } from '../domain/passwords/new-password';
+import { requireSession } from '../domain/sessions/sessions';
+import { PassportError } from '../errors';
+
+/**
+ * Signed in: a first password. It adds a way in and replaces nothing, so other sessions live on; a
+ * conditional update, so of two concurrent sets one wins and the other gets PASSWORD_ALREADY_SET.
+ */
+export async function setPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { password: string },
+): Promise<PasswordChanged> {
+  const { user } = requireSession(request);
+  if (user.password_hash) throw new PassportError('passwordAlreadySet');
+  const pw = policy(app, input.password, identifiersOf(user));
+  if (!(await app.accounts.setFirstPasswordHash(user.id, await app.passwords.hash(pw))))
+    throw new PassportError('passwordAlreadySet');
+  return changed(user.id, true);
+}
+
+/** Signed in: whether the account has a password. */
+export function hasSetPassword(request: FastifyRequest) {
+  return { has_set: requireSession(request).user.password_hash !== null };
+}

@@ -1,0 +1,76 @@
+import {
+  authFailure,
+  authSuccess,
+  type ErrorName,
+  ssoFailure,
+  ssoSuccess,
+  webFailure,
+  webSuccess,
+} from '../protocol';
+
+/** A failure as the error handler decided it: the catalogue entry, its text and the data's extra fields. */
+export interface Failure {
+  /** The HTTP status from the catalogue: 200 for a business failure, 4xx or 5xx otherwise. */
+  status: number;
+  name: ErrorName;
+  code: number;
+  description: string;
+  extra: Record<string, unknown> | undefined;
+}
+
+/** How one envelope answers: a success's body, and a failure's status and body. */
+export interface Renderer {
+  success(data: unknown): unknown;
+  failure(failure: Failure): { status: number; body: unknown };
+}
+
+const web: Renderer = {
+  success: webSuccess,
+  failure: (f) => ({ status: f.status, body: webFailure(f.code, f.description, f.extra) }),
+};
+
+/**
+ * RFC 6749 §5.2: `{error, error_description}` with 400 (401 for a client that failed to authenticate);
+ * a business failure the catalogue answers with 200 is a 400 here. The open-auth token endpoint answers
+ * in it; the catalogue code stays in the log, not in the body.
+ */
+function oauthError(status: number): string {
+  if (status === 401) return 'invalid_client';
+  if (status === 503) return 'temporarily_unavailable';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request';
+}
+
+/**
+ * The envelopes a route family answers in (spec §5), keyed by `config.envelope` of the route: web
+ * `{message, data}` (the app API speaks it too), sso `{error_code, description, data}`, open auth
+ * `{status_code, status_msg, data}`, and bare RFC 6749 errors for an OAuth token endpoint.
+ */
+export const RENDERERS = {
+  web,
+  app: web,
+  sso: {
+    success: ssoSuccess,
+    failure: (f) => ({ status: f.status, body: ssoFailure(f.code, f.description, f.extra) }),
+  },
+  auth: {
+    success: authSuccess,
+    failure: (f) => ({ status: f.status, body: authFailure(f.code, f.description, f.extra) }),
+  },
+  oauth: {
+    success: (data) => data,
+    failure: (f) => {
+      const status = Math.max(f.status, 400);
+      return { status, body: { error: oauthError(status), error_description: f.description } };
+    },
+  },
+} satisfies Record<string, Renderer>;
+
+export type Envelope = keyof typeof RENDERERS;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The envelope a route answers in (a key of RENDERERS); web by default. */
+    envelope?: Envelope;
+  }
+}

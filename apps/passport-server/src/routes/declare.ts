@@ -1,0 +1,137 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import { type Envelope, RENDERERS } from '../http/envelopes';
+import { webResponses } from '../schemas/common';
+
+/**
+ * One way to declare a flow's routes across the path families (spec §7): a flow route is declared once
+ * with its schema, its success data and its handler, and lists the `[family, path]` rows it answers
+ * at. Each row answers in its family's envelope, documents its response in it, and fails in it (the
+ * error handler reads `config.envelope`). Handlers return the envelope's data and throw PassportError.
+ */
+
+/** The path families and the envelope each answers in. */
+export const FAMILIES = {
+  web: 'web',
+  sso: 'sso',
+  legacy: 'web',
+  mobile: 'web',
+  passport: 'web',
+} as const satisfies Record<string, Envelope>;
+
+export type Family = keyof typeof FAMILIES;
+type FamilyEnvelope = (typeof FAMILIES)[Family];
+
+/** The schema of a flow route: input and documentation (summary, tags, consumes, querystring, body). */
+export type FlowSchema = FastifySchema & { summary: string; tags: string[] };
+
+/** The request of a route with schema `S`, its body and query typed from the TypeBox schemas. */
+export type FlowRequest<S extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  S,
+  TypeBoxTypeProvider
+>;
+
+export interface FlowRoute<S extends FlowSchema = FlowSchema> {
+  method: 'GET' | 'POST';
+  /** A `response` in it is replaced by the one of each row's envelope. */
+  schema: S;
+  /** The success data. */
+  data: TSchema;
+  /** Answers besides the envelope's, for the documentation (a redirect). */
+  responses?: Record<number, TSchema>;
+  /** Where the flow answers. */
+  at: readonly (readonly [family: Family, path: string])[];
+  /**
+   * The envelope's data; `undefined` when the handler answered itself (a redirect). It returns a
+   * promise only when it waits, so a synchronous answer (account/info) costs no promise.
+   */
+  run(app: FastifyInstance, request: FlowRequest<S>, reply: FastifyReply): unknown;
+}
+
+/** Declares a flow route; its handler's request is typed from the schema. */
+export const flowRoute = <S extends FlowSchema>(route: FlowRoute<S>): FlowRoute =>
+  route as unknown as FlowRoute;
+
+/** Documentation-only response schemas in an envelope (bodies are serialised as they are). */
+const RESPONSES: Record<FamilyEnvelope, (data: TSchema) => Record<string, TSchema>> = {
+  web: webResponses,
+  sso: (data) => {
+    const failure = Type.Object(
+      {
+        error_code: Type.Integer({ minimum: 1 }),
+        description: Type.String(),
+        data: Type.Object(
+          { error_code: Type.Integer(), description: Type.String() },
+          { additionalProperties: true },
+        ),
+      },
+      { description: 'failure' },
+    );
+    return {
+      200: Type.Union([
+        Type.Object(
+          { error_code: Type.Literal(0), description: Type.String(), data },
+          { description: 'success' },
+        ),
+        failure,
+      ]),
+      '4xx': failure,
+    };
+  },
+};
+
+/** One row of the route table: which family answers which path with which flow route. */
+export interface RouteRow {
+  family: Family;
+  path: string;
+  method: FlowRoute['method'];
+  envelope: FamilyEnvelope;
+  summary: string;
+}
+
+/** Every row of some flow routes, in order. */
+export const rowsOf = (routes: readonly FlowRoute[]): RouteRow[] =>
+  routes.flatMap((route) =>
+    route.at.map(([family, path]) => ({
+      family,
+      path,
+      method: route.method,
+      envelope: FAMILIES[family],
+      summary: route.schema.summary,
+    })),
+  );
+
+/** Registers every row of the flow routes on `app`. */
+export function registerFlowRoutes(app: FastifyInstance, routes: readonly FlowRoute[]): void {
+  for (const route of routes) {
+    for (const [family, path] of route.at) {
+      const envelope = FAMILIES[family];
+      const { success } = RENDERERS[envelope];
+      const answer = (data: unknown) => (data === undefined ? undefined : success(data));
+      app.route({
+        method: route.method,
+        url: path,
+        schema: { ...route.schema, response: { ...RESPONSES[envelope](route.data), ...route.responses } },
+        config: { envelope },
+        handler: (request, reply) => {
+          const data = route.run(app, request as FlowRequest<FlowSchema>, reply);
+          return data instanceof Promise
+            ? data.then((settled) => (settled === undefined ? reply : success(settled)))
+            : answer(data);
+        },
+      });
+    }
+  }
+}
