@@ -70,8 +70,8 @@ describe('createRegistration', () => {
       password: 'a long passphrase',
     });
     expect(paths()).toEqual([webPaths.emailRegisterVerify, webPaths.emailRegisterV2]);
-    expect(formOf(passport.requests[1]!)['verify_ticket']).toBe('t-654321');
-    expect(formOf(passport.requests[1]!)['email']).toBe('ada@example.com');
+    expect(formOf(passport.requests[1]!).verify_ticket).toBe('t-654321');
+    expect(formOf(passport.requests[1]!).email).toBe('ada@example.com');
   });
 
   it('keeps the ticket after a refused password, so the same code is not spent twice', async () => {
@@ -102,7 +102,7 @@ describe('createRegistration', () => {
       password: 'a long passphrase',
     });
     expect(passport.requests.filter((r) => r.path === webPaths.mobileCheckCode)).toHaveLength(2);
-    expect(formOf(passport.last)['verify_ticket']).toBe('t-111111');
+    expect(formOf(passport.last).verify_ticket).toBe('t-111111');
   });
 
   it('fails with a typed error when the check answers success without a ticket', async () => {

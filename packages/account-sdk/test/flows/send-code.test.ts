@@ -93,7 +93,7 @@ describe('createSendCode', () => {
     });
     await flow.send('ada@example.com');
     expect(passport.last.path).toBe(webPaths.emailSendCode);
-    expect(formOf(passport.last)['email']).toBe('ada@example.com');
+    expect(formOf(passport.last).email).toBe('ada@example.com');
     expect(flow.getSnapshot().cooldown).toBe(90);
     flow.dispose();
   });
