@@ -32,7 +32,6 @@ export const { useTranslate: useAuthT, translate: authText } = defineMessages(
     'password.confirm': '再次输入新密码',
     'legal.terms': '服务条款',
     'legal.privacy': '隐私政策',
-    'language.label': '语言',
   },
   {
     'auth.back': 'Back to home',
@@ -62,7 +61,6 @@ export const { useTranslate: useAuthT, translate: authText } = defineMessages(
     'password.confirm': 'Repeat the new password',
     'legal.terms': 'Terms of service',
     'legal.privacy': 'Privacy policy',
-    'language.label': 'Language',
   },
 );
 

@@ -1,30 +1,21 @@
 import { createContext, useContext } from 'react';
 import { nextOrFallback } from '../next/after-sign-in';
 import type { AuthConfig, AuthRoutesOptions } from './auth-options';
+import { authPaths } from './auth-paths';
 
-/** Fills in the defaults once; a mistake in the wiring throws here, at start, with the fix in the message. */
+const resolved = new WeakMap<AuthRoutesOptions, AuthConfig>();
+
+/** The options with every default filled in, once per options object (every screen shares it). */
 export function resolveAuthConfig(options: AuthRoutesOptions): AuthConfig {
-  if (!options?.client || !options.queryClient)
-    throw new TypeError(
-      'createAuthRoutes needs { client, queryClient }: the account client and the QueryClient given to <AccountProvider>',
-    );
-  const base = (options.basePath ?? '').replace(/\/+$/, '');
-  if (base && !base.startsWith('/'))
-    throw new TypeError(`createAuthRoutes: basePath must start with '/' (got "${options.basePath}")`);
-  const methods = options.methods ?? ['sms', 'email', 'password'];
-  if (methods.length === 0)
-    throw new TypeError('createAuthRoutes: methods needs at least one sign-in method');
-  const paths = {
-    login: `${base}/login`,
-    signUp: options.screens?.signUp === false ? null : `${base}/sign-up`,
-    resetPassword: options.screens?.resetPassword === false ? null : `${base}/reset-password`,
-  };
+  const known = resolved.get(options);
+  if (known) return known;
+  const paths = authPaths(options);
   const signedOutPages = [paths.login, paths.signUp, paths.resetPassword].filter((p): p is string => !!p);
   const defaultNext = options.defaultNext ?? '/';
-  return {
+  const config: AuthConfig = {
     client: options.client,
     queryClient: options.queryClient,
-    methods,
+    methods: options.methods ?? ['sms', 'email', 'password'],
     keepParams: options.keepParams ?? ['next'],
     copy: options.copy ?? {},
     legal: options.legal ?? false,
@@ -36,6 +27,8 @@ export function resolveAuthConfig(options: AuthRoutesOptions): AuthConfig {
       options.afterSignIn ??
       (({ search }) => nextOrFallback(search.get('next'), defaultNext, signedOutPages)),
   };
+  resolved.set(options, config);
+  return config;
 }
 
 export const AuthConfigContext = /* @__PURE__ */ createContext<AuthConfig | null>(null);

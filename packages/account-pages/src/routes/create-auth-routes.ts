@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
-import { resolveAuthConfig } from './auth-config';
 import type { AuthRoutesOptions } from './auth-options';
+import { authPaths } from './auth-paths';
 
 /**
  * The auth screens as route objects for the app's router: `login` (its layout, and the sign-in panel
@@ -13,27 +13,26 @@ import type { AuthRoutesOptions } from './auth-options';
  * (`brand`, `languageStore`, `legal`, `home`).
  */
 export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
-  const config = resolveAuthConfig(options);
-  const { paths } = config;
+  const paths = authPaths(options);
   const routes: RouteObject[] = [
     {
       id: 'auth-login',
       path: paths.login,
-      lazy: async () => (await import('../screens/login-layout')).route(config),
-      children: [{ index: true, lazy: async () => (await import('../screens/login')).route(config) }],
+      lazy: async () => (await import('../screens/login-layout')).route(options),
+      children: [{ index: true, lazy: async () => (await import('../screens/login')).route(options) }],
     },
   ];
   if (paths.resetPassword)
     routes.push({
       id: 'auth-reset-password',
       path: paths.resetPassword,
-      lazy: async () => (await import('../screens/reset-password')).route(config),
+      lazy: async () => (await import('../screens/reset-password')).route(options),
     });
   if (paths.signUp)
     routes.push({
       id: 'auth-sign-up',
       path: paths.signUp,
-      lazy: async () => (await import('../screens/sign-up')).route(config),
+      lazy: async () => (await import('../screens/sign-up')).route(options),
     });
   return routes;
 }

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router';
-import { AuthConfigContext } from './auth-config';
-import type { AuthConfig } from './auth-options';
+import { AuthConfigContext, resolveAuthConfig } from './auth-config';
+import type { AuthRoutesOptions } from './auth-options';
 import { signedInRedirect } from './navigation';
 
 /**
@@ -9,10 +9,11 @@ import { signedInRedirect } from './navigation';
  * the screens a signed-in person has no use for (login, sign-up), the loader that sends them on.
  */
 export function screenRoute(
-  config: AuthConfig,
+  options: AuthRoutesOptions,
   Screen: ComponentType,
   { signedOutOnly = false }: { signedOutOnly?: boolean } = {},
 ): { Component: ComponentType; loader?: LoaderFunction } {
+  const config = resolveAuthConfig(options);
   const Component = () => (
     <AuthConfigContext.Provider value={config}>
       <Screen />

@@ -1,7 +1,7 @@
 import { Link, Outlet } from 'react-router';
 import { useAuthT } from '../i18n/auth-messages';
 import { useAuthConfig } from '../routes/auth-config';
-import type { AuthConfig } from '../routes/auth-options';
+import type { AuthRoutesOptions } from '../routes/auth-options';
 import { useAuthHref } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell, CopyText } from '../shell/auth-shell';
@@ -35,4 +35,5 @@ function LoginLayout() {
 }
 
 /** The route: a signed-in visit goes straight on (the app's after-sign-in policy). */
-export const route = (config: AuthConfig) => screenRoute(config, LoginLayout, { signedOutOnly: true });
+export const route = (options: AuthRoutesOptions) =>
+  screenRoute(options, LoginLayout, { signedOutOnly: true });

@@ -3,7 +3,7 @@ import { CodeLoginForm } from '../forms/code-login-form';
 import { PasswordLoginForm } from '../forms/password-login-form';
 import { useAuthT } from '../i18n/auth-messages';
 import { useAuthConfig } from '../routes/auth-config';
-import type { AuthConfig, SignInMethod } from '../routes/auth-options';
+import type { AuthRoutesOptions, SignInMethod } from '../routes/auth-options';
 import { useGoOn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { Tabs } from '../ui/tabs';
@@ -37,4 +37,4 @@ function SignInPanel() {
   );
 }
 
-export const route = (config: AuthConfig) => screenRoute(config, SignInPanel);
+export const route = (options: AuthRoutesOptions) => screenRoute(options, SignInPanel);

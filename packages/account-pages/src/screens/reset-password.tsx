@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { CodePasswordForm } from '../forms/code-password-form';
 import { useAuthT } from '../i18n/auth-messages';
 import { useAuthConfig } from '../routes/auth-config';
-import type { AuthConfig } from '../routes/auth-options';
+import type { AuthRoutesOptions } from '../routes/auth-options';
 import { useAuthHref } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell, CopyText } from '../shell/auth-shell';
@@ -93,4 +93,4 @@ function ResetPassword() {
   );
 }
 
-export const route = (config: AuthConfig) => screenRoute(config, ResetPassword);
+export const route = (options: AuthRoutesOptions) => screenRoute(options, ResetPassword);

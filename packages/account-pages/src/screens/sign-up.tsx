@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { CodePasswordForm } from '../forms/code-password-form';
 import { useAuthT } from '../i18n/auth-messages';
 import { useAuthConfig } from '../routes/auth-config';
-import type { AuthConfig } from '../routes/auth-options';
+import type { AuthRoutesOptions } from '../routes/auth-options';
 import { useAuthHref, useGoOn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell, CopyText } from '../shell/auth-shell';
@@ -124,4 +124,4 @@ function SignUp() {
 }
 
 /** Signed in already: nothing to register; go where a sign-in would. */
-export const route = (config: AuthConfig) => screenRoute(config, SignUp, { signedOutOnly: true });
+export const route = (options: AuthRoutesOptions) => screenRoute(options, SignUp, { signedOutOnly: true });

@@ -1,4 +1,3 @@
-import { useAuthT } from '../i18n/auth-messages';
 import type { Language } from '../i18n/define';
 import { type LanguageStore, useLanguageStore } from '../i18n/language-store';
 
@@ -7,13 +6,15 @@ const CHOICES: readonly { language: Language; label: string; lang: string }[] = 
   { language: 'en', label: 'English', lang: 'en' },
 ];
 
+/** The group's name, in the language shown (its own two words: the switch sits in every app's header). */
+const LABEL: Record<Language, string> = { zh: '语言', en: 'Language' };
+
 /** Two toggle buttons, each named in its own language; the store remembers the choice. */
 export function LanguageSwitch({ store }: { store: LanguageStore }) {
   const language = useLanguageStore(store);
-  const t = useAuthT();
   return (
     <fieldset className="language-switch">
-      <legend className="visually-hidden">{t('language.label')}</legend>
+      <legend className="visually-hidden">{LABEL[language]}</legend>
       {CHOICES.map((choice) => (
         <button
           key={choice.language}

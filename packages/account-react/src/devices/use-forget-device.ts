@@ -9,8 +9,7 @@ export function useForgetDevice(): UseMutationResult<
   AccountError,
   { device_id: string }
 > {
-  return useAccountMutation(
-    (client, payload: { device_id: string }) => forgetDevice(client, payload),
-    (queryClient) => queryClient.invalidateQueries({ queryKey: accountQueryKeys.devices }),
+  return useAccountMutation(forgetDevice, (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: accountQueryKeys.devices }),
   );
 }

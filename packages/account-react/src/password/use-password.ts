@@ -28,10 +28,7 @@ export function useResetPassword(): UseMutationResult<
   AccountError,
   ResetPasswordPayload & { mobile: string }
 > {
-  return useAccountMutation(
-    (client, payload: ResetPasswordPayload & { mobile: string }) => resetPassword(client, payload),
-    sessionChanged,
-  );
+  return useAccountMutation(resetPassword, sessionChanged);
 }
 
 /** Resets a forgotten password with an e-mail address and code (`resetPasswordByEmail`); as `useResetPassword`. */
@@ -40,18 +37,12 @@ export function useResetPasswordByEmail(): UseMutationResult<
   AccountError,
   ResetPasswordPayload & { email: string }
 > {
-  return useAccountMutation(
-    (client, payload: ResetPasswordPayload & { email: string }) => resetPasswordByEmail(client, payload),
-    sessionChanged,
-  );
+  return useAccountMutation(resetPasswordByEmail, sessionChanged);
 }
 
 /** Sets a first password on the signed-in account (`setPassword`); refreshes the account queries. */
 export function useSetPassword(): UseMutationResult<Record<string, unknown>, AccountError, PasswordPayload> {
-  return useAccountMutation(
-    (client, payload: PasswordPayload) => setPassword(client, payload),
-    refreshAccount,
-  );
+  return useAccountMutation(setPassword, refreshAccount);
 }
 
 /**
@@ -63,10 +54,7 @@ export function useUpdatePassword(): UseMutationResult<
   AccountError,
   UpdatePasswordPayload
 > {
-  return useAccountMutation(
-    (client, payload: UpdatePasswordPayload) => updatePassword(client, payload),
-    refreshAccount,
-  );
+  return useAccountMutation(updatePassword, refreshAccount);
 }
 
 /** Changes the signed-in account's password with a code or ticket (`changePassword`); refreshes the account queries. */
@@ -75,8 +63,5 @@ export function useChangePassword(): UseMutationResult<
   AccountError,
   ChangePasswordPayload
 > {
-  return useAccountMutation(
-    (client, payload: ChangePasswordPayload) => changePassword(client, payload),
-    refreshAccount,
-  );
+  return useAccountMutation(changePassword, refreshAccount);
 }

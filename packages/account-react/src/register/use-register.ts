@@ -33,16 +33,10 @@ export function useRegister(): UseMutationResult<AccountInfo, AccountError, Regi
 
 /** Registers with a mobile number and a `verify_ticket` (`registerByMobile`); the answer becomes the session. */
 export function useRegisterByMobile(): UseMutationResult<AccountInfo, AccountError, RegisterByMobilePayload> {
-  return useAccountMutation(
-    (client, payload: RegisterByMobilePayload) => registerByMobile<AccountInfo>(client, payload),
-    signedIn,
-  );
+  return useAccountMutation(registerByMobile<AccountInfo>, signedIn);
 }
 
 /** Registers with an e-mail address and a `verify_ticket` (`registerByEmail`); the answer becomes the session. */
 export function useRegisterByEmail(): UseMutationResult<AccountInfo, AccountError, RegisterByEmailPayload> {
-  return useAccountMutation(
-    (client, payload: RegisterByEmailPayload) => registerByEmail<AccountInfo>(client, payload),
-    signedIn,
-  );
+  return useAccountMutation(registerByEmail<AccountInfo>, signedIn);
 }

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAccountClient, createRegistration, isAccountError, type RegistrationStep } from '../../src';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createRegistration, isAccountError, type RegistrationStep } from '../../src';
 import { ErrorCode, passportPaths, webPaths } from '../../src/protocol';
-import { cookieJar } from '../support/cookie-jar';
-import { json, type Passport, type SeenRequest, startPassport } from '../support/passport-server';
-import { formOf } from './form-of';
-
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
+import { json, type SeenRequest } from '../support/passport-server';
+import { formOf, passportFixture } from './fixture';
 
 const account = { user_id: '7', screen_name: 'ada', new_user: true };
 /** A passport that hands out ticket `t-<code>` and refuses the password 'password' as too common. */
-function answer(request: SeenRequest, response: Parameters<Parameters<Passport['handle']>[0]>[1]) {
+function answer(request: SeenRequest, response: ServerResponse) {
   const form = formOf(request);
   if (request.path === webPaths.mobileCheckCode || request.path === webPaths.emailRegisterVerify)
     return json(response, { message: 'success', data: { verify_ticket: `t-${form.code}` } });
@@ -25,13 +19,8 @@ function answer(request: SeenRequest, response: Parameters<Parameters<Passport['
   return json(response, { message: 'success', data: account });
 }
 
-beforeEach(() => {
-  passport.requests.length = 0;
-  passport.handle(answer);
-});
-
-const client = () => createAccountClient({ aid: 1128, baseUrl: passport.url, document: cookieJar() });
-const paths = () => passport.requests.map((request) => request.path);
+const { passport: fixture, client } = passportFixture(answer);
+const paths = () => fixture().requests.map((request) => request.path);
 
 describe('createRegistration', () => {
   it('checks a mobile code as a register code, then registers with its ticket', async () => {
@@ -48,12 +37,12 @@ describe('createRegistration', () => {
 
     expect(signedIn).toEqual(account);
     expect(paths()).toEqual([webPaths.mobileCheckCode, passportPaths.mobileRegister]);
-    expect(formOf(passport.requests[0]!)).toMatchObject({
+    expect(formOf(fixture().requests[0]!)).toMatchObject({
       mobile: '+8613912345678',
       code: '123456',
       type: '1',
     });
-    expect(formOf(passport.requests[1]!)).toMatchObject({
+    expect(formOf(fixture().requests[1]!)).toMatchObject({
       mobile: '+8613912345678',
       verify_ticket: 't-123456',
       password: 'a long passphrase',
@@ -70,8 +59,8 @@ describe('createRegistration', () => {
       password: 'a long passphrase',
     });
     expect(paths()).toEqual([webPaths.emailRegisterVerify, webPaths.emailRegisterV2]);
-    expect(formOf(passport.requests[1]!).verify_ticket).toBe('t-654321');
-    expect(formOf(passport.requests[1]!).email).toBe('ada@example.com');
+    expect(formOf(fixture().requests[1]!).verify_ticket).toBe('t-654321');
+    expect(formOf(fixture().requests[1]!).email).toBe('ada@example.com');
   });
 
   it('keeps the ticket after a refused password, so the same code is not spent twice', async () => {
@@ -101,12 +90,12 @@ describe('createRegistration', () => {
       code: '111111',
       password: 'a long passphrase',
     });
-    expect(passport.requests.filter((r) => r.path === webPaths.mobileCheckCode)).toHaveLength(2);
-    expect(formOf(passport.last).verify_ticket).toBe('t-111111');
+    expect(fixture().requests.filter((r) => r.path === webPaths.mobileCheckCode)).toHaveLength(2);
+    expect(formOf(fixture().last).verify_ticket).toBe('t-111111');
   });
 
   it('fails with a typed error when the check answers success without a ticket', async () => {
-    passport.handle((_, response) => json(response, { message: 'success', data: {} }));
+    fixture().handle((_, response) => json(response, { message: 'success', data: {} }));
     const failure = await createRegistration(client())
       .submit({ channel: 'mobile', target: '+8613912345678', code: '123456', password: 'x'.repeat(9) })
       .catch((error) => error);
@@ -122,6 +111,6 @@ describe('createRegistration', () => {
     registration.reset();
     expect(registration.getSnapshot().step).toBe('idle');
     await registration.submit({ ...values, password: 'a long passphrase' });
-    expect(passport.requests.filter((r) => r.path === webPaths.emailRegisterVerify)).toHaveLength(2);
+    expect(fixture().requests.filter((r) => r.path === webPaths.emailRegisterVerify)).toHaveLength(2);
   });
 });

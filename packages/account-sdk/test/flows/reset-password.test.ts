@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createAccountClient,
-  resetPasswordWithCode,
-  resetPasswordWithTicket,
-  verifyResetCode,
-} from '../../src';
+import { describe, expect, it } from 'vitest';
+import { resetPasswordWithCode, resetPasswordWithTicket, verifyResetCode } from '../../src';
 import { webPaths } from '../../src/protocol';
-import { cookieJar } from '../support/cookie-jar';
-import { json, type Passport, startPassport } from '../support/passport-server';
-import { formOf } from './form-of';
+import { json } from '../support/passport-server';
+import { formOf, passportFixture } from './fixture';
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
-beforeEach(() => {
-  passport.requests.length = 0;
-  passport.handle((_, response) => json(response, { message: 'success', data: { ticket: 'reset-ticket' } }));
-});
-
-const client = () => createAccountClient({ aid: 1128, baseUrl: passport.url, document: cookieJar() });
-const sent = () => passport.requests.map((r) => [r.path, formOf(r)]);
+const { passport: fixture, client } = passportFixture((_, response) =>
+  json(response, { message: 'success', data: { ticket: 'reset-ticket' } }),
+);
+const sent = () => fixture().requests.map((r) => [r.path, formOf(r)]);
 
 describe('password reset', () => {
   it('by code: one call on the channel’s reset path', async () => {

@@ -1,31 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CooldownClock,
   cooldownOf,
-  createAccountClient,
   createSendCode,
   DEFAULT_CODE_COOLDOWN,
   type SendCodeSnapshot,
 } from '../../src';
 import { CodeType, ErrorCode, webPaths } from '../../src/protocol';
-import { cookieJar } from '../support/cookie-jar';
-import { json, type Passport, startPassport } from '../support/passport-server';
-import { formOf } from './form-of';
+import { json } from '../support/passport-server';
+import { formOf, passportFixture } from './fixture';
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
-afterEach(() => vi.useRealTimers());
-beforeEach(() => {
-  passport.requests.length = 0;
-  passport.handle((_, response) =>
-    json(response, { message: 'success', data: { mobile: '+86******5678', expires_in: 600 } }),
-  );
-});
-
-const client = () => createAccountClient({ aid: 1128, baseUrl: passport.url, document: cookieJar() });
+const { passport: fixture, client } = passportFixture((_, response) =>
+  json(response, { message: 'success', data: { mobile: '+86******5678', expires_in: 600 } }),
+);
 
 /** A hand-driven clock: time moves only when the test says, so nothing depends on the machine's speed. */
 function manualClock() {
@@ -64,7 +51,7 @@ describe('createSendCode', () => {
     flow.subscribe(() => seen.push(flow.getSnapshot()));
 
     await flow.send('+8613912345678');
-    expect(formOf(passport.last)).toMatchObject({ mobile: '+8613912345678', type: '24' });
+    expect(formOf(fixture().last)).toMatchObject({ mobile: '+8613912345678', type: '24' });
     expect(seen.map((s) => s.status)).toEqual(['sending', 'sent']);
     expect(flow.getSnapshot()).toMatchObject({ cooldown: DEFAULT_CODE_COOLDOWN, error: null });
     expect(flow.getSnapshot().data).toMatchObject({ mobile: '+86******5678' });
@@ -75,31 +62,31 @@ describe('createSendCode', () => {
     expect(flow.getSnapshot().cooldown).toBe(1);
 
     await flow.send('+8613912345678');
-    expect(passport.requests).toHaveLength(1);
+    expect(fixture().requests).toHaveLength(1);
 
     clock.advance(1000);
     expect(flow.getSnapshot().cooldown).toBe(0);
     expect(clock.pending()).toBe(0);
     await flow.send('+8613912345678');
-    expect(passport.requests).toHaveLength(2);
+    expect(fixture().requests).toHaveLength(2);
   });
 
   it("uses the passport's retry_time, and sends e-mail codes to the e-mail path", async () => {
-    passport.handle((_, response) => json(response, { message: 'success', data: { retry_time: 90 } }));
+    fixture().handle((_, response) => json(response, { message: 'success', data: { retry_time: 90 } }));
     const flow = createSendCode(client(), {
       channel: 'email',
       type: CodeType.emailLogin,
       clock: manualClock(),
     });
     await flow.send('ada@example.com');
-    expect(passport.last.path).toBe(webPaths.emailSendCode);
-    expect(formOf(passport.last).email).toBe('ada@example.com');
+    expect(fixture().last.path).toBe(webPaths.emailSendCode);
+    expect(formOf(fixture().last).email).toBe('ada@example.com');
     expect(flow.getSnapshot().cooldown).toBe(90);
     flow.dispose();
   });
 
   it('a failure is in the snapshot, never a rejection, and starts no cooldown', async () => {
-    passport.handle((_, response) =>
+    fixture().handle((_, response) =>
       json(response, {
         message: 'error',
         data: { error_code: ErrorCode.codeCooldown, description: 'wait' },
@@ -124,7 +111,7 @@ describe('createSendCode', () => {
       clock: manualClock(),
     });
     await Promise.all([flow.send('+8613912345678'), flow.send('+8613912345678')]);
-    expect(passport.requests).toHaveLength(1);
+    expect(fixture().requests).toHaveLength(1);
     flow.dispose();
   });
 });
