@@ -83,7 +83,8 @@ export default fp(
       if ((request.method !== 'GET' && request.method !== 'HEAD') || seen.has(request))
         return seen.has(request) ? plainNotFound(reply) : options.apiNotFound(request, reply);
       const path = pagePath(request.url);
-      isApiPath ??= apiPathTest(app.routeInventory.map((route) => route.url));
+      // A route of one host only (the sso pages at SSO_HOST's root) makes no path an API path elsewhere.
+      isApiPath ??= apiPathTest(app.routeInventory.filter((r) => !r.config?.onlyHost).map((r) => r.url));
       if (path === null) return options.apiNotFound(request, reply);
       const target = landing(apps, hostName(request.headers.host), path);
       if (!target || (target.atRoot && isApiPath(path))) return options.apiNotFound(request, reply);

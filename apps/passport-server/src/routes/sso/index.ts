@@ -22,6 +22,13 @@ import { serviceErrorPage } from './error-page';
  * With SSO_HOST set, /login and /logout on that host are the same pages.
  */
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers on this host only: its path is no API path on other hosts (routes/site). */
+    onlyHost?: string;
+  }
+}
+
 const SERVICE = Type.String({ description: 'the service URL, whose origin is in SSO_SERVICES' });
 
 const LoginQuery = Type.Object(
@@ -146,7 +153,13 @@ export default async function ssoRoutes(app: FastifyInstance) {
     };
     app.route(route);
     // The same page at the root of SSO_HOST, for that host only.
-    if (host) app.route({ ...route, url: path, constraints: { host: hostPattern(host) } });
+    if (host)
+      app.route({
+        ...route,
+        url: path,
+        constraints: { host: hostPattern(host) },
+        config: { envelope: 'sso', onlyHost: host },
+      });
   }
 
   app.get(
