@@ -191,6 +191,20 @@ function trustProxy(value: string | undefined): boolean | number | string {
   return value;
 }
 
+/** The shortest idle timeout honoured: five times the interval at which a session's last use is written. */
+export const MIN_IDLE_SECONDS = 300;
+
+/** Whether an origin is this machine only (localhost, 127.0.0.0/8, [::1]): nobody else can reach it. */
+export function isLoopbackOrigin(value: string): boolean {
+  const host = new URL(value).hostname;
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
 /** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, string> = {};
@@ -212,8 +226,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (port > 65535) throw new ConfigError('PORT', `"${e.PORT}" is not a port number 0–65535`);
   const idle = e.SESSION_IDLE_SECONDS === undefined ? 7 * 86400 : Number(e.SESSION_IDLE_SECONDS);
   const absolute = e.SESSION_ABSOLUTE_SECONDS === undefined ? 30 * 86400 : Number(e.SESSION_ABSOLUTE_SECONDS);
+  // A session's last use is written at most once a minute (limits.sessionTouchMs), so an idle timeout
+  // must be several minutes for an active session never to look idle.
+  if (idle < MIN_IDLE_SECONDS) {
+    throw new ConfigError(
+      'SESSION_IDLE_SECONDS',
+      `"${idle}" is below ${MIN_IDLE_SECONDS}: last use is recorded once a minute, so a shorter idle timeout would end sessions in use`,
+    );
+  }
   if (absolute < idle) {
     throw new ConfigError('SESSION_ABSOLUTE_SECONDS', `must be at least SESSION_IDLE_SECONDS (${idle})`);
+  }
+  const publicOrigin = e.PUBLIC_ORIGIN
+    ? origin('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN)
+    : `http://localhost:${port}`;
+  // The dev outbox (every code "sent") and the dev challenge answers are readable by whoever reaches the
+  // server: by default only when the users are this machine; anywhere else only when asked for by name.
+  if (
+    (e.DEV_OUTBOX ?? 'auto') === 'auto' &&
+    !e.SMTP_URL &&
+    !e.SMS_WEBHOOK_URL &&
+    !isLoopbackOrigin(publicOrigin)
+  ) {
+    throw new ConfigError(
+      'DEV_OUTBOX',
+      `no SMTP_URL or SMS_WEBHOOK_URL is set, so every code would be readable at ${publicOrigin}/dev/outbox; ` +
+        'set the delivery providers, or DEV_OUTBOX=on to publish codes on purpose (a demo), or DEV_OUTBOX=off',
+    );
   }
   return {
     port,
@@ -228,7 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsWebhookUrl: e.SMS_WEBHOOK_URL,
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
     devOutbox: e.DEV_OUTBOX ?? 'auto',
-    publicOrigin: e.PUBLIC_ORIGIN ? origin('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN) : `http://localhost:${port}`,
+    publicOrigin,
     allowedOrigins: origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS),
     cookieDomain: e.COOKIE_DOMAIN,
     trustProxy: trustProxy(e.TRUST_PROXY),

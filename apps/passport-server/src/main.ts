@@ -1,5 +1,5 @@
 import { buildServer } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, isLoopbackOrigin, loadConfig } from './config';
 
 /** `pnpm start`: reads the environment, starts the server, prints where it is. */
 async function main(): Promise<void> {
@@ -23,8 +23,12 @@ async function main(): Promise<void> {
     }`,
     `  API docs: ${config.publicOrigin}/docs`,
   ];
-  if (app.delivery.outbox)
-    lines.push(`  dev outbox (codes you "send" land here): ${config.publicOrigin}/dev/outbox`);
+  if (app.delivery.outbox) {
+    const who = isLoopbackOrigin(config.publicOrigin) ? 'this machine' : 'ANYONE who reaches this server';
+    lines.push(
+      `  dev outbox (codes you "send" land here, readable by ${who}): ${config.publicOrigin}/dev/outbox`,
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 
   let closing = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, isLoopbackOrigin, loadConfig } from '../src/config';
 
 describe('configuration', () => {
   it('has working defaults with an empty environment', () => {
@@ -23,6 +23,9 @@ describe('configuration', () => {
     ['DEFAULT_REGION', 'XX'],
     ['DEFAULT_REGION', 'cn'],
     ['SESSION_IDLE_SECONDS', '-5'],
+    // Below the minimum: last use is written once a minute, so sessions in use would end.
+    ['SESSION_IDLE_SECONDS', '59'],
+    ['SESSION_IDLE_SECONDS', '299'],
     ['LOG_LEVEL', 'loud'],
     ['SECRET', 'short'],
     ['COOKIE_DOMAIN', 'not a domain'],
@@ -43,10 +46,45 @@ describe('configuration', () => {
       TRUST_PROXY: '2',
       ALLOWED_REGIONS: 'CN,HK',
       PUBLIC_ORIGIN: 'https://passport.example.com/',
+      DEV_OUTBOX: 'off',
     });
     expect(config.allowedOrigins).toEqual(['https://a.example.com', 'https://b.example.com']);
     expect(config.trustProxy).toBe(2);
     expect(config.allowedRegions).toEqual(['CN', 'HK']);
     expect(config.publicOrigin).toBe('https://passport.example.com');
+  });
+
+  it('refuses to publish the dev outbox on a public origin unless asked for by name', () => {
+    // With no delivery provider, `auto` would put every code at /dev/outbox for whoever reaches it.
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://passport.example.com' })).toThrowError(
+      /^Invalid setting DEV_OUTBOX: .*https:\/\/passport\.example\.com\/dev\/outbox/,
+    );
+    for (const allowed of [
+      { DEV_OUTBOX: 'on' },
+      { DEV_OUTBOX: 'off' },
+      { SMTP_URL: 'smtp://mail.example.com:25', SMS_WEBHOOK_URL: 'https://sms.example.com/send' },
+    ])
+      expect(loadConfig({ PUBLIC_ORIGIN: 'https://passport.example.com', ...allowed }).devOutbox).toBe(
+        allowed.DEV_OUTBOX ?? 'auto',
+      );
+    for (const local of [
+      'http://localhost:3000',
+      'http://127.0.0.1:8080',
+      'http://[::1]:3000',
+      'http://app.localhost',
+    ])
+      expect(loadConfig({ PUBLIC_ORIGIN: local }).devOutbox).toBe('auto');
+  });
+
+  it('tells loopback origins from the rest', () => {
+    for (const local of ['http://localhost:1', 'http://127.0.0.1', 'http://127.9.8.7:3000', 'http://[::1]'])
+      expect(isLoopbackOrigin(local), local).toBe(true);
+    for (const remote of [
+      'https://passport.example.com',
+      'http://10.0.0.1',
+      'http://localhost.example.com',
+      'http://[::2]',
+    ])
+      expect(isLoopbackOrigin(remote), remote).toBe(false);
   });
 });

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import {
+  REDIRECT_ORIGIN,
+  REDIRECT_SPELLINGS,
+} from '../../../packages/account-sdk/test/protocol/redirect-spellings';
 import { afterSignIn } from '../src/lib/after-sign-in';
 import { loginHref, safeNext } from '../src/lib/safe-next';
 
@@ -28,6 +32,13 @@ describe('safeNext: where a sign-in may send the browser', () => {
   ])('refuses %j', (next) => {
     expect(safeNext(next)).toBeNull();
   });
+
+  it.each(REDIRECT_SPELLINGS)(
+    'follows the one redirect rule for %j (same-origin paths only)',
+    (next, rule) => {
+      expect(safeNext(next, REDIRECT_ORIGIN)).toBe(rule?.startsWith('/') ? rule : null);
+    },
+  );
 
   it('sends a signed-in visit to a safe next, else to the workbench, never back to a sign-in page', () => {
     expect(afterSignIn('/extension')).toBe('/extension');

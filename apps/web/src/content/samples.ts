@@ -9,7 +9,8 @@ export const RUN_SERVER = `# in a checkout of Portico: builds what it needs and 
 sh scripts/run.sh start
 
 # settings come from the environment, for example
-PORT=8080 PUBLIC_ORIGIN=https://passport.example.com DATABASE_URL=postgres://… sh scripts/run.sh start`;
+PORT=8080 PUBLIC_ORIGIN=https://passport.example.com DATABASE_URL=postgres://… \\
+  SMTP_URL=smtps://… SMS_WEBHOOK_URL=https://… sh scripts/run.sh start`;
 
 export const SDK_SIGN_IN = `import { createAccountClient, isAccountError, sendMobileCode, smsLogin } from '@portico/account-sdk';
 import { CodeType, ErrorCode } from '@portico/account-sdk/protocol';

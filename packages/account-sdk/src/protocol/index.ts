@@ -9,4 +9,5 @@ export * from './envelopes';
 export * from './errors';
 export * from './mix';
 export * from './paths';
+export * from './redirect';
 export * from './web-id';
