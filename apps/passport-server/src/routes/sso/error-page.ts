@@ -3,6 +3,8 @@ import { errors } from '../../protocol';
 
 type Language = 'zh' | 'en';
 
+const HTML_LANG = { zh: 'zh-CN', en: 'en' } as const;
+
 const COPY = {
   zh: {
     title: '无法登录该服务',
@@ -24,39 +26,46 @@ const COPY = {
   },
 } as const;
 
-/** The language of the page: `language` in the query, else the browser's first preference, else zh. */
+/** The page's first language: `language` in the query, zh by default (as the apps default to zh). */
 export function pageLanguage(request: FastifyRequest): Language {
   const query = (request.query as Record<string, unknown> | undefined)?.language;
-  const preferred = typeof query === 'string' ? query : (request.headers['accept-language'] ?? '');
-  return preferred.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
+  return typeof query === 'string' && query.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The page /sso/login answers when the service cannot be sent a ticket: HTML (a person reads it),
- * HTTP 400, no redirect and no link built from the input. The catalogue code is REDIRECT_NOT_ALLOWED.
+ * HTTP 400, no redirect and no link built from the input. It says it in both languages, the asked one
+ * (`language`, zh by default) first: the server cannot see the language a person picked in the app.
+ * The catalogue code is REDIRECT_NOT_ALLOWED.
  */
 export function serviceErrorPage(
   request: FastifyRequest,
   reply: FastifyReply,
   reason: 'missing' | 'malformed' | 'unregistered',
 ) {
-  const language = pageLanguage(request);
-  const copy = COPY[language];
+  const first = pageLanguage(request);
   const { code } = errors.redirectNotAllowed;
+  const section = (language: Language, heading: 'h1' | 'h2') => {
+    const copy = COPY[language];
+    return `<section lang="${HTML_LANG[language]}">
+<${heading}>${escapeHtml(copy.title)}</${heading}>
+<p>${escapeHtml(copy[reason])}</p>
+<p><small>${escapeHtml(copy.code)}: ${code}</small></p>
+</section>`;
+  };
   const html = `<!doctype html>
-<html lang="${language === 'zh' ? 'zh-CN' : 'en'}">
+<html lang="${HTML_LANG[first]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(copy.title)}</title>
+<title>${escapeHtml(COPY[first].title)}</title>
 </head>
 <body>
 <main>
-<h1>${escapeHtml(copy.title)}</h1>
-<p>${escapeHtml(copy[reason])}</p>
-<p><small>${escapeHtml(copy.code)}: ${code}</small></p>
+${section(first, 'h1')}
+${section(first === 'zh' ? 'en' : 'zh', 'h2')}
 </main>
 </body>
 </html>
