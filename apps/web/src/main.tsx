@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router/dom';
 import { useLanguage } from './i18n/language';
 import { accountClient, captcha, queryClient } from './lib/account';
 import { createRouter } from './router';
+import '@portico/account-pages/styles.css';
 import './styles.css';
 
 const router = createRouter();

@@ -1,11 +1,31 @@
+import { createAuthRoutes } from '@portico/account-pages';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { authCopy } from './auth-copy';
+import { Brand } from './components/brand';
+import { languageStore } from './i18n/language';
+import { accountClient, queryClient } from './lib/account';
 import { RootError, RootFallback, RootLayout, rootLoader } from './routes/root';
+
+/**
+ * The shared sign-in, sign-up and reset screens (@portico/account-pages) with the web app's copy and
+ * policy: after a sign-in, back to a safe `next`, else the workbench.
+ */
+const authRoutes = createAuthRoutes({
+  client: accountClient,
+  queryClient,
+  defaultNext: '/workbench',
+  copy: authCopy,
+  legal: { terms: '/terms-of-service', privacy: '/privacy-policy' },
+  brand: <Brand />,
+  languageStore,
+});
 
 /**
  * The spec's route table (§2), minus the pages that arrive with later issues (authorization, the
  * OAuth callbacks, join-waitlist). Every page is its own lazily loaded module, so a visit to /login
- * loads the root and the login code only. The build writes these paths to dist/routes.json
- * (@portico/app-routes), and the passport server answers exactly them with index.html.
+ * loads the root and the login code only. login, reset-password and sign-up are `authRoutes`. The
+ * build writes these paths to dist/routes.json (@portico/app-routes), and the passport server answers
+ * exactly them with index.html.
  */
 export const routes: RouteObject[] = [
   {
@@ -29,13 +49,7 @@ export const routes: RouteObject[] = [
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },
       { path: 'privacy-policy/:id?', lazy: () => import('./routes/privacy-policy') },
       { path: 'terms-of-service/:id?', lazy: () => import('./routes/terms-of-service') },
-      {
-        path: 'login',
-        lazy: () => import('./routes/login-layout'),
-        children: [{ index: true, lazy: () => import('./routes/login') }],
-      },
-      { path: 'reset-password', lazy: () => import('./routes/reset-password') },
-      { path: 'sign-up', lazy: () => import('./routes/sign-up') },
+      ...authRoutes,
       { path: '*', lazy: () => import('./routes/not-found') },
     ],
   },

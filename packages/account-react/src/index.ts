@@ -3,14 +3,20 @@
  * a provider, TanStack Query hooks for the session and every sign-in, the second-verification dialog,
  * error texts by code, and accessible form parts. No layout: apps bring their own.
  */
+
+/** Seconds before another code may be requested when the passport does not say (its own rule is 60 s). */
+export { DEFAULT_CODE_COOLDOWN } from '@portico/account-sdk';
 export type { AccountInfo, SendCodeData } from './account-info';
 export { AccountProvider, type AccountProviderProps } from './account-provider';
+export { type UseSendCodeOptions, type UseSendCodeResult, useSendCode } from './codes/use-send-code';
 export {
   type AccountT,
   useAccountClient,
   useAccountLanguage,
   useAccountText,
 } from './context';
+export { devicesQueryOptions, useDevices } from './devices/devices-query';
+export { useForgetDevice } from './devices/use-forget-device';
 export { ErrorMessage, type ErrorMessageProps } from './error-message';
 export { errorText } from './error-text';
 export { CodeInput, type CodeInputProps } from './forms/code-input';
@@ -32,20 +38,14 @@ export {
   accountText,
   toAccountLanguage,
 } from './messages';
+export { hasPasswordQueryOptions, useHasPassword } from './password/has-password-query';
 export {
   useChangePassword,
-  useEmailCodeLogin,
-  useForgetDevice,
-  useLogout,
-  usePasswordLogin,
-  useRegisterByEmail,
-  useRegisterByMobile,
   useResetPassword,
   useResetPasswordByEmail,
   useSetPassword,
-  useSmsLogin,
-} from './mutations';
-export { isSignedOutError, useDevices, useHasPassword, useSession } from './queries';
+  useUpdatePassword,
+} from './password/use-password';
 export {
   ACCOUNT_QUERY_RETRIES,
   accountRetry,
@@ -55,15 +55,13 @@ export {
   refetchOnFocusThrottled,
 } from './query-client';
 export { accountQueryKeys, sessionQueryKey } from './query-keys';
+export { useRegister, useRegisterByEmail, useRegisterByMobile } from './register/use-register';
 export {
   createSecondVerifyController,
   type SecondVerifyController,
   type SecondVerifySnapshot,
 } from './second-verify/second-verify-controller';
 export { SecondVerifyDialog, type SecondVerifyDialogProps } from './second-verify/second-verify-dialog';
-export {
-  DEFAULT_CODE_COOLDOWN,
-  type UseSendCodeOptions,
-  type UseSendCodeResult,
-  useSendCode,
-} from './use-send-code';
+export { isSignedOutError, sessionQueryOptions, useSession } from './session/session-query';
+export { useLogout } from './session/use-logout';
+export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';

@@ -1,15 +1,18 @@
-import type { AccountError, RememberedDevice } from '@portico/account-sdk';
-import type { UseQueryResult } from '@tanstack/react-query';
+import type { AccountClient, AccountError, RememberedDevice } from '@portico/account-sdk';
+import type { QueryClient, UseQueryResult } from '@tanstack/react-query';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   AccountInfo,
+  sessionQueryOptions,
   useDevices,
   useHasPassword,
   useLogout,
   usePasswordLogin,
+  useRegister,
   useSendCode,
   useSession,
   useSmsLogin,
+  useUpdatePassword,
 } from '../src';
 
 describe('hook types the apps code against', () => {
@@ -35,6 +38,26 @@ describe('hook types the apps code against', () => {
     const logout = {} as ReturnType<typeof useLogout>;
     logout.mutate();
     logout.mutate({ next: '/home' });
+  });
+
+  it('a loader fetching sessionQueryOptions gets what useSession holds', () => {
+    const queryClient = {} as QueryClient;
+    const options = {} as ReturnType<typeof sessionQueryOptions>;
+    expectTypeOf(queryClient.fetchQuery(options)).resolves.toEqualTypeOf<AccountInfo | null>();
+    expectTypeOf<Parameters<typeof sessionQueryOptions>[0]>().toEqualTypeOf<AccountClient>();
+  });
+
+  it('useRegister takes the channel, target, code and password; useUpdatePassword the current one', () => {
+    const register = {} as ReturnType<typeof useRegister>;
+    register.mutate({ channel: 'email', target: 'ada@example.com', code: '123456', password: 'pw' });
+    // @ts-expect-error the channel says where the code went
+    register.mutate({ target: 'ada@example.com', code: '123456', password: 'pw' });
+    expectTypeOf(register.data).toEqualTypeOf<AccountInfo | undefined>();
+
+    const update = {} as ReturnType<typeof useUpdatePassword>;
+    update.mutate({ current_password: 'old', password: 'new' });
+    // @ts-expect-error the current password is required
+    update.mutate({ password: 'new' });
   });
 
   it('useSendCode', () => {

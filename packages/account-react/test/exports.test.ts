@@ -23,11 +23,14 @@ it('the public surface is exactly these run-time exports', () => {
       "accountText",
       "createAccountQueryClient",
       "createSecondVerifyController",
+      "devicesQueryOptions",
       "errorText",
+      "hasPasswordQueryOptions",
       "isSignedOutError",
       "isTransientError",
       "refetchOnFocusThrottled",
       "sessionQueryKey",
+      "sessionQueryOptions",
       "splitMobile",
       "toAccountLanguage",
       "useAccountClient",
@@ -40,6 +43,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useHasPassword",
       "useLogout",
       "usePasswordLogin",
+      "useRegister",
       "useRegisterByEmail",
       "useRegisterByMobile",
       "useResetPassword",
@@ -48,6 +52,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useSession",
       "useSetPassword",
       "useSmsLogin",
+      "useUpdatePassword",
     ]
   `);
 });

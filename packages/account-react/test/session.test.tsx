@@ -1,19 +1,22 @@
-import { ErrorCode, webPaths } from '@portico/account-sdk/protocol';
+import { ErrorCode, passportPaths, webPaths } from '@portico/account-sdk/protocol';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
   sessionQueryKey,
+  sessionQueryOptions,
   useDevices,
   useForgetDevice,
   useHasPassword,
   useLogout,
   usePasswordLogin,
+  useRegister,
   useSession,
   useSetPassword,
   useSmsLogin,
+  useUpdatePassword,
 } from '../src';
 import { fail, fakePassport, ok, signedInAccount } from './support/fake-passport';
-import { renderAccountHook } from './support/render';
+import { renderAccountHook, testQueryClient } from './support/render';
 
 describe('useSession', () => {
   it('is null, not an error, when the passport says NOT_LOGGED_IN', async () => {
@@ -39,7 +42,7 @@ describe('useSession', () => {
 });
 
 describe('sign-in and sign-out mutations', () => {
-  it('an SMS sign-in sends the payload and refreshes the session before it resolves', async () => {
+  it('an SMS sign-in sends the payload and fills the session from its answer, with no second round trip', async () => {
     let signedIn = false;
     const passport = fakePassport({
       [webPaths.accountInfo]: () => (signedIn ? ok(signedInAccount) : fail(ErrorCode.notLoggedIn)),
@@ -59,8 +62,8 @@ describe('sign-in and sign-out mutations', () => {
       mobile: '+8613912345678',
       code: '123456',
     });
-    // Refetched (not guessed from the answer) and already in the cache when mutateAsync resolved.
-    expect(passport.to(webPaths.accountInfo)).toHaveLength(2);
+    // The sign-in answers with the account: it is the session, in the cache when mutateAsync resolved.
+    expect(passport.to(webPaths.accountInfo)).toHaveLength(1);
     expect(queryClient.getQueryData(sessionQueryKey)).toMatchObject({ user_id: '42' });
     await waitFor(() => expect(result.current.session.data?.user_id).toBe('42'));
   });
@@ -154,6 +157,65 @@ describe('sign-in and sign-out mutations', () => {
     await act(() => result.current.forget.mutateAsync({ device_id: 'd1' }));
     expect(passport.to(webPaths.deviceForget)[0]?.body).toMatchObject({ device_id: 'd1' });
     await waitFor(() => expect(result.current.devices.data).toEqual([]));
+  });
+});
+
+describe('sessionQueryOptions', () => {
+  it('is the query a route loader fetches: the same key and answer as useSession', async () => {
+    const passport = fakePassport({ [webPaths.accountInfo]: () => fail(ErrorCode.notLoggedIn) });
+    const queryClient = testQueryClient();
+    await expect(queryClient.fetchQuery(sessionQueryOptions(passport.client))).resolves.toBeNull();
+    const { result } = renderAccountHook(() => useSession(), { client: passport.client, queryClient });
+    expect(result.current.data).toBeNull();
+    // Fresh in the cache: the hook did not ask again.
+    expect(passport.to(webPaths.accountInfo)).toHaveLength(1);
+  });
+});
+
+describe('useRegister', () => {
+  it('checks the code, registers with the ticket and signs in; a refused password keeps the ticket', async () => {
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => fail(ErrorCode.notLoggedIn),
+      [webPaths.mobileCheckCode]: () => ok({ verify_ticket: 'ticket-1' }),
+      [passportPaths.mobileRegister]: ({ body }) =>
+        body.password === 'password' ? fail(ErrorCode.passwordTooCommon) : ok(signedInAccount),
+    });
+    const { result, queryClient } = renderAccountHook(() => useRegister(), { client: passport.client });
+    const values = { channel: 'mobile', target: '+8613912345678', code: '123456' } as const;
+
+    await act(() => result.current.mutateAsync({ ...values, password: 'password' }).catch(() => {}));
+    await waitFor(() => expect(result.current.error?.error_code).toBe(ErrorCode.passwordTooCommon));
+    await act(() => result.current.mutateAsync({ ...values, password: 'a long passphrase' }));
+
+    expect(passport.to(webPaths.mobileCheckCode)).toHaveLength(1);
+    expect(passport.to(webPaths.mobileCheckCode)[0]?.body).toMatchObject({ code: '123456', type: '1' });
+    expect(passport.to(passportPaths.mobileRegister)[1]?.body).toMatchObject({
+      mobile: '+8613912345678',
+      verify_ticket: 'ticket-1',
+      password: 'a long passphrase',
+    });
+    expect(queryClient.getQueryData(sessionQueryKey)).toMatchObject({ user_id: '42' });
+  });
+});
+
+describe('useUpdatePassword', () => {
+  it('proves the current password and refetches the account queries', async () => {
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => ok(signedInAccount),
+      [webPaths.passwordUpdate]: () => ok({}),
+    });
+    const { result } = renderAccountHook(() => ({ session: useSession(), update: useUpdatePassword() }), {
+      client: passport.client,
+    });
+    await waitFor(() => expect(result.current.session.data?.user_id).toBe('42'));
+    await act(() =>
+      result.current.update.mutateAsync({ current_password: 'old passphrase', password: 'new passphrase' }),
+    );
+    expect(passport.to(webPaths.passwordUpdate)[0]?.body).toMatchObject({
+      current_password: 'old passphrase',
+      password: 'new passphrase',
+    });
+    expect(passport.to(webPaths.accountInfo)).toHaveLength(2);
   });
 });
 

@@ -44,6 +44,31 @@ export {
 } from './errors/account-error';
 export { waitForFingerprint } from './fingerprint/wait-for-fingerprint';
 export { isDottedHostName, webIdCookie } from './fingerprint/web-id-cookie';
+export type { CodeChannel, CodeProof, TicketAnswer } from './flows/channel';
+export type { Observable } from './flows/observable';
+export {
+  createRegistration,
+  type RegisterValues,
+  type Registration,
+  type RegistrationSnapshot,
+  type RegistrationStep,
+  registerWithTicket,
+  type TicketRegistration,
+  verifyRegisterCode,
+} from './flows/register';
+export { resetPasswordWithCode, resetPasswordWithTicket, verifyResetCode } from './flows/reset-password';
+export {
+  type CooldownClock,
+  cooldownOf,
+  createSendCode,
+  DEFAULT_CODE_COOLDOWN,
+  type SendCodeAnswer,
+  type SendCodeFlow,
+  type SendCodeOptions,
+  type SendCodeSnapshot,
+  type SendCodeTarget,
+  sendCode,
+} from './flows/send-code';
 export type {
   AccountHooks,
   AfterResponseHook,

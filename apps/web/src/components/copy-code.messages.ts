@@ -1,4 +1,4 @@
-import { defineMessages } from '../i18n/define';
+import { defineMessages } from '@portico/account-pages';
 
 export const { useTranslate: useCopyT } = defineMessages(
   {

@@ -1,4 +1,4 @@
-import { defineMessages } from '../i18n/define';
+import { defineMessages } from '@portico/account-pages';
 
 /** Texts of the legal documents and the open-source notice. */
 export const { useTranslate: useLegalT } = defineMessages(

@@ -1,8 +1,9 @@
+import { LanguageSwitch } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Link, NavLink } from 'react-router';
+import { languageStore } from '../i18n/language';
 import { useT } from '../i18n/messages';
 import { Brand } from './brand';
-import { LanguageSwitch } from './language-switch';
 
 const NAV = [
   { to: '/home', key: 'nav.home' },
@@ -52,7 +53,7 @@ export function SiteHeader({ nav = true }: { nav?: boolean }) {
               </Link>
             </div>
           ) : null}
-          <LanguageSwitch />
+          <LanguageSwitch store={languageStore} />
         </div>
       </div>
     </header>

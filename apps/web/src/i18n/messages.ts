@@ -1,4 +1,4 @@
-import { defineMessages } from './define';
+import { defineMessages } from '@portico/account-pages';
 
 /**
  * The app's shared UI strings (header, footer, loading, errors). Form parts and error texts come from

@@ -1,6 +1,6 @@
-import { createAccountQueryClient } from '@portico/account-react';
+import { createAccountQueryClient, sessionQueryOptions } from '@portico/account-react';
 import { type ChallengeCaptcha, createAccountClient } from '@portico/account-sdk';
-import { getLanguage } from '../i18n/language';
+import { languageStore } from '../i18n/language';
 
 /** The app id the web flavour signs in as (the passport's default app). */
 export const AID = 1128;
@@ -10,8 +10,14 @@ export const AID = 1128;
  * server that serves this app), and one QueryClient with the spec's fetch defaults is shared by the
  * route loaders and the hooks.
  */
-export const accountClient = createAccountClient({ aid: AID, source: 'web', language: getLanguage() });
+export const accountClient = createAccountClient({ aid: AID, source: 'web', language: languageStore.get() });
 export const queryClient = createAccountQueryClient();
+
+/**
+ * The session as route loaders see it: the same cache entry `useSession()` reads. `fetchQuery` answers
+ * from the cache while the entry is fresh (a sign-in puts its answer there) and fetches otherwise.
+ */
+export const loadSession = () => queryClient.fetchQuery(sessionQueryOptions(accountClient));
 
 let loader: Promise<ChallengeCaptcha> | undefined;
 
@@ -23,7 +29,7 @@ let loader: Promise<ChallengeCaptcha> | undefined;
 export const captcha: ChallengeCaptcha = {
   show(decision, options) {
     loader ??= import('@portico/captcha-loader').then(({ createCaptchaLoader }) =>
-      createCaptchaLoader({ aid: AID, language: getLanguage() }),
+      createCaptchaLoader({ aid: AID, language: languageStore.get() }),
     );
     loader.catch(() => {
       loader = undefined;

@@ -2,9 +2,9 @@ import { isRouteErrorResponse, Outlet, ScrollRestoration, useRouteError } from '
 import { NavProgress } from '../components/nav-progress';
 import { PageShell } from '../components/page-shell';
 import { Loading } from '../components/spinner';
-import { getLanguage, type Language } from '../i18n/language';
+import { type Language, languageStore } from '../i18n/language';
 import { useT } from '../i18n/messages';
-import { loadSession } from '../lib/session';
+import { loadSession } from '../lib/account';
 import { NotFoundContent } from './not-found-content';
 
 export interface RootData {
@@ -20,7 +20,7 @@ export function rootLoader(): RootData {
   loadSession().catch(() => {
     // The header shows no account; pages that need the session surface the failure themselves.
   });
-  return { language: getLanguage() };
+  return { language: languageStore.get() };
 }
 
 export function RootLayout() {

@@ -1,28 +1,24 @@
+import { loginHref, NewPasswordFields, useAuthT, useNewPassword } from '@portico/account-pages';
 import {
   type AccountInfo,
-  accountQueryKeys,
   ErrorMessage,
   PasswordInput,
   SubmitButton,
-  useAccountClient,
   useDevices,
   useForgetDevice,
   useHasPassword,
   useLogout,
   useSession,
   useSetPassword,
+  useUpdatePassword,
 } from '@portico/account-react';
-import { type AccountError, type RememberedDevice, updatePassword } from '@portico/account-sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RememberedDevice } from '@portico/account-sdk';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { Loading } from '../components/spinner';
-import { useAuthT } from '../i18n/auth-messages';
 import { useLanguage } from '../i18n/language';
 import { useT } from '../i18n/messages';
-import { loginHref } from '../lib/safe-next';
-import { loadSession } from '../lib/session';
-import { MIN_PASSWORD } from '../lib/validate';
+import { loadSession } from '../lib/account';
 import { type WorkbenchT as T, useWorkbenchT } from './workbench.messages';
 
 /** Signed out: to login, which comes back here once signed in. */
@@ -67,80 +63,39 @@ function Profile({ t, account }: { t: T; account: AccountInfo }) {
 }
 
 function SetPassword({ t }: { t: T }) {
-  const auth = useAuthT();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<{ password?: string; confirm?: string }>({});
+  const newPassword = useNewPassword();
   const save = useSetPassword();
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found =
-      [...password].length < MIN_PASSWORD
-        ? { password: auth('password.tooShort') }
-        : confirm !== password
-          ? { confirm: auth('password.mismatch') }
-          : {};
-    setProblem(found);
-    if (found.password || found.confirm) return;
-    save.mutate({ password });
+    if (newPassword.check()) save.mutate({ password: newPassword.password });
   }
   return (
     <form noValidate onSubmit={submit} className="form" aria-labelledby="set-password-title">
       <h3 id="set-password-title">{t('workbench.password.set')}</h3>
       <p className="muted">{t('workbench.password.setIntro')}</p>
-      <PasswordInput
-        label={t('workbench.password.new')}
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        hint={auth('password.hint')}
-        error={problem.password}
-        required
-      />
-      <PasswordInput
-        label={auth('password.confirm')}
-        value={confirm}
-        onChange={setConfirm}
-        autoComplete="new-password"
-        error={problem.confirm}
-        required
-      />
+      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} />
       <ErrorMessage error={save.error} />
       <SubmitButton pending={save.isPending}>{t('workbench.password.set')}</SubmitButton>
     </form>
   );
 }
 
-/**
- * Changing a known password proves the current one (`password/update`). account-react has no hook for
- * it, so this is its mutation with the same cache effect as the package's password hooks.
- */
+/** Changing a known password proves the current one (`password/update`). */
 function ChangePassword({ t }: { t: T }) {
   const auth = useAuthT();
-  const client = useAccountClient();
-  const queryClient = useQueryClient();
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<{ current?: string; password?: string; confirm?: string }>({});
-  const change = useMutation<unknown, AccountError, { current_password: string; password: string }>({
-    mutationFn: (variables) => updatePassword(client, variables),
-    onSuccess: async () => {
-      setCurrent('');
-      setPassword('');
-      setConfirm('');
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.all });
-    },
-  });
+  const [currentProblem, setCurrentProblem] = useState<string>();
+  const newPassword = useNewPassword();
+  const change = useUpdatePassword();
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found: typeof problem = {};
-    if (!current) found.current = auth('login.needPassword');
-    if ([...password].length < MIN_PASSWORD) found.password = auth('password.tooShort');
-    else if (confirm !== password) found.confirm = auth('password.mismatch');
-    setProblem(found);
-    if (Object.keys(found).length) return;
-    change.mutate({ current_password: current, password });
+    setCurrentProblem(current ? undefined : auth('login.needPassword'));
+    if (!newPassword.check() || !current) return;
+    const done = () => {
+      setCurrent('');
+      newPassword.clear();
+    };
+    change.mutate({ current_password: current, password: newPassword.password }, { onSuccess: done });
   }
   return (
     <form noValidate onSubmit={submit} className="form" aria-labelledby="change-password-title">
@@ -151,26 +106,10 @@ function ChangePassword({ t }: { t: T }) {
         value={current}
         onChange={setCurrent}
         autoComplete="current-password"
-        error={problem.current}
+        error={currentProblem}
         required
       />
-      <PasswordInput
-        label={t('workbench.password.new')}
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        hint={auth('password.hint')}
-        error={problem.password}
-        required
-      />
-      <PasswordInput
-        label={auth('password.confirm')}
-        value={confirm}
-        onChange={setConfirm}
-        autoComplete="new-password"
-        error={problem.confirm}
-        required
-      />
+      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} />
       <ErrorMessage error={change.error} />
       <p role="status" className="success">
         {change.isSuccess ? t('workbench.password.saved') : ''}

@@ -1,4 +1,4 @@
-import type { SecondVerifyRequest } from '@portico/account-sdk';
+import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
 import {
   type CSSProperties,
   type FormEvent,
@@ -14,9 +14,8 @@ import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
-import { useCooldown } from '../use-cooldown';
-import { cooldownOf } from '../use-send-code';
 import type { SecondVerifyController } from './second-verify-controller';
+import { useCooldown } from './use-cooldown';
 
 /** The only hard styling of the package: an overlay must cover the page to be an overlay. */
 const overlayStyle: CSSProperties = {

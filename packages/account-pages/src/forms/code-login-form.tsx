@@ -1,0 +1,90 @@
+import {
+  type AccountInfo,
+  CodeInput,
+  EmailInput,
+  ErrorMessage,
+  MobileInput,
+  SubmitButton,
+  useEmailCodeLogin,
+  useSendCode,
+  useSmsLogin,
+} from '@portico/account-react';
+import type { CodeChannel } from '@portico/account-sdk';
+import { CodeType } from '@portico/account-sdk/protocol';
+import { type FormEvent, useState } from 'react';
+import { useAuthT } from '../i18n/auth-messages';
+import { isCode, isEmail, isMobile } from './validate';
+
+/** Per channel: the code's purpose, how a target is checked, and the text when it is missing. */
+const CHANNELS = {
+  mobile: { type: CodeType.mobileLogin, valid: isMobile, need: 'login.needMobile' },
+  email: { type: CodeType.emailLogin, valid: isEmail, need: 'login.needEmail' },
+} as const;
+
+/**
+ * Sign-in by a one-time code, by SMS or by e-mail: the target, the code (with its send button and
+ * cooldown) and submit. A mobile number without an account gets one (the passport's SMS rule).
+ */
+export function CodeLoginForm({
+  channel,
+  onSignedIn,
+}: {
+  channel: CodeChannel;
+  /** Called with the account once the sign-in resolved (the session is in the cache by then). */
+  onSignedIn: (account: AccountInfo) => void;
+}) {
+  const t = useAuthT();
+  const { type, valid, need } = CHANNELS[channel];
+  const [target, setTarget] = useState('');
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<{ target?: string; code?: string }>({});
+  const sender = useSendCode({ channel, type });
+  const sms = useSmsLogin();
+  const email = useEmailCodeLogin();
+  const login = channel === 'mobile' ? sms : email;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = {
+      ...(valid(target) ? {} : { target: t(need) }),
+      ...(isCode(code) ? {} : { code: t('login.needCode') }),
+    };
+    setProblem(found);
+    if (found.target || found.code) return;
+    const done = { onSuccess: onSignedIn };
+    if (channel === 'mobile') sms.mutate({ mobile: target, code, type }, done);
+    else email.mutate({ email: target, code, type }, done);
+  }
+
+  const targetError = problem.target ?? sender.error;
+  return (
+    <form noValidate onSubmit={submit} className="form">
+      {channel === 'mobile' ? (
+        <MobileInput
+          value={target}
+          onChange={setTarget}
+          error={targetError}
+          hint={t('login.smsHint')}
+          required
+        />
+      ) : (
+        <EmailInput value={target} onChange={setTarget} error={targetError} required />
+      )}
+      <CodeInput
+        value={code}
+        onChange={setCode}
+        error={problem.code}
+        onSend={() => {
+          if (!valid(target)) return setProblem({ target: t(need) });
+          setProblem({});
+          return sender.send(target);
+        }}
+        sending={sender.isPending}
+        cooldown={sender.cooldown}
+        required
+      />
+      <ErrorMessage error={login.error} />
+      <SubmitButton pending={login.isPending}>{t('login.submit')}</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * `@portico/account-pages` (private): the screens every Portico app shares — sign-in with its method
+ * tabs, sign-up and password reset in the auth shell — and `createAuthRoutes()` to mount them. An app
+ * owns only its route table, layout, copy and redirect policy.
+ */
+export { CodeLoginForm } from './forms/code-login-form';
+export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
+export { type NewPassword, NewPasswordFields, useNewPassword } from './forms/new-password-fields';
+export { PasswordLoginForm } from './forms/password-login-form';
+export { isCode, isEmail, isMobile, MIN_PASSWORD } from './forms/validate';
+export { type AuthT, authText, useAuthT } from './i18n/auth-messages';
+export { defineMessages, format, type Language, type Translate } from './i18n/define';
+export {
+  createLanguageStore,
+  type LanguageStore,
+  type LanguageStoreOptions,
+  useLanguageStore,
+} from './i18n/language-store';
+export { nextOrFallback } from './next/after-sign-in';
+export { loginHref, safeNext } from './next/safe-next';
+export type {
+  AfterSignInContext,
+  AuthDestination,
+  AuthRoutesOptions,
+  Copy,
+  CopyContext,
+  ScreenCopy,
+  SignInMethod,
+} from './routes/auth-options';
+export { createAuthRoutes } from './routes/create-auth-routes';
+export { AuthShell } from './shell/auth-shell';
+export { Interpolate } from './ui/interpolate';
+export { LanguageSwitch } from './ui/language-switch';
+export { type TabItem, Tabs } from './ui/tabs';

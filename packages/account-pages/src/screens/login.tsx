@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { CodeLoginForm } from '../forms/code-login-form';
+import { PasswordLoginForm } from '../forms/password-login-form';
+import { useAuthT } from '../i18n/auth-messages';
+import { useAuthConfig } from '../routes/auth-config';
+import type { AuthConfig, SignInMethod } from '../routes/auth-options';
+import { useGoOn } from '../routes/navigation';
+import { screenRoute } from '../routes/screen-route';
+import { Tabs } from '../ui/tabs';
+
+const TAB_LABEL = {
+  sms: 'login.tab.sms',
+  email: 'login.tab.email',
+  password: 'login.tab.password',
+} as const;
+
+/** The sign-in panel: the app's methods as tabs (one method: its form alone). */
+function SignInPanel() {
+  const t = useAuthT();
+  const { methods } = useAuthConfig();
+  const goOn = useGoOn();
+  const [method, setMethod] = useState<SignInMethod>(methods[0] ?? 'sms');
+  const panel = (key: SignInMethod) =>
+    key === 'password' ? (
+      <PasswordLoginForm onSignedIn={goOn} />
+    ) : (
+      <CodeLoginForm key={key} channel={key === 'sms' ? 'mobile' : 'email'} onSignedIn={goOn} />
+    );
+  if (methods.length === 1) return panel(methods[0]!);
+  return (
+    <Tabs<SignInMethod>
+      label={t('login.methods')}
+      selected={method}
+      onSelect={setMethod}
+      items={methods.map((key) => ({ key, label: t(TAB_LABEL[key]), panel: panel(key) }))}
+    />
+  );
+}
+
+export const route = (config: AuthConfig) => screenRoute(config, SignInPanel);

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Workspace packages resolve to their TypeScript source, in the client and the server (node) environment.
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    // CI runs every package's suite at once on two cores.
+    testTimeout: 20_000,
+    environment: 'jsdom',
+    include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/support/setup.ts'],
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+  },
+});
