@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import { masked, sendCodeAndRead, signInBySms, typeCode, typeMobile } from '../support/person';
-import { serverPackageDir } from '../support/server';
 import { type SsoService, startSsoService } from '../support/sso-service';
 import { test as base, expect, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
 
 // Issue 8: central sign-in for a product's other services, in Chromium. A small service on 127.0.0.1
 // (support/sso-service.ts) is registered in SSO_SERVICES; the person goes from it to the passport's
@@ -39,21 +37,20 @@ async function expectSignedInAtService(page: Page, service: SsoService, mobile: 
   await expect(page.getByText(masked(mobile))).toBeVisible();
 }
 
-const ssoBuilt = existsSync(join(serverPackageDir, '..', 'sso', 'dist', 'index.html'));
-
 test('a person signs in at /sso/login by SMS code and lands on the service with a ticket', async ({
   page,
   server,
   outbox,
   service,
 }) => {
-  test.skip(!ssoBuilt, 'apps/sso is not built: build it (pnpm --filter @portico/sso build) to run this test');
   const mobile = uniqueMobile();
   await page.goto(service.origin);
   await page.getByRole('link', { name: '用 Portico 账号登录' }).click();
   await expect(page).toHaveURL(new RegExp(`^${server.origin}/sso/login\\?`));
-  // The sso app's sign-in page names the service it signs in to.
-  await expect(page.getByText(new URL(service.origin).host)).toBeVisible();
+  // The sso app's sign-in page (apps/sso, from account-pages) names the service it signs in to.
+  await expect(page.getByRole('heading', { level: 1, name: '登录 Portico 账号' })).toBeVisible();
+  await expect(page.getByText(`登录后继续使用 ${new URL(service.origin).host}`)).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the sso sign-in page').toEqual([]);
   await page.getByRole('tab', { name: '短信验证码', exact: true }).click();
   const form = page.getByRole('tabpanel');
   await typeMobile(form, mobile);
@@ -102,6 +99,7 @@ test('an unregistered service gets the error page, never a redirect', async ({ p
   await expect(page.getByRole('heading', { level: 1, name: '无法登录该服务' })).toBeVisible();
   await expect(page.getByText(`错误码: ${ErrorCode.redirectNotAllowed}`)).toBeVisible();
   await expect(page.getByRole('link')).toHaveCount(0);
+  expect(await seriousViolations(page), 'axe on the error page').toEqual([]);
 });
 
 test("sign-out from the service's link ends the session and returns to the service", async ({
@@ -123,5 +121,6 @@ test("sign-out from the service's link ends the session and returns to the servi
   await page.goto(service.origin);
   await page.getByRole('link', { name: '用 Portico 账号登录' }).click();
   await expect(page).toHaveURL(new RegExp(`^${server.origin}/sso/login\\?`));
+  await expect(page.getByRole('heading', { level: 1, name: '登录 Portico 账号' })).toBeVisible();
   expect(service.validations).toHaveLength(0);
 });
