@@ -1,8 +1,9 @@
 import type { Page } from '@playwright/test';
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import { masked, sendCodeAndRead, signInBySms, typeCode, typeMobile } from '../support/person';
+import type { RunningServer } from '../support/server';
 import { type SsoService, startSsoService } from '../support/sso-service';
-import { test as base, expect, uniqueMobile } from '../support/test';
+import { test as base, expect, type Outbox, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 8: central sign-in for a product's other services, in Chromium. A small service on 127.0.0.1
@@ -30,6 +31,19 @@ test.beforeEach(({ service, server }) => {
   service.passport = server.origin;
 });
 
+/** Opens the service's front page and follows one of its links, as a person would. */
+async function atService(page: Page, service: SsoService, link: '用 Portico 账号登录' | '退出登录') {
+  await page.goto(service.origin);
+  await page.getByRole('link', { name: link }).click();
+}
+
+/** A person signed in to the passport already (in the web app, by SMS code); answers the mobile. */
+async function signedInAlready(page: Page, server: RunningServer, outbox: Outbox): Promise<string> {
+  const mobile = uniqueMobile();
+  await signInBySms(page, server, outbox, { mobile });
+  return mobile;
+}
+
 /** The service's page after a successful callback, naming the person by the masked mobile. */
 async function expectSignedInAtService(page: Page, service: SsoService, mobile: string) {
   await expect(page).toHaveURL(new RegExp(`^${service.callback.replace(/[.]/g, '\\.')}\\?ticket=ST-`));
@@ -44,8 +58,7 @@ test('a person signs in at /sso/login by SMS code and lands on the service with 
   service,
 }) => {
   const mobile = uniqueMobile();
-  await page.goto(service.origin);
-  await page.getByRole('link', { name: '用 Portico 账号登录' }).click();
+  await atService(page, service, '用 Portico 账号登录');
   await expect(page).toHaveURL(new RegExp(`^${server.origin}/sso/login\\?`));
   // The sso app's sign-in page (apps/sso, from account-pages) names the service it signs in to.
   await expect(page.getByRole('heading', { level: 1, name: '登录 Portico 账号' })).toBeVisible();
@@ -72,10 +85,8 @@ test('a browser signed in already goes straight through, and its ticket validate
   outbox,
   service,
 }) => {
-  const mobile = uniqueMobile();
-  await signInBySms(page, server, outbox, { mobile });
-  await page.goto(service.origin);
-  await page.getByRole('link', { name: '用 Portico 账号登录' }).click();
+  const mobile = await signedInAlready(page, server, outbox);
+  await atService(page, service, '用 Portico 账号登录');
 
   await expectSignedInAtService(page, service, mobile);
   expect(service.validations).toHaveLength(1);
@@ -90,8 +101,7 @@ test('a browser signed in already goes straight through, and its ticket validate
 });
 
 test('an unregistered service gets the error page, never a redirect', async ({ page, server, outbox }) => {
-  const mobile = uniqueMobile();
-  await signInBySms(page, server, outbox, { mobile });
+  await signedInAlready(page, server, outbox);
   const evil = 'https://evil.example.net/collect';
   const response = await page.goto(`${server.origin}/sso/login?service=${encodeURIComponent(evil)}`);
   expect(response?.status()).toBe(400);
@@ -108,18 +118,15 @@ test("sign-out from the service's link ends the session and returns to the servi
   outbox,
   service,
 }) => {
-  const mobile = uniqueMobile();
-  await signInBySms(page, server, outbox, { mobile });
-  await page.goto(service.origin);
-  await page.getByRole('link', { name: '退出登录' }).click();
+  await signedInAlready(page, server, outbox);
+  await atService(page, service, '退出登录');
 
   await expect(page).toHaveURL(service.signedOut);
   await expect(page.getByRole('heading', { level: 1, name: '示例服务：已退出' })).toBeVisible();
   const info = await page.request.get(`${server.origin}/passport/web/account/info/`);
   expect((await info.json()).data.error_code).toBe(ErrorCode.notLoggedIn);
   // Back at the service's sign-in, the passport asks again instead of handing out a ticket.
-  await page.goto(service.origin);
-  await page.getByRole('link', { name: '用 Portico 账号登录' }).click();
+  await atService(page, service, '用 Portico 账号登录');
   await expect(page).toHaveURL(new RegExp(`^${server.origin}/sso/login\\?`));
   await expect(page.getByRole('heading', { level: 1, name: '登录 Portico 账号' })).toBeVisible();
   expect(service.validations).toHaveLength(0);

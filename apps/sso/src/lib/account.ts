@@ -1,4 +1,4 @@
-import { createLanguageStore } from '@portico/account-pages';
+import { createLanguageStore, lazyCaptcha } from '@portico/account-pages';
 import { createAccountQueryClient } from '@portico/account-react';
 import { createAccountClient } from '@portico/account-sdk';
 
@@ -14,3 +14,6 @@ export const languageStore = createLanguageStore({ storageKey: 'portico.sso.lang
  */
 export const accountClient = createAccountClient({ aid: AID, source: 'sso', language: languageStore.get() });
 export const queryClient = createAccountQueryClient();
+
+/** The challenge the passport may ask for at sign-in, loaded on its first need. */
+export const captcha = lazyCaptcha({ aid: AID, languageStore });
