@@ -7,15 +7,16 @@ import { startServer, type TestServer } from './support/server';
 
 /**
  * The web app served by the passport server (src/routes/site): the build's files with their caching,
- * index.html for the app's route table, a plain-text 404 for other page loads, and the API's JSON 404
- * envelopes unchanged. A small fake build stands in for apps/web/dist, so the test runs without it.
+ * index.html for the paths of the build's route list (dist/routes.json), a plain-text 404 for other page
+ * loads, and the API's JSON 404 envelopes unchanged. A small fake build stands in for apps/web/dist, so
+ * the test runs without it (test/sso-tickets.test.ts covers several apps and SSO_HOST).
  */
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
 
-/** The route list apps/web's build writes (its router's paths), as @portico/app-routes emits it. */
+/** The fake build's route list, in the shape an app's build writes it (@portico/app-routes). */
 const WEB_ROUTES = [
   '/',
   '/community',
