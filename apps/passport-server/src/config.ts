@@ -254,6 +254,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'set the delivery providers, or DEV_OUTBOX=on to publish codes on purpose (a demo), or DEV_OUTBOX=off',
     );
   }
+  const allowedOrigins = origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS);
+  const given: Record<string, string | undefined> = raw;
+  // An app served at a host of its own sends its API calls from that origin: the CORS and CSRF origin
+  // checks must know it, or every sign-in there would fail its CSRF check.
+  for (const entry of APPS) {
+    const host = entry.hostVariable ? given[entry.hostVariable] : undefined;
+    if (!host || [publicOrigin, ...allowedOrigins].some((known) => new URL(known).hostname === host))
+      continue;
+    throw new ConfigError(
+      entry.hostVariable ?? 'environment',
+      `the ${entry.name} app at ${host} calls the API from that origin: add it to ALLOWED_ORIGINS (e.g. ${new URL(publicOrigin).protocol}//${host})`,
+    );
+  }
   return {
     port,
     host: e.HOST ?? '127.0.0.1',
@@ -268,7 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
     devOutbox: e.DEV_OUTBOX ?? 'auto',
     publicOrigin,
-    allowedOrigins: origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS),
+    allowedOrigins,
     cookieDomain: e.COOKIE_DOMAIN,
     trustProxy: trustProxy(e.TRUST_PROXY),
     defaultRegion: region('DEFAULT_REGION', e.DEFAULT_REGION ?? 'CN'),
@@ -280,14 +293,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appName: e.APP_NAME ?? 'Portico',
     secondVerify: e.SECOND_VERIFY !== 'off',
     apps: APPS.map((entry) => {
-      const env = e as Record<string, string | undefined>;
-      const host = entry.hostVariable ? env[entry.hostVariable] : undefined;
+      const host = entry.hostVariable ? given[entry.hostVariable] : undefined;
       return {
         name: entry.name,
         mount: entry.mount,
         // src/config.ts and the bundled dist/*.js both sit one level below the package folder.
         dist: resolve(
-          env[entry.distVariable] ?? fileURLToPath(new URL(`../../${entry.name}/dist`, import.meta.url)),
+          given[entry.distVariable] ?? fileURLToPath(new URL(`../../${entry.name}/dist`, import.meta.url)),
         ),
         ...(host ? { host } : {}),
       };

@@ -75,6 +75,7 @@ describe('the apps in the config', () => {
 
     const set = loadConfig({
       SSO_HOST: 'sso.example.com',
+      ALLOWED_ORIGINS: 'https://sso.example.com',
       SSO_DIST: '/srv/sso',
       WEB_DIST: '/srv/web',
       SSO_SERVICES: 'https://a.example.com/, http://127.0.0.1:4000',
@@ -91,6 +92,15 @@ describe('the apps in the config', () => {
     expect(() => loadConfig({ SSO_SERVICES: 'ftp://svc.example.com' })).toThrow(/SSO_SERVICES/);
     expect(() => loadConfig({ SSO_HOST: 'https://sso.example.com' })).toThrow(/SSO_HOST/);
     expect(() => loadConfig({ SSO_HOST: 'SSO.example.com' })).toThrow(/SSO_HOST/);
+  });
+
+  it('refuses an SSO_HOST whose origin the CSRF and CORS checks would not know, saying what to add', () => {
+    expect(() => loadConfig({ SSO_HOST: 'sso.example.com' })).toThrow(
+      'Invalid setting SSO_HOST: the sso app at sso.example.com calls the API from that origin: add it to ALLOWED_ORIGINS (e.g. http://sso.example.com)',
+    );
+    expect(
+      loadConfig({ SSO_HOST: 'sso.localhost', ALLOWED_ORIGINS: 'http://sso.localhost:3000' }).apps[0]?.host,
+    ).toBe('sso.localhost');
   });
 
   it('reads every variable the app list names', () => {
