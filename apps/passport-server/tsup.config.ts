@@ -8,8 +8,8 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   dts: false,
-  // The shared protocol tables are bundled from source; every npm dependency stays external.
-  noExternal: ['@portico/account-sdk'],
+  // The shared protocol tables and the app list are bundled from source; every npm dependency stays external.
+  noExternal: ['@portico/account-sdk', '@portico/app-routes'],
   esbuildOptions(options) {
     options.conditions = ['source'];
   },

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { devProxy, emitRouteList } from '@portico/app-routes/vite';
 import react from '@vitejs/plugin-react';
 import license from 'rollup-plugin-license';
 import { defaultClientConditions, defineConfig } from 'vite';
@@ -28,6 +29,8 @@ function repositoryUrl(dependency: NoticeDependency): string | null {
 export default defineConfig({
   plugins: [
     react(),
+    // dist/routes.json: the router's page paths, which the passport server answers with index.html.
+    emitRouteList(),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
     license({
@@ -79,11 +82,15 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: Object.fromEntries(
-      ['/passport', '/vc', '/dev', '/docs', '/web_id', '/monitor', '/.well-known'].map((path) => [
-        path,
-        passport,
-      ]),
-    ),
+    // The API, and the other apps' mounts (/sso), go to the passport server, which serves their builds.
+    proxy: devProxy('web', passport, [
+      '/passport',
+      '/vc',
+      '/dev',
+      '/docs',
+      '/web_id',
+      '/monitor',
+      '/.well-known',
+    ]),
   },
 });

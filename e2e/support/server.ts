@@ -45,6 +45,10 @@ const SERVER_VARIABLES = [
   'SECRET',
   'APP_NAME',
   'SECOND_VERIFY',
+  'WEB_DIST',
+  'SSO_DIST',
+  'SSO_HOST',
+  'SSO_SERVICES',
 ];
 
 export interface ServerOptions {

@@ -32,6 +32,7 @@ import appRoutes from './routes/app/index';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
 import siteRoutes from './routes/site/index';
+import ssoRoutes from './routes/sso/index';
 import vcDevAnswer from './routes/vc/dev-answer';
 import vcRoutes from './routes/vc/index';
 
@@ -133,6 +134,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(vcRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
+  await app.register(ssoRoutes);
   // The web app and its legal documents; its not-found handler answers API paths with apiNotFound.
   await app.register(siteRoutes, { apiNotFound });
   for (const plugin of options.plugins ?? []) await app.register(plugin);

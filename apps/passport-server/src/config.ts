@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APPS } from '@portico/app-routes';
 import { type CountryCode, getCountries } from 'libphonenumber-js';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -64,8 +65,25 @@ export interface Config {
    * device the account has not used before, answers 2046 and needs an SMS code (README, "Second verification").
    */
   secondVerify: boolean;
-  /** WEB_DIST, default apps/web/dist (beside this package): the built web app the server serves. */
-  webDist: string;
+  /**
+   * The built apps the server serves, each at its mount (@portico/app-routes lists them): web at '/'
+   * (WEB_DIST, default apps/web/dist beside this package), sso at '/sso/' (SSO_DIST, default
+   * apps/sso/dist) and, with SSO_HOST, at that host's root too.
+   */
+  apps: AppMount[];
+  /** SSO_SERVICES: comma-separated origins of the services that may ask /sso/login for a ticket. */
+  ssoServices: string[];
+}
+
+/** One app the server serves. */
+export interface AppMount {
+  name: string;
+  /** '/' or a prefix with slashes on both sides: '/sso/'. */
+  mount: string;
+  /** Its build folder (index.html, routes.json, assets). */
+  dist: string;
+  /** A host name (no port) whose root serves this app as well. */
+  host?: string;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +146,14 @@ export const EnvSchema = Type.Object({
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
+  SSO_DIST: Type.Optional(Type.String({ minLength: 1 })),
+  SSO_HOST: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)*$',
+      description: 'a lower-case host name such as sso.example.com',
+    }),
+  ),
+  SSO_SERVICES: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -143,6 +169,14 @@ function origin(variable: string, value: string): string {
     throw new ConfigError(variable, `"${value}" is not an http(s) origin such as https://example.com`);
   }
 }
+
+/** Comma-separated origins, each checked and normalised. */
+const origins = (variable: string, value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => origin(variable, s));
 
 function region(variable: string, value: string): CountryCode {
   if (!countries.has(value))
@@ -220,6 +254,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'set the delivery providers, or DEV_OUTBOX=on to publish codes on purpose (a demo), or DEV_OUTBOX=off',
     );
   }
+  const allowedOrigins = origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS);
+  const given: Record<string, string | undefined> = raw;
+  // An app served at a host of its own sends its API calls from that origin: the CORS and CSRF origin
+  // checks must know it, or every sign-in there would fail its CSRF check.
+  for (const entry of APPS) {
+    const host = entry.hostVariable ? given[entry.hostVariable] : undefined;
+    if (!host || [publicOrigin, ...allowedOrigins].some((known) => new URL(known).hostname === host))
+      continue;
+    throw new ConfigError(
+      entry.hostVariable ?? 'environment',
+      `the ${entry.name} app at ${host} calls the API from that origin: add it to ALLOWED_ORIGINS (e.g. ${new URL(publicOrigin).protocol}//${host})`,
+    );
+  }
   return {
     port,
     host: e.HOST ?? '127.0.0.1',
@@ -234,11 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN,
     devOutbox: e.DEV_OUTBOX ?? 'auto',
     publicOrigin,
-    allowedOrigins: (e.ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .map((s) => origin('ALLOWED_ORIGINS', s)),
+    allowedOrigins,
     cookieDomain: e.COOKIE_DOMAIN,
     trustProxy: trustProxy(e.TRUST_PROXY),
     defaultRegion: region('DEFAULT_REGION', e.DEFAULT_REGION ?? 'CN'),
@@ -249,8 +292,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.SECRET,
     appName: e.APP_NAME ?? 'Portico',
     secondVerify: e.SECOND_VERIFY !== 'off',
-    // src/config.ts and the bundled dist/*.js both sit one level below the package folder.
-    webDist: resolve(e.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
+    apps: APPS.map((entry) => {
+      const host = entry.hostVariable ? given[entry.hostVariable] : undefined;
+      return {
+        name: entry.name,
+        mount: entry.mount,
+        // src/config.ts and the bundled dist/*.js both sit one level below the package folder.
+        dist: resolve(
+          given[entry.distVariable] ?? fileURLToPath(new URL(`../../${entry.name}/dist`, import.meta.url)),
+        ),
+        ...(host ? { host } : {}),
+      };
+    }),
+    ssoServices: origins('SSO_SERVICES', e.SSO_SERVICES),
   };
 }
 

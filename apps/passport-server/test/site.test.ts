@@ -7,13 +7,29 @@ import { startServer, type TestServer } from './support/server';
 
 /**
  * The web app served by the passport server (src/routes/site): the build's files with their caching,
- * index.html for the app's route table, a plain-text 404 for other page loads, and the API's JSON 404
- * envelopes unchanged. A small fake build stands in for apps/web/dist, so the test runs without it.
+ * index.html for the paths of the build's route list (dist/routes.json), a plain-text 404 for other page
+ * loads, and the API's JSON 404 envelopes unchanged. A small fake build stands in for apps/web/dist, so
+ * the test runs without it (test/sso-tickets.test.ts covers several apps and SSO_HOST).
  */
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+
+/** The fake build's route list, in the shape an app's build writes it (@portico/app-routes). */
+const WEB_ROUTES = [
+  '/',
+  '/community',
+  '/extension',
+  '/home',
+  '/legal/open-source-notice',
+  '/login',
+  '/privacy-policy/:id?',
+  '/reset-password',
+  '/sign-up',
+  '/terms-of-service/:id?',
+  '/workbench',
+];
 
 let dist: string;
 let server: TestServer;
@@ -25,7 +41,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets/index-abc123.js'), 'console.log("portico");\n'.repeat(100));
   writeFileSync(join(dist, 'open-source-notice.json'), '[]');
   writeFileSync(join(dist, '.secret'), 'nope');
-  server = await startServer({ webDist: dist });
+  writeFileSync(join(dist, 'routes.json'), JSON.stringify({ routes: WEB_ROUTES }));
+  server = await startServer({ apps: [{ name: 'web', mount: '/', dist }] });
 });
 afterAll(async () => {
   await server?.close();
@@ -164,17 +181,26 @@ describe('the web app', () => {
 describe('without a build of the web app', () => {
   let bare: TestServer;
   beforeAll(async () => {
-    bare = await startServer({ webDist: join(tmpdir(), 'portico-no-such-dist') });
+    bare = await startServer({
+      apps: [{ name: 'web', mount: '/', dist: join(tmpdir(), 'portico-no-such-dist') }],
+    });
   });
   afterAll(async () => bare?.close());
 
   it('still starts, says how to build the app on its pages, and keeps the API', async () => {
-    const page = await bare.app.inject({ method: 'GET', url: '/login', headers: { accept: HTML } });
-    expect(page.statusCode).toBe(503);
-    expect(page.headers['content-type']).toMatch(/^text\/plain/);
-    expect(page.body).toContain('pnpm --filter @portico/web build');
-    const other = await bare.app.inject({ method: 'GET', url: '/nope', headers: { accept: HTML } });
-    expect(other.statusCode).toBe(404);
+    // The route list comes with the build: without one, every page load says how to build the app.
+    for (const url of ['/login', '/nope']) {
+      const page = await bare.app.inject({ method: 'GET', url, headers: { accept: HTML } });
+      expect(page.statusCode).toBe(503);
+      expect(page.headers['content-type']).toMatch(/^text\/plain/);
+      expect(page.body).toContain('pnpm --filter @portico/web build');
+    }
+    const json = await bare.app.inject({
+      method: 'GET',
+      url: '/nope',
+      headers: { accept: 'application/json' },
+    });
+    expect(json.statusCode).toBe(404);
     const api = await bare.browser().get('/passport/web/account/info/');
     expect(api.status).toBe(200);
   });

@@ -1,28 +1,8 @@
-import { AccountProvider } from '@portico/account-react';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { useLanguage } from './i18n/language';
+import { mountApp } from '@portico/account-pages';
+import { languageStore } from './i18n/language';
 import { accountClient, captcha, queryClient } from './lib/account';
 import { createRouter } from './router';
 import '@portico/account-pages/styles.css';
 import './styles.css';
 
-const router = createRouter();
-
-function App() {
-  const language = useLanguage();
-  return (
-    <AccountProvider client={accountClient} queryClient={queryClient} captcha={captcha} language={language}>
-      <RouterProvider router={router} />
-    </AccountProvider>
-  );
-}
-
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+mountApp({ client: accountClient, queryClient, languageStore, captcha, router: createRouter() });

@@ -24,7 +24,8 @@ const authRoutes = createAuthRoutes({
  * The spec's route table (§2), minus the pages that arrive with later issues (authorization, the
  * OAuth callbacks, join-waitlist). Every page is its own lazily loaded module, so a visit to /login
  * loads the root and the login code only. login, reset-password and sign-up are `authRoutes`. The
- * passport server serves index.html for exactly these paths (apps/passport-server/src/routes/site/app-routes.ts); keep the two lists in step.
+ * build writes these paths to dist/routes.json (@portico/app-routes), and the passport server answers
+ * exactly them with index.html.
  */
 export const routes: RouteObject[] = [
   {

@@ -3,6 +3,8 @@
  * tabs, sign-up and password reset in the auth shell — and `createAuthRoutes()` to mount them. An app
  * owns only its route table, layout, copy and redirect policy.
  */
+export { lazyCaptcha } from './app/lazy-captcha';
+export { type MountAppOptions, mountApp } from './app/mount-app';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
 export { type NewPassword, NewPasswordFields, useNewPassword } from './forms/new-password-fields';

@@ -65,14 +65,35 @@ function normalisePath(url: string): string {
 export const isPublicDocument = (url: string) =>
   /^\/(docs|\.well-known|vc\/sdk)(\/|$)/.test(normalisePath(url));
 
-/** Routes whose successes are not JSON envelopes: public documents and the dev outbox page. */
+/**
+ * Pages a person's browser navigates to, whose answers are HTML (the page, or an error page with a
+ * 4xx) or redirects, never JSON envelopes. Each needs a reason.
+ */
+export const PAGE_ROUTES: readonly { url: RegExp; why: string }[] = [
+  {
+    url: /^\/sso\/login\/?$/,
+    why: 'the sso sign-in page: a redirect to the service with a ticket, the sso app, or an HTML error page (400) for an unregistered service',
+  },
+];
+
+/** Routes whose successes are not JSON envelopes: public documents, the dev outbox page, browser pages. */
 export const isNonEnvelopeRoute = (url: string) =>
-  isPublicDocument(url) || /^\/dev\/outbox\/?$/.test(normalisePath(url));
+  isPublicDocument(url) ||
+  /^\/dev\/outbox\/?$/.test(normalisePath(url)) ||
+  PAGE_ROUTES.some((page) => page.url.test(normalisePath(url)));
 
 /**
  * GET routes that change state on purpose: logout is a browser navigation in the spec (§2, "Logout:
  * navigates to a logout address"), so its GET kills the session; it is guarded by a cross-site check
- * instead of a token, and test/inventory.test.ts tests that guard.
+ * instead of a token, and test/inventory.test.ts tests that guard. /sso/logout is one of them.
+ *
+ * Two sso GETs write one-time state and are not listed, because no forged navigation can misuse them:
+ * GET /sso/login, for a signed-in browser, stores a service ticket and sends the browser to the
+ * registered service with it (a foreign page can only send the person to that service, signed in,
+ * which is what the service asked for; the ticket never reaches the foreign page); and
+ * /passport/sso/service_validate/ uses a ticket up, but reads no cookie: a service's back end calls
+ * it, and only the holder of the ticket can. Both write only to the store (tickets live 60 s), which
+ * snapshotState leaves out like every rate-limit counter.
  */
 export const isStateChangingGet = (url: string) => /logout\/?$/i.test(url);
 
@@ -262,6 +283,8 @@ export function envelopeProblem(
   if (options.method === 'HEAD') return null;
   if (status < 400 && options.envelopeOptional) return null;
   const type = String(response.headers['content-type'] ?? '');
+  // A browser page's error page is HTML (PAGE_ROUTES).
+  if (options.envelopeOptional && type.startsWith('text/html')) return null;
   if (!type.includes('application/json')) {
     return `status ${status} with content-type '${type}' instead of a JSON envelope`;
   }

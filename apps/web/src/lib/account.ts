@@ -1,5 +1,6 @@
+import { lazyCaptcha } from '@portico/account-pages';
 import { createAccountQueryClient, sessionQueryOptions } from '@portico/account-react';
-import { type ChallengeCaptcha, createAccountClient } from '@portico/account-sdk';
+import { createAccountClient } from '@portico/account-sdk';
 import { languageStore } from '../i18n/language';
 
 /** The app id the web flavour signs in as (the passport's default app). */
@@ -19,21 +20,5 @@ export const queryClient = createAccountQueryClient();
  */
 export const loadSession = () => queryClient.fetchQuery(sessionQueryOptions(accountClient));
 
-let loader: Promise<ChallengeCaptcha> | undefined;
-
-/**
- * The challenge, loaded on first need: most visits never meet one, so @portico/captcha-loader stays
- * out of the first load (the /login budget). The loader itself fetches /vc/setting and the challenge
- * script from the same origin. A failed import is forgotten, so the next challenge tries again.
- */
-export const captcha: ChallengeCaptcha = {
-  show(decision, options) {
-    loader ??= import('@portico/captcha-loader').then(({ createCaptchaLoader }) =>
-      createCaptchaLoader({ aid: AID, language: languageStore.get() }),
-    );
-    loader.catch(() => {
-      loader = undefined;
-    });
-    return loader.then((captcha) => captcha.show(decision, options));
-  },
-};
+/** The challenge, loaded on its first need (the /login budget). */
+export const captcha = lazyCaptcha({ aid: AID, languageStore });

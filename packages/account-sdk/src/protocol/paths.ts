@@ -148,6 +148,8 @@ export const ssoPaths = /* @__PURE__ */ family('/passport/sso/', [
   'account/info',
   'get_qrcode',
   'check_qrconnect',
+  /** Called by a service's back end, not the SDK: a ticket from /sso/login for the signed-in user. */
+  'service_validate',
 ]);
 
 /** Open authorization for third-party apps (auth envelope: status_code 0 is success). */

@@ -1,24 +1,10 @@
 import { paths } from '../../protocol';
 
-/**
- * The web app's route table (apps/web/src/router.tsx) as the server sees it: these paths, and only
- * these, answer a page load with index.html. Matching is case-insensitive, like the app's router; a
- * trailing slash is ignored. Pages of later issues join the table with their routes.
- */
-const APP_ROUTES: readonly RegExp[] = [
-  /^\/$/,
-  /^\/(home|community|extension|workbench|login|sign-up|reset-password)$/i,
-  /^\/legal\/open-source-notice$/i,
-  /^\/(privacy-policy|terms-of-service)(\/[A-Za-z0-9._-]{1,64})?$/i,
-];
-
-export const isAppRoute = (path: string) => APP_ROUTES.some((route) => route.test(path));
-
 /** Path families of the API, matched in any case: /PASSPORT/… is still an API path. */
 const API_FAMILIES = new Set(['passport', 'vc', 'dev', 'docs', '.well-known', 'web', 'user', 'monitor']);
 
 /**
- * Whether a path belongs to the API, never to the web app: the families above, and the first segment
+ * Whether a path belongs to the API, never to an app at the root: the families above, and the first segment
  * of every path in the protocol tables (legacy root paths, the app API names…) or of a route the server
  * has, as spelled there. Those single names match exactly: the app API's /Login is not the page /login.
  */

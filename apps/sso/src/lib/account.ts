@@ -1,0 +1,19 @@
+import { createLanguageStore, lazyCaptcha } from '@portico/account-pages';
+import { createAccountQueryClient } from '@portico/account-react';
+import { createAccountClient } from '@portico/account-sdk';
+
+/** The app id the sso flavour signs in as (the passport's default app). */
+export const AID = 1128;
+
+/** The sso app's UI language: zh unless the person chose English here before. */
+export const languageStore = createLanguageStore({ storageKey: 'portico.sso.language' });
+
+/**
+ * The sso flavour of the account client: `account_sdk_source=sso`, the sso envelope (`error_code: 0`),
+ * `ect_type` for e-mail codes. It talks to the passport on the page's own origin.
+ */
+export const accountClient = createAccountClient({ aid: AID, source: 'sso', language: languageStore.get() });
+export const queryClient = createAccountQueryClient();
+
+/** The challenge the passport may ask for at sign-in, loaded on its first need. */
+export const captcha = lazyCaptcha({ aid: AID, languageStore });

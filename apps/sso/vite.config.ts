@@ -1,0 +1,29 @@
+import { devProxy, emitRouteList } from '@portico/app-routes/vite';
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+
+/** Where the passport server runs during `vite dev`; the API paths are proxied to it. */
+const passport = process.env.PORTICO_PASSPORT_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  // Served at /sso/ by the passport (and, with SSO_HOST, at that host's root, where /sso/ still holds
+  // the files): every asset URL starts with /sso/.
+  base: '/sso/',
+  plugins: [
+    react(),
+    // dist/routes.json: the router's page paths, which the passport server answers with index.html.
+    emitRouteList(),
+  ],
+  resolve: {
+    // Workspace packages are bundled from their TypeScript source (their `source` export condition).
+    conditions: ['source', ...defaultClientConditions],
+  },
+  build: { target: 'es2022', sourcemap: true },
+  server: {
+    // /sso/login and /sso/logout are the passport's (it hands out the ticket), like the API.
+    proxy: {
+      ...devProxy('sso', passport, ['/passport', '/vc', '/dev', '/web_id', '/monitor']),
+      '^/sso/log(in|out)/?(\\?.*)?$': passport,
+    },
+  },
+});

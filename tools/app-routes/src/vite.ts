@@ -1,0 +1,81 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { APPS, ROUTE_LIST_FILE, type RouteLike, type RouteList, routePatterns } from '@portico/app-routes';
+import { createServer, type Plugin, type ResolvedConfig } from 'vite';
+
+export interface RouteListOptions {
+  /** The module that exports the app's route table, from the app's root. Default `src/router.tsx`. */
+  module?: string;
+  /** The name of that export (react-router route objects). Default `routes`. */
+  exportName?: string;
+}
+
+/**
+ * Writes dist/routes.json after a build: the page patterns of the app's own route table, read by
+ * evaluating the router module (lazy route modules are never loaded), so the list is the router's and
+ * nobody keeps a copy. The modules are evaluated in Node as on a page at http://localhost: an app may
+ * create its account client at import time, which wants a page origin.
+ */
+export function emitRouteList(options: RouteListOptions = {}): Plugin {
+  const module = options.module ?? 'src/router.tsx';
+  const exportName = options.exportName ?? 'routes';
+  let config: ResolvedConfig;
+  return {
+    name: 'portico:route-list',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async writeBundle() {
+      if (config.build.ssr) return;
+      const routes = await readRouteTable(config, module, exportName);
+      const list: RouteList = { routes: routePatterns(routes) };
+      const outDir = join(config.root, config.build.outDir);
+      await mkdir(outDir, { recursive: true });
+      await writeFile(join(outDir, ROUTE_LIST_FILE), `${JSON.stringify(list, null, 1)}\n`);
+      config.logger.info(`route list: ${list.routes.length} page patterns in ${ROUTE_LIST_FILE}`);
+    },
+  };
+}
+
+async function readRouteTable(
+  config: ResolvedConfig,
+  module: string,
+  exportName: string,
+): Promise<RouteLike[]> {
+  const g = globalThis as { location?: unknown };
+  const hadLocation = 'location' in g;
+  if (!hadLocation) g.location = new URL('http://localhost/');
+  const server = await createServer({
+    configFile: false,
+    root: config.root,
+    logLevel: 'silent',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+    resolve: { conditions: [...config.resolve.conditions] },
+    // Workspace packages are TypeScript source (their `source` condition): transform them too.
+    ssr: { noExternal: [/^@portico\//], resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  });
+  try {
+    const loaded = await server.ssrLoadModule(`/${module}`);
+    const routes = loaded[exportName];
+    if (!Array.isArray(routes))
+      throw new Error(`${module} must export its route objects as \`${exportName}\` (an array)`);
+    return routes as RouteLike[];
+  } finally {
+    await server.close();
+    if (!hadLocation) delete g.location;
+  }
+}
+
+/**
+ * The dev server's proxy for one app: the passport server's API families plus every other app's mount,
+ * so `vite dev` of one app reaches the others through the passport server that serves their builds.
+ */
+export function devProxy(self: string, target: string, apiPrefixes: readonly string[]) {
+  const mounts = APPS.filter((app) => app.name !== self && app.mount !== '/').map((app) =>
+    app.mount.replace(/\/$/, ''),
+  );
+  return Object.fromEntries([...apiPrefixes, ...mounts].map((prefix) => [prefix, target]));
+}
