@@ -44,6 +44,27 @@ describe('beforeRequest hooks (ky’s own)', () => {
     expect(passport.last.query.get('trace')).toBe('yes');
     expect(passport.last.headers['x-plugin']).toBe('affiliate');
   });
+  it('may set headers on ky’s request, as with ky anywhere, and every resend carries them', async () => {
+    passport.handle((req, res) =>
+      req.form.get('isResend')
+        ? json(res, { message: 'success', data: {} })
+        : json(res, { message: 'error', data: { error_code: 1401, description: '' } }),
+    );
+    const client = createAccountClient({
+      ...base(),
+      hooks: {
+        beforeRequest: [({ request }) => void request.headers.set('cookie', 'sessionid=s1')],
+        afterResponse: [
+          (state) => {
+            const call = accountCall(state);
+            if (call.config.retryCount === 0) return call.resend({ data: { isResend: 1 } });
+          },
+        ],
+      },
+    });
+    await smsLogin(client, { mobile: '1', code: '2' });
+    expect(passport.requests.map((r) => r.headers.cookie)).toEqual(['sessionid=s1', 'sessionid=s1']);
+  });
 });
 
 describe('afterResponse hooks (ky’s own)', () => {

@@ -3,7 +3,7 @@ import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
 import { webIdCookie } from '../fingerprint/web-id-cookie';
 import type { AccountHooks } from '../hooks/types';
 import type { AccountSource } from '../protocol/defaults';
-import { DEFAULTS, TIMEOUTS } from '../protocol/defaults';
+import { CLIENT_DEFAULTS, TIMEOUTS } from '../protocol/defaults';
 import { mixEncode } from '../protocol/mix';
 import { send, type Transport } from '../transport/send';
 import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
@@ -49,7 +49,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   if (!(timeout > 0)) wiring(`options.timeout must be a positive number of milliseconds, not ${timeout}`);
   let { baseUrl } = options;
   if (!baseUrl && (region || regions)) {
-    const name = region ?? DEFAULTS.region;
+    const name = region ?? CLIENT_DEFAULTS.region;
     baseUrl =
       regions?.[name] ?? wiring(`region '${name}' has no base URL: pass regions: { ${name}: 'https://…' }`);
   }
@@ -60,9 +60,9 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   const t: Transport = {
     aid: String(aid),
     source,
-    language: options.language ?? DEFAULTS.language,
-    did: options.did ?? DEFAULTS.did,
-    iid: options.iid ?? DEFAULTS.iid,
+    language: options.language ?? CLIENT_DEFAULTS.language,
+    did: options.did ?? CLIENT_DEFAULTS.did,
+    iid: options.iid ?? CLIENT_DEFAULTS.iid,
     sourceInfo: sourceInfo(options.appName),
     printLog: !!options.printLog,
     http: ky.create({

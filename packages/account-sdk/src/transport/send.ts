@@ -38,6 +38,8 @@ interface Call extends AccountCall {
   csrfRenewed?: boolean;
   /** The URL ky resolved for the path (base URL and path, no query). */
   url: string;
+  /** Headers a `beforeRequest` hook set on ky's request: every attempt carries them. */
+  headers?: Record<string, string>;
 }
 
 /** The call of a hook's state: its config, the parsed envelope and `resend`. */
@@ -62,7 +64,7 @@ const csrfOf = (t: Transport) => (t.doc && readCookie(t.doc.cookie, CSRF_COOKIE)
 async function encode(
   t: Transport,
   config: RequestConfig,
-  url: string,
+  call: Call,
   signal: AbortSignal | null,
 ): Promise<Request> {
   const { method } = config;
@@ -84,7 +86,7 @@ async function encode(
     }) as Record<string, string>,
   );
   const body = get ? undefined : config.multipart ? multipartBody(data) : formBody(data);
-  const headers: Record<string, string> = { traceparent: traceparent(), ...config.headers };
+  const headers: Record<string, string> = { ...call.headers, traceparent: traceparent(), ...config.headers };
   const csrf = csrfOf(t);
   if (csrf) headers[CSRF_HEADER] = csrf;
   const signature = await t.signer?.({
@@ -93,7 +95,7 @@ async function encode(
     body: body instanceof URLSearchParams ? `${body}` : undefined,
   });
   if (signature) query.set(SIGNATURE_PARAM, signature);
-  return new Request(`${url.replace(/\?.*$/, '')}?${query}`, {
+  return new Request(`${call.url.replace(/\?.*$/, '')}?${query}`, {
     method,
     body,
     headers,
@@ -123,7 +125,7 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
         headers: { ...config.headers, ...patch.headers },
         retryCount: config.retryCount + 1,
       };
-      return ky.retry({ request: await encode(t, config, call.url, null), delay: 0, code: 'RESEND' });
+      return ky.retry({ request: await encode(t, config, call, null), delay: 0, code: 'RESEND' });
     },
   };
   const options: Options = {
@@ -135,7 +137,8 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
         ...hooks.beforeRequest,
         async ({ request }) => {
           call.url = request.url;
-          return encode(t, call.config, request.url, request.signal);
+          call.headers = Object.fromEntries(request.headers);
+          return encode(t, call.config, call, request.signal);
         },
       ],
       afterResponse: [
@@ -143,7 +146,7 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           if (response.status !== 403 || call.csrfRenewed || request.headers.get(CSRF_HEADER) === csrfOf(t))
             return;
           call.csrfRenewed = true;
-          return ky.retry({ request: await encode(t, call.config, call.url, null), delay: 0, code: 'CSRF' });
+          return ky.retry({ request: await encode(t, call.config, call, null), delay: 0, code: 'CSRF' });
         },
         ...hooks.afterResponse,
         async ({ request, response }) => {
