@@ -5,6 +5,7 @@ import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
 import { isPurpose, needsSession } from '../lib/purposes';
+import type { SendCodeData } from '../protocol';
 import { sendSecondVerifyCode } from './second-verify';
 
 /** Which purpose a send names; a signed-in purpose (bind, change, …) needs a session. */
@@ -38,5 +39,5 @@ export async function sendCode(
     [input.channel]: mask(target),
     retry_time: sent.retryAfter,
     expires_in: sent.expiresIn,
-  } as { mobile?: string; email?: string; retry_time: number; expires_in: number };
+  } as SendCodeData;
 }

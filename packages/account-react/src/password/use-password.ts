@@ -2,6 +2,7 @@ import {
   type AccountError,
   type ChangePasswordPayload,
   changePassword,
+  type PasswordChangedData,
   type PasswordPayload,
   type ResetPasswordPayload,
   resetPassword,
@@ -24,7 +25,7 @@ const refreshAccount = (queryClient: QueryClient) =>
  * every session of the account, so the session is refetched and the rest dropped.
  */
 export function useResetPassword(): UseMutationResult<
-  Record<string, unknown>,
+  PasswordChangedData,
   AccountError,
   ResetPasswordPayload & { mobile: string }
 > {
@@ -33,7 +34,7 @@ export function useResetPassword(): UseMutationResult<
 
 /** Resets a forgotten password with an e-mail address and code (`resetPasswordByEmail`); as `useResetPassword`. */
 export function useResetPasswordByEmail(): UseMutationResult<
-  Record<string, unknown>,
+  PasswordChangedData,
   AccountError,
   ResetPasswordPayload & { email: string }
 > {
@@ -41,7 +42,7 @@ export function useResetPasswordByEmail(): UseMutationResult<
 }
 
 /** Sets a first password on the signed-in account (`setPassword`); refreshes the account queries. */
-export function useSetPassword(): UseMutationResult<Record<string, unknown>, AccountError, PasswordPayload> {
+export function useSetPassword(): UseMutationResult<PasswordChangedData, AccountError, PasswordPayload> {
   return useAccountMutation(setPassword, refreshAccount);
 }
 
@@ -50,7 +51,7 @@ export function useSetPassword(): UseMutationResult<Record<string, unknown>, Acc
  * `{ current_password, password }`); refreshes the account queries.
  */
 export function useUpdatePassword(): UseMutationResult<
-  Record<string, unknown>,
+  PasswordChangedData,
   AccountError,
   UpdatePasswordPayload
 > {
@@ -59,7 +60,7 @@ export function useUpdatePassword(): UseMutationResult<
 
 /** Changes the signed-in account's password with a code or ticket (`changePassword`); refreshes the account queries. */
 export function useChangePassword(): UseMutationResult<
-  Record<string, unknown>,
+  PasswordChangedData,
   AccountError,
   ChangePasswordPayload
 > {

@@ -1,8 +1,9 @@
 import { mask } from '../../lib/identifiers';
+import type { AccountInfo } from '../../protocol';
 import type { Session } from '../sessions/sessions';
 
 /** The account as the client sees it: identifiers masked, no hash, no internal flags. */
-export function accountInfo(session: Session, extra: { newUser?: boolean } = {}) {
+export function accountInfo(session: Session, extra: { newUser?: boolean } = {}): AccountInfo {
   const { user } = session;
   return {
     user_id: user.id,

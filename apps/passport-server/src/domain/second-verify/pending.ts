@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PassportError } from '../../errors';
 import { hmac, randomToken, sha256 } from '../../lib/crypto';
+import { LIMITS } from '../../protocol';
 
 /** How long a `sms_code_key` lives: one code's lifetime (10 minutes). */
 export const SECOND_VERIFY_TTL_MS = 10 * 60_000;
@@ -47,7 +48,7 @@ export async function savePendingSignIn(
 
 /** The live pending sign-in of a key, when this request comes from its device and browser. */
 export async function pendingSignIn(app: FastifyInstance, request: FastifyRequest, smsCodeKey: string) {
-  if (!smsCodeKey || smsCodeKey.length > 128) throw new PassportError('ticketInvalid');
+  if (!smsCodeKey || smsCodeKey.length > LIMITS.smsCodeKeyMaxLength) throw new PassportError('ticketInvalid');
   let pending: PendingSignIn | null = null;
   try {
     pending = JSON.parse((await app.store.get(storeKey(smsCodeKey))) ?? 'null') as PendingSignIn | null;
