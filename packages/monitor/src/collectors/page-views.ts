@@ -1,0 +1,59 @@
+import type { HistoryLike } from '../environment';
+import type { EventFields } from '../events';
+import type { Collector } from '../monitor';
+
+type Navigation = EventFields['page_view']['navigation'];
+
+/**
+ * Records the page the monitor starts on, then each history navigation (`pushState`, `replaceState`,
+ * back and forward) that changes the page's sanitised address. `pushState` and `replaceState` are
+ * wrapped while installed; a wrapper added over ours later is left in place and ours goes quiet.
+ */
+export function pageViews(): Collector {
+  return {
+    name: 'page-views',
+    install(monitor) {
+      const window = monitor.environment.window;
+      let active = true;
+      let current = '';
+      const visit = (navigation: Navigation) => {
+        if (!active) return;
+        const page = monitor.page();
+        if (navigation !== 'load' && page === current) return;
+        monitor.record('page_view', { navigation, from: current });
+        current = page;
+      };
+      visit('load');
+      if (!window) return () => {};
+
+      const onPop = () => visit('pop');
+      window.addEventListener('popstate', onPop);
+      const history = window.history;
+      const wrapped: Array<
+        [keyof HistoryLike, HistoryLike[keyof HistoryLike], HistoryLike[keyof HistoryLike]]
+      > = [];
+      if (history) {
+        for (const [method, navigation] of [
+          ['pushState', 'push'],
+          ['replaceState', 'replace'],
+        ] as const) {
+          const original = history[method];
+          const wrapper: HistoryLike[typeof method] = function (this: HistoryLike, ...args) {
+            const result = original.apply(this, args);
+            visit(navigation);
+            return result;
+          };
+          history[method] = wrapper;
+          wrapped.push([method, original, wrapper]);
+        }
+      }
+      return () => {
+        active = false;
+        window.removeEventListener('popstate', onPop);
+        for (const [method, original, wrapper] of wrapped) {
+          if (history && history[method] === wrapper) history[method] = original;
+        }
+      };
+    },
+  };
+}
