@@ -4,10 +4,10 @@
  * `fetch` and timers fit these shapes (a type test holds them to it).
  */
 
-/** `addEventListener`/`removeEventListener` with the listener types the monitor uses. */
+/** `addEventListener`/`removeEventListener`; the listeners read the event's fields they need. */
 export interface EventTargetLike {
-  addEventListener(type: string, listener: (event: never) => void, capture?: boolean): void;
-  removeEventListener(type: string, listener: (event: never) => void, capture?: boolean): void;
+  addEventListener(type: string, listener: (event: Event) => void, capture?: boolean): void;
+  removeEventListener(type: string, listener: (event: Event) => void, capture?: boolean): void;
 }
 
 /** The part of `history` page views wrap. */

@@ -8,6 +8,7 @@ export { fingerprint, jsErrors } from './collectors/js-errors';
 export { pageViews } from './collectors/page-views';
 export { resourceErrors } from './collectors/resource-errors';
 export {
+  type PerformanceEntryLike,
   type PerformanceObserverConstructor,
   type PerformanceObserverLike,
   type ResourceEntryLike,

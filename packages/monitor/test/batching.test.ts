@@ -21,7 +21,10 @@ describe('batching', () => {
     expect(sink.sent).toHaveLength(0);
     vi.advanceTimersByTime(1);
     expect(sink.sent).toHaveLength(1);
-    expect(sink.sent[0]).toMatchObject({ unloading: false, batch: { v: 1, app: 'web', flavour: 'web', seq: 0 } });
+    expect(sink.sent[0]).toMatchObject({
+      unloading: false,
+      batch: { v: 1, app: 'web', flavour: 'web', seq: 0 },
+    });
     expect(sink.events).toMatchObject([{ kind: 'funnel', step: 'method_shown', method: 'mobile_code' }]);
   });
 

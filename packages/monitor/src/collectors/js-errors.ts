@@ -58,14 +58,15 @@ export function jsErrors(): Collector {
     install(monitor) {
       const window = monitor.environment.window;
       if (!window) return () => {};
-      const onError = (event: ErrorEventLike & { target?: unknown }) => {
+      const onError = (raw: Event) => {
+        const event = raw as ErrorEventLike;
         // Resource load errors reach the window only when capturing; they are resourceErrors()'s.
         if (event.message === undefined && event.error === undefined) return;
         const where = event.filename ? `${event.filename}:${event.lineno ?? 0}:${event.colno ?? 0}` : '';
         report(monitor, 'error', event.error ?? { name: 'Error', message: event.message }, where);
       };
-      const onRejection = (event: { reason?: unknown }) => {
-        report(monitor, 'unhandledrejection', event.reason, '');
+      const onRejection = (event: Event) => {
+        report(monitor, 'unhandledrejection', (event as { reason?: unknown }).reason, '');
       };
       window.addEventListener('error', onError);
       window.addEventListener('unhandledrejection', onRejection);

@@ -18,7 +18,7 @@ export function resourceErrors(): Collector {
       const window = monitor.environment.window;
       if (!window) return () => {};
       const seen = new Set<string>();
-      const onError = (event: { target?: unknown }) => {
+      const onError = (event: Event) => {
         const target = event.target as ElementLike | null | undefined;
         if (!target || target === (window as unknown) || typeof target.tagName !== 'string') return;
         const address = target.currentSrc || target.src || target.href || '';

@@ -1,11 +1,15 @@
 import { lookupGlobal } from '../environment';
 import type { Collector } from '../monitor';
 
-/** The part of a `PerformanceResourceTiming` entry the monitor reads. */
-export interface ResourceEntryLike {
+/** The part of a `PerformanceEntry` an observer hands over. */
+export interface PerformanceEntryLike {
   name: string;
-  initiatorType: string;
   duration: number;
+}
+
+/** The part of a `PerformanceResourceTiming` entry the monitor reads. */
+export interface ResourceEntryLike extends PerformanceEntryLike {
+  initiatorType: string;
   transferSize?: number;
   decodedBodySize?: number;
 }
@@ -17,7 +21,7 @@ export interface PerformanceObserverLike {
 }
 
 export type PerformanceObserverConstructor = new (
-  callback: (list: { getEntries(): ResourceEntryLike[] }) => void,
+  callback: (list: { getEntries(): PerformanceEntryLike[] }) => void,
 ) => PerformanceObserverLike;
 
 export interface ResourceTimingOptions {
@@ -41,7 +45,8 @@ export function resourceTiming(options: ResourceTimingOptions = {}): Collector {
         options.PerformanceObserver ?? lookupGlobal<PerformanceObserverConstructor>('PerformanceObserver');
       if (!Observer || !monitor.sampled('resource')) return () => {};
       const observer = new Observer((list) => {
-        for (const entry of list.getEntries()) {
+        // Observing `resource` only, every entry is a PerformanceResourceTiming.
+        for (const entry of list.getEntries() as ResourceEntryLike[]) {
           if (SKIPPED_INITIATORS.has(entry.initiatorType)) continue;
           const transfer = entry.transferSize ?? 0;
           monitor.record('resource', {

@@ -1,4 +1,5 @@
 import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from 'web-vitals';
+import { lookupGlobal } from '../environment';
 import type { Collector } from '../monitor';
 
 /** The `web-vitals` functions the collector registers with; tests hand in their own. */
@@ -19,10 +20,12 @@ export interface WebVitalsOptions {
  */
 export function webVitals(options: WebVitalsOptions = {}): Collector {
   const reporters = options.reporters ?? { onCLS, onFCP, onINP, onLCP, onTTFB };
+  // The package reads the global `document` and `performance`: outside a browser it has nothing to report.
+  const runnable = () => options.reporters !== undefined || lookupGlobal('document') !== undefined;
   return {
     name: 'web-vitals',
     install(monitor) {
-      if (!monitor.sampled('web_vital')) return () => {};
+      if (!monitor.sampled('web_vital') || !runnable()) return () => {};
       let active = true;
       const report = (metric: MetricType) => {
         if (!active) return;
@@ -35,7 +38,13 @@ export function webVitals(options: WebVitalsOptions = {}): Collector {
           navigation_type: metric.navigationType,
         });
       };
-      for (const register of Object.values(reporters)) register(report);
+      for (const register of Object.values(reporters)) {
+        try {
+          register(report);
+        } catch {
+          // A browser without the entry type behind this metric: the others still report.
+        }
+      }
       return () => {
         active = false;
       };
