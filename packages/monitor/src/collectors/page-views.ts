@@ -29,9 +29,13 @@ export function pageViews(): Collector {
       const onPop = () => visit('pop');
       window.addEventListener('popstate', onPop);
       const history = window.history;
-      const wrapped: Array<
-        [keyof HistoryLike, HistoryLike[keyof HistoryLike], HistoryLike[keyof HistoryLike]]
-      > = [];
+      /** Each wrapped method, what it was, and whether it was the object's own (else the prototype's). */
+      const wrapped: Array<{
+        method: keyof HistoryLike;
+        original: HistoryLike[keyof HistoryLike];
+        own: boolean;
+        wrapper: unknown;
+      }> = [];
       if (history) {
         for (const [method, navigation] of [
           ['pushState', 'push'],
@@ -43,15 +47,17 @@ export function pageViews(): Collector {
             visit(navigation);
             return result;
           };
+          wrapped.push({ method, original, own: Object.hasOwn(history, method), wrapper });
           history[method] = wrapper;
-          wrapped.push([method, original, wrapper]);
         }
       }
       return () => {
         active = false;
         window.removeEventListener('popstate', onPop);
-        for (const [method, original, wrapper] of wrapped) {
-          if (history && history[method] === wrapper) history[method] = original;
+        for (const { method, original, own, wrapper } of wrapped) {
+          if (!history || history[method] !== wrapper) continue;
+          if (own) history[method] = original;
+          else delete history[method];
         }
       };
     },
