@@ -75,19 +75,21 @@ window.e2e = {
       onLoadError: (error) => events.push({ type: 'loadError', error: plain(error) }),
     });
     const client = sdk.createAccountClient({ aid: 1128, language });
-    sdk.installChallenge(client, { captcha });
+    client.use(sdk.challengePlugin({ captcha }));
     Object.assign(window.e2e, { client, captcha, events, calls: {} });
   },
   /**
-   * Second verification handled by the app (installSecondVerify's onSecondVerify): every call it is
+   * Second verification handled by the app (secondVerifyPlugin's onSecondVerify): every call it is
    * told about is recorded in e2e.secondVerifications (what the app got; the call rejects by itself).
    */
   handleSecondVerifyInApp() {
     const seen = [];
-    sdk.installSecondVerify(window.e2e.client, {
-      onSecondVerify: ({ sms_code_key, mobileMasked, failure, config }) =>
-        seen.push({ sms_code_key, mobileMasked, error_code: failure.error_code, path: config.path }),
-    });
+    window.e2e.client.use(
+      sdk.secondVerifyPlugin({
+        onSecondVerify: ({ sms_code_key, mobileMasked, failure, config }) =>
+          seen.push({ sms_code_key, mobileMasked, error_code: failure.error_code, path: config.path }),
+      }),
+    );
     window.e2e.secondVerifications = seen;
   },
   /** Starts an SDK call without waiting for it (a challenge may have to be solved first). */

@@ -11,7 +11,7 @@ import { call, callResult, formOf, openFixture, requestsTo, startCall } from '..
 import { expect, test, uniqueMobile } from '../support/test';
 
 // Issue 4: the challenge demanded by the server's risk rules, shown in mask mode by the SDK's
-// installChallenge through the real captcha loader and the server's real script, and solved by a
+// client.use(challengePlugin(…)) through the real captcha loader and the server's real script, and solved by a
 // person's actions in the overlay. The expected answer comes from /dev/challenge/answer (dev outbox only).
 
 const SEND_CODE = '/passport/web/send_code/';

@@ -14,7 +14,7 @@ import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 
 // Issue 4: second verification. A password sign-in of an account with a mobile, from a browser (device:
 // fingerprint + did) the account has not used, answers 2046 with an `sms_code_key`. The plain SDK has no
-// dialog of its own: `installSecondVerify` needs `dialog.open` handed in (or the app's `onSecondVerify`).
+// dialog of its own: `secondVerifyPlugin` needs `dialog.open` handed in (or the app's `onSecondVerify`).
 // The dialog the product ships is account-react's, which `<AccountProvider>` installs; the web app served
 // by the server mounts it, so the dialog tests act as a person on its /login page. The app's callback
 // option is SDK-level and runs on the fixture page.

@@ -1,4 +1,9 @@
-/** The security numbers of SECURITY.md, in one place. Tests may lower them through buildServer's options. */
+import { LIMITS } from './protocol';
+
+/**
+ * The security numbers of SECURITY.md, in one place. Those the SDK and the apps must agree on (code life,
+ * tries, resend cooldown) come from the protocol's LIMITS. Tests may lower them through buildServer's options.
+ */
 export interface Limits {
   /** One-time code lifetime (≤ 10 min). */
   codeTtlMs: number;
@@ -26,9 +31,9 @@ export interface Limits {
 }
 
 export const defaultLimits: Limits = {
-  codeTtlMs: 10 * 60_000,
-  codeMaxAttempts: 5,
-  sendCooldownMs: 60_000,
+  codeTtlMs: LIMITS.codeTtlSeconds * 1000,
+  codeMaxAttempts: LIMITS.codeMaxAttempts,
+  sendCooldownMs: LIMITS.sendCodeCooldownSeconds * 1000,
   sendPerTargetPerHour: 10,
   sendPerIpPerHour: 30,
   passwordFailuresPerAccount: 10,

@@ -1,8 +1,8 @@
 import {
   type AccountClient,
   type ChallengeCaptcha,
-  installChallenge,
-  installSecondVerify,
+  challengePlugin,
+  secondVerifyPlugin,
 } from '@portico/account-sdk';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
@@ -20,14 +20,14 @@ export interface AccountProviderProps {
   /** UI language of the package's texts and error messages. Default: the client's language ('zh'). */
   language?: AccountLanguage;
   /**
-   * Answers the passport's challenges for the client (`installChallenge`): e.g.
+   * Answers the passport's challenges for the client (`client.use(challengePlugin(…))`): e.g.
    * `createCaptchaLoader({ aid })`, made once. `false` or absent: no challenge handling (failures that
    * demand one reach the app as they are).
    */
   captcha?: ChallengeCaptcha | false;
   /**
-   * Answer second verification (2046) with the provider's dialog (`installSecondVerify`). Default true;
-   * `false` when the app installs its own handling on the client.
+   * Answer second verification (2046) with the provider's dialog (`client.use(secondVerifyPlugin(…))`). Default true;
+   * `false` when the app attaches its own handling to the client.
    */
   secondVerify?: boolean;
   children?: ReactNode;
@@ -36,8 +36,9 @@ export interface AccountProviderProps {
 /**
  * Provides the account client, the UI language and a QueryClient to the hooks and parts below it, wires
  * the challenge (when `captcha` is given) and second verification (its own dialog) into the client,
- * and renders that dialog. Installs run in effects and are undone by their cleanups, so React's
- * StrictMode double mount, a changed `client` or `captcha`, and an unmount leave exactly one install.
+ * and renders that dialog. The plugins are attached (`client.use`) in effects and removed by their
+ * cleanups, so React's StrictMode double mount, a changed `client` or `captcha`, and an unmount leave
+ * exactly one of each.
  */
 export function AccountProvider({
   client,
@@ -60,14 +61,14 @@ export function AccountProvider({
 
   useEffect(() => {
     if (!captcha) return;
-    return installChallenge(client, { captcha, language: resolvedLanguage });
+    return client.use(challengePlugin({ captcha, language: resolvedLanguage }));
   }, [client, captcha, resolvedLanguage]);
 
   useEffect(() => {
     if (!secondVerify) return;
-    const uninstall = installSecondVerify(client, { dialog: controller });
+    const remove = client.use(secondVerifyPlugin({ dialog: controller }));
     return () => {
-      uninstall();
+      remove();
       // A dialog open for this client now has no one to answer it: its sign-in rejects with SECOND_VALID.
       controller.closeAll();
     };

@@ -1,4 +1,4 @@
-import type { ChallengeCaptcha } from '@portico/account-sdk';
+import type { AccountClient, ChallengeCaptcha } from '@portico/account-sdk';
 import { DECISION_CONF_FIELD, ErrorCode, webPaths } from '@portico/account-sdk/protocol';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -71,20 +71,19 @@ describe('AccountProvider', () => {
     expect(passport.to(webPaths.userLogin)).toHaveLength(1);
   });
 
-  it('installs its hooks once under StrictMode and removes them on unmount', () => {
+  it('attaches its plugins once under StrictMode and removes them on unmount', () => {
     const { client } = fakePassport({});
+    const plugins = watchPlugins(client);
     const captcha: ChallengeCaptcha = { show: vi.fn() };
     const { unmount } = renderWithAccount(<p>app</p>, { client, captcha, strict: true });
-    // installChallenge: one afterResponse + one beforeError; installSecondVerify: one afterResponse.
-    expect(client.hooks.afterResponse).toHaveLength(2);
-    expect(client.hooks.beforeError).toHaveLength(1);
+    expect([...plugins].sort()).toEqual(['challenge', 'second-verify']);
     unmount();
-    expect(client.hooks.afterResponse).toHaveLength(0);
-    expect(client.hooks.beforeError).toHaveLength(0);
+    expect(plugins.size).toBe(0);
   });
 
   it('moves the challenge to a new captcha when the prop changes', () => {
     const { client } = fakePassport({});
+    const plugins = watchPlugins(client);
     const first: ChallengeCaptcha = { show: vi.fn() };
     const second: ChallengeCaptcha = { show: vi.fn() };
     const tree = (captcha: ChallengeCaptcha | false) => (
@@ -94,10 +93,9 @@ describe('AccountProvider', () => {
     );
     const { rerender } = render(tree(first));
     rerender(tree(second));
-    expect(client.hooks.beforeError).toHaveLength(1);
+    expect([...plugins].sort()).toEqual(['challenge', 'second-verify']);
     rerender(tree(false));
-    expect(client.hooks.beforeError).toHaveLength(0);
-    expect(client.hooks.afterResponse).toHaveLength(1); // second verification stays
+    expect([...plugins]).toEqual(['second-verify']);
   });
 
   it('provides the client and language, defaulting to the client language', () => {
@@ -170,3 +168,18 @@ describe('AccountProvider', () => {
     await waitFor(() => expect(settled).toMatchObject({ error_code: 2046, description: 'SECOND_VALID' }));
   });
 });
+
+/** The plugins attached to a client right now, by name, watched through `client.use`. */
+function watchPlugins(client: AccountClient): Set<string> {
+  const active = new Set<string>();
+  const use = client.use.bind(client);
+  client.use = (plugin) => {
+    const remove = use(plugin);
+    active.add(plugin.name);
+    return () => {
+      remove();
+      active.delete(plugin.name);
+    };
+  };
+  return active;
+}

@@ -47,13 +47,14 @@ const baseUrl = `http://127.0.0.1:${server.address().port}`;
 console.log(`fixture passport listening on ${baseUrl}`);
 
 // ---- the SDK, as an app would use it -------------------------------------------------------------
-// Outside a browser there is no cookie store, so this example keeps one with two ky hooks.
+// Outside a browser there is no cookie store, so this example keeps one with two ky hooks
+// (`hooks` run in every call; a plugin attached with `client.use` would do the same).
 const cookies = new Map();
 const client = createAccountClient({
   aid: 1128,
   baseUrl,
   appName: 'portico-example',
-  kyHooks: {
+  hooks: {
     beforeRequest: [
       ({ request }) => void request.headers.set('cookie', [...cookies].map((c) => c.join('=')).join('; ')),
     ],

@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 type Protocol = typeof import('../src/protocol/index');
+type ErrorRangeTexts = import('../src/protocol/index').ErrorRangeTexts;
 
 export const REGENERATE_COMMAND = 'pnpm --filter @portico/account-sdk run docs:protocol';
 export const DOCS_FILE = fileURLToPath(new URL('../../../docs/protocol.md', import.meta.url));
@@ -45,7 +46,17 @@ const access = (key: string): string => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${ke
 const json = (value: unknown): string[] => ['```json', JSON.stringify(value, null, 2), '```'];
 
 /** The whole document as a string; the same input always gives the same bytes. */
-export function renderProtocolDocs(p: Protocol): string {
+/**
+ * Error ranges other packages add (the organisation SDK's 16xx, open authorization's 17xx): list their
+ * `defineErrorTexts(…)` here, or pass them to `renderProtocolDocs`, and docs/protocol.md renders them
+ * after the SDK's own.
+ */
+export const OTHER_ERROR_RANGES: ErrorRangeTexts[] = [];
+
+export function renderProtocolDocs(
+  p: Protocol,
+  otherRanges: readonly ErrorRangeTexts[] = OTHER_ERROR_RANGES,
+): string {
   const out: string[] = [
     `<!-- Generated from packages/account-sdk/src/protocol by \`${REGENERATE_COMMAND}\`. Do not edit by hand. -->`,
     '',
@@ -135,14 +146,21 @@ export function renderProtocolDocs(p: Protocol): string {
     '',
   );
   out.push(
-    ...table(
-      ['Code', 'Name', 'HTTP', 'zh', 'en'],
-      Object.values(p.errors)
-        .sort((a, b) => a.code - b.code)
-        .map((e) => [e.code, code(e.name), e.status, e.zh, e.en]),
-    ),
+    `Codes come in ranges, one per concern; a package adds its own with ${code('defineErrorRange')} (codes,`,
+    `names, HTTP status) and ${code('defineErrorTexts')} (zh, en), and ${code('errorCatalogue')} merges them.`,
     '',
   );
+  for (const range of p.errorCatalogue([...p.ERROR_TEXTS, ...otherRanges]).ranges) {
+    const span = range.first === range.last ? `${range.first}` : `${range.first}–${range.last}`;
+    out.push(`### ${range.title} (${span})`, '');
+    out.push(
+      ...table(
+        ['Code', 'Name', 'HTTP', 'zh', 'en'],
+        range.entries.map((e) => [e.code, code(e.name), e.status, e.zh, e.en]),
+      ),
+      '',
+    );
+  }
   out.push(
     `- ${p.SECOND_VERIFY_CODE} asks for a second verification; its data carries ${code('sms_code_key')}. Closing`,
     `  the dialog (or an app that handles it) rejects with description ${code(p.SECOND_VALID)}.`,
@@ -200,6 +218,16 @@ export function renderProtocolDocs(p: Protocol): string {
     ...table(
       ['Name', 'Value'],
       Object.entries(p.QUERY_DEFAULTS).map(([k, v]) => [code(k), `${v} ms`]),
+    ),
+    '',
+  );
+  out.push('### Limits', '');
+  out.push(
+    `The numbers every side agrees on (${code('LIMITS')}): forms, countdowns and the server's own rules read them.`,
+    '',
+    ...table(
+      ['Name', 'Value'],
+      Object.entries(p.LIMITS).map(([k, v]) => [code(k), code(v)]),
     ),
     '',
   );

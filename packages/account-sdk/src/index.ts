@@ -13,17 +13,9 @@ export * from './calls/legacy';
 export * from './calls/login';
 export * from './calls/mobile';
 export * from './calls/password';
-export type * from './calls/payloads';
 export * from './calls/profile';
 export * from './calls/qrcode';
 export * from './calls/register';
-export {
-  type ChallengeCaptcha,
-  type ChallengeOptions,
-  type ChallengeOutcome,
-  type ChallengeShowSettings,
-  installChallenge,
-} from './challenge/install-challenge';
 export { createAccountClient } from './client/create-account-client';
 export type {
   AccountClient,
@@ -31,7 +23,6 @@ export type {
   CallOptions,
   CookieDocument,
   HttpMethod,
-  KyHooks,
   RequestConfig,
   RequestOptions,
   Signer,
@@ -45,20 +36,30 @@ export {
 export { waitForFingerprint } from './fingerprint/wait-for-fingerprint';
 export { isDottedHostName, webIdCookie } from './fingerprint/web-id-cookie';
 export type {
+  AccountCall,
   AccountHooks,
+  AccountPlugin,
   AfterResponseHook,
   BeforeErrorHook,
   BeforeRequestHook,
-  HookContext,
+  BeforeRetryHook,
   RetryPatch,
-  RetryRequest,
 } from './hooks/types';
-export * from './redirects/navigate';
-export * from './redirects/urls';
 export {
-  installSecondVerify,
+  type ChallengeCaptcha,
+  type ChallengeOptions,
+  type ChallengeOutcome,
+  type ChallengeShowSettings,
+  challengePlugin,
+} from './plugins/challenge';
+export {
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyOptions,
   type SecondVerifyRequest,
-} from './second-verify/install-second-verify';
+  secondVerifyPlugin,
+} from './plugins/second-verify';
+export type * from './protocol/types';
+export * from './redirects/navigate';
+export * from './redirects/urls';
+export { accountCall } from './transport/send';

@@ -4,14 +4,29 @@ import {
   type AccountData,
   type AccountError,
   type AccountErrorKind,
+  type AccountInfo,
   accountInfo,
   type CallOptions,
+  type CheckLoginData,
+  checkLogin,
+  checkMobileCode,
+  type DeviceListData,
   defineCall,
   isAccountError,
+  type LogoutData,
+  listDevices,
+  logout,
   oauthLogin,
+  type PasswordChangedData,
   passwordLogin,
+  type RegisteredData,
+  registerByMobile,
+  resetPasswordByTicket,
+  type SendCodeData,
   sendEmailCode,
+  shareLogin,
   smsLogin,
+  type TicketData,
   uploadAvatar,
 } from '../src';
 import { CodeType } from '../src/protocol';
@@ -26,10 +41,34 @@ describe('call signatures', () => {
       { mobile: '1', code: '2' },
       { signal: new AbortController().signal },
     );
-    expectTypeOf(smsLogin(client, { mobile: '1', code: '2' })).resolves.toEqualTypeOf<AccountData>();
+    expectTypeOf(smsLogin(client, { mobile: '1', code: '2' })).resolves.toEqualTypeOf<AccountInfo>();
     expectTypeOf(smsLogin<{ user_id: number }>(client, { mobile: '1', code: '2' })).resolves.toEqualTypeOf<{
       user_id: number;
     }>();
+  });
+
+  it('resolve the wire type of the protocol by default', () => {
+    expectTypeOf(
+      passwordLogin(client, { email: 'a@b.c', password: 'p' }),
+    ).resolves.toEqualTypeOf<AccountInfo>();
+    expectTypeOf(accountInfo(client)).resolves.toEqualTypeOf<AccountInfo>();
+    expectTypeOf(
+      sendEmailCode(client, { email: 'a@b.c', type: CodeType.emailLogin }),
+    ).resolves.toEqualTypeOf<SendCodeData>();
+    expectTypeOf(
+      checkMobileCode(client, { mobile: '1', code: '2', type: CodeType.register }),
+    ).resolves.toEqualTypeOf<TicketData>();
+    expectTypeOf(checkLogin(client)).resolves.toEqualTypeOf<CheckLoginData>();
+    expectTypeOf(logout(client)).resolves.toEqualTypeOf<LogoutData>();
+    expectTypeOf(
+      registerByMobile(client, { mobile: '1', verify_ticket: 't' }),
+    ).resolves.toEqualTypeOf<RegisteredData>();
+    expectTypeOf(
+      resetPasswordByTicket(client, { ticket: 't', password: 'p' }),
+    ).resolves.toEqualTypeOf<PasswordChangedData>();
+    expectTypeOf(listDevices(client)).resolves.toEqualTypeOf<DeviceListData>();
+    // A call with no wire type yet resolves the envelope's data.
+    expectTypeOf(shareLogin(client)).resolves.toEqualTypeOf<AccountData>();
   });
 
   it('require the payload fields a purpose needs', () => {
@@ -70,10 +109,14 @@ describe('call signatures', () => {
 });
 
 describe('defineCall', () => {
-  it('checks its key against the protocol families', () => {
-    defineCall<{ a: string }>({}, 'smsLogin');
-    // @ts-expect-error not a path key of any family
-    defineCall<{ a: string }>({}, 'smsLoginn');
+  it('checks its path against the protocol families', () => {
+    defineCall<{ a: string }>('/passport/web/sms_login/');
+    // @ts-expect-error not a path of any family
+    defineCall<{ a: string }>('/passport/web/sms_loginn/');
+  });
+
+  it('takes another package’s paths when it names their type', () => {
+    defineCall<{ a: string }, { b: number }, '/passport/aff/web/invite/'>('/passport/aff/web/invite/');
   });
 });
 

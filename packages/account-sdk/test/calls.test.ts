@@ -218,10 +218,11 @@ describe('OAuth login', () => {
 
 describe('defineCall', () => {
   it('declares a call on any family for other packages (affiliate-sdk)', async () => {
-    const family = { invite: '/passport/aff/web/invite/' };
-    const invite = sdk.defineCall<{ mobile: string }, { invite_id: number }, 'invite'>(family, 'invite', {
-      mobile: '0',
-    });
+    const affiliatePaths = { invite: '/passport/aff/web/invite/' } as const;
+    const invite = sdk.defineCall<{ mobile: string }, { invite_id: number }, typeof affiliatePaths.invite>(
+      affiliatePaths.invite,
+      { mobile: '0' },
+    );
     const r = recordingClient();
     await invite(r.client, { mobile: '1' });
     expect(r.last).toMatchObject({
@@ -229,5 +230,20 @@ describe('defineCall', () => {
       method: 'POST',
       data: { mobile: '1' },
     });
+  });
+});
+
+describe('the call declarations’ payload defaults', () => {
+  it('are the protocol’s DEFAULTS, written as literals so a page keeps only the calls it imports', async () => {
+    const d = await import('../src/calls/defaults');
+    const { DEFAULTS, EmailCodeType } = await import('../src/protocol');
+    expect(d.frozen).toEqual({ need_frozen_user: DEFAULTS.needFrozenUser });
+    expect(d.nextRoot).toEqual({ next: DEFAULTS.next });
+    expect(d.logoutByRequest).toEqual({ next: DEFAULTS.next, not_redirect: 1 });
+    expect(d.kick).toEqual({ kick_other: DEFAULTS.kickOther });
+    expect(d.rebind).toEqual({ kick_other: DEFAULTS.kickOther, change_bind: DEFAULTS.changeBind });
+    expect(d.unbind).toEqual({ unbind_exist: DEFAULTS.unbindExist });
+    expect(d.normalScene).toEqual({ scene: DEFAULTS.scene });
+    expect(d.emailRegisterType).toEqual({ type: EmailCodeType.register });
   });
 });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import {
   type ChallengeCaptcha,
   type ChallengeOutcome,
+  challengePlugin,
   createAccountClient,
-  installChallenge,
   isAccountError,
   passwordLogin,
   smsLogin,
@@ -86,7 +86,7 @@ describe('a failure carrying a decision config', () => {
   it('shows the challenge and resends the original request once with fp, isResend and the pass', async () => {
     const c = client();
     const { captcha, shown } = scriptedCaptcha(passed('c1'));
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
 
     await expect(smsLogin(c, { mobile: '13800000000', code: '123456' })).resolves.toEqual({ user_id: 7 });
 
@@ -111,7 +111,7 @@ describe('a failure carrying a decision config', () => {
   it('hands the captcha the show mode, side slide and language it was installed with', async () => {
     const c = client();
     const { captcha, shown } = scriptedCaptcha(passed('c1'));
-    installChallenge(c, { captcha, showMode: 'popup', sideSlide: true, language: 'en', fp: 'verify_app' });
+    c.use(challengePlugin({ captcha, showMode: 'popup', sideSlide: true, language: 'en', fp: 'verify_app' }));
     await smsLogin(c, { mobile: '1', code: '2' });
     expect(shown[0]).toMatchObject({ fp: 'verify_app', showMode: 'popup', sideSlide: true, language: 'en' });
     expect(formOf(passport.last).fp).toBe('verify_app');
@@ -120,7 +120,7 @@ describe('a failure carrying a decision config', () => {
   it('rejects with an empty description when the person closes the challenge, without resending', async () => {
     const c = client();
     const { captcha } = scriptedCaptcha({ status: 'closed' });
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
 
     const error = await smsLogin(c, { mobile: '1', code: '2' }).catch((e: unknown) => e);
 
@@ -138,7 +138,7 @@ describe('a failure carrying a decision config', () => {
     const c = client();
     const { captcha } = scriptedCaptcha(passed('c1'));
     const logger = { error: vi.fn() };
-    installChallenge(c, { captcha, logger });
+    c.use(challengePlugin({ captcha, logger }));
 
     const error = await smsLogin(c, { mobile: '1', code: '2' }).catch((e: unknown) => e);
 
@@ -155,7 +155,7 @@ describe('a failure carrying a decision config', () => {
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const c = client();
-      installChallenge(c, scriptedCaptcha());
+      c.use(challengePlugin(scriptedCaptcha()));
       await expect(smsLogin(c, { mobile: '1', code: '2' })).rejects.toMatchObject({
         error_code: ErrorCode.challengeRequired,
       });
@@ -168,7 +168,7 @@ describe('a failure carrying a decision config', () => {
   it('leaves the failure to the app when the app shows its own captcha', async () => {
     const c = client();
     const { captcha } = scriptedCaptcha(passed('c1'));
-    installChallenge(c, { captcha, showOwnCaptcha: true });
+    c.use(challengePlugin({ captcha, showOwnCaptcha: true }));
 
     const error = await smsLogin(c, { mobile: '1', code: '2' }).catch((e: unknown) => e);
 
@@ -180,10 +180,12 @@ describe('a failure carrying a decision config', () => {
   it('lets the app decide per failure with a showOwnCaptcha function', async () => {
     const c = client();
     const { captcha } = scriptedCaptcha(passed('c1'));
-    installChallenge(c, {
-      captcha,
-      showOwnCaptcha: (error) => error.config?.path.includes('user/login') ?? false,
-    });
+    c.use(
+      challengePlugin({
+        captcha,
+        showOwnCaptcha: (error) => error.config?.path.includes('user/login') ?? false,
+      }),
+    );
     await expect(passwordLogin(c, { email: 'a@b.c', password: 'x' })).rejects.toMatchObject({
       error_code: ErrorCode.challengeRequired,
     });
@@ -202,7 +204,7 @@ describe('a failure carrying a decision config', () => {
       passed('c4'),
     );
     const c = client();
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
 
     const error = await smsLogin(c, { mobile: '1', code: '2' }).catch((e: unknown) => e);
 
@@ -218,7 +220,7 @@ describe('a failure carrying a decision config', () => {
 
   it('keeps the count of challenges out of the wire', async () => {
     const c = client();
-    installChallenge(c, scriptedCaptcha(passed('c1')));
+    c.use(challengePlugin(scriptedCaptcha(passed('c1'))));
     await smsLogin(c, { mobile: '1', code: '2' });
     expect(passport.last.raw).not.toMatch(/Symbol|challenges/);
     expect([...passport.last.form.keys()].sort()).toEqual(
@@ -229,7 +231,7 @@ describe('a failure carrying a decision config', () => {
   it('rejects with an AccountError carrying the loader failure as cause when the challenge cannot be shown', async () => {
     const c = client();
     const loadError = Object.assign(new Error('LoadJSSDKMoreTan4000ms'), { type: 'loadJSSDK' });
-    installChallenge(c, scriptedCaptcha(loadError));
+    c.use(challengePlugin(scriptedCaptcha(loadError)));
 
     const error = await smsLogin(c, { mobile: '1', code: '2' }).catch((e: unknown) => e);
 
@@ -248,7 +250,7 @@ describe('a failure carrying a decision config', () => {
     );
     const c = client();
     const { captcha } = scriptedCaptcha();
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
     await expect(smsLogin(c, { mobile: '1', code: '2' })).rejects.toMatchObject({ error_code: 1203 });
     expect(captcha.show).not.toHaveBeenCalled();
   });
@@ -267,7 +269,7 @@ describe('concurrent failures', () => {
         return passed(decision.challenge_id);
       },
     };
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
     const results = await Promise.all([
       smsLogin(c, { mobile: '1', code: '2' }),
       smsLogin(c, { mobile: '3', code: '4' }),
@@ -290,7 +292,7 @@ describe('concurrent failures', () => {
         return shows.length === 1 ? { status: 'closed' as const } : passed(decision.challenge_id);
       }),
     };
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
     const settled = await Promise.allSettled([
       smsLogin(c, { mobile: '1', code: '2' }),
       smsLogin(c, { mobile: '3', code: '4' }),
@@ -303,29 +305,28 @@ describe('concurrent failures', () => {
   it('shows the challenge again for a call made after a close', async () => {
     const c = client();
     const { captcha } = scriptedCaptcha({ status: 'closed' }, passed('c2'));
-    installChallenge(c, { captcha });
+    c.use(challengePlugin({ captcha }));
     await expect(smsLogin(c, { mobile: '1', code: '2' })).rejects.toMatchObject({ description: '' });
     await expect(smsLogin(c, { mobile: '1', code: '2' })).resolves.toEqual({ user_id: 7 });
   });
 });
 
-describe('installing', () => {
+describe('client.use(challengePlugin(…))', () => {
   it('throws at once with the fix when no captcha is handed in', () => {
-    expect(() => installChallenge(client(), {} as never)).toThrow(/options\.captcha must have a show/);
+    expect(() => client().use(challengePlugin({} as never))).toThrow(/options\.captcha must have a show/);
   });
 
-  it('throws when the client already answers challenges, and uninstalls cleanly', async () => {
+  it('throws when the client already uses the plugin, and its remove function removes it (twice is harmless)', async () => {
     const c = client();
     const { captcha } = scriptedCaptcha(passed('c1'));
-    const uninstall = installChallenge(c, { captcha });
-    expect(() => installChallenge(c, { captcha })).toThrow(/already answers challenges/);
+    const uninstall = c.use(challengePlugin({ captcha }));
+    expect(() => c.use(challengePlugin({ captcha }))).toThrow(/the challenge plugin is in use already/);
     uninstall();
-    expect(c.hooks.afterResponse).toHaveLength(0);
-    expect(c.hooks.beforeError).toHaveLength(0);
+    uninstall();
     await expect(smsLogin(c, { mobile: '1', code: '2' })).rejects.toMatchObject({
       description: '请完成安全验证',
     });
     expect(captcha.show).not.toHaveBeenCalled();
-    expect(() => installChallenge(c, { captcha })).not.toThrow();
+    expect(() => c.use(challengePlugin({ captcha }))).not.toThrow();
   });
 });

@@ -56,11 +56,22 @@ describe('createAccountClient', () => {
     }
   });
 
-  it('exposes live hook lists plugins can push onto', () => {
-    const before = () => {};
-    const client = createAccountClient({ aid: 1, baseUrl: 'https://p', hooks: { beforeRequest: [before] } });
-    expect(client.hooks.beforeRequest).toEqual([before]);
-    expect(client.hooks.afterResponse).toEqual([]);
-    expect(client.hooks.beforeError).toEqual([]);
+  it('takes plugins through use(plugin), handing them the client, one of a name at a time', () => {
+    const client = createAccountClient({ aid: 1, baseUrl: 'https://p' });
+    let seen: unknown;
+    const plugin = {
+      name: 'monitor',
+      setup: (c: unknown) => {
+        seen = c;
+        return { afterResponse: [() => {}] };
+      },
+    };
+    const remove = client.use(plugin);
+    expect(seen).toBe(client);
+    expect(() => client.use(plugin)).toThrow(
+      /the monitor plugin is in use already; call its remove function first/,
+    );
+    remove();
+    expect(() => client.use(plugin)).not.toThrow();
   });
 });

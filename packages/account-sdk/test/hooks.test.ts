@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccountError, accountInfo, createAccountClient, isAccountError, smsLogin } from '../src';
+import {
+  AccountError,
+  type AccountPlugin,
+  accountCall,
+  accountInfo,
+  createAccountClient,
+  isAccountError,
+  smsLogin,
+} from '../src';
 import { DECISION_CONF_FIELD, decodeMixedFields, ErrorCode, SECOND_VALID } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
 import { json, type Passport, startPassport } from './support/passport-server';
@@ -15,14 +23,15 @@ beforeEach(() => {
 
 const base = () => ({ aid: 1128, baseUrl: passport.url, document: cookieJar() });
 
-describe('beforeRequest hooks', () => {
-  it('may change the data, query and headers before the request is encoded', async () => {
+describe('beforeRequest hooks (ky’s own)', () => {
+  it('may change the call’s data, query and headers before the SDK encodes them', async () => {
     passport.handle((_, res) => json(res, { message: 'success', data: {} }));
     const client = createAccountClient({
       ...base(),
       hooks: {
         beforeRequest: [
-          (config) => {
+          (state) => {
+            const { config } = accountCall(state);
             config.data.subject_aid = 7;
             config.query.trace = 'yes';
             config.headers['x-plugin'] = 'affiliate';
@@ -35,10 +44,31 @@ describe('beforeRequest hooks', () => {
     expect(passport.last.query.get('trace')).toBe('yes');
     expect(passport.last.headers['x-plugin']).toBe('affiliate');
   });
+  it('may set headers on ky’s request, as with ky anywhere, and every resend carries them', async () => {
+    passport.handle((req, res) =>
+      req.form.get('isResend')
+        ? json(res, { message: 'success', data: {} })
+        : json(res, { message: 'error', data: { error_code: 1401, description: '' } }),
+    );
+    const client = createAccountClient({
+      ...base(),
+      hooks: {
+        beforeRequest: [({ request }) => void request.headers.set('cookie', 'sessionid=s1')],
+        afterResponse: [
+          (state) => {
+            const call = accountCall(state);
+            if (call.config.retryCount === 0) return call.resend({ data: { isResend: 1 } });
+          },
+        ],
+      },
+    });
+    await smsLogin(client, { mobile: '1', code: '2' });
+    expect(passport.requests.map((r) => r.headers.cookie)).toEqual(['sessionid=s1', 'sessionid=s1']);
+  });
 });
 
-describe('afterResponse hooks', () => {
-  it('can answer a challenge by resending the original request with the fingerprint and isResend merged in', async () => {
+describe('afterResponse hooks (ky’s own)', () => {
+  it('resend the original request with a patch merged in through ky.retry(), and the call settles as the resend does', async () => {
     passport.handle((req, res) =>
       req.form.get('isResend') === '1'
         ? json(res, { message: 'success', data: { user_id: 1 } })
@@ -51,20 +81,24 @@ describe('afterResponse hooks', () => {
             },
           }),
     );
+    const retryCounts: number[] = [];
     const client = createAccountClient({
       ...base(),
       hooks: {
         afterResponse: [
-          ({ body, retry, config }) => {
-            const data = (body as { data?: Record<string, unknown> }).data;
-            if (data?.[DECISION_CONF_FIELD] && config.retryCount === 0)
-              return retry({ data: { fp: 'verify_x', isResend: 1 } });
+          async (state) => {
+            const call = accountCall(state);
+            retryCounts.push(state.retryCount, call.config.retryCount);
+            const body = (await call.body(state.response)) as { data?: Record<string, unknown> };
+            if (body.data?.[DECISION_CONF_FIELD])
+              return call.resend({ data: { fp: 'verify_x', isResend: 1 } });
           },
         ],
       },
     });
     await expect(smsLogin(client, { mobile: '138', code: '1234' })).resolves.toEqual({ user_id: 1 });
     expect(passport.requests).toHaveLength(2);
+    expect(retryCounts).toEqual([0, 0, 1, 1]);
     const resent = decodeMixedFields(Object.fromEntries(passport.last.form));
     expect(resent).toMatchObject({
       mobile: '138',
@@ -73,38 +107,13 @@ describe('afterResponse hooks', () => {
       isResend: '1',
       need_frozen_user: '0',
     });
+    // The resend is a request of its own: a fresh trace id, the same common parameters.
+    const [first, second] = passport.requests;
+    expect(second!.headers.traceparent).not.toBe(first!.headers.traceparent);
+    expect(second!.query.get('aid')).toBe('1128');
   });
 
-  it('can replace the body before the success rule', async () => {
-    passport.handle((_, res) => json(res, { message: 'error', data: { error_code: 9, description: '' } }));
-    const client = createAccountClient({
-      ...base(),
-      hooks: { afterResponse: [() => ({ message: 'success', data: 'patched' })] },
-    });
-    await expect(accountInfo(client)).resolves.toBe('patched');
-  });
-});
-
-describe('beforeError hooks', () => {
-  it('can continue a 2046 second verification by resending with the sms_code_key merged in', async () => {
-    passport.handle((req, res) =>
-      req.form.get('sms_code_key')
-        ? json(res, { message: 'success', data: { continued: req.form.get('sms_code_key') } })
-        : json(res, {
-            message: 'error',
-            data: { error_code: ErrorCode.secondVerify, description: '', sms_code_key: 'k-9' },
-          }),
-    );
-    const client = createAccountClient(base());
-    client.hooks.beforeError.push(({ error, retry }) => {
-      if (error.error_code === ErrorCode.secondVerify)
-        return retry({ data: { sms_code_key: error.sms_code_key } });
-    });
-    await expect(smsLogin(client, { mobile: '1', code: '2' })).resolves.toEqual({ continued: 'k-9' });
-    expect(passport.requests.map((r) => r.form.get('sms_code_key'))).toEqual([null, 'k-9']);
-  });
-
-  it('settle the call as the resend does: a failing resend rejects with its own error', async () => {
+  it('a failing resend rejects with its own error', async () => {
     passport.handle((req, res) =>
       json(res, {
         message: 'error',
@@ -115,10 +124,12 @@ describe('beforeError hooks', () => {
     const client = createAccountClient({
       ...base(),
       hooks: {
-        beforeError: [
-          ({ error, retry, config }) => {
-            seen(error.error_code, config.retryCount);
-            if (config.retryCount === 0) return retry({ data: { again: 1 } });
+        afterResponse: [
+          async (state) => {
+            const call = accountCall(state);
+            const body = (await call.body(state.response)) as { data: { error_code: number } };
+            seen(body.data.error_code, call.config.retryCount);
+            if (call.config.retryCount === 0) return call.resend({ data: { again: 1 } });
           },
         ],
       },
@@ -130,45 +141,107 @@ describe('beforeError hooks', () => {
     ]);
   });
 
-  it('can reject with another AccountError (closing second verification rejects with SECOND_VALID)', async () => {
+  it('may answer with another response before the success rule (ky: return a Response)', async () => {
+    passport.handle((_, res) => json(res, { message: 'error', data: { error_code: 9, description: '' } }));
+    const client = createAccountClient({
+      ...base(),
+      hooks: { afterResponse: [() => Response.json({ message: 'success', data: 'patched' })] },
+    });
+    await expect(accountInfo(client)).resolves.toBe('patched');
+  });
+
+  it('may reject the call with an AccountError of their own (closing second verification: SECOND_VALID)', async () => {
     passport.handle((_, res) => json(res, { message: 'error', data: { error_code: 2046, description: '' } }));
     const client = createAccountClient({
       ...base(),
       hooks: {
-        beforeError: [
-          ({ error }) =>
-            new AccountError(
+        afterResponse: [
+          (state) => {
+            throw new AccountError(
               'response',
-              { ...error.data, description: SECOND_VALID },
-              { config: error.config },
-            ),
+              { error_code: ErrorCode.secondVerify, description: SECOND_VALID },
+              { config: accountCall(state).config },
+            );
+          },
         ],
       },
     });
     await expect(smsLogin(client, { mobile: '1', code: '2' })).rejects.toMatchObject({
+      error_code: 2046,
       description: SECOND_VALID,
     });
   });
+});
 
-  it('see network failures too', async () => {
+describe('beforeError hooks (ky’s own)', () => {
+  it('see every rejection as an AccountError, network failures too, and may replace it', async () => {
     const seen: string[] = [];
     const client = createAccountClient({
       ...base(),
       fetch: () => Promise.reject(new TypeError('fetch failed')),
-      hooks: { beforeError: [({ error }) => void seen.push(error.kind)] },
+      hooks: {
+        beforeError: [
+          ({ error }) => {
+            seen.push((error as AccountError).kind);
+            return new AccountError('network', { error_code: -1, description: 'offline' });
+          },
+        ],
+      },
     });
     const error = await accountInfo(client).catch((e: unknown) => e);
     expect(isAccountError(error, 'network')).toBe(true);
+    expect(error).toMatchObject({ description: 'offline' });
     expect(seen).toEqual(['network']);
+  });
+
+  it('see envelope failures with their log id', async () => {
+    passport.handle((_, res) =>
+      json(res, { message: 'error', data: { error_code: 1301, description: '' } }, 200, 'log-7'),
+    );
+    const seen: unknown[] = [];
+    const client = createAccountClient({
+      ...base(),
+      hooks: {
+        beforeError: [
+          ({ error }) => {
+            seen.push(error);
+            return error;
+          },
+        ],
+      },
+    });
+    await expect(accountInfo(client)).rejects.toMatchObject({ error_code: 1301, log_id: 'log-7' });
+    expect(seen).toHaveLength(1);
+    expect(isAccountError(seen[0], 'response')).toBe(true);
   });
 });
 
-it('ky hooks run inside each HTTP exchange', async () => {
-  passport.handle((_, res) => json(res, { message: 'success', data: {} }));
-  const client = createAccountClient({
-    ...base(),
-    kyHooks: { beforeRequest: [({ request }) => void request.headers.set('x-ky', '1')] },
+describe('client.use(plugin)', () => {
+  it('runs a plugin’s hooks in every call after the client’s own, until its remove function is called', async () => {
+    passport.handle((_, res) => json(res, { message: 'success', data: {} }));
+    const order: string[] = [];
+    const client = createAccountClient({
+      ...base(),
+      hooks: { beforeRequest: [() => void order.push('client')] },
+    });
+    const plugin: AccountPlugin = {
+      name: 'affiliate',
+      setup: () => ({
+        beforeRequest: [
+          (state) => {
+            order.push('plugin');
+            accountCall(state).config.data.subject_aid = 9;
+          },
+        ],
+      }),
+    };
+    const remove = client.use(plugin);
+    await accountInfo(client);
+    expect(order).toEqual(['client', 'plugin']);
+    expect(passport.last.query.get('subject_aid')).toBe('9');
+    remove();
+    await accountInfo(client);
+    expect(order).toEqual(['client', 'plugin', 'client']);
+    expect(passport.last.query.get('subject_aid')).toBeNull();
   });
-  await accountInfo(client);
-  expect(passport.last.headers['x-ky']).toBe('1');
 });

@@ -1,13 +1,14 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type AccountClient,
+  type AccountInfo,
   type ChallengeCaptcha,
   type ChallengeOptions,
-  installChallenge,
-  installSecondVerify,
+  challengePlugin,
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyOptions,
+  secondVerifyPlugin,
 } from '../src';
 
 declare const client: AccountClient;
@@ -27,11 +28,11 @@ interface LoaderLike {
 declare const loader: LoaderLike;
 declare const context: SecondVerifyContext;
 
-describe('installChallenge', () => {
-  it('takes the captcha loader as it is and returns the uninstall function', () => {
+describe('challengePlugin', () => {
+  it('takes the captcha loader as it is; client.use returns the remove function', () => {
     expectTypeOf<LoaderLike>().toExtend<ChallengeCaptcha>();
-    expectTypeOf(installChallenge(client, { captcha: loader })).toEqualTypeOf<() => void>();
-    expectTypeOf(installChallenge).toBeCallableWith(client, {
+    expectTypeOf(client.use(challengePlugin({ captcha: loader }))).toEqualTypeOf<() => void>();
+    expectTypeOf(challengePlugin).toBeCallableWith({
       captcha: loader,
       showOwnCaptcha: (error) => error.error_code === 1401,
       fp: async () => 'verify_x',
@@ -45,15 +46,15 @@ describe('installChallenge', () => {
 
   it('requires a captcha and refuses an unknown show mode', () => {
     // @ts-expect-error: captcha is required
-    installChallenge(client, {});
+    client.use(challengePlugin({}));
     // @ts-expect-error: 'modal' is no show mode
-    installChallenge(client, { captcha: loader, showMode: 'modal' });
+    client.use(challengePlugin({ captcha: loader, showMode: 'modal' }));
     expectTypeOf<ChallengeOptions['captcha']>().toEqualTypeOf<ChallengeCaptcha>();
   });
 });
 
-describe('installSecondVerify', () => {
-  it('takes a callback or a dialog and returns the uninstall function', () => {
+describe('secondVerifyPlugin', () => {
+  it('takes a callback or a dialog; client.use returns the remove function', () => {
     const dialog: SecondVerifyDialog = {
       open: async ({ sms_code_key, sendCode, language, mobileMasked, error }) => {
         expectTypeOf(sms_code_key).toBeString();
@@ -64,8 +65,8 @@ describe('installSecondVerify', () => {
         return Math.random() > 0.5 ? { code: '123456' } : null;
       },
     };
-    expectTypeOf(installSecondVerify(client, { dialog })).toEqualTypeOf<() => void>();
-    expectTypeOf(installSecondVerify).toBeCallableWith(client, {
+    expectTypeOf(client.use(secondVerifyPlugin({ dialog }))).toEqualTypeOf<() => void>();
+    expectTypeOf(secondVerifyPlugin).toBeCallableWith({
       onSecondVerify: (context: SecondVerifyContext) => {
         void context.continueSignIn<{ user_id: number }>('123456');
       },
@@ -73,7 +74,7 @@ describe('installSecondVerify', () => {
   });
 
   it('types the continuation’s data and refuses a dialog answering a number', () => {
-    expectTypeOf(context.continueSignIn('123456')).resolves.toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(context.continueSignIn('123456')).resolves.toEqualTypeOf<AccountInfo>();
     expectTypeOf(context.continueSignIn<{ user_id: number }>('123456')).resolves.toEqualTypeOf<{
       user_id: number;
     }>();

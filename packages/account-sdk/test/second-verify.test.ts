@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createAccountClient,
-  installSecondVerify,
   isAccountError,
   passwordLogin,
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyRequest,
+  secondVerifyPlugin,
 } from '../src';
 import {
   CodeType,
@@ -87,7 +87,7 @@ describe('error 2046 with the app’s own callback', () => {
     const c = client();
     const { dialog } = scriptedDialog(RIGHT_CODE);
     const onSecondVerify = vi.fn<(context: SecondVerifyContext) => void>();
-    installSecondVerify(c, { onSecondVerify, dialog });
+    c.use(secondVerifyPlugin({ onSecondVerify, dialog }));
 
     const error = await signIn(c).catch((e: unknown) => e);
 
@@ -110,7 +110,7 @@ describe('error 2046 with the app’s own callback', () => {
   it('lets the app complete the sign-in later with continueSignIn', async () => {
     const c = client();
     let context: SecondVerifyContext | undefined;
-    installSecondVerify(c, { onSecondVerify: (ctx) => (context = ctx) });
+    c.use(secondVerifyPlugin({ onSecondVerify: (ctx) => (context = ctx) }));
     await expect(signIn(c)).rejects.toMatchObject({ description: SECOND_VALID });
     await context!.sendCode();
     await expect(context!.continueSignIn(RIGHT_CODE)).resolves.toEqual({ user_id: 9, name: 'Ada' });
@@ -126,7 +126,7 @@ describe('error 2046 without a callback', () => {
   it('opens the dialog, and its code continues the sign-in, which resolves with the continuation’s data', async () => {
     const c = client();
     const { dialog, opened } = scriptedDialog(RIGHT_CODE);
-    installSecondVerify(c, { dialog });
+    c.use(secondVerifyPlugin({ dialog }));
 
     await expect(signIn(c)).resolves.toEqual({ user_id: 9, name: 'Ada' });
 
@@ -145,7 +145,7 @@ describe('error 2046 without a callback', () => {
   it('rejects with description SECOND_VALID when the dialog is closed', async () => {
     const c = client();
     const { dialog } = scriptedDialog(null);
-    installSecondVerify(c, { dialog });
+    c.use(secondVerifyPlugin({ dialog }));
 
     const error = await signIn(c).catch((e: unknown) => e);
 
@@ -161,7 +161,7 @@ describe('error 2046 without a callback', () => {
   it('opens the dialog again with the failure after a wrong code', async () => {
     const c = client();
     const { dialog, opened } = scriptedDialog('000000', RIGHT_CODE);
-    installSecondVerify(c, { dialog });
+    c.use(secondVerifyPlugin({ dialog }));
 
     await expect(signIn(c)).resolves.toEqual({ user_id: 9, name: 'Ada' });
 
@@ -173,7 +173,7 @@ describe('error 2046 without a callback', () => {
   it('rejects with the continuation’s failure after 3 wrong codes', async () => {
     const c = client();
     const { dialog } = scriptedDialog('1', '2', '3', RIGHT_CODE);
-    installSecondVerify(c, { dialog });
+    c.use(secondVerifyPlugin({ dialog }));
     await expect(signIn(c)).rejects.toMatchObject({ error_code: WRONG_CODE, description: 'wrong code' });
     expect(dialog.open).toHaveBeenCalledTimes(3);
   });
@@ -184,8 +184,8 @@ describe('error 2046 without a callback', () => {
     const withCallback = client();
     const { dialog } = scriptedDialog(RIGHT_CODE);
     const onSecondVerify = vi.fn();
-    installSecondVerify(withDialog, { dialog });
-    installSecondVerify(withCallback, { onSecondVerify });
+    withDialog.use(secondVerifyPlugin({ dialog }));
+    withCallback.use(secondVerifyPlugin({ onSecondVerify }));
 
     for (const c of [withDialog, withCallback])
       await expect(signIn(c)).rejects.toMatchObject({
@@ -206,7 +206,7 @@ describe('error 2046 without a callback', () => {
     );
     const c = createAccountClient({ aid: 1128, baseUrl: passport.url, document: cookieJar(), source: 'sso' });
     const { dialog } = scriptedDialog(RIGHT_CODE);
-    installSecondVerify(c, { dialog });
+    c.use(secondVerifyPlugin({ dialog }));
     await expect(signIn(c)).resolves.toEqual({ user_id: 9, name: 'Ada' });
     expect(passport.requests.at(0)?.path).toMatch(/^\/passport\/sso\//);
   });
@@ -214,25 +214,24 @@ describe('error 2046 without a callback', () => {
   it('sends the code through the sendCode option when one is given', async () => {
     const c = client();
     const sendCode = vi.fn(async () => 'sent');
-    installSecondVerify(c, { dialog: scriptedDialog(RIGHT_CODE).dialog, sendCode });
+    c.use(secondVerifyPlugin({ dialog: scriptedDialog(RIGHT_CODE).dialog, sendCode }));
     await signIn(c);
     expect(sendCode).toHaveBeenCalledWith(c, KEY);
     expect(passport.requests.map((r) => r.path)).not.toContain(webPaths.sendCode);
   });
 });
 
-describe('installing', () => {
+describe('client.use(secondVerifyPlugin(…))', () => {
   it('throws at once with the fix when there is neither a callback nor a dialog', () => {
-    expect(() => installSecondVerify(client(), {})).toThrow(/onSecondVerify .* or options\.dialog/);
+    expect(() => client().use(secondVerifyPlugin({}))).toThrow(/onSecondVerify .* or options\.dialog/);
   });
 
-  it('throws when the client already answers second verification, and uninstalls cleanly', async () => {
+  it('throws when the client already uses the plugin, and its remove function removes it', async () => {
     const c = client();
     const { dialog } = scriptedDialog(RIGHT_CODE);
-    const uninstall = installSecondVerify(c, { dialog });
-    expect(() => installSecondVerify(c, { dialog })).toThrow(/already answers second verification/);
+    const uninstall = c.use(secondVerifyPlugin({ dialog }));
+    expect(() => c.use(secondVerifyPlugin({ dialog }))).toThrow(/the second-verify plugin is in use already/);
     uninstall();
-    expect(c.hooks.afterResponse).toHaveLength(0);
     await expect(signIn(c)).rejects.toMatchObject({ sms_code_key: KEY, description: '当前设备需要二次验证' });
     expect(dialog.open).not.toHaveBeenCalled();
   });

@@ -4,7 +4,7 @@ import { PassportError } from '../errors';
 import { hmac, randomToken, sha256 } from '../lib/crypto';
 import { mask } from '../lib/identifiers';
 import { accountInfo, languageOf } from '../lib/respond';
-import { CodeType } from '../protocol';
+import { CodeType, LIMITS } from '../protocol';
 
 /**
  * Second verification (spec §4, §8; issue 4 item 4). A sign-in whose credential was right, for an
@@ -92,7 +92,7 @@ async function demandSecondVerify(
 
 /** The live pending sign-in of a key, when this request comes from its device and browser. */
 async function pendingOf(app: FastifyInstance, request: FastifyRequest, smsCodeKey: string) {
-  if (!smsCodeKey || smsCodeKey.length > 128) throw new PassportError('ticketInvalid');
+  if (!smsCodeKey || smsCodeKey.length > LIMITS.smsCodeKeyMaxLength) throw new PassportError('ticketInvalid');
   let pending: Pending | null = null;
   try {
     pending = JSON.parse((await app.store.get(storeKey(smsCodeKey))) ?? 'null') as Pending | null;

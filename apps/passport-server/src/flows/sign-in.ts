@@ -10,7 +10,7 @@ import type { Identifier } from '../plugins/app/accounts';
 import type { Channel } from '../plugins/app/codes';
 import { normalisePassword } from '../plugins/app/passwords';
 import { requireSession } from '../plugins/app/sessions';
-import { CodeType } from '../protocol';
+import { CodeType, type SendCodeData } from '../protocol';
 import { emailOf, mobileOf } from '../routes/web/identifiers';
 import { completeSignIn, type SignInProof, sendSecondVerifyCode } from './second-verify';
 
@@ -66,7 +66,7 @@ export async function sendCode(
     [input.channel]: mask(target),
     retry_time: sent.retryAfter,
     expires_in: sent.expiresIn,
-  } as { mobile?: string; email?: string; retry_time: number; expires_in: number };
+  } as SendCodeData;
 }
 
 /** The code sign-ins: which channel, which purposes they consume, whether they may create an account. */

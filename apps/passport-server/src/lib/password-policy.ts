@@ -1,9 +1,7 @@
 import { PassportError } from '../errors';
 import { normalisePassword } from '../plugins/app/passwords';
+import { LIMITS } from '../protocol';
 import { COMMON_PASSWORDS } from './common-passwords';
-
-/** The shortest password accepted, in characters after NFKC (NIST SP 800-63B-4: at least 8). */
-export const MIN_PASSWORD_LENGTH = 8;
 
 const common = new Set(COMMON_PASSWORDS.split('\n'));
 
@@ -32,7 +30,7 @@ export function assertNewPassword(
   context: { appName: string; identifiers: readonly (string | null | undefined)[] },
 ): string {
   const normalised = normalisePassword(password);
-  if ([...normalised].length < MIN_PASSWORD_LENGTH) throw new PassportError('passwordTooShort');
+  if ([...normalised].length < LIMITS.passwordMinLength) throw new PassportError('passwordTooShort');
   const folded = normalised.toLowerCase();
   if (common.has(folded)) throw new PassportError('passwordTooCommon');
   const words = [

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Session } from '../plugins/app/sessions';
-import type { EnvelopeSource } from '../protocol';
+import type { AccountInfo, EnvelopeSource } from '../protocol';
 import { mask } from './identifiers';
 
 declare module 'fastify' {
@@ -19,7 +19,7 @@ export function languageOf(request: FastifyRequest): 'zh' | 'en' {
 }
 
 /** The account as the client sees it: identifiers masked, no hash, no internal flags. */
-export function accountInfo(session: Session, extra: { newUser?: boolean } = {}) {
+export function accountInfo(session: Session, extra: { newUser?: boolean } = {}): AccountInfo {
   const { user } = session;
   return {
     user_id: user.id,

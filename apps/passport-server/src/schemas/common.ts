@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { LIMITS } from '../protocol';
 
 /**
  * The common query parameters every SDK call carries (ARCHITECTURE.md, "Requests"). All optional and
@@ -54,7 +55,11 @@ export const Mobile = Type.String({
   description: 'a mobile number; without +country it is read in DEFAULT_REGION',
 });
 export const Email = Type.String({ minLength: 3, maxLength: 254 });
-export const Code = Type.String({ minLength: 1, maxLength: 16, description: 'the 6-digit code' });
+export const Code = Type.String({
+  minLength: 1,
+  maxLength: 16,
+  description: `the ${LIMITS.codeLength}-digit code`,
+});
 export const CodeTypeField = Type.Integer({
   minimum: 0,
   maximum: 1000,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CodeTypeField, CommonQuery, Email, Flag, FORM, MixMode, Mobile, webResponses } from './common';
 
@@ -22,7 +23,7 @@ const Identifier = Type.Optional(Type.String({ minLength: 1, maxLength: 254 }));
 
 export const PasswordLoginBody = Type.Object(
   {
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    password: Type.String({ minLength: 1, maxLength: LIMITS.passwordMaxBytes }),
     email: Identifier,
     username: Identifier,
     mobile: Identifier,

@@ -1,11 +1,12 @@
 import { type TSchema, Type } from 'typebox';
+import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CodeTypeField, CommonQuery, Email, FORM, MixMode, Mobile, webResponses } from './common';
 import { NewPassword } from './register';
 import { Ticket } from './verify';
 
 /** A password the account already has: only the 1 KiB cap, never the rules for new ones. */
-const CurrentPassword = Type.String({ minLength: 1, maxLength: 1024 });
+const CurrentPassword = Type.String({ minLength: 1, maxLength: LIMITS.passwordMaxBytes });
 const Purpose = Type.Optional(CodeTypeField);
 
 export const MobileResetBody = Type.Object(

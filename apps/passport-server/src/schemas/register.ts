@@ -1,10 +1,11 @@
 import { type TSchema, Type } from 'typebox';
+import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CodeTypeField, CommonQuery, Email, Flag, FORM, MixMode, Mobile, webResponses } from './common';
 import { Ticket, TicketData } from './verify';
 
 /** A new password: checked against the length rule, the blocklist and context words (1 KiB cap). */
-export const NewPassword = Type.String({ minLength: 1, maxLength: 1024 });
+export const NewPassword = Type.String({ minLength: 1, maxLength: LIMITS.passwordMaxBytes });
 
 const OnlyUser = Type.Optional(
   Type.Integer({

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CommonQuery, FORM, webResponses } from './common';
 
 const SmsCodeKey = Type.String({
   minLength: 1,
-  maxLength: 128,
+  maxLength: LIMITS.smsCodeKeyMaxLength,
   description: 'the key of the SECOND_VERIFY (2046) failure',
 });
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LIMITS } from '../protocol';
 import { CodeTypeField, CommonQuery, Email, FORM, MixMode, Mobile, webResponses } from './common';
 
 export const SendCodeBody = Type.Object(
@@ -13,7 +14,7 @@ export const SendCodeBody = Type.Object(
 export const WebSendCodeBody = Type.Object(
   {
     mobile: Type.Optional(Mobile),
-    sms_code_key: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    sms_code_key: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.smsCodeKeyMaxLength })),
     type: CodeTypeField,
     mix_mode: MixMode,
   },

@@ -1,12 +1,12 @@
 import {
   accountInfo,
   forgetDevice,
-  installSecondVerify,
   listDevices,
   logout,
   passwordLogin,
   type RememberedDevice,
   type SecondVerifyRequest,
+  secondVerifyPlugin,
   sendMobileCode,
   setPassword,
   smsLogin,
@@ -24,7 +24,7 @@ import {
 import { freshMobile } from '../support/server';
 
 /**
- * Second verification through the real SDK: `installSecondVerify` with a scripted dialog answers the
+ * Second verification through the real SDK: `client.use(secondVerifyPlugin(…))` with a scripted dialog answers the
  * server's 2046, sends the code by `sms_code_key` and finishes with `smsLoginContinue`. Each simulated
  * browser is its own device: the SDK makes its own `s_v_web_id` fingerprint in it.
  */
@@ -73,7 +73,7 @@ describe('second verification through the SDK', () => {
     const laptop: SdkBrowser = server.sdkBrowser();
     const client = laptop.client();
     const { seen, dialog } = scriptedDialog(mobile, (real) => [real]);
-    installSecondVerify(client, { dialog });
+    client.use(secondVerifyPlugin({ dialog }));
 
     const signedIn = await passwordLogin<Account>(client, { mobile, password: GOOD_PASSWORD });
     expect(signedIn.user_id).toBe(userId);
@@ -100,7 +100,7 @@ describe('second verification through the SDK', () => {
       real === '000000' ? '111111' : '000000',
       real,
     ]);
-    installSecondVerify(client, { dialog });
+    client.use(secondVerifyPlugin({ dialog }));
     await passwordLogin(client, { mobile, password: GOOD_PASSWORD });
     expect(seen).toHaveLength(2);
     expect(seen[1]?.error?.error_code).toBe(ErrorCode.codeWrong);
@@ -110,7 +110,7 @@ describe('second verification through the SDK', () => {
     const { mobile } = await accountWithPassword();
     const laptop = server.sdkBrowser();
     const client = laptop.client();
-    installSecondVerify(client, { dialog: { open: async () => null } });
+    client.use(secondVerifyPlugin({ dialog: { open: async () => null } }));
     const error = await rejection(passwordLogin(client, { mobile, password: GOOD_PASSWORD }));
     expect({ code: error.error_code, description: error.description }).toEqual({
       code: ErrorCode.secondVerify,

@@ -1,41 +1,51 @@
 import { USER_LOGIN_VERSION } from '../protocol/code-types';
-import { passportPaths, ssoPaths, webPaths } from '../protocol/paths';
+import type {
+  AccountInfo,
+  CancelConfirmPayload,
+  Extra,
+  MemberSwitchPayload,
+  SetAccountPayload,
+} from '../protocol/types';
 import { defineCall } from './define-call';
-import type { CancelConfirmPayload, Extra, MemberSwitchPayload, SetAccountPayload } from './payloads';
 
 /** The signed-in account. */
-export const accountInfo = /* @__PURE__ */ defineCall<Extra>(webPaths, 'accountInfo', null, 'GET', ssoPaths);
+export const accountInfo = /* @__PURE__ */ defineCall<Extra, AccountInfo>(
+  '/passport/web/account/info/',
+  null,
+  'GET',
+  '/passport/sso/account/info/',
+);
 /** The signed-in account, version 2 of the answer. */
-export const accountInfoV2 = /* @__PURE__ */ defineCall<Extra>(passportPaths, 'accountInfoV2', null, 'GET');
+export const accountInfoV2 = /* @__PURE__ */ defineCall<Extra>('/passport/account/info/v2/', null, 'GET');
 /** Sets the username and password of an account that has none. */
-export const setAccount = /* @__PURE__ */ defineCall<SetAccountPayload>(passportPaths, 'accountSet');
+export const setAccount = /* @__PURE__ */ defineCall<SetAccountPayload>('/passport/account/set/');
 /** Verifies the signed-in account before a sensitive step. */
-export const verifyAccount = /* @__PURE__ */ defineCall<Extra>(webPaths, 'accountVerify', {
+export const verifyAccount = /* @__PURE__ */ defineCall<Extra>('/passport/web/account/verify/', {
   user_login_version: USER_LOGIN_VERSION,
 });
 /** Verifies a third-party binding before a sensitive step. */
-export const verifyAuth = /* @__PURE__ */ defineCall<Extra>(webPaths, 'authVerify');
+export const verifyAuth = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/verify/');
 /** Authorises by SMS code. */
-export const smsAuthorize = /* @__PURE__ */ defineCall<Extra>(webPaths, 'smsAuthorize');
+export const smsAuthorize = /* @__PURE__ */ defineCall<Extra>('/passport/web/sms/authorize/');
 /** The mobile number bound to a third-party account, for display. */
 export const showOauthMobile = /* @__PURE__ */ defineCall<Extra>(
-  passportPaths,
-  'authShowOauthMobile',
+  '/passport/auth/show_oauth_mobile/',
   null,
   'GET',
 );
 /** Account cancellation, step one: the ways the user can verify. */
 export const cancelVerifyWay = /* @__PURE__ */ defineCall<Extra>(
-  passportPaths,
-  'authCancelVerifyWay',
+  '/passport/auth/cancel_verify_way/',
   null,
   'GET',
 );
 /** Account cancellation: whether the account can be cancelled. */
-export const cancelCheck = /* @__PURE__ */ defineCall<Extra>(webPaths, 'cancelCheck', null, 'GET');
+export const cancelCheck = /* @__PURE__ */ defineCall<Extra>('/passport/web/cancel/check/', null, 'GET');
 /** Account cancellation: confirm (or `abandon: 1` to withdraw). */
-export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload>(webPaths, 'cancelConfirm');
+export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload>(
+  '/passport/web/cancel/confirm/',
+);
 /** Account cancellation: request it. */
-export const cancelRequest = /* @__PURE__ */ defineCall<Extra>(passportPaths, 'cancelRequest');
+export const cancelRequest = /* @__PURE__ */ defineCall<Extra>('/passport/cancel/request/');
 /** Switches to another member identity of the signed-in user. */
-export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload>(passportPaths, 'memberSwitch');
+export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload>('/passport/member/switch/');

@@ -1,25 +1,30 @@
-import { webPaths } from '../protocol/paths';
-import { kick, rebind, unbind } from './defaults';
-import { defineCall } from './define-call';
 import type {
   AuthBindPayload,
   AuthUnbindPayload,
   BindEmailPayload,
   BindMobilePayload,
   ChangeMobilePayload,
-} from './payloads';
+} from '../protocol/types';
+import { kick, rebind, unbind } from './defaults';
+import { defineCall } from './define-call';
 
 /** Binds a mobile number to the signed-in account. */
-export const bindMobile = /* @__PURE__ */ defineCall<BindMobilePayload>(webPaths, 'mobileBind', kick);
+export const bindMobile = /* @__PURE__ */ defineCall<BindMobilePayload>('/passport/web/mobile/bind/', kick);
 /** Rebinds the account to a new mobile number (old step's `ticket`, then new number and code). */
-export const changeMobile = /* @__PURE__ */ defineCall<ChangeMobilePayload>(webPaths, 'mobileChange', rebind);
+export const changeMobile = /* @__PURE__ */ defineCall<ChangeMobilePayload>(
+  '/passport/web/mobile/change/',
+  rebind,
+);
 /** Binds an e-mail address to the signed-in account. */
-export const bindEmail = /* @__PURE__ */ defineCall<BindEmailPayload>(webPaths, 'emailBind', kick);
+export const bindEmail = /* @__PURE__ */ defineCall<BindEmailPayload>('/passport/web/email/bind/', kick);
 /** Rebinds the account to a new e-mail address. */
-export const changeEmail = /* @__PURE__ */ defineCall<BindEmailPayload>(webPaths, 'emailChange', kick);
+export const changeEmail = /* @__PURE__ */ defineCall<BindEmailPayload>('/passport/web/email/change/', kick);
 /** Binds a third-party account. */
-export const bindAuth = /* @__PURE__ */ defineCall<AuthBindPayload>(webPaths, 'authBind', unbind);
+export const bindAuth = /* @__PURE__ */ defineCall<AuthBindPayload>('/passport/web/auth/bind/', unbind);
 /** Unbinds a third-party account. */
-export const unbindAuth = /* @__PURE__ */ defineCall<AuthUnbindPayload>(webPaths, 'authUnbind');
+export const unbindAuth = /* @__PURE__ */ defineCall<AuthUnbindPayload>('/passport/web/auth/unbind/');
 /** Moves a third-party binding to the signed-in account. */
-export const switchAuthBind = /* @__PURE__ */ defineCall<AuthBindPayload>(webPaths, 'authSwitchBind', unbind);
+export const switchAuthBind = /* @__PURE__ */ defineCall<AuthBindPayload>(
+  '/passport/web/auth/switch_bind/',
+  unbind,
+);

@@ -9,7 +9,7 @@ import type {
   webPaths,
 } from '../protocol/paths';
 
-/** What a call resolves when you name no type: the envelope's data. */
+/** What a call resolves when it declares no data type: the envelope's data. */
 export type AccountData = Record<string, unknown>;
 
 /** 'UPLOAD' is a POST sent as multipart/form-data. */
@@ -19,40 +19,41 @@ export type CallMethod = 'GET' | 'POST' | 'UPLOAD';
 export type CallArgs<P> =
   Partial<P> extends P ? [payload?: P, options?: CallOptions] : [payload: P, options?: CallOptions];
 
-/** A call by purpose: `smsLogin(client, { mobile, code })`. Name the data type to narrow the result. */
+/**
+ * A call by purpose: `smsLogin(client, { mobile, code })` resolves the call's data type (`AccountInfo`
+ * for a sign-in); name another type to narrow or widen it.
+ */
 export type Call<P, D = AccountData> = <T = D>(client: AccountClient, ...args: CallArgs<P>) => Promise<T>;
 
-/** A path family of `@portico/account-sdk/protocol` (`webPaths`, `ssoPaths`, …). */
-export type PathFamily = Readonly<Record<string, string>>;
+type ValueOf<T> = T[keyof T];
 
-/** Every key of the families calls are made of; catches a typo'd key at compile time. */
-export type CallPathKey =
-  | keyof typeof webPaths
-  | keyof typeof passportPaths
-  | keyof typeof legacyPaths
-  | keyof typeof mobilePaths
-  | keyof typeof ssoPaths
-  | keyof typeof profilePaths
-  | keyof typeof downloadPaths;
+/** Every path of the families calls are made of; a typo'd path is a compile error. */
+export type CallPath =
+  | ValueOf<typeof webPaths>
+  | ValueOf<typeof passportPaths>
+  | ValueOf<typeof legacyPaths>
+  | ValueOf<typeof mobilePaths>
+  | ValueOf<typeof ssoPaths>
+  | ValueOf<typeof profilePaths>
+  | ValueOf<typeof downloadPaths>;
 
 /**
- * Declares a call: the path (a family from the protocol and a key in it), the spec defaults and the
- * method; for the sso flavour, the sso family holding the same key (and the name the sso flavour gives
- * the `type` field). An sso client uses the sso path and the sso envelope; every other client, and an
- * sso client for a call with no sso path, the given path and the web envelope. The path is looked up
- * when the call runs, so an unused call costs a bundle nothing. Another package declaring calls on its
- * own family names its keys: `defineCall<P, D, keyof typeof affiliatePaths>(affiliatePaths, 'invite')`.
+ * Declares a call: its path (a path of `@portico/account-sdk/protocol`, written out so that a page
+ * carries only the paths it calls), the spec defaults and the method; for the sso flavour, the sso path
+ * of the same call (and the name the sso flavour gives the `type` field). An sso client uses the sso
+ * path and the sso envelope; every other client, and an sso client for a call with no sso path, the
+ * given path and the web envelope. Another package declaring calls on its own paths names their type:
+ * `defineCall<P, D, ValueOf<typeof affiliatePaths>>('/passport/aff/web/invite/')`.
  */
-export function defineCall<P extends object, D = AccountData, K extends string = CallPathKey>(
-  family: PathFamily,
-  key: K,
+export function defineCall<P extends object, D = AccountData, Path extends string = CallPath>(
+  path: NoInfer<Path>,
   defaults?: Partial<P> | null,
   method: CallMethod = 'POST',
-  ssoFamily?: PathFamily,
+  ssoPath?: NoInfer<Path>,
   ssoTypeField?: string,
 ): Call<P, D> {
   return ((client: AccountClient, payload?: P, options?: CallOptions) => {
-    const sso = ssoFamily && client.source === 'sso';
+    const sso = ssoPath && client.source === 'sso';
     const data: Record<string, unknown> = { ...defaults, ...payload };
     if (sso && ssoTypeField) {
       data[ssoTypeField] = data.type;
@@ -60,7 +61,7 @@ export function defineCall<P extends object, D = AccountData, K extends string =
     }
     return client.request({
       ...options,
-      path: (sso ? ssoFamily : family)[key]!,
+      path: sso ? ssoPath : path,
       method: method === 'GET' ? method : 'POST',
       multipart: method === 'UPLOAD',
       data,

@@ -1,67 +1,68 @@
 import type { AccountClient } from '../client/types';
 import { AccountError } from '../errors/account-error';
 import { DEFAULTS } from '../protocol/defaults';
-import { legacyPaths, ssoPaths, webPaths } from '../protocol/paths';
-import { frozen, logoutByRequest } from './defaults';
-import { type AccountData, type Call, type CallArgs, defineCall } from './define-call';
 import type {
+  AccountInfo,
+  CheckLoginData,
   EmailCodeLoginPayload,
   EmailPasswordLoginPayload,
   Extra,
+  LogoutData,
   LogoutPayload,
   OAuthLoginPayload,
   PasswordLoginPayload,
   SmsLoginContinuePayload,
   SmsLoginPayload,
-} from './payloads';
+} from '../protocol/types';
+import { frozen, logoutByRequest } from './defaults';
+import { type Call, type CallArgs, defineCall } from './define-call';
 
 /** Signs in (or up) with a mobile number and an SMS code. */
-export const smsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload>(
-  webPaths,
-  'smsLogin',
+export const smsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload, AccountInfo>(
+  '/passport/web/sms_login/',
   frozen,
   'POST',
-  ssoPaths,
+  '/passport/sso/sms_login/',
 );
 /** Signs in with an SMS code; never creates an account. */
-export const smsLoginOnly = /* @__PURE__ */ defineCall<SmsLoginPayload>(webPaths, 'smsLoginOnly', frozen);
+export const smsLoginOnly = /* @__PURE__ */ defineCall<SmsLoginPayload, AccountInfo>(
+  '/passport/web/sms_login_only/',
+  frozen,
+);
 /** Completes a sign-in that failed with 2046 (second verification), with its `sms_code_key`. */
-export const smsLoginContinue = /* @__PURE__ */ defineCall<SmsLoginContinuePayload>(
-  webPaths,
-  'smsLoginContinue',
+export const smsLoginContinue = /* @__PURE__ */ defineCall<SmsLoginContinuePayload, AccountInfo>(
+  '/passport/web/sms_login_continue/',
 );
 /** Signs in with an e-mail address and a one-time code. */
-export const emailCodeLogin = /* @__PURE__ */ defineCall<EmailCodeLoginPayload>(
-  webPaths,
-  'emailCodeLogin',
+export const emailCodeLogin = /* @__PURE__ */ defineCall<EmailCodeLoginPayload, AccountInfo>(
+  '/passport/web/email/code_login/',
   frozen,
   'POST',
-  ssoPaths,
+  '/passport/sso/email/code_login/',
 );
 /** Signs in with an e-mail address and password. */
-export const emailLogin = /* @__PURE__ */ defineCall<EmailPasswordLoginPayload>(
-  webPaths,
-  'emailLogin',
+export const emailLogin = /* @__PURE__ */ defineCall<EmailPasswordLoginPayload, AccountInfo>(
+  '/passport/web/email/login/',
   frozen,
 );
 /** Registers or signs in with an e-mail code (and a password for a new account). */
 export const emailRegisterVerifyLogin = /* @__PURE__ */ defineCall<
-  EmailCodeLoginPayload & { password?: string }
->(webPaths, 'emailRegisterVerifyLogin', frozen);
+  EmailCodeLoginPayload & { password?: string },
+  AccountInfo
+>('/passport/web/email/register_verify_login/', frozen);
 
-const userLogin = /* @__PURE__ */ defineCall<PasswordLoginPayload>(
-  webPaths,
-  'userLogin',
+const userLogin = /* @__PURE__ */ defineCall<PasswordLoginPayload, AccountInfo>(
+  '/passport/web/user/login/',
   frozen,
   'POST',
-  ssoPaths,
+  '/passport/sso/user/login/',
 );
 
 /**
  * Signs in with a password and one of email, username, mobile or account. Without any identifier it
  * rejects at once, without a request, with an `invalid` AccountError whose description is empty.
  */
-export const passwordLogin: Call<PasswordLoginPayload> = (client, ...args) => {
+export const passwordLogin: Call<PasswordLoginPayload, AccountInfo> = (client, ...args) => {
   const payload: Partial<PasswordLoginPayload> = args[0] ?? {};
   return payload.email || payload.username || payload.mobile || payload.account
     ? userLogin(client, ...args)
@@ -74,33 +75,43 @@ export const passwordLogin: Call<PasswordLoginPayload> = (client, ...args) => {
       );
 };
 
-const oauthFull = /* @__PURE__ */ defineCall<OAuthLoginPayload>(webPaths, 'authLogin', frozen);
-const oauthOnly = /* @__PURE__ */ defineCall<OAuthLoginPayload>(webPaths, 'authLoginOnly', frozen);
+const oauthFull = /* @__PURE__ */ defineCall<OAuthLoginPayload, AccountInfo>(
+  '/passport/web/auth/login/',
+  frozen,
+);
+const oauthOnly = /* @__PURE__ */ defineCall<OAuthLoginPayload, AccountInfo>(
+  '/passport/web/auth/login_only/',
+  frozen,
+);
 
 /**
  * Exchanges a third-party authorization code for a session. Uses the login-only endpoint unless
  * `login_only: false` (then an account may be created).
  */
-export const oauthLogin: Call<OAuthLoginPayload> = <T = AccountData>(
+export const oauthLogin: Call<OAuthLoginPayload, AccountInfo> = <T = AccountInfo>(
   client: AccountClient,
   ...[{ login_only = DEFAULTS.oauthLoginOnly, ...payload }, options]: CallArgs<OAuthLoginPayload>
 ) => (login_only ? oauthOnly : oauthFull)<T>(client, payload as OAuthLoginPayload, options);
 
 /** Binds a third-party account while signing in. */
-export const authBindLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'authBindLogin', frozen);
+export const authBindLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/bind_login/', frozen);
 /** Binds a mobile number while signing in. */
-export const mobileBindLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'mobileBindLogin', frozen);
+export const mobileBindLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/mobile/bind_login/', frozen);
 /** Signs in with a session shared by another app of the same platform. */
-export const shareLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'authShareLogin');
+export const shareLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/share_login/');
 /** Signs in on the web with a ticket from another surface. */
-export const webLogin = /* @__PURE__ */ defineCall<Extra>(webPaths, 'webLogin');
+export const webLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/web_login/');
 /** Whether the browser has a session. */
-export const checkLogin = /* @__PURE__ */ defineCall<Extra>(legacyPaths, 'checkLogin', null, 'GET', ssoPaths);
+export const checkLogin = /* @__PURE__ */ defineCall<Extra, CheckLoginData>(
+  '/check_login/',
+  null,
+  'GET',
+  '/passport/sso/check_login/',
+);
 /** Ends the session without navigating (`not_redirect: 1` by default; see `logoutUrl` for the redirect). */
-export const logout = /* @__PURE__ */ defineCall<LogoutPayload>(
-  webPaths,
-  'logout',
+export const logout = /* @__PURE__ */ defineCall<LogoutPayload, LogoutData>(
+  '/passport/web/logout/',
   logoutByRequest,
   'GET',
-  ssoPaths,
+  '/passport/sso/logout/',
 );

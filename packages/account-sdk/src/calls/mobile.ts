@@ -1,7 +1,3 @@
-import { DEFAULTS } from '../protocol/defaults';
-import { mobilePaths } from '../protocol/paths';
-import { frozen, rebind } from './defaults';
-import { defineCall } from './define-call';
 import type {
   BindMobilePayload,
   ChangeMobilePayload,
@@ -10,22 +6,26 @@ import type {
   MobileCodePayload,
   ResetPasswordPayload,
   SmsLoginPayload,
-} from './payloads';
+} from '../protocol/types';
+import { frozen, kick, rebind } from './defaults';
+import { defineCall } from './define-call';
 
 /** The mobile family (/passport/mobile): the same flows for app webviews. */
-export const mobileSendCode = /* @__PURE__ */ defineCall<MobileCodePayload>(mobilePaths, 'sendCode');
-export const mobileSmsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload>(mobilePaths, 'smsLogin', frozen);
-export const mobilePasswordLogin = /* @__PURE__ */ defineCall<{ password: string } & Extra>(
-  mobilePaths,
-  'login',
+export const mobileSendCode = /* @__PURE__ */ defineCall<MobileCodePayload>('/passport/mobile/send_code/');
+export const mobileSmsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload>(
+  '/passport/mobile/sms_login/',
   frozen,
 );
-export const mobileCheckCode = /* @__PURE__ */ defineCall<MobileCheckPayload>(mobilePaths, 'checkCode');
-export const mobileBind = /* @__PURE__ */ defineCall<BindMobilePayload>(mobilePaths, 'bind', {
-  kick_other: DEFAULTS.kickOther,
-});
-export const mobileChange = /* @__PURE__ */ defineCall<ChangeMobilePayload>(mobilePaths, 'change', rebind);
+export const mobilePasswordLogin = /* @__PURE__ */ defineCall<{ password: string } & Extra>(
+  '/passport/mobile/login/',
+  frozen,
+);
+export const mobileCheckCode = /* @__PURE__ */ defineCall<MobileCheckPayload>('/passport/mobile/check_code/');
+export const mobileBind = /* @__PURE__ */ defineCall<BindMobilePayload>('/passport/mobile/bind/', kick);
+export const mobileChange = /* @__PURE__ */ defineCall<ChangeMobilePayload>(
+  '/passport/mobile/change/',
+  rebind,
+);
 export const mobileResetPassword = /* @__PURE__ */ defineCall<ResetPasswordPayload>(
-  mobilePaths,
-  'resetPassword',
+  '/passport/mobile/reset_password/',
 );

@@ -1,6 +1,3 @@
-import { downloadPaths, profilePaths } from '../protocol/paths';
-import { normalScene } from './defaults';
-import { defineCall } from './define-call';
 import type {
   Extra,
   ImageKeyPayload,
@@ -8,72 +5,65 @@ import type {
   ScenePayload,
   UploadAvatarPayload,
   UploadPicPayload,
-} from './payloads';
+} from '../protocol/types';
+import { normalScene } from './defaults';
+import { defineCall } from './define-call';
 
 /** The profile imported from the third-party account. */
-export const getOauthProfile = /* @__PURE__ */ defineCall<Extra>(
-  profilePaths,
-  'getOauthProfile',
-  null,
-  'GET',
-);
+export const getOauthProfile = /* @__PURE__ */ defineCall<Extra>('/web/user/get/oauth_profile/', null, 'GET');
 /** Uploads a new avatar (multipart field `avatar`). */
 export const uploadAvatar = /* @__PURE__ */ defineCall<UploadAvatarPayload>(
-  profilePaths,
-  'updateUploadAvatar',
+  '/web/user/update/upload_avatar/',
   null,
   'UPLOAD',
 );
 /** Updates profile fields. */
-export const updateUserInfo = /* @__PURE__ */ defineCall<Extra>(profilePaths, 'updateUserInfo');
+export const updateUserInfo = /* @__PURE__ */ defineCall<Extra>('/web/user/update/user_info/');
 /** Whether the profile still has default values, for a scene. */
 export const checkDefaultInfo = /* @__PURE__ */ defineCall<ScenePayload>(
-  profilePaths,
-  'checkDefaultInfo',
+  '/web/user/check/default_info/',
   normalScene,
   'GET',
 );
 /** The default background images of this app. */
 export const defaultBackgroundImages = /* @__PURE__ */ defineCall<Extra>(
-  profilePaths,
-  'settings{aid}DefaultBackgroundImageList',
+  '/web/user/settings/{aid}/default_background_image_list/',
   null,
   'GET',
 );
 /** The default avatars of this app. */
 export const defaultAvatars = /* @__PURE__ */ defineCall<Extra>(
-  profilePaths,
-  'settings{aid}DefaultAvatarList',
+  '/web/user/settings/{aid}/default_avatar_list/',
   null,
   'GET',
 );
 /** A recommended display name. */
 export const recommendName = /* @__PURE__ */ defineCall<Extra>(
-  profilePaths,
-  'settingsRecommendName',
+  '/web/user/settings/recommend_name/',
   null,
   'GET',
 );
 /** Uploads a picture (multipart field `pic`). */
 export const uploadPic = /* @__PURE__ */ defineCall<UploadPicPayload>(
-  profilePaths,
-  'uploadPic',
+  '/web/user/upload/pic/',
   null,
   'UPLOAD',
 );
 /** How many more times a profile field may change. */
 export const remainUpdateTimes = /* @__PURE__ */ defineCall<RemainUpdateTimesPayload>(
-  profilePaths,
-  'getRemainUpdateTimes',
+  '/web/user/get/remain_update_times/',
   null,
   'GET',
 );
 /** Downloads an image by key. */
-export const downloadImage = /* @__PURE__ */ defineCall<ImageKeyPayload>(downloadPaths, 'image', null, 'GET');
+export const downloadImage = /* @__PURE__ */ defineCall<ImageKeyPayload>(
+  '/user/web/download/image/',
+  null,
+  'GET',
+);
 /** Downloads an image by key, version 2. */
 export const downloadImageV2 = /* @__PURE__ */ defineCall<ImageKeyPayload>(
-  downloadPaths,
-  'imageV2',
+  '/user/web/download/image/v2/',
   null,
   'GET',
 );

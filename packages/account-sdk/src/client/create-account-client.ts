@@ -1,13 +1,17 @@
 import ky from 'ky';
 import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
 import { webIdCookie } from '../fingerprint/web-id-cookie';
+import type { AccountHooks } from '../hooks/types';
 import type { AccountSource } from '../protocol/defaults';
-import { DEFAULTS, TIMEOUTS } from '../protocol/defaults';
+import { CLIENT_DEFAULTS, TIMEOUTS } from '../protocol/defaults';
 import { mixEncode } from '../protocol/mix';
 import { send, type Transport } from '../transport/send';
 import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
 
 const SOURCES: readonly AccountSource[] = ['web', 'app', 'sso'];
+
+/** Resends one call may make (ky's retry limit): a CSRF renewal and a few challenges. */
+const MAX_RESENDS = 5;
 
 function wiring(message: string): never {
   throw new TypeError(`createAccountClient: ${message}`);
@@ -45,7 +49,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   if (!(timeout > 0)) wiring(`options.timeout must be a positive number of milliseconds, not ${timeout}`);
   let { baseUrl } = options;
   if (!baseUrl && (region || regions)) {
-    const name = region ?? DEFAULTS.region;
+    const name = region ?? CLIENT_DEFAULTS.region;
     baseUrl =
       regions?.[name] ?? wiring(`region '${name}' has no base URL: pass regions: { ${name}: 'https://…' }`);
   }
@@ -56,19 +60,19 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   const t: Transport = {
     aid: String(aid),
     source,
-    language: options.language ?? DEFAULTS.language,
-    did: options.did ?? DEFAULTS.did,
-    iid: options.iid ?? DEFAULTS.iid,
+    language: options.language ?? CLIENT_DEFAULTS.language,
+    did: options.did ?? CLIENT_DEFAULTS.did,
+    iid: options.iid ?? CLIENT_DEFAULTS.iid,
     sourceInfo: sourceInfo(options.appName),
-    timeout,
     printLog: !!options.printLog,
     http: ky.create({
       ...(baseUrl && { prefix: baseUrl }),
       ...(options.fetch && { fetch: options.fetch }),
       credentials: 'include',
-      retry: 0,
+      timeout,
+      // The envelope, not the status, says whether a call failed; ky retries only when a hook forces it.
       throwHttpErrors: false,
-      hooks: options.kyHooks,
+      retry: { limit: MAX_RESENDS, methods: [] },
     }),
     doc,
     fingerprint: waitForFingerprint(
@@ -78,15 +82,32 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     hooks: {
       beforeRequest: [...(hooks.beforeRequest ?? [])],
       afterResponse: [...(hooks.afterResponse ?? [])],
+      beforeRetry: [...(hooks.beforeRetry ?? [])],
       beforeError: [...(hooks.beforeError ?? [])],
     },
   };
-  return {
+  const names = new Set<string>();
+  const client: AccountClient = {
     aid: t.aid,
     source,
     baseUrl,
     language: t.language,
-    hooks: t.hooks,
+    use(plugin) {
+      if (names.has(plugin?.name))
+        throw new TypeError(
+          `client.use: the ${plugin.name} plugin is in use already; call its remove function first`,
+        );
+      names.add(plugin.name);
+      const added = plugin.setup(client);
+      const lists = t.hooks as Record<string, unknown[]>;
+      for (const key in added) lists[key]!.push(...(added[key as keyof AccountHooks] ?? []));
+      return () => {
+        if (!names.delete(plugin.name)) return;
+        for (const key in added)
+          for (const hook of added[key as keyof AccountHooks] ?? [])
+            lists[key]!.splice(lists[key]!.indexOf(hook), 1);
+      };
+    },
     request: (request) =>
       send(t, {
         method: 'POST',
@@ -98,4 +119,5 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         retryCount: 0,
       } as RequestConfig) as never,
   };
+  return client;
 }

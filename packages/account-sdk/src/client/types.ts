@@ -1,9 +1,6 @@
-import type { Hooks as KyHooks } from 'ky';
-import type { AccountHooks } from '../hooks/types';
+import type { AccountHooks, AccountPlugin } from '../hooks/types';
 import type { AccountSource, Region } from '../protocol/defaults';
 import type { EnvelopeSource } from '../protocol/envelopes';
-
-export type { KyHooks };
 
 /** Produces the request signature for a URL and body; sent as the `_signature` query parameter. */
 export type Signer = (request: {
@@ -49,10 +46,8 @@ export interface AccountClientOptions {
   document?: CookieDocument;
   /** Signs each request. Default: none. */
   signer?: Signer;
-  /** Account-level hooks (see README). Default: none. */
+  /** ky hooks run inside every call, before any plugin's (see `AccountHooks`). Default: none. */
   hooks?: AccountHooks;
-  /** Raw ky hooks, run inside each HTTP exchange. Default: none. */
-  kyHooks?: KyHooks;
   /** The fetch implementation. Default: `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Per-request timeout in ms. Default 5000. */
@@ -108,8 +103,12 @@ export interface AccountClient {
   /** The resolved base URL; undefined means the page's own origin. */
   readonly baseUrl: string | undefined;
   readonly language: string;
-  /** The live hook lists: plugins (captcha, affiliate, monitor) push onto them. */
-  readonly hooks: Required<AccountHooks>;
-  /** Sends one request through the pipeline; resolves the envelope's data. */
+  /** Sends one request; resolves the envelope's data. */
   request<T = unknown>(options: RequestOptions): Promise<T>;
+  /**
+   * Attaches a plugin (`challengePlugin(…)`, `secondVerifyPlugin(…)`, the monitor, the organisation
+   * SDK): its hooks run in every call from now on. Returns the function that removes them. A second
+   * plugin of the same name throws a TypeError until the first is removed.
+   */
+  use(plugin: AccountPlugin): () => void;
 }

@@ -8,11 +8,19 @@ export const REGIONS: readonly Region[] = ['sg', 'va'];
 export type AccountSource = 'web' | 'app' | 'sso';
 export type CaptchaShowMode = 'mask' | 'popup' | 'embed';
 
-export const DEFAULTS = {
+/**
+ * What a client assumes for an option left out. Apart from `DEFAULTS` (which spreads it in) so that a
+ * page creating a client carries these four and not the whole table.
+ */
+export const CLIENT_DEFAULTS = {
   did: '0',
   iid: '0',
   region: 'sg' as Region,
   language: 'zh' as const,
+} as const;
+
+export const DEFAULTS = {
+  ...CLIENT_DEFAULTS,
   captchaShowMode: 'mask' as CaptchaShowMode,
   captchaSideSlide: false,
   page: 1,

@@ -47,6 +47,29 @@ describe('docs/protocol.md', () => {
     }
   });
 
+  it('renders every range of the catalogue under its own heading', () => {
+    for (const range of protocol.ERROR_RANGES) expect(rendered).toContain(`### ${range.title} (`);
+  });
+
+  it('renders a range another package adds (the organisation SDK’s 16xx)', () => {
+    const organisationErrors = protocol.defineErrorRange('Organisations', 1600, 1699, [
+      [1601, 'NOT_A_MEMBER', 200],
+    ] as const);
+    const texts = protocol.defineErrorTexts(organisationErrors, {
+      NOT_A_MEMBER: ['你不是该组织的成员', 'You are not a member of this organisation'],
+    });
+    const withIt = renderProtocolDocs(protocol, [texts]);
+    expect(withIt).toContain('### Organisations (1600–1699)');
+    expect(withIt).toContain(
+      '| 1601 | `NOT_A_MEMBER` | 200 | 你不是该组织的成员 | You are not a member of this organisation |',
+    );
+  });
+
+  it('lists every limit', () => {
+    for (const [key, value] of Object.entries(protocol.LIMITS))
+      expect(rendered).toContain(`| \`${key}\` | \`${value}\` |`);
+  });
+
   it('shows the envelope of every source and its success rule', () => {
     for (const source of ['web', 'sso', 'auth']) expect(rendered).toContain(`### \`${source}\``);
     expect(rendered).toContain('"message": "success"');

@@ -1,10 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
+  defineErrorRange,
+  defineErrorTexts,
+  ERROR_RANGES,
+  ERROR_TEXTS,
   ErrorCode,
+  errorCatalogue,
   errorEntry,
   errors,
   errorText,
+  LIMITS,
   NetworkErrorKind,
   SECOND_VALID,
   SECOND_VERIFY_CODE,
@@ -98,5 +104,62 @@ describe('the error catalogue', () => {
 
   it('tells the four network failure kinds apart', () => {
     expect(Object.values(NetworkErrorKind).sort()).toEqual(['aborted', 'network', 'status', 'timeout']);
+  });
+});
+
+describe('codes apart from texts', () => {
+  it('error-codes holds code, name and status only: a page that checks a code carries no text', async () => {
+    const codesModule = await import('../../src/protocol/error-codes');
+    for (const entry of Object.values(codesModule.errorCodes)) {
+      expect(Object.keys(entry).sort()).toEqual(['code', 'name', 'status']);
+    }
+    expect(codesModule.errorCodes.secondVerify).toEqual({ code: 2046, name: 'SECOND_VERIFY', status: 200 });
+  });
+
+  it('gives every range of the SDK its texts, and every code lies in its range', () => {
+    expect(ERROR_TEXTS.map((t) => t.range)).toEqual([...ERROR_RANGES]);
+    for (const range of ERROR_RANGES)
+      for (const { code } of Object.values(range.codes) as { code: number }[]) {
+        expect(code >= range.first && code <= range.last, `${code} in ${range.title}`).toBe(true);
+      }
+  });
+
+  it('says the password minimum of LIMITS in its text', () => {
+    expect(errors.passwordTooShort.zh).toContain(String(LIMITS.passwordMinLength));
+    expect(errors.passwordTooShort.en).toContain(String(LIMITS.passwordMinLength));
+  });
+});
+
+describe('another package’s range (the organisation SDK’s 16xx)', () => {
+  const organisationErrors = defineErrorRange('Organisations', 1600, 1699, [
+    [1601, 'NOT_A_MEMBER', 200],
+    [1602, 'ROLE_DENIED', 403],
+  ] as const);
+  const organisationTexts = defineErrorTexts(organisationErrors, {
+    NOT_A_MEMBER: ['你不是该组织的成员', 'You are not a member of this organisation'],
+    ROLE_DENIED: ['当前身份无权操作', 'Your role does not allow this'],
+  });
+
+  it('is keyed by camelCase name like the SDK’s own', () => {
+    expect(organisationErrors.codes.roleDenied).toEqual({ code: 1602, name: 'ROLE_DENIED', status: 403 });
+  });
+
+  it('merges with the SDK’s ranges into one catalogue, looked up by code', () => {
+    const catalogue = errorCatalogue([...ERROR_TEXTS, organisationTexts]);
+    expect(catalogue.entry(1601)).toMatchObject({
+      name: 'NOT_A_MEMBER',
+      en: 'You are not a member of this organisation',
+    });
+    expect(catalogue.text(1602, 'zh')).toBe('当前身份无权操作');
+    expect(catalogue.text(2046, 'en')).toBe(errors.secondVerify.en);
+    expect(catalogue.text(999_999, 'en')).toBe(errors.internalError.en);
+    expect(catalogue.ranges.at(-1)).toMatchObject({ title: 'Organisations', first: 1600, last: 1699 });
+  });
+
+  it('throws at once on a code outside its range or a code declared twice', () => {
+    expect(() => defineErrorRange('Organisations', 1600, 1699, [[1701, 'NOT_HERE', 200]])).toThrow(
+      /1701 NOT_HERE must lie in 1600…1699/,
+    );
+    expect(() => errorCatalogue([...ERROR_TEXTS, ...ERROR_TEXTS])).toThrow(/code 1001 is declared twice/);
   });
 });

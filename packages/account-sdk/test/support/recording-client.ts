@@ -8,7 +8,7 @@ export function recordingClient(source: AccountClient['source'] = 'web') {
     source,
     baseUrl: 'https://passport.example.com',
     language: 'zh',
-    hooks: { beforeRequest: [], afterResponse: [], beforeError: [] },
+    use: () => () => {},
     request: async (options) => {
       sent.push(options);
       return {} as never;

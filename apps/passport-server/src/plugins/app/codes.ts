@@ -6,6 +6,7 @@ import { PassportError } from '../../errors';
 import { hmac, safeEqual } from '../../lib/crypto';
 import { rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
+import { LIMITS } from '../../protocol';
 
 export type Channel = 'mobile' | 'email';
 
@@ -91,7 +92,7 @@ export default fp(
         throw new PassportError('codeTooManyAttempts');
       }
 
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const code = String(randomInt(0, 10 ** LIMITS.codeLength)).padStart(LIMITS.codeLength, '0');
       const id = randomUUID();
       await db
         .insertInto('one_time_codes')

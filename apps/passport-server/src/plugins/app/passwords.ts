@@ -1,6 +1,7 @@
 import { hash, parseOptions, verify } from '@node-rs/argon2';
 import fp from 'fastify-plugin';
 import { PassportError } from '../../errors';
+import { LIMITS } from '../../protocol';
 
 /** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane. Raise them here; hashes upgrade on login. */
 export const ARGON2_OPTIONS = {
@@ -9,9 +10,6 @@ export const ARGON2_OPTIONS = {
   timeCost: 2,
   parallelism: 1,
 } as const;
-
-/** The longest password accepted, in UTF-8 bytes after NFKC: longer input is a 400 before any hashing. */
-export const MAX_PASSWORD_BYTES = 1024;
 
 export interface Passwords {
   hash(password: string): Promise<string>;
@@ -33,7 +31,7 @@ declare module 'fastify' {
 /** NFKC, and the 1 KiB cap enforced before hashing. */
 export function normalisePassword(password: string): string {
   const normalised = password.normalize('NFKC');
-  if (Buffer.byteLength(normalised, 'utf8') > MAX_PASSWORD_BYTES)
+  if (Buffer.byteLength(normalised, 'utf8') > LIMITS.passwordMaxBytes)
     throw new PassportError('invalidParam', { field: 'password' });
   return normalised;
 }

@@ -1,4 +1,130 @@
-import type { CodeTypeValue } from '../protocol/code-types';
+/**
+ * The wire types: what each call sends (payloads) and what the passport answers in the envelope's
+ * `data`, written once for the SDK, account-react, the apps and the server. Types only: nothing here
+ * ships in a bundle. The server's TypeBox schemas are checked against the data types both ways by a
+ * type test (apps/passport-server/test/protocol-types.test-d.ts).
+ */
+import type { CodeTypeValue } from './code-types';
+
+// ---------------------------------------------------------------------------------------- data
+
+/**
+ * The signed-in account as the passport answers `account/info` and every sign-in (identifiers masked).
+ */
+export interface AccountInfo {
+  user_id: string;
+  sec_user_id: string;
+  screen_name: string;
+  name: string;
+  avatar_url: string;
+  /** Masked, '' when none. */
+  mobile: string;
+  /** Masked, '' when none. */
+  email: string;
+  username: string;
+  has_password: boolean;
+  is_frozen: number;
+  /** True when this sign-in created the account. */
+  new_user?: boolean;
+  session: {
+    /** Ms since the epoch. */
+    created_at: number;
+    /** Idle expiry, ms since the epoch. */
+    expires_at: number;
+  };
+}
+
+/** What a code send answers (`send_code`, `email/send_code`). */
+export interface SendCodeData {
+  /** The masked number the SMS went to. */
+  mobile?: string;
+  /** The masked address the e-mail went to. */
+  email?: string;
+  /** Seconds before another code may be requested (`LIMITS.sendCodeCooldownSeconds`). */
+  retry_time: number;
+  /** Seconds the code stays valid. */
+  expires_in: number;
+}
+
+/** What a code check answers: a single-use verify ticket for the next step (register, reset). */
+export interface TicketData {
+  /** Single use; bound to the code's purpose and target. */
+  ticket: string;
+  /** The same ticket, under the name the register calls send. */
+  verify_ticket: string;
+  /** Seconds the ticket stays valid. */
+  expires_in: number;
+}
+
+/** Whether the request carries a session (`check_login`, `/CheckLogin`). */
+export interface CheckLoginData {
+  is_login: boolean;
+  /** The signed-in user, only when `is_login`. */
+  user_id?: string;
+}
+
+/** What a logout answers with `not_redirect: 1`: the validated `next` address. */
+export interface LogoutData {
+  next: string;
+}
+
+/** The only-user register variant: the new account's id, no session. */
+export interface OnlyUserData {
+  user_id: string;
+  new_user: true;
+  signed_in: false;
+}
+
+/** What a register call answers: the signed-in account (with the checked `next_url`), or an only-user answer. */
+export type RegisteredData = (AccountInfo & { next_url?: string }) | OnlyUserData;
+
+/** What a password reset, change, update or set answers. */
+export interface PasswordChangedData {
+  user_id: string;
+  /** Whether this browser holds a (new) session afterwards. */
+  signed_in: boolean;
+}
+
+/** `password/has_set`. */
+export interface HasPasswordData {
+  has_set: boolean;
+}
+
+/** `user/check_mobile_registered`, `user/check_email_registered`. */
+export interface RegisteredCheckData {
+  is_registered: boolean;
+}
+
+/** A device the account has verified (second verification), as `listDevices` answers it. Never a fingerprint. */
+export interface RememberedDevice {
+  id: string;
+  /** Ms since the epoch. */
+  first_seen_at: number;
+  /** Ms since the epoch. */
+  last_seen_at: number;
+  /** Browser and system, e.g. "Chrome on macOS". */
+  user_agent: string;
+  /** The device this request comes from. */
+  current: boolean;
+}
+
+/** `device/list`. */
+export interface DeviceListData {
+  devices: RememberedDevice[];
+}
+
+/** `/GetUserToken`: a short-lived JWT naming the signed-in user, for product back ends. */
+export interface UserTokenData {
+  /** An ES256 JWT; verify it against /.well-known/jwks.json. */
+  token: string;
+  token_type: 'Bearer';
+  /** Seconds. */
+  expires_in: number;
+  /** Ms since the epoch. */
+  expires_at: number;
+}
+
+// ------------------------------------------------------------------------------------ payloads
 
 /** Fields a payload may always add: the server ignores what it does not know. */
 export interface Extra {

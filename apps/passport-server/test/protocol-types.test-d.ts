@@ -1,0 +1,65 @@
+/**
+ * One contract per payload: each TypeBox schema the server answers with is checked, both ways, against
+ * the wire type of `@portico/account-sdk/protocol` that the SDK's calls resolve and the apps read. A
+ * field added, dropped, renamed or retyped on either side fails `pnpm typecheck` (this file is in the
+ * tsconfig's `include`; vitest does not run it, it has nothing to run).
+ */
+import type { Static, TSchema } from 'typebox';
+import type {
+  AccountInfo,
+  CheckLoginData,
+  HasPasswordData,
+  LogoutData,
+  OnlyUserData,
+  PasswordChangedData,
+  RegisteredCheckData,
+  RegisteredData,
+  RememberedDevice,
+  SendCodeData,
+  TicketData,
+  UserTokenData,
+} from '../src/protocol';
+import type { AccountInfo as AccountInfoSchema } from '../src/schemas/account';
+import type {
+  CheckLoginData as CheckLoginSchema,
+  UserTokenData as UserTokenSchema,
+} from '../src/schemas/app';
+import type { LogoutData as LogoutSchema } from '../src/schemas/logout';
+import type { HasSetData, PasswordChanged } from '../src/schemas/password';
+import type {
+  OnlyUserData as OnlyUserSchema,
+  RegisteredAnswer,
+  RegisteredData as RegisteredSchema,
+} from '../src/schemas/register';
+import type { Device } from '../src/schemas/second-verify';
+import type { SendCodeData as SendCodeSchema } from '../src/schemas/send-code';
+import type { TicketData as TicketSchema } from '../src/schemas/verify';
+
+/** True only when A and B are assignable to each other, optional fields and literals included. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only for `true`: the failing pair is named in the error. */
+type Expect<T extends true> = T;
+/** The schema's static type and the protocol type, checked both ways. */
+type Matches<S extends TSchema, P> = Same<Static<S>, P>;
+
+export type Checks = [
+  Expect<Matches<typeof AccountInfoSchema, AccountInfo>>,
+  Expect<Matches<typeof SendCodeSchema, SendCodeData>>,
+  Expect<Matches<typeof TicketSchema, TicketData>>,
+  Expect<Matches<typeof CheckLoginSchema, CheckLoginData>>,
+  Expect<Matches<typeof LogoutSchema, LogoutData>>,
+  Expect<Matches<typeof OnlyUserSchema, OnlyUserData>>,
+  Expect<Matches<typeof RegisteredSchema, RegisteredData>>,
+  Expect<Matches<typeof PasswordChanged, PasswordChangedData>>,
+  Expect<Matches<typeof HasSetData, HasPasswordData>>,
+  Expect<Matches<typeof RegisteredAnswer, RegisteredCheckData>>,
+  Expect<Matches<typeof Device, RememberedDevice>>,
+  Expect<Matches<typeof UserTokenSchema, UserTokenData>>,
+];
+
+// The check can fail: a type that lost a field, or gained a required one, is not the same.
+export type Guards = [
+  Expect<Same<Matches<typeof AccountInfoSchema, Omit<AccountInfo, 'session'>>, false>>,
+  Expect<Same<Matches<typeof SendCodeSchema, SendCodeData & { extra: string }>, false>>,
+  Expect<Same<Matches<typeof TicketSchema, Omit<TicketData, 'expires_in'> & { expires_in: string }>, false>>,
+];

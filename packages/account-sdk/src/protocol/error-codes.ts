@@ -1,0 +1,185 @@
+/**
+ * The error codes shared by the SDK and the server: a stable number, a stable name and the HTTP status
+ * the server answers with (200 for a business failure, the envelope tells it; a 4xx for a protocol
+ * violation; 5xx only when the server itself cannot serve). The user-facing texts are apart, in
+ * `error-texts.ts`, so a page that branches on a code carries no text.
+ *
+ * The codes come in ranges, one per concern. Another package adds its own with `defineErrorRange`
+ * (the organisation SDK 16xx, open authorization 17xx) and its texts with `defineErrorTexts`.
+ */
+
+/** One row of a range: [code, NAME, HTTP status]. */
+export type ErrorCodeRow = readonly [code: number, name: string, status: number];
+
+/** `INVALID_PARAM` → `invalidParam`. */
+export type ErrorKey<N extends string> = N extends `${infer A}_${infer B}`
+  ? `${Lowercase<A>}${Capitalize<ErrorKey<B>>}`
+  : Lowercase<N>;
+
+export interface ErrorCodeEntry<
+  C extends number = number,
+  N extends string = string,
+  S extends number = number,
+> {
+  readonly code: C;
+  readonly name: N;
+  readonly status: S;
+}
+
+/** A range's entries by camelCase name: `range.codes.secondVerify.code === 2046`. */
+export type ErrorCodesOf<R extends readonly ErrorCodeRow[]> = {
+  readonly [Row in R[number] as ErrorKey<Row[1]>]: ErrorCodeEntry<Row[0], Row[1], Row[2]>;
+};
+
+/** A block of codes owned by one concern (or one package), rendered as one table in docs/protocol.md. */
+export interface ErrorRange<R extends readonly ErrorCodeRow[] = readonly ErrorCodeRow[]> {
+  /** What the range is about, e.g. 'One-time codes and tickets'. */
+  readonly title: string;
+  readonly first: number;
+  readonly last: number;
+  readonly codes: ErrorCodesOf<R>;
+}
+
+const keyOf = (name: string): string =>
+  name.toLowerCase().replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Declares a range of error codes. A code outside `first`…`last`, or a name that is not
+ * UPPER_SNAKE_CASE, throws a TypeError at once.
+ *
+ * ```ts
+ * export const organisationErrors = defineErrorRange('Organisations', 1600, 1699, [
+ *   [1601, 'NOT_A_MEMBER', 200],
+ * ] as const);
+ * ```
+ */
+export function defineErrorRange<const R extends readonly ErrorCodeRow[]>(
+  title: string,
+  first: number,
+  last: number,
+  rows: R,
+): ErrorRange<R> {
+  const codes: Record<string, ErrorCodeEntry> = {};
+  for (const [code, name, status] of rows) {
+    if (!(code >= first && code <= last) || !/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(name))
+      throw new TypeError(
+        `defineErrorRange('${title}'): ${code} ${name} must lie in ${first}…${last} and be named in UPPER_SNAKE_CASE`,
+      );
+    codes[keyOf(name)] = { code, name, status };
+  }
+  return { title, first, last, codes: codes as ErrorCodesOf<R> };
+}
+
+/** Protocol violations: each answers its HTTP status and still carries an envelope. */
+export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violations', 1000, 1099, [
+  [1001, 'INVALID_PARAM', 400],
+  [1002, 'CSRF_FAILED', 403],
+  [1003, 'PAYLOAD_TOO_LARGE', 413],
+  [1004, 'RATE_LIMITED', 429],
+  [1005, 'NOT_FOUND', 404],
+  [1006, 'UNSUPPORTED_MEDIA_TYPE', 415],
+  [1007, 'METHOD_NOT_ALLOWED', 405],
+  [1008, 'SERVICE_UNAVAILABLE', 503],
+  [1009, 'INTERNAL_ERROR', 500],
+]);
+
+export const accountErrors = /* @__PURE__ */ defineErrorRange('Session and account', 1100, 1199, [
+  [1101, 'NOT_LOGGED_IN', 200],
+  [1102, 'WRONG_CREDENTIALS', 200],
+  [1103, 'ACCOUNT_EXISTS', 200],
+  [1104, 'ACCOUNT_NOT_FOUND', 200],
+  [1105, 'ACCOUNT_FROZEN', 200],
+  [1106, 'TEMPORARILY_LOCKED', 200],
+  [1107, 'INVALID_MOBILE', 200],
+  [1108, 'INVALID_EMAIL', 200],
+  [1109, 'IDENTIFIER_REQUIRED', 200],
+]);
+
+export const passwordErrors = /* @__PURE__ */ defineErrorRange('Passwords', 1200, 1299, [
+  [1201, 'PASSWORD_TOO_SHORT', 200],
+  [1202, 'PASSWORD_TOO_LONG', 200],
+  [1203, 'PASSWORD_TOO_COMMON', 200],
+  [1204, 'PASSWORD_CONTAINS_CONTEXT', 200],
+  [1205, 'PASSWORD_NOT_SET', 200],
+  [1206, 'PASSWORD_ALREADY_SET', 200],
+  [1207, 'CURRENT_PASSWORD_WRONG', 200],
+]);
+
+export const codeErrors = /* @__PURE__ */ defineErrorRange('One-time codes and tickets', 1300, 1399, [
+  [1301, 'CODE_WRONG', 200],
+  [1302, 'CODE_EXPIRED', 200],
+  [1303, 'CODE_TOO_MANY_ATTEMPTS', 200],
+  [1304, 'CODE_COOLDOWN', 200],
+  [1305, 'CODE_SEND_LIMIT', 200],
+  [1306, 'DELIVERY_FAILED', 200],
+  [1307, 'TICKET_INVALID', 200],
+  [1308, 'REGION_NOT_ALLOWED', 200],
+  [1309, 'CODE_TYPE_INVALID', 200],
+]);
+
+export const challengeErrors = /* @__PURE__ */ defineErrorRange('The challenge', 1400, 1499, [
+  [1401, 'CHALLENGE_REQUIRED', 200],
+  [1402, 'CHALLENGE_FAILED', 200],
+  [1403, 'CHALLENGE_EXPIRED', 200],
+]);
+
+export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500, 1599, [
+  [1501, 'REDIRECT_NOT_ALLOWED', 400],
+]);
+
+/** The spec's fixed code (§8): the failure data carries `sms_code_key`. */
+export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2046, [
+  [2046, 'SECOND_VERIFY', 200],
+]);
+
+/** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
+export const ERROR_RANGES = [
+  protocolErrors,
+  accountErrors,
+  passwordErrors,
+  codeErrors,
+  challengeErrors,
+  redirectErrors,
+  secondVerifyErrors,
+] as const;
+
+/** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
+export const errorCodes = /* @__PURE__ */ (() =>
+  Object.assign(
+    {},
+    protocolErrors.codes,
+    accountErrors.codes,
+    passwordErrors.codes,
+    codeErrors.codes,
+    challengeErrors.codes,
+    redirectErrors.codes,
+    secondVerifyErrors.codes,
+  ))() as typeof protocolErrors.codes &
+  typeof accountErrors.codes &
+  typeof passwordErrors.codes &
+  typeof codeErrors.codes &
+  typeof challengeErrors.codes &
+  typeof redirectErrors.codes &
+  typeof secondVerifyErrors.codes;
+
+export type ErrorName = keyof typeof errorCodes;
+
+/** Code by stable name: `ErrorCode.secondVerify === 2046`. */
+export const ErrorCode = /* @__PURE__ */ (() =>
+  Object.fromEntries(
+    Object.entries(errorCodes as Record<string, ErrorCodeEntry>).map(([key, e]) => [key, e.code]),
+  ))() as { readonly [K in ErrorName]: (typeof errorCodes)[K]['code'] };
+
+/** The second-verification code (spec §8), on its own so a page checking it carries no table. */
+export const SECOND_VERIFY_CODE = 2046;
+/** Description of the rejection when the second-verification dialog closes or the app handles it. */
+export const SECOND_VALID = 'SECOND_VALID';
+
+/** Network failure kinds the client tells apart (spec §8). They never come from the server. */
+export const NetworkErrorKind = {
+  status: 'status',
+  network: 'network',
+  timeout: 'timeout',
+  aborted: 'aborted',
+} as const;
+export type NetworkErrorKind = (typeof NetworkErrorKind)[keyof typeof NetworkErrorKind];
