@@ -3,6 +3,7 @@
  * resources, web vitals, the challenge loader, the account SDK's calls and the sign-in funnel — with
  * no personal data leaving the page.
  */
+export { monitorPlugin } from './account-plugin';
 export { type CaptchaCollector, captchaEvents } from './collectors/captcha';
 export { fingerprint, jsErrors } from './collectors/js-errors';
 export { pageViews } from './collectors/page-views';

@@ -15,6 +15,7 @@ it('the public surface is exactly these run-time exports', () => {
       "createMonitor",
       "fingerprint",
       "jsErrors",
+      "monitorPlugin",
       "pageViews",
       "resourceErrors",
       "resourceTiming",
