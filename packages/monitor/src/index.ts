@@ -4,7 +4,7 @@
  * no personal data leaving the page.
  */
 export { monitorPlugin } from './account-plugin';
-export { type CaptchaCollector, captchaEvents } from './collectors/captcha';
+export { type CaptchaCollector, type CaptchaHooks, captchaEvents } from './collectors/captcha';
 export { fingerprint, jsErrors } from './collectors/js-errors';
 export { pageViews } from './collectors/page-views';
 export { resourceErrors } from './collectors/resource-errors';

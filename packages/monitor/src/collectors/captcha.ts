@@ -1,12 +1,22 @@
-import type { CaptchaLoaderHooks } from '@portico/captcha-loader';
 import type { Collector, Monitor } from '../monitor';
 
 const MESSAGE_MAX = 300;
 
+/**
+ * The hooks of `@portico/captcha-loader` (`CaptchaLoaderHooks`), as the monitor reads their events.
+ * Written out rather than imported, so this package does not depend on the loader (a type test holds
+ * them to the loader's own).
+ */
+export interface CaptchaHooks {
+  onLoad(event: { url: string; version?: string; elapsedMs: number; fallbacks: number }): void;
+  onFallback(event: { from: string; to: string; message: string; elapsedMs: number }): void;
+  onLoadError(error: { type: string; url: string; message: string }): void;
+}
+
 /** A collector that also holds the hooks to pass to `createCaptchaLoader`. */
 export interface CaptchaCollector extends Collector {
   /** Spread into `createCaptchaLoader({ aid, ...collector.hooks })`; quiet while not installed. */
-  readonly hooks: Required<CaptchaLoaderHooks>;
+  readonly hooks: CaptchaHooks;
 }
 
 /**
