@@ -12,8 +12,11 @@ export interface UrlRules {
 }
 
 const EMAIL = /[^\s@/:;,()<>"']+@[^\s@/:;,()<>"']+\.[a-z]{2,}/gi;
-/** Seven or more digits, with the spaces, dashes and '+' of phone numbers; not line:column pairs. */
-const LONG_NUMBER = /(?<![\w:.])\+?\d[\d -]{5,}\d(?![\w])/g;
+/**
+ * Seven or more digits, with the spaces, dashes and '+' of phone numbers; not line:column pairs. The
+ * character before is captured and put back, as a lookbehind would break the bundle on Safari < 16.4.
+ */
+const LONG_NUMBER = /(^|[^\w:.])\+?\d[\d -]{5,}\d(?!\w)/g;
 /** A segment with an '@', a run of six digits, or 24+ characters of a token alphabet. */
 const IDENTIFIER_SEGMENT = /@|\d{6}|^[\w-]{24,}$/;
 /** An absolute address in text, and the `:line:column` a stack frame appends to it. */
@@ -49,13 +52,13 @@ export function sanitizeUrl(url: string, rules: UrlRules = {}): string {
   for (const name of rules.allowParams ?? []) {
     for (const value of parsed.searchParams.getAll(name)) kept.append(name, value);
   }
-  const query = kept.size > 0 ? `?${kept}` : '';
+  const query = `${kept}` ? `?${kept}` : '';
   const origin = base && parsed.origin === base.origin ? '' : parsed.origin;
   return origin + path + query;
 }
 
 /** E-mail addresses and long numbers out of text that holds no address. */
-const plain = (text: string): string => text.replace(EMAIL, '<email>').replace(LONG_NUMBER, '<number>');
+const plain = (text: string): string => text.replace(EMAIL, '<email>').replace(LONG_NUMBER, '$1<number>');
 
 /** Free text without e-mail addresses, long numbers, queries or fragments; at most `max` characters. */
 export function scrubText(text: string, max: number, rules: UrlRules = {}): string {

@@ -73,6 +73,22 @@ describe('scrubText', () => {
     );
   });
 
+  it('finds numbers at the start of the text and next to punctuation', () => {
+    expect(scrubText('13800138000 is taken; call +1 415-555-0100.', 500)).toBe(
+      '<number> is taken; call <number>.',
+    );
+  });
+
+  it('uses no lookbehind, which would be a syntax error that breaks the whole page on Safari before 16.4', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const root = new URL('../src/', import.meta.url);
+    const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      expect(await readFile(new URL(file, root), 'utf8'), file).not.toMatch(/\(\?<[=!]/);
+    }
+  });
+
   it('cuts at the limit', () => {
     expect(scrubText('a'.repeat(20), 10)).toBe(`${'a'.repeat(9)}…`);
   });
