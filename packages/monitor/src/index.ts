@@ -5,7 +5,7 @@
  */
 export { monitorPlugin } from './account-plugin';
 export { type CaptchaCollector, type CaptchaHooks, captchaEvents } from './collectors/captcha';
-export { fingerprint, jsErrors } from './collectors/js-errors';
+export { jsErrors } from './collectors/js-errors';
 export { pageViews } from './collectors/page-views';
 export { resourceErrors } from './collectors/resource-errors';
 export {

@@ -13,7 +13,6 @@ it('the public surface is exactly these run-time exports', () => {
       "beaconTransport",
       "captchaEvents",
       "createMonitor",
-      "fingerprint",
       "jsErrors",
       "monitorPlugin",
       "pageViews",
