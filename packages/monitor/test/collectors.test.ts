@@ -82,6 +82,15 @@ describe('pageViews', () => {
     expect(context.window.location.href).toBe('https://accounts.example/after');
   });
 
+  it('leaves history alone in a session that does not sample page views', () => {
+    const context = setup({ sampling: { page_view: 0 } });
+    const { history } = context.window;
+    const original = history.pushState;
+    context.monitor.use(pageViews());
+    expect(history.pushState).toBe(original);
+    expect(context.window.listeners.map((l) => l.type)).not.toContain('popstate');
+  });
+
   it('puts history back as it was, unless another wrapper was added over it (which then still works)', () => {
     const context = setup();
     const { history } = context.window;
@@ -193,6 +202,12 @@ describe('resourceErrors', () => {
       { kind: 'resource_error', tag: 'img', url: 'https://cdn.example/avatar.png' },
       { kind: 'resource_error', tag: 'link', url: '/styles.css' },
     ]);
+  });
+
+  it('listens to nothing in a session that samples neither errors nor resource errors', () => {
+    const context = setup({ sampling: { js_error: 0, resource_error: 0 } });
+    context.monitor.use(jsErrors(), resourceErrors());
+    expect(context.window.listeners.map((l) => l.type).sort()).toEqual(['pagehide', 'pageshow']);
   });
 
   it('leaves errors of the window itself to jsErrors', () => {

@@ -57,7 +57,7 @@ export function jsErrors(): Collector {
     name: 'js-errors',
     install(monitor) {
       const window = monitor.environment.window;
-      if (!window) return () => {};
+      if (!window || !monitor.sampled('js_error')) return () => {};
       const onError = (raw: Event) => {
         const event = raw as ErrorEventLike;
         // Resource load errors reach the window only when capturing; they are resourceErrors()'s.

@@ -13,6 +13,8 @@ export function pageViews(): Collector {
   return {
     name: 'page-views',
     install(monitor) {
+      // Most sessions do not sample page views (0.01): history stays untouched in them.
+      if (!monitor.sampled('page_view')) return () => {};
       const window = monitor.environment.window;
       let active = true;
       let current = '';

@@ -16,7 +16,7 @@ export function resourceErrors(): Collector {
     name: 'resource-errors',
     install(monitor) {
       const window = monitor.environment.window;
-      if (!window) return () => {};
+      if (!window || !monitor.sampled('resource_error')) return () => {};
       const seen = new Set<string>();
       const onError = (event: Event) => {
         const target = event.target as ElementLike | null | undefined;
