@@ -16,7 +16,7 @@ import {
   plausibleObject,
   schemaOf,
 } from './support/inventory';
-import { type Browser, codeFor, freshMobile, startServer, type TestServer } from './support/server';
+import { type Browser, codeFor, freshMobile, startServer } from './support/server';
 
 /**
  * Issue 3, item 7: thousands of malformed requests across the route inventory. Every answer must be a
@@ -39,13 +39,14 @@ const logStream = new Writable({
   },
 });
 
-let server: TestServer;
-beforeAll(async () => {
-  // The run signs its member in again after each fuzzed logout, always from the harness's address:
-  // lift the per-address send cap so that fixture never trips it (rate limits are not under test here).
-  server = await startServer({ logLevel: 'error' }, { logStream, limits: { sendPerIpPerHour: 1_000_000 } });
-});
-afterAll(async () => server?.close());
+// Booted while the file is collected, so that each route's NUL-byte case is a test of its own. The run
+// signs its member in again after each fuzzed logout, always from the harness's address: lift the
+// per-address send cap so that fixture never trips it (rate limits are not under test here).
+const server = await startServer(
+  { logLevel: 'error' },
+  { logStream, limits: { sendPerIpPerHour: 1_000_000 } },
+);
+afterAll(async () => server.close());
 
 async function signedIn(): Promise<Browser> {
   const browser = server.browser();
@@ -173,33 +174,42 @@ describe(`bad input (seed ${seed})`, () => {
     expect(sent).toBe(TOTAL);
   });
 
-  it('answers a NUL byte in any field of any route with 4xx, not a 500 (PostgreSQL refuses NUL in text)', async () => {
-    const anonymous = server.browser();
-    await anonymous.get(paths.web.accountInfo);
-    const token = anonymous.cookies.get(CSRF_COOKIE) ?? '';
-    const cookie = [...anonymous.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const bad: string[] = [];
-    for (const route of server.app.routeInventory.filter((r) => r.url !== '*' && !isPublicDocument(r.url))) {
-      const body = plausibleObject(schemaOf(route, 'body'));
-      const query = plausibleObject(schemaOf(route, 'querystring'));
-      const fields = [
-        ...Object.keys(body).map((k) => ['body', k]),
-        ...Object.keys(query).map((k) => ['query', k]),
-      ];
-      for (const [part, field] of fields as [string, string][]) {
-        const b = part === 'body' ? { ...body, [field]: `a\u0000${String(body[field])}` } : body;
-        const q = part === 'query' ? { ...query, [field]: `a\u0000${String(query[field])}` } : query;
-        const response = await server.app.inject({
-          method: route.method as 'GET',
-          url: `${concreteUrl(route)}?${formEncode(q)}`,
-          headers: { cookie, [CSRF_HEADER]: token, 'content-type': 'application/x-www-form-urlencoded' },
-          ...(BODY_METHODS.has(route.method) ? { payload: formEncode(b) } : {}),
-        });
-        if (response.statusCode >= 500)
-          bad.push(`${route.method} ${route.url} ${part}.${field}: ${response.statusCode}`);
-      }
-    }
-    expect(bad).toEqual([]);
+  describe('answers a NUL byte in any field of any route with 4xx, not a 500 (PostgreSQL refuses NUL in text)', () => {
+    const routes = server.app.routeInventory.filter((r) => r.url !== '*' && !isPublicDocument(r.url));
+    let token = '';
+    let cookie = '';
+    beforeAll(async () => {
+      const anonymous = server.browser();
+      await anonymous.get(paths.web.accountInfo);
+      token = anonymous.cookies.get(CSRF_COOKIE) ?? '';
+      cookie = [...anonymous.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    });
+
+    it.for(routes.map((route) => [`${route.method} ${route.url}`, route] as const))(
+      '%s',
+      async ([, route]) => {
+        const bad: string[] = [];
+        const body = plausibleObject(schemaOf(route, 'body'));
+        const query = plausibleObject(schemaOf(route, 'querystring'));
+        const fields = [
+          ...Object.keys(body).map((k) => ['body', k]),
+          ...Object.keys(query).map((k) => ['query', k]),
+        ];
+        for (const [part, field] of fields as [string, string][]) {
+          const b = part === 'body' ? { ...body, [field]: `a\u0000${String(body[field])}` } : body;
+          const q = part === 'query' ? { ...query, [field]: `a\u0000${String(query[field])}` } : query;
+          const response = await server.app.inject({
+            method: route.method as 'GET',
+            url: `${concreteUrl(route)}?${formEncode(q)}`,
+            headers: { cookie, [CSRF_HEADER]: token, 'content-type': 'application/x-www-form-urlencoded' },
+            ...(BODY_METHODS.has(route.method) ? { payload: formEncode(b) } : {}),
+          });
+          if (response.statusCode >= 500)
+            bad.push(`${route.method} ${route.url} ${part}.${field}: ${response.statusCode}`);
+        }
+        expect(bad).toEqual([]);
+      },
+    );
   });
 
   it('answers a malformed URL with a 400 envelope that still carries nosniff and a log id', async () => {

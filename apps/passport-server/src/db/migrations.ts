@@ -108,7 +108,7 @@ const migrations: Record<string, Migration> = {
       await createStoreEntries(db);
     },
   },
-  /** User-token signing keys (src/tokens/key-ring.ts); one key per generation, whichever instance makes it. */
+  /** User-token signing keys (src/domain/tokens/key-ring.ts); one key per generation, whichever instance makes it. */
   '0002_signing_keys': {
     async up(db: Kysely<unknown>) {
       await db.schema

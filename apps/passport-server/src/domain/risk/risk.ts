@@ -59,7 +59,7 @@ function deviceOf(request: FastifyRequest): string {
 /**
  * The risk rules: when a request must pass a challenge first. Counters live in the store, keyed by
  * target, by client address (IPv6 by its /64, every textual form alike) and by device; none is keyed
- * by the request path. The thresholds are `Limits` (src/challenge/limits.ts). The device key is what
+ * by the request path. The thresholds are `Limits` (src/domain/challenge/limits.ts). The device key is what
  * the client says, so it only adds to the target and address rules; it cannot replace them.
  */
 export function createRisk(app: FastifyInstance): Risk {

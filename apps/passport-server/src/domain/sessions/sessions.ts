@@ -4,7 +4,7 @@ import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 
-/** The signed-in state of a request. Routes read `request.session`; only this plugin reads the table. */
+/** The signed-in state of a request. Routes read `request.session`; only this service reads the table. */
 export interface Session {
   /** SHA-256 of the cookie token: the session's id. */
   id: string;
