@@ -175,13 +175,21 @@ export async function call(
   return callResult(page, id);
 }
 
-/** Every request the page makes to `pathname` (trailing slash or not), from now on. */
-export function requestsTo(page: Page, pathname: string): Request[] {
+/**
+ * Every request the page makes to `pathname` (trailing slash or not), from now on. Seen through
+ * `page.route` rather than the `request` event: the SDK's requests are clones (ky keeps a copy for a
+ * resend), and Chromium reports no body for a cloned request to the event, only to an interception.
+ */
+export async function requestsTo(page: Page, pathname: string): Promise<Request[]> {
   const seen: Request[] = [];
   const wanted = pathname.replace(/\/+$/, '');
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname.replace(/\/+$/, '') === wanted) seen.push(request);
-  });
+  await page.route(
+    (url) => url.pathname.replace(/\/+$/, '') === wanted,
+    async (route) => {
+      seen.push(route.request());
+      await route.fallback();
+    },
+  );
   return seen;
 }
 

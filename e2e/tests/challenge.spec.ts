@@ -60,7 +60,7 @@ test.describe('the challenge after repeated failures (server as the README start
     await expect(overlay(page)).toHaveCount(0);
 
     const puzzles = watchPuzzles(page);
-    const logins = requestsTo(page, '/passport/web/sms_login/');
+    const logins = await requestsTo(page, '/passport/web/sms_login/');
     await startCall(page, 'login', 'smsLogin', { mobile, code, type: 24 });
     const dialog = overlay(page);
     await expect(dialog).toBeVisible();
@@ -103,7 +103,7 @@ for (const kind of ['slide', 'text', 'whirl', '3d'] as const) {
       await openPage(page, server.origin);
       await sendUpToThreshold(page);
       const puzzles = watchPuzzles(page);
-      const sends = requestsTo(page, SEND_CODE);
+      const sends = await requestsTo(page, SEND_CODE);
       const mobile = uniqueMobile();
       await startCall(page, 'sixth', 'sendMobileCode', { mobile, type: 24 });
       await expect(overlay(page)).toBeVisible();
@@ -135,7 +135,7 @@ test.describe('closing the overlay', () => {
     }) => {
       await openPage(page, server.origin, 'en');
       await sendUpToThreshold(page);
-      const sends = requestsTo(page, SEND_CODE);
+      const sends = await requestsTo(page, SEND_CODE);
       // The person was on a button when the challenge opened; focus goes back there when it closes.
       await page.getByRole('button', { name: 'Sign in' }).focus();
       await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
@@ -167,7 +167,7 @@ test.describe('keyboard and screen readers', () => {
       await openPage(page, server.origin, 'en');
       await sendUpToThreshold(page);
       const puzzles = watchPuzzles(page);
-      const sends = requestsTo(page, SEND_CODE);
+      const sends = await requestsTo(page, SEND_CODE);
       await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
       const dialog = overlay(page);
       await expect(dialog).toBeVisible();

@@ -121,8 +121,8 @@ test.describe('second verification in the web app (account-react’s dialog)', (
     test.slow();
     const account = await accountRegisteredElsewhere(browser, server.origin, outbox);
     await preferEnglish(page);
-    const logins = requestsTo(page, PASSWORD_LOGIN);
-    const continuations = requestsTo(page, CONTINUE);
+    const logins = await requestsTo(page, PASSWORD_LOGIN);
+    const continuations = await requestsTo(page, CONTINUE);
     const dialog = secondVerifyDialog(page, 'en');
 
     const demand = await test.step('a password sign-in from this new browser opens the dialog', async () => {
@@ -221,7 +221,7 @@ test.describe('second verification in the web app (account-react’s dialog)', (
       outbox,
     }) => {
       const account = await accountRegisteredElsewhere(browser, server.origin, outbox);
-      const continuations = requestsTo(page, CONTINUE);
+      const continuations = await requestsTo(page, CONTINUE);
       const answered = answerTo(page, PASSWORD_LOGIN);
       await signInByPassword(page, server.origin, account, 'zh');
       await secondVerifyDemanded(await answered);
@@ -259,7 +259,7 @@ test.describe('second verification handled by the app (the SDK’s onSecondVerif
     await openFixture(page, server.origin);
     await page.evaluate(() => window.e2e.setup({ language: 'en' }));
     await handleSecondVerifyInApp(page);
-    const continuations = requestsTo(page, CONTINUE);
+    const continuations = await requestsTo(page, CONTINUE);
 
     const answered = answerTo(page, PASSWORD_LOGIN);
     await startCall(page, 'login', 'passwordLogin', { mobile: account.mobile, password: PASSWORD });

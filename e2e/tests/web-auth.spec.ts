@@ -167,7 +167,7 @@ test.describe('the web app, as a person (zh)', () => {
       await expect(overlay(page)).toHaveCount(0);
 
       const puzzles = watchPuzzles(page);
-      const logins = requestsTo(page, SMS_LOGIN);
+      const logins = await requestsTo(page, SMS_LOGIN);
       await typeCode(form, code);
       await submit.click();
       const dialog = overlay(page);
