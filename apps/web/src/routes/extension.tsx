@@ -58,7 +58,7 @@ const TEXT: Record<
       title: '接入前请确认',
       items: [
         '前端和通行证不同源时，把前端的源加入 ALLOWED_ORIGINS，否则跨站请求会被 CSRF 检查拒绝。',
-        '安装 captcha-loader 并传给 AccountProvider（或 installChallenge），否则需要人机验证的请求会直接失败。',
+        '安装 captcha-loader 并传给 AccountProvider（或 client.use(challengePlugin(…))），否则需要人机验证的请求会直接失败。',
         'next、redirect_uri 只接受本站相对路径或白名单地址，其他值会被替换为默认值。',
         '完整的接口说明见本服务的 /docs（OpenAPI）。',
       ],
@@ -102,7 +102,7 @@ const TEXT: Record<
       title: 'Before you ship',
       items: [
         'When your front end and the passport are on different origins, add the front end’s origin to ALLOWED_ORIGINS, or the CSRF check refuses its requests.',
-        'Hand captcha-loader to AccountProvider (or installChallenge); otherwise requests that need a challenge simply fail.',
+        'Hand captcha-loader to AccountProvider (or client.use(challengePlugin(…))); otherwise requests that need a challenge simply fail.',
         'next and redirect_uri accept same-site paths or allow-listed origins only; anything else is replaced by the default.',
         'The full API reference is this server’s /docs (OpenAPI).',
       ],

@@ -1,3 +1,4 @@
+import { LIMITS } from '@portico/account-sdk/protocol';
 import { useId, useState } from 'react';
 import { useAccountText } from '../context';
 import { describedBy, FieldNotes, type FieldProps, useFieldError } from './field';
@@ -30,7 +31,7 @@ export interface CodeInputProps extends FieldProps {
  */
 export function CodeInput(props: CodeInputProps) {
   const { value, onChange, label, error, hint, name, disabled, required } = props;
-  const { length = 6, onSend, cooldown = 0, sending = false, sendDisabled = false } = props;
+  const { length = LIMITS.codeLength, onSend, cooldown = 0, sending = false, sendDisabled = false } = props;
   const t = useAccountText();
   const generated = useId();
   const id = props.id ?? generated;

@@ -1,4 +1,5 @@
 import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
+import { LIMITS } from '@portico/account-sdk/protocol';
 import {
   type CSSProperties,
   type FormEvent,
@@ -41,7 +42,7 @@ const panelStyle: CSSProperties = {
   color: 'CanvasText',
 };
 
-const CODE_LENGTH = 6;
+const CODE_LENGTH = LIMITS.codeLength;
 
 export interface SecondVerifyDialogProps {
   controller: SecondVerifyController;
