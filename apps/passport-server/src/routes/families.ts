@@ -8,7 +8,7 @@ import { ssoLogout } from './sso/logout';
 import { sendMobileCode } from './sso/send-code';
 import { accountInfo } from './web/account';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
-import { emailCodeLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
+import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
 import {
   emailChangePassword,
@@ -48,6 +48,7 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   emailCodeLogin,
   ssoEmailCodeLogin,
   passwordLogin,
+  emailPasswordLogin,
   accountInfo,
   checkLogin,
   logoutLink,

@@ -34,6 +34,17 @@ export const PasswordLoginBody = Type.Object(
   { additionalProperties: true },
 );
 
+/** email/login: the password sign-in that names its account by e-mail only. */
+export const EmailPasswordLoginBody = Type.Object(
+  {
+    email: Email,
+    password: Type.String({ minLength: 1, maxLength: LIMITS.passwordMaxBytes }),
+    need_frozen_user: Flag,
+    mix_mode: MixMode,
+  },
+  { additionalProperties: true },
+);
+
 const loginResponses = webResponses(AccountInfo);
 
 export const smsLoginSchema = {
@@ -60,6 +71,15 @@ export const emailCodeLoginSchema = {
   consumes: FORM,
   querystring: CommonQuery,
   body: EmailCodeLoginBody,
+  response: loginResponses,
+};
+
+export const emailPasswordLoginSchema = {
+  summary: 'Sign in with an e-mail address and password',
+  tags: ['login'],
+  consumes: FORM,
+  querystring: CommonQuery,
+  body: EmailPasswordLoginBody,
   response: loginResponses,
 };
 

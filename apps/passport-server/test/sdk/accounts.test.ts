@@ -4,6 +4,7 @@ import {
   checkEmailRegistered,
   checkMobileCode,
   checkMobileRegistered,
+  emailLogin,
   hasSetPassword,
   logout,
   passwordLogin,
@@ -100,6 +101,32 @@ describe('registration through the SDK', () => {
       (await passwordLogin<Account>(server.sdkBrowser().client(), { email, password: GOOD_PASSWORD }))
         .user_id,
     ).toBe(account.user_id);
+  });
+
+  it('signs in at email/login with the e-mail and password; a wrong password or a mobile is refused', async () => {
+    const client = server.sdkBrowser().client();
+    const email = freshEmail();
+    await sendEmailCode(client, { email, type: EmailCodeType.register });
+    const { verify_ticket } = await checkEmailCode<Ticket>(client, {
+      email,
+      type: EmailCodeType.register,
+      code: await server.codeFor(email),
+    });
+    const account = await registerByEmail<Account>(client, { email, verify_ticket, password: GOOD_PASSWORD });
+    const other = server.sdkBrowser().client();
+    expect((await emailLogin(other, { email, password: GOOD_PASSWORD })).user_id).toBe(account.user_id);
+    expect((await accountInfo<Account>(other)).user_id).toBe(account.user_id);
+    await rejectsWith(
+      emailLogin(server.sdkBrowser().client(), { email, password: OTHER_GOOD_PASSWORD }),
+      'wrongCredentials',
+    );
+    // The route names its account by e-mail only: the account's number in its place is no account
+    // (the same answer as an unknown one, so the route tells nothing about which numbers exist).
+    const { mobile } = await accountWithPassword();
+    await rejectsWith(
+      emailLogin(server.sdkBrowser().client(), { email: mobile, password: GOOD_PASSWORD }),
+      'wrongCredentials',
+    );
   });
 
   it('refuses a ticket of another purpose (a login code ticket never registers)', async () => {

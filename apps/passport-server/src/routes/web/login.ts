@@ -4,6 +4,7 @@ import { paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
   emailCodeLoginSchema,
+  emailPasswordLoginSchema,
   passwordLoginSchema,
   smsLoginOnlySchema,
   smsLoginSchema,
@@ -63,4 +64,16 @@ export const passwordLogin = flowRoute({
     ['mobile', paths.mobile.login],
   ],
   run: (app, request, reply) => passwordSignIn(app, request, reply, request.body),
+});
+
+/** email/login: a password sign-in by e-mail (the same flow and failure counters as user/login). */
+export const emailPasswordLogin = flowRoute({
+  method: 'POST',
+  schema: emailPasswordLoginSchema,
+  data: AccountInfo,
+  at: [['web', paths.web.emailLogin]],
+  run: (app, request, reply) => {
+    const { email, password } = request.body;
+    return passwordSignIn(app, request, reply, { email, password });
+  },
 });
