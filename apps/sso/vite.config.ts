@@ -1,6 +1,6 @@
-import { devProxy, emitRouteList } from '@portico/app-routes/vite';
+import { appBuild, appResolve, devProxy, emitRouteList, firstLoadBudget } from '@portico/app-routes/vite';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig } from 'vite';
+import { defineConfig } from 'vite';
 
 /** Where the passport server runs during `vite dev`; the API paths are proxied to it. */
 const passport = process.env.PORTICO_PASSPORT_URL ?? 'http://localhost:3000';
@@ -13,12 +13,18 @@ export default defineConfig({
     react(),
     // dist/routes.json: the router's page paths, which the passport server answers with index.html.
     emitRouteList(),
+    // What /sso/login loads first, with the web app's budget: the sign-in is the same screen.
+    firstLoadBudget({
+      page: '/sso/login',
+      modules: [
+        '../../packages/account-pages/src/screens/login-layout.tsx',
+        '../../packages/account-pages/src/screens/login.tsx',
+      ],
+      budgetBytes: 125_000,
+    }),
   ],
-  resolve: {
-    // Workspace packages are bundled from their TypeScript source (their `source` export condition).
-    conditions: ['source', ...defaultClientConditions],
-  },
-  build: { target: 'es2022', sourcemap: true },
+  resolve: appResolve,
+  build: appBuild,
   server: {
     // /sso/login and /sso/logout are the passport's (it hands out the ticket), like the API.
     proxy: {

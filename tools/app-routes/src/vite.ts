@@ -1,7 +1,37 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { APPS, ROUTE_LIST_FILE, type RouteLike, type RouteList, routePatterns } from '@portico/app-routes';
-import { createServer, type Plugin, type ResolvedConfig } from 'vite';
+import {
+  type BuildEnvironmentOptions,
+  createServer,
+  defaultClientConditions,
+  type Plugin,
+  type ResolvedConfig,
+} from 'vite';
+
+export { type FirstLoadBudget, firstLoadBudget } from '@portico/app-routes/budget';
+
+/** Workspace packages are bundled from their TypeScript source (their `source` export condition). */
+export const appResolve = { conditions: ['source', ...defaultClientConditions] };
+
+/**
+ * The build every app shares. Fewer, larger chunks compress better: the libraries every page needs
+ * (React, the router, React Query, the account SDK and its React layer) go in one vendor chunk; the
+ * captcha loader stays its own chunk, loaded on the first challenge. The manifest is what
+ * `firstLoadBudget` reads.
+ */
+export const appBuild: BuildEnvironmentOptions = {
+  target: 'es2022',
+  manifest: true,
+  sourcemap: true,
+  rolldownOptions: {
+    output: {
+      codeSplitting: {
+        groups: [{ name: 'vendor', test: /node_modules|packages[\\/](account-sdk|account-react)[\\/]/ }],
+      },
+    },
+  },
+};
 
 export interface RouteListOptions {
   /** The module that exports the app's route table, from the app's root. Default `src/router.tsx`. */

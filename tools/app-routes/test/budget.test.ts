@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs build script without types
-import { closure } from '../scripts/check-budget.mjs';
+import { closure } from '../src/budget';
 
 describe('the /login budget closure', () => {
   const manifest = {
