@@ -3,12 +3,13 @@ import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
 import { webIdCookie } from '../fingerprint/web-id-cookie';
 import type { AccountHooks } from '../hooks/types';
 import type { AccountSource } from '../protocol/defaults';
-import { CLIENT_DEFAULTS, TIMEOUTS } from '../protocol/defaults';
+import { CLIENT_DEFAULTS, SDK_VERSION, TIMEOUTS } from '../protocol/defaults';
 import { mixEncode } from '../protocol/mix';
 import { send, type Transport } from '../transport/send';
 import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
 
 const SOURCES: readonly AccountSource[] = ['web', 'app', 'sso'];
+const HOOKS = ['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeError'] as const;
 
 /** Resends one call may make (ky's retry limit): a CSRF renewal and a few challenges. */
 const MAX_RESENDS = 5;
@@ -56,14 +57,20 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   if (!baseUrl && typeof location === 'undefined')
     wiring("there is no page origin here: pass baseUrl, e.g. baseUrl: 'https://passport.example.com'");
   const doc: CookieDocument | undefined = options.document ?? globalThis.document;
-  const hooks = options.hooks ?? {};
+  const language = options.language ?? CLIENT_DEFAULTS.language;
+  const hooks = {} as Required<AccountHooks>;
+  for (const key of HOOKS) hooks[key] = [...(options.hooks?.[key] ?? [])] as never;
   const t: Transport = {
     aid: String(aid),
-    source,
-    language: options.language ?? CLIENT_DEFAULTS.language,
-    did: options.did ?? CLIENT_DEFAULTS.did,
-    iid: options.iid ?? CLIENT_DEFAULTS.iid,
-    sourceInfo: sourceInfo(options.appName),
+    common: {
+      aid: String(aid),
+      account_sdk_source: source,
+      sdk_version: SDK_VERSION,
+      language,
+      did: options.did ?? CLIENT_DEFAULTS.did,
+      iid: options.iid ?? CLIENT_DEFAULTS.iid,
+      account_sdk_source_info: sourceInfo(options.appName),
+    },
     printLog: !!options.printLog,
     http: ky.create({
       ...(baseUrl && { prefix: baseUrl }),
@@ -79,19 +86,14 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       options.fingerprint ?? (doc ? webIdCookie(doc, options.cookieDomain) : () => ''),
     ),
     signer: options.signer,
-    hooks: {
-      beforeRequest: [...(hooks.beforeRequest ?? [])],
-      afterResponse: [...(hooks.afterResponse ?? [])],
-      beforeRetry: [...(hooks.beforeRetry ?? [])],
-      beforeError: [...(hooks.beforeError ?? [])],
-    },
+    hooks,
   };
   const names = new Set<string>();
   const client: AccountClient = {
     aid: t.aid,
     source,
     baseUrl,
-    language: t.language,
+    language,
     use(plugin) {
       if (names.has(plugin?.name))
         throw new TypeError(

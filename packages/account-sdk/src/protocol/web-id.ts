@@ -3,8 +3,9 @@
  * characters. The server treats it as an opaque device hint, never as proof of anything.
  */
 
+import { randomBytes } from './hex';
+
 const WEB_ID_PATTERN = /^verify_[0-9a-z]{6,12}_[0-9A-Za-z]{32}$/;
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** True when `value` has the `s_v_web_id` shape. */
 export function isWebId(value: unknown): value is string {
@@ -13,8 +14,10 @@ export function isWebId(value: unknown): value is string {
 
 /** A fresh web id from the platform's cryptographic random source. */
 export function createWebId(now: number = Date.now()): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let tail = '';
-  for (const byte of bytes) tail += ALPHABET[byte % ALPHABET.length];
-  return `verify_${now.toString(36)}_${tail}`;
+  // Each byte modulo 62 picks one of 0-9, A-Z, a-z (char codes 48, 65 and 97 onwards).
+  const tail = Array.from(randomBytes(32), (byte) => {
+    const n = byte % 62;
+    return String.fromCharCode(n + (n < 10 ? 48 : n < 36 ? 55 : 61));
+  });
+  return `verify_${now.toString(36)}_${tail.join('')}`;
 }
