@@ -9,7 +9,8 @@ import { send, type Transport } from '../transport/send';
 import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
 
 const SOURCES: readonly AccountSource[] = ['web', 'app', 'sso'];
-const HOOKS = ['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeError'] as const;
+/** The key of the client's own hooks among the plugins'. */
+const HOOKS = Symbol();
 
 /** Resends one call may make (ky's retry limit): a CSRF renewal and a few challenges. */
 const MAX_RESENDS = 5;
@@ -44,22 +45,20 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     timeout = TIMEOUTS.request,
   } = options ?? ({} as AccountClientOptions);
   if ((typeof aid !== 'string' && typeof aid !== 'number') || aid === '')
-    wiring('options.aid is required: pass your app id, e.g. createAccountClient({ aid: 1128 })');
-  if (!SOURCES.includes(source))
-    wiring(`options.source must be 'web', 'app' or 'sso', not ${JSON.stringify(source)}`);
-  if (!(timeout > 0)) wiring(`options.timeout must be a positive number of milliseconds, not ${timeout}`);
+    wiring('options.aid is required: pass your app id, e.g. { aid: 1128 }');
+  if (!SOURCES.includes(source)) wiring(`options.source must be web, app or sso, not ${source}`);
+  if (!(timeout > 0)) wiring(`options.timeout must be milliseconds above 0, not ${timeout}`);
   let { baseUrl } = options;
   if (!baseUrl && (region || regions)) {
     const name = region ?? CLIENT_DEFAULTS.region;
-    baseUrl =
-      regions?.[name] ?? wiring(`region '${name}' has no base URL: pass regions: { ${name}: 'https://…' }`);
+    baseUrl = regions?.[name] ?? wiring(`region ${name} has no base URL: pass regions: { ${name}: url }`);
   }
   if (!baseUrl && typeof location === 'undefined')
-    wiring("there is no page origin here: pass baseUrl, e.g. baseUrl: 'https://passport.example.com'");
+    wiring("no page origin here: pass baseUrl, e.g. 'https://passport.example.com'");
   const doc: CookieDocument | undefined = options.document ?? globalThis.document;
   const language = options.language ?? CLIENT_DEFAULTS.language;
-  const hooks = {} as Required<AccountHooks>;
-  for (const key of HOOKS) hooks[key] = [...(options.hooks?.[key] ?? [])] as never;
+  // The client's own hooks first, then each plugin's in the order of `use` (a Map keeps it).
+  const hooks = new Map<unknown, AccountHooks>([[HOOKS, options.hooks ?? {}]]);
   const t: Transport = {
     aid: String(aid),
     common: {
@@ -88,27 +87,20 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     signer: options.signer,
     hooks,
   };
-  const names = new Set<string>();
   const client: AccountClient = {
     aid: t.aid,
     source,
     baseUrl,
     language,
     use(plugin) {
-      if (names.has(plugin?.name))
+      const { name } = plugin;
+      if (hooks.has(name))
         throw new TypeError(
-          `client.use: the ${plugin.name} plugin is in use already; call its remove function first`,
+          `client.use: the ${name} plugin is in use already; call its remove function first`,
         );
-      names.add(plugin.name);
       const added = plugin.setup(client);
-      const lists = t.hooks as Record<string, unknown[]>;
-      for (const key in added) lists[key]!.push(...(added[key as keyof AccountHooks] ?? []));
-      return () => {
-        if (!names.delete(plugin.name)) return;
-        for (const key in added)
-          for (const hook of added[key as keyof AccountHooks] ?? [])
-            lists[key]!.splice(lists[key]!.indexOf(hook), 1);
-      };
+      hooks.set(name, added);
+      return () => void (hooks.get(name) === added && hooks.delete(name));
     },
     request: (request) =>
       send(t, {

@@ -20,8 +20,8 @@ export interface Transport {
   doc: CookieDocument | undefined;
   fingerprint: () => Promise<string>;
   signer: Signer | undefined;
-  /** The plugins' hooks, live: `client.use` adds to them. */
-  hooks: Required<AccountHooks>;
+  /** The client's hooks and each plugin's, live: `client.use` adds to them. */
+  hooks: Map<unknown, AccountHooks>;
 }
 
 /** Where a call's state rides through ky: its `context` option. */
@@ -111,7 +111,8 @@ async function encode(t: Transport, call: Call, signal: AbortSignal | null = nul
  * ky's errors (timeout, network) into AccountErrors before the plugins see them.
  */
 export async function send(t: Transport, config: RequestConfig): Promise<unknown> {
-  const { hooks } = t;
+  const hooks = <K extends keyof AccountHooks>(key: K) =>
+    [...t.hooks.values()].flatMap((added) => (added[key] ?? []) as unknown[]) as Required<AccountHooks>[K];
   let csrfRenewed = false;
   let data: unknown;
   const call: Call = {
@@ -127,7 +128,7 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
     context: { [CALL]: call },
     hooks: {
       beforeRequest: [
-        ...hooks.beforeRequest,
+        ...hooks('beforeRequest'),
         ({ request }) => {
           call.url = request.url;
           call.headers = Object.fromEntries(request.headers);
@@ -141,7 +142,7 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           csrfRenewed = true;
           return call.retry('CSRF');
         },
-        ...hooks.afterResponse,
+        ...hooks('afterResponse'),
         async ({ request, response }) => {
           const logId = response.headers.get(LOG_ID_HEADER) ?? '';
           if (t.printLog)
@@ -159,8 +160,8 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           });
         },
       ],
-      beforeRetry: hooks.beforeRetry,
-      beforeError: [({ error }) => failed(error), ...hooks.beforeError],
+      beforeRetry: hooks('beforeRetry'),
+      beforeError: [({ error }) => failed(error), ...hooks('beforeError')],
     },
   };
   if (config.timeout !== undefined) options.timeout = config.timeout;
