@@ -3,7 +3,14 @@ import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
 import { webIdCookie } from '../fingerprint/web-id-cookie';
 import type { AccountHooks } from '../hooks/types';
 import type { AccountSource } from '../protocol/defaults';
-import { CLIENT_DEFAULTS, SDK_VERSION, TIMEOUTS } from '../protocol/defaults';
+import {
+  DEFAULT_DID,
+  DEFAULT_IID,
+  DEFAULT_LANGUAGE,
+  DEFAULT_REGION,
+  REQUEST_TIMEOUT,
+} from '../protocol/client-defaults';
+import { SDK_VERSION } from '../protocol/defaults';
 import { mixEncode } from '../protocol/mix';
 import { send, type Transport } from '../transport/send';
 import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
@@ -42,7 +49,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     source = 'web',
     region,
     regions,
-    timeout = TIMEOUTS.request,
+    timeout = REQUEST_TIMEOUT,
   } = options ?? ({} as AccountClientOptions);
   if ((typeof aid !== 'string' && typeof aid !== 'number') || aid === '')
     wiring('options.aid is required: pass your app id, e.g. { aid: 1128 }');
@@ -50,13 +57,13 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   if (!(timeout > 0)) wiring(`options.timeout must be milliseconds above 0, not ${timeout}`);
   let { baseUrl } = options;
   if (!baseUrl && (region || regions)) {
-    const name = region ?? CLIENT_DEFAULTS.region;
+    const name = region ?? DEFAULT_REGION;
     baseUrl = regions?.[name] ?? wiring(`region ${name} has no base URL: pass regions: { ${name}: url }`);
   }
   if (!baseUrl && typeof location === 'undefined')
     wiring("no page origin here: pass baseUrl, e.g. 'https://passport.example.com'");
   const doc: CookieDocument | undefined = options.document ?? globalThis.document;
-  const language = options.language ?? CLIENT_DEFAULTS.language;
+  const language = options.language ?? DEFAULT_LANGUAGE;
   // The client's own hooks first, then each plugin's in the order of `use` (a Map keeps it).
   const hooks = new Map<unknown, AccountHooks>([[HOOKS, options.hooks ?? {}]]);
   const t: Transport = {
@@ -66,8 +73,8 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       account_sdk_source: source,
       sdk_version: SDK_VERSION,
       language,
-      did: options.did ?? CLIENT_DEFAULTS.did,
-      iid: options.iid ?? CLIENT_DEFAULTS.iid,
+      did: options.did ?? DEFAULT_DID,
+      iid: options.iid ?? DEFAULT_IID,
       account_sdk_source_info: sourceInfo(options.appName),
     },
     printLog: !!options.printLog,
