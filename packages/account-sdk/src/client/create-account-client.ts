@@ -2,7 +2,6 @@ import ky from 'ky';
 import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
 import { webIdCookie } from '../fingerprint/web-id-cookie';
 import type { AccountHooks } from '../hooks/types';
-import type { AccountSource } from '../protocol/defaults';
 import {
   DEFAULT_DID,
   DEFAULT_IID,
@@ -10,6 +9,7 @@ import {
   DEFAULT_REGION,
   REQUEST_TIMEOUT,
 } from '../protocol/client-defaults';
+import type { AccountSource } from '../protocol/defaults';
 import { SDK_VERSION } from '../protocol/defaults';
 import { mixEncode } from '../protocol/mix';
 import { send, type Transport } from '../transport/send';
