@@ -4,14 +4,14 @@ import { createAccountClient } from '../src';
 describe('createAccountClient', () => {
   it('throws at once, with the fix, when aid is missing', () => {
     expect(() => createAccountClient({ baseUrl: 'https://p.example' } as never)).toThrow(
-      /options\.aid is required: pass your app id, e\.g\. createAccountClient\(\{ aid: 1128 \}\)/,
+      /options\.aid is required: pass your app id, e\.g\. \{ aid: 1128 \}/,
     );
     expect(() => createAccountClient(undefined as never)).toThrow(TypeError);
   });
 
   it('throws at once on an unknown source', () => {
     expect(() => createAccountClient({ aid: 1, baseUrl: 'https://p', source: 'desktop' as never })).toThrow(
-      /source must be 'web', 'app' or 'sso', not "desktop"/,
+      /source must be web, app or sso, not desktop/,
     );
   });
 
@@ -42,7 +42,7 @@ describe('createAccountClient', () => {
 
   it('throws at once when a region has no base URL, saying how to add one', () => {
     expect(() => createAccountClient({ aid: 1, region: 'va' })).toThrow(
-      /region 'va' has no base URL: pass regions: \{ va:/,
+      /region va has no base URL: pass regions: \{ va:/,
     );
   });
 
@@ -73,5 +73,8 @@ describe('createAccountClient', () => {
     );
     remove();
     expect(() => client.use(plugin)).not.toThrow();
+    // A stale remove function leaves the plugin's later use in place.
+    remove();
+    expect(() => client.use(plugin)).toThrow(/in use already/);
   });
 });

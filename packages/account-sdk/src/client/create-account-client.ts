@@ -2,13 +2,22 @@ import ky from 'ky';
 import { waitForFingerprint } from '../fingerprint/wait-for-fingerprint';
 import { webIdCookie } from '../fingerprint/web-id-cookie';
 import type { AccountHooks } from '../hooks/types';
+import {
+  DEFAULT_DID,
+  DEFAULT_IID,
+  DEFAULT_LANGUAGE,
+  DEFAULT_REGION,
+  REQUEST_TIMEOUT,
+} from '../protocol/client-defaults';
 import type { AccountSource } from '../protocol/defaults';
-import { CLIENT_DEFAULTS, TIMEOUTS } from '../protocol/defaults';
+import { SDK_VERSION } from '../protocol/defaults';
 import { mixEncode } from '../protocol/mix';
 import { send, type Transport } from '../transport/send';
 import type { AccountClient, AccountClientOptions, CookieDocument, RequestConfig } from './types';
 
 const SOURCES: readonly AccountSource[] = ['web', 'app', 'sso'];
+/** The key of the client's own hooks among the plugins'. */
+const HOOKS = Symbol();
 
 /** Resends one call may make (ky's retry limit): a CSRF renewal and a few challenges. */
 const MAX_RESENDS = 5;
@@ -40,30 +49,34 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     source = 'web',
     region,
     regions,
-    timeout = TIMEOUTS.request,
+    timeout = REQUEST_TIMEOUT,
   } = options ?? ({} as AccountClientOptions);
   if ((typeof aid !== 'string' && typeof aid !== 'number') || aid === '')
-    wiring('options.aid is required: pass your app id, e.g. createAccountClient({ aid: 1128 })');
-  if (!SOURCES.includes(source))
-    wiring(`options.source must be 'web', 'app' or 'sso', not ${JSON.stringify(source)}`);
-  if (!(timeout > 0)) wiring(`options.timeout must be a positive number of milliseconds, not ${timeout}`);
+    wiring('options.aid is required: pass your app id, e.g. { aid: 1128 }');
+  if (!SOURCES.includes(source)) wiring(`options.source must be web, app or sso, not ${source}`);
+  if (!(timeout > 0)) wiring(`options.timeout must be milliseconds above 0, not ${timeout}`);
   let { baseUrl } = options;
   if (!baseUrl && (region || regions)) {
-    const name = region ?? CLIENT_DEFAULTS.region;
-    baseUrl =
-      regions?.[name] ?? wiring(`region '${name}' has no base URL: pass regions: { ${name}: 'https://…' }`);
+    const name = region ?? DEFAULT_REGION;
+    baseUrl = regions?.[name] ?? wiring(`region ${name} has no base URL: pass regions: { ${name}: url }`);
   }
   if (!baseUrl && typeof location === 'undefined')
-    wiring("there is no page origin here: pass baseUrl, e.g. baseUrl: 'https://passport.example.com'");
+    wiring("no page origin here: pass baseUrl, e.g. 'https://passport.example.com'");
   const doc: CookieDocument | undefined = options.document ?? globalThis.document;
-  const hooks = options.hooks ?? {};
+  const language = options.language ?? DEFAULT_LANGUAGE;
+  // The client's own hooks first, then each plugin's in the order of `use` (a Map keeps it).
+  const hooks = new Map<unknown, AccountHooks>([[HOOKS, options.hooks ?? {}]]);
   const t: Transport = {
     aid: String(aid),
-    source,
-    language: options.language ?? CLIENT_DEFAULTS.language,
-    did: options.did ?? CLIENT_DEFAULTS.did,
-    iid: options.iid ?? CLIENT_DEFAULTS.iid,
-    sourceInfo: sourceInfo(options.appName),
+    common: {
+      aid: String(aid),
+      account_sdk_source: source,
+      sdk_version: SDK_VERSION,
+      language,
+      did: options.did ?? DEFAULT_DID,
+      iid: options.iid ?? DEFAULT_IID,
+      account_sdk_source_info: sourceInfo(options.appName),
+    },
     printLog: !!options.printLog,
     http: ky.create({
       ...(baseUrl && { prefix: baseUrl }),
@@ -79,34 +92,22 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       options.fingerprint ?? (doc ? webIdCookie(doc, options.cookieDomain) : () => ''),
     ),
     signer: options.signer,
-    hooks: {
-      beforeRequest: [...(hooks.beforeRequest ?? [])],
-      afterResponse: [...(hooks.afterResponse ?? [])],
-      beforeRetry: [...(hooks.beforeRetry ?? [])],
-      beforeError: [...(hooks.beforeError ?? [])],
-    },
+    hooks,
   };
-  const names = new Set<string>();
   const client: AccountClient = {
     aid: t.aid,
     source,
     baseUrl,
-    language: t.language,
+    language,
     use(plugin) {
-      if (names.has(plugin?.name))
+      const { name } = plugin;
+      if (hooks.has(name))
         throw new TypeError(
-          `client.use: the ${plugin.name} plugin is in use already; call its remove function first`,
+          `client.use: the ${name} plugin is in use already; call its remove function first`,
         );
-      names.add(plugin.name);
       const added = plugin.setup(client);
-      const lists = t.hooks as Record<string, unknown[]>;
-      for (const key in added) lists[key]!.push(...(added[key as keyof AccountHooks] ?? []));
-      return () => {
-        if (!names.delete(plugin.name)) return;
-        for (const key in added)
-          for (const hook of added[key as keyof AccountHooks] ?? [])
-            lists[key]!.splice(lists[key]!.indexOf(hook), 1);
-      };
+      hooks.set(name, added);
+      return () => void (hooks.get(name) === added && hooks.delete(name));
     },
     request: (request) =>
       send(t, {

@@ -32,14 +32,14 @@ export interface AccountErrorInit {
  */
 export class AccountError extends Error {
   override readonly name = 'AccountError';
-  readonly kind: AccountErrorKind;
-  readonly error_code: number;
-  readonly description: string;
+  declare readonly kind: AccountErrorKind;
+  declare readonly error_code: number;
+  declare readonly description: string;
   /** The `x-tt-logid` response header; '' when no response arrived. */
-  readonly log_id: string;
-  readonly status: number | undefined;
+  declare readonly log_id: string;
+  declare readonly status: number | undefined;
   /** The failure data as the server sent it. */
-  readonly data: FailureData;
+  declare readonly data: FailureData;
   declare readonly config: RequestConfig | undefined;
   [field: string]: unknown;
 
@@ -52,21 +52,16 @@ export class AccountError extends Error {
         }${failure.description ? ` "${failure.description}"` : ''}${log_id ? `, log id ${log_id}` : ''}`,
       { cause },
     );
-    this.kind = kind;
-    this.error_code = failure.error_code;
-    this.description = failure.description;
-    this.log_id = log_id;
-    this.status = status;
-    this.data = failure;
-    Object.defineProperty(this, 'config', { value: config });
+    // The data's fields (error_code and description among them), none over an Error's own; then ours.
     for (const key in failure) if (!(key in this)) this[key] = failure[key];
+    Object.assign(this, { kind, log_id, status, data: failure });
+    Object.defineProperty(this, 'config', { value: config });
   }
 
   get [BRAND](): true {
     return true;
   }
 }
-
 /** True for an AccountError from any copy of the SDK; with `kind`, only for that kind. */
 export function isAccountError(value: unknown, kind?: AccountErrorKind): value is AccountError {
   return (

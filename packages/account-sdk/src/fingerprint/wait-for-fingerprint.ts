@@ -1,4 +1,4 @@
-import { TIMEOUTS } from '../protocol/defaults';
+import { FINGERPRINT_WAIT } from '../protocol/client-defaults';
 
 /**
  * Wraps a fingerprint provider so every request waits for it at most `ms` (default 1000), then uses ''.
@@ -7,7 +7,7 @@ import { TIMEOUTS } from '../protocol/defaults';
  */
 export function waitForFingerprint(
   provider: () => string | Promise<string>,
-  ms: number = TIMEOUTS.fingerprintWait,
+  ms: number = FINGERPRINT_WAIT,
 ): () => Promise<string> {
   let pending: Promise<string> | undefined;
   return () => {

@@ -1,5 +1,14 @@
 /** The spec's defaults and limits (§3, §5, §9), in one place for the SDK, the apps and the server. */
 
+import {
+  DEFAULT_DID,
+  DEFAULT_IID,
+  DEFAULT_LANGUAGE,
+  DEFAULT_REGION,
+  FINGERPRINT_WAIT,
+  REQUEST_TIMEOUT,
+} from './client-defaults';
+
 /** The account SDK's protocol version, sent as `sdk_version`. */
 export const SDK_VERSION = '2.0.0';
 
@@ -9,14 +18,14 @@ export type AccountSource = 'web' | 'app' | 'sso';
 export type CaptchaShowMode = 'mask' | 'popup' | 'embed';
 
 /**
- * What a client assumes for an option left out. Apart from `DEFAULTS` (which spreads it in) so that a
- * page creating a client carries these four and not the whole table.
+ * What a client assumes for an option left out (`DEFAULTS` spreads it in). The client reads the values
+ * from `client-defaults.ts`, so that a page creating a client carries four strings and no table.
  */
 export const CLIENT_DEFAULTS = {
-  did: '0',
-  iid: '0',
-  region: 'sg' as Region,
-  language: 'zh' as const,
+  did: DEFAULT_DID,
+  iid: DEFAULT_IID,
+  region: DEFAULT_REGION as Region,
+  language: DEFAULT_LANGUAGE,
 } as const;
 
 export const DEFAULTS = {
@@ -45,10 +54,10 @@ export const DEFAULTS = {
 
 /** Timeouts and retries, in milliseconds unless named otherwise (spec §9). */
 export const TIMEOUTS = {
-  request: 5000,
+  request: REQUEST_TIMEOUT,
   captchaScriptLoad: 4000,
   scriptFetch: 20000,
-  fingerprintWait: 1000,
+  fingerprintWait: FINGERPRINT_WAIT,
   /** The challenge settings fetch is retried once. */
   settingsRetries: 1,
 } as const;

@@ -19,14 +19,13 @@ export const SENSITIVE_FIELDS: readonly string[] = [
   'birthday',
 ];
 
+import { hex } from './hex';
+
 const MIX_KEY = 0x05;
 
 /** Encodes a value: hex of its UTF-8 bytes, each XOR 5. */
-export function mixEncode(value: string): string {
-  let out = '';
-  for (const byte of new TextEncoder().encode(value)) out += (byte ^ MIX_KEY).toString(16).padStart(2, '0');
-  return out;
-}
+export const mixEncode = (value: string): string =>
+  hex(new TextEncoder().encode(value).map((byte) => byte ^ MIX_KEY));
 
 /** Decodes a mixed value; throws a TypeError on anything that is not an even-length hex string. */
 export function mixDecode(hex: string): string {

@@ -2,8 +2,7 @@ import ky, { type KyInstance, type Options } from 'ky';
 import type { CookieDocument, RequestConfig, Signer } from '../client/types';
 import { AccountError, isAccountError } from '../errors/account-error';
 import type { AccountCall, AccountHooks, RetryPatch } from '../hooks/types';
-import type { AccountSource } from '../protocol/defaults';
-import { CSRF_COOKIE, CSRF_HEADER, LOG_ID_HEADER, SDK_VERSION, SIGNATURE_PARAM } from '../protocol/defaults';
+import { CSRF_COOKIE, CSRF_HEADER, LOG_ID_HEADER, SIGNATURE_PARAM } from '../protocol/defaults';
 import { failureOf, isSuccess } from '../protocol/envelopes';
 import { encodeMixedFields } from '../protocol/mix';
 import { readCookie } from './cookie';
@@ -13,29 +12,27 @@ import { traceparent } from './traceparent';
 /** The resolved client settings every call runs on. */
 export interface Transport {
   aid: string;
-  source: AccountSource;
-  language: string;
-  did: string;
-  iid: string;
-  sourceInfo: string;
+  /** The common query parameters but `verifyFp`: aid, source, sdk version, language, did, iid, source info. */
+  common: Record<string, string>;
   printLog: boolean;
   /** ky, with the base URL, fetch, credentials, timeout and forced retries only. */
   http: KyInstance;
   doc: CookieDocument | undefined;
   fingerprint: () => Promise<string>;
   signer: Signer | undefined;
-  /** The plugins' hooks, live: `client.use` adds to them. */
-  hooks: Required<AccountHooks>;
+  /** The client's hooks and each plugin's, live: `client.use` adds to them. */
+  hooks: Map<unknown, AccountHooks>;
 }
 
 /** Where a call's state rides through ky: its `context` option. */
 const CALL = 'portico';
 
-interface Call extends AccountCall {
+interface Call extends Omit<AccountCall, 'resend'> {
   config: RequestConfig;
-  /** The resolved data of a success, set by the last afterResponse hook. */
-  data?: unknown;
-  csrfRenewed?: boolean;
+  /** Resends the call as `call.config` now says, as ky's forced retry with this code. */
+  retry(code: string): ReturnType<AccountCall['resend']>;
+  /** Added by `accountCall`: only pages with a hook that may resend carry it. */
+  resend?: AccountCall['resend'];
   /** The URL ky resolved for the path (base URL and path, no query). */
   url: string;
   /** Headers a `beforeRequest` hook set on ky's request: every attempt carries them. */
@@ -43,8 +40,21 @@ interface Call extends AccountCall {
 }
 
 /** The call of a hook's state: its config, the parsed envelope and `resend`. */
-export const accountCall = (state: { options: { context: Record<string, unknown> } }): AccountCall =>
-  state.options.context[CALL] as AccountCall;
+export function accountCall(state: { options: { context: Record<string, unknown> } }): AccountCall {
+  const call = state.options.context[CALL] as Call;
+  call.resend ??= (patch: RetryPatch = {}) => {
+    const { config } = call;
+    call.config = {
+      ...config,
+      data: { ...config.data, ...patch.data },
+      query: { ...config.query, ...patch.query },
+      headers: { ...config.headers, ...patch.headers },
+      retryCount: config.retryCount + 1,
+    };
+    return call.retry('RESEND');
+  };
+  return call as AccountCall;
+}
 
 /** Parses a body as JSON; a JSON string holding JSON is parsed again. Anything else stays text. */
 function parse(text: string): unknown {
@@ -60,27 +70,16 @@ const pathOf = (t: Transport, config: RequestConfig) => config.path.replace('{ai
 
 const csrfOf = (t: Transport) => (t.doc && readCookie(t.doc.cookie, CSRF_COOKIE)) || '';
 
-/** The request of a config: common parameters, fingerprint, mix encoding, CSRF, trace and signature. */
-async function encode(
-  t: Transport,
-  config: RequestConfig,
-  call: Call,
-  signal: AbortSignal | null,
-): Promise<Request> {
+/** The request of a call: common parameters, fingerprint, mix encoding, CSRF, trace and signature. */
+async function encode(t: Transport, call: Call, signal: AbortSignal | null = null): Promise<Request> {
+  const { config } = call;
   const { method } = config;
-  const path = pathOf(t, config);
   const get = method === 'GET';
   const data = encodeMixedFields(toFields(config.data));
   const query = new URLSearchParams(
     toFields({
-      aid: t.aid,
-      account_sdk_source: t.source,
-      sdk_version: SDK_VERSION,
-      language: t.language,
-      did: t.did,
-      iid: t.iid,
+      ...t.common,
       verifyFp: await t.fingerprint(),
-      account_sdk_source_info: t.sourceInfo,
       ...(get && data),
       ...config.query,
     }) as Record<string, string>,
@@ -91,7 +90,7 @@ async function encode(
   if (csrf) headers[CSRF_HEADER] = csrf;
   const signature = await t.signer?.({
     method,
-    url: `${path}?${query}`,
+    url: `${pathOf(t, config)}?${query}`,
     body: body instanceof URLSearchParams ? `${body}` : undefined,
   });
   if (signature) query.set(SIGNATURE_PARAM, signature);
@@ -112,50 +111,45 @@ async function encode(
  * ky's errors (timeout, network) into AccountErrors before the plugins see them.
  */
 export async function send(t: Transport, config: RequestConfig): Promise<unknown> {
-  const { hooks } = t;
+  const hooks = <K extends keyof AccountHooks>(key: K) =>
+    [...t.hooks.values()].flatMap((added) => (added[key] ?? []) as unknown[]) as Required<AccountHooks>[K];
+  let csrfRenewed = false;
+  let data: unknown;
   const call: Call = {
     config,
     url: '',
     body: async (response) => parse(await response.clone().text()),
-    resend: async (patch: RetryPatch = {}) => {
-      call.config = config = {
-        ...config,
-        data: { ...config.data, ...patch.data },
-        query: { ...config.query, ...patch.query },
-        headers: { ...config.headers, ...patch.headers },
-        retryCount: config.retryCount + 1,
-      };
-      return ky.retry({ request: await encode(t, config, call, null), delay: 0, code: 'RESEND' });
-    },
+    retry: async (code) => ky.retry({ request: await encode(t, call), delay: 0, code }),
   };
+  const failed = (error: unknown) => accountErrorOf(error, call.config);
   const options: Options = {
     method: config.method,
     signal: config.signal,
     context: { [CALL]: call },
     hooks: {
       beforeRequest: [
-        ...hooks.beforeRequest,
-        async ({ request }) => {
+        ...hooks('beforeRequest'),
+        ({ request }) => {
           call.url = request.url;
           call.headers = Object.fromEntries(request.headers);
-          return encode(t, call.config, call, request.signal);
+          return encode(t, call, request.signal);
         },
       ],
       afterResponse: [
-        async ({ request, response }) => {
-          if (response.status !== 403 || call.csrfRenewed || request.headers.get(CSRF_HEADER) === csrfOf(t))
+        ({ request, response }) => {
+          if (response.status !== 403 || csrfRenewed || request.headers.get(CSRF_HEADER) === csrfOf(t))
             return;
-          call.csrfRenewed = true;
-          return ky.retry({ request: await encode(t, call.config, call, null), delay: 0, code: 'CSRF' });
+          csrfRenewed = true;
+          return call.retry('CSRF');
         },
-        ...hooks.afterResponse,
+        ...hooks('afterResponse'),
         async ({ request, response }) => {
           const logId = response.headers.get(LOG_ID_HEADER) ?? '';
           if (t.printLog)
             console.log(`[portico] ${request.method} ${config.path} ${LOG_ID_HEADER}: ${logId}`);
           const body = await call.body(response);
           if (isSuccess(call.config.envelope, body)) {
-            call.data = (body as { data: unknown }).data;
+            data = (body as { data: unknown }).data;
             return;
           }
           const failure = failureOf(body);
@@ -166,17 +160,17 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           });
         },
       ],
-      beforeRetry: hooks.beforeRetry,
-      beforeError: [({ error }) => accountErrorOf(error, call.config), ...hooks.beforeError],
+      beforeRetry: hooks('beforeRetry'),
+      beforeError: [({ error }) => failed(error), ...hooks('beforeError')],
     },
   };
   if (config.timeout !== undefined) options.timeout = config.timeout;
   try {
     await t.http(pathOf(t, config), options);
   } catch (error) {
-    throw accountErrorOf(error, call.config);
+    throw failed(error);
   }
-  return call.data;
+  return data;
 }
 
 /** Any failure of a call as an AccountError: ky's TimeoutError, an abort, or a network failure. */
