@@ -2,12 +2,12 @@ import { sendEmailCode, sendMobileCode } from '../calls/codes';
 import type { AccountClient } from '../client/types';
 import type { AccountError } from '../errors/account-error';
 import type { CodeTypeValue } from '../protocol/code-types';
-import { LIMITS } from '../protocol/limits';
+import { SEND_CODE_COOLDOWN_SECONDS } from '../protocol/limits';
 import type { CodeChannel } from './channel';
 import { createState, type Observable } from './observable';
 
 /** Seconds before another code may be requested when the passport does not say (its own rule: `LIMITS.sendCodeCooldownSeconds`). */
-export const DEFAULT_CODE_COOLDOWN = LIMITS.sendCodeCooldownSeconds;
+export const DEFAULT_CODE_COOLDOWN = SEND_CODE_COOLDOWN_SECONDS;
 
 /** What a code send answers (`send_code`, `email/send_code`). */
 export interface SendCodeAnswer {

@@ -3,6 +3,10 @@
  * form that checks a code's length, a countdown before "send again", and the server's own rules all
  * read them from here. The server may tighten its rate limits in its config; these are the contract.
  */
+/** Seconds before another code may be sent to the same target; a constant of its own so that a page
+ * reading only it (the send-code flow's default) does not carry the whole table. */
+export const SEND_CODE_COOLDOWN_SECONDS = 60;
+
 export const LIMITS = {
   /** Digits of a one-time code. */
   codeLength: 6,
@@ -11,7 +15,7 @@ export const LIMITS = {
   /** Wrong guesses a code (and its resend chain) takes before it is dead. */
   codeMaxAttempts: 5,
   /** Seconds before another code may be sent to the same target (the server's `retry_time`). */
-  sendCodeCooldownSeconds: 60,
+  sendCodeCooldownSeconds: SEND_CODE_COOLDOWN_SECONDS,
   /** The shortest new password, in characters after NFKC (NIST SP 800-63B: at least 8). */
   passwordMinLength: 8,
   /** The longest password accepted, in UTF-8 bytes after NFKC; longer input is refused before hashing. */
