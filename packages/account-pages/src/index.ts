@@ -7,7 +7,12 @@ export { lazyCaptcha } from './app/lazy-captcha';
 export { type MountAppOptions, mountApp } from './app/mount-app';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
-export { type NewPassword, NewPasswordFields, useNewPassword } from './forms/new-password-fields';
+export {
+  type NewPassword,
+  NewPasswordFields,
+  otherThanPasswordRefusal,
+  useNewPassword,
+} from './forms/new-password-fields';
 export { PasswordLoginForm } from './forms/password-login-form';
 export { isCode, isEmail, isMobile, MIN_PASSWORD } from './forms/validate';
 export { type AuthT, authText, useAuthT } from './i18n/auth-messages';

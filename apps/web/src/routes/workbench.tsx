@@ -1,4 +1,10 @@
-import { loginHref, NewPasswordFields, useAuthT, useNewPassword } from '@portico/account-pages';
+import {
+  loginHref,
+  NewPasswordFields,
+  otherThanPasswordRefusal,
+  useAuthT,
+  useNewPassword,
+} from '@portico/account-pages';
 import {
   type AccountInfo,
   ErrorMessage,
@@ -73,8 +79,8 @@ function SetPassword({ t }: { t: T }) {
     <form noValidate onSubmit={submit} className="form" aria-labelledby="set-password-title">
       <h3 id="set-password-title">{t('workbench.password.set')}</h3>
       <p className="muted">{t('workbench.password.setIntro')}</p>
-      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} />
-      <ErrorMessage error={save.error} />
+      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} refusal={save.error} />
+      <ErrorMessage error={otherThanPasswordRefusal(save.error)} />
       <SubmitButton pending={save.isPending}>{t('workbench.password.set')}</SubmitButton>
     </form>
   );
@@ -109,8 +115,8 @@ function ChangePassword({ t }: { t: T }) {
         error={currentProblem}
         required
       />
-      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} />
-      <ErrorMessage error={change.error} />
+      <NewPasswordFields state={newPassword} label={t('workbench.password.new')} refusal={change.error} />
+      <ErrorMessage error={otherThanPasswordRefusal(change.error)} />
       <p role="status" className="success">
         {change.isSuccess ? t('workbench.password.saved') : ''}
       </p>

@@ -9,7 +9,7 @@ import {
 import type { CodeChannel } from '@portico/account-sdk';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useAuthT } from '../i18n/auth-messages';
-import { NewPasswordFields, useNewPassword } from './new-password-fields';
+import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from './new-password-fields';
 import { isCode, isEmail, isMobile } from './validate';
 
 export interface CodePasswordValues {
@@ -96,9 +96,9 @@ export function CodePasswordForm({
         cooldown={sender.cooldown}
         required
       />
-      <NewPasswordFields state={newPassword} label={passwordLabel} />
+      <NewPasswordFields state={newPassword} label={passwordLabel} refusal={error} />
       {extra?.(problem.extra)}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={otherThanPasswordRefusal(error)} />
       <SubmitButton pending={pending}>{submitLabel}</SubmitButton>
     </form>
   );

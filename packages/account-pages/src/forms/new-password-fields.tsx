@@ -1,6 +1,7 @@
-import { PasswordInput } from '@portico/account-react';
+import { PasswordInput, useAccountLanguage } from '@portico/account-react';
 import { useState } from 'react';
 import { useAuthT } from '../i18n/auth-messages';
+import { feedbackTexts, isPasswordRefusal, passwordFeedbackOf } from './password-feedback';
 import { MIN_PASSWORD } from './validate';
 
 export interface NewPassword {
@@ -46,11 +47,24 @@ export function useNewPassword(): NewPassword {
 }
 
 /**
- * A new password and its repeat, with the passport's rules as a hint. The passport's other refusals
- * (too common, contains the account) come back from the call as errors.
+ * A new password and its repeat, with the passport's rules as a hint. `refusal` is the failure of the
+ * form's call: when the passport refused the password (too short, too common, contains the account, too
+ * easy to guess) its reason shows on the password field, and the estimator's feedback takes the hint's
+ * place. The form shows its other failures with `otherThanPasswordRefusal(error)`.
  */
-export function NewPasswordFields({ state, label }: { state: NewPassword; label: string }) {
+export function NewPasswordFields({
+  state,
+  label,
+  refusal,
+}: {
+  state: NewPassword;
+  label: string;
+  refusal?: unknown;
+}) {
   const t = useAuthT();
+  const language = useAccountLanguage();
+  const feedback = passwordFeedbackOf(refusal);
+  const advice = feedback ? feedbackTexts(feedback, language) : [];
   return (
     <>
       <PasswordInput
@@ -59,8 +73,16 @@ export function NewPasswordFields({ state, label }: { state: NewPassword; label:
         onChange={state.setPassword}
         autoComplete="new-password"
         minLength={MIN_PASSWORD}
-        hint={t('password.hint')}
-        error={state.problem.password}
+        hint={
+          advice.length
+            ? advice.map((sentence) => (
+                <span key={sentence} className="password-advice">
+                  {sentence}{' '}
+                </span>
+              ))
+            : t('password.hint')
+        }
+        error={state.problem.password ?? (isPasswordRefusal(refusal) ? refusal : undefined)}
         required
       />
       <PasswordInput
@@ -74,3 +96,7 @@ export function NewPasswordFields({ state, label }: { state: NewPassword; label:
     </>
   );
 }
+
+/** A call's failure for the form's foot: nothing when it is a password refusal the fields show. */
+export const otherThanPasswordRefusal = (error: unknown): unknown =>
+  isPasswordRefusal(error) ? null : error;

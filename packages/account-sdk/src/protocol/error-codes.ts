@@ -103,6 +103,7 @@ export const passwordErrors = /* @__PURE__ */ defineErrorRange('Passwords', 1200
   [1205, 'PASSWORD_NOT_SET', 200],
   [1206, 'PASSWORD_ALREADY_SET', 200],
   [1207, 'CURRENT_PASSWORD_WRONG', 200],
+  [1208, 'PASSWORD_TOO_WEAK', 200],
 ]);
 
 export const codeErrors = /* @__PURE__ */ defineErrorRange('One-time codes and tickets', 1300, 1399, [

@@ -128,6 +128,10 @@ export const ERROR_TEXTS = [
     PASSWORD_NOT_SET: ['尚未设置密码', 'No password has been set'],
     PASSWORD_ALREADY_SET: ['已设置过密码', 'A password is already set'],
     CURRENT_PASSWORD_WRONG: ['当前密码错误', 'The current password is incorrect'],
+    PASSWORD_TOO_WEAK: [
+      '密码太容易被猜到，请换一个更长、更少见的',
+      'This password is too easy to guess; choose a longer, less common one',
+    ],
   }),
   defineErrorTexts(codeErrors, {
     CODE_WRONG: ['验证码错误', 'The code is incorrect'],

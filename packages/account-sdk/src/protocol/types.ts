@@ -310,3 +310,51 @@ export interface RemainUpdateTimesPayload extends Extra {
 export interface ImageKeyPayload extends Extra {
   key: string;
 }
+
+/**
+ * The strength estimator's warning (zxcvbn-ts keys): why a new password was judged easy to guess.
+ * Stable keys, never sentences; a page translates them.
+ */
+export type PasswordWarning =
+  | 'straightRow'
+  | 'keyPattern'
+  | 'simpleRepeat'
+  | 'extendedRepeat'
+  | 'sequences'
+  | 'recentYears'
+  | 'dates'
+  | 'topTen'
+  | 'topHundred'
+  | 'common'
+  | 'similarToCommon'
+  | 'wordByItself'
+  | 'namesByThemselves'
+  | 'commonNames'
+  | 'userInputs'
+  | 'pwned';
+
+/** The strength estimator's suggestions (zxcvbn-ts keys): how to make a new password harder to guess. */
+export type PasswordSuggestion =
+  | 'l33t'
+  | 'reverseWords'
+  | 'allUppercase'
+  | 'capitalization'
+  | 'dates'
+  | 'recentYears'
+  | 'associatedYears'
+  | 'sequences'
+  | 'repeated'
+  | 'longerKeyboardPattern'
+  | 'anotherWord'
+  | 'useWords'
+  | 'noNeed'
+  | 'pwned';
+
+/** The failure data of PASSWORD_TOO_WEAK (1208), besides error_code and description. */
+export interface PasswordTooWeakData {
+  /** The estimator's score, 0 (guessed at once) … 4 (very hard to guess). */
+  password_score: number;
+  /** The lowest score the passport accepts. */
+  password_min_score: number;
+  password_feedback: { warning: PasswordWarning | null; suggestions: PasswordSuggestion[] };
+}

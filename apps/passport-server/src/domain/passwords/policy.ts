@@ -2,6 +2,7 @@ import { PassportError } from '../../errors';
 import { LIMITS } from '../../protocol';
 import { COMMON_PASSWORDS } from './common-passwords';
 import { normalisePassword } from './passwords';
+import { weakness } from './strength';
 
 const common = new Set(COMMON_PASSWORDS.split('\n'));
 
@@ -20,8 +21,10 @@ function contextWordsOf(identifier: string): string[] {
 /**
  * Checks a NEW password (register, reset, change, set): NFKC, 1 KiB cap (400 before any hashing), at
  * least 8 characters, no composition rules, not among the most common 10,000 passwords, and not
- * containing the app name or the account's identifiers. Returns the normalised password; throws
- * PASSWORD_TOO_SHORT / PASSWORD_TOO_COMMON / PASSWORD_CONTAINS_CONTEXT with a reason code.
+ * containing the app name or the account's identifiers, and hard enough to guess for the strength
+ * estimator (zxcvbn-ts, its dictionaries and the same context words; score ≥ MIN_PASSWORD_SCORE).
+ * Returns the normalised password; throws PASSWORD_TOO_SHORT / PASSWORD_TOO_COMMON /
+ * PASSWORD_CONTAINS_CONTEXT, or PASSWORD_TOO_WEAK with the estimator's feedback keys in its data.
  * Existing passwords (sign-in, current_password) are never put through this: a rule that tightens
  * later must not lock anybody out.
  */
@@ -39,5 +42,7 @@ export function assertNewPassword(
   ];
   if (words.some((word) => word.length >= MIN_CONTEXT_LENGTH && folded.includes(word)))
     throw new PassportError('passwordContainsContext');
+  const weak = weakness(normalised, words);
+  if (weak) throw new PassportError('passwordTooWeak', { ...weak });
   return normalised;
 }
