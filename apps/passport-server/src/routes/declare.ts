@@ -10,7 +10,7 @@ import type {
 } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { type Envelope, RENDERERS } from '../http/envelopes';
-import { webResponses } from '../schemas/common';
+import { ssoResponses, webResponses } from '../schemas/common';
 
 /**
  * One way to declare a flow's routes across the path families (spec §7): a flow route is declared once
@@ -67,29 +67,7 @@ export const flowRoute = <S extends FlowSchema>(route: FlowRoute<S>): FlowRoute 
 /** Documentation-only response schemas in an envelope (bodies are serialised as they are). */
 const RESPONSES: Record<FamilyEnvelope, (data: TSchema) => Record<string, TSchema>> = {
   web: webResponses,
-  sso: (data) => {
-    const failure = Type.Object(
-      {
-        error_code: Type.Integer({ minimum: 1 }),
-        description: Type.String(),
-        data: Type.Object(
-          { error_code: Type.Integer(), description: Type.String() },
-          { additionalProperties: true },
-        ),
-      },
-      { description: 'failure' },
-    );
-    return {
-      200: Type.Union([
-        Type.Object(
-          { error_code: Type.Literal(0), description: Type.String(), data },
-          { description: 'success' },
-        ),
-        failure,
-      ]),
-      '4xx': failure,
-    };
-  },
+  sso: ssoResponses,
 };
 
 /** One row of the route table: which family answers which path with which flow route. */

@@ -43,6 +43,31 @@ export const webResponses = <T extends TSchema>(data: T) => ({
   '4xx': WebFailure,
 });
 
+/** The sso-envelope failure (`error_code` ≥ 1 at the top, the catalogue's data beside it). */
+export const SsoFailure = Type.Object(
+  {
+    error_code: Type.Integer({ minimum: 1 }),
+    description: Type.String(),
+    data: Type.Object(
+      { error_code: Type.Integer(), description: Type.String() },
+      { additionalProperties: true },
+    ),
+  },
+  { description: 'failure' },
+);
+
+/** Response schemas of an sso route: documentation only, as `webResponses`. */
+export const ssoResponses = <T extends TSchema>(data: T) => ({
+  200: Type.Union([
+    Type.Object(
+      { error_code: Type.Literal(0), description: Type.String(), data },
+      { description: 'success' },
+    ),
+    SsoFailure,
+  ]),
+  '4xx': SsoFailure,
+});
+
 /** `mix_mode` as it may arrive in a body: '1' / 1 when sensitive fields are encoded. */
 export const MixMode = Type.Optional(Type.Union([Type.String({ maxLength: 2 }), Type.Integer()]));
 

@@ -5,7 +5,7 @@ import { ssoTickets } from '../../domain/sso/tickets';
 import { PassportError } from '../../errors';
 import { mask } from '../../lib/identifiers';
 import { paths, ssoSuccess } from '../../protocol';
-import { CommonQuery } from '../../schemas/common';
+import { CommonQuery, SsoFailure, ssoResponses } from '../../schemas/common';
 import { sendAppIndex } from '../site/mounts';
 import { serviceErrorPage } from './error-page';
 
@@ -61,17 +61,6 @@ const TicketUser = Type.Object({
   mobile: Type.String({ description: 'masked, empty when none' }),
   email: Type.String({ description: 'masked, empty when none' }),
 });
-const failure = Type.Object(
-  {
-    error_code: Type.Integer({ minimum: 1 }),
-    description: Type.String(),
-    data: Type.Object(
-      { error_code: Type.Integer(), description: Type.String() },
-      { additionalProperties: true },
-    ),
-  },
-  { description: 'failure' },
-);
 const PAGE = { description: 'an HTML page' };
 
 /** A string of the host's name with an optional port, for the host-constrained twins of the pages. */
@@ -138,7 +127,7 @@ export default async function ssoRoutes(app: FastifyInstance) {
         summary: 'SSO sign-out: ends the session; returns to next when it is a registered service, else /',
         tags: ['sso'],
         querystring: LogoutQuery,
-        response: { 302: Type.Null({ description: 'to next or /' }), '4xx': failure },
+        response: { 302: Type.Null({ description: 'to next or /' }), '4xx': SsoFailure },
       },
     },
   ];
@@ -170,13 +159,7 @@ export default async function ssoRoutes(app: FastifyInstance) {
           "A service's back end trades a ticket for the user, once: the sso envelope with user_id, screen_name and masked identifiers",
         tags: ['sso'],
         querystring: ValidateQuery,
-        response: {
-          200: Type.Union([
-            Type.Object({ error_code: Type.Literal(0), description: Type.String(), data: TicketUser }),
-            failure,
-          ]),
-          '4xx': failure,
-        },
+        response: ssoResponses(TicketUser),
       },
       config: { envelope: 'sso' },
     },
