@@ -180,6 +180,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('devices_token_hash').on('devices').column('token_hash').execute();
     },
   },
+  /**
+   * Code lanes (issue 9 item 2): a code asked for from a device the target's account remembers is the
+   * owner's, apart from every stranger's (src/domain/codes/codes.ts).
+   */
+  '0006_code_lanes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('one_time_codes')
+        .addColumn('lane', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -46,6 +46,12 @@ export interface OneTimeCodesTable {
   expires_at: Millis;
   attempts: Generated<number>;
   used_at: Millis | null;
+  /**
+   * Who asked for it (migration 0006): 'owner' when the request came from a device the target's
+   * account remembers, '' otherwise. Each lane has its own live code, guesses, cooldown and hourly cap,
+   * so strangers hammering a number never spend the owner's.
+   */
+  lane: Generated<string>;
 }
 
 export interface VerifyTicketsTable {

@@ -26,6 +26,11 @@ export interface Devices {
   /** Whether the request presents a live device token the account has remembered. */
   isRemembered(userId: string, request: FastifyRequest): Promise<boolean>;
   /**
+   * Whether the request presents a live device token remembered by the account whose mobile or
+   * e-mail is `target`: the owner on a device the account knows (src/domain/risk, the code lanes).
+   */
+  knowsTarget(request: FastifyRequest, channel: 'mobile' | 'email', target: string): Promise<boolean>;
+  /**
    * Remembers the request's browser for the account: a presented live token is rotated (every
    * account that remembers it follows the new one), otherwise a new token is issued; the cookie is set.
    */
@@ -111,6 +116,19 @@ export function createDevices(app: FastifyInstance): Devices {
         .where('user_id', '=', userId)
         .where('token_hash', '=', hash)
         .where('expires_at', '>', runtime.now())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async knowsTarget(request, channel, target) {
+      const hash = presentedHash(request);
+      if (!hash) return false;
+      const row = await db
+        .selectFrom('devices')
+        .innerJoin('users', 'users.id', 'devices.user_id')
+        .select('devices.id')
+        .where(`users.${channel}`, '=', target)
+        .where('devices.token_hash', '=', hash)
+        .where('devices.expires_at', '>', runtime.now())
         .executeTakeFirst();
       return row !== undefined;
     },
