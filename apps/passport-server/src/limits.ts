@@ -28,6 +28,8 @@ export interface Limits {
   ticketTtlMs: number;
   /** check_mobile/email_registered calls per client address (IPv6 by /64) per hour: an enumeration oracle. */
   checkRegisteredPerIpPerHour: number;
+  /** How long a remembered device's token proves it without a sign-in (each sign-in rotates and renews it). */
+  deviceTrustMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -43,6 +45,7 @@ export const defaultLimits: Limits = {
   sweepIntervalMs: 10 * 60_000,
   ticketTtlMs: 10 * 60_000,
   checkRegisteredPerIpPerHour: 10,
+  deviceTrustMs: 180 * 24 * 3_600_000,
 };
 
 export const HOUR = 3_600_000;

@@ -178,13 +178,14 @@ describe('POST /Login', () => {
 
   it('shares the failure counter with the web password login, so switching paths buys no guesses', async () => {
     const { mobile } = await signedIn({ password: true });
+    const guesser = server.browser();
     for (const path of [paths.app.Login, paths.web.userLogin, paths.app.Login, paths.web.userLogin]) {
-      const miss = await server.browser().post(path, { mobile, password: 'wrong guess' });
+      const miss = await guesser.post(path, { mobile, password: 'wrong guess' });
       expect(miss.body.data.error_code).toBe(ErrorCode.wrongCredentials);
     }
-    const locked = await server.browser().post(paths.app.Login, { mobile, password: PASSWORD });
+    const locked = await guesser.post(paths.app.Login, { mobile, password: PASSWORD });
     expect(locked.body.data.error_code).toBe(ErrorCode.temporarilyLocked);
-    const web = await server.browser().post(paths.web.userLogin, { mobile, password: PASSWORD });
+    const web = await guesser.post(paths.web.userLogin, { mobile, password: PASSWORD });
     expect(web.body.data.error_code).toBe(ErrorCode.temporarilyLocked);
   });
 

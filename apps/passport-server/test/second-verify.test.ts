@@ -10,7 +10,14 @@ import {
   sessionCount,
   signInBySms,
 } from './support/flows';
-import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
+import {
+  type Browser,
+  codeFor,
+  freshEmail,
+  freshMobile,
+  startServer,
+  type TestServer,
+} from './support/server';
 
 /**
  * Second verification (issue 4 item 4): a sign-in from a device the account has not used before,
@@ -299,7 +306,7 @@ describe('second verification', () => {
     expect((await passwordLogin(laptop, mobile)).body.message).toBe('success');
   });
 
-  it('never recognises a sign-in without a fingerprint', async () => {
+  it('recognises a verified browser by its device token, with or without a fingerprint', async () => {
     const { mobile } = await accountWithMobile();
     const bare = server.browser();
     const { sms_code_key } = await secondVerifyDemanded(bare, mobile);
@@ -307,7 +314,7 @@ describe('second verification', () => {
       (await continueWith(bare, sms_code_key, await sendByKey(bare, sms_code_key, mobile))).body.message,
     ).toBe('success');
     await bare.post(paths.web.logout, {});
-    expect((await passwordLogin(bare, mobile)).body.data.error_code).toBe(ErrorCode.secondVerify);
+    expect((await passwordLogin(bare, mobile)).body.message).toBe('success');
   });
 
   it('asks the app API /Login the same way', async () => {
@@ -360,6 +367,137 @@ describe('SECOND_VERIFY', () => {
       expect(answer.body.message).toBe('success');
     } finally {
       await off.close();
+    }
+  });
+});
+
+/**
+ * Device trust as a server secret (issue 9 item 3): what proves a remembered device is the HttpOnly
+ * device token the server issued, rotated on each sign-in; `s_v_web_id` is a hint, never proof.
+ */
+describe('device token', () => {
+  const TOKEN = 'passport_device';
+  const tokenOf = (browser: Browser) => browser.cookies.get(TOKEN) ?? '';
+
+  it('asks a stranger who has the password and the owner’s s_v_web_id but not the device token', async () => {
+    const { mobile, home } = await accountWithMobile();
+    const stranger = server.browser();
+    stranger.cookies.set('s_v_web_id', home.cookies.get('s_v_web_id') ?? '');
+    const verifyFp = encodeURIComponent(home.cookies.get('s_v_web_id') ?? '');
+    const answer = await stranger.post(`${paths.web.userLogin}?verifyFp=${verifyFp}`, {
+      mobile,
+      password: GOOD_PASSWORD,
+    });
+    expect(answer.body.data.error_code).toBe(ErrorCode.secondVerify);
+    expect(await isSignedIn(stranger)).toBe(false);
+  });
+
+  it('lets the token holder skip it, from any fingerprint, and sets the token HttpOnly, SameSite=Lax, long-lived', async () => {
+    const { mobile, home } = await accountWithMobile();
+    await home.post(paths.web.logout, {});
+    home.cookies.set('s_v_web_id', `verify_${randomBytes(20).toString('hex')}`);
+    const answer = await passwordLogin(home, mobile);
+    expect(answer.body.message).toBe('success');
+    const cookie = (
+      answer.raw.cookies as {
+        name: string;
+        httpOnly?: boolean;
+        sameSite?: string;
+        path?: string;
+        maxAge?: number;
+      }[]
+    ).find((c) => c.name === TOKEN);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.maxAge ?? 0).toBeGreaterThanOrEqual(30 * 24 * 3600);
+  });
+
+  it('rotates the token on each sign-in that presents it: the old one proves nothing any more', async () => {
+    const { mobile, home } = await accountWithMobile();
+    const old = tokenOf(home);
+    expect(old).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await home.post(paths.web.logout, {});
+    expect((await passwordLogin(home, mobile)).body.message).toBe('success');
+    expect(tokenOf(home)).not.toBe(old);
+    expect(tokenOf(home)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const replay = device();
+    replay.cookies.set(TOKEN, old);
+    expect((await passwordLogin(replay, mobile)).body.data.error_code).toBe(ErrorCode.secondVerify);
+  });
+
+  it('does not accept a forged token', async () => {
+    const { mobile } = await accountWithMobile();
+    for (const forged of [randomBytes(32).toString('base64url'), 'x', 'a'.repeat(200)]) {
+      const browser = device();
+      browser.cookies.set(TOKEN, forged);
+      expect((await passwordLogin(browser, mobile)).body.data.error_code).toBe(ErrorCode.secondVerify);
+    }
+  });
+
+  it('does not accept an expired token', async () => {
+    const { mobile, home } = await accountWithMobile();
+    await home.post(paths.web.logout, {});
+    skew += 181 * 24 * 3_600_000;
+    try {
+      expect((await passwordLogin(home, mobile)).body.data.error_code).toBe(ErrorCode.secondVerify);
+    } finally {
+      skew -= 181 * 24 * 3_600_000;
+    }
+  });
+
+  it('does not accept a token revoked by forgetting the device on the workbench', async () => {
+    const { mobile, home } = await accountWithMobile();
+    const token = tokenOf(home);
+    const [only] = (await home.get(paths.web.deviceList)).body.data.devices as { id: string }[];
+    expect((await home.post(paths.web.deviceForget, { device_id: only?.id ?? '' })).body.message).toBe(
+      'success',
+    );
+    await home.post(paths.web.logout, {});
+    expect(tokenOf(home)).toBe(token);
+    expect((await passwordLogin(home, mobile)).body.data.error_code).toBe(ErrorCode.secondVerify);
+  });
+
+  it('does not accept another account’s token, and one browser stays remembered by both accounts', async () => {
+    const mine = await accountWithMobile();
+    const theirs = await accountWithMobile();
+    const thief = device();
+    thief.cookies.set(TOKEN, tokenOf(theirs.home));
+    expect((await passwordLogin(thief, mine.mobile)).body.data.error_code).toBe(ErrorCode.secondVerify);
+
+    // The other account's browser verifies for mine too; after that it is remembered by both, and
+    // the rotations of either sign-in carry both along.
+    const shared = theirs.home;
+    const { sms_code_key } = await secondVerifyDemanded(shared, mine.mobile);
+    expect(
+      (await continueWith(shared, sms_code_key, await sendByKey(shared, sms_code_key, mine.mobile))).body
+        .message,
+    ).toBe('success');
+    for (const mobile of [theirs.mobile, mine.mobile, theirs.mobile]) {
+      await shared.post(paths.web.logout, {});
+      expect((await passwordLogin(shared, mobile)).body.message).toBe('success');
+    }
+  });
+
+  it('is a __Host- cookie, Secure, behind https', async () => {
+    const https = await startServer({ publicOrigin: 'https://passport.example' });
+    try {
+      const browser = https.browser();
+      browser.headers.origin = 'https://passport.example';
+      const mobile = freshMobile();
+      const sent = await browser.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+      expect(sent.body.message).toBe('success');
+      const login = await browser.post(paths.web.smsLogin, {
+        mobile,
+        code: await codeFor(https.app, mobile),
+      });
+      expect(login.body.message).toBe('success');
+      const cookie = (
+        login.raw.cookies as { name: string; secure?: boolean; httpOnly?: boolean; domain?: string }[]
+      ).find((c) => c.name === '__Host-passport_device');
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true });
+      expect(cookie?.domain).toBeUndefined();
+    } finally {
+      await https.close();
     }
   });
 });

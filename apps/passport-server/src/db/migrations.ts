@@ -157,6 +157,41 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Device trust becomes a server secret (issue 9 item 3): a device is proven by a random token in an
+   * HttpOnly cookie, stored as its SHA-256, no longer by the client-chosen fingerprint. The rows of
+   * 0001/0003 were keyed by that fingerprint and prove nothing, so they go: every browser verifies once more.
+   */
+  '0005_device_tokens': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropTable('devices').execute();
+      await db.schema
+        .createTable('devices')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('first_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('user_agent', 'text')
+        .addUniqueConstraint('devices_user_token', ['user_id', 'token_hash'])
+        .execute();
+      await db.schema.createIndex('devices_user_id').on('devices').column('user_id').execute();
+      await db.schema.createIndex('devices_token_hash').on('devices').column('token_hash').execute();
+    },
+  },
+  /**
+   * Code lanes (issue 9 item 2): a code asked for from a device the target's account remembers is the
+   * owner's, apart from every stranger's (src/domain/codes/codes.ts).
+   */
+  '0006_code_lanes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('one_time_codes')
+        .addColumn('lane', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

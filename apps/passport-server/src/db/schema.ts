@@ -46,6 +46,12 @@ export interface OneTimeCodesTable {
   expires_at: Millis;
   attempts: Generated<number>;
   used_at: Millis | null;
+  /**
+   * Who asked for it (migration 0006): 'owner' when the request came from a device the target's
+   * account remembers, '' otherwise. Each lane has its own live code, guesses, cooldown and hourly cap,
+   * so strangers hammering a number never spend the owner's.
+   */
+  lane: Generated<string>;
 }
 
 export interface VerifyTicketsTable {
@@ -63,10 +69,13 @@ export interface VerifyTicketsTable {
 export interface DevicesTable {
   id: string;
   user_id: string;
-  /** SHA-256 (hex) of the device's fingerprint and did (migration 0003); never the raw fingerprint. */
-  fp: string;
-  /** 1 once the device passed a first sign-in or a second verification. */
-  trusted: Generated<number>;
+  /**
+   * SHA-256 (hex) of the browser's device token (migration 0005), the HttpOnly cookie that proves the
+   * device; every account that remembered the browser holds the same current hash.
+   */
+  token_hash: string;
+  /** When the token stops proving the device (a rotation pushes it on). */
+  expires_at: Millis;
   first_seen_at: Millis;
   last_seen_at: Millis;
   /** The user agent of the latest sign-in from it, cut to 512 characters. */

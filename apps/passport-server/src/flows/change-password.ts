@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Channel } from '../domain/codes/codes';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import {
   CHANGE_PURPOSES,
   changed,
@@ -30,7 +30,13 @@ export async function changeByCode(
   const { user, target, pw } = changeTarget(app, request, input.channel, input.password);
   const purpose = input.type ?? CodeType.changePassword;
   if (!CHANGE_PURPOSES.has(purpose)) throw new PassportError('codeTypeInvalid');
-  await app.codes.verify({ channel: input.channel, target, purpose, code: input.code });
+  await app.codes.verify({
+    channel: input.channel,
+    target,
+    purpose,
+    code: input.code,
+    lane: await codeLaneOf(app, request, input.channel, target),
+  });
   await storeNewPassword(app, request, reply, user, pw, 'sign in anew');
   return changed(user.id, true);
 }

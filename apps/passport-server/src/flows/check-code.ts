@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Channel } from '../domain/codes/codes';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
 import { isPurpose, needsSession } from '../lib/purposes';
 
@@ -26,7 +26,13 @@ export async function ticketForCode(app: FastifyInstance, request: FastifyReques
     if (!request.session) throw new PassportError('notLoggedIn');
     userId = request.session.userId;
   }
-  await app.codes.verify({ channel: check.channel, target: check.target, purpose, code: check.code });
+  await app.codes.verify({
+    channel: check.channel,
+    target: check.target,
+    purpose,
+    code: check.code,
+    lane: await codeLaneOf(app, request, check.channel, check.target),
+  });
   const issued = await app.tickets.issue({ purpose, channel: check.channel, target: check.target, userId });
   return { ticket: issued.ticket, verify_ticket: issued.ticket, expires_in: issued.expiresIn };
 }

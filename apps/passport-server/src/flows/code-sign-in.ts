@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
-import type { Channel } from '../domain/codes/codes';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
 import { SIGN_IN_PURPOSES } from '../lib/purposes';
 import { CodeType } from '../protocol';
@@ -48,12 +48,15 @@ export async function codeSignIn(
   const target = channel === 'mobile' ? mobileOf(app, input.to) : emailOf(input.to);
   const purpose = input.type ?? fallback;
   if (!allowed.has(purpose)) throw new PassportError('codeTypeInvalid');
-  const risk = { target: `${channel}:${target}` };
+  const lane = await codeLaneOf(app, request, channel, target);
+  const risk = { target: `${channel}:${target}`, knownDevice: lane === 'owner' };
   await app.risk.require(request, 'signIn', risk);
-  await app.codes.verify({ channel, target, purpose, code: input.code }).catch(async (error: unknown) => {
-    await app.risk.recordFailure(request, risk);
-    throw error;
-  });
+  await app.codes
+    .verify({ channel, target, purpose, code: input.code, lane })
+    .catch(async (error: unknown) => {
+      await app.risk.recordFailure(request, risk);
+      throw error;
+    });
   const identifier = { kind: channel, value: target } as const;
   const proof = channel === 'mobile' ? 'mobileCode' : 'emailCode';
   if (!register) {

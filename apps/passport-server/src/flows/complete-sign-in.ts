@@ -11,8 +11,8 @@ export type SignInProof = 'password' | 'mobileCode' | 'emailCode';
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
  * account, a sign-in by an SMS code to the account's own mobile (it proves the second factor itself),
- * an account without a mobile, or a remembered device signs in (and the device is remembered or
- * refreshed); anything else answers SECOND_VERIFY (2046) with a fresh single-use `sms_code_key` and the
+ * an account without a mobile, or a browser presenting the account's device token signs in (and the
+ * device is remembered, its token rotated); anything else answers SECOND_VERIFY (2046) with a fresh single-use `sms_code_key` and the
  * masked mobile (spec §4, §8; flows/second-verify finishes it).
  */
 export async function completeSignIn(
@@ -28,7 +28,7 @@ export async function completeSignIn(
     options.newUser ||
     options.proof === 'mobileCode' ||
     !user.mobile ||
-    (await app.devices.isRemembered(user.id, app.devices.keyOf(request)));
+    (await app.devices.isRemembered(user.id, request));
   if (!direct && user.mobile) {
     const key = await savePendingSignIn(app, request, user.id, user.mobile);
     throw new PassportError('secondVerify', {
@@ -38,6 +38,6 @@ export async function completeSignIn(
     });
   }
   const session = await app.sessions.signIn(request, reply, user.id);
-  await app.devices.remember(user.id, request);
+  await app.devices.remember(user.id, request, reply);
   return accountInfo(session, { newUser: options.newUser });
 }

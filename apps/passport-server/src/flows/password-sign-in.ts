@@ -48,8 +48,9 @@ function identifierOf(
 
 /**
  * Signs in with a password and one identifier. Unknown account, no password set and wrong password give
- * one answer after one argon2 verify each; failures count per client address and per identifier, shared
- * by every path that reaches this flow, so alternating paths buys no guesses.
+ * one answer after one argon2 verify each; failures count per client address and per identifier and address
+ * (the temporary lock, on the attacker's side), shared by every path that reaches this flow, so
+ * alternating paths buys no guesses.
  */
 export async function passwordSignIn(
   app: FastifyInstance,
@@ -64,16 +65,18 @@ export async function passwordSignIn(
   if (!identifier) throw new PassportError('identifierRequired');
 
   const ipKey = passwordIpFailureKey(request.ip);
-  const accountKey = passwordFailureKey(identifier.kind, identifier.value);
+  const accountKey = passwordFailureKey(identifier.kind, identifier.value, request.ip);
   if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
     throw new PassportError('rateLimited');
   if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
     throw new PassportError('temporarilyLocked');
 
-  const risk = { target: `${identifier.kind}:${identifier.value}` };
+  const user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
+  // The owner on a device the account remembers is not held up by strangers' failures on the account.
+  const knownDevice = user ? await app.devices.isRemembered(user.id, request) : false;
+  const risk = { target: `${identifier.kind}:${identifier.value}`, knownDevice };
   await app.risk.require(request, 'signIn', risk);
 
-  const user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
   // Unknown account, no password set, wrong password: one answer, one argon2 verify each.
   if (!(await passwords.verify(user?.password_hash ?? null, password)) || !user?.password_hash) {
     await store.incr(ipKey, 3_600_000);

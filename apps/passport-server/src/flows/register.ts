@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Channel } from '../domain/codes/codes';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { assertNewPassword } from '../domain/passwords/policy';
 import { PassportError } from '../errors';
 import { CodeType, EmailCodeType } from '../protocol';
@@ -74,7 +74,13 @@ export async function registerByEmailCode(
   const purpose = input.type ?? EmailCodeType.register;
   if (!REGISTER_PURPOSES.email.has(purpose)) throw new PassportError('codeTypeInvalid');
   const password = assertNewPassword(input.password, { appName: app.config.appName, identifiers: [email] });
-  await app.codes.verify({ channel: 'email', target: email, purpose, code: input.code });
+  await app.codes.verify({
+    channel: 'email',
+    target: email,
+    purpose,
+    code: input.code,
+    lane: await codeLaneOf(app, request, 'email', email),
+  });
   const identifier = { kind: 'email', value: email } as const;
   let user = await app.accounts.find(identifier);
   let created = false;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Channel } from '../domain/codes/codes';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import {
   changed,
   identifiersOf,
@@ -42,11 +42,17 @@ export interface ResetByCode {
  * Checks a reset code and the new password (the password first, so a refused one costs no code); the
  * account, or ACCOUNT_NOT_FOUND after a valid code.
  */
-async function checkReset(app: FastifyInstance, input: ResetByCode) {
+async function checkReset(app: FastifyInstance, request: FastifyRequest, input: ResetByCode) {
   const target = targetOf(app, input.channel, input.to);
   const purpose = resetPurpose(input.type);
   const pw = policy(app, input.password, [target]);
-  await app.codes.verify({ channel: input.channel, target, purpose, code: input.code });
+  await app.codes.verify({
+    channel: input.channel,
+    target,
+    purpose,
+    code: input.code,
+    lane: await codeLaneOf(app, request, input.channel, target),
+  });
   const user = await app.accounts.find({ kind: input.channel, value: target });
   if (!user) throw new PassportError('accountNotFound');
   policy(app, pw, identifiersOf(user));
@@ -60,7 +66,7 @@ export async function resetByCode(
   reply: FastifyReply,
   input: ResetByCode,
 ): Promise<PasswordChanged> {
-  const { user, pw } = await checkReset(app, input);
+  const { user, pw } = await checkReset(app, request, input);
   await storeNewPassword(app, request, reply, user, pw, 'sign out here');
   return changed(user.id, false);
 }
@@ -72,7 +78,7 @@ export async function resetAndLogin(
   reply: FastifyReply,
   input: ResetByCode,
 ) {
-  const { user, pw } = await checkReset(app, input);
+  const { user, pw } = await checkReset(app, request, input);
   await storeNewPassword(app, request, reply, user, pw, 'sign out here');
   // A sign-in like any other: an unknown device of an account with a mobile passes second verification
   // first (an e-mail code alone must not sign a new device in), unless the code went to that mobile.

@@ -30,6 +30,8 @@ export async function sendSecondVerifyCode(
     purpose: CodeType.mobileLogin,
     ip: request.ip,
     language: languageOf(request),
+    // A second verification comes from a device the account does not know: the strangers' lane.
+    lane: '',
   });
   return { mobile: mask(pending.mobile), retry_time: sent.retryAfter, expires_in: sent.expiresIn };
 }
@@ -50,7 +52,13 @@ export async function continueSignIn(
   const risk = { target: `mobile:${pending.mobile}` };
   await app.risk.require(request, 'signIn', risk);
   await app.codes
-    .verify({ channel: 'mobile', target: pending.mobile, purpose: CodeType.mobileLogin, code: input.code })
+    .verify({
+      channel: 'mobile',
+      target: pending.mobile,
+      purpose: CodeType.mobileLogin,
+      code: input.code,
+      lane: '',
+    })
     .catch(async (error: unknown) => {
       await app.risk.recordFailure(request, risk);
       throw error;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
-import type { Channel } from '../domain/codes/codes';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
@@ -27,13 +27,19 @@ export async function sendCode(
   if (input.to === undefined) throw new PassportError('invalidParam', { field: 'body/mobile' });
   const target = input.channel === 'mobile' ? mobileOf(app, input.to) : emailOf(input.to);
   const purpose = sendPurpose(request, input.type);
-  await app.risk.require(request, 'sendCode', { target: `${input.channel}:${target}` });
+  // The owner on a device the account knows has a lane of its own: strangers' sends never spend it.
+  const lane = await codeLaneOf(app, request, input.channel, target);
+  await app.risk.require(request, 'sendCode', {
+    target: `${input.channel}:${target}`,
+    knownDevice: lane === 'owner',
+  });
   const sent = await app.codes.send({
     channel: input.channel,
     target,
     purpose,
     ip: request.ip,
     language: languageOf(request),
+    lane,
   });
   return {
     [input.channel]: mask(target),

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DeliveryError } from '../../delivery/providers';
 import { codeMail, codeSms, type Language } from '../../delivery/templates';
 import { PassportError } from '../../errors';
@@ -10,6 +10,23 @@ import { LIMITS } from '../../protocol';
 
 export type Channel = 'mobile' | 'email';
 
+/**
+ * Who a code is for: 'owner' when the request comes from a device the target's account remembers (its
+ * device token), '' for everyone else. Each lane has its own live code, wrong-guess count, cooldown
+ * and hourly cap: strangers hammering a number use up their lane, never the owner's.
+ */
+export type CodeLane = 'owner' | '';
+
+/** The lane of a request for a target (src/domain/devices `knowsTarget`). */
+export async function codeLaneOf(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  channel: Channel,
+  target: string,
+): Promise<CodeLane> {
+  return (await app.devices.knowsTarget(request, channel, target)) ? 'owner' : '';
+}
+
 export interface SendCodeRequest {
   channel: Channel;
   /** E.164 mobile or normalised e-mail. */
@@ -18,6 +35,7 @@ export interface SendCodeRequest {
   /** The client address, for the per-IP cap. */
   ip: string;
   language: Language;
+  lane: CodeLane;
 }
 
 export interface VerifyCodeRequest {
@@ -25,6 +43,7 @@ export interface VerifyCodeRequest {
   target: string;
   purpose: number;
   code: string;
+  lane: CodeLane;
 }
 
 export interface Codes {
@@ -47,26 +66,28 @@ export function createCodes(app: FastifyInstance): Codes {
   const hashOf = (purpose: number, channel: Channel, target: string, code: string) =>
     hmac(secret, `otp|${purpose}|${channel}|${target}|${code}`);
 
-  const liveCode = (channel: Channel, target: string, purpose: number) =>
+  const liveCode = (channel: Channel, target: string, purpose: number, lane: CodeLane) =>
     db
       .selectFrom('one_time_codes')
       .selectAll()
       .where('target', '=', target)
       .where('purpose', '=', purpose)
       .where('channel', '=', channel)
+      .where('lane', '=', lane)
       .where('used_at', 'is', null)
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
 
   async function send(request: SendCodeRequest) {
-    const { channel, target, purpose } = request;
+    const { channel, target, purpose, lane } = request;
     const now = runtime.now();
+    const laneKey = lane ? `${target}:${lane}` : target;
     const ipKey = rateLimitKey(request.ip);
     if ((await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
       throw new PassportError('rateLimited');
     }
-    const cooldownKey = `send:cooldown:${channel}:${target}`;
+    const cooldownKey = `send:cooldown:${channel}:${laneKey}`;
     const until = now + limits.sendCooldownMs;
     if (!(await store.setIfAbsent(cooldownKey, String(until), limits.sendCooldownMs))) {
       const left = Number(await store.get(cooldownKey)) - now;
@@ -74,11 +95,11 @@ export function createCodes(app: FastifyInstance): Codes {
         retry_time: Math.max(1, Math.ceil((Number.isFinite(left) ? left : limits.sendCooldownMs) / 1000)),
       });
     }
-    if ((await store.incr(`send:target:${channel}:${target}`, HOUR)) > limits.sendPerTargetPerHour) {
+    if ((await store.incr(`send:target:${channel}:${laneKey}`, HOUR)) > limits.sendPerTargetPerHour) {
       throw new PassportError('codeSendLimit');
     }
 
-    const previous = await liveCode(channel, target, purpose);
+    const previous = await liveCode(channel, target, purpose, lane);
     const inherited = previous && previous.expires_at > now ? previous.attempts : 0;
     if (inherited >= limits.codeMaxAttempts) {
       await store.delete(cooldownKey);
@@ -99,6 +120,7 @@ export function createCodes(app: FastifyInstance): Codes {
         expires_at: now + limits.codeTtlMs,
         attempts: inherited,
         used_at: null,
+        lane,
       })
       .execute();
 
@@ -126,6 +148,7 @@ export function createCodes(app: FastifyInstance): Codes {
       .where('target', '=', target)
       .where('purpose', '=', purpose)
       .where('channel', '=', channel)
+      .where('lane', '=', lane)
       .where('used_at', 'is', null)
       .where('id', '!=', id)
       .execute();
@@ -136,8 +159,8 @@ export function createCodes(app: FastifyInstance): Codes {
   }
 
   async function verify(request: VerifyCodeRequest) {
-    const { channel, target, purpose } = request;
-    const row = await liveCode(channel, target, purpose);
+    const { channel, target, purpose, lane } = request;
+    const row = await liveCode(channel, target, purpose, lane);
     const now = runtime.now();
     if (!row || row.expires_at <= now) throw new PassportError('codeExpired');
     if (row.attempts >= limits.codeMaxAttempts) throw new PassportError('codeTooManyAttempts');

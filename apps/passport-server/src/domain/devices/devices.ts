@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sha256 } from '../../lib/crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomToken, sha256 } from '../../lib/crypto';
 import { fieldOf } from '../challenge/challenges';
 
-/** A remembered device as the account's own list shows it: never the fingerprint, nor its hash. */
+/** A remembered device as the account's own list shows it: never its token, nor the token's hash. */
 export interface DeviceView {
   id: string;
   first_seen_at: number;
@@ -15,23 +15,36 @@ export interface DeviceView {
 }
 
 export interface Devices {
+  /** The device-token cookie's name: `passport_device`, or `__Host-passport_device` behind https. */
+  readonly cookieName: string;
   /**
-   * The device a request comes from: SHA-256 of its fingerprint (`verifyFp` query, `fp`, the
-   * `s_v_web_id` cookie) and its `did`; null when the fingerprint is missing or shorter than 16
-   * characters, which no sign-in can be recognised by.
+   * SHA-256 of the fingerprint the request says it has (`verifyFp` query, `fp`, the `s_v_web_id`
+   * cookie) and its `did`; null when missing or shorter than 16 characters. A hint (it binds a pending
+   * second verification to the device that started it), never a proof of a remembered device.
    */
   keyOf(request: FastifyRequest): string | null;
-  /** Whether the account has remembered this device. */
-  isRemembered(userId: string, key: string | null): Promise<boolean>;
-  /** Remembers the request's device for the account (or refreshes its last-seen time and user agent). */
-  remember(userId: string, request: FastifyRequest): Promise<void>;
+  /** Whether the request presents a live device token the account has remembered. */
+  isRemembered(userId: string, request: FastifyRequest): Promise<boolean>;
+  /**
+   * Whether the request presents a live device token remembered by the account whose mobile or
+   * e-mail is `target`: the owner on a device the account knows (src/domain/risk, the code lanes).
+   */
+  knowsTarget(request: FastifyRequest, channel: 'mobile' | 'email', target: string): Promise<boolean>;
+  /**
+   * Remembers the request's browser for the account: a presented live token is rotated (every
+   * account that remembers it follows the new one), otherwise a new token is issued; the cookie is set.
+   */
+  remember(userId: string, request: FastifyRequest, reply: FastifyReply): Promise<void>;
   list(userId: string, request: FastifyRequest): Promise<DeviceView[]>;
-  /** Forgets one of the account's devices; false when the account has no device with that id. */
+  /** Forgets (revokes the token of) one of the account's devices; false when it has no such device. */
   forget(userId: string, id: string): Promise<boolean>;
 }
 
 /** Below this a fingerprint is too guessable to stand for a device (the SDK's own are ~45 characters). */
 const MIN_FINGERPRINT = 16;
+
+/** A device token is 32 random bytes in base64url (43 characters); anything else is not one. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** "Chrome on macOS": the browser and system families a person recognises, nothing more specific. */
 export function userAgentSummary(ua: string | null): string {
@@ -57,9 +70,19 @@ export function userAgentSummary(ua: string | null): string {
   return `${browser} on ${system}`;
 }
 
-/** The `devices` table: the devices each account has signed in from and verified. */
+/**
+ * The `devices` table: the browsers each account has signed in from and verified. What proves a device
+ * is a server secret, never what the client says: a random 256-bit token in an HttpOnly cookie, stored
+ * as its SHA-256 with an expiry, rotated on every sign-in that presents it. One browser holds one token;
+ * every account that remembered the browser has a row with the token's current hash, so a rotation
+ * moves them all and forgetting the device for one account leaves the others alone.
+ */
 export function createDevices(app: FastifyInstance): Devices {
-  const { db, runtime } = app;
+  const { db, runtime, config } = app;
+  const secure = config.publicOrigin.startsWith('https:');
+  const cookieName = secure ? '__Host-passport_device' : 'passport_device';
+  const trustMs = runtime.limits.deviceTrustMs;
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
 
   const keyOf = (request: FastifyRequest): string | null => {
     const query = (request.query ?? {}) as Record<string, unknown>;
@@ -70,52 +93,86 @@ export function createDevices(app: FastifyInstance): Devices {
     return sha256(`device|${fingerprint}|${did}`);
   };
 
+  /** SHA-256 of the device token the request presents, or null. */
+  const presentedHash = (request: FastifyRequest): string | null => {
+    const token = request.cookies?.[cookieName];
+    return token && TOKEN_PATTERN.test(token) ? sha256(token) : null;
+  };
+
   const userAgentOf = (request: FastifyRequest) => {
     const value = request.headers['user-agent'];
     return typeof value === 'string' ? value.slice(0, 512) : null;
   };
 
   const devices: Devices = {
+    cookieName,
     keyOf,
-    async isRemembered(userId, key) {
-      if (!key) return false;
+    async isRemembered(userId, request) {
+      const hash = presentedHash(request);
+      if (!hash) return false;
       const row = await db
         .selectFrom('devices')
         .select('id')
         .where('user_id', '=', userId)
-        .where('fp', '=', key)
-        .where('trusted', '=', 1)
+        .where('token_hash', '=', hash)
+        .where('expires_at', '>', runtime.now())
         .executeTakeFirst();
       return row !== undefined;
     },
-    async remember(userId, request) {
-      const key = keyOf(request);
-      if (!key) return;
+    async knowsTarget(request, channel, target) {
+      const hash = presentedHash(request);
+      if (!hash) return false;
+      const row = await db
+        .selectFrom('devices')
+        .innerJoin('users', 'users.id', 'devices.user_id')
+        .select('devices.id')
+        .where(`users.${channel}`, '=', target)
+        .where('devices.token_hash', '=', hash)
+        .where('devices.expires_at', '>', runtime.now())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async remember(userId, request, reply) {
       const now = runtime.now();
+      const token = randomToken(32);
+      const hash = sha256(token);
+      const expiresAt = now + trustMs;
+      const presented = presentedHash(request);
+      // Rotation: the presented token dies for every account that remembered it. An unknown, expired
+      // or already rotated token moves nothing (of two concurrent sign-ins one rotates).
+      if (presented) {
+        await db
+          .updateTable('devices')
+          .set({ token_hash: hash, expires_at: expiresAt })
+          .where('token_hash', '=', presented)
+          .where('expires_at', '>', now)
+          .execute();
+      }
       const userAgent = userAgentOf(request);
       await db
         .insertInto('devices')
         .values({
           id: randomUUID(),
           user_id: userId,
-          fp: key,
-          trusted: 1,
+          token_hash: hash,
+          expires_at: expiresAt,
           first_seen_at: now,
           last_seen_at: now,
           user_agent: userAgent,
         })
         .onConflict((oc) =>
-          oc.columns(['user_id', 'fp']).doUpdateSet({ trusted: 1, last_seen_at: now, user_agent: userAgent }),
+          oc.columns(['user_id', 'token_hash']).doUpdateSet({ last_seen_at: now, user_agent: userAgent }),
         )
         .execute();
+      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: Math.floor(trustMs / 1000) });
     },
     async list(userId, request) {
-      const key = keyOf(request);
+      const hash = presentedHash(request);
       const rows = await db
         .selectFrom('devices')
-        .select(['id', 'fp', 'first_seen_at', 'last_seen_at', 'user_agent'])
+        .select(['id', 'token_hash', 'first_seen_at', 'last_seen_at', 'user_agent'])
         .where('user_id', '=', userId)
-        .where('trusted', '=', 1)
+        .where('expires_at', '>', runtime.now())
         .orderBy('last_seen_at', 'desc')
         .execute();
       return rows.map((row) => ({
@@ -123,7 +180,7 @@ export function createDevices(app: FastifyInstance): Devices {
         first_seen_at: Number(row.first_seen_at),
         last_seen_at: Number(row.last_seen_at),
         user_agent: userAgentSummary(row.user_agent),
-        current: key !== null && row.fp === key,
+        current: hash !== null && row.token_hash === hash,
       }));
     },
     async forget(userId, id) {

@@ -48,14 +48,15 @@ export const targetOf = (app: FastifyInstance, channel: Channel, to: string) =>
   channel === 'mobile' ? mobileOf(app, to) : emailOf(to);
 
 /**
- * Lifts every password lock of the account: whoever proved a code or the current password owns it, and
- * the new password must not stay locked by the failures (perhaps a stranger's) that came before it.
+ * Lifts the account's password locks from this request's address: whoever proved a code or the current
+ * password owns it, and the new password must not stay locked by the failures that came before it.
+ * The locks of other addresses stay: they fall on whoever failed there (src/domain/passwords/failures).
  */
-async function liftPasswordLocks(app: FastifyInstance, user: User) {
+async function liftPasswordLocks(app: FastifyInstance, request: FastifyRequest, user: User) {
   await app.store.delete(currentPasswordFailureKey(user.id));
   for (const kind of ['mobile', 'email', 'username'] as const) {
     const value = user[kind];
-    if (value) await app.store.delete(passwordFailureKey(kind, value));
+    if (value) await app.store.delete(passwordFailureKey(kind, value, request.ip));
   }
 }
 
@@ -75,7 +76,7 @@ export async function storeNewPassword(
 ) {
   await app.accounts.setPasswordHash(user.id, await app.passwords.hash(password));
   await app.sessions.revokeAll(user.id);
-  await liftPasswordLocks(app, user);
+  await liftPasswordLocks(app, request, user);
   if (after === 'sign in anew') {
     if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
     return app.sessions.signIn(request, reply, user.id);

@@ -14,6 +14,12 @@ export type RiskRule = 'signIn' | 'sendCode' | 'lookup';
 export interface RiskSubject {
   /** The normalised target (an account identifier, a mobile, an e-mail), when the request names one. */
   target?: string;
+  /**
+   * The request presents a device token the target's account remembers (its owner, src/domain/devices):
+   * the target's counters neither stop nor count it, so strangers hammering the target never put a
+   * challenge in front of the owner. The address and device rules still apply.
+   */
+  knownDevice?: boolean;
 }
 
 export interface Risk {
@@ -70,7 +76,7 @@ export function createRisk(app: FastifyInstance): Risk {
     return {
       ip: `risk:fail:ip:${rateLimitKey(request.ip)}`,
       device: device ? `risk:fail:dev:${device}` : null,
-      target: subject.target ? `risk:fail:target:${subject.target}` : null,
+      target: subject.target && !subject.knownDevice ? `risk:fail:target:${subject.target}` : null,
     };
   };
 
@@ -107,7 +113,9 @@ export function createRisk(app: FastifyInstance): Risk {
     const [ip, dev, target] = await Promise.all([
       store.incr(`risk:${rule}:ip:${ipKey}`, window),
       device ? store.incr(`risk:${rule}:dev:${device}`, window) : 0,
-      subject.target && rule === 'sendCode' ? store.incr(`risk:${rule}:target:${subject.target}`, window) : 0,
+      subject.target && !subject.knownDevice && rule === 'sendCode'
+        ? store.incr(`risk:${rule}:target:${subject.target}`, window)
+        : 0,
     ]);
     return ip > perIp || dev > perDevice || target > perTarget;
   }

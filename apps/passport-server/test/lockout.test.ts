@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms } from './support/flows';
+import { type Browser, codeFor, startServer, type TestServer } from './support/server';
+
+/**
+ * No lockout an attacker can impose (issue 9 item 2). Throttling keys on the attacker's side (address,
+ * device, the pair); the owner on a device the account knows (its device token) keeps signing in while
+ * strangers hammer the account from ten addresses; what falls on the account for everyone slows down
+ * (a challenge) instead of locking. The harness's quiet risk rules stand for an attacker who solves
+ * every challenge by script.
+ */
+
+/** A browser on an address and a device of its own. */
+function browserOn(server: TestServer, address: string): Browser {
+  const browser = server.browser();
+  browser.remoteAddress = address;
+  browser.cookies.set('s_v_web_id', `verify_${randomBytes(16).toString('hex')}`);
+  return browser;
+}
+
+/** Ten attackers, each on its own address (documentation ranges) and device. */
+const attackers = (server: TestServer) =>
+  Array.from({ length: 10 }, (_, i) => browserOn(server, `203.0.113.${i + 10}`));
+
+/** The owner's account: made by SMS on `home` (so `home` holds its device token), with a password. */
+async function ownerAccount(server: TestServer) {
+  const home = browserOn(server, '198.51.100.7');
+  const { mobile } = await signInBySms(server, home);
+  expect((await home.post(paths.web.passwordSet, { password: GOOD_PASSWORD })).body.message).toBe('success');
+  await home.post(paths.web.logout, {});
+  return { home, mobile };
+}
+
+const errorCodeOf = (answer: { body: { data: { error_code?: number } } }) => answer.body.data.error_code;
+const otherCode = (code: string) => (code === '000000' ? '111111' : '000000');
+
+describe('attackers who pass every challenge', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ secondVerify: true }, { limits: { sendCooldownMs: 5 } });
+  });
+  afterAll(async () => server?.close());
+
+  it('lock only themselves with wrong passwords: the owner signs in from a known device, and from a new one is asked, not locked', async () => {
+    const { home, mobile } = await ownerAccount(server);
+    const limit = server.app.runtime.limits.passwordFailuresPerAccount;
+    for (const attacker of attackers(server)) {
+      for (let i = 0; i < limit; i++) {
+        const miss = await attacker.post(paths.web.userLogin, { mobile, password: `guess ${i}` });
+        expect(errorCodeOf(miss)).toBe(ErrorCode.wrongCredentials);
+      }
+      // The lock falls on the attacker's address: even the right password is refused there.
+      const locked = await attacker.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+      expect(errorCodeOf(locked)).toBe(ErrorCode.temporarilyLocked);
+    }
+
+    const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    expect(await isSignedIn(home)).toBe(true);
+
+    const laptop = browserOn(server, '198.51.100.8');
+    const asked = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(asked)).toBe(ErrorCode.secondVerify);
+  });
+
+  it('use up only the strangers’ codes, sends and guesses: the owner gets a code on a known device and signs in with it', async () => {
+    const { home, mobile } = await ownerAccount(server);
+    const hourly = server.app.runtime.limits.sendPerTargetPerHour;
+    let refused = 0;
+    for (const attacker of attackers(server)) {
+      for (let round = 0; round < 2; round++) {
+        await passCooldown();
+        const sent = await attacker.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+        if (sent.body.message !== 'success') {
+          expect([ErrorCode.codeSendLimit, ErrorCode.codeTooManyAttempts]).toContain(errorCodeOf(sent));
+          refused += 1;
+        }
+      }
+      const code = await codeFor(server.app, mobile);
+      for (let guess = 0; guess < 6; guess++) {
+        const wrong = await attacker.post(paths.web.smsLogin, { mobile, code: otherCode(code) });
+        expect([ErrorCode.codeWrong, ErrorCode.codeTooManyAttempts]).toContain(errorCodeOf(wrong));
+      }
+    }
+    // The strangers met the number's hourly cap between them.
+    expect(refused).toBeGreaterThanOrEqual(20 - hourly);
+
+    await passCooldown();
+    const sent = await home.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+    const login = await home.post(paths.web.smsLogin, { mobile, code: await codeFor(server.app, mobile) });
+    expect(login.body.message, JSON.stringify(login.body)).toBe('success');
+    expect(await isSignedIn(home)).toBe(true);
+  });
+
+  it('cannot spend the owner’s code: a stranger’s guesses and resends leave the code the owner asked for alive', async () => {
+    const { home, mobile } = await ownerAccount(server);
+    await passCooldown();
+    expect((await home.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin })).body.message).toBe(
+      'success',
+    );
+    const ownerCode = await codeFor(server.app, mobile);
+    for (const attacker of attackers(server).slice(0, 3)) {
+      await passCooldown();
+      await attacker.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+      for (let guess = 0; guess < 5; guess++) {
+        await attacker.post(paths.web.smsLogin, { mobile, code: otherCode(ownerCode) });
+      }
+      // Nor does the owner's own code work for a stranger.
+      const stolen = await attacker.post(paths.web.smsLogin, { mobile, code: ownerCode });
+      expect(stolen.body.message).toBe('error');
+    }
+    const login = await home.post(paths.web.smsLogin, { mobile, code: ownerCode });
+    expect(login.body.message, JSON.stringify(login.body)).toBe('success');
+  });
+});
+
+describe('the account-wide rules slow strangers down without stopping the owner', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(
+      { secondVerify: true },
+      { limits: { sendCooldownMs: 5, challengeAfterTargetFailures: 3, challengeAfterSendsPerTarget: 3 } },
+    );
+  });
+  afterAll(async () => server?.close());
+
+  it('puts a challenge in front of strangers after failures on the account, never in front of its known device', async () => {
+    const { home, mobile } = await ownerAccount(server);
+    for (const attacker of attackers(server).slice(0, 3)) {
+      const miss = await attacker.post(paths.web.userLogin, { mobile, password: 'not the password' });
+      expect(errorCodeOf(miss)).toBe(ErrorCode.wrongCredentials);
+    }
+    const stranger = browserOn(server, '203.0.113.99');
+    const challenged = await stranger.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(challenged)).toBe(ErrorCode.challengeRequired);
+
+    const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+  });
+
+  it('puts a challenge in front of strangers’ sends to the number, never in front of its known device', async () => {
+    const { home, mobile } = await ownerAccount(server);
+    for (const attacker of attackers(server).slice(0, 4)) {
+      await passCooldown();
+      await attacker.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    }
+    await passCooldown();
+    const stranger = browserOn(server, '203.0.113.98');
+    const challenged = await stranger.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(errorCodeOf(challenged)).toBe(ErrorCode.challengeRequired);
+
+    const sent = await home.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+    const login = await home.post(paths.web.smsLogin, { mobile, code: await codeFor(server.app, mobile) });
+    expect(login.body.message, JSON.stringify(login.body)).toBe('success');
+  });
+});
