@@ -9,6 +9,11 @@ export interface Limits {
   codeTtlMs: number;
   /** Wrong guesses per code (and per resend chain) before it is dead. */
   codeMaxAttempts: number;
+  /**
+   * The window of the per-target guess budget: at most codeMaxAttempts wrong guesses per target
+   * (channel + normalised mobile or e-mail) within it, whatever code types the guesses name.
+   */
+  codeGuessWindowMs: number;
   /** Resend cooldown per target. */
   sendCooldownMs: number;
   /** Code sends per target per hour. */
@@ -33,6 +38,7 @@ export interface Limits {
 export const defaultLimits: Limits = {
   codeTtlMs: LIMITS.codeTtlSeconds * 1000,
   codeMaxAttempts: LIMITS.codeMaxAttempts,
+  codeGuessWindowMs: 10 * 60_000,
   sendCooldownMs: LIMITS.sendCodeCooldownSeconds * 1000,
   sendPerTargetPerHour: 10,
   sendPerIpPerHour: 30,
