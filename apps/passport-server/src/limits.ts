@@ -33,6 +33,14 @@ export interface Limits {
   ticketTtlMs: number;
   /** check_mobile/email_registered calls per client address (IPv6 by /64) per hour: an enumeration oracle. */
   checkRegisteredPerIpPerHour: number;
+  /**
+   * The same lookups per IPv6 /48 and per /32 (one holder of a /48 has 65,536 /64s). Higher than the
+   * per-address number: many unrelated people share a /48 (a site) or a /32 (a provider).
+   */
+  checkRegisteredPer48PerHour: number;
+  checkRegisteredPer32PerHour: number;
+  /** The same lookups per device (`fp`, `verifyFp` or the `s_v_web_id` cookie), across addresses. */
+  checkRegisteredPerDevicePerHour: number;
 }
 
 export const defaultLimits: Limits = {
@@ -49,6 +57,9 @@ export const defaultLimits: Limits = {
   sweepIntervalMs: 10 * 60_000,
   ticketTtlMs: 10 * 60_000,
   checkRegisteredPerIpPerHour: 10,
+  checkRegisteredPer48PerHour: 100,
+  checkRegisteredPer32PerHour: 1000,
+  checkRegisteredPerDevicePerHour: 10,
 };
 
 export const HOUR = 3_600_000;
