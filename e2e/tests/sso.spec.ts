@@ -121,6 +121,14 @@ test("sign-out from the service's link ends the session and returns to the servi
   await signedInAlready(page, server, outbox);
   await atService(page, service, '退出登录');
 
+  // A link from another site does not sign out by itself: the passport asks (issue 9, item 8), and
+  // the session holds until the person presses the button.
+  await expect(page.getByRole('heading', { level: 1, name: '退出登录？' })).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the confirmation page').toEqual([]);
+  const before = await page.request.get(`${server.origin}/passport/web/account/info/`);
+  expect((await before.json()).message).toBe('success');
+  await page.getByRole('button', { name: '退出登录' }).first().click();
+
   await expect(page).toHaveURL(service.signedOut);
   await expect(page.getByRole('heading', { level: 1, name: '示例服务：已退出' })).toBeVisible();
   const info = await page.request.get(`${server.origin}/passport/web/account/info/`);

@@ -9,6 +9,11 @@ export interface Limits {
   codeTtlMs: number;
   /** Wrong guesses per code (and per resend chain) before it is dead. */
   codeMaxAttempts: number;
+  /**
+   * The window of the per-target guess budget: at most codeMaxAttempts wrong guesses per target
+   * (channel + normalised mobile or e-mail) within it, whatever code types the guesses name.
+   */
+  codeGuessWindowMs: number;
   /** Resend cooldown per target. */
   sendCooldownMs: number;
   /** Code sends per target per hour. */
@@ -30,11 +35,20 @@ export interface Limits {
   checkRegisteredPerIpPerHour: number;
   /** How long a remembered device's token proves it without a sign-in (each sign-in rotates and renews it). */
   deviceTrustMs: number;
+  /**
+   * The same lookups per IPv6 /48 and per /32 (one holder of a /48 has 65,536 /64s). Higher than the
+   * per-address number: many unrelated people share a /48 (a site) or a /32 (a provider).
+   */
+  checkRegisteredPer48PerHour: number;
+  checkRegisteredPer32PerHour: number;
+  /** The same lookups per device (`fp`, `verifyFp` or the `s_v_web_id` cookie), across addresses. */
+  checkRegisteredPerDevicePerHour: number;
 }
 
 export const defaultLimits: Limits = {
   codeTtlMs: LIMITS.codeTtlSeconds * 1000,
   codeMaxAttempts: LIMITS.codeMaxAttempts,
+  codeGuessWindowMs: 10 * 60_000,
   sendCooldownMs: LIMITS.sendCodeCooldownSeconds * 1000,
   sendPerTargetPerHour: 10,
   sendPerIpPerHour: 30,
@@ -46,6 +60,9 @@ export const defaultLimits: Limits = {
   ticketTtlMs: 10 * 60_000,
   checkRegisteredPerIpPerHour: 10,
   deviceTrustMs: 180 * 24 * 3_600_000,
+  checkRegisteredPer48PerHour: 100,
+  checkRegisteredPer32PerHour: 1000,
+  checkRegisteredPerDevicePerHour: 10,
 };
 
 export const HOUR = 3_600_000;

@@ -118,3 +118,56 @@ describe('check registered', () => {
     expect(answer.body.data.error_code).toBe(ErrorCode.csrfFailed);
   });
 });
+
+describe('check registered: wider networks and devices', () => {
+  // Generous per address, tight per /48, /32 and device: each test meets the group it is about.
+  let wide: TestServer;
+  const PER_48 = 4;
+  const PER_32 = 6;
+  const PER_DEVICE = 3;
+  beforeAll(async () => {
+    wide = await startServer(
+      {},
+      {
+        limits: {
+          checkRegisteredPerIpPerHour: 100,
+          checkRegisteredPer48PerHour: PER_48,
+          checkRegisteredPer32PerHour: PER_32,
+          checkRegisteredPerDevicePerHour: PER_DEVICE,
+        },
+      },
+    );
+  });
+  afterAll(async () => wide?.close());
+
+  const lookUp = async (address: string, device?: string) => {
+    const browser = wide.browser();
+    browser.remoteAddress = address;
+    if (device) browser.cookies.set('s_v_web_id', device);
+    return browser.post(paths.web.userCheckEmailRegistered, { email: freshEmail() });
+  };
+
+  it('limits an IPv6 /48 as one: rotating its 65,536 /64s buys no lookups', async () => {
+    const statuses = [];
+    for (let net = 1; net <= PER_48 + 1; net++) statuses.push((await lookUp(`2001:db8:48:${net}::1`)).status);
+    expect(statuses).toEqual([...Array(PER_48).fill(200), 429]);
+    // Another /48 of the same /32 is another site.
+    expect((await lookUp('2001:db8:49:1::1')).status).toBe(200);
+  });
+
+  it('limits an IPv6 /32 as one: rotating its /48s buys no lookups past the provider-wide number', async () => {
+    const statuses = [];
+    for (let site = 1; site <= PER_32 + 1; site++)
+      statuses.push((await lookUp(`2001:db9:${site}::1`)).status);
+    expect(statuses).toEqual([...Array(PER_32).fill(200), 429]);
+    expect((await lookUp('2001:dba:1::1')).status).toBe(200);
+  });
+
+  it('limits a device across addresses', async () => {
+    const statuses = [];
+    for (let host = 1; host <= PER_DEVICE + 1; host++)
+      statuses.push((await lookUp(`198.51.100.${host}`, 'lookup-device-1')).status);
+    expect(statuses).toEqual([...Array(PER_DEVICE).fill(200), 429]);
+    expect((await lookUp('198.51.100.50', 'lookup-device-2')).status).toBe(200);
+  });
+});

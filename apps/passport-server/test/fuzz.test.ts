@@ -118,7 +118,7 @@ describe(`bad input (seed ${seed})`, () => {
       if (response instanceof Error) return `inject failed: ${response.message}`;
       const problem = envelopeProblem(response, {
         method: request.method,
-        envelopeOptional: isNonEnvelopeRoute(request.url),
+        envelopeOptional: isNonEnvelopeRoute(request.url, request.method),
       });
       if (problem) return problem;
       if (request.expectStatus && response.statusCode !== request.expectStatus)

@@ -123,7 +123,7 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
     });
     const problem = envelopeProblem(response, {
       method: request.method,
-      envelopeOptional: isNonEnvelopeRoute(request.url),
+      envelopeOptional: isNonEnvelopeRoute(request.url, request.method),
     });
     if (problem) problems.push(`${request.method} ${request.url}: ${problem}`);
     return response;
@@ -408,7 +408,7 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
           const same =
             response.statusCode === canonical.statusCode &&
             (route.method === 'HEAD' ||
-              isNonEnvelopeRoute(route.url) ||
+              isNonEnvelopeRoute(route.url, route.method) ||
               errorCodeOf(response) === errorCodeOf(canonical));
           if (!same)
             mismatches.push(

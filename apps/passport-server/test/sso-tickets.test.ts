@@ -16,6 +16,8 @@ import { type Browser, backend, startServer, type TestServer } from './support/s
 const SERVICE = 'https://svc.example.com';
 const OTHER_SERVICE = 'http://127.0.0.1:4999';
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** A navigation the browser vouches for: a link on this site's own page (flows/sign-out). */
+const SAME_ORIGIN = { accept: HTML, 'sec-fetch-site': 'same-origin' };
 const SSO_INDEX = '<!doctype html><html><body><div id="sso"></div></body></html>';
 const WEB_INDEX = '<!doctype html><html><body><div id="web"></div></body></html>';
 
@@ -262,7 +264,7 @@ describe('GET /passport/sso/service_validate/', () => {
   it('refuses a ticket whose session has ended since, and one whose account is frozen', async () => {
     const ended = await signedIn();
     const orphan = await ticketFor(ended.browser, SERVICE);
-    await ended.browser.get('/sso/logout', { accept: HTML });
+    await ended.browser.get('/sso/logout', SAME_ORIGIN);
     expect(await isSignedIn(ended.browser)).toBe(false);
     expect((await validate(SERVICE, orphan)).body.error_code).toBe(ErrorCode.ticketInvalid);
 
@@ -277,7 +279,7 @@ describe('GET /sso/logout', () => {
   it('ends the session and returns to next when it is a registered service', async () => {
     const { browser } = await signedIn();
     const next = `${SERVICE}/signed-out?x=1`;
-    const answer = await browser.get(`/sso/logout?next=${encodeURIComponent(next)}`, { accept: HTML });
+    const answer = await browser.get(`/sso/logout?next=${encodeURIComponent(next)}`, SAME_ORIGIN);
     expect(answer.status).toBe(302);
     expect(answer.headers.location).toBe(next);
     expect(await isSignedIn(browser)).toBe(false);
@@ -291,20 +293,26 @@ describe('GET /sso/logout', () => {
     '',
   ])('sends the browser to / for next=%s, and still signs out', async (next) => {
     const { browser } = await signedIn();
-    const answer = await browser.get(`/sso/logout?next=${encodeURIComponent(next)}`, { accept: HTML });
+    const answer = await browser.get(`/sso/logout?next=${encodeURIComponent(next)}`, SAME_ORIGIN);
     expect(answer.status).toBe(302);
     expect(answer.headers.location).toBe('/');
     expect(await isSignedIn(browser)).toBe(false);
   });
 
-  it('follows a link from a registered service, and refuses one from a foreign page', async () => {
+  it('asks first on a link from a registered service, and refuses one from a foreign page', async () => {
     const fromService = await signedIn();
-    const allowed = await fromService.browser.get(`/sso/logout?next=${encodeURIComponent(SERVICE)}`, {
+    const asked = await fromService.browser.get(`/sso/logout?next=${encodeURIComponent(SERVICE)}`, {
       accept: HTML,
       'sec-fetch-site': 'cross-site',
       referer: `${SERVICE}/account`,
     });
-    expect(allowed.status).toBe(302);
+    expect(asked.status).toBe(200);
+    expect(asked.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(asked.raw.body).toContain(`action="${paths.sso.logout}"`);
+    expect(asked.raw.body).toContain(`data-destination="${SERVICE}"`);
+    expect(await isSignedIn(fromService.browser)).toBe(true);
+    // The page's button: the POST logout with the CSRF header, as the SDK sends it.
+    expect((await fromService.browser.post(paths.sso.logout, {})).body.error_code).toBe(0);
     expect(await isSignedIn(fromService.browser)).toBe(false);
 
     const fromForeign = await signedIn();
@@ -386,7 +394,7 @@ describe('SSO_HOST', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers.location).toBeUndefined();
     const out = await browser.get(`/logout?next=${encodeURIComponent(SERVICE)}`, {
-      accept: HTML,
+      ...SAME_ORIGIN,
       host: SSO_HOST,
     });
     expect(out.headers.location).toBe(SERVICE);

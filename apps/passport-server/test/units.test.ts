@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PassportError } from '../src/errors';
 import { normaliseEmail, normaliseMobile } from '../src/lib/identifiers';
-import { rateLimitKey } from '../src/lib/ip';
+import { networkKey, rateLimitKey } from '../src/lib/ip';
 import { safeRedirect } from '../src/lib/redirect';
 
 describe('rate-limit keys', () => {
@@ -21,6 +21,14 @@ describe('rate-limit keys', () => {
     expect(rateLimitKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
     expect(rateLimitKey('::ffff:c000:207')).toBe('192.0.2.7');
     expect(rateLimitKey('192.0.2.7')).toBe('192.0.2.7');
+  });
+
+  it('keys the wider IPv6 networks by /48 and /32 whatever the textual form, and IPv4 not at all', () => {
+    const forms = ['2001:db8:a:b::1', '2001:0DB8:000A:ffff:1:2:3:4', '[2001:db8:a::9]'];
+    expect(new Set(forms.map((form) => networkKey(form, 48)))).toEqual(new Set(['2001:db8:a::/48']));
+    expect(networkKey('2001:db8:ffff:1::1', 32)).toBe('2001:db8::/32');
+    for (const address of ['192.0.2.7', '::ffff:192.0.2.7', 'not an address'])
+      expect(networkKey(address, 48), address).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassportError } from '../errors';
+import { sendLogoutConfirmation } from '../http/logout-confirmation';
 import { safeRedirect } from '../lib/redirect';
 
 /** Ends the request's session server side and in the browser; answers the checked `next`. */
@@ -13,25 +14,54 @@ export async function signOut(
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }
 
+/** What a GET logout may do: sign out, ask the person first, or refuse a forged navigation. */
+export type LogoutNavigation = 'signOut' | 'confirm' | 'refuse';
+
 /**
- * Logout by GET, the one GET that changes state (the SDK logs out by navigating). It refuses what a
- * foreign page would send: a cross-site navigation whose Referer is not an allowed origin. `redirect`
- * says whether to send the browser on to `next` (unless `not_redirect=1`).
+ * Logout by GET is the one GET that changes state (the SDK logs out by navigating). Only a navigation
+ * the browser vouches for ends the session at once: `Sec-Fetch-Site: same-origin` (this site's own
+ * page) or `none` (a typed address, a bookmark). Anything else — no header (an old browser, a script),
+ * `same-site` (a sibling subdomain), a cross-site link from a trusted origin — gets a confirmation page
+ * and keeps the session; a cross-site navigation whose Referer is not trusted is refused outright.
+ */
+export function judgeLogoutNavigation(request: FastifyRequest, trusted: readonly string[]): LogoutNavigation {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'same-origin' || site === 'none') return 'signOut';
+  // The SDK's logout() from an allowed app on another origin: a CORS fetch, which carries the page's own
+  // Origin (no other page can send it, and a navigation sends none).
+  const origin = request.headers.origin;
+  if (
+    typeof origin === 'string' &&
+    trusted.includes(origin) &&
+    request.headers['sec-fetch-mode'] !== 'navigate'
+  )
+    return 'signOut';
+  if (site !== 'cross-site') return 'confirm';
+  let referrer: string | null = null;
+  try {
+    referrer = request.headers.referer ? new URL(request.headers.referer).origin : null;
+  } catch {}
+  return referrer !== null && trusted.includes(referrer) ? 'confirm' : 'refuse';
+}
+
+/**
+ * GET logout of the passport families: signs out (and says whether to send the browser on to `next`,
+ * unless `not_redirect=1`), or answers the confirmation page, or refuses (judgeLogoutNavigation).
  */
 export async function signOutByLink(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   query: { next?: string | undefined; not_redirect?: string | undefined },
-) {
-  if (request.headers['sec-fetch-site'] === 'cross-site') {
-    let referrer: string | null = null;
-    try {
-      referrer = request.headers.referer ? new URL(request.headers.referer).origin : null;
-    } catch {}
-    const trusted =
-      referrer === app.config.publicOrigin || app.config.allowedOrigins.includes(referrer ?? '');
-    if (!referrer || !trusted) throw new PassportError('csrfFailed', { reason: 'origin' });
+): Promise<{ next: string; redirect: boolean } | undefined> {
+  const { publicOrigin, allowedOrigins } = app.config;
+  const verdict = judgeLogoutNavigation(request, [publicOrigin, ...allowedOrigins]);
+  if (verdict === 'refuse') throw new PassportError('csrfFailed', { reason: 'origin' });
+  if (verdict === 'confirm') {
+    const destination = safeRedirect(query.next, publicOrigin, allowedOrigins);
+    const action = request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
+    await sendLogoutConfirmation(request, reply, { action, destination });
+    return undefined;
   }
   const answer = await signOut(app, request, reply, query.next);
   return { ...answer, redirect: query.not_redirect !== '1' };

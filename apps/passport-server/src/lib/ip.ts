@@ -45,3 +45,21 @@ export function rateLimitKey(address: string): string {
   if (mapped && (g5 === 0xffff || g6 !== 0)) return `${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`;
   return `${[g0, g1, g2, g3].map((g) => g.toString(16)).join(':')}::/64`;
 }
+
+/** Wider networks than the rate-limit key's, by prefix length, for the limits that count them too. */
+export type WidePrefix = 48 | 32;
+
+/**
+ * The IPv6 network of `bits` (48 or 32) an address belongs to, in one spelling for every textual form;
+ * null for IPv4 (IPv4-mapped IPv6 included) and for what is not an address. A client holding a /48
+ * has 65,536 /64s: the limits that count per /64 also count per /48 and /32 (README, "Check registered").
+ */
+export function networkKey(address: string, bits: WidePrefix): string | null {
+  const key = rateLimitKey(address);
+  if (key.startsWith('unknown:') || !key.endsWith('::/64')) return null;
+  const groups = key
+    .slice(0, -'::/64'.length)
+    .split(':')
+    .slice(0, bits / 16);
+  return `${groups.join(':')}::/${bits}`;
+}

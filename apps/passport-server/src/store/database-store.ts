@@ -25,6 +25,16 @@ export class DatabaseStore implements Store {
     return Number(row.counter);
   }
 
+  async decrement(key: string): Promise<void> {
+    await this.db
+      .updateTable('store_entries')
+      .set({ counter: sql<number>`counter - 1` })
+      .where('key', '=', key)
+      .where('expires_at', '>', this.now())
+      .where('counter', '>', 0)
+      .execute();
+  }
+
   async count(key: string): Promise<number> {
     const row = await this.db
       .selectFrom('store_entries')

@@ -5,6 +5,11 @@ const INCR_WITH_TTL = `local v = redis.call('INCR', KEYS[1])
 if v == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return v`;
 
+// Only a live, positive counter goes down: DECR alone would create a key without a TTL.
+const DECREMENT = `local v = tonumber(redis.call('GET', KEYS[1]))
+if v and v > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /** How long one Redis command may take before the request fails with 503 (loopback or LAN: ~1 ms). */
 export const COMMAND_TIMEOUT_MS = 2_000;
 
@@ -35,6 +40,10 @@ export class RedisStore implements Store {
 
   async incr(key: string, ttlMs: number): Promise<number> {
     return Number(await this.redis.eval(INCR_WITH_TTL, 1, this.prefix + key, ttlMs));
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.redis.eval(DECREMENT, 1, this.prefix + key);
   }
 
   async count(key: string): Promise<number> {

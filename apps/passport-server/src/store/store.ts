@@ -5,6 +5,11 @@
 export interface Store {
   /** Adds one to a fixed-window counter and returns the new count; the window starts at the first hit. */
   incr(key: string, ttlMs: number): Promise<number>;
+  /**
+   * Takes one back from a live counter (never below zero; nothing when absent or expired), atomically:
+   * a charge made before an outcome was known and refunded when it turned out not to count.
+   */
+  decrement(key: string): Promise<void>;
   /** The live value of a key, or null. */
   get(key: string): Promise<string | null>;
   /** Sets a value for ttlMs, replacing any value. */

@@ -86,7 +86,7 @@ describe('the legacy root paths through the SDK', () => {
     await quickLogin(client, { mobile, code: await server.codeFor(mobile) });
     const cookie = [...browser.cookies].map(([k, c]) => `${k}=${c.value}`).join('; ');
     const answer = await fetch(`${server.baseUrl}${paths.legacy.logout}?next=https://evil.example/`, {
-      headers: { cookie },
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
       redirect: 'manual',
     });
     expect(answer.status).toBe(302);
@@ -176,7 +176,11 @@ describe('the app API through the SDK', () => {
 describe('the family table', () => {
   it('serves every row in its envelope (NOT_LOGGED_IN or a validation failure, never a 404)', async () => {
     for (const { path, method, envelope } of FAMILY_ROUTES) {
-      const answer = await fetch(`${server.baseUrl}${path}`, { method, redirect: 'manual' });
+      const answer = await fetch(`${server.baseUrl}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
       if (method === 'GET' && path.endsWith('logout/')) {
         expect(answer.status, path).toBe(302);
         continue;

@@ -69,18 +69,25 @@ export const isPublicDocument = (url: string) =>
  * Pages a person's browser navigates to, whose answers are HTML (the page, or an error page with a
  * 4xx) or redirects, never JSON envelopes. Each needs a reason.
  */
-export const PAGE_ROUTES: readonly { url: RegExp; why: string }[] = [
+export const PAGE_ROUTES: readonly { url: RegExp; methods?: readonly string[]; why: string }[] = [
   {
     url: /^\/sso\/login\/?$/,
     why: 'the sso sign-in page: a redirect to the service with a ticket, the sso app, or an HTML error page (400) for an unregistered service',
   },
+  {
+    url: /logout\/?$/i,
+    methods: ['GET', 'HEAD'],
+    why: 'GET logout: a redirect (JSON with not_redirect=1), or, when the browser does not vouch for the navigation as same-origin or typed, the HTML confirmation page that keeps the session (flows/sign-out)',
+  },
 ];
 
 /** Routes whose successes are not JSON envelopes: public documents, the dev outbox page, browser pages. */
-export const isNonEnvelopeRoute = (url: string) =>
+export const isNonEnvelopeRoute = (url: string, method = 'GET') =>
   isPublicDocument(url) ||
   /^\/dev\/outbox\/?$/.test(normalisePath(url)) ||
-  PAGE_ROUTES.some((page) => page.url.test(normalisePath(url)));
+  PAGE_ROUTES.some(
+    (page) => page.url.test(normalisePath(url)) && (!page.methods || page.methods.includes(method)),
+  );
 
 /**
  * GET routes that change state on purpose: logout is a browser navigation in the spec (§2, "Logout:

@@ -98,6 +98,8 @@ export class SdkBrowser {
       if (cookie) headers.set('cookie', cookie);
       headers.set('x-forwarded-for', this.address);
       if (request.method !== 'GET') headers.set('origin', PAGE_ORIGIN);
+      // What a browser adds to every request from a page of the same origin (a GET logout needs it).
+      if (!headers.has('sec-fetch-site')) headers.set('sec-fetch-site', 'same-origin');
       if (this.stripCsrf) headers.delete(CSRF_HEADER);
       const response = await fetch(new Request(request, { headers, redirect: 'manual' }));
       for (const line of response.headers.getSetCookie()) this.store(line, true);

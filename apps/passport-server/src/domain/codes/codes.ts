@@ -59,12 +59,24 @@ export interface Codes {
  * `attempts < max`), so parallel guesses cannot race past the limit; consumption is a conditional
  * UPDATE on `used_at IS NULL`, so of many concurrent right answers exactly one wins. A resend supersedes
  * the live code and inherits its wrong-guess count: resending never buys more guesses.
+ *
+ * Above the count per code sits one guess budget per target (channel + normalised target), whatever
+ * purpose a guess names: an endpoint that accepts several code types (sms_login takes three) does not
+ * multiply the guesses. It is a store counter charged before the comparison (an atomic increment on
+ * SQLite, PostgreSQL and Redis alike, so parallel guesses cannot race past it) and given back when the
+ * guess was right or never judged: only wrong guesses spend it, at most `codeMaxAttempts` per
+ * `codeGuessWindowMs`.
  */
 export function createCodes(app: FastifyInstance): Codes {
   const { db, store, secret, delivery, runtime, config } = app;
   const limits = runtime.limits;
   const hashOf = (purpose: number, channel: Channel, target: string, code: string) =>
     hmac(secret, `otp|${purpose}|${channel}|${target}|${code}`);
+
+  // One wrong-guess budget per target (issue 9, item 5) — per lane, so strangers spending theirs never
+  // spend the owner's on a known device (item 2).
+  const budgetKey = (channel: Channel, target: string, lane: CodeLane) =>
+    `code:guesses:${lane}:${channel}:${target}`;
 
   const liveCode = (channel: Channel, target: string, purpose: number, lane: CodeLane) =>
     db
@@ -101,7 +113,9 @@ export function createCodes(app: FastifyInstance): Codes {
 
     const previous = await liveCode(channel, target, purpose, lane);
     const inherited = previous && previous.expires_at > now ? previous.attempts : 0;
-    if (inherited >= limits.codeMaxAttempts) {
+    // A code that could not be tried is not sent (nor is the cooldown charged for it).
+    const spent = await store.count(budgetKey(channel, target, lane));
+    if (inherited >= limits.codeMaxAttempts || spent >= limits.codeMaxAttempts) {
       await store.delete(cooldownKey);
       throw new PassportError('codeTooManyAttempts');
     }
@@ -165,11 +179,36 @@ export function createCodes(app: FastifyInstance): Codes {
     if (!row || row.expires_at <= now) throw new PassportError('codeExpired');
     if (row.attempts >= limits.codeMaxAttempts) throw new PassportError('codeTooManyAttempts');
 
-    // Charge the guess first: only the first `max` guesses, in whatever order they arrive, are judged.
+    // Charge the guess first, to the target and then to the code: only the first `max` guesses, in
+    // whatever order and under whatever purpose they arrive, are judged.
+    const budget = budgetKey(channel, target, lane);
+    if ((await store.incr(budget, limits.codeGuessWindowMs)) > limits.codeMaxAttempts) {
+      await refund(budget);
+      throw new PassportError('codeTooManyAttempts');
+    }
+    try {
+      await judge(request, row.id, row.code_hash, now);
+    } catch (error) {
+      if (!(error instanceof PassportError && error.errorName === 'codeWrong')) await refund(budget);
+      throw error;
+    }
+    await refund(budget);
+  }
+
+  /** Gives a guess back; best effort, as the outcome is settled (a right code is already consumed). */
+  function refund(budget: string): Promise<void> {
+    return store
+      .decrement(budget)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'guess refund failed'));
+  }
+
+  /** Charges the code one attempt, compares, consumes; throws CODE_WRONG only for a judged wrong guess. */
+  async function judge(request: VerifyCodeRequest, id: string, codeHash: string, now: number) {
+    const { channel, target, purpose } = request;
     const charged = await db
       .updateTable('one_time_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', row.id)
+      .where('id', '=', id)
       .where('used_at', 'is', null)
       .where('attempts', '<', limits.codeMaxAttempts)
       .where('expires_at', '>', now)
@@ -178,7 +217,7 @@ export function createCodes(app: FastifyInstance): Codes {
       const fresh = await db
         .selectFrom('one_time_codes')
         .select(['attempts', 'used_at'])
-        .where('id', '=', row.id)
+        .where('id', '=', id)
         .executeTakeFirst();
       if (fresh && fresh.used_at === null && fresh.attempts >= limits.codeMaxAttempts) {
         throw new PassportError('codeTooManyAttempts');
@@ -187,13 +226,13 @@ export function createCodes(app: FastifyInstance): Codes {
     }
 
     const given = request.code.trim();
-    if (!/^[0-9]{6}$/.test(given) || !safeEqual(hashOf(purpose, channel, target, given), row.code_hash)) {
+    if (!/^[0-9]{6}$/.test(given) || !safeEqual(hashOf(purpose, channel, target, given), codeHash)) {
       throw new PassportError('codeWrong');
     }
     const consumed = await db
       .updateTable('one_time_codes')
       .set({ used_at: now })
-      .where('id', '=', row.id)
+      .where('id', '=', id)
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (Number(consumed.numUpdatedRows) !== 1) throw new PassportError('codeExpired');

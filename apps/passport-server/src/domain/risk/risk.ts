@@ -55,7 +55,7 @@ export function normaliseAction(url: string): string {
 }
 
 /** The device a request says it comes from: `fp`, the `verifyFp` query or the `s_v_web_id` cookie. */
-function deviceOf(request: FastifyRequest): string {
+export function deviceOf(request: FastifyRequest): string {
   const query = request.query as Record<string, unknown> | undefined;
   const verifyFp = typeof query?.verifyFp === 'string' ? query.verifyFp : '';
   const device = fieldOf(request, 'fp') || verifyFp || request.cookies?.s_v_web_id || '';

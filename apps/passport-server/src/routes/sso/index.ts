@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { checkService, withTicket } from '../../domain/sso/services';
 import { ssoTickets } from '../../domain/sso/tickets';
 import { PassportError } from '../../errors';
+import { judgeLogoutNavigation } from '../../flows/sign-out';
+import { sendLogoutConfirmation } from '../../http/logout-confirmation';
 import { mask } from '../../lib/identifiers';
 import { paths, ssoSuccess } from '../../protocol';
 import { CommonQuery, SsoFailure, ssoResponses } from '../../schemas/common';
@@ -17,7 +19,8 @@ import { serviceErrorPage } from './error-page';
  *   error page (HTML, 400), never a redirect.
  * - GET /passport/sso/service_validate/?service=<url>&ticket=<ticket>: the service's back end trades
  *   the ticket, once, for the user (sso envelope).
- * - GET /sso/logout?next=<url>: ends the session and returns to next when it is a registered service.
+ * - GET /sso/logout?next=<url>: ends the session and returns to next when it is a registered service
+ *   (a navigation the browser does not vouch for as same-origin or typed gets a confirmation page).
  *
  * With SSO_HOST set, /login and /logout on that host are the same pages.
  */
@@ -66,22 +69,6 @@ const PAGE = { description: 'an HTML page' };
 /** A string of the host's name with an optional port, for the host-constrained twins of the pages. */
 const hostPattern = (host: string) => new RegExp(`^${host.replace(/[.]/g, '\\.')}(:\\d+)?$`, 'i');
 
-/**
- * Whether a logout navigation may end the session: same-site, or a cross-site one whose Referer is this
- * site, an allowed origin or a registered service (a foreign page cannot sign people out).
- */
-function trustedNavigation(app: FastifyInstance, request: FastifyRequest): boolean {
-  if (request.headers['sec-fetch-site'] !== 'cross-site') return true;
-  let referrer: string;
-  try {
-    referrer = new URL(request.headers.referer ?? '').origin;
-  } catch {
-    return false;
-  }
-  const { publicOrigin, allowedOrigins, ssoServices } = app.config;
-  return referrer === publicOrigin || allowedOrigins.includes(referrer) || ssoServices.includes(referrer);
-}
-
 export default async function ssoRoutes(app: FastifyInstance) {
   const tickets = ssoTickets({ store: app.store, db: app.db, secret: app.secret, now: app.runtime.now });
   const ssoApp = app.config.apps.find((served) => served.name === 'sso');
@@ -100,12 +87,22 @@ export default async function ssoRoutes(app: FastifyInstance) {
     return sendAppIndex(reply, ssoApp, 'no-store');
   }
 
+  /**
+   * A service's "sign out" link navigates here. Like the passport GET logout (flows/sign-out): a
+   * same-origin or typed navigation signs out; a link from this site, an allowed origin or a registered
+   * service gets the confirmation page (posting to the sso POST logout); a foreign page is refused.
+   */
   async function logout(request: FastifyRequest, reply: FastifyReply) {
-    if (!trustedNavigation(app, request)) throw new PassportError('csrfFailed', { reason: 'origin' });
-    await app.sessions.signOut(request, reply);
+    const { publicOrigin, allowedOrigins, ssoServices } = app.config;
+    const verdict = judgeLogoutNavigation(request, [publicOrigin, ...allowedOrigins, ...ssoServices]);
+    if (verdict === 'refuse') throw new PassportError('csrfFailed', { reason: 'origin' });
     const { next } = request.query as { next?: string };
-    const checked = checkService(next, app.config.ssoServices);
-    return reply.header('cache-control', 'no-store').redirect(checked.ok ? checked.url : '/', 302);
+    const checked = checkService(next, ssoServices);
+    const destination = checked.ok ? checked.url : '/';
+    if (verdict === 'confirm')
+      return sendLogoutConfirmation(request, reply, { action: paths.sso.logout, destination });
+    await app.sessions.signOut(request, reply);
+    return reply.header('cache-control', 'no-store').redirect(destination, 302);
   }
 
   const pages = [
@@ -127,7 +124,11 @@ export default async function ssoRoutes(app: FastifyInstance) {
         summary: 'SSO sign-out: ends the session; returns to next when it is a registered service, else /',
         tags: ['sso'],
         querystring: LogoutQuery,
-        response: { 302: Type.Null({ description: 'to next or /' }), '4xx': SsoFailure },
+        response: {
+          200: { description: 'the confirmation page (HTML), the session kept' },
+          302: Type.Null({ description: 'to next or /' }),
+          '4xx': SsoFailure,
+        },
       },
     },
   ];

@@ -4,8 +4,9 @@ import { LogoutData, logoutPostSchema, logoutSchema } from '../../schemas/logout
 import { flowRoute } from '../declare';
 
 /**
- * GET logout, the one GET that changes state: the SDK logs out by navigating; flows/sign-out guards it
- * against cross-site navigations. It redirects to `next` unless `not_redirect=1`.
+ * GET logout, the one GET that changes state: the SDK logs out by navigating. A same-origin or typed
+ * navigation signs out and redirects to `next` unless `not_redirect=1`; any other gets a confirmation
+ * page that keeps the session, a forged cross-site one a 403 (flows/sign-out).
  */
 export const logoutLink = flowRoute({
   method: 'GET',
@@ -18,7 +19,9 @@ export const logoutLink = flowRoute({
     ['legacy', paths.legacy.logout],
   ],
   run: async (app, request, reply) => {
-    const { next, redirect } = await signOutByLink(app, request, reply, request.query);
+    const answer = await signOutByLink(app, request, reply, request.query);
+    if (!answer) return undefined;
+    const { next, redirect } = answer;
     if (!redirect) return { next };
     await reply.redirect(next, 302);
     return undefined;

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { languageOf } from '../lib/language';
+import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
+
+type Language = 'zh' | 'en';
+
+const HTML_LANG = { zh: 'zh-CN', en: 'en' } as const;
+
+const COPY = {
+  zh: {
+    title: '退出登录？',
+    body: '有一个链接想让你退出登录。如果是你自己要退出，请点击下面的按钮；否则关闭本页即可，你会保持登录。',
+    signOut: '退出登录',
+    stay: '保持登录',
+    failed: '没能退出登录。请刷新本页后再试。',
+    noScript: '退出登录需要启用 JavaScript。',
+  },
+  en: {
+    title: 'Sign out?',
+    body: 'A link asked to sign you out. If you want to sign out, press the button below; otherwise close this page and you stay signed in.',
+    signOut: 'Sign out',
+    stay: 'Stay signed in',
+    failed: 'Signing out did not work. Reload this page and try again.',
+    noScript: 'Signing out needs JavaScript.',
+  },
+} as const;
+
+/**
+ * The button does the SDK's POST logout: the CSRF token from the readable cookie into the header (the
+ * server accepts it nowhere else), then on to the destination the server already checked. Static, so
+ * the CSP allows exactly it by hash.
+ */
+const SCRIPT = `document.querySelectorAll('form[data-logout]').forEach(function (form) {
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var token = (document.cookie.match(/(?:^|; )${CSRF_COOKIE}=([^;]*)/) || [])[1] || '';
+    var failed = form.querySelector('[role=alert]');
+    fetch(form.action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', '${CSRF_HEADER}': decodeURIComponent(token) },
+      body: ''
+    }).then(function (response) {
+      return response.json().then(function (body) {
+        var ok = response.ok && (body.message === 'success' || body.error_code === 0);
+        if (!ok) throw new Error('logout');
+        window.location.assign(form.getAttribute('data-destination') || '/');
+      });
+    }).catch(function () { failed.hidden = false; });
+  });
+});`;
+
+const STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}section+section{margin-top:2rem;border-top:1px solid #ddd}button{font:inherit;padding:.5rem 1rem}';
+
+const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** Nothing but the script and style above; never framed; the form posts to this site only. */
+const CSP = [
+  "default-src 'none'",
+  `script-src ${hashOf(SCRIPT)}`,
+  `style-src ${hashOf(STYLE)}`,
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export interface LogoutConfirmation {
+  /** The POST logout path of the same family (same-origin, relative). */
+  action: string;
+  /** Where to go once signed out: already checked by the redirect rule. */
+  destination: string;
+}
+
+/**
+ * The page a GET logout answers when the navigation is not one the browser vouches for
+ * (flows/sign-out): the session is kept and the person decides. HTML in both languages, the asked one
+ * (`language`, zh by default) first; `frame-ancestors 'none'`, so no page can frame it and click for
+ * the person; never cached.
+ */
+export function sendLogoutConfirmation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: LogoutConfirmation,
+): FastifyReply {
+  const first = languageOf(request);
+  const section = (language: Language, heading: 'h1' | 'h2') => {
+    const copy = COPY[language];
+    return `<section lang="${HTML_LANG[language]}">
+<${heading}>${escapeHtml(copy.title)}</${heading}>
+<p>${escapeHtml(copy.body)}</p>
+<form method="post" action="${escapeHtml(page.action)}" data-logout data-destination="${escapeHtml(page.destination)}">
+<button type="submit">${escapeHtml(copy.signOut)}</button>
+<a href="/">${escapeHtml(copy.stay)}</a>
+<p role="alert" hidden>${escapeHtml(copy.failed)}</p>
+</form>
+<noscript><p>${escapeHtml(copy.noScript)}</p></noscript>
+</section>`;
+  };
+  const html = `<!doctype html>
+<html lang="${HTML_LANG[first]}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(COPY[first].title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${section(first, 'h1')}
+${section(first === 'zh' ? 'en' : 'zh', 'h2')}
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+  return reply
+    .code(200)
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', CSP)
+    .type('text/html; charset=utf-8')
+    .send(html);
+}

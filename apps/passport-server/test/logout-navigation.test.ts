@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, paths } from '../src/protocol';
+import { signInBySms } from './support/flows';
+import { type Browser, startServer, type TestServer } from './support/server';
+
+/**
+ * Logout by GET (SECURITY.md, CSRF: no state change on GET but this one): only a navigation the browser
+ * vouches for — `Sec-Fetch-Site: same-origin` or `none` (a typed address) — signs out at once. No header
+ * (an old browser), `same-site` (a sibling subdomain) or a link from a trusted origin get a confirmation
+ * page that keeps the session; its button is the POST logout with the CSRF header.
+ */
+let server: TestServer;
+const SERVICE = 'https://svc.example.com';
+/** An app on another origin that uses the SDK (CORS, allowed). */
+const APP = 'https://app.example.com';
+beforeAll(async () => {
+  server = await startServer({ ssoServices: [SERVICE], allowedOrigins: [APP] });
+});
+afterAll(async () => server?.close());
+
+const HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+/** Every GET logout and the POST its confirmation page sends the person's answer to. */
+const LOGOUTS = [
+  { get: paths.web.logout, post: paths.web.logout },
+  { get: paths.sso.logout, post: paths.sso.logout },
+  { get: paths.legacy.logout, post: paths.legacy.logout },
+  { get: '/sso/logout', post: paths.sso.logout },
+];
+
+const signedIn = async (): Promise<Browser> => {
+  const browser = server.browser();
+  await signInBySms(server, browser);
+  return browser;
+};
+const isSignedIn = async (browser: Browser) =>
+  (await browser.get(paths.web.accountInfo)).body.data?.error_code !== ErrorCode.notLoggedIn;
+
+describe('GET logout asks first unless the browser vouches for the navigation', () => {
+  it.each(LOGOUTS)(
+    '$get: no Sec-Fetch-Site, or same-site, keeps the session and answers the page',
+    async ({ get, post }) => {
+      for (const headers of [{}, { 'sec-fetch-site': 'same-site' }] as Record<string, string>[]) {
+        const browser = await signedIn();
+        const answer = await browser.get(`${get}?next=${encodeURIComponent('/after')}`, {
+          accept: HTML,
+          ...headers,
+        });
+        expect(answer.status, JSON.stringify(headers)).toBe(200);
+        expect(answer.headers['content-type']).toMatch(/^text\/html/);
+        expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+        expect(answer.headers['cache-control']).toBe('no-store');
+        expect(answer.raw.body).toContain(`<form method="post" action="${post}"`);
+        expect(await isSignedIn(browser), JSON.stringify(headers)).toBe(true);
+        // The page's button: the POST logout with the CSRF header from the readable cookie.
+        const confirmed = await browser.post(post, {});
+        expect(confirmed.status).toBe(200);
+        expect(await isSignedIn(browser)).toBe(false);
+      }
+    },
+  );
+
+  it.each(LOGOUTS)('$get: same-origin or a typed address (none) signs out at once', async ({ get }) => {
+    for (const site of ['same-origin', 'none']) {
+      const browser = await signedIn();
+      const answer = await browser.get(get, { accept: HTML, 'sec-fetch-site': site });
+      expect(answer.status, site).toBe(302);
+      expect(await isSignedIn(browser), site).toBe(false);
+    }
+  });
+
+  it('keeps not_redirect=1 JSON for same-origin requests only', async () => {
+    const browser = await signedIn();
+    const page = await browser.get(`${paths.web.logout}?not_redirect=1&next=/x`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(await isSignedIn(browser)).toBe(true);
+    const json = await browser.get(`${paths.web.logout}?not_redirect=1&next=/x`, {
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(json.body).toEqual({ message: 'success', data: { next: '/x' } });
+    expect(await isSignedIn(browser)).toBe(false);
+  });
+
+  it('says it in zh first by default and en first with language=en; the destination follows the redirect rule', async () => {
+    const browser = await signedIn();
+    const zh = (await browser.get(`${paths.web.logout}?next=${encodeURIComponent('//evil.example/x')}`)).raw
+      .body;
+    expect(zh).toContain('<html lang="zh-CN">');
+    expect(zh).toContain('退出登录');
+    expect(zh).toContain('Sign out');
+    expect(zh).toContain('data-destination="/"');
+    expect(zh).not.toContain('evil.example');
+    const en = (
+      await browser.get(`${paths.web.logout}?language=en&next=${encodeURIComponent('/home?a=1&b=<2>')}`)
+    ).raw.body;
+    expect(en).toContain('<html lang="en">');
+    expect(en.indexOf('Sign out?')).toBeLessThan(en.indexOf('退出登录？'));
+    // Escaped for the attribute: nothing of the input leaves it.
+    expect(en).toMatch(/data-destination="\/home\?a=1&#38;b=[^"<>]*"/);
+    expect(en).not.toContain('<2>');
+    expect(await isSignedIn(browser)).toBe(true);
+  });
+
+  it("signs out the SDK's logout() fetch from an allowed app on another origin, never a foreign one", async () => {
+    const fetchFrom = (origin: string) => ({
+      origin,
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'cors',
+      referer: `${origin}/settings`,
+    });
+    const browser = await signedIn();
+    const json = await browser.get(`${paths.web.logout}?not_redirect=1&next=/x`, fetchFrom(APP));
+    expect(json.body).toEqual({ message: 'success', data: { next: '/x' } });
+    expect(await isSignedIn(browser)).toBe(false);
+    // A navigation that claims the Origin (none does) is still a navigation: the page, not a sign-out.
+    const navigated = await signedIn();
+    const page = await navigated.get(paths.web.logout, { ...fetchFrom(APP), 'sec-fetch-mode': 'navigate' });
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(await isSignedIn(navigated)).toBe(true);
+    const foreign = await signedIn();
+    const refused = await foreign.get(
+      `${paths.web.logout}?not_redirect=1`,
+      fetchFrom('https://evil.example.net'),
+    );
+    expect(refused.status).toBe(403);
+    expect(await isSignedIn(foreign)).toBe(true);
+  });
+
+  it('still refuses a cross-site navigation from a foreign page with 403', async () => {
+    const browser = await signedIn();
+    const forged = await browser.get(paths.web.logout, {
+      'sec-fetch-site': 'cross-site',
+      referer: 'https://evil.example.net/',
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.data.error_code).toBe(ErrorCode.csrfFailed);
+    expect(await isSignedIn(browser)).toBe(true);
+  });
+});
