@@ -1,3 +1,5 @@
+import { safeRedirect } from '../../protocol';
+
 /**
  * The services that may sign people in through the sso app, registered by origin (SSO_SERVICES; an
  * app registry can replace the list later). A service names itself by a URL: where the browser returns
@@ -11,16 +13,18 @@ export type ServiceCheck =
   | { ok: true; url: string; origin: string }
   | { ok: false; reason: 'missing' | 'malformed' | 'unregistered' };
 
+/** An origin no service has: relative targets resolve against it, so only registered origins pass. */
+const NO_SERVICE = 'https://service.invalid';
+
 /**
- * Checks a service URL: an absolute http(s) URL, no credentials, no control characters or
- * backslashes, no `ticket` parameter of its own, whose origin is exactly one of the registered ones.
- * The URL is kept as given: a ticket is bound to that exact string.
+ * Checks a service URL by the protocol's one redirect rule (`safeRedirect`: the target as a browser
+ * parses it, no credentials, control characters or backslashes, an exact origin), with registered
+ * origins as the only allowed ones; a service is also absolute and carries no `ticket` parameter of its
+ * own. The URL is kept as given: a ticket is bound to that exact string.
  */
 export function checkService(value: unknown, registered: readonly string[]): ServiceCheck {
   if (value === undefined || value === '') return { ok: false, reason: 'missing' };
-  if (typeof value !== 'string' || value.length > MAX_LENGTH) return { ok: false, reason: 'malformed' };
-  // Browsers treat backslashes as slashes and drop tabs and newlines: refuse them outright.
-  if (value.includes('\\') || [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+  if (typeof value !== 'string' || value.length > MAX_LENGTH || !/^https?:\/\//i.test(value))
     return { ok: false, reason: 'malformed' };
   let url: URL;
   try {
@@ -28,10 +32,9 @@ export function checkService(value: unknown, registered: readonly string[]): Ser
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'malformed' };
-  if (url.username || url.password || url.searchParams.has('ticket'))
-    return { ok: false, reason: 'malformed' };
-  if (!registered.includes(url.origin)) return { ok: false, reason: 'unregistered' };
+  if (safeRedirect(value, { origin: NO_SERVICE, allowedOrigins: registered }) === null)
+    return { ok: false, reason: registered.includes(url.origin) ? 'malformed' : 'unregistered' };
+  if (url.searchParams.has('ticket')) return { ok: false, reason: 'malformed' };
   return { ok: true, url: value, origin: url.origin };
 }
 
