@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { languageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
+import { bilingualPage, escapeHtml, type PageLanguage } from './bilingual-page';
 
-type Language = 'zh' | 'en';
-
-const HTML_LANG = { zh: 'zh-CN', en: 'en' } as const;
+type Language = PageLanguage;
 
 const COPY = {
   zh: {
@@ -67,8 +66,6 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export interface LogoutConfirmation {
   /** The POST logout path of the same family (same-origin, relative). */
   action: string;
@@ -88,37 +85,23 @@ export function sendLogoutConfirmation(
   page: LogoutConfirmation,
 ): FastifyReply {
   const first = languageOf(request);
-  const section = (language: Language, heading: 'h1' | 'h2') => {
-    const copy = COPY[language];
-    return `<section lang="${HTML_LANG[language]}">
-<${heading}>${escapeHtml(copy.title)}</${heading}>
+  const html = bilingualPage({
+    first,
+    title: (language) => COPY[language].title,
+    section: (language, heading) => {
+      const copy = COPY[language];
+      return `<${heading}>${escapeHtml(copy.title)}</${heading}>
 <p>${escapeHtml(copy.body)}</p>
 <form method="post" action="${escapeHtml(page.action)}" data-logout data-destination="${escapeHtml(page.destination)}">
 <button type="submit">${escapeHtml(copy.signOut)}</button>
 <a href="/">${escapeHtml(copy.stay)}</a>
 <p role="alert" hidden>${escapeHtml(copy.failed)}</p>
 </form>
-<noscript><p>${escapeHtml(copy.noScript)}</p></noscript>
-</section>`;
-  };
-  const html = `<!doctype html>
-<html lang="${HTML_LANG[first]}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(COPY[first].title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${section(first, 'h1')}
-${section(first === 'zh' ? 'en' : 'zh', 'h2')}
-</main>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+<noscript><p>${escapeHtml(copy.noScript)}</p></noscript>`;
+    },
+    head: `<meta name="referrer" content="no-referrer">\n<style>${STYLE}</style>\n`,
+    tail: `<script>${SCRIPT}</script>\n`,
+  });
   return reply
     .code(200)
     .header('cache-control', 'no-store')

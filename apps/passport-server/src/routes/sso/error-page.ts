@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bilingualPage, escapeHtml, type PageLanguage } from '../../http/bilingual-page';
 import { errors } from '../../protocol';
 
-type Language = 'zh' | 'en';
-
-const HTML_LANG = { zh: 'zh-CN', en: 'en' } as const;
+type Language = PageLanguage;
 
 const COPY = {
   zh: {
@@ -32,8 +31,6 @@ export function pageLanguage(request: FastifyRequest): Language {
   return typeof query === 'string' && query.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The page /sso/login answers when the service cannot be sent a ticket: HTML (a person reads it),
  * HTTP 400, no redirect and no link built from the input. It says it in both languages, the asked one
@@ -47,29 +44,16 @@ export function serviceErrorPage(
 ) {
   const first = pageLanguage(request);
   const { code } = errors.redirectNotAllowed;
-  const section = (language: Language, heading: 'h1' | 'h2') => {
-    const copy = COPY[language];
-    return `<section lang="${HTML_LANG[language]}">
-<${heading}>${escapeHtml(copy.title)}</${heading}>
+  const html = bilingualPage({
+    first,
+    title: (language) => COPY[language].title,
+    section: (language, heading) => {
+      const copy = COPY[language];
+      return `<${heading}>${escapeHtml(copy.title)}</${heading}>
 <p>${escapeHtml(copy[reason])}</p>
-<p><small>${escapeHtml(copy.code)}: ${code}</small></p>
-</section>`;
-  };
-  const html = `<!doctype html>
-<html lang="${HTML_LANG[first]}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(COPY[first].title)}</title>
-</head>
-<body>
-<main>
-${section(first, 'h1')}
-${section(first === 'zh' ? 'en' : 'zh', 'h2')}
-</main>
-</body>
-</html>
-`;
+<p><small>${escapeHtml(copy.code)}: ${code}</small></p>`;
+    },
+  });
   return reply
     .code(400)
     .header('cache-control', 'no-store')
