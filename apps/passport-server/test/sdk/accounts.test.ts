@@ -67,6 +67,20 @@ async function accountWithPassword() {
   return { mobile, userId: account.user_id };
 }
 
+/** An account registered by e-mail code, verify ticket and password (the browser stays signed in). */
+async function registeredByEmail() {
+  const client = server.sdkBrowser().client();
+  const email = freshEmail();
+  await sendEmailCode(client, { email, type: EmailCodeType.register });
+  const { verify_ticket } = await checkEmailCode<Ticket>(client, {
+    email,
+    type: EmailCodeType.register,
+    code: await server.codeFor(email),
+  });
+  const account = await registerByEmail<Account>(client, { email, verify_ticket, password: GOOD_PASSWORD });
+  return { email, account };
+}
+
 describe('registration through the SDK', () => {
   it('registers by mobile with a verify ticket and signs in; the ticket is single use', async () => {
     const browser = server.sdkBrowser();
@@ -87,15 +101,7 @@ describe('registration through the SDK', () => {
   });
 
   it('registers by e-mail with a verify ticket', async () => {
-    const client = server.sdkBrowser().client();
-    const email = freshEmail();
-    await sendEmailCode(client, { email, type: EmailCodeType.register });
-    const { verify_ticket } = await checkEmailCode<Ticket>(client, {
-      email,
-      type: EmailCodeType.register,
-      code: await server.codeFor(email),
-    });
-    const account = await registerByEmail<Account>(client, { email, verify_ticket, password: GOOD_PASSWORD });
+    const { email, account } = await registeredByEmail();
     expect(account.new_user).toBe(true);
     expect(
       (await passwordLogin<Account>(server.sdkBrowser().client(), { email, password: GOOD_PASSWORD }))
@@ -104,15 +110,7 @@ describe('registration through the SDK', () => {
   });
 
   it('signs in at email/login with the e-mail and password; a wrong password or a mobile is refused', async () => {
-    const client = server.sdkBrowser().client();
-    const email = freshEmail();
-    await sendEmailCode(client, { email, type: EmailCodeType.register });
-    const { verify_ticket } = await checkEmailCode<Ticket>(client, {
-      email,
-      type: EmailCodeType.register,
-      code: await server.codeFor(email),
-    });
-    const account = await registerByEmail<Account>(client, { email, verify_ticket, password: GOOD_PASSWORD });
+    const { email, account } = await registeredByEmail();
     const other = server.sdkBrowser().client();
     expect((await emailLogin(other, { email, password: GOOD_PASSWORD })).user_id).toBe(account.user_id);
     expect((await accountInfo<Account>(other)).user_id).toBe(account.user_id);
