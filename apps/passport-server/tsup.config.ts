@@ -11,6 +11,6 @@ export default defineConfig({
   // The shared protocol tables and the app list are bundled from source; every npm dependency stays external.
   noExternal: ['@portico/account-sdk', '@portico/app-routes'],
   esbuildOptions(options) {
-    options.conditions = ['source'];
+    options.conditions = ['@portico/source'];
   },
 });

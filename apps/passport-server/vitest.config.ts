@@ -12,7 +12,7 @@ const projects: TestProjectInlineConfiguration[] = backends.map((backend) => ({
 }));
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
+  resolve: { conditions: ['@portico/source'] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
+  resolve: { conditions: ['@portico/source'] },
   test: {
     // CI runs every package's suite at once on two cores; property tests need headroom there.
     testTimeout: 20_000,

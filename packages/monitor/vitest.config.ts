@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // Workspace packages resolve to their TypeScript source, in the client and the server (node) environment.
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['@portico/source'] },
+  ssr: { resolve: { conditions: ['@portico/source'] } },
   test: {
     // CI runs every package's suite at once on two cores.
     testTimeout: 20_000,

@@ -12,7 +12,7 @@ import {
 export { type FirstLoadBudget, firstLoadBudget } from '@portico/app-routes/budget';
 
 /** Workspace packages are bundled from their TypeScript source (their `source` export condition). */
-export const appResolve = { conditions: ['source', ...defaultClientConditions] };
+export const appResolve = { conditions: ['@portico/source', ...defaultClientConditions] };
 
 /**
  * The build every app shares. Fewer, larger chunks compress better: the libraries every page needs
@@ -84,8 +84,11 @@ async function readRouteTable(
     server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     optimizeDeps: { noDiscovery: true, include: [] },
     resolve: { conditions: [...config.resolve.conditions] },
-    // Workspace packages are TypeScript source (their `source` condition): transform them too.
-    ssr: { noExternal: [/^@portico\//], resolve: { conditions: ['source'], externalConditions: ['source'] } },
+    // Workspace packages are TypeScript source (their `@portico/source` condition): transform them too.
+    ssr: {
+      noExternal: [/^@portico\//],
+      resolve: { conditions: ['@portico/source'], externalConditions: ['@portico/source'] },
+    },
   });
   try {
     const loaded = await server.ssrLoadModule(`/${module}`);
