@@ -205,6 +205,19 @@ export function isLoopbackOrigin(value: string): boolean {
   );
 }
 
+/**
+ * The other spellings of a loopback origin on the same scheme and port: `localhost`, `127.0.0.1` and
+ * `[::1]` reach the same server, and a developer opens whichever the banner or a habit suggests.
+ */
+function loopbackAliases(value: string): string[] {
+  if (!isLoopbackOrigin(value)) return [];
+  const url = new URL(value);
+  const port = url.port ? `:${url.port}` : '';
+  return ['localhost', '127.0.0.1', '[::1]']
+    .map((host) => `${url.protocol}//${host}${port}`)
+    .filter((alias) => alias !== value);
+}
+
 /** Reads and validates the environment; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, string> = {};
@@ -254,7 +267,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'set the delivery providers, or DEV_OUTBOX=on to publish codes on purpose (a demo), or DEV_OUTBOX=off',
     );
   }
-  const allowedOrigins = origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS);
+  // A loopback public origin (the development default) is one origin under all its spellings.
+  const allowedOrigins = [
+    ...new Set([...origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS), ...loopbackAliases(publicOrigin)]),
+  ];
   const given: Record<string, string | undefined> = raw;
   // An app served at a host of its own sends its API calls from that origin: the CORS and CSRF origin
   // checks must know it, or every sign-in there would fail its CSRF check.

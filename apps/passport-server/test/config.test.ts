@@ -40,6 +40,17 @@ describe('configuration', () => {
     );
   });
 
+  it('trusts the other loopback spellings of a loopback public origin, on its scheme and port only', () => {
+    expect(loadConfig({ PORT: '4100' }).allowedOrigins).toEqual([
+      'http://127.0.0.1:4100',
+      'http://[::1]:4100',
+    ]);
+    expect(loadConfig({ PUBLIC_ORIGIN: 'http://127.0.0.1:5000' }).allowedOrigins).toEqual([
+      'http://localhost:5000',
+      'http://[::1]:5000',
+    ]);
+  });
+
   it('reads the lists and switches', () => {
     const config = loadConfig({
       ALLOWED_ORIGINS: 'https://a.example.com, https://b.example.com/path',
@@ -48,6 +59,7 @@ describe('configuration', () => {
       PUBLIC_ORIGIN: 'https://passport.example.com/',
       DEV_OUTBOX: 'off',
     });
+    // A public origin that is not loopback adds no alias.
     expect(config.allowedOrigins).toEqual(['https://a.example.com', 'https://b.example.com']);
     expect(config.trustProxy).toBe(2);
     expect(config.allowedRegions).toEqual(['CN', 'HK']);

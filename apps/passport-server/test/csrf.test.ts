@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
 import { ErrorCode } from '../src/protocol';
 import { codeFor, freshMobile, startServer, type TestServer } from './support/server';
 
@@ -72,6 +74,7 @@ describe('CSRF', () => {
       { origin: 'https://evil.example.com' },
     );
     expect(foreign.status).toBe(403);
+    expect(foreign.body.data.error_code).toBe(ErrorCode.originNotAllowed);
     const allowed = await browser.post(
       '/passport/web/send_code/',
       { mobile: freshMobile(), ...send },
@@ -105,5 +108,98 @@ describe('CSRF', () => {
     });
     expect(raw.statusCode).toBe(415);
     expect(raw.json().data.error_code).toBe(ErrorCode.unsupportedMediaType);
+  });
+});
+
+describe('CSRF refusals that come from the set-up say what to configure', () => {
+  const logLines: string[] = [];
+  let logged: TestServer;
+  beforeAll(async () => {
+    const logStream = new Writable({
+      write(chunk, _encoding, callback) {
+        logLines.push(String(chunk));
+        callback();
+      },
+    });
+    // The development default: PUBLIC_ORIGIN http://localhost:3000 and what loadConfig derives from it.
+    const { publicOrigin, allowedOrigins } = loadConfig({ PORT: '3000' });
+    logged = await startServer({ logLevel: 'info', publicOrigin, allowedOrigins }, { logStream });
+  });
+  afterAll(async () => logged?.close());
+  const warnings = (text: string) =>
+    logLines.filter((line) => line.includes('"level":40') && line.includes(text));
+
+  it('treats localhost, 127.0.0.1 and [::1] on the port as one origin in the development default', async () => {
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+      const browser = logged.browser();
+      await browser.get('/passport/web/account/info/');
+      const answer = await browser.post(
+        '/passport/web/send_code/',
+        { mobile: freshMobile(), ...send },
+        { origin },
+      );
+      expect(answer.body.message, origin).toBe('success');
+    }
+    const other = logged.browser();
+    await other.get('/passport/web/account/info/');
+    const otherPort = await other.post(
+      '/passport/web/send_code/',
+      { mobile: freshMobile(), ...send },
+      { origin: 'http://127.0.0.1:3001' },
+    );
+    expect(otherPort.body.data.error_code).toBe(ErrorCode.originNotAllowed);
+  });
+
+  it('an untrusted origin: 1010 and one log line naming ALLOWED_ORIGINS', async () => {
+    const origin = 'https://app.acme.test';
+    for (let i = 0; i < 3; i += 1) {
+      const browser = logged.browser();
+      await browser.get('/passport/web/account/info/');
+      const answer = await browser.post(
+        '/passport/web/send_code/',
+        { mobile: freshMobile(), ...send },
+        { origin },
+      );
+      expect(answer.status).toBe(403);
+      expect(answer.body.data.error_code).toBe(ErrorCode.originNotAllowed);
+    }
+    const lines = warnings(origin);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('ALLOWED_ORIGINS');
+  });
+
+  it('a page that cannot read the token cookie (another host): 1011 and a log line naming COOKIE_DOMAIN', async () => {
+    // The browser holds the passport's host-only cookie and sends it; the page on the app's host could
+    // not read it, so no header came.
+    const browser = logged.browser();
+    await browser.get('/passport/web/account/info/');
+    browser.sendCsrf = false;
+    const answer = await browser.post(
+      '/passport/web/send_code/',
+      { mobile: freshMobile(), ...send },
+      { origin: 'http://127.0.0.1:3000' },
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.body.data.error_code).toBe(ErrorCode.csrfCookieUnreadable);
+    expect(warnings('cannot read the passport_csrf_token cookie').join('\n')).toContain('COOKIE_DOMAIN');
+  });
+
+  it('a first request with no cookie yet, or a stale token, stays the plain 1002 the SDK recovers from', async () => {
+    const fresh = logged.browser();
+    // request(), not post(): post() loads a page first, as a browser would, and this one has not.
+    const first = await fresh.request(
+      'POST',
+      '/passport/web/send_code/',
+      { mobile: freshMobile(), ...send },
+      { origin: 'http://localhost:3000' },
+    );
+    expect(fresh.cookies.has('passport_csrf_token')).toBe(true);
+    expect(first.body.data.error_code).toBe(ErrorCode.csrfFailed);
+    const stale = await fresh.post(
+      '/passport/web/send_code/',
+      { mobile: freshMobile(), ...send },
+      { origin: 'http://localhost:3000', 'x-tt-passport-csrf-token': 'A'.repeat(43) },
+    );
+    expect(stale.body.data.error_code).toBe(ErrorCode.csrfFailed);
   });
 });

@@ -224,9 +224,9 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
             'a cross-site Origin',
             victim,
             { ...base, headers: { origin: 'https://evil.example.net' } },
-            ErrorCode.csrfFailed,
+            ErrorCode.originNotAllowed,
           ],
-          ['Origin: null', victim, { ...base, headers: { origin: 'null' } }, ErrorCode.csrfFailed],
+          ['Origin: null', victim, { ...base, headers: { origin: 'null' } }, ErrorCode.originNotAllowed],
           [
             'Sec-Fetch-Site: cross-site',
             victim,

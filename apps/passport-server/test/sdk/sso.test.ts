@@ -139,7 +139,7 @@ describe('the sso flavour through the SDK', () => {
     browser.stripCsrf = true;
     const error = await rejectsWith(
       sendMobileCode(client, { mobile: freshMobile(), type: CodeType.mobileLogin }),
-      'csrfFailed',
+      'csrfCookieUnreadable',
     );
     expect(error.status).toBe(403);
   });

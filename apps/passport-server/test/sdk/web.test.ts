@@ -206,15 +206,16 @@ describe('sessions and CSRF through the SDK', () => {
     expect(await checkLogin(client)).toEqual({ is_login: false });
   });
 
-  it('refuses a state change whose CSRF header is stripped, with a 403 AccountError', async () => {
+  it('refuses a state change whose CSRF header is stripped, with a 403 AccountError that names the cause', async () => {
     const browser = server.sdkBrowser();
     const client = browser.client();
     await checkLogin(client);
     browser.stripCsrf = true;
     const mobile = freshMobile();
+    // The browser holds the cookie and the page sent no header: what a page on another host meets.
     const error = await rejectsWith(
       sendMobileCode(client, { mobile, type: CodeType.mobileLogin }),
-      'csrfFailed',
+      'csrfCookieUnreadable',
     );
     expect(error.status).toBe(403);
     browser.stripCsrf = false;
@@ -238,7 +239,7 @@ describe('sessions and CSRF through the SDK', () => {
     const { browser, client } = await signedInBySms();
     browser.stripCsrf = true;
     browser.exchanges.length = 0;
-    await rejectsWith(setPassword(client, { password: GOOD_PASSWORD }), 'csrfFailed');
+    await rejectsWith(setPassword(client, { password: GOOD_PASSWORD }), 'csrfCookieUnreadable');
     expect(browser.exchanges.map((e) => e.status)).toEqual([403]);
   });
 });

@@ -81,6 +81,8 @@ export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violati
   [1007, 'METHOD_NOT_ALLOWED', 405],
   [1008, 'SERVICE_UNAVAILABLE', 503],
   [1009, 'INTERNAL_ERROR', 500],
+  [1010, 'ORIGIN_NOT_ALLOWED', 403],
+  [1011, 'CSRF_COOKIE_UNREADABLE', 403],
 ]);
 
 export const accountErrors = /* @__PURE__ */ defineErrorRange('Session and account', 1100, 1199, [

@@ -99,6 +99,15 @@ export const ERROR_TEXTS = [
     METHOD_NOT_ALLOWED: ['不支持的请求方法', 'Method not allowed'],
     SERVICE_UNAVAILABLE: ['服务暂时不可用，请稍后再试', 'The service is unavailable; try again shortly'],
     INTERNAL_ERROR: ['系统繁忙，请稍后再试', 'Something went wrong; try again later'],
+    // Set-up faults, not the person's: the texts name what the operator must configure.
+    ORIGIN_NOT_ALLOWED: [
+      '此网站未获准使用该登录服务：需在服务端 ALLOWED_ORIGINS 中加入它',
+      "This site may not use this sign-in service: add its origin to the server's ALLOWED_ORIGINS",
+    ],
+    CSRF_COOKIE_UNREADABLE: [
+      '本页读不到登录服务的 Cookie：需将服务端 COOKIE_DOMAIN 设为共同上级域名，或同源部署',
+      "This page cannot read the sign-in service's cookie: set the server's COOKIE_DOMAIN to the shared parent domain, or serve both from one origin",
+    ],
   }),
   defineErrorTexts(accountErrors, {
     NOT_LOGGED_IN: ['请先登录', 'Please sign in first'],

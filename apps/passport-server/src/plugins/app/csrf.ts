@@ -58,11 +58,27 @@ export default fp(
       return null;
     };
 
+    // A set-up fault is logged once per origin (per process), naming the setting to change; a flood of
+    // foreign origins cannot grow the set past its cap.
+    const reported = new Set<string>();
+    const reportOnce = (request: FastifyRequest, key: string, message: string) => {
+      if (reported.has(key) || reported.size >= 1000) return;
+      reported.add(key);
+      request.log.warn({ origin: request.headers.origin, reason: key.split('|')[0] }, message);
+    };
+
     /** Refuses a request that a foreign page made the browser send. */
     function checkOrigin(request: FastifyRequest): void {
       const origin = request.headers.origin;
       if (typeof origin === 'string') {
-        if (!trusted.has(origin)) throw new PassportError('csrfFailed', { reason: 'origin' });
+        if (!trusted.has(origin)) {
+          reportOnce(
+            request,
+            `origin|${origin}`,
+            `refused a request from ${origin}: it is neither PUBLIC_ORIGIN nor in ALLOWED_ORIGINS; add it to ALLOWED_ORIGINS if an app of yours is served there`,
+          );
+          throw new PassportError('originNotAllowed', { reason: 'origin' });
+        }
         return;
       }
       if (request.headers['sec-fetch-site'] === 'cross-site')
@@ -81,6 +97,20 @@ export default fp(
       const header = request.headers[CSRF_HEADER];
       const expected = tokenFor(request);
       if (typeof header !== 'string' || expected === null || !safeEqual(header, expected)) {
+        // The browser holds the token cookie but the page sent none: the page cannot read the cookie,
+        // which happens when it is served from another host than the cookie's (a stale token, the
+        // usual case, arrives as a header that does not match).
+        if (header === undefined && request.cookies[CSRF_COOKIE] && request.headers.origin) {
+          reportOnce(
+            request,
+            `cookie|${request.headers.origin}`,
+            `a page at ${request.headers.origin} cannot read the ${CSRF_COOKIE} cookie of ${config.publicOrigin}: ` +
+              (config.cookieDomain
+                ? `COOKIE_DOMAIN=${config.cookieDomain} does not cover that host`
+                : 'set COOKIE_DOMAIN to the parent domain both hosts share, or serve the app and the API from one origin through a proxy'),
+          );
+          throw new PassportError('csrfCookieUnreadable', { reason: 'cookie' });
+        }
         throw new PassportError('csrfFailed', { reason: 'token' });
       }
     }
