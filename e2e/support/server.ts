@@ -104,7 +104,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-'));
-  const port = await freePort();
+  const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!SERVER_VARIABLES.includes(key)) env[key] = value;
