@@ -65,3 +65,4 @@ export { SecondVerifyDialog, type SecondVerifyDialogProps } from './second-verif
 export { isSignedOutError, sessionQueryOptions, useSession } from './session/session-query';
 export { useLogout } from './session/use-logout';
 export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';
+export { type UseUserTokenOptions, useUserToken } from './user-token/use-user-token';

@@ -53,6 +53,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useSetPassword",
       "useSmsLogin",
       "useUpdatePassword",
+      "useUserToken",
     ]
   `);
 });

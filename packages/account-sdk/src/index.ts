@@ -88,3 +88,9 @@ export type * from './protocol/types';
 export * from './redirects/navigate';
 export * from './redirects/urls';
 export { accountCall } from './transport/send';
+export {
+  clearUserToken,
+  type GetUserTokenOptions,
+  getUserToken,
+  requestUserToken,
+} from './user-token/get-user-token';

@@ -1,5 +1,6 @@
 import type { AccountClient, CallOptions } from '../client/types';
 import type {
+  appPaths,
   downloadPaths,
   legacyPaths,
   mobilePaths,
@@ -29,6 +30,7 @@ type ValueOf<T> = T[keyof T];
 
 /** Every path of the families calls are made of; a typo'd path is a compile error. */
 export type CallPath =
+  | ValueOf<typeof appPaths>
   | ValueOf<typeof webPaths>
   | ValueOf<typeof passportPaths>
   | ValueOf<typeof legacyPaths>

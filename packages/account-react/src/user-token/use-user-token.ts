@@ -1,0 +1,39 @@
+import { type GetUserTokenOptions, getUserToken, type UserTokenData } from '@portico/account-sdk';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { useAccountClient } from '../context';
+import { accountQueryKeys } from '../query-keys';
+import { useSession } from '../session/session-query';
+
+export interface UseUserTokenOptions {
+  /** The audience (one of the server's USER_TOKEN_AUDIENCES). Default: the server's first. */
+  aud?: string;
+  /** Renew this many seconds before the token expires. Default 30. */
+  minValiditySeconds?: number;
+}
+
+/**
+ * The product token (`/GetUserToken`) of the signed-in person, for your back end: renewed
+ * `minValiditySeconds` before it expires, dropped when the person signs out or another person signs
+ * in (the key names the account). Runs only while signed in. Each call to your back end reads the
+ * current `data.token`; `expires_at` is in milliseconds since the epoch (the JWT's `exp`, in seconds).
+ */
+export function useUserToken(options: UseUserTokenOptions = {}): UseQueryResult<UserTokenData> {
+  const { aud, minValiditySeconds = 30 } = options;
+  const client = useAccountClient();
+  const userId = useSession().data?.user_id;
+  const request: GetUserTokenOptions = { minValiditySeconds, ...(aud === undefined ? {} : { aud }) };
+  return useQuery({
+    queryKey: [...accountQueryKeys.userToken, aud ?? '', userId ?? ''],
+    queryFn: () => getUserToken(client, request),
+    enabled: userId !== undefined,
+    // Fresh until the renewal point; then the next render or the interval mints a new one.
+    staleTime: (query) =>
+      query.state.data
+        ? Math.max(0, query.state.data.expires_at - Date.now() - minValiditySeconds * 1000)
+        : 0,
+    refetchInterval: (query) =>
+      query.state.data
+        ? Math.max(1000, query.state.data.expires_at - Date.now() - minValiditySeconds * 1000)
+        : false,
+  });
+}
