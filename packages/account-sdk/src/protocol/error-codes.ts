@@ -128,6 +128,23 @@ export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500
   [1501, 'REDIRECT_NOT_ALLOWED', 400],
 ]);
 
+export const identifierErrors = /* @__PURE__ */ defineErrorRange('Identifiers and binding', 1800, 1849, [
+  [1801, 'IDENTIFIER_TAKEN', 200],
+  [1802, 'MOBILE_ALREADY_BOUND', 200],
+  [1803, 'EMAIL_ALREADY_BOUND', 200],
+  [1804, 'MOBILE_NOT_BOUND', 200],
+  [1805, 'EMAIL_NOT_BOUND', 200],
+  [1806, 'SAME_IDENTIFIER', 200],
+  [1807, 'VERIFICATION_REQUIRED', 200],
+  [1808, 'VERIFICATION_INVALID', 200],
+  [1809, 'NOT_YOUR_IDENTIFIER', 200],
+  [1810, 'USERNAME_INVALID', 200],
+  [1811, 'USERNAME_RESERVED', 200],
+  [1812, 'USERNAME_TAKEN', 200],
+  [1813, 'USERNAME_ALREADY_SET', 200],
+  [1814, 'LAST_WAY_IN', 200],
+]);
+
 /** The spec's fixed code (§8): the failure data carries `sms_code_key`. */
 export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2046, [
   [2046, 'SECOND_VERIFY', 200],
@@ -141,6 +158,7 @@ export const ERROR_RANGES = [
   codeErrors,
   challengeErrors,
   redirectErrors,
+  identifierErrors,
   secondVerifyErrors,
 ] as const;
 
@@ -154,6 +172,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     codeErrors.codes,
     challengeErrors.codes,
     redirectErrors.codes,
+    identifierErrors.codes,
     secondVerifyErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
@@ -161,6 +180,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof codeErrors.codes &
   typeof challengeErrors.codes &
   typeof redirectErrors.codes &
+  typeof identifierErrors.codes &
   typeof secondVerifyErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;

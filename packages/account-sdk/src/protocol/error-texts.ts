@@ -12,6 +12,7 @@ import {
   type ErrorName,
   type ErrorRange,
   errorCodes,
+  identifierErrors,
   passwordErrors,
   protocolErrors,
   redirectErrors,
@@ -151,6 +152,25 @@ export const ERROR_TEXTS = [
   }),
   defineErrorTexts(redirectErrors, {
     REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
+  }),
+  defineErrorTexts(identifierErrors, {
+    IDENTIFIER_TAKEN: ['已绑定其他账号', 'Already bound to another account'],
+    MOBILE_ALREADY_BOUND: ['已绑定手机号，请更换', 'A mobile number is bound; change it instead'],
+    EMAIL_ALREADY_BOUND: ['已绑定邮箱，请更换', 'An e-mail address is bound; change it instead'],
+    MOBILE_NOT_BOUND: ['尚未绑定手机号', 'No mobile number is bound'],
+    EMAIL_NOT_BOUND: ['尚未绑定邮箱', 'No e-mail address is bound'],
+    SAME_IDENTIFIER: ['与当前绑定的相同', 'That is the one already bound'],
+    VERIFICATION_REQUIRED: ['请先验证身份', 'Verify it is you first'],
+    VERIFICATION_INVALID: ['身份验证已失效，请重新验证', 'The verification has expired; verify again'],
+    NOT_YOUR_IDENTIFIER: ['不是当前账号绑定的', 'That is not the one on your account'],
+    USERNAME_INVALID: [
+      '用户名需 3-32 位，以字母开头，可含字母、数字、_ . -',
+      'Usernames are 3-32 characters: a letter first, then letters, digits, _ . -',
+    ],
+    USERNAME_RESERVED: ['该用户名不可用', 'That username is reserved'],
+    USERNAME_TAKEN: ['用户名已被占用', 'That username is taken'],
+    USERNAME_ALREADY_SET: ['已设置过用户名', 'A username is already set'],
+    LAST_WAY_IN: ['这会使另一账号无法登录', 'That would leave the other account no way to sign in'],
   }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
