@@ -20,7 +20,7 @@ import {
   verifyAuth,
 } from '@portico/account-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType, type CodeTypeValue } from '../../src/protocol';
+import { CodeType, type CodeTypeValue, ErrorCode } from '../../src/protocol';
 import { GOOD_PASSWORD, OTHER_GOOD_PASSWORD, passCooldown } from '../support/flows';
 import { rejectsWith, type SdkBrowser, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { freshEmail, freshMobile } from '../support/server';
@@ -344,6 +344,23 @@ describe('changing the mobile or the e-mail', () => {
       'verificationInvalid',
     );
     expect((await accountInfo<Account>(browser.client())).mobile).toContain(next.slice(-4));
+  });
+
+  it('spends a ticket once when two changes race with it', async () => {
+    const { browser, mobile } = await smsAccount();
+    const { ticket } = await ticketByMobile(browser, mobile);
+    const [a, b] = [freshMobile(), freshMobile()];
+    const codeA = await mobileCode(browser, a, CodeType.newMobile);
+    const codeB = await mobileCode(browser, b, CodeType.newMobile);
+    const outcomes = await Promise.allSettled([
+      changeMobile<Changed>(browser.client(), { mobile: a, code: codeA, ticket }),
+      changeMobile<Changed>(browser.client(), { mobile: b, code: codeB, ticket }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({
+      error_code: ErrorCode.verificationInvalid,
+    });
   });
 
   it('refuses a change to the same number, to a number another account holds, and with no mobile bound', async () => {
