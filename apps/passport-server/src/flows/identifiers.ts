@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accountInfo } from '../domain/accounts/account-info';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
-import { alreadyBound, keepsAWayIn, notBound, rebind, setUsername } from '../domain/identifiers/bindings';
+import { keepsAWayIn, rebind, setUsername } from '../domain/identifiers/bindings';
 import { usernameOf } from '../domain/identifiers/usernames';
 import { currentPasswordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
 import { identifiersOf, policy, targetOf } from '../domain/passwords/new-password';
@@ -81,7 +81,7 @@ export interface ChangeInput extends BindInput {
  * new target; a change also needs a verification ticket this session earned (auth/verify or
  * account/verify). The code is checked first (whoever asks has proven the target before learning
  * anything about it); a target another account holds is IDENTIFIER_TAKEN, or with `change_bind` 1
- * moved off that account when it keeps another way in (LAST_WAY_IN otherwise). `kick_other` 1 ends
+ * moved off that account when it keeps another way in (MOVE_WOULD_LOCK_OUT otherwise). `kick_other` 1 ends
  * every other session of the account.
  */
 export async function putIdentifier(
@@ -95,10 +95,10 @@ export async function putIdentifier(
   const to = targetOf(app, channel, input.to);
   const user = await freshUser(app, session);
   const from = user[channel];
-  if (step === 'bind' && from) throw new PassportError(alreadyBound(channel));
+  if (step === 'bind' && from) throw new PassportError('identifierBound', { channel });
   if (step === 'change') {
-    if (!from) throw new PassportError(notBound(channel));
-    if (from === to) throw new PassportError('sameIdentifier');
+    if (!from) throw new PassportError('identifierNotBound', { channel });
+    if (from === to) throw new PassportError('identifierSame');
     if (input.ticket === undefined || input.ticket === '') throw new PassportError('verificationRequired');
   }
   const purpose = purposeOf(step, channel, input.type);
@@ -113,7 +113,7 @@ export async function putIdentifier(
   let movedFrom = null;
   if (owner && owner.id !== user.id) {
     if (input.change_bind !== 1) throw new PassportError('identifierTaken');
-    if (!keepsAWayIn(owner, channel)) throw new PassportError('lastWayIn');
+    if (!keepsAWayIn(owner, channel)) throw new PassportError('moveWouldLockOut');
     movedFrom = owner;
   }
   if (step === 'change')
@@ -154,7 +154,7 @@ export async function verifyByCode(
   const { channel } = input;
   const to = targetOf(app, channel, input.to);
   const own = (await freshUser(app, session))[channel];
-  if (!own) throw new PassportError(notBound(channel));
+  if (!own) throw new PassportError('identifierNotBound', { channel });
   if (own !== to) throw new PassportError('notYourIdentifier');
   await app.codes.verify({
     channel,

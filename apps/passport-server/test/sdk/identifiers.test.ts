@@ -154,7 +154,7 @@ describe('binding a mobile or an e-mail', () => {
     const mobileBindCode = await mobileCode(browser, other, CodeType.bind);
     await rejectsWith(
       bindMobile(browser.client(), { mobile: other, code: mobileBindCode }),
-      'mobileAlreadyBound',
+      'identifierBound',
     );
     await rejectsWith(bindEmail(server.sdkBrowser().client(), { email, code }), 'notLoggedIn');
     expect((await accountInfo<Account>(browser.client())).mobile).toContain(mobile.slice(-4));
@@ -182,7 +182,7 @@ describe('binding a mobile or an e-mail', () => {
     const takeCode = await emailCode(taker.browser, lonelyEmail, CodeType.bind);
     await rejectsWith(
       bindEmail(taker.browser.client(), { email: lonelyEmail, code: takeCode, change_bind: 1 }),
-      'lastWayIn',
+      'moveWouldLockOut',
     );
     expect((await accountInfo<Account>(lonely.client())).email).not.toBe('');
   });
@@ -204,7 +204,7 @@ describe('proving it is you (auth/verify, account/verify)', () => {
       verifyAuth(browser.client(), { mobile, code: own === '000000' ? '111111' : '000000' }),
       'codeWrong',
     );
-    await rejectsWith(verifyAuth(browser.client(), { email: freshEmail(), code: own }), 'emailNotBound');
+    await rejectsWith(verifyAuth(browser.client(), { email: freshEmail(), code: own }), 'identifierNotBound');
     await rejectsWith(verifyAuth(browser.client(), { code: own }), 'identifierRequired');
   });
 
@@ -368,7 +368,7 @@ describe('changing the mobile or the e-mail', () => {
     const taken = await smsAccount();
     const { ticket } = await ticketByMobile(browser, mobile);
     let code = await mobileCode(browser, mobile, CodeType.newMobile);
-    await rejectsWith(changeMobile(browser.client(), { mobile, code, ticket }), 'sameIdentifier');
+    await rejectsWith(changeMobile(browser.client(), { mobile, code, ticket }), 'identifierSame');
     code = await mobileCode(browser, taken.mobile, CodeType.newMobile);
     await rejectsWith(
       changeMobile(browser.client(), { mobile: taken.mobile, code, ticket }),
@@ -378,7 +378,10 @@ describe('changing the mobile or the e-mail', () => {
     const next = freshMobile();
     code = await mobileCode(browser, next, CodeType.newMobile);
     await changeMobile(browser.client(), { mobile: next, code, ticket });
-    await rejectsWith(changeEmail(browser.client(), { email: freshEmail(), code, ticket }), 'emailNotBound');
+    await rejectsWith(
+      changeEmail(browser.client(), { email: freshEmail(), code, ticket }),
+      'identifierNotBound',
+    );
   });
 
   it('kick_other 1 ends every other session of the account and keeps this one; 0 keeps them', async () => {

@@ -130,19 +130,17 @@ export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500
 
 export const identifierErrors = /* @__PURE__ */ defineErrorRange('Identifiers and binding', 1800, 1849, [
   [1801, 'IDENTIFIER_TAKEN', 200],
-  [1802, 'MOBILE_ALREADY_BOUND', 200],
-  [1803, 'EMAIL_ALREADY_BOUND', 200],
-  [1804, 'MOBILE_NOT_BOUND', 200],
-  [1805, 'EMAIL_NOT_BOUND', 200],
-  [1806, 'SAME_IDENTIFIER', 200],
-  [1807, 'VERIFICATION_REQUIRED', 200],
-  [1808, 'VERIFICATION_INVALID', 200],
-  [1809, 'NOT_YOUR_IDENTIFIER', 200],
-  [1810, 'USERNAME_INVALID', 200],
-  [1811, 'USERNAME_RESERVED', 200],
-  [1812, 'USERNAME_TAKEN', 200],
-  [1813, 'USERNAME_ALREADY_SET', 200],
-  [1814, 'LAST_WAY_IN', 200],
+  [1802, 'IDENTIFIER_BOUND', 200],
+  [1803, 'IDENTIFIER_NOT_BOUND', 200],
+  [1804, 'IDENTIFIER_SAME', 200],
+  [1805, 'VERIFICATION_REQUIRED', 200],
+  [1806, 'VERIFICATION_INVALID', 200],
+  [1807, 'NOT_YOUR_IDENTIFIER', 200],
+  [1808, 'USERNAME_INVALID', 200],
+  [1809, 'USERNAME_RESERVED', 200],
+  [1810, 'USERNAME_TAKEN', 200],
+  [1811, 'USERNAME_ALREADY_SET', 200],
+  [1812, 'MOVE_WOULD_LOCK_OUT', 200],
 ]);
 
 /** The spec's fixed code (§8): the failure data carries `sms_code_key`. */

@@ -30,9 +30,9 @@ export interface Rebind {
 
 /**
  * Puts `to` on the account in one transaction: takes it off `movedFrom` first (only while that one still
- * holds it), then sets it on the account only while the account still has `from` (two concurrent
- * changes: one wins, the other gets VERIFICATION_INVALID's sibling, IDENTIFIER_TAKEN or
- * SAME_IDENTIFIER on retry). A unique violation (someone else bound `to` meanwhile) is IDENTIFIER_TAKEN.
+ * holds it), then sets it on the account only while the account still has `from` (of two concurrent
+ * changes one wins; the other is VERIFICATION_INVALID, or IDENTIFIER_BOUND for a bind). A unique
+ * violation (someone else bound `to` meanwhile) is IDENTIFIER_TAKEN.
  */
 export async function rebind(app: FastifyInstance, change: Rebind): Promise<void> {
   const { channel, from, to, user, movedFrom } = change;
@@ -55,18 +55,13 @@ export async function rebind(app: FastifyInstance, change: Rebind): Promise<void
         .where(channel, from === null ? 'is' : '=', from)
         .executeTakeFirst();
       if (Number(bound.numUpdatedRows) !== 1)
-        throw new PassportError(from === null ? alreadyBound(channel) : 'verificationInvalid');
+        throw new PassportError(from === null ? 'identifierBound' : 'verificationInvalid', { channel });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new PassportError('identifierTaken');
     throw error;
   }
 }
-
-export const alreadyBound = (channel: Channel) =>
-  channel === 'mobile' ? ('mobileAlreadyBound' as const) : ('emailAlreadyBound' as const);
-export const notBound = (channel: Channel) =>
-  channel === 'mobile' ? ('mobileNotBound' as const) : ('emailNotBound' as const);
 
 /**
  * Sets a username (and, when the account has none, a first password hash) while the account has no
