@@ -74,6 +74,8 @@ export interface BindInput {
 
 export interface ChangeInput extends BindInput {
   ticket?: string | undefined;
+  /** The mobile change's `old_mobile` (spec §3): when sent, it must be the account's mobile. */
+  old_mobile?: string | undefined;
 }
 
 /**
@@ -99,6 +101,8 @@ export async function putIdentifier(
   if (step === 'change') {
     if (!from) throw new PassportError('identifierNotBound', { channel });
     if (from === to) throw new PassportError('identifierSame');
+    if (input.old_mobile !== undefined && targetOf(app, channel, input.old_mobile) !== from)
+      throw new PassportError('notYourIdentifier');
     if (input.ticket === undefined || input.ticket === '') throw new PassportError('verificationRequired');
   }
   const purpose = purposeOf(step, channel, input.type);

@@ -346,6 +346,28 @@ describe('changing the mobile or the e-mail', () => {
     expect((await accountInfo<Account>(browser.client())).mobile).toContain(next.slice(-4));
   });
 
+  it('checks old_mobile when a change names it, and sweeps spent and expired tickets away', async () => {
+    const { browser, mobile } = await smsAccount();
+    const { ticket } = await ticketByMobile(browser, mobile);
+    const next = freshMobile();
+    const code = await mobileCode(browser, next, CodeType.newMobile);
+    await rejectsWith(
+      changeMobile(browser.client(), { mobile: next, code, ticket, old_mobile: freshMobile() }),
+      'notYourIdentifier',
+    );
+    await changeMobile(browser.client(), { mobile: next, code, ticket, old_mobile: mobile });
+
+    const rows = () => server.app.db.selectFrom('verification_tickets').select('ticket_hash').execute();
+    expect((await rows()).length).toBeGreaterThan(0);
+    skew += 2 * 86_400_000;
+    try {
+      await server.app.sweep();
+    } finally {
+      skew -= 2 * 86_400_000;
+    }
+    expect(await rows()).toEqual([]);
+  });
+
   it('spends a ticket once when two changes race with it', async () => {
     const { browser, mobile } = await smsAccount();
     const { ticket } = await ticketByMobile(browser, mobile);
