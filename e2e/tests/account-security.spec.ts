@@ -9,6 +9,7 @@ import {
   typeCode,
 } from '../support/person';
 import { expect, test, uniqueEmail, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
 
 // Issue 14 part 3: the account centre's security page (/account/security) in Chromium, acting as a
 // person through the real UI (zh) against the server started as the README starts it. The codes come
@@ -29,6 +30,7 @@ test.describe('the account centre: mobile, e-mail, username and password (zh)', 
     await page.getByRole('link', { name: '管理手机号、邮箱和用户名' }).click();
     await expect(page).toHaveURL(`${server.origin}/account/security`);
     await expect(page.getByRole('heading', { level: 1, name: '账号与安全' })).toBeVisible();
+    expect(await seriousViolations(page), 'axe on /account/security').toEqual([]);
 
     // The e-mail: none yet; add it with a code from the mailbox.
     const emailSection = page.getByRole('region', { name: '邮箱', exact: true });
@@ -74,6 +76,7 @@ test.describe('the account centre: mobile, e-mail, username and password (zh)', 
     // Step 1: the focus lands on the step's heading; the current number, typed in full, gets a code.
     const verify = section.getByRole('region', { name: '第一步：确认是你本人' });
     await expect(verify.getByRole('heading', { name: '第一步：确认是你本人' })).toBeFocused();
+    expect(await seriousViolations(page), 'axe on the verify step').toEqual([]);
     await verify.getByRole('textbox', { name: '完整的当前手机号' }).fill(mobile.slice(3));
     // The passport sends one code per number a minute: the sign-in code went to this number just now.
     letResendCooldownPass(server, mobile);
@@ -88,6 +91,7 @@ test.describe('the account centre: mobile, e-mail, username and password (zh)', 
     const newCode = await sendCodeAndRead(step2, outbox, next);
     await typeCode(step2, newCode);
     await step2.getByRole('checkbox', { name: '同时退出其他设备上的登录' }).check();
+    expect(await seriousViolations(page), 'axe on the new-number step').toEqual([]);
     await step2.getByRole('button', { name: '确认更换' }).click();
     await expect(section.getByText('手机号已更换。')).toBeVisible();
     await expect(section.getByText(`当前：${next.slice(0, 3)}`)).toBeVisible();
