@@ -218,6 +218,14 @@ describe('proving it is you (auth/verify, account/verify)', () => {
     );
     const verified = await verifyAccount<Verified>(browser.client(), { password: GOOD_PASSWORD });
     expect(verified.method).toBe('password');
+    // The account's failure count (10 by default) locks it, as password/update's does: even the right
+    // password is refused for a while, so a stolen session cookie buys no free guesses.
+    for (let i = 0; i < 10; i += 1)
+      await rejectsWith(
+        verifyAccount(browser.client(), { password: OTHER_GOOD_PASSWORD }),
+        'currentPasswordWrong',
+      );
+    await rejectsWith(verifyAccount(browser.client(), { password: GOOD_PASSWORD }), 'temporarilyLocked');
     await rejectsWith(
       verifyAccount(server.sdkBrowser().client(), { password: GOOD_PASSWORD }),
       'notLoggedIn',
