@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
           { path: 'community', lazy: () => import('./routes/community') },
           { path: 'extension', lazy: () => import('./routes/extension') },
           { path: 'workbench', lazy: () => import('./routes/workbench') },
+          { path: 'account/security', lazy: () => import('./routes/account-security') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

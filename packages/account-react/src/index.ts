@@ -32,6 +32,19 @@ export {
 export { PasswordInput, type PasswordInputProps } from './forms/password-input';
 export { SubmitButton, type SubmitButtonProps } from './forms/submit-button';
 export {
+  type IdentifierChangedData,
+  useBindEmail,
+  useBindMobile,
+  useChangeEmail,
+  useChangeMobile,
+  useSetAccount,
+  useVerifyIdentity,
+  useVerifyPassword,
+  type VerificationTicketData,
+  type VerifyByCodeVariables,
+  type VerifyByPasswordVariables,
+} from './identifiers/use-identifiers';
+export {
   type AccountLanguage,
   type AccountTextKey,
   accountMessages,

@@ -36,6 +36,10 @@ it('the public surface is exactly these run-time exports', () => {
       "useAccountClient",
       "useAccountLanguage",
       "useAccountText",
+      "useBindEmail",
+      "useBindMobile",
+      "useChangeEmail",
+      "useChangeMobile",
       "useChangePassword",
       "useDevices",
       "useEmailCodeLogin",
@@ -50,10 +54,13 @@ it('the public surface is exactly these run-time exports', () => {
       "useResetPasswordByEmail",
       "useSendCode",
       "useSession",
+      "useSetAccount",
       "useSetPassword",
       "useSmsLogin",
       "useUpdatePassword",
       "useUserToken",
+      "useVerifyIdentity",
+      "useVerifyPassword",
     ]
   `);
 });

@@ -192,6 +192,30 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Identifier changes (issue 14): the verification tickets a signed-in person earns by proving it is
+   * them (src/domain/verification-tickets), bound to the session that earned them.
+   */
+  '0007_identifier_changes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('verification_tickets')
+        .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (c) => c.notNull())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('verification_tickets_expires_at')
+        .on('verification_tickets')
+        .column('expires_at')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -66,6 +66,22 @@ export interface VerifyTicketsTable {
   used_at: Millis | null;
 }
 
+/** A signed-in person's proof that it is them (migration 0007, src/domain/verification-tickets). */
+export interface VerificationTicketsTable {
+  /** HMAC of the ticket; the ticket itself is never stored. */
+  ticket_hash: string;
+  user_id: string;
+  /** The session that earned it (the SHA-256 of its cookie token): no other session can use it. */
+  session_id: string;
+  /** What it may be spent on: 'change_identifier', 'cancel_account'. */
+  purpose: string;
+  /** How the person proved it: 'mobile', 'email' (a code) or 'password'. */
+  method: string;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+}
+
 export interface DevicesTable {
   id: string;
   user_id: string;
@@ -117,6 +133,7 @@ export interface Database {
   sessions: SessionsTable;
   one_time_codes: OneTimeCodesTable;
   verify_tickets: VerifyTicketsTable;
+  verification_tickets: VerificationTicketsTable;
   devices: DevicesTable;
   outbox_messages: OutboxMessagesTable;
   store_entries: StoreEntriesTable;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import tickets from '../plugins/app/tickets';
+import verificationTickets from '../plugins/app/verification-tickets';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
 import { checkLogin } from './sso/check-login';
@@ -8,6 +9,15 @@ import { ssoLogout } from './sso/logout';
 import { sendMobileCode } from './sso/send-code';
 import { accountInfo } from './web/account';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
+import {
+  accountSet,
+  accountVerify,
+  authVerify,
+  emailBind,
+  emailChange,
+  mobileBind,
+  mobileChange,
+} from './web/identifiers';
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
 import {
@@ -79,6 +89,14 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   smsLoginContinue,
   deviceList,
   deviceForget,
+  // Identifiers and binding (issue 14 part 2).
+  mobileBind,
+  mobileChange,
+  emailBind,
+  emailChange,
+  authVerify,
+  accountVerify,
+  accountSet,
 ];
 
 /**
@@ -90,6 +108,7 @@ export const FAMILY_ROUTES = rowsOf(FLOW_ROUTES).filter((row) => row.family !== 
 /** Registers every flow route; verify tickets serve these routes only. */
 const families: FastifyPluginAsync = async (app) => {
   await app.register(tickets);
+  await app.register(verificationTickets);
   registerFlowRoutes(app, FLOW_ROUTES);
 };
 

@@ -151,6 +151,9 @@ function Security({ t, account }: { t: T; account: AccountInfo }) {
           </li>
         ))}
       </ul>
+      <p>
+        <Link to="/account/security">{t('workbench.manageIdentifiers')}</Link>
+      </p>
       {hasPassword.isPending && hasPassword.fetchStatus === 'fetching' ? (
         <Loading label={core('loading.app')} />
       ) : passwordOn ? (

@@ -130,6 +130,21 @@ export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500
   [1501, 'REDIRECT_NOT_ALLOWED', 400],
 ]);
 
+export const identifierErrors = /* @__PURE__ */ defineErrorRange('Identifiers and binding', 1800, 1849, [
+  [1801, 'IDENTIFIER_TAKEN', 200],
+  [1802, 'IDENTIFIER_BOUND', 200],
+  [1803, 'IDENTIFIER_NOT_BOUND', 200],
+  [1804, 'IDENTIFIER_SAME', 200],
+  [1805, 'VERIFICATION_REQUIRED', 200],
+  [1806, 'VERIFICATION_INVALID', 200],
+  [1807, 'NOT_YOUR_IDENTIFIER', 200],
+  [1808, 'USERNAME_INVALID', 200],
+  [1809, 'USERNAME_RESERVED', 200],
+  [1810, 'USERNAME_TAKEN', 200],
+  [1811, 'USERNAME_ALREADY_SET', 200],
+  [1812, 'MOVE_WOULD_LOCK_OUT', 200],
+]);
+
 /** The spec's fixed code (§8): the failure data carries `sms_code_key`. */
 export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2046, [
   [2046, 'SECOND_VERIFY', 200],
@@ -143,6 +158,7 @@ export const ERROR_RANGES = [
   codeErrors,
   challengeErrors,
   redirectErrors,
+  identifierErrors,
   secondVerifyErrors,
 ] as const;
 
@@ -156,6 +172,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     codeErrors.codes,
     challengeErrors.codes,
     redirectErrors.codes,
+    identifierErrors.codes,
     secondVerifyErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
@@ -163,6 +180,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof codeErrors.codes &
   typeof challengeErrors.codes &
   typeof redirectErrors.codes &
+  typeof identifierErrors.codes &
   typeof secondVerifyErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;

@@ -12,6 +12,7 @@ import {
   type ErrorName,
   type ErrorRange,
   errorCodes,
+  identifierErrors,
   passwordErrors,
   protocolErrors,
   redirectErrors,
@@ -160,6 +161,20 @@ export const ERROR_TEXTS = [
   }),
   defineErrorTexts(redirectErrors, {
     REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
+  }),
+  defineErrorTexts(identifierErrors, {
+    IDENTIFIER_TAKEN: ['已绑定其他账号', 'Bound to another account'],
+    IDENTIFIER_BOUND: ['已绑定，请更换', 'Already bound; change it'],
+    IDENTIFIER_NOT_BOUND: ['尚未绑定', 'Not bound yet'],
+    IDENTIFIER_SAME: ['与当前相同', 'Same as the current one'],
+    VERIFICATION_REQUIRED: ['请先验证身份', 'Verify it is you first'],
+    VERIFICATION_INVALID: ['身份验证已失效', 'Verification expired; verify again'],
+    NOT_YOUR_IDENTIFIER: ['不是本账号绑定的', 'Not the one on your account'],
+    USERNAME_INVALID: ['用户名格式不正确', 'Username not valid'],
+    USERNAME_RESERVED: ['该用户名不可用', 'Username reserved'],
+    USERNAME_TAKEN: ['用户名已被占用', 'Username taken'],
+    USERNAME_ALREADY_SET: ['已设置过用户名', 'Username already set'],
+    MOVE_WOULD_LOCK_OUT: ['另一账号将无法登录', 'The other account would have no way in'],
   }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],

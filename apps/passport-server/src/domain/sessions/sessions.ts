@@ -24,6 +24,8 @@ export interface Sessions {
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Kills every session of a user (password reset, cancellation). */
   revokeAll(userId: string): Promise<void>;
+  /** Kills every session of a user but `keepId` (`kick_other`); answers how many ended. */
+  revokeOthers(userId: string, keepId: string): Promise<number>;
 }
 
 /** The request's session, or NOT_LOGGED_IN. */
@@ -230,6 +232,14 @@ export function createSessions(app: FastifyInstance): SessionService {
     },
     async revokeAll(userId) {
       await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
+    async revokeOthers(userId, keepId) {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('token_hash', '!=', keepId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 

@@ -25,6 +25,10 @@ export default fp(
         .deleteFrom('verify_tickets')
         .where('expires_at', '<=', now - grace)
         .execute();
+      await db
+        .deleteFrom('verification_tickets')
+        .where('expires_at', '<=', now - grace)
+        .execute();
       await store.sweep();
       await delivery.outbox?.sweep();
     }

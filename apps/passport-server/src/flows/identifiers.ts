@@ -1,0 +1,241 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { accountInfo } from '../domain/accounts/account-info';
+import { type Channel, codeLaneOf } from '../domain/codes/codes';
+import { keepsAWayIn, rebind, setUsername } from '../domain/identifiers/bindings';
+import { usernameOf } from '../domain/identifiers/usernames';
+import { currentPasswordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
+import { identifiersOf, policy, targetOf } from '../domain/passwords/new-password';
+import { normalisePassword } from '../domain/passwords/passwords';
+import { requireSession, type Session } from '../domain/sessions/sessions';
+import {
+  isVerificationPurpose,
+  type VerificationMethod,
+  type VerificationPurpose,
+} from '../domain/verification-tickets/verification-tickets';
+import { PassportError } from '../errors';
+import { HOUR } from '../limits';
+import { CodeType } from '../protocol';
+
+/**
+ * Binding and changing a mobile or e-mail, proving it is you while signed in, and setting a username
+ * with a password (issue 14 part 2; the rules in docs/identifiers.md).
+ */
+
+/** Codes each step accepts (spec §7): 8/17 bind; 20 new mobile; 7 new e-mail; 22 (and 11 for e-mail) verify. */
+export const IDENTIFIER_PURPOSES = {
+  bind: new Set<number>([CodeType.bind, CodeType.bindAlt]),
+  change: {
+    mobile: new Set<number>([CodeType.newMobile]),
+    email: new Set<number>([CodeType.login]),
+  },
+  verify: {
+    mobile: new Set<number>([CodeType.oldMobile]),
+    email: new Set<number>([CodeType.oldMobile, CodeType.changePassword]),
+  },
+} as const;
+
+const DEFAULT_PURPOSE = {
+  bind: { mobile: CodeType.bind, email: CodeType.bind },
+  change: { mobile: CodeType.newMobile, email: CodeType.login },
+  verify: { mobile: CodeType.oldMobile, email: CodeType.oldMobile },
+} as const;
+
+function purposeOf(step: keyof typeof DEFAULT_PURPOSE, channel: Channel, type: number | undefined): number {
+  const purpose = type ?? DEFAULT_PURPOSE[step][channel];
+  const allowed = step === 'bind' ? IDENTIFIER_PURPOSES.bind : IDENTIFIER_PURPOSES[step][channel];
+  if (!allowed.has(purpose)) throw new PassportError('codeTypeInvalid');
+  return purpose;
+}
+
+function verificationPurpose(value: string | undefined): VerificationPurpose {
+  if (value === undefined || value === '') return 'change_identifier';
+  if (!isVerificationPurpose(value)) throw new PassportError('invalidParam', { field: 'purpose' });
+  return value;
+}
+
+async function freshUser(app: FastifyInstance, session: Session) {
+  const user = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', session.userId)
+    .executeTakeFirst();
+  if (!user) throw new PassportError('notLoggedIn');
+  return user;
+}
+
+export interface BindInput {
+  channel: Channel;
+  to: string;
+  code: string;
+  type?: number | undefined;
+  kick_other?: number | undefined;
+  change_bind?: number | undefined;
+}
+
+export interface ChangeInput extends BindInput {
+  ticket?: string | undefined;
+  /** The mobile change's `old_mobile` (spec §3): when sent, it must be the account's mobile. */
+  old_mobile?: string | undefined;
+}
+
+/**
+ * Puts a mobile or e-mail on the signed-in account: a bind (the account has none) needs a code to the
+ * new target; a change also needs a verification ticket this session earned (auth/verify or
+ * account/verify). The code is checked first (whoever asks has proven the target before learning
+ * anything about it); a target another account holds is IDENTIFIER_TAKEN, or with `change_bind` 1
+ * moved off that account when it keeps another way in (MOVE_WOULD_LOCK_OUT otherwise). `kick_other` 1 ends
+ * every other session of the account.
+ */
+export async function putIdentifier(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  step: 'bind' | 'change',
+  input: ChangeInput,
+) {
+  const session = requireSession(request);
+  const { channel } = input;
+  const to = targetOf(app, channel, input.to);
+  const user = await freshUser(app, session);
+  const from = user[channel];
+  if (step === 'bind' && from) throw new PassportError('identifierBound', { channel });
+  if (step === 'change') {
+    if (!from) throw new PassportError('identifierNotBound', { channel });
+    if (from === to) throw new PassportError('identifierSame');
+    if (input.old_mobile !== undefined && targetOf(app, channel, input.old_mobile) !== from)
+      throw new PassportError('notYourIdentifier');
+    if (input.ticket === undefined || input.ticket === '') throw new PassportError('verificationRequired');
+  }
+  const purpose = purposeOf(step, channel, input.type);
+  await app.codes.verify({
+    channel,
+    target: to,
+    purpose,
+    code: input.code,
+    lane: await codeLaneOf(app, request, channel, to),
+  });
+  const owner = await app.accounts.find({ kind: channel, value: to });
+  let movedFrom = null;
+  if (owner && owner.id !== user.id) {
+    if (input.change_bind !== 1) throw new PassportError('identifierTaken');
+    if (!keepsAWayIn(owner, channel)) throw new PassportError('moveWouldLockOut');
+    movedFrom = owner;
+  }
+  if (step === 'change')
+    await app.verificationTickets.consume(session, input.ticket ?? '', 'change_identifier');
+  await rebind(app, { user, channel, from: step === 'bind' ? null : from, to, movedFrom });
+  const kicked = input.kick_other === 1 ? await app.sessions.revokeOthers(user.id, session.id) : 0;
+  const updated = await freshUser(app, session);
+  request.session = { ...session, user: updated };
+  return { ...accountInfo(request.session), kicked_sessions: kicked, moved: movedFrom !== null };
+}
+
+/** What a verification answers: the ticket for the next step, its lifetime and how it was earned. */
+function verified(
+  issued: { ticket: string; expiresIn: number },
+  method: VerificationMethod,
+  purpose: string,
+) {
+  return { ticket: issued.ticket, expires_in: issued.expiresIn, method, purpose };
+}
+
+/**
+ * auth/verify: the signed-in person proves it is them with a code (type 22, or 11 for e-mail) sent to
+ * the account's own mobile or e-mail; answers a verification ticket bound to this session.
+ */
+export async function verifyByCode(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: {
+    channel: Channel;
+    to: string;
+    code: string;
+    type?: number | undefined;
+    purpose?: string | undefined;
+  },
+) {
+  const session = requireSession(request);
+  const purpose = verificationPurpose(input.purpose);
+  const { channel } = input;
+  const to = targetOf(app, channel, input.to);
+  const own = (await freshUser(app, session))[channel];
+  if (!own) throw new PassportError('identifierNotBound', { channel });
+  if (own !== to) throw new PassportError('notYourIdentifier');
+  await app.codes.verify({
+    channel,
+    target: own,
+    purpose: purposeOf('verify', channel, input.type),
+    code: input.code,
+    lane: await codeLaneOf(app, request, channel, own),
+  });
+  return verified(await app.verificationTickets.issue(session, purpose, channel), channel, purpose);
+}
+
+/**
+ * Checks the signed-in account's current password. A wrong one is a password failure like
+ * password/update's: it counts against the client address and the account (which then locks for a
+ * while), so a stolen session cookie buys no free guesses.
+ */
+async function proveCurrentPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  hash: string,
+  password: string,
+) {
+  const { store, runtime } = app;
+  const limits = runtime.limits;
+  const ipKey = passwordIpFailureKey(request.ip);
+  const accountKey = currentPasswordFailureKey(userId);
+  if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
+    throw new PassportError('rateLimited');
+  if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
+    throw new PassportError('temporarilyLocked');
+  if (!(await app.passwords.verify(hash, normalisePassword(password)))) {
+    await store.incr(ipKey, HOUR);
+    await store.incr(accountKey, limits.passwordFailureWindowMs);
+    throw new PassportError('currentPasswordWrong');
+  }
+  await store.delete(accountKey);
+}
+
+/** account/verify: the signed-in person proves it is them with the account's password. */
+export async function verifyByPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { password: string; purpose?: string | undefined },
+) {
+  const session = requireSession(request);
+  const purpose = verificationPurpose(input.purpose);
+  const user = await freshUser(app, session);
+  if (!user.password_hash) throw new PassportError('passwordNotSet');
+  await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
+  return verified(await app.verificationTickets.issue(session, purpose, 'password'), 'password', purpose);
+}
+
+/**
+ * Set account: a username and a password together. An account without a password gets both (the
+ * password under the rules for new ones); an account with one proves it with `password` (the current
+ * one) and gets the username. Either way the person then signs in with username + password.
+ */
+export async function setAccount(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { username: string; password: string },
+) {
+  const session = requireSession(request);
+  const user = await freshUser(app, session);
+  if (user.username) throw new PassportError('usernameAlreadySet');
+  const username = usernameOf(input.username);
+  let newHash: string | null = null;
+  if (user.password_hash) {
+    await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
+  } else {
+    const pw = policy(app, input.password, [...identifiersOf(user), username]);
+    newHash = await app.passwords.hash(pw);
+  }
+  const holder = await app.accounts.find({ kind: 'username', value: username });
+  if (holder) throw new PassportError(holder.id === user.id ? 'usernameAlreadySet' : 'usernameTaken');
+  await setUsername(app, user, username, newHash);
+  request.session = { ...session, user: await freshUser(app, session) };
+  return accountInfo(request.session);
+}

@@ -1,0 +1,33 @@
+import { AccountSecurity, loginHref, useSecurityT } from '@portico/account-pages';
+import { useSession } from '@portico/account-react';
+import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
+import { loadSession } from '../lib/account';
+
+/** Signed out: to login, which comes back here once signed in. */
+export async function loader() {
+  const session = await loadSession();
+  if (!session) throw redirect(loginHref('/account/security'));
+  return session;
+}
+
+/** The account centre's security page: mobile, e-mail, username and password (issue 14). */
+export function Component() {
+  const t = useSecurityT();
+  const initial = useLoaderData<typeof loader>();
+  const session = useSession();
+  const location = useLocation();
+  if (session.data === null) return <Navigate to={loginHref(location.pathname)} replace />;
+  const account = session.data ?? initial;
+  return (
+    <div className="container workbench">
+      <header className="page-header">
+        <h1>{t('security.title')}</h1>
+        <p className="muted">{t('security.subtitle')}</p>
+        <p>
+          <Link to="/workbench">{t('security.back')}</Link>
+        </p>
+      </header>
+      <AccountSecurity account={account} />
+    </div>
+  );
+}
