@@ -33,6 +33,7 @@ import {
 } from './web/register';
 import { deviceForget, deviceList, smsLoginContinue } from './web/second-verify';
 import { emailSendCode, webSendCode } from './web/send-code';
+import { THIRD_PARTY_ROUTES } from './web/third-party';
 import { emailCheckCode, mobileCheckCode } from './web/verify';
 
 /**
@@ -79,6 +80,7 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   smsLoginContinue,
   deviceList,
   deviceForget,
+  ...THIRD_PARTY_ROUTES,
 ];
 
 /**

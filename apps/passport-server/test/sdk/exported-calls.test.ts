@@ -12,24 +12,15 @@ import { type SdkServer, startSdkServer } from '../support/sdk-browser';
  */
 const NOT_SERVED_YET: Record<string, string> = {
   // #14 third-party sign-in, linking and binding
-  authBindLogin: '#14',
-  bindAuth: '#14',
   bindEmail: '#14',
   bindMobile: '#14',
   changeEmail: '#14',
   changeMobile: '#14',
-  getOauthProfile: '#14',
   legacyBindMobile: '#14',
   legacyChangeMobile: '#14',
   mobileBind: '#14',
-  mobileBindLogin: '#14',
   mobileChange: '#14',
-  oauthLogin: '#14',
   setAccount: '#14',
-  shareLogin: '#14',
-  showOauthMobile: '#14',
-  switchAuthBind: '#14',
-  unbindAuth: '#14',
   verifyAuth: '#14',
   // #15 QR sign-in and the app flavour
   checkQrcode: '#15',

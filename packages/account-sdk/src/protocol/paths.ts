@@ -105,6 +105,8 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
   /** The two-step QR verify: scan, then confirm by ticket. */
   'qrcode/scan_qrcode',
   'qrcode/confirm_by_ticket',
+  /** The configured third-party providers and the signed-in account's linked identities. */
+  'auth/providers',
   /** Browser redirect targets (never fetched). */
   'auth/login',
   'auth/wap_login',
