@@ -374,13 +374,13 @@ describe('linked accounts while signed in', () => {
     expect(none.body.data.error_code).toBe(ErrorCode.oauthNotBound);
   });
 
-  it('binding needs a session; share_login answers the shared session or OAUTH_SHARE_NOT_AVAILABLE', async () => {
+  it('binding needs a session; share_login answers the shared session or NOT_LOGGED_IN', async () => {
     const browser = server.browser();
     const input = await atProvider(browser, 'google', person('google'));
     const bind = await browser.post(paths.web.authBind, input);
     expect(bind.body.data.error_code).toBe(ErrorCode.notLoggedIn);
     expect((await browser.post(paths.web.authShareLogin)).body.data.error_code).toBe(
-      ErrorCode.oauthShareNotAvailable,
+      ErrorCode.notLoggedIn,
     );
     const { userId } = await signInBySms(server, browser);
     const shared = await browser.post(paths.web.authShareLogin);

@@ -126,7 +126,7 @@ export const showOauthMobileSchema = {
 };
 export const shareLoginSchema = {
   summary:
-    "Shares this browser's session with another app of the platform (OAUTH_SHARE_NOT_AVAILABLE without one)",
+    "Shares this browser's session with another app of the platform (NOT_LOGGED_IN without one)",
   tags: ['third-party'],
   consumes: FORM,
   querystring: CommonQuery,

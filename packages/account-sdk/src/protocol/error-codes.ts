@@ -142,9 +142,7 @@ export const thirdPartyErrors = /* @__PURE__ */ defineErrorRange('Third-party si
   [1857, 'OAUTH_ALREADY_LINKED', 200],
   [1858, 'OAUTH_LAST_WAY_IN', 200],
   [1859, 'OAUTH_NOT_BOUND', 200],
-  [1860, 'OAUTH_EMAIL_NOT_VERIFIED', 200],
   [1861, 'OAUTH_ACCOUNT_EXISTS', 200],
-  [1862, 'OAUTH_SHARE_NOT_AVAILABLE', 200],
 ]);
 
 /** The spec's fixed code (§8): the failure data carries `sms_code_key`. */

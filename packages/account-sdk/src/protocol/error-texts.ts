@@ -154,42 +154,16 @@ export const ERROR_TEXTS = [
     REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
   }),
   defineErrorTexts(thirdPartyErrors, {
-    OAUTH_PROVIDER_NOT_CONFIGURED: ['该第三方登录未开通', 'This sign-in provider is not configured'],
-    OAUTH_STATE_MISMATCH: [
-      '第三方登录已失效，请在本浏览器重新发起',
-      'This third-party sign-in is no longer valid; start it again in this browser',
-    ],
-    OAUTH_EXCHANGE_FAILED: ['第三方授权失败，请重试', 'The provider did not confirm the sign-in; try again'],
-    OAUTH_NOT_LINKED: [
-      '该第三方账号尚未关联，请登录以关联或创建新账号',
-      'This account is not linked yet: sign in to link it, or create an account',
-    ],
-    OAUTH_PROFILE_EXPIRED: [
-      '第三方登录信息已过期，请重新登录',
-      'The third-party sign-in expired; sign in again',
-    ],
-    OAUTH_LINKED_ELSEWHERE: [
-      '该第三方账号已关联其他账号',
-      'This third-party account is linked to another account',
-    ],
-    OAUTH_ALREADY_LINKED: [
-      '你的账号已关联该平台的其他账号',
-      'Your account is already linked to another account of this provider',
-    ],
-    OAUTH_LAST_WAY_IN: [
-      '这是登录该账号的唯一方式，不能解除关联',
-      'This is the only way into the account; it cannot be unlinked',
-    ],
+    OAUTH_PROVIDER_NOT_CONFIGURED: ['未开通该第三方登录', 'This provider is not configured'],
+    OAUTH_STATE_MISMATCH: ['第三方登录已失效，请重试', 'This sign-in expired; start again'],
+    OAUTH_EXCHANGE_FAILED: ['第三方授权失败，请重试', 'The provider refused the sign-in; try again'],
+    OAUTH_NOT_LINKED: ['该第三方账号尚未关联', 'This account is not linked yet'],
+    OAUTH_PROFILE_EXPIRED: ['第三方登录已过期，请重新登录', 'The sign-in expired; sign in again'],
+    OAUTH_LINKED_ELSEWHERE: ['该第三方账号已关联其他账号', 'It is linked to another account'],
+    OAUTH_ALREADY_LINKED: ['已关联该平台的其他账号', 'Another account of this provider is linked'],
+    OAUTH_LAST_WAY_IN: ['这是唯一的登录方式，不能解除', 'It is the only way in; it cannot be unlinked'],
     OAUTH_NOT_BOUND: ['未关联该平台的账号', 'No account of this provider is linked'],
-    OAUTH_EMAIL_NOT_VERIFIED: [
-      '第三方平台未验证该邮箱，不能据此关联',
-      'The provider has not verified this e-mail address; it cannot be used to link',
-    ],
-    OAUTH_ACCOUNT_EXISTS: [
-      '该邮箱已属于一个账号，请登录该账号以关联',
-      'This e-mail address belongs to an account: sign in to it to link',
-    ],
-    OAUTH_SHARE_NOT_AVAILABLE: ['没有可共享的登录', 'There is no sign-in to share'],
+    OAUTH_ACCOUNT_EXISTS: ['该邮箱已有账号，请登录后关联', 'This e-mail has an account: sign in to link'],
   }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],

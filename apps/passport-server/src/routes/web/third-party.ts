@@ -131,7 +131,7 @@ export const shareLogin = flowRoute({
   data: AccountInfo,
   at: [['web', paths.web.authShareLogin]],
   run: (_app, request) => {
-    if (!request.session) throw new PassportError('oauthShareNotAvailable');
+    if (!request.session) throw new PassportError('notLoggedIn');
     return accountInfoOf(request.session);
   },
 });
