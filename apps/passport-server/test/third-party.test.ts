@@ -379,9 +379,7 @@ describe('linked accounts while signed in', () => {
     const input = await atProvider(browser, 'google', person('google'));
     const bind = await browser.post(paths.web.authBind, input);
     expect(bind.body.data.error_code).toBe(ErrorCode.notLoggedIn);
-    expect((await browser.post(paths.web.authShareLogin)).body.data.error_code).toBe(
-      ErrorCode.notLoggedIn,
-    );
+    expect((await browser.post(paths.web.authShareLogin)).body.data.error_code).toBe(ErrorCode.notLoggedIn);
     const { userId } = await signInBySms(server, browser);
     const shared = await browser.post(paths.web.authShareLogin);
     expect(shared.body.data.user_id).toBe(userId);

@@ -125,8 +125,7 @@ export const showOauthMobileSchema = {
   querystring: ProfileKeyQuery,
 };
 export const shareLoginSchema = {
-  summary:
-    "Shares this browser's session with another app of the platform (NOT_LOGGED_IN without one)",
+  summary: "Shares this browser's session with another app of the platform (NOT_LOGGED_IN without one)",
   tags: ['third-party'],
   consumes: FORM,
   querystring: CommonQuery,
