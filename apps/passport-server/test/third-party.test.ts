@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { CodeType, ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
 import { emailCode, isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
 import { type GitHubPeer, type OidcPeer, startGitHubPeer, startOidcPeer } from './support/oauth-peers';
 import {
@@ -143,7 +143,7 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
     expect(profile.body.data).toMatchObject({ platform: provider, name: 'Ada Lovelace' });
     // The profile_key is worth nothing in another browser.
     const elsewhere = await server.browser().get(`${paths.profile.getOauthProfile}?profile_key=${key}`);
-    expect(elsewhere.body.data.error_code).toBe(ErrorCode.oauthProfileExpired);
+    expect(elsewhere.body.data.error_code).toBe(ErrorCode.oauthStateMismatch);
   });
 
   it('links to a new account by SMS code (mobile/bind_login), then signs in with the provider in one step', async () => {
@@ -176,7 +176,7 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
       platform_app_id: provider,
       profile_key: pending.body.data.profile_key,
     });
-    expect(twice.body.data.error_code).toBe(ErrorCode.oauthProfileExpired);
+    expect(twice.body.data.error_code).toBe(ErrorCode.oauthStateMismatch);
   });
 
   it('a verified provider e-mail of an existing account offers sign-in-to-link, never a silent link', async () => {
@@ -317,7 +317,7 @@ describe('linked accounts while signed in', () => {
     }
     expect((await linksOf(server, other.userId)).map((l) => l.provider)).toEqual(['github']);
 
-    const listed = await browser.get(paths.passport.authProviders);
+    const listed = await browser.get(thirdPartyPaths.providers);
     expect(listed.body.data.providers).toEqual(['github', 'google']);
     expect(listed.body.data.can_unbind).toEqual({ google: true });
 
@@ -392,8 +392,8 @@ describe('configuration and the redirect', () => {
     try {
       const browser = bare.browser();
       const start = await browser.get(`${paths.passport.authLogin}?platform_app_id=google`);
-      expect(start.body.data.error_code).toBe(ErrorCode.oauthProviderNotConfigured);
-      expect((await browser.get(paths.passport.authProviders)).body.data.providers).toEqual([]);
+      expect(start.body.data.error_code).toBe(ErrorCode.oauthNotConfigured);
+      expect((await browser.get(thirdPartyPaths.providers)).body.data.providers).toEqual([]);
     } finally {
       await bare.close();
     }

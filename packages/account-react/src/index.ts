@@ -65,3 +65,13 @@ export { SecondVerifyDialog, type SecondVerifyDialogProps } from './second-verif
 export { isSignedOutError, sessionQueryOptions, useSession } from './session/session-query';
 export { useLogout } from './session/use-logout';
 export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';
+export {
+  thirdPartyQueryOptions,
+  useAuthBindLogin,
+  useBindAuth,
+  useMobileBindLogin,
+  useOauthLogin,
+  useSwitchAuthBind,
+  useThirdPartyAccounts,
+  useUnbindAuth,
+} from './third-party/use-third-party';

@@ -7,6 +7,7 @@ export const accountQueryKeys = {
   session: ['portico', 'account', 'session'] as const,
   hasPassword: ['portico', 'account', 'has-password'] as const,
   devices: ['portico', 'account', 'devices'] as const,
+  thirdParty: ['portico', 'account', 'third-party'] as const,
 };
 
 /** The key of `useSession`: `queryClient.getQueryData(sessionQueryKey)`. */

@@ -34,7 +34,7 @@ import { completeSignIn } from './complete-sign-in';
 function providerOf(app: FastifyInstance, platformAppId: unknown): Provider {
   const name = providerNameOf(platformAppId as string);
   const provider = name ? app.oauthProviders[name] : undefined;
-  if (!provider) throw new PassportError('oauthProviderNotConfigured');
+  if (!provider) throw new PassportError('oauthNotConfigured');
   return provider;
 }
 

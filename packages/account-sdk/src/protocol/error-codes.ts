@@ -133,11 +133,10 @@ export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500
  * identity and linked accounts. OAUTH_NOT_LINKED carries `profile_key` in its data.
  */
 export const thirdPartyErrors = /* @__PURE__ */ defineErrorRange('Third-party sign-in', 1850, 1899, [
-  [1851, 'OAUTH_PROVIDER_NOT_CONFIGURED', 200],
+  [1851, 'OAUTH_NOT_CONFIGURED', 200],
   [1852, 'OAUTH_STATE_MISMATCH', 200],
   [1853, 'OAUTH_EXCHANGE_FAILED', 200],
   [1854, 'OAUTH_NOT_LINKED', 200],
-  [1855, 'OAUTH_PROFILE_EXPIRED', 200],
   [1856, 'OAUTH_LINKED_ELSEWHERE', 200],
   [1857, 'OAUTH_ALREADY_LINKED', 200],
   [1858, 'OAUTH_LAST_WAY_IN', 200],

@@ -105,13 +105,17 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
   /** The two-step QR verify: scan, then confirm by ticket. */
   'qrcode/scan_qrcode',
   'qrcode/confirm_by_ticket',
-  /** The configured third-party providers and the signed-in account's linked identities. */
-  'auth/providers',
   /** Browser redirect targets (never fetched). */
   'auth/login',
   'auth/wap_login',
   'auth/login_success',
 ]);
+
+/**
+ * Portico's own third-party path (the spec names none): the configured providers and the signed-in
+ * account's linked identities. Outside `paths`, so only the pages that call it carry it.
+ */
+export const thirdPartyPaths = /* @__PURE__ */ family('/passport/auth/', ['providers']);
 
 /** The mobile family, under /passport/mobile. */
 export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [

@@ -94,9 +94,9 @@ export async function savePendingProfile(
 export async function readPendingProfile(app: FastifyInstance, request: FastifyRequest, key: string) {
   const browser = request.cookies?.[BROWSER_COOKIE];
   const raw = key ? await app.store.get(profileKey(key)) : null;
-  if (!raw || !browser) throw new PassportError('oauthProfileExpired');
+  if (!raw || !browser) throw new PassportError('oauthStateMismatch');
   const pending = JSON.parse(raw) as PendingProfile;
-  if (pending.browser !== sha256(browser)) throw new PassportError('oauthProfileExpired');
+  if (pending.browser !== sha256(browser)) throw new PassportError('oauthStateMismatch');
   return pending;
 }
 

@@ -12,7 +12,7 @@ import {
   thirdPartySignIn,
   unbindThirdParty,
 } from '../../flows/third-party';
-import { paths } from '../../protocol';
+import { paths, thirdPartyPaths } from '../../protocol';
 import {
   AccountInfo,
   authBindLoginSchema,
@@ -140,7 +140,7 @@ export const thirdPartyAccountsRoute = flowRoute({
   method: 'GET',
   schema: thirdPartyAccountsSchema,
   data: ThirdPartyAccounts,
-  at: [['passport', paths.passport.authProviders]],
+  at: [['passport', thirdPartyPaths.providers]],
   run: (app, request) => thirdPartyAccounts(app, request),
 });
 
