@@ -23,7 +23,7 @@ export default function ThirdPartyButtons() {
             key={provider}
             type="button"
             className="button button-secondary button-block"
-            onClick={() => startThirdParty(client, provider, next ? { next } : {})}
+            onClick={() => startThirdParty(client, provider, { next })}
           >
             {t('tp.continue', { provider: providerName(provider) })}
           </button>

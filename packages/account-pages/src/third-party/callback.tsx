@@ -32,7 +32,7 @@ function useFinish() {
   const config = useAuthConfig();
   const navigate = useNavigate();
   return (account: AccountInfo, next: string) => {
-    const destination = config.afterSignIn({ account, search: new URLSearchParams({ next }) });
+    const destination = config.afterSignIn({ account, search: new URLSearchParams(next ? { next } : {}) });
     if (typeof destination === 'string') navigate(destination, { replace: true });
     else window.location.replace(destination.document);
   };
@@ -207,7 +207,7 @@ function OAuthCallback({ provider }: { provider: string }) {
       state: search.get('state') ?? '',
       ...(search.get('iss') ? { iss: search.get('iss') ?? '' } : {}),
     };
-    const back = () => navigate(intent.next, { replace: true });
+    const back = () => navigate(intent.next || '/', { replace: true });
     if (intent.action === 'bind') bind.mutate(input, { onSuccess: back });
     else if (intent.action === 'switch_bind') switchBind.mutate(input, { onSuccess: back });
     else login.mutate(input, { onSuccess: (account) => finish(account, intent.next) });
@@ -227,7 +227,7 @@ function OAuthCallback({ provider }: { provider: string }) {
           <ErrorMessage error={failed} />
           <Link
             className="button button-secondary"
-            to={intent.action === 'login' ? paths.login : intent.next}
+            to={intent.action === 'login' ? paths.login : intent.next || '/'}
           >
             {t('tp.retry')}
           </Link>

@@ -29,23 +29,25 @@ const KEY = 'portico.third-party';
 export function startThirdParty(
   client: AccountClient,
   provider: string,
-  { action = 'login', next = '/' }: { action?: ThirdPartyAction; next?: string } = {},
+  { action = 'login', next = '' }: { action?: ThirdPartyAction; next?: string } = {},
 ): void {
   try {
     sessionStorage.setItem(KEY, JSON.stringify({ action, next } satisfies Intent));
   } catch {}
-  window.location.assign(thirdPartyLoginUrl(client, { platform_app_id: provider, next, action }));
+  window.location.assign(
+    thirdPartyLoginUrl(client, { platform_app_id: provider, next: next || '/', action }),
+  );
 }
 
-/** What the tab started; a sign-in to `/` when nothing was stored. */
+/** What the tab started; a sign-in without a `next` (the app's default) when nothing was stored. */
 export function readIntent(): Intent {
   try {
     const raw = sessionStorage.getItem(KEY);
     const intent = raw ? (JSON.parse(raw) as Partial<Intent>) : {};
     const action = intent.action === 'bind' || intent.action === 'switch_bind' ? intent.action : 'login';
-    return { action, next: typeof intent.next === 'string' ? intent.next : '/' };
+    return { action, next: typeof intent.next === 'string' ? intent.next : '' };
   } catch {
-    return { action: 'login', next: '/' };
+    return { action: 'login', next: '' };
   }
 }
 

@@ -1,4 +1,3 @@
-import type { AccountClient } from '../client/types';
 import { AccountError } from '../errors/account-error';
 import type {
   AccountInfo,
@@ -13,7 +12,7 @@ import type {
   SmsLoginPayload,
 } from '../protocol/types';
 import { frozen, logoutByRequest } from './defaults';
-import { type Call, type CallArgs, defineCall } from './define-call';
+import { type Call, defineCall } from './define-call';
 
 /** Signs in (or up) with a mobile number and an SMS code. */
 export const smsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload, AccountInfo>(
