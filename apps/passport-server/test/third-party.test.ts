@@ -386,6 +386,35 @@ describe('linked accounts while signed in', () => {
   });
 });
 
+describe('refusals while linking and signing in', () => {
+  it('an account links one identity per provider: linking a second one by code is refused (OAUTH_ALREADY_LINKED)', async () => {
+    const { mobile, userId } = await linkedByMobile('github');
+    const browser = server.browser();
+    const pending = await browser.post(
+      paths.web.authLoginOnly,
+      await atProvider(browser, 'github', person('github')),
+    );
+    await passCooldown();
+    const code = await mobileCode(server, browser, mobile, CodeType.mobileLogin);
+    const refused = await browser.post(paths.web.mobileBindLogin, {
+      profile_key: pending.body.data.profile_key,
+      mobile,
+      code,
+    });
+    expect(refused.body.data.error_code).toBe(ErrorCode.oauthAlreadyLinked);
+    expect((await linksOf(server, userId)).length).toBe(1);
+  });
+
+  it('a frozen account is refused by a linked identity like any other sign-in', async () => {
+    const { who, userId } = await linkedByMobile('google');
+    await server.app.db.updateTable('users').set({ is_frozen: 1 }).where('id', '=', userId).execute();
+    const browser = server.browser();
+    const signIn = await browser.post(paths.web.authLoginOnly, await atProvider(browser, 'google', who));
+    expect(signIn.body.data.error_code).toBe(ErrorCode.accountFrozen);
+    expect(await isSignedIn(browser)).toBe(false);
+  });
+});
+
 describe('configuration and the redirect', () => {
   it('an unconfigured provider is refused, and lists only configured providers', async () => {
     const bare = await startServer({ oauth: { devOrigins: [] } });
