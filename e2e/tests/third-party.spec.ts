@@ -1,6 +1,7 @@
 import { type OidcPeer, startOidcPeer } from '../support/oidc-peer';
 import { expectWorkbench, nationalNumber, sendCodeAndRead, signOut, typeCode } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
 
 // Issue 14: third-party sign-in in Chromium. A real OpenID provider on loopback stands in for Google
 // (GOOGLE_ISSUER); the person signs in at its own pages, comes back to /google-oauth-callback, links
@@ -52,6 +53,7 @@ it('signs in with Google, links it to a new account by SMS code, and signs in ag
   await expect(page).toHaveURL(new RegExp(`^${server.origin}/google-oauth-callback\\?`));
   await expect(page.getByRole('heading', { level: 1, name: '关联你的 Google 账号' })).toBeVisible();
   await expect(page.getByText('Alice Example，这个 Google 账号还没有关联任何账号。')).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the choice screen').toEqual([]);
   const form = page.getByRole('tabpanel');
   await form.getByRole('textbox', { name: '手机号', exact: true }).fill(nationalNumber(mobile));
   const code = await sendCodeAndRead(form, outbox, mobile);
@@ -69,4 +71,9 @@ it('signs in with Google, links it to a new account by SMS code, and signs in ag
   await page.goto(`${server.origin}/account/linked`);
   await expect(page.getByRole('heading', { level: 1, name: '已关联的账号' })).toBeVisible();
   await expect(page.getByText('已关联：Alice Example')).toBeVisible();
+  expect(await seriousViolations(page), 'axe on /account/linked').toEqual([]);
+  // Google is the only way in besides the mobile number: unlinking it is allowed and leaves it listed as not linked.
+  await page.getByRole('button', { name: '解除关联 Google' }).click();
+  await expect(page.getByText('未关联')).toBeVisible();
+  await expect(page.getByRole('button', { name: '关联 Google' })).toBeVisible();
 });
