@@ -17,6 +17,7 @@ import delivery from './plugins/app/delivery';
 import devices from './plugins/app/devices';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
+import oauth from './plugins/app/oauth';
 import passwords from './plugins/app/passwords';
 import risk from './plugins/app/risk';
 import secret from './plugins/app/secret';
@@ -127,6 +128,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(tokens);
   await app.register(challenge);
   await app.register(risk);
+  await app.register(oauth);
 
   // Routes by path family.
   await app.register(appRoutes);

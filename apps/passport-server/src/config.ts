@@ -73,6 +73,8 @@ export interface Config {
   apps: AppMount[];
   /** SSO_SERVICES: comma-separated origins of the services that may ask /sso/login for a ticket. */
   ssoServices: string[];
+  /** Third-party sign-in (docs/third-party-sign-in.md): each provider only when its client is set. */
+  oauth: OAuthConfig;
 }
 
 /** One app the server serves. */
@@ -101,6 +103,17 @@ const Url = (protocols: string) =>
 const Seconds = Type.Optional(
   Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'a positive whole number of seconds' }),
 );
+
+/** The configured third-party sign-in providers (GOOGLE_* and GITHUB_*). */
+export interface OAuthConfig {
+  google?: { clientId: string; clientSecret: string; issuer: string };
+  github?: { clientId: string; clientSecret: string; baseUrl: string; apiUrl: string };
+  /**
+   * OAUTH_DEV_ORIGINS: loopback origins github-oauth-twice-redirect may relay a GitHub callback to
+   * (`use_local_host`), because a GitHub app has one callback URL.
+   */
+  devOrigins: string[];
+}
 
 /** The environment variables the server reads, as strings, with their shape. */
 export const EnvSchema = Type.Object({
@@ -154,6 +167,14 @@ export const EnvSchema = Type.Object({
     }),
   ),
   SSO_SERVICES: Type.Optional(Type.String()),
+  GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_ISSUER: Url('http|https'),
+  GITHUB_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GITHUB_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  GITHUB_BASE_URL: Url('http|https'),
+  GITHUB_API_URL: Url('http|https'),
+  OAUTH_DEV_ORIGINS: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -321,6 +342,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       };
     }),
     ssoServices: origins('SSO_SERVICES', e.SSO_SERVICES),
+    oauth: oauthConfig(e),
+  };
+}
+
+/** A provider needs its id and secret both; one without the other is a mistake worth stopping for. */
+function oauthConfig(e: Env): OAuthConfig {
+  const pair = (name: 'GOOGLE' | 'GITHUB') => {
+    const id = e[`${name}_CLIENT_ID`];
+    const secret = e[`${name}_CLIENT_SECRET`];
+    if (!id !== !secret) {
+      throw new ConfigError(
+        `${name}_CLIENT_${id ? 'SECRET' : 'ID'}`,
+        `set both ${name}_CLIENT_ID and ${name}_CLIENT_SECRET, or neither`,
+      );
+    }
+    return id && secret ? { clientId: id, clientSecret: secret } : undefined;
+  };
+  const google = pair('GOOGLE');
+  const github = pair('GITHUB');
+  const devOrigins = origins('OAUTH_DEV_ORIGINS', e.OAUTH_DEV_ORIGINS);
+  for (const dev of devOrigins) {
+    if (!isLoopbackOrigin(dev)) {
+      throw new ConfigError('OAUTH_DEV_ORIGINS', `"${dev}" is not a loopback origin (localhost, 127.0.0.1)`);
+    }
+  }
+  return {
+    ...(google ? { google: { ...google, issuer: e.GOOGLE_ISSUER ?? 'https://accounts.google.com' } } : {}),
+    ...(github
+      ? {
+          github: {
+            ...github,
+            baseUrl: (e.GITHUB_BASE_URL ?? 'https://github.com').replace(/\/+$/, ''),
+            apiUrl: (e.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, ''),
+          },
+        }
+      : {}),
+    devOrigins,
   };
 }
 

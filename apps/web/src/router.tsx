@@ -18,11 +18,13 @@ const authRoutes = createAuthRoutes({
   legal: { terms: '/terms-of-service', privacy: '/privacy-policy' },
   brand: <Brand />,
   languageStore,
+  // GitHub and Google: buttons for the providers the passport configured, and the callback pages.
+  thirdParty: true,
 });
 
 /**
- * The spec's route table (§2), minus the pages that arrive with later issues (authorization, the
- * OAuth callbacks, join-waitlist). Every page is its own lazily loaded module, so a visit to /login
+ * The spec's route table (§2), minus the pages that arrive with later issues (authorization,
+ * join-waitlist). The OAuth callbacks are `authRoutes` too (`thirdParty`). Every page is its own lazily loaded module, so a visit to /login
  * loads the root and the login code only. login, reset-password and sign-up are `authRoutes`. The
  * build writes these paths to dist/routes.json (@portico/app-routes), and the passport server answers
  * exactly them with index.html.
@@ -45,6 +47,7 @@ export const routes: RouteObject[] = [
           { path: 'extension', lazy: () => import('./routes/extension') },
           { path: 'workbench', lazy: () => import('./routes/workbench') },
           { path: 'account/security', lazy: () => import('./routes/account-security') },
+          { path: 'account/linked', lazy: () => import('./routes/account-linked') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

@@ -37,6 +37,9 @@ export type {
 export { createAuthRoutes } from './routes/create-auth-routes';
 export { AccountSecurity, useSecurityT } from './screens/account-security';
 export { AuthShell } from './shell/auth-shell';
+export { LinkedAccounts } from './third-party/linked-accounts';
+export { useThirdPartyT } from './third-party/messages';
+export { PROVIDER_NAMES, providerName, startThirdParty, type ThirdPartyAction } from './third-party/start';
 export { Interpolate } from './ui/interpolate';
 export { LanguageSwitch } from './ui/language-switch';
 export { type TabItem, Tabs } from './ui/tabs';

@@ -79,3 +79,13 @@ export { isSignedOutError, sessionQueryOptions, useSession } from './session/ses
 export { useLogout } from './session/use-logout';
 export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';
 export { type UseUserTokenOptions, useUserToken } from './user-token/use-user-token';
+export {
+  thirdPartyQueryOptions,
+  useAuthBindLogin,
+  useBindAuth,
+  useMobileBindLogin,
+  useOauthLogin,
+  useSwitchAuthBind,
+  useThirdPartyAccounts,
+  useUnbindAuth,
+} from './third-party/use-third-party';

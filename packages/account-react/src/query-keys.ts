@@ -8,6 +8,7 @@ export const accountQueryKeys = {
   hasPassword: ['portico', 'account', 'has-password'] as const,
   devices: ['portico', 'account', 'devices'] as const,
   userToken: ['portico', 'account', 'user-token'] as const,
+  thirdParty: ['portico', 'account', 'third-party'] as const,
 };
 
 /** The key of `useSession`: `queryClient.getQueryData(sessionQueryKey)`. */

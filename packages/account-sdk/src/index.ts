@@ -16,6 +16,7 @@ export * from './calls/password';
 export * from './calls/profile';
 export * from './calls/qrcode';
 export * from './calls/register';
+export * from './calls/third-party';
 export { createAccountClient } from './client/create-account-client';
 export type {
   AccountClient,

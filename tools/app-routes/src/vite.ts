@@ -17,7 +17,8 @@ export const appResolve = { conditions: ['@portico/source', ...defaultClientCond
 /**
  * The build every app shares. Fewer, larger chunks compress better: the libraries every page needs
  * (React, the router, React Query, the account SDK and its React layer) go in one vendor chunk; the
- * captcha loader stays its own chunk, loaded on the first challenge. The manifest is what
+ * captcha loader stays its own chunk, loaded on the first challenge (and third-party sign-in's calls
+ * and hooks go with the pages that use them). The manifest is what
  * `firstLoadBudget` reads.
  */
 export const appBuild: BuildEnvironmentOptions = {
@@ -27,7 +28,14 @@ export const appBuild: BuildEnvironmentOptions = {
   rolldownOptions: {
     output: {
       codeSplitting: {
-        groups: [{ name: 'vendor', test: /node_modules|packages[\\/](account-sdk|account-react)[\\/]/ }],
+        // Third-party sign-in's calls and hooks (a `third-party` module of each package) stay with the
+        // lazily loaded pages that use them: the sign-in page's first load does not carry them.
+        groups: [
+          {
+            name: 'vendor',
+            test: /node_modules|packages[\\/](account-sdk|account-react)[\\/](?!src[\\/]((calls|redirects)[\\/])?third-party)/,
+          },
+        ],
       },
     },
   },

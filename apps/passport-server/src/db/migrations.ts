@@ -216,6 +216,29 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Third-party sign-in (issue 14 part 1): an account's linked GitHub and Google identities. A provider
+   * identity belongs to one account; an account links at most one identity per provider.
+   */
+  '0008_linked_identities': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('linked_identities')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('email', 'text')
+        .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('name', 'text')
+        .addColumn('avatar_url', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .addUniqueConstraint('linked_identities_subject', ['provider', 'subject'])
+        .addUniqueConstraint('linked_identities_user_provider', ['user_id', 'provider'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

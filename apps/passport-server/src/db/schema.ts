@@ -128,6 +128,22 @@ export interface LegalDocumentsTable {
   published_at: Millis;
 }
 
+/** A GitHub or Google identity linked to an account (migration 0008_linked_identities). */
+export interface LinkedIdentitiesTable {
+  id: string;
+  user_id: string;
+  provider: 'github' | 'google';
+  /** The provider's stable id of the person (OIDC `sub`, GitHub's numeric user id). */
+  subject: string;
+  /** The provider's e-mail at link time, for display; never used to link. */
+  email: string | null;
+  email_verified: Generated<number>;
+  name: string | null;
+  avatar_url: string | null;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -138,6 +154,7 @@ export interface Database {
   outbox_messages: OutboxMessagesTable;
   store_entries: StoreEntriesTable;
   legal_documents: LegalDocumentsTable;
+  linked_identities: LinkedIdentitiesTable;
 }
 
 /** What the store needs of a database: its one table. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { User } from '../db/schema';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
@@ -43,6 +44,8 @@ export async function codeSignIn(
   reply: FastifyReply,
   kind: CodeSignInKind,
   input: { to: string; code: string; type: number | undefined },
+  /** Runs once the code is proven and the account known, before the sign-in ends (a third-party link). */
+  onProven?: (user: User) => Promise<void>,
 ) {
   const { channel, allowed, fallback, register } = CODE_SIGN_INS[kind];
   const target = channel === 'mobile' ? mobileOf(app, input.to) : emailOf(input.to);
@@ -62,8 +65,10 @@ export async function codeSignIn(
   if (!register) {
     const user = await app.accounts.find(identifier);
     if (!user) throw new PassportError('accountNotFound');
+    await onProven?.(user);
     return completeSignIn(app, request, reply, user, { newUser: false, proof });
   }
   const { user, created } = await app.accounts.findOrCreate(identifier);
+  await onProven?.(user);
   return completeSignIn(app, request, reply, user, { newUser: created, proof });
 }

@@ -6,7 +6,7 @@ import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 
 /** How the credential of a sign-in was proven. */
-export type SignInProof = 'password' | 'mobileCode' | 'emailCode';
+export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty';
 
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new

@@ -43,6 +43,7 @@ import {
 } from './web/register';
 import { deviceForget, deviceList, smsLoginContinue } from './web/second-verify';
 import { emailSendCode, webSendCode } from './web/send-code';
+import { THIRD_PARTY_ROUTES } from './web/third-party';
 import { emailCheckCode, mobileCheckCode } from './web/verify';
 
 /**
@@ -97,6 +98,7 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   authVerify,
   accountVerify,
   accountSet,
+  ...THIRD_PARTY_ROUTES,
 ];
 
 /**

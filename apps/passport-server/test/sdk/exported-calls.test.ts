@@ -12,15 +12,6 @@ import { type SdkServer, startSdkServer } from '../support/sdk-browser';
  */
 const NOT_SERVED_YET: Record<string, string> = {
   // #14 third-party sign-in, linking and binding
-  authBindLogin: '#14',
-  bindAuth: '#14',
-  getOauthProfile: '#14',
-  mobileBindLogin: '#14',
-  oauthLogin: '#14',
-  shareLogin: '#14',
-  showOauthMobile: '#14',
-  switchAuthBind: '#14',
-  unbindAuth: '#14',
   // #15 QR sign-in and the app flavour
   checkQrcode: '#15',
   confirmQrcode: '#15',

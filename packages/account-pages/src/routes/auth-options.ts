@@ -53,6 +53,13 @@ export interface AuthRoutesOptions {
   basePath?: string;
   /** Which sign-in methods the panel offers, in this order. Default ['sms', 'email', 'password']. */
   methods?: readonly SignInMethod[];
+  /**
+   * Third-party sign-in (GitHub, Google): the sign-in page shows a button for each provider the
+   * passport has configured, and the callback pages are mounted at the root of the router
+   * (`github-oauth-callback`, `google-oauth-callback`, `github-oauth-twice-redirect`), where the
+   * passport sends the provider back to. Default false.
+   */
+  thirdParty?: boolean;
   /** Mount the sign-up and reset screens (and link to them). Default true for both. */
   screens?: { signUp?: boolean; resetPassword?: boolean };
   /**

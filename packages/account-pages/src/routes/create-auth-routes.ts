@@ -12,6 +12,12 @@ import { authPaths } from './auth-paths';
  * The app decides the copy (`copy`), where a sign-in goes (`afterSignIn`), the methods, and the frame
  * (`brand`, `languageStore`, `legal`, `home`).
  */
+/** Where the passport sends a provider's callback (at the router's root). */
+const THIRD_PARTY_PAGES = ['github-oauth-callback', 'google-oauth-callback', 'github-oauth-twice-redirect'];
+
+/** The sign-in page's third-party buttons, loaded after the page (not in its first load). */
+const thirdPartyButtons = () => import('../third-party/buttons');
+
 export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
   const paths = authPaths(options);
   const routes: RouteObject[] = [
@@ -19,7 +25,16 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
       id: 'auth-login',
       path: paths.login,
       lazy: async () => (await import('../screens/login-layout')).route(options),
-      children: [{ index: true, lazy: async () => (await import('../screens/login')).route(options) }],
+      children: [
+        {
+          index: true,
+          lazy: async () =>
+            (await import('../screens/login')).route(
+              options,
+              options.thirdParty ? thirdPartyButtons : undefined,
+            ),
+        },
+      ],
     },
   ];
   if (paths.resetPassword)
@@ -34,5 +49,11 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
       path: paths.signUp,
       lazy: async () => (await import('../screens/sign-up')).route(options),
     });
+  if (options.thirdParty)
+    for (const page of THIRD_PARTY_PAGES)
+      routes.push({
+        path: `/${page}`,
+        lazy: async () => (await import('../third-party/pages')).route(options, page),
+      });
   return routes;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { CodeLoginForm } from '../forms/code-login-form';
 import { PasswordLoginForm } from '../forms/password-login-form';
 import { useAuthT } from '../i18n/auth-messages';
@@ -37,4 +37,19 @@ function SignInPanel() {
   );
 }
 
-export const route = (options: AuthRoutesOptions) => screenRoute(options, SignInPanel);
+/**
+ * The route. With `thirdParty`, the buttons of the configured providers are loaded after the panel (a
+ * chunk of their own, not in the sign-in page's first load) and shown under it.
+ */
+export const route = (options: AuthRoutesOptions, buttons?: () => Promise<{ default: ComponentType }>) => {
+  if (!buttons) return screenRoute(options, SignInPanel);
+  const Buttons = lazy(buttons);
+  return screenRoute(options, () => (
+    <>
+      <SignInPanel />
+      <Suspense fallback={null}>
+        <Buttons />
+      </Suspense>
+    </>
+  ));
+};

@@ -27,12 +27,6 @@ export const verifyAccount = /* @__PURE__ */ defineCall<Extra>('/passport/web/ac
 export const verifyAuth = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/verify/');
 /** Authorises by SMS code. */
 export const smsAuthorize = /* @__PURE__ */ defineCall<Extra>('/passport/web/sms/authorize/');
-/** The mobile number bound to a third-party account, for display. */
-export const showOauthMobile = /* @__PURE__ */ defineCall<Extra>(
-  '/passport/auth/show_oauth_mobile/',
-  null,
-  'GET',
-);
 /** Account cancellation, step one: the ways the user can verify. */
 export const cancelVerifyWay = /* @__PURE__ */ defineCall<Extra>(
   '/passport/auth/cancel_verify_way/',

@@ -1,11 +1,5 @@
-import type {
-  AuthBindPayload,
-  AuthUnbindPayload,
-  BindEmailPayload,
-  BindMobilePayload,
-  ChangeMobilePayload,
-} from '../protocol/types';
-import { kick, rebind, unbind } from './defaults';
+import type { BindEmailPayload, BindMobilePayload, ChangeMobilePayload } from '../protocol/types';
+import { kick, rebind } from './defaults';
 import { defineCall } from './define-call';
 
 /** Binds a mobile number to the signed-in account. */
@@ -19,12 +13,3 @@ export const changeMobile = /* @__PURE__ */ defineCall<ChangeMobilePayload>(
 export const bindEmail = /* @__PURE__ */ defineCall<BindEmailPayload>('/passport/web/email/bind/', kick);
 /** Rebinds the account to a new e-mail address. */
 export const changeEmail = /* @__PURE__ */ defineCall<BindEmailPayload>('/passport/web/email/change/', kick);
-/** Binds a third-party account. */
-export const bindAuth = /* @__PURE__ */ defineCall<AuthBindPayload>('/passport/web/auth/bind/', unbind);
-/** Unbinds a third-party account. */
-export const unbindAuth = /* @__PURE__ */ defineCall<AuthUnbindPayload>('/passport/web/auth/unbind/');
-/** Moves a third-party binding to the signed-in account. */
-export const switchAuthBind = /* @__PURE__ */ defineCall<AuthBindPayload>(
-  '/passport/web/auth/switch_bind/',
-  unbind,
-);

@@ -7,6 +7,7 @@ import type {
   passportPaths,
   profilePaths,
   ssoPaths,
+  thirdPartyPaths,
   webPaths,
 } from '../protocol/paths';
 
@@ -37,7 +38,8 @@ export type CallPath =
   | ValueOf<typeof mobilePaths>
   | ValueOf<typeof ssoPaths>
   | ValueOf<typeof profilePaths>
-  | ValueOf<typeof downloadPaths>;
+  | ValueOf<typeof downloadPaths>
+  | ValueOf<typeof thirdPartyPaths>;
 
 /**
  * Declares a call: its path (a path of `@portico/account-sdk/protocol`, written out so that a page

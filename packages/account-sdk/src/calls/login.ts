@@ -1,6 +1,4 @@
-import type { AccountClient } from '../client/types';
 import { AccountError } from '../errors/account-error';
-import { DEFAULTS } from '../protocol/defaults';
 import type {
   AccountInfo,
   CheckLoginData,
@@ -9,13 +7,12 @@ import type {
   Extra,
   LogoutData,
   LogoutPayload,
-  OAuthLoginPayload,
   PasswordLoginPayload,
   SmsLoginContinuePayload,
   SmsLoginPayload,
 } from '../protocol/types';
 import { frozen, logoutByRequest } from './defaults';
-import { type Call, type CallArgs, defineCall } from './define-call';
+import { type Call, defineCall } from './define-call';
 
 /** Signs in (or up) with a mobile number and an SMS code. */
 export const smsLogin = /* @__PURE__ */ defineCall<SmsLoginPayload, AccountInfo>(
@@ -75,30 +72,6 @@ export const passwordLogin: Call<PasswordLoginPayload, AccountInfo> = (client, .
       );
 };
 
-const oauthFull = /* @__PURE__ */ defineCall<OAuthLoginPayload, AccountInfo>(
-  '/passport/web/auth/login/',
-  frozen,
-);
-const oauthOnly = /* @__PURE__ */ defineCall<OAuthLoginPayload, AccountInfo>(
-  '/passport/web/auth/login_only/',
-  frozen,
-);
-
-/**
- * Exchanges a third-party authorization code for a session. Uses the login-only endpoint unless
- * `login_only: false` (then an account may be created).
- */
-export const oauthLogin: Call<OAuthLoginPayload, AccountInfo> = <T = AccountInfo>(
-  client: AccountClient,
-  ...[{ login_only = DEFAULTS.oauthLoginOnly, ...payload }, options]: CallArgs<OAuthLoginPayload>
-) => (login_only ? oauthOnly : oauthFull)<T>(client, payload as OAuthLoginPayload, options);
-
-/** Binds a third-party account while signing in. */
-export const authBindLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/bind_login/', frozen);
-/** Binds a mobile number while signing in. */
-export const mobileBindLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/mobile/bind_login/', frozen);
-/** Signs in with a session shared by another app of the same platform. */
-export const shareLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/share_login/');
 /** Signs in on the web with a ticket from another surface. */
 export const webLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/web_login/');
 /** Whether the browser has a session. */

@@ -9,8 +9,6 @@ import type {
 import { normalScene } from './defaults';
 import { defineCall } from './define-call';
 
-/** The profile imported from the third-party account. */
-export const getOauthProfile = /* @__PURE__ */ defineCall<Extra>('/web/user/get/oauth_profile/', null, 'GET');
 /** Uploads a new avatar (multipart field `avatar`). */
 export const uploadAvatar = /* @__PURE__ */ defineCall<UploadAvatarPayload>(
   '/web/user/update/upload_avatar/',

@@ -145,6 +145,22 @@ export const identifierErrors = /* @__PURE__ */ defineErrorRange('Identifiers an
   [1812, 'MOVE_WOULD_LOCK_OUT', 200],
 ]);
 
+/**
+ * Third-party sign-in (GitHub, Google): the code exchange, the pending profile of an unlinked
+ * identity and linked accounts. OAUTH_NOT_LINKED carries `profile_key` in its data.
+ */
+export const thirdPartyErrors = /* @__PURE__ */ defineErrorRange('Third-party sign-in', 1850, 1899, [
+  [1851, 'OAUTH_NOT_CONFIGURED', 200],
+  [1852, 'OAUTH_STATE_MISMATCH', 200],
+  [1853, 'OAUTH_EXCHANGE_FAILED', 200],
+  [1854, 'OAUTH_NOT_LINKED', 200],
+  [1856, 'OAUTH_LINKED_ELSEWHERE', 200],
+  [1857, 'OAUTH_ALREADY_LINKED', 200],
+  [1858, 'OAUTH_LAST_WAY_IN', 200],
+  [1859, 'OAUTH_NOT_BOUND', 200],
+  [1861, 'OAUTH_ACCOUNT_EXISTS', 200],
+]);
+
 /** The spec's fixed code (§8): the failure data carries `sms_code_key`. */
 export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2046, [
   [2046, 'SECOND_VERIFY', 200],
@@ -159,6 +175,7 @@ export const ERROR_RANGES = [
   challengeErrors,
   redirectErrors,
   identifierErrors,
+  thirdPartyErrors,
   secondVerifyErrors,
 ] as const;
 
@@ -173,6 +190,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     challengeErrors.codes,
     redirectErrors.codes,
     identifierErrors.codes,
+    thirdPartyErrors.codes,
     secondVerifyErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
@@ -181,6 +199,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof challengeErrors.codes &
   typeof redirectErrors.codes &
   typeof identifierErrors.codes &
+  typeof thirdPartyErrors.codes &
   typeof secondVerifyErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;

@@ -17,6 +17,7 @@ import {
   protocolErrors,
   redirectErrors,
   secondVerifyErrors,
+  thirdPartyErrors,
 } from './error-codes';
 import { LIMITS } from './limits';
 
@@ -175,6 +176,17 @@ export const ERROR_TEXTS = [
     USERNAME_TAKEN: ['用户名已被占用', 'Username taken'],
     USERNAME_ALREADY_SET: ['已设置过用户名', 'Username already set'],
     MOVE_WOULD_LOCK_OUT: ['另一账号将无法登录', 'The other account would have no way in'],
+  }),
+  defineErrorTexts(thirdPartyErrors, {
+    OAUTH_NOT_CONFIGURED: ['未开通该登录方式', 'This provider is not configured'],
+    OAUTH_STATE_MISMATCH: ['登录已失效，请重新开始', 'This sign-in expired; start again'],
+    OAUTH_EXCHANGE_FAILED: ['授权失败，请重试', 'The provider refused; try again'],
+    OAUTH_NOT_LINKED: ['该账号尚未关联', 'This account is not linked yet'],
+    OAUTH_LINKED_ELSEWHERE: ['该账号已关联其他账号', 'It is linked to another account'],
+    OAUTH_ALREADY_LINKED: ['已关联该平台的其他账号', 'Another account of it is linked'],
+    OAUTH_LAST_WAY_IN: ['这是唯一的登录方式', 'It is your only way in'],
+    OAUTH_NOT_BOUND: ['未关联该平台', 'Not linked'],
+    OAUTH_ACCOUNT_EXISTS: ['邮箱已有账号，请登录以关联', 'The e-mail has an account; sign in to link'],
   }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],

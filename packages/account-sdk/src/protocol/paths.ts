@@ -111,6 +111,12 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
   'auth/login_success',
 ]);
 
+/**
+ * Portico's own third-party path (the spec names none): the configured providers and the signed-in
+ * account's linked identities. Outside `paths`, so only the pages that call it carry it.
+ */
+export const thirdPartyPaths = /* @__PURE__ */ family('/passport/auth/', ['providers']);
+
 /** The mobile family, under /passport/mobile. */
 export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [
   'send_code',

@@ -188,11 +188,57 @@ export interface SmsLoginContinuePayload extends Extra {
 }
 
 export interface OAuthLoginPayload extends Extra, FrozenUser {
+  /** The provider: `github` or `google`. */
   platform_app_id: string | number;
-  code: string;
+  /** The callback's code; `auth/login` takes a `profile_key` instead to create a pending profile's account. */
+  code?: string;
+  /** The callback's state (it must be one this browser started). */
+  state?: string;
+  /** The callback's `iss` (RFC 9207), when the provider sends one. */
+  iss?: string;
+  profile_key?: string;
   redirect_uri?: string;
   /** Use the login-only endpoint (no account is created). Default true. */
   login_only?: boolean;
+}
+
+/** The data of OAUTH_NOT_LINKED (1854): the pending profile of an identity no account links. */
+export interface OAuthNotLinkedData {
+  profile_key: string;
+  platform: string;
+  name: string;
+  avatar_url: string;
+  /** Masked; only an e-mail the provider verified. */
+  email: string;
+  email_verified: boolean;
+  /** The verified e-mail has an account: sign in to it to link. */
+  email_registered: boolean;
+}
+
+/** Sign in with a code and link a pending profile (mobile/bind_login, auth/bind_login). */
+export interface BindLoginPayload extends Extra, FrozenUser {
+  profile_key: string;
+  mobile?: string;
+  email?: string;
+  code: string;
+  type?: number;
+}
+
+/** A linked third-party identity of the signed-in account. */
+export interface LinkedIdentity {
+  platform: string;
+  name: string;
+  avatar_url: string;
+  email: string;
+  linked_at: number;
+}
+
+/** The configured providers and, signed in, the linked identities. */
+export interface ThirdPartyAccountsData {
+  providers: string[];
+  linked: LinkedIdentity[];
+  /** Per linked provider: whether unlinking it leaves another way in. */
+  can_unbind: Record<string, boolean>;
 }
 
 export interface RegisterByEmailPayload extends Extra {
@@ -273,6 +319,9 @@ export interface BindEmailPayload extends Extra {
 export interface AuthBindPayload extends Extra {
   platform_app_id: string | number;
   code?: string;
+  /** The callback's state and `iss`, as for `oauthLogin`. */
+  state?: string;
+  iss?: string;
   /** Unbind the third-party account from any other user first. Default 0. */
   unbind_exist?: 0 | 1;
 }

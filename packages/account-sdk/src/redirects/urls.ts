@@ -35,22 +35,8 @@ export const logoutUrl = (
 ): string =>
   url(target, webPaths.logout, { ...common(target), next, passport_jssdk_version: SDK_VERSION, subject_aid });
 
-export interface ThirdPartyLoginParams extends SubjectParams {
-  platform_app_id: string | number;
-  /** Where to land after sign-in. Default '/'. */
-  next?: string;
-  use_local_host?: 0 | 1 | boolean;
-  /** e.g. 'login' or 'bind'. */
-  action?: string;
-  /** Any other parameter for the provider's auth address. */
-  [extra: string]: unknown;
-}
-
-/** The third-party auth address: redirects to the provider, then back through the passport to `next`. */
-export const thirdPartyLoginUrl = (
-  target: RedirectTarget,
-  { next = DEFAULTS.next, ...params }: ThirdPartyLoginParams,
-): string => url(target, passportPaths.authLogin, { ...common(target), next, ...params });
+// The third-party login address is a module of its own (an app's bundler leaves it to the pages that use it).
+export { type ThirdPartyLoginParams, thirdPartyLoginUrl } from './third-party';
 
 /** The login-success page the wap login returns to; it forwards to `service`. */
 export const loginSuccessUrl = (target: RedirectTarget, service: string): string =>
