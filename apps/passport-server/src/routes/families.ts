@@ -23,6 +23,7 @@ import {
   passwordSet,
   passwordUpdate,
 } from './web/password';
+import { qrCheck, qrConfirm, qrConfirmByTicket, qrGet, qrScan, qrVerifyScan, qrWebLogin } from './web/qr';
 import {
   emailRegister,
   emailRegisterV2,
@@ -79,6 +80,14 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   smsLoginContinue,
   deviceList,
   deviceForget,
+  // QR sign-in (#15)
+  qrGet,
+  qrCheck,
+  qrScan,
+  qrConfirm,
+  qrVerifyScan,
+  qrConfirmByTicket,
+  qrWebLogin,
 ];
 
 /**

@@ -31,16 +31,6 @@ const NOT_SERVED_YET: Record<string, string> = {
   switchAuthBind: '#14',
   unbindAuth: '#14',
   verifyAuth: '#14',
-  // #15 QR sign-in and the app flavour
-  checkQrcode: '#15',
-  confirmQrcode: '#15',
-  confirmQrcodeByTicket: '#15',
-  getQrcode: '#15',
-  legacyCheckQrcode: '#15',
-  legacyGetQrcode: '#15',
-  scanQrcode: '#15',
-  verifyScanQrcode: '#15',
-  webLogin: '#15',
   // #17 profiles and cancellation
   cancelCheck: '#17',
   cancelConfirm: '#17',

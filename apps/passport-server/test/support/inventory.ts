@@ -100,7 +100,9 @@ export const isNonEnvelopeRoute = (url: string, method = 'GET') =>
  * which is what the service asked for; the ticket never reaches the foreign page); and
  * /passport/sso/service_validate/ uses a ticket up, but reads no cookie: a service's back end calls
  * it, and only the holder of the ticket can. Both write only to the store (tickets live 60 s), which
- * snapshotState leaves out like every rate-limit counter.
+ * snapshotState leaves out like every rate-limit counter. GET get_qrcode (web, sso, legacy) is the
+ * same: it writes a new QR code to the store (120 s) and sets the browser's binding cookie; a forged
+ * navigation only makes the victim's browser hold a code nobody else can poll (docs/qr-login.md).
  */
 export const isStateChangingGet = (url: string) => /logout\/?$/i.test(url);
 

@@ -11,8 +11,10 @@ import type {
   LogoutPayload,
   OAuthLoginPayload,
   PasswordLoginPayload,
+  QrLoginData,
   SmsLoginContinuePayload,
   SmsLoginPayload,
+  TokenPayload,
 } from '../protocol/types';
 import { frozen, logoutByRequest } from './defaults';
 import { type Call, type CallArgs, defineCall } from './define-call';
@@ -99,8 +101,11 @@ export const authBindLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/au
 export const mobileBindLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/mobile/bind_login/', frozen);
 /** Signs in with a session shared by another app of the same platform. */
 export const shareLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/share_login/');
-/** Signs in on the web with a ticket from another surface. */
-export const webLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/web_login/');
+/**
+ * Signs this browser in with a ticket from another surface: the token of a QR code this browser created
+ * and a phone confirmed (docs/qr-login.md). Of concurrent redemptions exactly one gets the session.
+ */
+export const webLogin = /* @__PURE__ */ defineCall<TokenPayload, QrLoginData>('/passport/web/web_login/');
 /** Whether the browser has a session. */
 export const checkLogin = /* @__PURE__ */ defineCall<Extra, CheckLoginData>(
   '/check_login/',

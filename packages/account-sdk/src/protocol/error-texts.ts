@@ -14,6 +14,7 @@ import {
   errorCodes,
   passwordErrors,
   protocolErrors,
+  qrErrors,
   redirectErrors,
   secondVerifyErrors,
 } from './error-codes';
@@ -151,6 +152,22 @@ export const ERROR_TEXTS = [
   }),
   defineErrorTexts(redirectErrors, {
     REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
+  }),
+  defineErrorTexts(qrErrors, {
+    QR_EXPIRED: ['二维码已过期，请刷新', 'The QR code has expired; refresh it'],
+    QR_CANCELLED: ['已取消登录', 'The sign-in was cancelled'],
+    QR_USED: ['二维码已被使用', 'This QR code has already been used'],
+    QR_OTHER_BROWSER: ['该二维码不属于当前浏览器', 'This QR code belongs to another browser'],
+    QR_ALREADY_SCANNED: ['二维码已被其他设备扫描', 'Another device has already scanned this QR code'],
+    QR_NOT_SCANNED: ['请先扫描二维码', 'Scan the QR code first'],
+    QR_NOT_YOUR_SCAN: ['只有扫码的账号可以确认', 'Only the account that scanned the code may confirm it'],
+    QR_WRONG_NUMBER: ['数字不匹配，本次登录已取消', 'The number did not match; this sign-in was cancelled'],
+    QR_ALREADY_DECIDED: ['该登录请求已处理', 'This sign-in request has already been answered'],
+    QR_NOT_CONFIRMED: ['请在手机上确认登录', 'Confirm the sign-in on your phone'],
+    QR_SECOND_FACTOR_REQUIRED: [
+      '确认登录前需要验证手机号',
+      'Verify your mobile number before confirming this sign-in',
+    ],
   }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
