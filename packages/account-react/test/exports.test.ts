@@ -43,6 +43,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useHasPassword",
       "useLogout",
       "usePasswordLogin",
+      "useQrLogin",
       "useRegister",
       "useRegisterByEmail",
       "useRegisterByMobile",
