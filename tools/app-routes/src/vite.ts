@@ -15,6 +15,17 @@ export { type FirstLoadBudget, firstLoadBudget } from '@portico/app-routes/budge
 export const appResolve = { conditions: ['source', ...defaultClientConditions] };
 
 /**
+ * What goes in the vendor chunk: every package, and the SDK and its React layer — except what only a
+ * lazily loaded part needs: the QR sign-in tab's QR library (`qrcode` and its `dijkstrajs`) and the
+ * QR flow (`account-sdk/src/flows/qr-login.ts`, `account-react/src/qr/`), which stay in the tab's chunk.
+ * A package path is tested at each `node_modules/` (pnpm nests them: `.pnpm/qrcode@…/node_modules/qrcode`).
+ */
+const LAZY_ONLY =
+  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs)[@\\/]|account-sdk[\\/]src[\\/]flows[\\/]qr-login|account-react[\\/]src[\\/]qr[\\/]/;
+const VENDOR_PATH = /node_modules|packages[\\/](account-sdk|account-react)[\\/]/;
+const VENDOR = (id: string): boolean => VENDOR_PATH.test(id) && !LAZY_ONLY.test(id);
+
+/**
  * The build every app shares. Fewer, larger chunks compress better: the libraries every page needs
  * (React, the router, React Query, the account SDK and its React layer) go in one vendor chunk; the
  * captcha loader stays its own chunk, loaded on the first challenge. The manifest is what
@@ -27,7 +38,7 @@ export const appBuild: BuildEnvironmentOptions = {
   rolldownOptions: {
     output: {
       codeSplitting: {
-        groups: [{ name: 'vendor', test: /node_modules|packages[\\/](account-sdk|account-react)[\\/]/ }],
+        groups: [{ name: 'vendor', test: VENDOR }],
       },
     },
   },
