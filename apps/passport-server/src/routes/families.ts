@@ -35,6 +35,7 @@ import {
 import { deviceForget, deviceList, smsLoginContinue } from './web/second-verify';
 import { emailSendCode, webSendCode } from './web/send-code';
 import { emailCheckCode, mobileCheckCode } from './web/verify';
+import { loginSuccess, wapLogin } from './web/wap-login';
 
 /**
  * Every flow route of the web, sso, legacy root, mobile and passport families, each declared once
@@ -88,6 +89,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   qrVerifyScan,
   qrConfirmByTicket,
   qrWebLogin,
+  wapLogin,
+  loginSuccess,
 ];
 
 /**

@@ -71,6 +71,10 @@ export const isPublicDocument = (url: string) =>
  */
 export const PAGE_ROUTES: readonly { url: RegExp; methods?: readonly string[]; why: string }[] = [
   {
+    url: /^\/passport\/auth\/(wap_login|login_success)\/?$/,
+    why: 'the wap login of the app flavour: browser redirects to the app’s sign-in and login-success pages, or (hand_back=1) to a service the redirect rule allows (flows/wap-login)',
+  },
+  {
     url: /^\/sso\/login\/?$/,
     why: 'the sso sign-in page: a redirect to the service with a ticket, the sso app, or an HTML error page (400) for an unregistered service',
   },
