@@ -178,3 +178,62 @@ test('the wap login: the SDK’s address, the app’s sign-in in a phone layout,
     await phone.close();
   }
 });
+
+test('inside the native app: the bridge scans, is asked for the session, and closes with the result', async ({
+  page,
+  browser,
+  server,
+  outbox,
+}) => {
+  const phone = await signedInPhone(browser, server, outbox);
+  try {
+    // A stand-in for the native app (docs/app-bridge.md, version 1): it records every message and
+    // answers at once; its scanner "reads" what the test put in localStorage.
+    await phone.context.addInitScript(() => {
+      const calls: { method: string; params: Record<string, unknown> }[] = [];
+      const native = window as unknown as {
+        nativeCalls: typeof calls;
+        PorticoNativeBridge: { version: number; postMessage(message: string): void };
+        porticoBridgeReceive?: (message: string) => void;
+      };
+      native.nativeCalls = calls;
+      native.PorticoNativeBridge = {
+        version: 1,
+        postMessage(message: string) {
+          const { id, method, params } = JSON.parse(message);
+          calls.push({ method, params });
+          const result =
+            method === 'getSession'
+              ? { signed_in: true }
+              : method === 'scan'
+                ? { text: localStorage.getItem('e2e.scan') }
+                : {};
+          setTimeout(() => native.porticoBridgeReceive?.(JSON.stringify({ id, ok: true, result })), 0);
+        },
+      };
+    });
+    const address = await desktopQr(page, server);
+    await phone.page.goto(`${server.origin}/app/`);
+    await phone.page.evaluate((text) => localStorage.setItem('e2e.scan', text), address);
+    await phone.page.reload();
+    await phone.page.getByRole('button', { name: '扫一扫' }).click();
+    await expect(phone.page).toHaveURL(address);
+
+    await expect(page.locator('.qr-login-number')).toBeVisible();
+    const number = (await page.locator('.qr-login-number').textContent())?.trim() ?? '';
+    await phone.page
+      .getByRole('group', { name: '选择电脑屏幕上显示的数字' })
+      .getByRole('button', { name: number, exact: true })
+      .click();
+    await phone.page.getByRole('button', { name: '完成' }).click();
+    await expectWorkbench(page, server, { mobile: phone.mobile });
+    const calls = await phone.page.evaluate(
+      () => (window as unknown as { nativeCalls: { method: string; params: unknown }[] }).nativeCalls,
+    );
+    // The scan opened the confirmation inside the app (no page load): one page, every call in order.
+    expect(calls.map((call) => call.method)).toEqual(['scan', 'getSession', 'close']);
+    expect(calls[2]?.params).toEqual({ result: 'confirmed' });
+  } finally {
+    await phone.context.close();
+  }
+});
