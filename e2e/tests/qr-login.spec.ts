@@ -1,7 +1,5 @@
 import { type Browser, type BrowserContext, devices, type Page } from '@playwright/test';
 import { wapLoginUrl } from '@portico/account-sdk';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
 import {
   expectWorkbench,
   panel,
@@ -10,6 +8,7 @@ import {
   typeCode,
   typeMobile,
 } from '../support/person';
+import { decodeQr } from '../support/qr';
 import type { RunningServer } from '../support/server';
 import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 
@@ -17,16 +16,6 @@ import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 // test reads the QR code from the page's pixels (a screenshot decoded by jsQR, as a phone camera would)
 // and opens what it encodes on a phone (a phone-emulated context, signed in by SMS), which shows the
 // request and asks for the number the desktop shows.
-
-/** The QR code the desktop shows, decoded from a screenshot of it. */
-async function decodeQr(desktop: Page): Promise<string> {
-  const image = desktop.getByRole('img', { name: '登录二维码' });
-  await expect(image).toBeVisible();
-  const png = PNG.sync.read(await image.screenshot());
-  const found = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
-  if (!found) throw new Error('no QR code in the screenshot of the desktop’s QR image');
-  return found.data;
-}
 
 /** A phone (Pixel 7 emulation) signed in by SMS code. */
 async function signedInPhone(browser: Browser, server: RunningServer, outbox: Outbox) {
