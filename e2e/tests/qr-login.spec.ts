@@ -50,7 +50,7 @@ test('the phone confirms the number the desktop shows, and the desktop lands on 
     await expect(phone.page.getByRole('heading', { level: 1, name: '扫码登录' })).toBeVisible();
     await expect(phone.page.getByText('有一台设备请求登录你的账号')).toBeVisible();
     // What asks: the desktop's browser and its place (Playwright's Desktop Chrome on this machine).
-    await expect(phone.page.locator('.qr-confirm-request')).toContainText('Chrome on Windows');
+    await expect(phone.page.locator('.qr-confirm-request')).toContainText('Windows 上的 Chrome');
     await expect(phone.page.locator('.qr-confirm-request')).toContainText('本机（127.0.0.0/24）');
 
     await expect(page.getByText('已扫描，请在手机上确认')).toBeVisible();

@@ -12,6 +12,7 @@ import {
   signedInAccount,
 } from '../../account-react/test/support/fake-passport';
 import { QrConfirmScreen } from '../src';
+import { browserText } from '../src/qr/qr-confirm-screen';
 
 /** The phone's confirmation screens against a scripted passport (the real server: e2e/tests/qr-login.spec.ts). */
 const scan = (extra: Record<string, unknown> = {}) =>
@@ -130,3 +131,12 @@ function within(group: HTMLElement, name: string): HTMLElement {
   if (!button) throw new Error(`no button ${name}`);
   return button;
 }
+
+describe('browserText', () => {
+  it('says the passport’s summary in zh, proper names kept', () => {
+    expect(browserText('Chrome on macOS', 'zh')).toBe('macOS 上的 Chrome');
+    expect(browserText('Browser on unknown system', 'zh')).toBe('未知系统 上的 浏览器');
+    expect(browserText('Unknown device', 'zh')).toBe('未知设备');
+    expect(browserText('Chrome on macOS', 'en')).toBe('Chrome on macOS');
+  });
+});

@@ -106,14 +106,15 @@ export async function getQrcode(
   });
   return {
     token,
-    qrcode_index_url: `${config.publicOrigin}${QR_CONFIRM_PATH}?token=${token}`,
+    qrcode_index_url: `${config.publicOrigin}${qrConfirmPath(app)}?token=${token}`,
     expires_in: Math.round(app.runtime.limits.qrTtlMs / 1000),
     expires_at: code.expiresAt,
   };
 }
 
-/** Where a scanned QR code leads: the app flavour's confirmation page (apps/app-webview). */
-export const QR_CONFIRM_PATH = '/app/qr';
+/** Where a scanned QR code leads: the app flavour's confirmation page (apps/app-webview, at its mount). */
+const qrConfirmPath = (app: FastifyInstance) =>
+  `${app.config.apps.find((entry) => entry.name === 'app-webview')?.mount ?? '/app/'}qr`;
 
 /** check_qrconnect: the state of this browser's code (read-only); the number while it is scanned. */
 export async function checkQrcode(

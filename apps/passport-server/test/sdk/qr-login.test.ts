@@ -17,7 +17,13 @@ import {
 } from '@portico/account-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType } from '../../src/protocol';
-import { rejectsWith, type SdkBrowser, type SdkServer, startSdkServer } from '../support/sdk-browser';
+import {
+  rejection,
+  rejectsWith,
+  type SdkBrowser,
+  type SdkServer,
+  startSdkServer,
+} from '../support/sdk-browser';
 import { freshMobile } from '../support/server';
 
 /**
@@ -262,6 +268,25 @@ describe('QR sign-in: refusals', () => {
       );
     } finally {
       skew -= 121_000;
+    }
+  });
+});
+
+describe('QR sign-in: the per-address cap on new codes', () => {
+  it('refuses more codes than the cap from one address with 429, and other addresses go on', async () => {
+    const capped = await startSdkServer({}, { limits: { qrCodesPerIpPerHour: 3 } });
+    try {
+      const desktop = capped.sdkBrowser();
+      const client = desktop.client();
+      for (let i = 0; i < 3; i += 1) await getQrcode(client);
+      const refused = await rejection(getQrcode(client));
+      expect({ status: desktop.exchanges.at(-1)?.status, code: refused.error_code }).toEqual({
+        status: 429,
+        code: 1004,
+      });
+      expect((await getQrcode(capped.sdkBrowser().client())).token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await capped.close();
     }
   });
 });

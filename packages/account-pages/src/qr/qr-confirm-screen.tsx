@@ -23,6 +23,19 @@ import { useQrConfirmT } from './qr-confirm.messages';
 /** QR_WRONG_NUMBER, QR_SECOND_FACTOR_REQUIRED (the "QR sign-in" range). */
 const WRONG_NUMBER = 1908;
 
+/**
+ * "Chrome on macOS" (the passport's summary of a user agent: browser and system families, proper
+ * names) in the page's language: "macOS 上的 Chrome" in zh.
+ */
+export function browserText(summary: string, language: 'zh' | 'en'): string {
+  if (language === 'en') return summary;
+  if (summary === 'Unknown device') return '未知设备';
+  const parts = /^(.+) on (.+)$/.exec(summary);
+  if (!parts) return summary;
+  const system = parts[2] === 'unknown system' ? '未知系统' : parts[2];
+  return `${system} 上的 ${parts[1] === 'Browser' ? '浏览器' : parts[1]}`;
+}
+
 export type QrConfirmResult = 'confirmed' | 'cancelled' | 'wrong' | 'failed';
 
 type Step =
@@ -173,7 +186,7 @@ export function QrConfirmScreen({
           <p>{t('qrc.asking')}</p>
           <dl className="qr-confirm-request">
             <dt>{t('qrc.browser')}</dt>
-            <dd>{step.scan.browser}</dd>
+            <dd>{browserText(step.scan.browser, language)}</dd>
             <dt>{t('qrc.place')}</dt>
             <dd>{placeText(step.scan)}</dd>
             <dt>{t('qrc.time')}</dt>
