@@ -17,11 +17,12 @@ export const appResolve = { conditions: ['source', ...defaultClientConditions] }
 /**
  * What goes in the vendor chunk: every package, and the SDK and its React layer — except what only a
  * lazily loaded part needs: the QR sign-in tab's QR library (`qrcode` and its `dijkstrajs`) and the
- * QR flow (`account-sdk/src/flows/qr-login.ts`, `account-react/src/qr/`), which stay in the tab's chunk.
+ * QR flow and calls (`account-sdk/src/flows/qr-login.ts`, `calls/qrcode.ts`, `account-react/src/qr/`), which
+ * stay in the chunk of the QR tab (or of the page that uses them).
  * A package path is tested at each `node_modules/` (pnpm nests them: `.pnpm/qrcode@…/node_modules/qrcode`).
  */
 const LAZY_ONLY =
-  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs)[@\\/]|account-sdk[\\/]src[\\/]flows[\\/]qr-login|account-react[\\/]src[\\/]qr[\\/]/;
+  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs)[@\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]/;
 const VENDOR_PATH = /node_modules|packages[\\/](account-sdk|account-react)[\\/]/;
 const VENDOR = (id: string): boolean => VENDOR_PATH.test(id) && !LAZY_ONLY.test(id);
 
