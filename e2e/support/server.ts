@@ -47,6 +47,7 @@ const SERVER_VARIABLES = [
   'SECOND_VERIFY',
   'WEB_DIST',
   'SSO_DIST',
+  'APP_WEBVIEW_DIST',
   'SSO_HOST',
   'SSO_SERVICES',
 ];
@@ -61,6 +62,8 @@ export interface ServerOptions {
    * README documents) instead of `dist/main.js`.
    */
   challengeKinds?: readonly string[];
+  /** How long a QR code lives (default 120 s); when given, the server starts through the launcher too. */
+  qrTtlMs?: number;
 }
 
 export interface RunningServer {
@@ -110,8 +113,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!SERVER_VARIABLES.includes(key)) env[key] = value;
   }
   Object.assign(env, { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, options.env);
-  const args = options.challengeKinds ? [launcher] : [serverMain];
+  const args = options.challengeKinds || options.qrTtlMs ? [launcher] : [serverMain];
   if (options.challengeKinds) env.E2E_CHALLENGE_KINDS = options.challengeKinds.join(',');
+  if (options.qrTtlMs) env.E2E_QR_TTL_MS = String(options.qrTtlMs);
 
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -68,7 +68,8 @@ export interface Config {
   /**
    * The built apps the server serves, each at its mount (@portico/app-routes lists them): web at '/'
    * (WEB_DIST, default apps/web/dist beside this package), sso at '/sso/' (SSO_DIST, default
-   * apps/sso/dist) and, with SSO_HOST, at that host's root too.
+   * apps/sso/dist) and, with SSO_HOST, at that host's root too, and app-webview at '/app/'
+   * (APP_WEBVIEW_DIST, default apps/app-webview/dist).
    */
   apps: AppMount[];
   /** SSO_SERVICES: comma-separated origins of the services that may ask /sso/login for a ticket. */
@@ -160,6 +161,7 @@ export const EnvSchema = Type.Object({
   ),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   SSO_DIST: Type.Optional(Type.String({ minLength: 1 })),
+  APP_WEBVIEW_DIST: Type.Optional(Type.String({ minLength: 1 })),
   SSO_HOST: Type.Optional(
     Type.String({
       pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)*$',

@@ -43,6 +43,10 @@ export interface Limits {
   checkRegisteredPer32PerHour: number;
   /** The same lookups per device (`fp`, `verifyFp` or the `s_v_web_id` cookie), across addresses. */
   checkRegisteredPerDevicePerHour: number;
+  /** QR sign-in: how long a code lives (≤ 120 s; docs/qr-login.md). */
+  qrTtlMs: number;
+  /** QR codes one client address (IPv6 by /64) may ask for per hour. */
+  qrCodesPerIpPerHour: number;
 }
 
 export const defaultLimits: Limits = {
@@ -63,6 +67,8 @@ export const defaultLimits: Limits = {
   checkRegisteredPer48PerHour: 100,
   checkRegisteredPer32PerHour: 1000,
   checkRegisteredPerDevicePerHour: 10,
+  qrTtlMs: 120_000,
+  qrCodesPerIpPerHour: 600,
 };
 
 export const HOUR = 3_600_000;

@@ -67,6 +67,7 @@ describe('the apps in the config', () => {
     const config = loadConfig({});
     expect(config.apps.map(({ name, mount }) => ({ name, mount }))).toEqual([
       { name: 'sso', mount: '/sso/' },
+      { name: 'app-webview', mount: '/app/' },
       { name: 'web', mount: '/' },
     ]);
     expect(config.apps.find((app) => app.name === 'web')?.dist).toMatch(/apps[\\/]web[\\/]dist$/);
@@ -78,10 +79,12 @@ describe('the apps in the config', () => {
       ALLOWED_ORIGINS: 'https://sso.example.com',
       SSO_DIST: '/srv/sso',
       WEB_DIST: '/srv/web',
+      APP_WEBVIEW_DIST: '/srv/app',
       SSO_SERVICES: 'https://a.example.com/, http://127.0.0.1:4000',
     });
     expect(set.apps).toEqual([
       { name: 'sso', mount: '/sso/', dist: '/srv/sso', host: 'sso.example.com' },
+      { name: 'app-webview', mount: '/app/', dist: '/srv/app' },
       { name: 'web', mount: '/', dist: '/srv/web' },
     ]);
     expect(set.ssoServices).toEqual(['https://a.example.com', 'http://127.0.0.1:4000']);

@@ -25,6 +25,7 @@ export {
 } from './i18n/language-store';
 export { nextOrFallback } from './next/after-sign-in';
 export { loginHref, safeNext } from './next/safe-next';
+export { type QrConfirmResult, QrConfirmScreen } from './qr/qr-confirm-screen';
 export type {
   AfterSignInContext,
   AuthDestination,

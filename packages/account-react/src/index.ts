@@ -59,6 +59,7 @@ export {
   useSetPassword,
   useUpdatePassword,
 } from './password/use-password';
+export { type UseQrLoginOptions, type UseQrLoginResult, useQrLogin } from './qr/use-qr-login';
 export {
   ACCOUNT_QUERY_RETRIES,
   accountRetry,

@@ -52,6 +52,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useMobileBindLogin",
       "useOauthLogin",
       "usePasswordLogin",
+      "useQrLogin",
       "useRegister",
       "useRegisterByEmail",
       "useRegisterByMobile",

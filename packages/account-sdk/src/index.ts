@@ -39,6 +39,15 @@ export { isDottedHostName, webIdCookie } from './fingerprint/web-id-cookie';
 export type { CodeChannel, CodeProof, TicketAnswer } from './flows/channel';
 export type { Observable } from './flows/observable';
 export {
+  createQrLogin,
+  type PageVisibility,
+  type QrLoginClock,
+  type QrLoginFlow,
+  type QrLoginOptions,
+  type QrLoginSnapshot,
+  type QrLoginStatus,
+} from './flows/qr-login';
+export {
   createRegistration,
   type RegisterValues,
   type Registration,

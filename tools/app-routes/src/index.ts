@@ -16,9 +16,10 @@ export interface AppEntry {
   readonly hostVariable?: string;
 }
 
-/** The apps, most specific mount first; app-webview joins at '/app/' with its issue. */
+/** The apps, most specific mount first. */
 export const APPS: readonly AppEntry[] = [
   { name: 'sso', mount: '/sso/', distVariable: 'SSO_DIST', hostVariable: 'SSO_HOST' },
+  { name: 'app-webview', mount: '/app/', distVariable: 'APP_WEBVIEW_DIST' },
   { name: 'web', mount: '/', distVariable: 'WEB_DIST' },
 ];
 

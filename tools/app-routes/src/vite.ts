@@ -15,6 +15,18 @@ export { type FirstLoadBudget, firstLoadBudget } from '@portico/app-routes/budge
 export const appResolve = { conditions: ['@portico/source', ...defaultClientConditions] };
 
 /**
+ * What goes in the vendor chunk: every package, and the SDK and its React layer — except what only a
+ * lazily loaded part needs: the QR sign-in tab's QR library (`qrcode` and its `dijkstrajs`) and the
+ * QR flow and calls (`account-sdk/src/flows/qr-login.ts`, `calls/qrcode.ts`, `account-react/src/qr/`), which
+ * stay in the chunk of the QR tab (or of the page that uses them).
+ * A package path is tested at each `node_modules/` (pnpm nests them: `.pnpm/qrcode@…/node_modules/qrcode`).
+ */
+const LAZY_ONLY =
+  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs)[@\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party/;
+const VENDOR_PATH = /node_modules|packages[\\/](account-sdk|account-react)[\\/]/;
+const VENDOR = (id: string): boolean => VENDOR_PATH.test(id) && !LAZY_ONLY.test(id);
+
+/**
  * The build every app shares. Fewer, larger chunks compress better: the libraries every page needs
  * (React, the router, React Query, the account SDK and its React layer) go in one vendor chunk; the
  * captcha loader stays its own chunk, loaded on the first challenge (and third-party sign-in's calls
@@ -28,14 +40,7 @@ export const appBuild: BuildEnvironmentOptions = {
   rolldownOptions: {
     output: {
       codeSplitting: {
-        // Third-party sign-in's calls and hooks (a `third-party` module of each package) stay with the
-        // lazily loaded pages that use them: the sign-in page's first load does not carry them.
-        groups: [
-          {
-            name: 'vendor',
-            test: /node_modules|packages[\\/](account-sdk|account-react)[\\/](?!src[\\/]((calls|redirects)[\\/])?third-party)/,
-          },
-        ],
+        groups: [{ name: 'vendor', test: VENDOR }],
       },
     },
   },

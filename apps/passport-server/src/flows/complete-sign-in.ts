@@ -6,7 +6,7 @@ import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 
 /** How the credential of a sign-in was proven. */
-export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty';
+export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty' | 'qr';
 
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
@@ -27,6 +27,9 @@ export async function completeSignIn(
     !app.config.secondVerify ||
     options.newUser ||
     options.proof === 'mobileCode' ||
+    // A QR sign-in was confirmed on a signed-in phone with the number this browser showed: the second
+    // factor itself (flows/qr-login).
+    options.proof === 'qr' ||
     !user.mobile ||
     (await app.devices.isRemembered(user.id, request));
   if (!direct && user.mobile) {

@@ -33,6 +33,7 @@ import {
   passwordSet,
   passwordUpdate,
 } from './web/password';
+import { qrCheck, qrConfirm, qrConfirmByTicket, qrGet, qrScan, qrVerifyScan, qrWebLogin } from './web/qr';
 import {
   emailRegister,
   emailRegisterV2,
@@ -45,6 +46,7 @@ import { deviceForget, deviceList, smsLoginContinue } from './web/second-verify'
 import { emailSendCode, webSendCode } from './web/send-code';
 import { THIRD_PARTY_ROUTES } from './web/third-party';
 import { emailCheckCode, mobileCheckCode } from './web/verify';
+import { loginSuccess, wapLogin } from './web/wap-login';
 
 /**
  * Every flow route of the web, sso, legacy root, mobile and passport families, each declared once
@@ -99,6 +101,16 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   accountVerify,
   accountSet,
   ...THIRD_PARTY_ROUTES,
+  // QR sign-in (#15)
+  qrGet,
+  qrCheck,
+  qrScan,
+  qrConfirm,
+  qrVerifyScan,
+  qrConfirmByTicket,
+  qrWebLogin,
+  wapLogin,
+  loginSuccess,
 ];
 
 /**

@@ -12,16 +12,6 @@ import { type SdkServer, startSdkServer } from '../support/sdk-browser';
  */
 const NOT_SERVED_YET: Record<string, string> = {
   // #14 third-party sign-in, linking and binding
-  // #15 QR sign-in and the app flavour
-  checkQrcode: '#15',
-  confirmQrcode: '#15',
-  confirmQrcodeByTicket: '#15',
-  getQrcode: '#15',
-  legacyCheckQrcode: '#15',
-  legacyGetQrcode: '#15',
-  scanQrcode: '#15',
-  verifyScanQrcode: '#15',
-  webLogin: '#15',
   // #17 profiles and cancellation
   cancelCheck: '#17',
   cancelConfirm: '#17',

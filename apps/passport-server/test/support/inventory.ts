@@ -71,6 +71,10 @@ export const isPublicDocument = (url: string) =>
  */
 export const PAGE_ROUTES: readonly { url: RegExp; methods?: readonly string[]; why: string }[] = [
   {
+    url: /^\/passport\/auth\/(wap_login|login_success)\/?$/,
+    why: 'the wap login of the app flavour: browser redirects to the app’s sign-in and login-success pages, or (hand_back=1) to a service the redirect rule allows (flows/wap-login)',
+  },
+  {
     url: /^\/sso\/login\/?$/,
     why: 'the sso sign-in page: a redirect to the service with a ticket, the sso app, or an HTML error page (400) for an unregistered service',
   },
@@ -100,7 +104,9 @@ export const isNonEnvelopeRoute = (url: string, method = 'GET') =>
  * which is what the service asked for; the ticket never reaches the foreign page); and
  * /passport/sso/service_validate/ uses a ticket up, but reads no cookie: a service's back end calls
  * it, and only the holder of the ticket can. Both write only to the store (tickets live 60 s), which
- * snapshotState leaves out like every rate-limit counter.
+ * snapshotState leaves out like every rate-limit counter. GET get_qrcode (web, sso, legacy) is the
+ * same: it writes a new QR code to the store (120 s) and sets the browser's binding cookie; a forged
+ * navigation only makes the victim's browser hold a code nobody else can poll (docs/qr-login.md).
  */
 export const isStateChangingGet = (url: string) => /logout\/?$/i.test(url);
 

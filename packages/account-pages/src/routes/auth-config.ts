@@ -15,7 +15,7 @@ export function resolveAuthConfig(options: AuthRoutesOptions): AuthConfig {
   const config: AuthConfig = {
     client: options.client,
     queryClient: options.queryClient,
-    methods: options.methods ?? ['sms', 'email', 'password'],
+    methods: options.methods ?? ['sms', 'email', 'password', 'qr'],
     keepParams: options.keepParams ?? ['next'],
     copy: options.copy ?? {},
     legal: options.legal ?? false,

@@ -6,7 +6,7 @@ import type { Language } from '../i18n/define';
 import type { LanguageStore } from '../i18n/language-store';
 
 /** A sign-in method of the sign-in panel, one tab each. */
-export type SignInMethod = 'sms' | 'email' | 'password';
+export type SignInMethod = 'sms' | 'email' | 'password' | 'qr';
 
 /** What the copy of a screen may depend on: the UI language and the page's query (`service`, say). */
 export interface CopyContext {
@@ -51,7 +51,10 @@ export interface AuthRoutesOptions {
    * `/login`, `/sign-up`, `/reset-password`). A router `basename` (say '/sso') applies on top.
    */
   basePath?: string;
-  /** Which sign-in methods the panel offers, in this order. Default ['sms', 'email', 'password']. */
+  /**
+   * Which sign-in methods the panel offers, in this order. Default ['sms', 'email', 'password', 'qr']
+   * ('qr': scan with a signed-in phone, docs/qr-login.md; its tab is loaded when first opened).
+   */
   methods?: readonly SignInMethod[];
   /**
    * Third-party sign-in (GitHub, Google): the sign-in page shows a button for each provider the

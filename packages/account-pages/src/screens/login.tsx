@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { CodeLoginForm } from '../forms/code-login-form';
 import { PasswordLoginForm } from '../forms/password-login-form';
 import { useAuthT } from '../i18n/auth-messages';
@@ -12,17 +13,26 @@ const TAB_LABEL = {
   sms: 'login.tab.sms',
   email: 'login.tab.email',
   password: 'login.tab.password',
+  qr: 'login.tab.qr',
 } as const;
+
+/** The QR tab, with the QR library, loaded when first opened (the page's first load stays in budget). */
+const QrLoginPanel = lazy(() => import('../qr/qr-login-panel'));
 
 /** The sign-in panel: the app's methods as tabs (one method: its form alone). */
 function SignInPanel() {
   const t = useAuthT();
   const { methods } = useAuthConfig();
   const goOn = useGoOn();
+  const [search] = useSearchParams();
   const [method, setMethod] = useState<SignInMethod>(methods[0] ?? 'sms');
   const panel = (key: SignInMethod) =>
     key === 'password' ? (
       <PasswordLoginForm onSignedIn={goOn} />
+    ) : key === 'qr' ? (
+      <Suspense fallback={<div className="spinner" aria-hidden="true" />}>
+        <QrLoginPanel next={search.get('next') ?? undefined} onSignedIn={goOn} />
+      </Suspense>
     ) : (
       <CodeLoginForm key={key} channel={key === 'sms' ? 'mobile' : 'email'} onSignedIn={goOn} />
     );

@@ -5,6 +5,8 @@ import type {
   LogoutPayload,
   MobileCodePayload,
   NextPayload,
+  QrcodeData,
+  QrStatusData,
   ResetPasswordPayload,
   SmsLoginPayload,
   TokenPayload,
@@ -21,8 +23,16 @@ export const legacyAccountLogin = /* @__PURE__ */ defineCall<{ password: string 
   frozen,
 );
 export const legacyLogout = /* @__PURE__ */ defineCall<LogoutPayload>('/logout/', logoutByRequest, 'GET');
-export const legacyGetQrcode = /* @__PURE__ */ defineCall<NextPayload>('/get_qrcode/', nextRoot, 'GET');
-export const legacyCheckQrcode = /* @__PURE__ */ defineCall<TokenPayload>('/check_qrconnect/', null, 'GET');
+export const legacyGetQrcode = /* @__PURE__ */ defineCall<NextPayload, QrcodeData>(
+  '/get_qrcode/',
+  nextRoot,
+  'GET',
+);
+export const legacyCheckQrcode = /* @__PURE__ */ defineCall<TokenPayload, QrStatusData>(
+  '/check_qrconnect/',
+  null,
+  'GET',
+);
 export const legacyResetPassword = /* @__PURE__ */ defineCall<ResetPasswordPayload>('/reset_password/');
 export const legacyBindMobile = /* @__PURE__ */ defineCall<BindMobilePayload>('/bind_mobile/', kick);
 export const legacyChangeMobile = /* @__PURE__ */ defineCall<ChangeMobilePayload>('/change_mobile/', rebind);

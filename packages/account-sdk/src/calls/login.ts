@@ -8,8 +8,10 @@ import type {
   LogoutData,
   LogoutPayload,
   PasswordLoginPayload,
+  QrLoginData,
   SmsLoginContinuePayload,
   SmsLoginPayload,
+  TokenPayload,
 } from '../protocol/types';
 import { frozen, logoutByRequest } from './defaults';
 import { type Call, defineCall } from './define-call';
@@ -72,8 +74,11 @@ export const passwordLogin: Call<PasswordLoginPayload, AccountInfo> = (client, .
       );
 };
 
-/** Signs in on the web with a ticket from another surface. */
-export const webLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/web_login/');
+/**
+ * Signs this browser in with a ticket from another surface: the token of a QR code this browser created
+ * and a phone confirmed (docs/qr-login.md). Of concurrent redemptions exactly one gets the session.
+ */
+export const webLogin = /* @__PURE__ */ defineCall<TokenPayload, QrLoginData>('/passport/web/web_login/');
 /** Whether the browser has a session. */
 export const checkLogin = /* @__PURE__ */ defineCall<Extra, CheckLoginData>(
   '/check_login/',

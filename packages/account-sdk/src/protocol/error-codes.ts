@@ -166,6 +166,21 @@ export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verif
   [2046, 'SECOND_VERIFY', 200],
 ]);
 
+/** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
+export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 1949, [
+  [1901, 'QR_EXPIRED', 200],
+  [1902, 'QR_CANCELLED', 200],
+  [1903, 'QR_USED', 200],
+  [1904, 'QR_OTHER_BROWSER', 200],
+  [1905, 'QR_ALREADY_SCANNED', 200],
+  [1906, 'QR_NOT_SCANNED', 200],
+  [1907, 'QR_NOT_YOUR_SCAN', 200],
+  [1908, 'QR_WRONG_NUMBER', 200],
+  [1909, 'QR_ALREADY_DECIDED', 200],
+  [1910, 'QR_NOT_CONFIRMED', 200],
+  [1911, 'QR_SECOND_FACTOR_REQUIRED', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -176,6 +191,7 @@ export const ERROR_RANGES = [
   redirectErrors,
   identifierErrors,
   thirdPartyErrors,
+  qrErrors,
   secondVerifyErrors,
 ] as const;
 
@@ -191,6 +207,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     redirectErrors.codes,
     identifierErrors.codes,
     thirdPartyErrors.codes,
+    qrErrors.codes,
     secondVerifyErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
@@ -200,6 +217,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof redirectErrors.codes &
   typeof identifierErrors.codes &
   typeof thirdPartyErrors.codes &
+  typeof qrErrors.codes &
   typeof secondVerifyErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;

@@ -407,3 +407,85 @@ export interface PasswordTooWeakData {
   password_min_score: number;
   password_feedback: { warning: PasswordWarning | null; suggestions: PasswordSuggestion[] };
 }
+
+/** QR sign-in (docs/qr-login.md): the states of a code, only ever moving forward. */
+export type QrStatus = 'new' | 'scanned' | 'confirmed' | 'consumed' | 'cancelled' | 'expired';
+
+/** `get_qrcode`: a new code for this browser (the browser is bound to it by an HttpOnly cookie). */
+export interface QrcodeData {
+  /** ≥ 128 bits, base64url. Polled with `check_qrconnect`, redeemed with `web_login`. */
+  token: string;
+  /** What the QR code encodes: the confirmation page of the app flavour with the token. */
+  qrcode_index_url: string;
+  /** Seconds the code lives (≤ 120). */
+  expires_in: number;
+  /** Ms since the epoch. */
+  expires_at: number;
+}
+
+/** `check_qrconnect`: the state of the browser's own code. */
+export interface QrStatusData {
+  status: QrStatus;
+  /** The two-digit number the person picks on the phone; only while `scanned`. */
+  number?: number;
+  /** Seconds left (0 once expired). */
+  expires_in: number;
+}
+
+/** Where a request came from, from its address alone (no geolocation service): see docs/qr-login.md. */
+export interface QrPlace {
+  /** loopback: this machine; private: a local network; public: the internet. */
+  kind: 'loopback' | 'private' | 'public';
+  /** The address with its host part hidden: `203.0.113.0/24`, `2001:db8:1::/48`. */
+  network: string;
+}
+
+/** `scan_qrcode`: what is asking to sign in, and the three numbers the person picks from. */
+export interface QrScanData {
+  status: 'scanned';
+  /** "Chrome on macOS": the browser that showed the code. */
+  browser: string;
+  place: QrPlace;
+  /** When the code was made, ms since the epoch. */
+  created_at: number;
+  expires_in: number;
+  /** Three two-digit numbers; one is the number the browser shows. */
+  choices: number[];
+  /**
+   * The account must prove its mobile before confirming from this device: use the two-step variant
+   * (`verifyScanQrcode`, then `confirmQrcodeByTicket` with the SMS code).
+   */
+  need_second_factor: boolean;
+}
+
+/** The two-step variant's scan: the ticket to confirm with, and where the code went when one is needed. */
+export interface QrVerifyScanData extends QrScanData {
+  ticket: string;
+  /** Whether `confirm_by_ticket` needs the SMS code sent to `mobile`. */
+  need_code: boolean;
+  /** The masked mobile the code went to; '' when no code is needed. */
+  mobile: string;
+}
+
+/** `confirm_qrcode`: the number picked, or `cancel: 1`. */
+export interface QrConfirmPayload extends Extra {
+  token: string;
+  number?: number;
+  cancel?: 0 | 1;
+}
+
+/** `confirm_by_ticket`: the scan's ticket, the number picked (or cancel) and the SMS code when needed. */
+export interface QrTicketConfirmPayload extends Extra {
+  ticket: string;
+  number?: number;
+  cancel?: 0 | 1;
+  code?: string;
+}
+
+/** What the phone sees after deciding. */
+export interface QrDecisionData {
+  status: 'confirmed' | 'cancelled';
+}
+
+/** `web_login`: the creating browser redeems its confirmed code; a new session and where to go. */
+export type QrLoginData = AccountInfo & { redirect_url: string };

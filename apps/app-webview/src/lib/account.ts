@@ -1,0 +1,16 @@
+import { createLanguageStore, lazyCaptcha } from '@portico/account-pages';
+import { createAccountQueryClient } from '@portico/account-react';
+import { createAccountClient } from '@portico/account-sdk';
+
+/** The app id these pages sign in as (the passport's default app). */
+export const AID = 1128;
+
+/** The pages' language: zh unless the person chose English here before. */
+export const languageStore = createLanguageStore({ storageKey: 'portico.app.language' });
+
+/** The app flavour of the account client: `account_sdk_source=app`, on the page's own origin. */
+export const accountClient = createAccountClient({ aid: AID, source: 'app', language: languageStore.get() });
+export const queryClient = createAccountQueryClient();
+
+/** The challenge the passport may ask for at sign-in, loaded on its first need. */
+export const captcha = lazyCaptcha({ aid: AID, languageStore });

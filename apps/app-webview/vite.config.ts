@@ -1,0 +1,27 @@
+import { appBuild, appResolve, devProxy, emitRouteList, firstLoadBudget } from '@portico/app-routes/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** Where the passport server runs during `vite dev`; the API paths are proxied to it. */
+const passport = process.env.PORTICO_PASSPORT_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  // Served at /app/ by the passport: every asset URL starts with /app/.
+  base: '/app/',
+  plugins: [
+    react(),
+    // dist/routes.json: the router's page paths, which the passport server answers with index.html.
+    emitRouteList(),
+    // What the QR confirmation (the page a scan opens, on a phone network) loads first.
+    firstLoadBudget({
+      page: '/app/qr',
+      modules: ['src/pages/qr.tsx'],
+      budgetBytes: 125_000,
+    }),
+  ],
+  resolve: appResolve,
+  build: appBuild,
+  server: {
+    proxy: devProxy('app-webview', passport, ['/passport', '/vc', '/dev', '/web_id', '/monitor']),
+  },
+});

@@ -1,0 +1,103 @@
+import {
+  checkQrcode,
+  confirmQrcode,
+  confirmQrcodeByTicket,
+  getQrcode,
+  scanQrcode,
+  verifyScanQrcode,
+  webLogin,
+} from '../../flows/qr-login';
+import { paths } from '../../protocol';
+import {
+  checkQrcodeSchema,
+  confirmByTicketSchema,
+  confirmQrcodeSchema,
+  getQrcodeSchema,
+  QrcodeData,
+  QrDecisionData,
+  QrLoginData,
+  QrScanData,
+  QrStatusData,
+  QrVerifyScanData,
+  scanQrcodeSchema,
+  verifyScanQrcodeSchema,
+  webLoginSchema,
+} from '../../schemas/qr';
+import { flowRoute } from '../declare';
+
+/** QR sign-in (flows/qr-login, docs/qr-login.md): the web, sso, legacy and two-step rows. */
+
+export const qrGet = flowRoute({
+  method: 'GET',
+  schema: getQrcodeSchema,
+  data: QrcodeData,
+  at: [
+    ['web', paths.web.getQrcode],
+    ['sso', paths.sso.getQrcode],
+    ['legacy', paths.legacy.getQrcode],
+  ],
+  run: (app, request, reply) => getQrcode(app, request, reply, { next: request.query.next }),
+});
+
+export const qrCheck = flowRoute({
+  method: 'GET',
+  schema: checkQrcodeSchema,
+  data: QrStatusData,
+  at: [
+    ['web', paths.web.checkQrconnect],
+    ['sso', paths.sso.checkQrconnect],
+    ['legacy', paths.legacy.checkQrconnect],
+  ],
+  run: (app, request) => checkQrcode(app, request, request.query.token),
+});
+
+export const qrScan = flowRoute({
+  method: 'POST',
+  schema: scanQrcodeSchema,
+  data: QrScanData,
+  at: [['web', paths.web.scanQrcode]],
+  run: (app, request) => scanQrcode(app, request, request.body.token),
+});
+
+export const qrConfirm = flowRoute({
+  method: 'POST',
+  schema: confirmQrcodeSchema,
+  data: QrDecisionData,
+  at: [['web', paths.web.confirmQrcode]],
+  run: (app, request) =>
+    confirmQrcode(app, request, {
+      token: request.body.token,
+      number: request.body.number,
+      cancel: request.body.cancel === 1,
+    }),
+});
+
+export const qrVerifyScan = flowRoute({
+  method: 'POST',
+  schema: verifyScanQrcodeSchema,
+  data: QrVerifyScanData,
+  at: [['passport', paths.passport.qrcodeScanQrcode]],
+  run: (app, request) => verifyScanQrcode(app, request, request.body.token),
+});
+
+export const qrConfirmByTicket = flowRoute({
+  method: 'POST',
+  schema: confirmByTicketSchema,
+  data: QrDecisionData,
+  at: [['passport', paths.passport.qrcodeConfirmByTicket]],
+  run: (app, request) =>
+    confirmQrcodeByTicket(app, request, {
+      ticket: request.body.ticket,
+      number: request.body.number,
+      cancel: request.body.cancel === 1,
+      code: request.body.code,
+    }),
+});
+
+export const qrWebLogin = flowRoute({
+  method: 'POST',
+  schema: webLoginSchema,
+  data: QrLoginData,
+  at: [['web', paths.web.webLogin]],
+  run: (app, request, reply) => webLogin(app, request, reply, request.body.token),
+});
