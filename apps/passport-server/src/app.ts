@@ -17,6 +17,7 @@ import delivery from './plugins/app/delivery';
 import devices from './plugins/app/devices';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
+import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
 import risk from './plugins/app/risk';
 import secret from './plugins/app/secret';
@@ -122,6 +123,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(codes);
   await app.register(passwords);
   await app.register(accounts);
+  await app.register(organisations);
   await app.register(devices);
   await app.register(housekeeping);
   await app.register(tokens);

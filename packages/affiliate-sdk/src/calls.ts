@@ -108,7 +108,7 @@ export const orgForgotPassword = /* @__PURE__ */ post<
   { user_id: string; signed_in: boolean }
 >(p.forgotPassword);
 /** The identities the signed-in person may act as (the personal one first). */
-export const subjectLoginList = /* @__PURE__ */ get<Record<string, never>, { items: T.LoginIdentity[] }>(
+export const subjectLoginList = /* @__PURE__ */ get<Record<never, never>, { items: T.LoginIdentity[] }>(
   p.subjectLoginList,
 );
 /** Makes an identity active: a new session token whose account/info and product token carry it. */

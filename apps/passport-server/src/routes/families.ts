@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import tickets from '../plugins/app/tickets';
+import { AFF_ROUTES } from './aff';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
 import { checkLogin } from './sso/check-login';
@@ -79,6 +80,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   smsLoginContinue,
   deviceList,
   deviceForget,
+  // #12 organisations: the affiliate family and member switch
+  ...AFF_ROUTES,
 ];
 
 /**

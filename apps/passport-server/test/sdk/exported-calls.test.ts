@@ -59,8 +59,6 @@ const NOT_SERVED_YET: Record<string, string> = {
   verifyAccount: '#17',
   // #16 open authorization
   smsAuthorize: '#16',
-  // #12 organisations
-  switchMember: '#12',
 };
 
 let server: SdkServer;

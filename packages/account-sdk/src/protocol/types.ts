@@ -36,6 +36,9 @@ export interface AccountInfo {
     user_identity_id: string;
     deputy_name: string;
     is_manager: boolean;
+    /** 1 when the identity or its subject is frozen (it holds no permissions then). */
+    is_frozen: number;
+    subject_is_frozen: number;
     /** `resource:action` entries the identity holds now (banned roles grant nothing). */
     permissions: string[];
   };

@@ -205,7 +205,3 @@ export interface SubjectLoginPayload {
   /** 1: a frozen identity answers with its frozen state instead of being refused. Default 0. */
   need_frozen_user?: 0 | 1;
 }
-export interface MemberSwitchPayload {
-  to_sec_member_id: string;
-  need_frozen_user?: 0 | 1;
-}
