@@ -777,3 +777,59 @@ describe('exactly one manager per subject', () => {
     }
   });
 });
+
+describe('an access statement extended in configuration', () => {
+  it('serves the deployment’s resources, lets the manager grant them and carries them in the product token', async () => {
+    const extended = await startSdkServer(
+      { organisations: { statement: { report: ['read', 'export'] } } },
+      { limits: { sendCooldownMs: 5 } },
+    );
+    try {
+      const browser = extended.sdkBrowser();
+      const client = browser.client();
+      const mobile = freshMobile();
+      await sendMobileCode(client, { mobile, type: CodeType.mobileLogin });
+      await smsLogin(client, { mobile, code: await extended.codeFor(mobile) });
+      const { sec_subject_uid: sid } = await aff.createSubjectByMobile(client, {
+        mobile,
+        subject_name: 'R',
+        deputy_name: 'M',
+      });
+      const resources = await aff.resourceList(client, { subject_uid: sid, page_size: 100 });
+      expect(resources.items.at(-1)).toEqual({ resource: 'report', actions: ['read', 'export'] });
+      const role = await aff.createRole(client, {
+        subject_uid: sid,
+        role_key: 'analyst',
+        role_name: 'Analyst',
+        permissions: ['report:export'],
+      });
+      expect(role.permissions).toEqual(['report:export']);
+      const mine = (await aff.subjectLoginList(client)).items[1]!;
+      await aff.subjectLogin(client, { login_subject_uid: sid, user_identity_id: mine.user_identity_id });
+      const { token } = await userToken(client);
+      const { payload } = await jwtVerify(
+        token,
+        createRemoteJWKSet(new URL(`${extended.baseUrl}${JWKS_PATH}`)),
+        {
+          issuer: ISSUER,
+        },
+      );
+      expect((payload.org as { permissions: string[] }).permissions).toEqual(
+        expect.arrayContaining(['report:read', 'report:export']),
+      );
+      // The default server knows no such permission.
+      const boss = await manager();
+      await refused(
+        aff.createRole(boss.client, {
+          subject_uid: boss.sid,
+          role_key: 'analyst',
+          role_name: 'A',
+          permissions: ['report:export'],
+        }),
+        'unknownPermission',
+      );
+    } finally {
+      await extended.close();
+    }
+  });
+});
