@@ -44,6 +44,8 @@ export const routes: RouteObject[] = [
           { path: 'community', lazy: () => import('./routes/community') },
           { path: 'extension', lazy: () => import('./routes/extension') },
           { path: 'workbench', lazy: () => import('./routes/workbench') },
+          // #12 the organisation console
+          { path: 'org', lazy: () => import('./routes/org') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

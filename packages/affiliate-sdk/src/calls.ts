@@ -1,4 +1,10 @@
-import { type AccountClient, type Call, type CallOptions, defineCall } from '@portico/account-sdk';
+import {
+  type AccountClient,
+  type AccountInfo,
+  type Call,
+  type CallOptions,
+  defineCall,
+} from '@portico/account-sdk';
 import { type AffiliatePath, PAGE_DEFAULTS, affiliatePaths as p } from './protocol/paths';
 import type * as T from './protocol/types';
 
@@ -112,4 +118,4 @@ export const subjectLoginList = /* @__PURE__ */ get<Record<never, never>, { item
   p.subjectLoginList,
 );
 /** Makes an identity active: a new session token whose account/info and product token carry it. */
-export const subjectLogin = /* @__PURE__ */ post<T.SubjectLoginPayload, T.LoginIdentity>(p.subjectLogin);
+export const subjectLogin = /* @__PURE__ */ post<T.SubjectLoginPayload, AccountInfo>(p.subjectLogin);

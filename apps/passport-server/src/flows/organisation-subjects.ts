@@ -15,7 +15,8 @@ import { MANAGER_ROLE_KEY } from '../protocol';
 /** Subjects: create (the caller becomes the one manager), list, read, update, freeze. */
 
 export interface CreateSubjectInput {
-  identifier: { kind: 'username' | 'mobile' | 'email'; value: string };
+  /** Names the signed-in account when given (IDENTIFIER_MISMATCH otherwise); never who acts. */
+  identifier: { kind: 'username' | 'mobile' | 'email'; value: string | undefined };
   subject_name: string;
   deputy_name: string;
   password?: string | undefined;
@@ -28,6 +29,7 @@ export interface CreateSubjectInput {
 /** The identifier must name the signed-in account itself: a body never says who the caller is. */
 function assertSelf(app: FastifyInstance, user: User, identifier: CreateSubjectInput['identifier']) {
   const { kind, value } = identifier;
+  if (value === undefined) return;
   const normalised =
     kind === 'username'
       ? normaliseUsername(value)

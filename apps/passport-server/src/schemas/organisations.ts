@@ -100,16 +100,16 @@ const subjectUid = { subject_uid: Id };
 
 export const schemas = {
   createByUsername: post(
-    'Create a subject; the signed-in account, named by its username, becomes its manager',
-    body({ username: Type.String({ minLength: 1, maxLength: 64 }), ...createFields }),
+    'Create a subject; the signed-in account (named by its username, when given) becomes its manager',
+    body({ username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...createFields }),
   ),
   createByMobile: post(
-    'Create a subject; the signed-in account, named by its mobile, becomes its manager',
-    body({ mobile: Type.String({ minLength: 1, maxLength: 32 }), ...createFields }),
+    'Create a subject; the signed-in account (named by its mobile, when given) becomes its manager',
+    body({ mobile: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })), ...createFields }),
   ),
   createByEmail: post(
-    'Create a subject; the signed-in account, named by its e-mail, becomes its manager',
-    body({ email: Type.String({ minLength: 1, maxLength: 254 }), ...createFields }),
+    'Create a subject; the signed-in account (named by its e-mail, when given) becomes its manager',
+    body({ email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })), ...createFields }),
   ),
   subjectList: get(
     'The subjects the signed-in person is a member of, paged',

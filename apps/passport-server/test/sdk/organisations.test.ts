@@ -161,6 +161,11 @@ describe('every affiliate call through the SDK', () => {
     );
     await refused(aff.createSubjectByMobile(server.sdkBrowser().client(), base), 'notLoggedIn');
     expect((await aff.listSubjects(p.client)).total).toBe(0);
+    // Without an identifier the signed-in account is the manager (a page knows only the masked number).
+    const made = await aff.createSubjectByEmail(p.client, { subject_name: 'Mine', deputy_name: 'Me' });
+    expect((await aff.listIdentities(p.client)).items).toEqual([
+      expect.objectContaining({ sec_subject_uid: made.sec_subject_uid, sec_user_id: p.userId, is_manager: true }),
+    ]);
   });
 
   it('serves the resource list, roles, user roles, permissions and their explanation', async () => {

@@ -111,14 +111,15 @@ export interface CreateSubjectBase {
   identity_card?: string;
   real_name?: string;
 }
+/** The identifier, when given, must name the signed-in account (it never says who acts). */
 export interface CreateSubjectByUsername extends CreateSubjectBase {
-  username: string;
+  username?: string;
 }
 export interface CreateSubjectByMobile extends CreateSubjectBase {
-  mobile: string;
+  mobile?: string;
 }
 export interface CreateSubjectByEmail extends CreateSubjectBase {
-  email: string;
+  email?: string;
 }
 export interface SubjectRef {
   sec_subject_uid: string;
