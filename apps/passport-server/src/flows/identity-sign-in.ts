@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountInfo } from '../domain/accounts/account-info';
+import { type ActiveIdentity, createIdentityLookup } from '../domain/organisations/identity-lookup';
 import { requireSession, type Session } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { PERSONAL_IDENTITY } from '../protocol';
@@ -66,31 +67,36 @@ export async function subjectLoginList(app: FastifyInstance, request: FastifyReq
   };
 }
 
-/** The active identity as account/info and the product token carry it, or undefined for the personal one. */
-export async function activeIdentity(app: FastifyInstance, session: Session) {
-  if (!session.deputyId) return undefined;
-  const row = await identityOf(app, session.userId, session.deputyId);
-  if (!row) return undefined;
-  const frozen = Number(row.is_frozen) === 1 || Number(row.subject_is_frozen) === 1;
-  const held = frozen ? new Set<string>() : await app.organisations.permissionsOf(row);
-  return {
-    sec_subject_uid: row.subject_id,
-    subject_name: row.subject_name,
-    user_identity_id: row.id,
-    deputy_name: row.deputy_name,
-    is_manager: Number(row.is_manager) === 1,
-    is_frozen: frozen ? 1 : 0,
-    subject_is_frozen: Number(row.subject_is_frozen),
-    permissions: app.organisations.access.all.filter((p) => held.has(p)),
-  };
+/** Lookups per server instance (domain/organisations/identity-lookup), made on first use. */
+const lookups = new WeakMap<FastifyInstance, ReturnType<typeof createIdentityLookup>>();
+function lookupOf(app: FastifyInstance) {
+  let lookup = lookups.get(app);
+  if (!lookup) {
+    lookup = createIdentityLookup(app);
+    lookups.set(app, lookup);
+  }
+  return lookup;
 }
 
-/** account/info: the account, and the active identity when one is. Personal sessions stay synchronous. */
+/**
+ * The active identity as account/info and the product token carry it, or undefined for the personal
+ * one; synchronous on SQLite's fast path, a promise otherwise.
+ */
+export function activeIdentity(
+  app: FastifyInstance,
+  session: Session,
+): ActiveIdentity | undefined | Promise<ActiveIdentity | undefined> {
+  if (!session.deputyId) return undefined;
+  return lookupOf(app)(session.userId, session.deputyId);
+}
+
+/** account/info: the account, and the active identity when one is. Synchronous unless the lookup waits. */
 export function accountWithIdentity(app: FastifyInstance, request: FastifyRequest) {
   const session = requireSession(request);
   const info = accountInfo(session);
-  if (!session.deputyId) return info;
-  return activeIdentity(app, session).then((org) => (org ? { ...info, org } : info));
+  const org = activeIdentity(app, session);
+  const withOrg = (found: ActiveIdentity | undefined) => (found ? { ...info, org: found } : info);
+  return org instanceof Promise ? org.then(withOrg) : withOrg(org);
 }
 
 /**

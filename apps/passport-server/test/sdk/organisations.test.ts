@@ -2,6 +2,7 @@ import { type AccountClient, accountInfo, sendMobileCode, smsLogin } from '@port
 import * as aff from '@portico/affiliate-sdk';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeIdentity } from '../../src/flows/identity-sign-in';
 import {
   CodeType,
   defaultStatement,
@@ -14,7 +15,7 @@ import { JWKS_PATH } from '../../src/routes/app/jwks';
 import { passCooldown } from '../support/flows';
 import { snapshotState } from '../support/inventory';
 import { rejection, type SdkBrowser, type SdkServer, startSdkServer } from '../support/sdk-browser';
-import { freshMobile } from '../support/server';
+import { backend, freshMobile } from '../support/server';
 
 /**
  * Organisations end to end through the real `@portico/affiliate-sdk` over the real account SDK and
@@ -164,7 +165,11 @@ describe('every affiliate call through the SDK', () => {
     // Without an identifier the signed-in account is the manager (a page knows only the masked number).
     const made = await aff.createSubjectByEmail(p.client, { subject_name: 'Mine', deputy_name: 'Me' });
     expect((await aff.listIdentities(p.client)).items).toEqual([
-      expect.objectContaining({ sec_subject_uid: made.sec_subject_uid, sec_user_id: p.userId, is_manager: true }),
+      expect.objectContaining({
+        sec_subject_uid: made.sec_subject_uid,
+        sec_user_id: p.userId,
+        is_manager: true,
+      }),
     ]);
   });
 
@@ -836,5 +841,47 @@ describe('an access statement extended in configuration', () => {
     } finally {
       await extended.close();
     }
+  });
+});
+
+describe('the active identity in account/info', () => {
+  it('follows role changes at once, and on SQLite is read without waiting (the session check stays synchronous)', async () => {
+    const boss = await manager();
+    const m = await member(boss, ['member:read', 'role:read']);
+    await aff.createRole(boss.client, {
+      subject_uid: boss.sid,
+      role_key: 'extra',
+      role_name: 'x',
+      permissions: ['member:update'],
+    });
+    await aff.addUserRoles(boss.client, {
+      subject_uid: boss.sid,
+      role_key: 'extra',
+      sec_user_identity_ids: [m.identity],
+    });
+    await aff.subjectLogin(m.client, { login_subject_uid: boss.sid, user_identity_id: m.identity });
+    expect((await accountInfo(m.client)).org?.permissions).toEqual([
+      'member:read',
+      'member:update',
+      'role:read',
+    ]);
+    await aff.banRole(boss.client, { subject_uid: boss.sid, role_key: m.roleKey });
+    expect((await accountInfo(m.client)).org?.permissions).toEqual(['member:update']);
+    const session = {
+      id: 'x',
+      userId: m.userId,
+      user: await server.app.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', m.userId)
+        .executeTakeFirstOrThrow(),
+      createdAt: 0,
+      expiresAt: 0,
+      absoluteExpiresAt: 0,
+      deputyId: m.identity,
+    };
+    const found = activeIdentity(server.app, session);
+    expect(found instanceof Promise).toBe(backend !== 'sqlite' && backend !== 'redis');
+    expect((await found)?.permissions).toEqual(['member:update']);
   });
 });
