@@ -1,5 +1,6 @@
 import { PASSWORD, registerByMobile } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
 // Issue 12: the organisation console at /org (zh, the app's default), as two people in two browser
 // contexts against the real server: a manager creates an organisation and a role and adds an existing
@@ -64,6 +65,13 @@ test('a manager builds an organisation; a member acts in it within its role unti
   await explain.getByRole('button', { name: '查看' }).click();
   await expect(explain.getByRole('status')).toContainText('小王 拥有 member:read');
   await expect(explain.getByRole('status')).toContainText('由角色 查看者 授予（member:read）');
+  // The manager's console (every section) and the member's, at the spec's smallest and a large breakpoint.
+  for (const viewport of [VIEWPORTS.xs, VIEWPORTS.lg]) {
+    for (const p of [page, memberPage]) {
+      await p.setViewportSize(viewport);
+      expect(await seriousViolations(p), `axe on /org at ${viewport.width}px`).toEqual([]);
+    }
+  }
 
   // The manager freezes the member; the member's next request is refused with the clear error.
   await members.getByRole('group', { name: '小王 的操作' }).getByRole('button', { name: '冻结' }).click();
