@@ -35,6 +35,7 @@ export type {
   SignInMethod,
 } from './routes/auth-options';
 export { createAuthRoutes } from './routes/create-auth-routes';
+export { IdentityPicker, type IdentityPickerProps } from './screens/identity-picker';
 export { AuthShell } from './shell/auth-shell';
 export { Interpolate } from './ui/interpolate';
 export { LanguageSwitch } from './ui/language-switch';

@@ -4,13 +4,6 @@ export const { useTranslate: useOrgT } = defineMessages(
   {
     'org.title': '组织',
     'org.subtitle': '创建组织，切换身份，管理成员、角色与权限',
-    'org.identity': '当前身份',
-    'org.personal': '个人身份',
-    'org.actingAs': '你正以 {name}（{org}）的身份操作',
-    'org.actingPersonal': '你正以个人身份操作。选择一个组织身份来管理该组织。',
-    'org.identities': '我的身份',
-    'org.use': '使用此身份',
-    'org.inUse': '使用中',
     'org.frozen': '已冻结',
     'org.manager': '管理员',
     'org.create': '创建组织',
@@ -60,14 +53,6 @@ export const { useTranslate: useOrgT } = defineMessages(
   {
     'org.title': 'Organisations',
     'org.subtitle': 'Create an organisation, switch identity, manage members, roles and permissions',
-    'org.identity': 'Current identity',
-    'org.personal': 'Personal identity',
-    'org.actingAs': 'You are acting as {name} ({org})',
-    'org.actingPersonal':
-      'You are acting as yourself. Pick an organisation identity to manage that organisation.',
-    'org.identities': 'My identities',
-    'org.use': 'Use this identity',
-    'org.inUse': 'In use',
     'org.frozen': 'Frozen',
     'org.manager': 'Manager',
     'org.create': 'Create an organisation',

@@ -1,4 +1,4 @@
-import { loginHref } from '@portico/account-pages';
+import { IdentityPicker, loginHref } from '@portico/account-pages';
 import { type AccountInfo, ErrorMessage, SubmitButton, useSession } from '@portico/account-react';
 import { isAccountError } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
@@ -91,61 +91,6 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
       <h2 id={id}>{title}</h2>
       {children}
     </section>
-  );
-}
-
-function Identities({ t, org }: { t: OrgT; org: Org | undefined }) {
-  const list = useQuery({ queryKey: ['org', 'identities'], queryFn: () => aff.subjectLoginList(client) });
-  const use = useMutation({
-    mutationFn: async (identity: aff.LoginIdentity): Promise<unknown> =>
-      identity.sec_subject_uid
-        ? aff.subjectLogin(client, {
-            login_subject_uid: identity.sec_subject_uid,
-            user_identity_id: identity.user_identity_id,
-          })
-        : aff.switchMember(client, { to_sec_member_id: '0' }),
-    onSuccess: refresh,
-  });
-  return (
-    <Card id="org-identity" title={t('org.identity')}>
-      <p>
-        {org ? t('org.actingAs', { name: org.deputy_name, org: org.subject_name }) : t('org.actingPersonal')}
-      </p>
-      <h3>{t('org.identities')}</h3>
-      {list.isPending ? (
-        <Loading label={t('org.identities')} />
-      ) : (
-        <ul className="org-list">
-          {list.data?.items.map((identity) => {
-            const name = identity.sec_subject_uid
-              ? `${identity.subject_name} · ${identity.deputy_name}`
-              : t('org.personal');
-            return (
-              <li key={identity.user_identity_id}>
-                <span>
-                  {name}
-                  {identity.is_manager ? ` · ${t('org.manager')}` : ''}
-                  {identity.is_frozen ? ` · ${t('org.frozen')}` : ''}
-                </span>
-                {identity.active ? (
-                  <strong>{t('org.inUse')}</strong>
-                ) : (
-                  <button
-                    type="button"
-                    className="button-secondary"
-                    onClick={() => use.mutate(identity)}
-                    aria-label={`${t('org.use')}: ${name}`}
-                  >
-                    {t('org.use')}
-                  </button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <Problem error={use.error ?? list.error} />
-    </Card>
   );
 }
 
@@ -556,7 +501,7 @@ export function Component() {
         <p className="muted">{t('org.subtitle')}</p>
       </header>
       <div className="workbench-grid">
-        <Identities t={t} org={org} />
+        <IdentityPicker client={client} />
         {!org && <CreateOrganisation t={t} />}
         {org && !org.is_frozen && <Members t={t} org={org} can={can} />}
         {org && !org.is_frozen && can('role:read') && <Roles t={t} org={org} can={can} />}
