@@ -9,7 +9,7 @@ export default defineConfig({
   sourcemap: true,
   dts: false,
   // The shared protocol tables and the app list are bundled from source; every npm dependency stays external.
-  noExternal: ['@portico/account-sdk', '@portico/app-routes'],
+  noExternal: ['@portico/account-sdk', '@portico/affiliate-sdk', '@portico/app-routes'],
   esbuildOptions(options) {
     options.conditions = ['@portico/source'];
   },

@@ -24,7 +24,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
 /** The published packages (not `private`), by folder under packages/. */
-const PUBLISHED = ['account-sdk', 'account-react', 'captcha-loader', 'monitor'];
+const PUBLISHED = ['account-sdk', 'account-react', 'affiliate-sdk', 'captcha-loader', 'monitor'];
 /** What the scratch app's type checks need beside the declared dependencies. */
 const TOOLING = [
   'typescript',

@@ -18,6 +18,7 @@ import devices from './plugins/app/devices';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
 import oauth from './plugins/app/oauth';
+import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
 import risk from './plugins/app/risk';
 import secret from './plugins/app/secret';
@@ -123,6 +124,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(codes);
   await app.register(passwords);
   await app.register(accounts);
+  await app.register(organisations);
   await app.register(devices);
   await app.register(housekeeping);
   await app.register(tokens);

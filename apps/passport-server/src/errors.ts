@@ -1,4 +1,30 @@
-import { type ErrorName, errors } from './protocol';
+import {
+  ERROR_TEXTS,
+  type ErrorEntry,
+  type ErrorName,
+  errorCatalogue,
+  errors,
+  type Language,
+  type OrganisationErrorName,
+  organisationErrors,
+  organisationTexts,
+} from './protocol';
+
+/** Every name the server answers with: the account SDK's and the organisation SDK's (16xx). */
+export type ServerErrorName = ErrorName | OrganisationErrorName;
+
+/** The server's catalogue: the account SDK's ranges and the organisation range, with their texts. */
+const catalogue = errorCatalogue([...ERROR_TEXTS, organisationTexts]);
+
+/** Every catalogue entry the server answers with, by stable name. */
+export const serverErrors = (() => {
+  const out: Record<string, ErrorEntry> = { ...errors };
+  for (const [key, { code }] of Object.entries(organisationErrors.codes)) out[key] = catalogue.entry(code)!;
+  return out as Record<ServerErrorName, ErrorEntry>;
+})();
+
+/** The user-facing text of a code in the server's catalogue. */
+export const serverErrorText = (code: number, language: Language): string => catalogue.text(code, language);
 
 /**
  * A failure the client is told about: a stable catalogue name, the HTTP status from the catalogue
@@ -11,7 +37,7 @@ export class PassportError extends Error {
   readonly statusCode: number;
 
   constructor(
-    readonly errorName: ErrorName,
+    readonly errorName: ServerErrorName,
     readonly extra: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
@@ -19,14 +45,14 @@ export class PassportError extends Error {
     // and capturing one through Fastify's hook chain cost more than the rest of a signed-out
     // account/info check.
     const stackTraceLimit = Error.stackTraceLimit;
-    if (errors[errorName].status < 500) Error.stackTraceLimit = 0;
-    super(errors[errorName].en, options);
+    if (serverErrors[errorName].status < 500) Error.stackTraceLimit = 0;
+    super(serverErrors[errorName].en, options);
     Error.stackTraceLimit = stackTraceLimit;
-    this.code = errors[errorName].code;
-    this.statusCode = errors[errorName].status;
+    this.code = serverErrors[errorName].code;
+    this.statusCode = serverErrors[errorName].status;
   }
 }
 
-export const fail = (name: ErrorName, extra?: Record<string, unknown>): never => {
+export const fail = (name: ServerErrorName, extra?: Record<string, unknown>): never => {
   throw new PassportError(name, extra);
 };

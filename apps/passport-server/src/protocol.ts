@@ -3,3 +3,4 @@
  * Everything in the server imports protocol names from here.
  */
 export * from '@portico/account-sdk/protocol';
+export * from '@portico/affiliate-sdk/protocol';

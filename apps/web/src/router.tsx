@@ -48,6 +48,8 @@ export const routes: RouteObject[] = [
           { path: 'workbench', lazy: () => import('./routes/workbench') },
           { path: 'account/security', lazy: () => import('./routes/account-security') },
           { path: 'account/linked', lazy: () => import('./routes/account-linked') },
+          // #12 the organisation console
+          { path: 'org', lazy: () => import('./routes/org') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

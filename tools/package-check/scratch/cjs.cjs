@@ -3,10 +3,18 @@
 const { createAccountClient } = require('@portico/account-sdk');
 const { CodeType } = require('@portico/account-sdk/protocol');
 const { AccountProvider } = require('@portico/account-react');
+const { createSubjectByUsername } = require('@portico/affiliate-sdk');
 const { createCaptchaLoader } = require('@portico/captcha-loader');
 const { createMonitor } = require('@portico/monitor');
 
-const found = { createAccountClient, CodeType, AccountProvider, createCaptchaLoader, createMonitor };
+const found = {
+  createAccountClient,
+  CodeType,
+  AccountProvider,
+  createSubjectByUsername,
+  createCaptchaLoader,
+  createMonitor,
+};
 for (const [name, value] of Object.entries(found))
   if (value === undefined) throw new Error(`CJS: ${name} is missing`);
 createAccountClient({ aid: 1128, baseUrl: 'http://127.0.0.1:9' });

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { FIRST_LEGAL_DOCUMENTS } from '../routes/site/legal-content';
 import type { Database } from './schema';
@@ -236,6 +236,75 @@ const migrations: Record<string, Migration> = {
         .addColumn('last_used_at', 'bigint')
         .addUniqueConstraint('linked_identities_subject', ['provider', 'subject'])
         .addUniqueConstraint('linked_identities_user_provider', ['user_id', 'provider'])
+        .execute();
+    },
+  },
+  /**
+   * Organisations (issue 12, src/domain/organisations): subjects, member identities (deputies), roles
+   * and the member-role links; the active identity of a session. Exactly one manager per subject is
+   * the database's rule (a partial unique index), not only the code's.
+   */
+  '0012_organisations': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('subjects')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('base_infos', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('detail_infos', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('identity_card_sealed', 'text')
+        .addColumn('real_name_sealed', 'text')
+        .addColumn('is_frozen', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('deputies')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull().references('subjects.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('deputy_name', 'text', (c) => c.notNull())
+        .addColumn('is_manager', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_frozen', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('deputies_subject_user', ['subject_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('deputies_user_id').on('deputies').column('user_id').execute();
+      await db.schema
+        .createIndex('deputies_one_manager')
+        .on('deputies')
+        .column('subject_id')
+        .unique()
+        .where(sql.ref('is_manager'), '=', 1)
+        .execute();
+      await db.schema
+        .createTable('roles')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull().references('subjects.id').onDelete('cascade'))
+        .addColumn('role_key', 'text', (c) => c.notNull())
+        .addColumn('role_name', 'text', (c) => c.notNull())
+        .addColumn('permissions', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('is_banned', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('roles_subject_key', ['subject_id', 'role_key'])
+        .execute();
+      await db.schema
+        .createTable('deputy_roles')
+        .addColumn('deputy_id', 'text', (c) => c.notNull().references('deputies.id').onDelete('cascade'))
+        .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('deputy_roles_pk', ['deputy_id', 'role_id'])
+        .execute();
+      await db.schema.createIndex('deputy_roles_role_id').on('deputy_roles').column('role_id').execute();
+      // The active identity of a session: null for the personal one. Removing the identity ends it.
+      await db.schema
+        .alterTable('sessions')
+        .addColumn('deputy_id', 'text', (c) => c.references('deputies.id').onDelete('set null'))
         .execute();
     },
   },

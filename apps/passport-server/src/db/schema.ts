@@ -33,6 +33,8 @@ export interface SessionsTable {
   /** The `verifyFp` / `s_v_web_id` device hint. */
   fp: string | null;
   did: string | null;
+  /** The active organisation identity (migration 0012); null for the personal one. */
+  deputy_id: Generated<string | null>;
 }
 
 export interface OneTimeCodesTable {
@@ -144,6 +146,54 @@ export interface LinkedIdentitiesTable {
   last_used_at: Millis | null;
 }
 
+/** An organisation (migration 0012). */
+export interface SubjectsTable {
+  id: string;
+  name: string;
+  /** JSON object text, validated and size-capped (src/domain/organisations/infos.ts). */
+  base_infos: string;
+  detail_infos: string;
+  /** AES-256-GCM sealed (src/domain/organisations/real-name.ts); null when not given. */
+  identity_card_sealed: string | null;
+  real_name_sealed: string | null;
+  is_frozen: Generated<number>;
+  created_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A member identity: an account in a subject. At most one `is_manager = 1` per subject (partial unique index). */
+export interface DeputiesTable {
+  id: string;
+  subject_id: string;
+  user_id: string;
+  deputy_name: string;
+  is_manager: Generated<number>;
+  is_frozen: Generated<number>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface RolesTable {
+  id: string;
+  subject_id: string;
+  role_key: string;
+  role_name: string;
+  /** JSON array of `resource:action`. */
+  permissions: string;
+  description: string;
+  is_banned: Generated<number>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface DeputyRolesTable {
+  deputy_id: string;
+  role_id: string;
+  subject_id: string;
+  created_at: Millis;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -155,6 +205,10 @@ export interface Database {
   store_entries: StoreEntriesTable;
   legal_documents: LegalDocumentsTable;
   linked_identities: LinkedIdentitiesTable;
+  subjects: SubjectsTable;
+  deputies: DeputiesTable;
+  roles: RolesTable;
+  deputy_roles: DeputyRolesTable;
 }
 
 /** What the store needs of a database: its one table. */
@@ -163,3 +217,6 @@ export type StoreSchema = Pick<Database, 'store_entries'>;
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type SubjectRow = Selectable<SubjectsTable>;
+export type DeputyRow = Selectable<DeputiesTable>;
+export type RoleRow = Selectable<RolesTable>;

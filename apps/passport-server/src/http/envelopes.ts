@@ -1,18 +1,11 @@
-import {
-  authFailure,
-  authSuccess,
-  type ErrorName,
-  ssoFailure,
-  ssoSuccess,
-  webFailure,
-  webSuccess,
-} from '../protocol';
+import { authFailure, authSuccess, ssoFailure, ssoSuccess, webFailure, webSuccess } from '../protocol';
 
 /** A failure as the error handler decided it: the catalogue entry, its text and the data's extra fields. */
 export interface Failure {
   /** The HTTP status from the catalogue: 200 for a business failure, 4xx or 5xx otherwise. */
   status: number;
-  name: ErrorName;
+  /** The catalogue name (the account SDK's or the organisation range's). */
+  name: string;
   code: number;
   description: string;
   extra: Record<string, unknown> | undefined;

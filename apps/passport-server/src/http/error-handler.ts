@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { PassportError } from '../errors';
+import { PassportError, type ServerErrorName, serverErrors, serverErrorText } from '../errors';
 import { languageOf } from '../lib/language';
-import { type ErrorName, errors, errorText, LOG_ID_HEADER } from '../protocol';
+import { type ErrorName, LOG_ID_HEADER } from '../protocol';
 import { RENDERERS } from './envelopes';
 
 /**
@@ -61,16 +61,16 @@ export function sendFailure(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  name: ErrorName,
+  name: ServerErrorName,
   extra?: Record<string, unknown>,
 ) {
   const renderer = RENDERERS[request.routeOptions?.config?.envelope ?? 'web'];
-  const { code } = errors[name];
+  const { code } = serverErrors[name];
   const answer = renderer.failure({
     status,
     name,
     code,
-    description: errorText(code, languageOf(request)),
+    description: serverErrorText(code, languageOf(request)),
     extra,
   });
   // Framework errors (a malformed URL) are answered before helmet's hooks run: nosniff is set here too.

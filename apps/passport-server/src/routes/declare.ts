@@ -26,6 +26,7 @@ export const FAMILIES = {
   legacy: 'web',
   mobile: 'web',
   passport: 'web',
+  aff: 'web',
 } as const satisfies Record<string, Envelope>;
 
 export type Family = keyof typeof FAMILIES;

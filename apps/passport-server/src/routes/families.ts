@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import tickets from '../plugins/app/tickets';
 import verificationTickets from '../plugins/app/verification-tickets';
+import { AFF_ROUTES } from './aff';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
 import { checkLogin } from './sso/check-login';
@@ -111,6 +112,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   qrWebLogin,
   wapLogin,
   loginSuccess,
+  // #12 organisations: the affiliate family and member switch
+  ...AFF_ROUTES,
 ];
 
 /**

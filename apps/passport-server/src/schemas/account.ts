@@ -15,6 +15,21 @@ export const AccountInfo = Type.Object({
   is_frozen: Type.Integer(),
   /** True when this sign-in created the account. */
   new_user: Type.Optional(Type.Boolean()),
+  /** The active organisation identity (flows/identity-sign-in); absent for the personal identity. */
+  org: Type.Optional(
+    Type.Object({
+      sec_subject_uid: Type.String(),
+      subject_name: Type.String(),
+      user_identity_id: Type.String(),
+      deputy_name: Type.String(),
+      is_manager: Type.Boolean(),
+      is_frozen: Type.Integer({
+        description: '1 when the identity or its subject is frozen: no permissions then',
+      }),
+      subject_is_frozen: Type.Integer(),
+      permissions: Type.Array(Type.String()),
+    }),
+  ),
   session: Type.Object({
     created_at: Type.Integer({ description: 'ms since the epoch' }),
     expires_at: Type.Integer({ description: 'idle expiry, ms since the epoch' }),

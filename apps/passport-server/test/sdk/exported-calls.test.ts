@@ -1,4 +1,5 @@
 import * as sdk from '@portico/account-sdk';
+import * as affiliate from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
 
@@ -29,8 +30,6 @@ const NOT_SERVED_YET: Record<string, string> = {
   uploadPic: '#17',
   // #16 open authorization
   smsAuthorize: '#16',
-  // #12 organisations
-  switchMember: '#12',
 };
 
 let server: SdkServer;
@@ -42,7 +41,7 @@ afterAll(async () => server?.close());
 type Exported = (...args: unknown[]) => unknown;
 
 /** Runs one export with a fresh browser; answers the requests it sent (none: not a call). */
-async function requestsOf(name: string, source: 'web' | 'sso') {
+async function requestsOf(name: string, source: 'web' | 'sso', module: object = sdk) {
   const browser = server.sdkBrowser();
   const client = browser.client(source);
   let started = 0;
@@ -53,7 +52,7 @@ async function requestsOf(name: string, source: 'web' | 'sso') {
       return fetchOf(...args);
     },
   });
-  const outcome = (async () => (sdk as unknown as Record<string, Exported>)[name]!(client, {}))().catch(
+  const outcome = (async () => (module as unknown as Record<string, Exported>)[name]!(client, {}))().catch(
     () => undefined,
   );
   // Helpers that are not calls return or throw at once; a call has started its request within a second
@@ -90,5 +89,25 @@ describe('every exported call reaches a served route', () => {
     }
     expect(calls.length).toBeGreaterThan(50);
     expect(Object.keys(unserved).sort()).toEqual(Object.keys(NOT_SERVED_YET).sort());
+  }, 300_000);
+});
+
+describe('every call @portico/affiliate-sdk exports reaches a served route', () => {
+  it('finds no 404 among the organisation calls (all are served)', async () => {
+    const names = Object.keys(affiliate).filter(
+      (name) => typeof (affiliate as Record<string, unknown>)[name] === 'function',
+    );
+    const calls: string[] = [];
+    const unserved: string[] = [];
+    for (const name of names) {
+      const exchanges = await requestsOf(name, 'web', affiliate);
+      if (exchanges.length === 0) continue;
+      calls.push(name);
+      for (const { status, method, path } of exchanges)
+        if (status === 404) unserved.push(`${name}: ${method} ${path}`);
+    }
+    // Every call of the protocol table is exported and was tried.
+    expect(calls.length).toBeGreaterThanOrEqual(29);
+    expect(unserved).toEqual([]);
   }, 300_000);
 });

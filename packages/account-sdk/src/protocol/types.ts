@@ -26,6 +26,22 @@ export interface AccountInfo {
   is_frozen: number;
   /** True when this sign-in created the account. */
   new_user?: boolean;
+  /**
+   * The active organisation identity (after subject login or member switch, `@portico/affiliate-sdk`);
+   * absent while the personal identity is active.
+   */
+  org?: {
+    sec_subject_uid: string;
+    subject_name: string;
+    user_identity_id: string;
+    deputy_name: string;
+    is_manager: boolean;
+    /** 1 when the identity or its subject is frozen (it holds no permissions then). */
+    is_frozen: number;
+    subject_is_frozen: number;
+    /** `resource:action` entries the identity holds now (banned roles grant nothing). */
+    permissions: string[];
+  };
   session: {
     /** Ms since the epoch. */
     created_at: number;

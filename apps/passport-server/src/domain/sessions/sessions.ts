@@ -13,13 +13,23 @@ export interface Session {
   createdAt: number;
   expiresAt: number;
   absoluteExpiresAt: number;
+  /** The active organisation identity (a deputy id), or null for the personal identity. */
+  deputyId: string | null;
 }
 
 export interface Sessions {
   /** The session cookie's name: `sessionid`, or `__Host-sessionid` behind https. */
   readonly cookieName: string;
-  /** Signs `userId` in: the request's old session (if any) dies, a new token is set. */
-  signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<Session>;
+  /**
+   * Signs `userId` in: the request's old session (if any) dies, a new token is set. `deputyId` makes an
+   * organisation identity active (subject login, member switch); default the personal identity.
+   */
+  signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    deputyId?: string | null,
+  ): Promise<Session>;
   /** Kills the request's session, server side and in the browser. */
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Kills every session of a user (password reset, cancellation). */
@@ -75,6 +85,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       'sessions.last_seen_at',
       'sessions.expires_at',
       'sessions.absolute_expires_at',
+      'sessions.deputy_id',
     ])
     .where('sessions.token_hash', '=', '')
     .compile();
@@ -90,6 +101,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         'last_seen_at',
         'expires_at',
         'absolute_expires_at',
+        'deputy_id',
       ])
       .where('token_hash', '=', '')
       .compile().sql,
@@ -104,6 +116,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     lastSeenAt: number;
     expiresAt: number;
     absoluteExpiresAt: number;
+    deputyId: string | null;
   }
   const found = (user: User, session: Omit<LookupRow, keyof User>): Found => ({
     user,
@@ -111,6 +124,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     lastSeenAt: Number(session.last_seen_at),
     expiresAt: Number(session.expires_at),
     absoluteExpiresAt: Number(session.absolute_expires_at),
+    deputyId: session.deputy_id ?? null,
   });
   /** Synchronous on SQLite's fast path, a promise otherwise. */
   const findSession = (id: string): Found | undefined | Promise<Found | undefined> => {
@@ -121,8 +135,8 @@ export function createSessions(app: FastifyInstance): SessionService {
     }
     return db.executeQuery<LookupRow>({ ...lookup, parameters: [id] }).then(({ rows: [row] }) => {
       if (!row) return undefined;
-      const { session_created_at, last_seen_at, expires_at, absolute_expires_at, ...user } = row;
-      return found(user, { session_created_at, last_seen_at, expires_at, absolute_expires_at });
+      const { session_created_at, last_seen_at, expires_at, absolute_expires_at, deputy_id, ...user } = row;
+      return found(user, { session_created_at, last_seen_at, expires_at, absolute_expires_at, deputy_id });
     });
   };
 
@@ -147,6 +161,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       createdAt: row.createdAt,
       expiresAt,
       absoluteExpiresAt: row.absoluteExpiresAt,
+      deputyId: row.deputyId,
     };
     if (!touch) {
       request.session = session;
@@ -179,7 +194,7 @@ export function createSessions(app: FastifyInstance): SessionService {
 
   const sessions: Sessions = {
     cookieName,
-    async signIn(request, reply, userId) {
+    async signIn(request, reply, userId, deputyId = null) {
       if (request.session) await destroy(request.session.id);
       const token = randomToken(32);
       const id = sha256(token);
@@ -205,6 +220,7 @@ export function createSessions(app: FastifyInstance): SessionService {
           ip: request.ip,
           fp: fingerprint,
           did,
+          deputy_id: deputyId,
         })
         .execute();
       const user = await db
@@ -220,6 +236,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         createdAt: now,
         expiresAt: Math.min(now + idleMs, absolute),
         absoluteExpiresAt: absolute,
+        deputyId,
       };
       return request.session;
     },

@@ -18,7 +18,7 @@ export interface IssuedToken {
 export interface UserTokens {
   readonly settings: UserTokenSettings;
   /** A short-lived JWT for a user: iss PUBLIC_ORIGIN, sub the user's public id, aud, iat, exp, jti. */
-  issue(user: User, audience: string): Promise<IssuedToken>;
+  issue(user: User, audience: string, claims?: Record<string, unknown>): Promise<IssuedToken>;
   /** The JSON Web Key Set product back ends verify with. */
   jwks(): Promise<{ keys: PublicJwk[] }>;
   /** The key ring (tests and operators). */
@@ -52,11 +52,11 @@ export function createUserTokens(app: FastifyInstance): UserTokens {
   const userTokens: UserTokens = {
     settings,
     keyRing,
-    async issue(user, audience) {
+    async issue(user, audience, claims = {}) {
       const { kid, key } = await keyRing.active();
       const issuedAt = Math.floor(runtime.now() / 1000);
       const expires = issuedAt + settings.ttlSeconds;
-      const token = await new SignJWT({})
+      const token = await new SignJWT(claims)
         .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'JWT' })
         .setIssuer(config.publicOrigin)
         .setSubject(user.id)

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireSession } from '../../domain/sessions/sessions';
 import { PassportError } from '../../errors';
+import { activeIdentity } from '../../flows/identity-sign-in';
 import { paths, webSuccess } from '../../protocol';
 import { getUserTokenSchema } from '../../schemas/app';
 import { bodyMayBeAbsent } from './no-body';
@@ -21,12 +22,29 @@ const userToken: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: bodyMayBeAbsent,
     },
     async (request) => {
-      const { user } = requireSession(request);
+      const session = requireSession(request);
+      const { user } = session;
       if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+      // An organisation identity's token carries it (docs/organisations.md, "Token claims"); a frozen
+      // identity or subject gets none.
+      const org = await activeIdentity(app, session);
+      if (org?.subject_is_frozen === 1) throw new PassportError('subjectFrozen');
+      if (org?.is_frozen === 1) throw new PassportError('memberFrozen');
       const audience = request.body?.aud ?? audiences[0];
       if (audience === undefined || !audiences.includes(audience))
         throw new PassportError('invalidParam', { field: 'aud' });
-      const issued = await app.userTokens.issue(user, audience);
+      const issued = await app.userTokens.issue(
+        user,
+        audience,
+        org && {
+          org: {
+            subject_uid: org.sec_subject_uid,
+            identity_id: org.user_identity_id,
+            is_manager: org.is_manager,
+            permissions: org.permissions,
+          },
+        },
+      );
       return webSuccess({
         token: issued.token,
         token_type: 'Bearer' as const,

@@ -1,4 +1,4 @@
-import { signedInAccount } from '../../flows/check-login';
+import { accountWithIdentity } from '../../flows/identity-sign-in';
 import { paths } from '../../protocol';
 import { AccountInfo, accountInfoSchema } from '../../schemas/account';
 import { flowRoute } from '../declare';
@@ -13,6 +13,7 @@ export const accountInfo = flowRoute({
     ['sso', paths.sso.accountInfo],
     ['passport', paths.passport.accountInfoV2],
   ],
-  // Synchronous: the session was resolved by the sessions hook; nothing here waits.
-  run: (_app, request) => signedInAccount(request),
+  // Synchronous for a personal session: it was resolved by the sessions hook, nothing here waits. An
+  // organisation identity's subject and permissions are read (flows/identity-sign-in).
+  run: (app, request) => accountWithIdentity(app, request),
 });

@@ -1,0 +1,43 @@
+import type { DeputyRow, RoleRow, SubjectRow } from '../../db/schema';
+import { storedPermissions } from './organisations';
+
+/** What the client sees of the organisation rows: no sealed values, JSON parsed, flags as 0/1. */
+
+const parsed = (text: string): Record<string, unknown> => {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+export const subjectView = (s: SubjectRow) => ({
+  sec_subject_uid: s.id,
+  subject_name: s.name,
+  base_infos: parsed(s.base_infos),
+  detail_infos: parsed(s.detail_infos),
+  has_real_name: s.identity_card_sealed !== null || s.real_name_sealed !== null,
+  is_frozen: Number(s.is_frozen),
+  created_at: Number(s.created_at),
+});
+
+export const deputyView = (d: DeputyRow, roleKeys: string[] = []) => ({
+  user_identity_id: d.id,
+  sec_subject_uid: d.subject_id,
+  sec_user_id: d.user_id,
+  deputy_name: d.deputy_name,
+  is_manager: Number(d.is_manager) === 1,
+  is_frozen: Number(d.is_frozen),
+  role_keys: roleKeys,
+  created_at: Number(d.created_at),
+});
+
+export const roleView = (r: RoleRow) => ({
+  role_key: r.role_key,
+  role_name: r.role_name,
+  permissions: storedPermissions(r.permissions),
+  description: r.description,
+  is_banned: Number(r.is_banned),
+  created_at: Number(r.created_at),
+  updated_at: Number(r.updated_at),
+});

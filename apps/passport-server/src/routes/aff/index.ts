@@ -1,0 +1,12 @@
+import * as identity from './identity';
+import * as members from './members';
+import * as roles from './roles';
+import * as subjects from './subjects';
+
+/** The affiliate family (/passport/aff/web/…) and member switch, for routes/families. */
+export const AFF_ROUTES = [
+  ...Object.values(subjects),
+  ...Object.values(members),
+  ...Object.values(roles),
+  ...Object.values(identity),
+];

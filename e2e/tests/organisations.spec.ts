@@ -1,0 +1,82 @@
+import { PASSWORD, registerByMobile } from '../support/person';
+import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations, VIEWPORTS } from '../support/web-pages';
+
+// Issue 12: the organisation console at /org (zh, the app's default), as two people in two browser
+// contexts against the real server: a manager creates an organisation and a role and adds an existing
+// account with it; that member signs in, picks the organisation identity and sees only what the role
+// allows; the manager freezes the member, whose next request is refused.
+
+test('a manager builds an organisation; a member acts in it within its role until frozen', async ({
+  page,
+  browser,
+  server,
+  outbox,
+}) => {
+  // The member's account exists first (an existing account is what "add a member" takes).
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  const memberMobile = uniqueMobile();
+  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+
+  // The manager: register, create the organisation, act as its identity.
+  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await page.goto(`${server.origin}/org`);
+  await expect(page.getByRole('heading', { level: 1, name: '组织' })).toBeVisible();
+  const create = page.getByRole('region', { name: '创建组织' });
+  await create.getByLabel('组织名称').fill('示例公司');
+  await create.getByLabel('你在组织中的名称').fill('老板');
+  await create.getByRole('button', { name: '创建组织' }).click();
+  await expect(create.getByRole('status')).toHaveText('组织已创建。');
+  const identity = page.getByRole('region', { name: '当前身份' });
+  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
+  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+
+  // A role that may read members, and the member added with it.
+  const roles = page.getByRole('region', { name: '角色' });
+  await roles.getByLabel('角色标识').fill('viewer');
+  await roles.getByLabel('角色名称').fill('查看者');
+  await roles.getByRole('checkbox', { name: 'member:read' }).check();
+  await roles.getByRole('button', { name: '创建角色' }).click();
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText(
+    'member:read',
+  );
+  const members = page.getByRole('region', { name: '成员' });
+  await members.getByLabel('成员账号（手机号、邮箱或用户名）').fill(memberMobile);
+  await members.getByLabel('成员名称').fill('小王');
+  await members.getByLabel('角色').selectOption('viewer');
+  await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+
+  // The member picks the organisation identity and sees what member:read allows, nothing more.
+  await memberPage.goto(`${server.origin}/org`);
+  const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
+  await memberIdentity.getByRole('button', { name: '使用此身份: 示例公司 · 小王' }).click();
+  await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
+  const memberMembers = memberPage.getByRole('region', { name: '成员' });
+  await expect(memberMembers.getByRole('listitem')).toHaveCount(2);
+  await expect(memberMembers.getByRole('button', { name: '冻结' })).toHaveCount(0);
+  await expect(memberMembers.getByRole('button', { name: '添加成员' })).toHaveCount(0);
+  await expect(memberPage.getByRole('region', { name: '角色' })).toHaveCount(0);
+  await expect(memberPage.getByRole('region', { name: '组织设置' })).toHaveCount(0);
+  const explain = memberPage.getByRole('region', { name: '权限说明' });
+  await expect(explain).toContainText('我的权限: member:read');
+  await explain.getByLabel('权限', { exact: true }).selectOption('member:read');
+  await explain.getByRole('button', { name: '查看' }).click();
+  await expect(explain.getByRole('status')).toContainText('小王 拥有 member:read');
+  await expect(explain.getByRole('status')).toContainText('由角色 查看者 授予（member:read）');
+  // The manager's console (every section) and the member's, at the spec's smallest and a large breakpoint.
+  for (const viewport of [VIEWPORTS.xs, VIEWPORTS.lg]) {
+    for (const p of [page, memberPage]) {
+      await p.setViewportSize(viewport);
+      expect(await seriousViolations(p), `axe on /org at ${viewport.width}px`).toEqual([]);
+    }
+  }
+
+  // The manager freezes the member; the member's next request is refused with the clear error.
+  await members.getByRole('group', { name: '小王 的操作' }).getByRole('button', { name: '冻结' }).click();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('已冻结');
+  await explain.getByRole('button', { name: '查看' }).click();
+  await expect(explain.getByRole('alert')).toHaveText('该成员身份已被冻结');
+  await memberContext.close();
+});

@@ -1,0 +1,97 @@
+import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
+import { webPaths } from '@portico/account-sdk/protocol';
+import { affiliatePaths, OrganisationErrorCode } from '@portico/affiliate-sdk/protocol';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fail, fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
+import { IdentityPicker } from '../src';
+
+const org = {
+  sec_subject_uid: 's1',
+  subject_name: '示例公司',
+  user_identity_id: 'd1',
+  deputy_name: '小王',
+  is_manager: false,
+  is_frozen: 0,
+  subject_is_frozen: 0,
+  permissions: ['member:read'],
+};
+const identities = (active: boolean, frozen = 0) => ({
+  items: [
+    {
+      user_identity_id: '0',
+      sec_subject_uid: null,
+      subject_name: null,
+      deputy_name: 'Ada',
+      is_manager: false,
+      is_frozen: 0,
+      subject_is_frozen: 0,
+      active: !active,
+    },
+    {
+      user_identity_id: 'd1',
+      sec_subject_uid: 's1',
+      subject_name: '示例公司',
+      deputy_name: '小王',
+      is_manager: false,
+      is_frozen: frozen,
+      subject_is_frozen: 0,
+      active,
+    },
+  ],
+});
+
+function renderPicker(routes: Parameters<typeof fakePassport>[0], language: 'zh' | 'en' = 'zh') {
+  const passport = fakePassport(routes);
+  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <AccountProvider
+      client={passport.client}
+      queryClient={queryClient}
+      language={language}
+      secondVerify={false}
+    >
+      <IdentityPicker client={passport.client} />
+    </AccountProvider>,
+  );
+  return passport;
+}
+
+describe('the identity picker', () => {
+  it('acts as an organisation identity by subject login, then shows it as the active one', async () => {
+    let active = false;
+    const passport = renderPicker({
+      [webPaths.accountInfo]: () => ok(active ? { ...signedInAccount, org } : signedInAccount),
+      [affiliatePaths.subjectLoginList]: () => ok(identities(active)),
+      [affiliatePaths.subjectLogin]: () => {
+        active = true;
+        return ok({ ...signedInAccount, org });
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByText('你正以个人身份操作。选择一个组织身份来管理该组织。')).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: '使用此身份: 示例公司 · 小王' }));
+    expect(await screen.findByText('你正以 小王（示例公司）的身份操作')).toBeTruthy();
+    expect(passport.to(affiliatePaths.subjectLogin).map((r) => r.body)).toEqual([
+      expect.objectContaining({ login_subject_uid: 's1', user_identity_id: 'd1' }),
+    ]);
+    expect(await screen.findByRole('button', { name: '使用此身份: 个人身份' })).toBeTruthy();
+  });
+
+  it('shows a frozen identity’s refusal as the server words it (en)', async () => {
+    renderPicker(
+      {
+        [webPaths.accountInfo]: () => ok(signedInAccount),
+        [affiliatePaths.subjectLoginList]: () => ok(identities(false, 1)),
+        [affiliatePaths.subjectLogin]: () =>
+          fail(OrganisationErrorCode.memberFrozen, 'This member identity is frozen'),
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    expect(await screen.findByText(/示例公司 · 小王 · Frozen/)).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: 'Use this identity: 示例公司 · 小王' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This member identity is frozen');
+  });
+});

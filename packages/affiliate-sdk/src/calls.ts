@@ -1,0 +1,121 @@
+import {
+  type AccountClient,
+  type AccountInfo,
+  type Call,
+  type CallOptions,
+  defineCall,
+} from '@portico/account-sdk';
+import { type AffiliatePath, PAGE_DEFAULTS, affiliatePaths as p } from './protocol/paths';
+import type * as T from './protocol/types';
+
+/**
+ * Every affiliate call of spec §7 by purpose, as the account SDK's calls are: `await roleCreate(client,
+ * { subject_uid, role_key, role_name, permissions })`. They travel through the account client (its
+ * common parameters, CSRF header, mix codec for `subject_name`, `base_infos`, `identity_card`,
+ * `real_name` and `names`, hooks and plugins); JSON details go as JSON text.
+ */
+
+type Path = AffiliatePath;
+
+/** `base_infos` / `detail_infos` as JSON text before the mix codec sees them. */
+function withJsonInfos<P extends object, D>(call: Call<P, D>): Call<P, D> {
+  return ((client: AccountClient, payload?: P, options?: CallOptions) => {
+    if (!payload) return call(client, ...([payload, options] as never));
+    const out = { ...payload } as Record<string, unknown>;
+    for (const field of ['base_infos', 'detail_infos'])
+      if (out[field] !== undefined && typeof out[field] !== 'string') out[field] = JSON.stringify(out[field]);
+    return call(client, ...([out, options] as never));
+  }) as Call<P, D>;
+}
+
+const post = <P extends object, D = Record<string, unknown>>(path: Path) => defineCall<P, D, Path>(path);
+const get = <P extends object, D>(path: Path, defaults?: Partial<P>) =>
+  defineCall<P, D, Path>(path, defaults ?? null, 'GET');
+const paged = <P extends T.PageQuery, D>(path: Path) => get<P, T.Page<D>>(path, PAGE_DEFAULTS as Partial<P>);
+
+// Subjects
+/** Creates a subject with the signed-in account (named by its username) as its manager. */
+export const createSubjectByUsername = /* @__PURE__ */ withJsonInfos(
+  post<T.CreateSubjectByUsername, T.Subject>(p.subjectCreateByUsername),
+);
+/** Creates a subject with the signed-in account (named by its mobile) as its manager. */
+export const createSubjectByMobile = /* @__PURE__ */ withJsonInfos(
+  post<T.CreateSubjectByMobile, T.Subject>(p.subjectCreateByMobile),
+);
+/** Creates a subject with the signed-in account (named by its e-mail) as its manager. */
+export const createSubjectByEmail = /* @__PURE__ */ withJsonInfos(
+  post<T.CreateSubjectByEmail, T.Subject>(p.subjectCreateByEmail),
+);
+/** The subjects the signed-in person is a member of, paged (page 1, 10 a page). */
+export const listSubjects = /* @__PURE__ */ paged<T.ListSubjectsPayload, T.Subject>(p.subjectList);
+/** One subject the caller is a member of. */
+export const subjectInfo = /* @__PURE__ */ get<T.SubjectRef, T.Subject>(p.subjectInfo);
+/** Updates a subject's name, details or real-name fields (`subject:update`). */
+export const updateSubject = /* @__PURE__ */ withJsonInfos(
+  post<T.UpdateSubjectPayload, T.Subject>(p.subjectUpdate),
+);
+/** Freezes (`is_frozen: 1`) or thaws a subject; the manager only. */
+export const freezeSubject = /* @__PURE__ */ post<T.FreezeSubjectPayload, T.Subject>(p.subjectFreeze);
+
+// Deputies (member identities)
+/** A subject's members, paged (`member:read`). */
+export const listDeputies = /* @__PURE__ */ paged<T.ListDeputiesPayload, T.Deputy>(p.deputyList);
+/** The signed-in person's member identities in every subject, paged. */
+export const listIdentities = /* @__PURE__ */ paged<T.PageQuery, T.Deputy>(p.identityList);
+/** Renames a member identity (`member:update`; one's own without it). */
+export const updateDeputy = /* @__PURE__ */ post<T.UpdateDeputyPayload, T.Deputy>(p.deputyUpdate);
+/** Freezes or thaws a member identity (`member:freeze`); never the manager. */
+export const freezeDeputy = /* @__PURE__ */ post<T.FreezeDeputyPayload, T.Deputy>(p.deputyFreeze);
+/** Removes a member identity (`member:delete`); never the manager. */
+export const deleteDeputy = /* @__PURE__ */ post<T.DeputyRef, { deleted: true }>(p.deputyDelete);
+
+// Resources, roles, user roles
+/** The access statement's resources and actions, paged (any member). */
+export const resourceList = /* @__PURE__ */ paged<T.ResourceListPayload, T.ResourceRow>(p.resourceList);
+/** Creates a role (`role:create`) granting only permissions the caller holds. */
+export const createRole = /* @__PURE__ */ post<T.CreateRolePayload, T.Role>(p.roleCreate);
+/** Updates a role (`role:update`) granting only permissions the caller holds. */
+export const updateRole = /* @__PURE__ */ post<T.UpdateRolePayload, T.Role>(p.roleUpdate);
+/** Bans a role (`role:ban`; `is_banned: 0` lifts it): it grants nothing and cannot be assigned. */
+export const banRole = /* @__PURE__ */ defineCall<T.BanRolePayload, T.Role, Path>(p.roleBan, {
+  is_banned: 1,
+});
+/** A subject's roles, paged (`role:read`). */
+export const listRoles = /* @__PURE__ */ paged<T.RoleListPayload, T.Role>(p.roleList);
+/** One role (`role:read`). */
+export const roleInfo = /* @__PURE__ */ get<T.RoleRef, T.Role>(p.roleInfo);
+/** Adds an existing account as a member with a role (`member:create` and `role:assign`). */
+export const createUserWithRole = /* @__PURE__ */ post<T.CreateUserWithRolePayload, T.Deputy>(
+  p.userRoleCreateUser,
+);
+/** Gives a role to members (`role:assign`). */
+export const addUserRoles = /* @__PURE__ */ post<T.UserRolesPayload, { added: number }>(p.userRoleAdd);
+/** Takes a role from members (`role:assign`). */
+export const deleteUserRoles = /* @__PURE__ */ post<T.UserRolesPayload, { removed: number }>(
+  p.userRoleDelete,
+);
+/** The members holding a role, paged (`role:read`). */
+export const listUserRoles = /* @__PURE__ */ paged<T.UserRoleListPayload, T.UserRoleLink>(p.userRoleList);
+/** Every member-role link of a subject, paged (`role:read`). */
+export const allUserRoles = /* @__PURE__ */ paged<T.AllUserRolesPayload, T.UserRoleLink>(p.userRoleAll);
+/** A member's permissions in a subject (one's own; another's with `member:read`). */
+export const userPermissions = /* @__PURE__ */ get<T.UserPermissionsPayload, T.MemberPermissions>(
+  p.userPermissions,
+);
+/** Why a member has a permission: the roles granting it (one's own; another's with `member:read`). */
+export const explainPermission = /* @__PURE__ */ get<T.ExplainPayload, T.PermissionExplanation>(
+  p.permissionExplain,
+);
+
+// Signing in as an identity
+/** Organisation forgot password: a mobile or e-mail identifier, its reset code (type 4) and the new password. */
+export const orgForgotPassword = /* @__PURE__ */ post<
+  T.ForgotPasswordPayload,
+  { user_id: string; signed_in: boolean }
+>(p.forgotPassword);
+/** The identities the signed-in person may act as (the personal one first). */
+export const subjectLoginList = /* @__PURE__ */ get<Record<never, never>, { items: T.LoginIdentity[] }>(
+  p.subjectLoginList,
+);
+/** Makes an identity active: a new session token whose account/info and product token carry it. */
+export const subjectLogin = /* @__PURE__ */ post<T.SubjectLoginPayload, AccountInfo>(p.subjectLogin);

@@ -1,0 +1,58 @@
+import { defineErrorRange, defineErrorTexts } from '@portico/account-sdk/protocol';
+
+/**
+ * The organisation range (16xx). Every one is a business failure (HTTP 200, the envelope tells it).
+ * A caller who is not a member of a subject gets SUBJECT_NOT_FOUND whether the subject exists or not,
+ * and MEMBER_NOT_FOUND / ROLE_NOT_FOUND likewise for ids outside the subject (docs/organisations.md).
+ */
+export const organisationErrors = /* @__PURE__ */ defineErrorRange('Organisations', 1600, 1699, [
+  [1601, 'SUBJECT_NOT_FOUND', 200],
+  [1602, 'SUBJECT_FROZEN', 200],
+  [1603, 'MEMBER_NOT_FOUND', 200],
+  [1604, 'MEMBER_FROZEN', 200],
+  [1605, 'PERMISSION_DENIED', 200],
+  [1606, 'ROLE_NOT_FOUND', 200],
+  [1607, 'ROLE_EXISTS', 200],
+  [1608, 'ROLE_BANNED', 200],
+  [1609, 'GRANT_EXCEEDS_OWN', 200],
+  [1610, 'UNKNOWN_PERMISSION', 200],
+  [1611, 'MANAGER_PROTECTED', 200],
+  [1612, 'ALREADY_MEMBER', 200],
+  [1613, 'INFOS_INVALID', 200],
+  [1614, 'IDENTIFIER_MISMATCH', 200],
+  [1615, 'ROLE_KEY_RESERVED', 200],
+  [1616, 'MANAGER_CONFLICT', 200],
+] as const);
+
+/** zh and en texts of the organisation range, for `errorCatalogue([...ERROR_TEXTS, organisationTexts])`. */
+export const organisationTexts = /* @__PURE__ */ defineErrorTexts(organisationErrors, {
+  SUBJECT_NOT_FOUND: ['组织不存在或你不是其成员', 'No such organisation, or you are not a member of it'],
+  SUBJECT_FROZEN: ['该组织已被冻结', 'This organisation is frozen'],
+  MEMBER_NOT_FOUND: ['成员不存在', 'No such member in this organisation'],
+  MEMBER_FROZEN: ['该成员身份已被冻结', 'This member identity is frozen'],
+  PERMISSION_DENIED: ['你没有执行此操作的权限', 'You do not have permission to do this'],
+  ROLE_NOT_FOUND: ['角色不存在', 'No such role in this organisation'],
+  ROLE_EXISTS: ['角色标识已存在', 'A role with this key already exists'],
+  ROLE_BANNED: ['该角色已被禁用', 'This role is banned'],
+  GRANT_EXCEEDS_OWN: ['不能授予你自己没有的权限', 'You cannot grant a permission you do not hold yourself'],
+  UNKNOWN_PERMISSION: ['权限不存在', 'Unknown permission'],
+  MANAGER_PROTECTED: [
+    '不能对管理员执行此操作，请先转移管理员',
+    'This cannot be done to the manager; transfer the manager role first',
+  ],
+  ALREADY_MEMBER: ['该账号已是组织成员', 'This account is already a member'],
+  INFOS_INVALID: ['组织信息格式有误或过大', 'The organisation details are not valid JSON or are too large'],
+  IDENTIFIER_MISMATCH: ['账号与当前登录账号不一致', 'The account does not match the signed-in account'],
+  ROLE_KEY_RESERVED: ['该角色标识为系统保留', 'This role key is reserved'],
+  MANAGER_CONFLICT: ['该组织已有管理员', 'This organisation already has a manager'],
+});
+
+/** Organisation code by stable name: `OrganisationErrorCode.roleBanned === 1608`. */
+export const OrganisationErrorCode = /* @__PURE__ */ (() =>
+  Object.fromEntries(
+    Object.entries(organisationErrors.codes).map(([key, entry]) => [key, entry.code]),
+  ))() as {
+  readonly [K in keyof typeof organisationErrors.codes]: (typeof organisationErrors.codes)[K]['code'];
+};
+
+export type OrganisationErrorName = keyof typeof organisationErrors.codes;

@@ -1,0 +1,49 @@
+/**
+ * The affiliate family (spec §7: "affiliate under /passport/aff/web"). The spec shows the family, not
+ * the names: these are Portico's, one per call by purpose. Member switch keeps the account SDK's
+ * `/passport/member/switch/` (its `switchMember`).
+ */
+
+const PREFIX = '/passport/aff/web/';
+
+/** Path names by purpose; `affiliatePaths.roleCreate === '/passport/aff/web/role/create/'`. */
+export const affiliatePaths = {
+  subjectCreateByUsername: `${PREFIX}subject/create_by_username/`,
+  subjectCreateByMobile: `${PREFIX}subject/create_by_mobile/`,
+  subjectCreateByEmail: `${PREFIX}subject/create_by_email/`,
+  subjectList: `${PREFIX}subject/list/`,
+  subjectInfo: `${PREFIX}subject/info/`,
+  subjectUpdate: `${PREFIX}subject/update/`,
+  subjectFreeze: `${PREFIX}subject/freeze/`,
+  deputyList: `${PREFIX}deputy/list/`,
+  identityList: `${PREFIX}identity/list/`,
+  deputyUpdate: `${PREFIX}deputy/update/`,
+  deputyFreeze: `${PREFIX}deputy/freeze/`,
+  deputyDelete: `${PREFIX}deputy/delete/`,
+  resourceList: `${PREFIX}resource/list/`,
+  roleCreate: `${PREFIX}role/create/`,
+  roleUpdate: `${PREFIX}role/update/`,
+  roleBan: `${PREFIX}role/ban/`,
+  roleList: `${PREFIX}role/list/`,
+  roleInfo: `${PREFIX}role/info/`,
+  userRoleCreateUser: `${PREFIX}user_role/create_user/`,
+  userRoleAdd: `${PREFIX}user_role/add/`,
+  userRoleDelete: `${PREFIX}user_role/delete/`,
+  userRoleList: `${PREFIX}user_role/list/`,
+  userRoleAll: `${PREFIX}user_role/all/`,
+  userPermissions: `${PREFIX}user_role/permissions/`,
+  permissionExplain: `${PREFIX}user_role/explain/`,
+  forgotPassword: `${PREFIX}password/forgot/`,
+  subjectLoginList: `${PREFIX}subject/login_list/`,
+  subjectLogin: `${PREFIX}subject/login/`,
+  memberSwitch: '/passport/member/switch/',
+} as const;
+
+export type AffiliatePath = (typeof affiliatePaths)[keyof typeof affiliatePaths];
+
+/** `user_identity_id` of a person's own, non-organisation identity (spec §3: '0' by default). */
+export const PERSONAL_IDENTITY = '0';
+
+/** Paged lists (spec §9): page 1, 10 a page by default; at most 100 a page. */
+export const PAGE_DEFAULTS = { page: 1, page_size: 10 } as const;
+export const MAX_PAGE_SIZE = 100;
