@@ -17,6 +17,9 @@ const found = {
   createCaptchaLoader,
   createMonitor,
   monitorPlugin,
+  affiliatePlugin,
+  createSubjectByUsername,
+  affiliatePaths,
 };
 for (const [name, value] of Object.entries(found))
   if (value === undefined) throw new Error(`ESM: ${name} is missing`);
