@@ -26,6 +26,8 @@ export const FAMILIES = {
   legacy: 'web',
   mobile: 'web',
   passport: 'web',
+  profile: 'web',
+  download: 'web',
 } as const satisfies Record<string, Envelope>;
 
 export type Family = keyof typeof FAMILIES;

@@ -2,11 +2,30 @@ import type { FastifyPluginAsync } from 'fastify';
 import tickets from '../plugins/app/tickets';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
+import {
+  checkDefaultInfoRoute,
+  defaultAvatarsRoute,
+  defaultBackgroundsRoute,
+  downloadImageRoute,
+  downloadImageV2Route,
+  recommendNameRoute,
+  remainUpdateTimesRoute,
+  reviewPicRoute,
+  updateUserInfoRoute,
+} from './profile/profile';
+import uploads from './profile/uploads';
 import { checkLogin } from './sso/check-login';
 import { ssoEmailCodeLogin } from './sso/login';
 import { ssoLogout } from './sso/logout';
 import { sendMobileCode } from './sso/send-code';
 import { accountInfo } from './web/account';
+import {
+  cancelCheckRoute,
+  cancelConfirmRoute,
+  cancelExportRoute,
+  cancelRequestRoute,
+  cancelVerifyWayRoute,
+} from './web/cancel';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
@@ -79,6 +98,21 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   smsLoginContinue,
   deviceList,
   deviceForget,
+  // Profiles and cancellation (issue 17); the two upload routes are in ./profile/uploads.
+  updateUserInfoRoute,
+  remainUpdateTimesRoute,
+  checkDefaultInfoRoute,
+  defaultAvatarsRoute,
+  defaultBackgroundsRoute,
+  recommendNameRoute,
+  reviewPicRoute,
+  downloadImageRoute,
+  downloadImageV2Route,
+  cancelVerifyWayRoute,
+  cancelCheckRoute,
+  cancelRequestRoute,
+  cancelConfirmRoute,
+  cancelExportRoute,
 ];
 
 /**
@@ -91,6 +125,7 @@ export const FAMILY_ROUTES = rowsOf(FLOW_ROUTES).filter((row) => row.family !== 
 const families: FastifyPluginAsync = async (app) => {
   await app.register(tickets);
   registerFlowRoutes(app, FLOW_ROUTES);
+  await app.register(uploads);
 };
 
 export default families;

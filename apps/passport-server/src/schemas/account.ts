@@ -15,6 +15,10 @@ export const AccountInfo = Type.Object({
   is_frozen: Type.Integer(),
   /** True when this sign-in created the account. */
   new_user: Type.Optional(Type.Boolean()),
+  /** Set while a requested cancellation waits out its cooling-off period. */
+  cancel_erase_at: Type.Optional(
+    Type.Integer({ description: 'when the data is erased, ms since the epoch' }),
+  ),
   session: Type.Object({
     created_at: Type.Integer({ description: 'ms since the epoch' }),
     expires_at: Type.Integer({ description: 'idle expiry, ms since the epoch' }),

@@ -41,21 +41,7 @@ const NOT_SERVED_YET: Record<string, string> = {
   scanQrcode: '#15',
   verifyScanQrcode: '#15',
   webLogin: '#15',
-  // #17 profiles and cancellation
-  cancelCheck: '#17',
-  cancelConfirm: '#17',
-  cancelRequest: '#17',
-  cancelVerifyWay: '#17',
-  checkDefaultInfo: '#17',
-  defaultAvatars: '#17',
-  defaultBackgroundImages: '#17',
-  downloadImage: '#17',
-  downloadImageV2: '#17',
-  recommendName: '#17',
-  remainUpdateTimes: '#17',
-  updateUserInfo: '#17',
-  uploadAvatar: '#17',
-  uploadPic: '#17',
+  // #17: the binding helper's "verify the signed-in person" ticket
   verifyAccount: '#17',
   // #16 open authorization
   smsAuthorize: '#16',

@@ -4,6 +4,7 @@
  */
 import {
   accountErrors,
+  cancelErrors,
   challengeErrors,
   codeErrors,
   type ERROR_RANGES,
@@ -13,6 +14,7 @@ import {
   type ErrorRange,
   errorCodes,
   passwordErrors,
+  profileErrors,
   protocolErrors,
   redirectErrors,
   secondVerifyErrors,
@@ -152,8 +154,33 @@ export const ERROR_TEXTS = [
   defineErrorTexts(redirectErrors, {
     REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
   }),
+  defineErrorTexts(profileErrors, {
+    NAME_INVALID: [
+      '昵称需为 1–20 个字符，且不含特殊控制字符',
+      'A name has 1 to 20 characters and no control characters',
+    ],
+    NAME_NOT_ALLOWED: ['该昵称不可用，请换一个', 'This name is not allowed; choose another'],
+    PROFILE_FIELD_INVALID: ['资料内容不符合要求', 'This profile value is not valid'],
+    UPDATE_LIMIT_REACHED: ['修改次数已用完，请稍后再试', 'No changes left for now; try again later'],
+    FILE_REQUIRED: ['请选择要上传的图片', 'Choose an image to upload'],
+    ONE_FILE_ONLY: ['一次只能上传一张图片', 'Upload one image at a time'],
+    IMAGE_TOO_LARGE: ['图片过大', 'The image is too large'],
+    IMAGE_TYPE_NOT_ALLOWED: [
+      '仅支持 PNG、JPEG、WebP、GIF 图片',
+      'Only PNG, JPEG, WebP and GIF images are allowed',
+    ],
+    IMAGE_INVALID: ['图片已损坏或无法识别', 'The image is damaged or unreadable'],
+    IMAGE_TOO_MANY_PIXELS: ['图片尺寸过大', 'The image has too many pixels'],
+    NOT_AN_OPERATOR: ['没有审核权限', 'Only an operator may review pictures'],
+  }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
+  }),
+  defineErrorTexts(cancelErrors, {
+    CANCEL_BLOCKED: ['当前账号暂时无法注销', 'This account cannot be cancelled yet'],
+    CANCEL_WAY_UNAVAILABLE: ['该验证方式不可用', 'This way of verifying is not available for this account'],
+    CANCEL_ALREADY_PENDING: ['账号已在注销冷静期中', 'This account is already waiting to be cancelled'],
+    CANCEL_NOT_PENDING: ['账号没有待处理的注销申请', 'This account has no pending cancellation'],
   }),
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
