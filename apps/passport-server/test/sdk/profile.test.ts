@@ -10,8 +10,8 @@ import {
 } from '@portico/account-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedName } from '../../src/domain/profile/names';
-import { rejectsWith, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { passCooldown } from '../support/flows';
+import { rejectsWith, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { DAY_MS, signedInBySms, testClock } from './profile-helpers';
 
 /**
