@@ -49,6 +49,10 @@ const SERVER_VARIABLES = [
   'SSO_DIST',
   'SSO_HOST',
   'SSO_SERVICES',
+  'PROFILE_QUOTAS',
+  'OPERATOR_USER_IDS',
+  'CANCEL_COOLING_OFF_DAYS',
+  'TEST_CLOCK',
 ];
 
 export interface ServerOptions {

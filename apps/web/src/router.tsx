@@ -44,6 +44,9 @@ export const routes: RouteObject[] = [
           { path: 'community', lazy: () => import('./routes/community') },
           { path: 'extension', lazy: () => import('./routes/extension') },
           { path: 'workbench', lazy: () => import('./routes/workbench') },
+          // The account centre (issue 17): each page its own route.
+          { path: 'account/profile', lazy: () => import('./routes/account/profile') },
+          { path: 'account/cancel', lazy: () => import('./routes/account/cancel') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

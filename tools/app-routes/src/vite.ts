@@ -27,7 +27,13 @@ export const appBuild: BuildEnvironmentOptions = {
   rolldownOptions: {
     output: {
       codeSplitting: {
-        groups: [{ name: 'vendor', test: /node_modules|packages[\\/](account-sdk|account-react)[\\/]/ }],
+        // The profile calls (issue 17) are only the account centre's: they stay with its pages, off /login.
+        groups: [
+          {
+            name: 'vendor',
+            test: /node_modules|packages[\\/](account-sdk|account-react)[\\/](?!src[\\/]calls[\\/]profile\.ts)/,
+          },
+        ],
       },
     },
   },
