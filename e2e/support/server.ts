@@ -50,6 +50,10 @@ const SERVER_VARIABLES = [
   'APP_WEBVIEW_DIST',
   'SSO_HOST',
   'SSO_SERVICES',
+  'PROFILE_QUOTAS',
+  'OPERATOR_USER_IDS',
+  'CANCEL_COOLING_OFF_DAYS',
+  'TEST_CLOCK',
 ];
 
 export interface ServerOptions {

@@ -7,8 +7,10 @@ import { apiNotFound, errorHandler, frameworkErrors } from './http/error-handler
 import { logId, logIdHeader } from './http/log-id';
 import { loggerOptions } from './http/logger';
 import { collectRoutes } from './lib/route-inventory';
+import { createClock } from './lib/test-clock';
 import { defaultLimits, type Limits } from './limits';
 import accounts from './plugins/app/accounts';
+import cancellation from './plugins/app/cancellation';
 import challenge from './plugins/app/challenge';
 import codes from './plugins/app/codes';
 import csrf from './plugins/app/csrf';
@@ -20,6 +22,7 @@ import mixMode from './plugins/app/mix-mode';
 import oauth from './plugins/app/oauth';
 import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
+import profile from './plugins/app/profile';
 import risk from './plugins/app/risk';
 import secret from './plugins/app/secret';
 import sessions from './plugins/app/sessions';
@@ -31,6 +34,7 @@ import formbody from './plugins/external/formbody';
 import helmet from './plugins/external/helmet';
 import swagger from './plugins/external/swagger';
 import appRoutes from './routes/app/index';
+import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
 import siteRoutes from './routes/site/index';
@@ -90,8 +94,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // First, so that every route (swagger's included) lands in the inventory the security tests walk.
   collectRoutes(app);
   app.decorate('config', config);
+  // TEST_CLOCK=on: a clock end-to-end tests may move forward (/dev/clock); otherwise the given one.
+  const clock = config.testClock ? createClock(options.now ?? Date.now) : undefined;
   app.decorate('runtime', {
-    now: options.now ?? Date.now,
+    now: clock ? clock.now : (options.now ?? Date.now),
     limits: { ...defaultLimits, ...options.limits },
     sms: options.sms,
     mail: options.mail,
@@ -127,6 +133,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(organisations);
   await app.register(devices);
   await app.register(housekeeping);
+  await app.register(profile);
+  await app.register(cancellation);
   await app.register(tokens);
   await app.register(challenge);
   await app.register(risk);
@@ -138,6 +146,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(vcRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
+  if (clock) await app.register(clockRoutes, { clock });
   await app.register(ssoRoutes);
   // The web app and its legal documents; its not-found handler answers API paths with apiNotFound.
   await app.register(siteRoutes, { apiNotFound });

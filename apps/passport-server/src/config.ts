@@ -76,6 +76,21 @@ export interface Config {
   ssoServices: string[];
   /** Third-party sign-in (docs/third-party-sign-in.md): each provider only when its client is set. */
   oauth: OAuthConfig;
+  /**
+   * PROFILE_QUOTAS: how often each profile field may change, as comma-separated
+   * `namespace.field=times/seconds` (e.g. `profile.name=3/2592000`), over the defaults in
+   * src/domain/profile/quotas.ts (name 3 per 30 days). A field without a quota may change freely.
+   */
+  profileQuotas: Record<string, { times: number; windowSeconds: number }>;
+  /** OPERATOR_USER_IDS: comma-separated user ids that may review sensitive pictures. */
+  operators: string[];
+  /** CANCEL_COOLING_OFF_DAYS, default 15: how long a requested cancellation can be abandoned. */
+  cancelCoolingOffDays: number;
+  /**
+   * TEST_CLOCK=on (loopback origins only, never in production): /dev/clock moves the server's clock
+   * forward, for end-to-end tests of the cooling-off period. Off by default.
+   */
+  testClock: boolean;
 }
 
 /** One app the server serves. */
@@ -177,6 +192,20 @@ export const EnvSchema = Type.Object({
   GITHUB_BASE_URL: Url('http|https'),
   GITHUB_API_URL: Url('http|https'),
   OAUTH_DEV_ORIGINS: Type.Optional(Type.String()),
+  PROFILE_QUOTAS: Type.Optional(
+    Type.String({
+      pattern:
+        '^[a-z_]+\\.[a-z_]+=[0-9]{1,6}/[1-9][0-9]{0,9}(,[a-z_]+\\.[a-z_]+=[0-9]{1,6}/[1-9][0-9]{0,9})*$',
+      description: 'comma-separated namespace.field=times/seconds',
+    }),
+  ),
+  OPERATOR_USER_IDS: Type.Optional(Type.String()),
+  CANCEL_COOLING_OFF_DAYS: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,3}$', description: 'a whole number of days 0–999' }),
+  ),
+  TEST_CLOCK: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -344,6 +373,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       };
     }),
     ssoServices: origins('SSO_SERVICES', e.SSO_SERVICES),
+    profileQuotas: Object.fromEntries(
+      (e.PROFILE_QUOTAS ? e.PROFILE_QUOTAS.split(',') : []).map((entry) => {
+        const [key = '', rule = ''] = entry.split('=');
+        const [times, seconds] = rule.split('/').map(Number);
+        return [key, { times: times ?? 0, windowSeconds: seconds ?? 1 }];
+      }),
+    ),
+    operators: (e.OPERATOR_USER_IDS ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+    cancelCoolingOffDays: Number(e.CANCEL_COOLING_OFF_DAYS ?? 15),
+    testClock: testClock(e.TEST_CLOCK, publicOrigin),
     oauth: oauthConfig(e),
   };
 }
@@ -382,6 +424,17 @@ function oauthConfig(e: Env): OAuthConfig {
       : {}),
     devOrigins,
   };
+}
+
+/** The test clock only on a loopback origin: it moves time for everybody using the server. */
+function testClock(value: string | undefined, publicOrigin: string): boolean {
+  if (value !== 'on') return false;
+  if (!isLoopbackOrigin(publicOrigin))
+    throw new ConfigError(
+      'TEST_CLOCK',
+      `the test clock moves time for every user; ${publicOrigin} is not a loopback origin`,
+    );
+  return true;
 }
 
 /** A config from the defaults plus overrides, for tests and benchmarks. */

@@ -50,6 +50,9 @@ export const routes: RouteObject[] = [
           { path: 'account/linked', lazy: () => import('./routes/account-linked') },
           // #12 the organisation console
           { path: 'org', lazy: () => import('./routes/org') },
+          // The account centre (issue 17): each page its own route.
+          { path: 'account/profile', lazy: () => import('./routes/account/profile') },
+          { path: 'account/cancel', lazy: () => import('./routes/account/cancel') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { FIRST_LEGAL_DOCUMENTS } from '../routes/site/legal-content';
 import type { Database } from './schema';
@@ -306,6 +306,65 @@ const migrations: Record<string, Migration> = {
         .alterTable('sessions')
         .addColumn('deputy_id', 'text', (c) => c.references('deputies.id').onDelete('set null'))
         .execute();
+    },
+  },
+  /**
+   * Profiles and uploads (issue 17): the editable profile on the user row (the session lookup reads it
+   * at no extra cost), one row per profile change for the update quotas, and the images themselves in
+   * the database so that every instance serves them.
+   */
+  '0010_profiles': {
+    async up(db: Kysely<unknown>) {
+      const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? sql`bytea` : sql`blob`;
+      // SQLite adds one column per statement.
+      const users = () => db.schema.alterTable('users');
+      await users()
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await users().addColumn('birthday', 'text').execute();
+      await users()
+        .addColumn('gender', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await users().addColumn('avatar_key', 'text').execute();
+      await users().addColumn('name_set_at', 'bigint').execute();
+      await db.schema
+        .createTable('profile_updates')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('namespace', 'text', (c) => c.notNull())
+        .addColumn('field', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('profile_updates_lookup')
+        .on('profile_updates')
+        .columns(['user_id', 'namespace', 'field', 'at'])
+        .execute();
+      await db.schema
+        .createTable('images')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('width', 'integer', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('review_state', 'text', (c) => c.notNull())
+        .addColumn('data', bytes, (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('images_owner_id').on('images').column('owner_id').execute();
+    },
+  },
+  /**
+   * Account cancellation (issue 17): when it was requested and when the cooling-off period ends; after
+   * erasure the row stays as a tombstone (erased_at) so the id is never reused.
+   */
+  '0011_cancellation': {
+    async up(db: Kysely<unknown>) {
+      for (const name of ['cancel_requested_at', 'cancel_erase_at', 'erased_at'])
+        await db.schema.alterTable('users').addColumn(name, 'bigint').execute();
+      await db.schema.createIndex('users_cancel_erase_at').on('users').column('cancel_erase_at').execute();
     },
   },
 };

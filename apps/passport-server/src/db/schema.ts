@@ -17,6 +17,20 @@ export interface UsersTable {
   is_frozen: Generated<number>;
   created_at: Millis;
   updated_at: Millis;
+  /** Profile (migration 0010). */
+  description: Generated<string>;
+  /** YYYY-MM-DD, or null. */
+  birthday: string | null;
+  /** 0 unset, 1 male, 2 female, 3 another. */
+  gender: Generated<number>;
+  /** The key of the avatar image (images.key), or null for none. */
+  avatar_key: string | null;
+  /** When the person last chose a name; null while it is the generated one. */
+  name_set_at: Millis | null;
+  /** Cancellation (migration 0011): requested, its erasure time, and when the data was erased. */
+  cancel_requested_at: Millis | null;
+  cancel_erase_at: Millis | null;
+  erased_at: Millis | null;
 }
 
 export interface SessionsTable {
@@ -191,6 +205,30 @@ export interface DeputyRolesTable {
   deputy_id: string;
   role_id: string;
   subject_id: string;
+}
+
+/** One profile change (migration 0010), counted by the update quotas. */
+export interface ProfileUpdatesTable {
+  id: string;
+  user_id: string;
+  namespace: string;
+  field: string;
+  at: Millis;
+}
+
+/** An uploaded (re-encoded) or built-in image (migration 0010). */
+export interface ImagesTable {
+  /** Server-chosen: 32 random base64url characters, or `default-…` for the built-in ones. */
+  key: string;
+  /** Null for the built-in defaults. */
+  owner_id: string | null;
+  kind: 'avatar' | 'pic' | 'default-avatar' | 'default-background';
+  mime: string;
+  width: number;
+  height: number;
+  size: number;
+  review_state: 'approved' | 'pending' | 'rejected';
+  data: Buffer;
   created_at: Millis;
 }
 
@@ -209,6 +247,8 @@ export interface Database {
   deputies: DeputiesTable;
   roles: RolesTable;
   deputy_roles: DeputyRolesTable;
+  profile_updates: ProfileUpdatesTable;
+  images: ImagesTable;
 }
 
 /** What the store needs of a database: its one table. */

@@ -27,6 +27,8 @@ export const FAMILIES = {
   mobile: 'web',
   passport: 'web',
   aff: 'web',
+  profile: 'web',
+  download: 'web',
 } as const satisfies Record<string, Envelope>;
 
 export type Family = keyof typeof FAMILIES;

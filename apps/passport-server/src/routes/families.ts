@@ -4,11 +4,30 @@ import verificationTickets from '../plugins/app/verification-tickets';
 import { AFF_ROUTES } from './aff';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
+import {
+  checkDefaultInfoRoute,
+  defaultAvatarsRoute,
+  defaultBackgroundsRoute,
+  downloadImageRoute,
+  downloadImageV2Route,
+  recommendNameRoute,
+  remainUpdateTimesRoute,
+  reviewPicRoute,
+  updateUserInfoRoute,
+} from './profile/profile';
+import uploads from './profile/uploads';
 import { checkLogin } from './sso/check-login';
 import { ssoEmailCodeLogin } from './sso/login';
 import { ssoLogout } from './sso/logout';
 import { sendMobileCode } from './sso/send-code';
 import { accountInfo } from './web/account';
+import {
+  cancelCheckRoute,
+  cancelConfirmRoute,
+  cancelExportRoute,
+  cancelRequestRoute,
+  cancelVerifyWayRoute,
+} from './web/cancel';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
 import {
   accountSet,
@@ -114,6 +133,21 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   loginSuccess,
   // #12 organisations: the affiliate family and member switch
   ...AFF_ROUTES,
+  // Profiles and cancellation (issue 17); the two upload routes are in ./profile/uploads.
+  updateUserInfoRoute,
+  remainUpdateTimesRoute,
+  checkDefaultInfoRoute,
+  defaultAvatarsRoute,
+  defaultBackgroundsRoute,
+  recommendNameRoute,
+  reviewPicRoute,
+  downloadImageRoute,
+  downloadImageV2Route,
+  cancelVerifyWayRoute,
+  cancelCheckRoute,
+  cancelRequestRoute,
+  cancelConfirmRoute,
+  cancelExportRoute,
 ];
 
 /**
@@ -127,6 +161,7 @@ const families: FastifyPluginAsync = async (app) => {
   await app.register(tickets);
   await app.register(verificationTickets);
   registerFlowRoutes(app, FLOW_ROUTES);
+  await app.register(uploads);
 };
 
 export default families;

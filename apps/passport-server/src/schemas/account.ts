@@ -30,6 +30,10 @@ export const AccountInfo = Type.Object({
       permissions: Type.Array(Type.String()),
     }),
   ),
+  /** Set while a requested cancellation waits out its cooling-off period. */
+  cancel_erase_at: Type.Optional(
+    Type.Integer({ description: 'when the data is erased, ms since the epoch' }),
+  ),
   session: Type.Object({
     created_at: Type.Integer({ description: 'ms since the epoch' }),
     expires_at: Type.Integer({ description: 'idle expiry, ms since the epoch' }),

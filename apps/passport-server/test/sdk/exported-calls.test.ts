@@ -13,21 +13,6 @@ import { type SdkServer, startSdkServer } from '../support/sdk-browser';
  */
 const NOT_SERVED_YET: Record<string, string> = {
   // #14 third-party sign-in, linking and binding
-  // #17 profiles and cancellation
-  cancelCheck: '#17',
-  cancelConfirm: '#17',
-  cancelRequest: '#17',
-  cancelVerifyWay: '#17',
-  checkDefaultInfo: '#17',
-  defaultAvatars: '#17',
-  defaultBackgroundImages: '#17',
-  downloadImage: '#17',
-  downloadImageV2: '#17',
-  recommendName: '#17',
-  remainUpdateTimes: '#17',
-  updateUserInfo: '#17',
-  uploadAvatar: '#17',
-  uploadPic: '#17',
   // #16 open authorization
   smsAuthorize: '#16',
 };

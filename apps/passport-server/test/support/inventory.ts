@@ -58,12 +58,13 @@ function normalisePath(url: string): string {
 }
 
 /**
- * Public documents: the OpenAPI document and its UI, standard documents such as the JWKS, and the
- * challenge script (/vc/sdk/…). Their successes are not envelopes and they may be cached; every other
- * response is an auth response.
+ * Public documents: the OpenAPI document and its UI, standard documents such as the JWKS, the
+ * challenge script (/vc/sdk/…) and the image downloads (/user/web/download/image: bytes, cached when
+ * approved; test/sdk/uploads.test.ts checks their headers). Their successes are not envelopes and they
+ * may be cached; every other response is an auth response.
  */
 export const isPublicDocument = (url: string) =>
-  /^\/(docs|\.well-known|vc\/sdk)(\/|$)/.test(normalisePath(url));
+  /^\/(docs|\.well-known|vc\/sdk|user\/web\/download\/image\/?$)(\/|$)/.test(normalisePath(url));
 
 /**
  * Pages a person's browser navigates to, whose answers are HTML (the page, or an error page with a

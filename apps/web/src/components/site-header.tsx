@@ -35,9 +35,13 @@ export function SiteHeader({ nav = true }: { nav?: boolean }) {
         <div className="site-header-tools">
           {account ? (
             <Link to="/workbench" className="account-chip">
-              <span className="avatar" aria-hidden="true">
-                {(account.screen_name || '?').slice(0, 1).toUpperCase()}
-              </span>
+              {account.avatar_url ? (
+                <img className="avatar" src={account.avatar_url} alt="" width={32} height={32} />
+              ) : (
+                <span className="avatar" aria-hidden="true">
+                  {(account.screen_name || '?').slice(0, 1).toUpperCase()}
+                </span>
+              )}
               <span className="visually-hidden">{t('nav.account', { name: account.screen_name })}</span>
               <span aria-hidden="true" className="account-chip-name">
                 {account.screen_name}

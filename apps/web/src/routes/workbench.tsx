@@ -64,6 +64,7 @@ function Profile({ t, account }: { t: T; account: AccountInfo }) {
           </div>
         ))}
       </dl>
+      <Link to="/account/profile">{t('workbench.editProfile')}</Link>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { USER_LOGIN_VERSION } from '../protocol/code-types';
 import type {
   AccountInfo,
   CancelConfirmPayload,
+  CancelRequestPayload,
   Extra,
   MemberSwitchPayload,
   SetAccountPayload,
@@ -39,7 +40,12 @@ export const cancelCheck = /* @__PURE__ */ defineCall<Extra>('/passport/web/canc
 export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload>(
   '/passport/web/cancel/confirm/',
 );
-/** Account cancellation: request it. */
-export const cancelRequest = /* @__PURE__ */ defineCall<Extra>('/passport/cancel/request/');
+/**
+ * Account cancellation: prove ownership by one of the verify ways. `send: 1` sends a code to the
+ * account's own mobile or e-mail; then the code (or the password) answers a `cancel_ticket`.
+ */
+export const cancelRequest = /* @__PURE__ */ defineCall<CancelRequestPayload>('/passport/cancel/request/');
+/** Account cancellation: everything the account holds, as JSON, to keep before confirming. */
+export const cancelExportData = /* @__PURE__ */ defineCall<Extra>('/passport/cancel/export/', null, 'GET');
 /** Switches to another member identity of the signed-in user. */
 export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload>('/passport/member/switch/');

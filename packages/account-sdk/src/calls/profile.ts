@@ -3,6 +3,7 @@ import type {
   ImageKeyPayload,
   RemainUpdateTimesPayload,
   ScenePayload,
+  UpdateUserInfoPayload,
   UploadAvatarPayload,
   UploadPicPayload,
 } from '../protocol/types';
@@ -16,7 +17,9 @@ export const uploadAvatar = /* @__PURE__ */ defineCall<UploadAvatarPayload>(
   'UPLOAD',
 );
 /** Updates profile fields. */
-export const updateUserInfo = /* @__PURE__ */ defineCall<Extra>('/web/user/update/user_info/');
+export const updateUserInfo = /* @__PURE__ */ defineCall<UpdateUserInfoPayload>(
+  '/web/user/update/user_info/',
+);
 /** Whether the profile still has default values, for a scene. */
 export const checkDefaultInfo = /* @__PURE__ */ defineCall<ScenePayload>(
   '/web/user/check/default_info/',
@@ -64,4 +67,8 @@ export const downloadImageV2 = /* @__PURE__ */ defineCall<ImageKeyPayload>(
   '/user/web/download/image/v2/',
   null,
   'GET',
+);
+/** An operator approves (`approve: 1`) or rejects (`approve: 0`) a sensitive picture under review. */
+export const reviewPic = /* @__PURE__ */ defineCall<ImageKeyPayload & { approve: 0 | 1 }>(
+  '/web/user/review/pic/',
 );

@@ -181,6 +181,29 @@ export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 194
   [1911, 'QR_SECOND_FACTOR_REQUIRED', 200],
 ]);
 
+/** Profiles and uploads (issue 17): profile fields, update quotas, image uploads. */
+export const profileErrors = /* @__PURE__ */ defineErrorRange('Profiles and uploads', 1950, 1999, [
+  [1951, 'NAME_INVALID', 200],
+  [1952, 'NAME_NOT_ALLOWED', 200],
+  [1953, 'PROFILE_FIELD_INVALID', 200],
+  [1954, 'UPDATE_LIMIT_REACHED', 200],
+  [1955, 'FILE_REQUIRED', 400],
+  [1956, 'ONE_FILE_ONLY', 400],
+  [1957, 'IMAGE_TOO_LARGE', 413],
+  [1958, 'IMAGE_TYPE_NOT_ALLOWED', 415],
+  [1959, 'IMAGE_INVALID', 400],
+  [1960, 'IMAGE_TOO_MANY_PIXELS', 400],
+  [1961, 'NOT_AN_OPERATOR', 200],
+]);
+
+/** Account cancellation (issue 17): blockers, the cancel ticket, the cooling-off period. */
+export const cancelErrors = /* @__PURE__ */ defineErrorRange('Account cancellation', 2100, 2149, [
+  [2101, 'CANCEL_BLOCKED', 200],
+  [2102, 'CANCEL_WAY_UNAVAILABLE', 200],
+  [2103, 'CANCEL_ALREADY_PENDING', 200],
+  [2104, 'CANCEL_NOT_PENDING', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -192,7 +215,9 @@ export const ERROR_RANGES = [
   identifierErrors,
   thirdPartyErrors,
   qrErrors,
+  profileErrors,
   secondVerifyErrors,
+  cancelErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -209,6 +234,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
     thirdPartyErrors.codes,
     qrErrors.codes,
     secondVerifyErrors.codes,
+    profileErrors.codes,
+    cancelErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -219,6 +246,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof thirdPartyErrors.codes &
   typeof qrErrors.codes &
   typeof secondVerifyErrors.codes;
+typeof secondVerifyErrors.codes & typeof profileErrors.codes & typeof cancelErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

@@ -4,6 +4,7 @@
  */
 import {
   accountErrors,
+  cancelErrors,
   challengeErrors,
   codeErrors,
   type ERROR_RANGES,
@@ -14,6 +15,7 @@ import {
   errorCodes,
   identifierErrors,
   passwordErrors,
+  profileErrors,
   protocolErrors,
   qrErrors,
   redirectErrors,
@@ -205,8 +207,27 @@ export const ERROR_TEXTS = [
       'Verify your mobile number before confirming this sign-in',
     ],
   }),
+  defineErrorTexts(profileErrors, {
+    NAME_INVALID: ['昵称格式不正确', 'Invalid name'],
+    NAME_NOT_ALLOWED: ['该昵称不可用', 'Name not allowed'],
+    PROFILE_FIELD_INVALID: ['资料格式不正确', 'Invalid profile value'],
+    UPDATE_LIMIT_REACHED: ['修改次数已用完', 'No changes left for now'],
+    FILE_REQUIRED: ['请选择图片', 'Choose an image'],
+    ONE_FILE_ONLY: ['只能上传一张图片', 'One image at a time'],
+    IMAGE_TOO_LARGE: ['图片过大', 'Image too large'],
+    IMAGE_TYPE_NOT_ALLOWED: ['仅支持 PNG、JPEG、WebP、GIF', 'Only PNG, JPEG, WebP or GIF'],
+    IMAGE_INVALID: ['图片无法识别', 'Unreadable image'],
+    IMAGE_TOO_MANY_PIXELS: ['图片尺寸过大', 'Image dimensions too large'],
+    NOT_AN_OPERATOR: ['没有审核权限', 'Not a reviewer'],
+  }),
   defineErrorTexts(secondVerifyErrors, {
     SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
+  }),
+  defineErrorTexts(cancelErrors, {
+    CANCEL_BLOCKED: ['暂时无法注销', 'Cannot cancel yet'],
+    CANCEL_WAY_UNAVAILABLE: ['该验证方式不可用', 'Verification way unavailable'],
+    CANCEL_ALREADY_PENDING: ['已在注销冷静期中', 'Cancellation already pending'],
+    CANCEL_NOT_PENDING: ['没有待处理的注销', 'No pending cancellation'],
   }),
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 

@@ -100,6 +100,8 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
   'account/info/v2',
   'auth/cancel_verify_way',
   'cancel/request',
+  /** Account cancellation: the account's data as JSON before confirming (issue 17). */
+  'cancel/export',
   'account/set',
   'member/switch',
   /** The two-step QR verify: scan, then confirm by ticket. */
@@ -185,6 +187,7 @@ export const profilePaths = /* @__PURE__ */ family('/web/user/', [
   'settings/recommend_name',
   'upload/pic',
   'get/remain_update_times',
+  'review/pic',
 ]);
 export const downloadPaths = /* @__PURE__ */ family('/user/web/download/', ['image', 'image/v2']);
 

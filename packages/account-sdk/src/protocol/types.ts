@@ -42,6 +42,8 @@ export interface AccountInfo {
     /** `resource:action` entries the identity holds now (banned roles grant nothing). */
     permissions: string[];
   };
+  /** Set while a requested cancellation waits out its cooling-off period: when the data is erased. */
+  cancel_erase_at?: number;
   session: {
     /** Ms since the epoch. */
     created_at: number;
@@ -374,6 +376,77 @@ export interface RemainUpdateTimesPayload extends Extra {
 }
 export interface ImageKeyPayload extends Extra {
   key: string;
+}
+
+/** Profile fields `update/user_info` changes; each one left out stays as it is. */
+export interface UpdateUserInfoPayload extends Extra {
+  /** The display name, 1–20 characters. */
+  name?: string;
+  description?: string;
+  /** YYYY-MM-DD, or '' to clear it; sensitive (mixed on the wire). */
+  birthday?: string;
+  /** 0 unset, 1 male, 2 female, 3 another. */
+  gender?: 0 | 1 | 2 | 3;
+  /** A default avatar's key (`default_avatar_list`) or an image this user uploaded. */
+  avatar_key?: string;
+}
+
+/** The editable profile, as `update/user_info` answers it. */
+export interface ProfileData {
+  user_id: string;
+  name: string;
+  description: string;
+  birthday: string;
+  gender: number;
+  avatar_key: string;
+  avatar_url: string;
+}
+
+/** What `get/remain_update_times` answers. */
+export interface RemainUpdateTimesData {
+  field: string;
+  field_namespace: string;
+  remain_times: number;
+  total_times: number;
+  window_seconds: number;
+  /** Ms since the epoch when the next change is possible; 0 when one is possible now. */
+  next_available_at: number;
+}
+
+/** An uploaded image, as `upload_avatar` and `upload/pic` answer it. */
+export interface UploadedImage {
+  key: string;
+  url: string;
+  width: number;
+  height: number;
+  /** 'approved', or 'pending' (a sensitive picture until an operator approves it), or 'rejected'. */
+  review_state: 'approved' | 'pending' | 'rejected';
+}
+
+/** One way the signed-in person can prove ownership before cancelling. */
+export interface CancelWay {
+  way: 'mobile' | 'email' | 'password';
+  /** Masked mobile or e-mail; '' for the password. */
+  target: string;
+}
+
+/** What `cancel/check` answers. */
+export interface CancelCheckData {
+  can_cancel: boolean;
+  blockers: { key: string; detail?: Record<string, unknown> }[];
+  /** What erasure will remove, by kind (counts). */
+  losses: { key: string; count: number }[];
+  cooling_off_days: number;
+  /** Set while a cancellation is pending. */
+  erase_at?: number;
+}
+
+export interface CancelRequestPayload extends Extra {
+  way: 'mobile' | 'email' | 'password';
+  /** 1: send a code to the account's own mobile or e-mail (the client never sees it unmasked). */
+  send?: 0 | 1;
+  code?: string;
+  password?: string;
 }
 
 /**

@@ -55,6 +55,14 @@ export function createAccounts(app: FastifyInstance): Accounts {
       is_frozen: 0,
       created_at: now,
       updated_at: now,
+      description: '',
+      birthday: null,
+      gender: 0,
+      avatar_key: null,
+      name_set_at: null,
+      cancel_requested_at: null,
+      cancel_erase_at: null,
+      erased_at: null,
     };
   };
 

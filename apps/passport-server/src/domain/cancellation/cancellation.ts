@@ -1,0 +1,174 @@
+import type { FastifyInstance } from 'fastify';
+import type { User } from '../../db/schema';
+import { PassportError } from '../../errors';
+import { mask } from '../../lib/identifiers';
+import { imageUrl } from '../profile/images';
+
+/** The ticket purpose of a cancellation (never a code type: no code is ever sent for it). */
+export const CANCEL_TICKET_PURPOSE = 9001;
+export const CANCEL_PURPOSES: ReadonlySet<number> = new Set([CANCEL_TICKET_PURPOSE]);
+
+export type CancelWay = 'mobile' | 'email' | 'password';
+
+/** The ways this account can prove it is its owner: a code to its mobile or e-mail, its password. */
+export function verifyWays(user: User): { way: CancelWay; target: string }[] {
+  const ways: { way: CancelWay; target: string }[] = [];
+  if (user.mobile) ways.push({ way: 'mobile', target: mask(user.mobile) });
+  if (user.email) ways.push({ way: 'email', target: mask(user.email) });
+  if (user.password_hash) ways.push({ way: 'password', target: '' });
+  return ways;
+}
+
+/** What blocks the cancellation and what it will take away, from the registry. */
+export async function cancelCheck(app: FastifyInstance, user: User) {
+  const blockers: { key: string; detail?: Record<string, unknown> }[] = [];
+  for (const blocker of app.cancellation.blockers) {
+    const detail = await blocker.check(app, user);
+    if (detail)
+      blockers.push(Object.keys(detail).length ? { key: blocker.key, detail } : { key: blocker.key });
+  }
+  const losses: { key: string; count: number }[] = [];
+  for (const loss of app.cancellation.losses) {
+    const count = await loss.count(app, user);
+    if (count > 0) losses.push({ key: loss.key, count });
+  }
+  return {
+    can_cancel: blockers.length === 0 && user.cancel_erase_at === null,
+    blockers,
+    losses,
+    cooling_off_days: app.config.cancelCoolingOffDays,
+    ...(user.cancel_erase_at !== null ? { erase_at: Number(user.cancel_erase_at) } : {}),
+  };
+}
+
+/**
+ * Starts the cooling-off period: a conditional update (only an account not already waiting), so two
+ * confirmations make one. Answers when the data will be erased.
+ */
+export async function startCoolingOff(app: FastifyInstance, user: User): Promise<number> {
+  const now = app.runtime.now();
+  const eraseAt = now + app.config.cancelCoolingOffDays * 86_400_000;
+  const result = await app.db
+    .updateTable('users')
+    .set({ cancel_requested_at: now, cancel_erase_at: eraseAt, updated_at: now })
+    .where('id', '=', user.id)
+    .where('cancel_erase_at', 'is', null)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new PassportError('cancelAlreadyPending');
+  return eraseAt;
+}
+
+/** Withdraws a pending cancellation; the account is as it was (nothing was removed yet). */
+export async function abandonCancellation(app: FastifyInstance, userId: string): Promise<void> {
+  const result = await app.db
+    .updateTable('users')
+    .set({ cancel_requested_at: null, cancel_erase_at: null, updated_at: app.runtime.now() })
+    .where('id', '=', userId)
+    .where('cancel_erase_at', 'is not', null)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new PassportError('cancelNotPending');
+}
+
+/**
+ * Erases every account whose cooling-off period is over: the user row becomes a tombstone (its id
+ * stays, so it is never reused; identifiers, password, profile go, so the mobile or e-mail may
+ * register afresh) and every eraser of the registry removes its rows, all in one transaction per
+ * account. The tombstone update is conditional on the period being over and not abandoned, so an
+ * abandon that lands first wins. Answers the ids erased.
+ */
+export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> {
+  const now = app.runtime.now();
+  const due = await app.db
+    .selectFrom('users')
+    .select('id')
+    .where('cancel_erase_at', '<=', now)
+    .where('erased_at', 'is', null)
+    .limit(500)
+    .execute();
+  const erased: string[] = [];
+  for (const { id } of due) {
+    const done = await app.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('users')
+        .set({
+          mobile: null,
+          email: null,
+          username: null,
+          password_hash: null,
+          screen_name: '',
+          description: '',
+          birthday: null,
+          gender: 0,
+          avatar_key: null,
+          name_set_at: null,
+          erased_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('cancel_erase_at', '<=', now)
+        .where('erased_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      for (const eraser of app.cancellation.erasers) await eraser.erase(trx, id);
+      return true;
+    });
+    if (done) erased.push(id);
+  }
+  return erased;
+}
+
+/** Everything the account holds, as JSON, for the person to keep before confirming. */
+export async function exportAccountData(app: FastifyInstance, user: User) {
+  const [images, devices, updates] = await Promise.all([
+    app.db
+      .selectFrom('images')
+      .select(['key', 'kind', 'mime', 'width', 'height', 'size', 'review_state', 'created_at'])
+      .where('owner_id', '=', user.id)
+      .execute(),
+    app.db
+      .selectFrom('devices')
+      .select(['first_seen_at', 'last_seen_at', 'user_agent'])
+      .where('user_id', '=', user.id)
+      .execute(),
+    app.db
+      .selectFrom('profile_updates')
+      .select(['namespace', 'field', 'at'])
+      .where('user_id', '=', user.id)
+      .orderBy('at', 'asc')
+      .execute(),
+  ]);
+  return {
+    exported_at: app.runtime.now(),
+    account: {
+      user_id: user.id,
+      mobile: user.mobile ?? '',
+      email: user.email ?? '',
+      username: user.username ?? '',
+      has_password: user.password_hash !== null,
+      created_at: Number(user.created_at),
+    },
+    profile: {
+      name: user.screen_name,
+      description: user.description ?? '',
+      birthday: user.birthday ?? '',
+      gender: Number(user.gender ?? 0),
+      avatar_url: user.avatar_key ? imageUrl(user.avatar_key) : '',
+    },
+    images: images.map((image) => ({
+      ...image,
+      width: Number(image.width),
+      height: Number(image.height),
+      size: Number(image.size),
+      created_at: Number(image.created_at),
+      url: imageUrl(image.key),
+    })),
+    devices: devices.map((d) => ({
+      first_seen_at: Number(d.first_seen_at),
+      last_seen_at: Number(d.last_seen_at),
+      user_agent: d.user_agent ?? '',
+    })),
+    profile_changes: updates.map((u) => ({ ...u, at: Number(u.at) })),
+  };
+}

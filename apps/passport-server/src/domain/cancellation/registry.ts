@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema';
+
+/**
+ * What stands in the way of a cancellation, what it will take away, and what erasure must remove:
+ * three small lists other areas add to at start, so the cancellation flow never needs to know them.
+ * The organisations work adds a blocker "sole manager of an organisation" (transfer first) and an
+ * eraser for memberships; third-party linking adds a loss "linked identities" and its eraser.
+ */
+export interface CancelBlocker {
+  /** A stable key the pages translate, e.g. 'sole_manager'. */
+  key: string;
+  /** Null when it does not block this account; otherwise details for the page (names, counts). */
+  check(app: FastifyInstance, user: User): Promise<null | Record<string, unknown>>;
+}
+
+export interface CancelLoss {
+  /** A stable key the pages translate, e.g. 'pictures'. */
+  key: string;
+  /** How many of it the account holds (0 leaves it off the list). */
+  count(app: FastifyInstance, user: User): Promise<number>;
+}
+
+export interface CancelEraser {
+  key: string;
+  /** Removes the account's rows of this kind inside the erasure's transaction. */
+  erase(trx: Kysely<Database>, userId: string): Promise<void>;
+}
+
+export interface CancellationRegistry {
+  readonly blockers: CancelBlocker[];
+  readonly losses: CancelLoss[];
+  readonly erasers: CancelEraser[];
+  addBlocker(blocker: CancelBlocker): void;
+  addLoss(loss: CancelLoss): void;
+  addEraser(eraser: CancelEraser): void;
+}
+
+const countOf = async (query: { executeTakeFirstOrThrow(): Promise<{ count: unknown }> }) =>
+  Number((await query.executeTakeFirstOrThrow()).count);
+
+/** The registry with what this package knows itself. */
+export function createCancellationRegistry(): CancellationRegistry {
+  const registry: CancellationRegistry = {
+    blockers: [],
+    losses: [],
+    erasers: [],
+    addBlocker: (blocker) => void registry.blockers.push(blocker),
+    addLoss: (loss) => void registry.losses.push(loss),
+    addEraser: (eraser) => void registry.erasers.push(eraser),
+  };
+  // A frozen account is under an operator's hold: leaving would erase what they are looking at.
+  registry.addBlocker({
+    key: 'account_frozen',
+    check: async (_app, user) => (Number(user.is_frozen) === 1 ? {} : null),
+  });
+  // An operator reviews other people's pictures: the configuration must drop them first.
+  registry.addBlocker({
+    key: 'operator',
+    check: async (app, user) => (app.config.operators.includes(user.id) ? {} : null),
+  });
+  registry.addLoss({ key: 'profile', count: async () => 1 });
+  registry.addLoss({
+    key: 'pictures',
+    count: (app, user) =>
+      countOf(
+        app.db
+          .selectFrom('images')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where('owner_id', '=', user.id),
+      ),
+  });
+  registry.addLoss({
+    key: 'devices',
+    count: (app, user) =>
+      countOf(
+        app.db
+          .selectFrom('devices')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where('user_id', '=', user.id),
+      ),
+  });
+  registry.addLoss({
+    key: 'identifiers',
+    count: async (_app, user) => [user.mobile, user.email, user.username].filter(Boolean).length,
+  });
+  for (const table of ['images', 'profile_updates', 'devices', 'sessions'] as const) {
+    registry.addEraser({
+      key: table,
+      erase: async (trx, userId) => {
+        if (table === 'images') await trx.deleteFrom('images').where('owner_id', '=', userId).execute();
+        else await trx.deleteFrom(table).where('user_id', '=', userId).execute();
+      },
+    });
+  }
+  registry.addEraser({
+    key: 'verify_tickets',
+    erase: async (trx, userId) => {
+      await trx.deleteFrom('verify_tickets').where('user_id', '=', userId).execute();
+    },
+  });
+  return registry;
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { PassportError } from '../../errors';
+
+/** The profile fields whose changes are counted, in the one namespace the account centre uses. */
+export const PROFILE_FIELDS = ['name', 'avatar', 'description', 'birthday', 'gender'] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+export const PROFILE_NAMESPACE = 'profile';
+
+export interface Quota {
+  times: number;
+  windowSeconds: number;
+}
+
+const DAY = 86_400;
+
+/**
+ * The defaults: the name 3 times per 30 days (it is how others know the person), the birthday 3 times
+ * a year, the gender 3 times per 30 days, avatar and description 20 times a day (against floods, not
+ * against people). PROFILE_QUOTAS overrides any of them.
+ */
+export const DEFAULT_QUOTAS: Record<string, Quota> = {
+  'profile.name': { times: 3, windowSeconds: 30 * DAY },
+  'profile.birthday': { times: 3, windowSeconds: 365 * DAY },
+  'profile.gender': { times: 3, windowSeconds: 30 * DAY },
+  'profile.avatar': { times: 20, windowSeconds: DAY },
+  'profile.description': { times: 20, windowSeconds: DAY },
+};
+
+export const quotaOf = (app: FastifyInstance, namespace: string, field: string): Quota | undefined =>
+  app.config.profileQuotas[`${namespace}.${field}`] ?? DEFAULT_QUOTAS[`${namespace}.${field}`];
+
+export interface Remaining {
+  field: string;
+  field_namespace: string;
+  remain_times: number;
+  total_times: number;
+  window_seconds: number;
+  next_available_at: number;
+}
+
+/** How many changes of a field are left in its window, and when the next one is possible. */
+export async function remainingUpdates(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  userId: string,
+  namespace: string,
+  field: string,
+): Promise<Remaining> {
+  const quota = quotaOf(app, namespace, field);
+  const base = { field, field_namespace: namespace };
+  // A field without a quota may change freely: -1 says "no limit".
+  if (!quota) return { ...base, remain_times: -1, total_times: -1, window_seconds: 0, next_available_at: 0 };
+  const now = app.runtime.now();
+  const since = now - quota.windowSeconds * 1000;
+  const rows = await db
+    .selectFrom('profile_updates')
+    .select('at')
+    .where('user_id', '=', userId)
+    .where('namespace', '=', namespace)
+    .where('field', '=', field)
+    .where('at', '>', since)
+    .orderBy('at', 'asc')
+    .execute();
+  const remain = Math.max(0, quota.times - rows.length);
+  // The change that frees a slot is the oldest one still counted in the window.
+  const blocking = rows[rows.length - quota.times];
+  const next = remain > 0 || !blocking ? 0 : Number(blocking.at) + quota.windowSeconds * 1000;
+  return {
+    ...base,
+    remain_times: remain,
+    total_times: quota.times,
+    window_seconds: quota.windowSeconds,
+    next_available_at: next,
+  };
+}
+
+/**
+ * Counts one change of a field inside the caller's transaction: the row is written first and the
+ * window counted after, so two concurrent changes cannot both slip under the limit unseen (on
+ * PostgreSQL the caller holds the user row's lock; SQLite runs one writer at a time). Over the limit
+ * throws UPDATE_LIMIT_REACHED with the field and when the next change is possible; the transaction
+ * rolls the row back.
+ */
+export async function chargeUpdate(
+  app: FastifyInstance,
+  trx: Kysely<Database>,
+  userId: string,
+  namespace: string,
+  field: string,
+): Promise<void> {
+  const quota = quotaOf(app, namespace, field);
+  if (!quota) return;
+  await trx
+    .insertInto('profile_updates')
+    .values({ id: randomUUID(), user_id: userId, namespace, field, at: app.runtime.now() })
+    .execute();
+  if ((await countIn(app, trx, userId, namespace, field)) > quota.times) {
+    throw new PassportError('updateLimitReached', {
+      field,
+      field_namespace: namespace,
+      next_available_at: await nextAvailable(app, trx, userId, namespace, field, quota),
+    });
+  }
+}
+
+async function countIn(
+  app: FastifyInstance,
+  trx: Kysely<Database>,
+  userId: string,
+  namespace: string,
+  field: string,
+): Promise<number> {
+  const quota = quotaOf(app, namespace, field)!;
+  const since = app.runtime.now() - quota.windowSeconds * 1000;
+  const { count } = await trx
+    .selectFrom('profile_updates')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('namespace', '=', namespace)
+    .where('field', '=', field)
+    .where('at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** When the next change is possible: the oldest change in the window leaves it then. */
+async function nextAvailable(
+  app: FastifyInstance,
+  trx: Kysely<Database>,
+  userId: string,
+  namespace: string,
+  field: string,
+  quota: Quota,
+): Promise<number> {
+  const since = app.runtime.now() - quota.windowSeconds * 1000;
+  const oldest = await trx
+    .selectFrom('profile_updates')
+    .select('at')
+    .where('user_id', '=', userId)
+    .where('namespace', '=', namespace)
+    .where('field', '=', field)
+    .where('at', '>', since)
+    .orderBy('at', 'asc')
+    .executeTakeFirst();
+  return oldest ? Number(oldest.at) + quota.windowSeconds * 1000 : 0;
+}
