@@ -31,15 +31,16 @@ export default defineConfig({
     react(),
     // dist/routes.json: the router's page paths, which the passport server answers with index.html.
     emitRouteList(),
-    // The budget of issue 5: what a visit to /login loads first (the entry and the login routes that
-    // src/router.tsx mounts through createAuthRoutes) is at most 125 KB brotli.
+    // What a visit to /login loads first (the entry and the login routes that src/router.tsx mounts
+    // through createAuthRoutes): 125 KB brotli in issue 5, 126.5 KB since wave 2's account centre and
+    // sign-in methods landed (docs/web.md says what grew and what would win it back).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 125_000,
+      budgetBytes: 126_500,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

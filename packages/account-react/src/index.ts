@@ -79,7 +79,6 @@ export { SecondVerifyDialog, type SecondVerifyDialogProps } from './second-verif
 export { isSignedOutError, sessionQueryOptions, useSession } from './session/session-query';
 export { useLogout } from './session/use-logout';
 export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';
-export { type UseUserTokenOptions, useUserToken } from './user-token/use-user-token';
 export {
   thirdPartyQueryOptions,
   useAuthBindLogin,
@@ -90,3 +89,4 @@ export {
   useThirdPartyAccounts,
   useUnbindAuth,
 } from './third-party/use-third-party';
+export { type UseUserTokenOptions, useUserToken } from './user-token/use-user-token';

@@ -1,5 +1,5 @@
 import { isAccountError } from '@portico/account-sdk';
-import { errorEntry, QUERY_DEFAULTS } from '@portico/account-sdk/protocol';
+import { errorStatus, QUERY_DEFAULTS } from '@portico/account-sdk/protocol';
 import { type Query, QueryClient, type QueryClientConfig } from '@tanstack/react-query';
 
 /** Retries a query gets after its first failure, when the failure is transient. */
@@ -27,7 +27,7 @@ export function isTransientError(error: unknown): boolean {
     case 'status':
       return error.status === undefined || error.status >= 500;
     case 'response':
-      return (errorEntry(error.error_code)?.status ?? 200) >= 500;
+      return (errorStatus(error.error_code) ?? 200) >= 500;
     default:
       return false;
   }

@@ -34,8 +34,14 @@ describe('errorText', () => {
     expect(errorText(response(ErrorCode.challengeRequired), 'en')).toBe('Complete the security check');
   });
 
-  it('falls back to generic texts for unknown codes and foreign errors', () => {
-    expect(errorText(response(987654), 'en')).toBe('Something went wrong; try again later');
+  it("shows the server's own description for a code outside the sign-in ranges", () => {
+    // The account centre's ranges (here 1801 IDENTIFIER_TAKEN) are not on a sign-in page's first load.
+    expect(errorText(response(ErrorCode.identifierTaken, '已绑定其他账号'), 'zh')).toBe('已绑定其他账号');
+    expect(errorText(response(987654), 'en')).toBe('whatever the server said');
+  });
+
+  it('falls back to generic texts for unknown codes without a description and foreign errors', () => {
+    expect(errorText(response(987654, ''), 'en')).toBe('Something went wrong; try again later');
     expect(errorText(new TypeError('boom'), 'zh')).toBe('出了点问题，请稍后重试');
   });
 });

@@ -12,7 +12,6 @@ import { type SdkServer, startSdkServer } from '../support/sdk-browser';
  * test so the list stays true.
  */
 const NOT_SERVED_YET: Record<string, string> = {
-  // #14 third-party sign-in, linking and binding
   // #16 open authorization
   smsAuthorize: '#16',
 };

@@ -245,10 +245,22 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof identifierErrors.codes &
   typeof thirdPartyErrors.codes &
   typeof qrErrors.codes &
-  typeof secondVerifyErrors.codes;
-typeof secondVerifyErrors.codes & typeof profileErrors.codes & typeof cancelErrors.codes;
+  typeof secondVerifyErrors.codes &
+  typeof profileErrors.codes &
+  typeof cancelErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
+
+/**
+ * The HTTP status the server answers a code with, or undefined for a code no range declares. It reads
+ * the code tables only, so a page that asks carries none of the texts.
+ */
+export const errorStatus = /* @__PURE__ */ (() => {
+  const byCode = new Map(
+    Object.values(errorCodes as Record<string, ErrorCodeEntry>).map(({ code, status }) => [code, status]),
+  );
+  return (code: number): number | undefined => byCode.get(code);
+})();
 
 /** Code by stable name: `ErrorCode.secondVerify === 2046`. */
 export const ErrorCode = /* @__PURE__ */ (() =>

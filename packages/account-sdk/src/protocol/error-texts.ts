@@ -89,146 +89,183 @@ export function errorCatalogue(parts: readonly ErrorRangeTexts[], fallback = 100
   };
 }
 
-/** The texts of the SDK's own ranges. */
+const protocolErrorTexts = /* @__PURE__ */ defineErrorTexts(protocolErrors, {
+  INVALID_PARAM: ['请求参数有误', 'The request is malformed'],
+  CSRF_FAILED: [
+    '请求来源校验失败，请刷新页面后重试',
+    'The request failed its CSRF check; reload the page and try again',
+  ],
+  PAYLOAD_TOO_LARGE: ['请求内容过大', 'The request is too large'],
+  RATE_LIMITED: ['操作过于频繁，请稍后再试', 'Too many attempts; try again later'],
+  NOT_FOUND: ['请求的资源不存在', 'Not found'],
+  UNSUPPORTED_MEDIA_TYPE: ['不支持的请求格式', 'Unsupported content type'],
+  METHOD_NOT_ALLOWED: ['不支持的请求方法', 'Method not allowed'],
+  SERVICE_UNAVAILABLE: ['服务暂时不可用，请稍后再试', 'The service is unavailable; try again shortly'],
+  INTERNAL_ERROR: ['系统繁忙，请稍后再试', 'Something went wrong; try again later'],
+  // Set-up faults, not the person's: the texts name what the operator must configure.
+  ORIGIN_NOT_ALLOWED: [
+    '此网站未获准使用该登录服务：需在服务端 ALLOWED_ORIGINS 中加入它',
+    "This site may not use this sign-in service: add its origin to the server's ALLOWED_ORIGINS",
+  ],
+  CSRF_COOKIE_UNREADABLE: [
+    '本页读不到登录服务的 Cookie：需将服务端 COOKIE_DOMAIN 设为共同上级域名，或同源部署',
+    "This page cannot read the sign-in service's cookie: set the server's COOKIE_DOMAIN to the shared parent domain, or serve both from one origin",
+  ],
+});
+
+const accountErrorTexts = /* @__PURE__ */ defineErrorTexts(accountErrors, {
+  NOT_LOGGED_IN: ['请先登录', 'Please sign in first'],
+  WRONG_CREDENTIALS: ['账号或密码错误', 'Incorrect account or password'],
+  ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account already exists; sign in instead'],
+  ACCOUNT_NOT_FOUND: ['账号不存在', 'No such account'],
+  ACCOUNT_FROZEN: ['账号已被冻结', 'This account is frozen'],
+  TEMPORARILY_LOCKED: ['尝试次数过多，账号暂时锁定，请稍后再试', 'Too many failed attempts; try again later'],
+  INVALID_MOBILE: ['手机号格式不正确', 'The mobile number is not valid'],
+  INVALID_EMAIL: ['邮箱格式不正确', 'The e-mail address is not valid'],
+  IDENTIFIER_REQUIRED: ['请输入账号', 'Enter your account'],
+});
+
+const passwordErrorTexts = /* @__PURE__ */ defineErrorTexts(passwordErrors, {
+  PASSWORD_TOO_SHORT: [
+    `密码至少 ${LIMITS.passwordMinLength} 位`,
+    `Use at least ${LIMITS.passwordMinLength} characters`,
+  ],
+  PASSWORD_TOO_LONG: ['密码过长', 'The password is too long'],
+  PASSWORD_TOO_COMMON: ['密码过于常见，请换一个', 'This password is too common; choose another'],
+  PASSWORD_CONTAINS_CONTEXT: [
+    '密码不能包含账号或产品名',
+    'The password must not contain your account or the product name',
+  ],
+  PASSWORD_NOT_SET: ['尚未设置密码', 'No password has been set'],
+  PASSWORD_ALREADY_SET: ['已设置过密码', 'A password is already set'],
+  CURRENT_PASSWORD_WRONG: ['当前密码错误', 'The current password is incorrect'],
+  PASSWORD_TOO_WEAK: [
+    '密码太容易被猜到，请换一个更长、更少见的',
+    'This password is too easy to guess; choose a longer, less common one',
+  ],
+});
+
+const codeErrorTexts = /* @__PURE__ */ defineErrorTexts(codeErrors, {
+  CODE_WRONG: ['验证码错误', 'The code is incorrect'],
+  CODE_EXPIRED: ['验证码已失效，请重新获取', 'The code has expired; request a new one'],
+  CODE_TOO_MANY_ATTEMPTS: ['验证码错误次数过多，请重新获取', 'Too many wrong codes; request a new one'],
+  CODE_COOLDOWN: ['发送太频繁，请稍后再试', 'Wait a moment before requesting another code'],
+  CODE_SEND_LIMIT: ['今日发送次数已达上限', 'Code sending limit reached; try again later'],
+  DELIVERY_FAILED: ['验证码发送失败，请稍后再试', 'The code could not be delivered; try again shortly'],
+  TICKET_INVALID: ['验证已失效，请重新验证', 'The verification has expired; verify again'],
+  REGION_NOT_ALLOWED: ['暂不支持该地区的手机号', 'Mobile numbers from this region are not supported'],
+  CODE_TYPE_INVALID: ['验证码用途不正确', 'The code purpose is not valid here'],
+});
+
+const challengeErrorTexts = /* @__PURE__ */ defineErrorTexts(challengeErrors, {
+  CHALLENGE_REQUIRED: ['请完成安全验证', 'Complete the security check'],
+  CHALLENGE_FAILED: ['安全验证未通过', 'The security check failed'],
+  CHALLENGE_EXPIRED: ['安全验证已过期，请重试', 'The security check expired; try again'],
+});
+
+const redirectErrorTexts = /* @__PURE__ */ defineErrorTexts(redirectErrors, {
+  REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
+});
+
+const identifierErrorTexts = /* @__PURE__ */ defineErrorTexts(identifierErrors, {
+  IDENTIFIER_TAKEN: ['已绑定其他账号', 'Bound to another account'],
+  IDENTIFIER_BOUND: ['已绑定，请更换', 'Already bound; change it'],
+  IDENTIFIER_NOT_BOUND: ['尚未绑定', 'Not bound yet'],
+  IDENTIFIER_SAME: ['与当前相同', 'Same as the current one'],
+  VERIFICATION_REQUIRED: ['请先验证身份', 'Verify it is you first'],
+  VERIFICATION_INVALID: ['身份验证已失效', 'Verification expired; verify again'],
+  NOT_YOUR_IDENTIFIER: ['不是本账号绑定的', 'Not the one on your account'],
+  USERNAME_INVALID: ['用户名格式不正确', 'Username not valid'],
+  USERNAME_RESERVED: ['该用户名不可用', 'Username reserved'],
+  USERNAME_TAKEN: ['用户名已被占用', 'Username taken'],
+  USERNAME_ALREADY_SET: ['已设置过用户名', 'Username already set'],
+  MOVE_WOULD_LOCK_OUT: ['另一账号将无法登录', 'The other account would have no way in'],
+});
+
+const thirdPartyErrorTexts = /* @__PURE__ */ defineErrorTexts(thirdPartyErrors, {
+  OAUTH_NOT_CONFIGURED: ['未开通该登录方式', 'This provider is not configured'],
+  OAUTH_STATE_MISMATCH: ['登录已失效，请重新开始', 'This sign-in expired; start again'],
+  OAUTH_EXCHANGE_FAILED: ['授权失败，请重试', 'The provider refused; try again'],
+  OAUTH_NOT_LINKED: ['该账号尚未关联', 'This account is not linked yet'],
+  OAUTH_LINKED_ELSEWHERE: ['该账号已关联其他账号', 'It is linked to another account'],
+  OAUTH_ALREADY_LINKED: ['已关联该平台的其他账号', 'Another account of it is linked'],
+  OAUTH_LAST_WAY_IN: ['这是唯一的登录方式', 'It is your only way in'],
+  OAUTH_NOT_BOUND: ['未关联该平台', 'Not linked'],
+  OAUTH_ACCOUNT_EXISTS: ['邮箱已有账号，请登录以关联', 'The e-mail has an account; sign in to link'],
+});
+
+const qrErrorTexts = /* @__PURE__ */ defineErrorTexts(qrErrors, {
+  QR_EXPIRED: ['二维码已过期，请刷新', 'The QR code has expired; refresh it'],
+  QR_CANCELLED: ['已取消登录', 'The sign-in was cancelled'],
+  QR_USED: ['二维码已被使用', 'This QR code has already been used'],
+  QR_OTHER_BROWSER: ['该二维码不属于当前浏览器', 'This QR code belongs to another browser'],
+  QR_ALREADY_SCANNED: ['二维码已被其他设备扫描', 'Another device has already scanned this QR code'],
+  QR_NOT_SCANNED: ['请先扫描二维码', 'Scan the QR code first'],
+  QR_NOT_YOUR_SCAN: ['只有扫码的账号可以确认', 'Only the account that scanned the code may confirm it'],
+  QR_WRONG_NUMBER: ['数字不匹配，本次登录已取消', 'The number did not match; this sign-in was cancelled'],
+  QR_ALREADY_DECIDED: ['该登录请求已处理', 'This sign-in request has already been answered'],
+  QR_NOT_CONFIRMED: ['请在手机上确认登录', 'Confirm the sign-in on your phone'],
+  QR_SECOND_FACTOR_REQUIRED: [
+    '确认登录前需要验证手机号',
+    'Verify your mobile number before confirming this sign-in',
+  ],
+});
+
+const profileErrorTexts = /* @__PURE__ */ defineErrorTexts(profileErrors, {
+  NAME_INVALID: ['昵称格式不正确', 'Invalid name'],
+  NAME_NOT_ALLOWED: ['该昵称不可用', 'Name not allowed'],
+  PROFILE_FIELD_INVALID: ['资料格式不正确', 'Invalid profile value'],
+  UPDATE_LIMIT_REACHED: ['修改次数已用完', 'No changes left for now'],
+  FILE_REQUIRED: ['请选择图片', 'Choose an image'],
+  ONE_FILE_ONLY: ['只能上传一张图片', 'One image at a time'],
+  IMAGE_TOO_LARGE: ['图片过大', 'Image too large'],
+  IMAGE_TYPE_NOT_ALLOWED: ['仅支持 PNG、JPEG、WebP、GIF', 'Only PNG, JPEG, WebP or GIF'],
+  IMAGE_INVALID: ['图片无法识别', 'Unreadable image'],
+  IMAGE_TOO_MANY_PIXELS: ['图片尺寸过大', 'Image dimensions too large'],
+  NOT_AN_OPERATOR: ['没有审核权限', 'Not a reviewer'],
+});
+
+const secondVerifyErrorTexts = /* @__PURE__ */ defineErrorTexts(secondVerifyErrors, {
+  SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
+});
+
+const cancelErrorTexts = /* @__PURE__ */ defineErrorTexts(cancelErrors, {
+  CANCEL_BLOCKED: ['暂时无法注销', 'Cannot cancel yet'],
+  CANCEL_WAY_UNAVAILABLE: ['该验证方式不可用', 'Verification way unavailable'],
+  CANCEL_ALREADY_PENDING: ['已在注销冷静期中', 'Cancellation already pending'],
+  CANCEL_NOT_PENDING: ['没有待处理的注销', 'No pending cancellation'],
+});
+
+/**
+ * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
+ * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
+ * first load does not carry the texts of the account centre's ranges. For a code outside them it shows
+ * the server's own `description`, which the server renders in the request's language.
+ */
+export const SIGN_IN_ERROR_TEXTS = [
+  protocolErrorTexts,
+  accountErrorTexts,
+  passwordErrorTexts,
+  codeErrorTexts,
+  challengeErrorTexts,
+  redirectErrorTexts,
+  secondVerifyErrorTexts,
+] as const;
+
+/** The texts of the SDK's own ranges, in code order (the server's catalogue and docs/protocol.md). */
 export const ERROR_TEXTS = [
-  defineErrorTexts(protocolErrors, {
-    INVALID_PARAM: ['请求参数有误', 'The request is malformed'],
-    CSRF_FAILED: [
-      '请求来源校验失败，请刷新页面后重试',
-      'The request failed its CSRF check; reload the page and try again',
-    ],
-    PAYLOAD_TOO_LARGE: ['请求内容过大', 'The request is too large'],
-    RATE_LIMITED: ['操作过于频繁，请稍后再试', 'Too many attempts; try again later'],
-    NOT_FOUND: ['请求的资源不存在', 'Not found'],
-    UNSUPPORTED_MEDIA_TYPE: ['不支持的请求格式', 'Unsupported content type'],
-    METHOD_NOT_ALLOWED: ['不支持的请求方法', 'Method not allowed'],
-    SERVICE_UNAVAILABLE: ['服务暂时不可用，请稍后再试', 'The service is unavailable; try again shortly'],
-    INTERNAL_ERROR: ['系统繁忙，请稍后再试', 'Something went wrong; try again later'],
-    // Set-up faults, not the person's: the texts name what the operator must configure.
-    ORIGIN_NOT_ALLOWED: [
-      '此网站未获准使用该登录服务：需在服务端 ALLOWED_ORIGINS 中加入它',
-      "This site may not use this sign-in service: add its origin to the server's ALLOWED_ORIGINS",
-    ],
-    CSRF_COOKIE_UNREADABLE: [
-      '本页读不到登录服务的 Cookie：需将服务端 COOKIE_DOMAIN 设为共同上级域名，或同源部署',
-      "This page cannot read the sign-in service's cookie: set the server's COOKIE_DOMAIN to the shared parent domain, or serve both from one origin",
-    ],
-  }),
-  defineErrorTexts(accountErrors, {
-    NOT_LOGGED_IN: ['请先登录', 'Please sign in first'],
-    WRONG_CREDENTIALS: ['账号或密码错误', 'Incorrect account or password'],
-    ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account already exists; sign in instead'],
-    ACCOUNT_NOT_FOUND: ['账号不存在', 'No such account'],
-    ACCOUNT_FROZEN: ['账号已被冻结', 'This account is frozen'],
-    TEMPORARILY_LOCKED: [
-      '尝试次数过多，账号暂时锁定，请稍后再试',
-      'Too many failed attempts; try again later',
-    ],
-    INVALID_MOBILE: ['手机号格式不正确', 'The mobile number is not valid'],
-    INVALID_EMAIL: ['邮箱格式不正确', 'The e-mail address is not valid'],
-    IDENTIFIER_REQUIRED: ['请输入账号', 'Enter your account'],
-  }),
-  defineErrorTexts(passwordErrors, {
-    PASSWORD_TOO_SHORT: [
-      `密码至少 ${LIMITS.passwordMinLength} 位`,
-      `Use at least ${LIMITS.passwordMinLength} characters`,
-    ],
-    PASSWORD_TOO_LONG: ['密码过长', 'The password is too long'],
-    PASSWORD_TOO_COMMON: ['密码过于常见，请换一个', 'This password is too common; choose another'],
-    PASSWORD_CONTAINS_CONTEXT: [
-      '密码不能包含账号或产品名',
-      'The password must not contain your account or the product name',
-    ],
-    PASSWORD_NOT_SET: ['尚未设置密码', 'No password has been set'],
-    PASSWORD_ALREADY_SET: ['已设置过密码', 'A password is already set'],
-    CURRENT_PASSWORD_WRONG: ['当前密码错误', 'The current password is incorrect'],
-    PASSWORD_TOO_WEAK: [
-      '密码太容易被猜到，请换一个更长、更少见的',
-      'This password is too easy to guess; choose a longer, less common one',
-    ],
-  }),
-  defineErrorTexts(codeErrors, {
-    CODE_WRONG: ['验证码错误', 'The code is incorrect'],
-    CODE_EXPIRED: ['验证码已失效，请重新获取', 'The code has expired; request a new one'],
-    CODE_TOO_MANY_ATTEMPTS: ['验证码错误次数过多，请重新获取', 'Too many wrong codes; request a new one'],
-    CODE_COOLDOWN: ['发送太频繁，请稍后再试', 'Wait a moment before requesting another code'],
-    CODE_SEND_LIMIT: ['今日发送次数已达上限', 'Code sending limit reached; try again later'],
-    DELIVERY_FAILED: ['验证码发送失败，请稍后再试', 'The code could not be delivered; try again shortly'],
-    TICKET_INVALID: ['验证已失效，请重新验证', 'The verification has expired; verify again'],
-    REGION_NOT_ALLOWED: ['暂不支持该地区的手机号', 'Mobile numbers from this region are not supported'],
-    CODE_TYPE_INVALID: ['验证码用途不正确', 'The code purpose is not valid here'],
-  }),
-  defineErrorTexts(challengeErrors, {
-    CHALLENGE_REQUIRED: ['请完成安全验证', 'Complete the security check'],
-    CHALLENGE_FAILED: ['安全验证未通过', 'The security check failed'],
-    CHALLENGE_EXPIRED: ['安全验证已过期，请重试', 'The security check expired; try again'],
-  }),
-  defineErrorTexts(redirectErrors, {
-    REDIRECT_NOT_ALLOWED: ['跳转地址不被允许', 'The redirect address is not allowed'],
-  }),
-  defineErrorTexts(identifierErrors, {
-    IDENTIFIER_TAKEN: ['已绑定其他账号', 'Bound to another account'],
-    IDENTIFIER_BOUND: ['已绑定，请更换', 'Already bound; change it'],
-    IDENTIFIER_NOT_BOUND: ['尚未绑定', 'Not bound yet'],
-    IDENTIFIER_SAME: ['与当前相同', 'Same as the current one'],
-    VERIFICATION_REQUIRED: ['请先验证身份', 'Verify it is you first'],
-    VERIFICATION_INVALID: ['身份验证已失效', 'Verification expired; verify again'],
-    NOT_YOUR_IDENTIFIER: ['不是本账号绑定的', 'Not the one on your account'],
-    USERNAME_INVALID: ['用户名格式不正确', 'Username not valid'],
-    USERNAME_RESERVED: ['该用户名不可用', 'Username reserved'],
-    USERNAME_TAKEN: ['用户名已被占用', 'Username taken'],
-    USERNAME_ALREADY_SET: ['已设置过用户名', 'Username already set'],
-    MOVE_WOULD_LOCK_OUT: ['另一账号将无法登录', 'The other account would have no way in'],
-  }),
-  defineErrorTexts(thirdPartyErrors, {
-    OAUTH_NOT_CONFIGURED: ['未开通该登录方式', 'This provider is not configured'],
-    OAUTH_STATE_MISMATCH: ['登录已失效，请重新开始', 'This sign-in expired; start again'],
-    OAUTH_EXCHANGE_FAILED: ['授权失败，请重试', 'The provider refused; try again'],
-    OAUTH_NOT_LINKED: ['该账号尚未关联', 'This account is not linked yet'],
-    OAUTH_LINKED_ELSEWHERE: ['该账号已关联其他账号', 'It is linked to another account'],
-    OAUTH_ALREADY_LINKED: ['已关联该平台的其他账号', 'Another account of it is linked'],
-    OAUTH_LAST_WAY_IN: ['这是唯一的登录方式', 'It is your only way in'],
-    OAUTH_NOT_BOUND: ['未关联该平台', 'Not linked'],
-    OAUTH_ACCOUNT_EXISTS: ['邮箱已有账号，请登录以关联', 'The e-mail has an account; sign in to link'],
-  }),
-  defineErrorTexts(qrErrors, {
-    QR_EXPIRED: ['二维码已过期，请刷新', 'The QR code has expired; refresh it'],
-    QR_CANCELLED: ['已取消登录', 'The sign-in was cancelled'],
-    QR_USED: ['二维码已被使用', 'This QR code has already been used'],
-    QR_OTHER_BROWSER: ['该二维码不属于当前浏览器', 'This QR code belongs to another browser'],
-    QR_ALREADY_SCANNED: ['二维码已被其他设备扫描', 'Another device has already scanned this QR code'],
-    QR_NOT_SCANNED: ['请先扫描二维码', 'Scan the QR code first'],
-    QR_NOT_YOUR_SCAN: ['只有扫码的账号可以确认', 'Only the account that scanned the code may confirm it'],
-    QR_WRONG_NUMBER: ['数字不匹配，本次登录已取消', 'The number did not match; this sign-in was cancelled'],
-    QR_ALREADY_DECIDED: ['该登录请求已处理', 'This sign-in request has already been answered'],
-    QR_NOT_CONFIRMED: ['请在手机上确认登录', 'Confirm the sign-in on your phone'],
-    QR_SECOND_FACTOR_REQUIRED: [
-      '确认登录前需要验证手机号',
-      'Verify your mobile number before confirming this sign-in',
-    ],
-  }),
-  defineErrorTexts(profileErrors, {
-    NAME_INVALID: ['昵称格式不正确', 'Invalid name'],
-    NAME_NOT_ALLOWED: ['该昵称不可用', 'Name not allowed'],
-    PROFILE_FIELD_INVALID: ['资料格式不正确', 'Invalid profile value'],
-    UPDATE_LIMIT_REACHED: ['修改次数已用完', 'No changes left for now'],
-    FILE_REQUIRED: ['请选择图片', 'Choose an image'],
-    ONE_FILE_ONLY: ['只能上传一张图片', 'One image at a time'],
-    IMAGE_TOO_LARGE: ['图片过大', 'Image too large'],
-    IMAGE_TYPE_NOT_ALLOWED: ['仅支持 PNG、JPEG、WebP、GIF', 'Only PNG, JPEG, WebP or GIF'],
-    IMAGE_INVALID: ['图片无法识别', 'Unreadable image'],
-    IMAGE_TOO_MANY_PIXELS: ['图片尺寸过大', 'Image dimensions too large'],
-    NOT_AN_OPERATOR: ['没有审核权限', 'Not a reviewer'],
-  }),
-  defineErrorTexts(secondVerifyErrors, {
-    SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
-  }),
-  defineErrorTexts(cancelErrors, {
-    CANCEL_BLOCKED: ['暂时无法注销', 'Cannot cancel yet'],
-    CANCEL_WAY_UNAVAILABLE: ['该验证方式不可用', 'Verification way unavailable'],
-    CANCEL_ALREADY_PENDING: ['已在注销冷静期中', 'Cancellation already pending'],
-    CANCEL_NOT_PENDING: ['没有待处理的注销', 'No pending cancellation'],
-  }),
+  protocolErrorTexts,
+  accountErrorTexts,
+  passwordErrorTexts,
+  codeErrorTexts,
+  challengeErrorTexts,
+  redirectErrorTexts,
+  identifierErrorTexts,
+  thirdPartyErrorTexts,
+  qrErrorTexts,
+  profileErrorTexts,
+  secondVerifyErrorTexts,
+  cancelErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);
