@@ -1,10 +1,10 @@
 // Each entry of each tarball, imported as an ESM app would.
 
 import { AccountProvider, useSession } from '@portico/account-react';
-import { affiliatePlugin, createSubjectByUsername } from '@portico/affiliate-sdk';
-import { affiliatePaths } from '@portico/affiliate-sdk/protocol';
 import { createAccountClient } from '@portico/account-sdk';
 import { CodeType, defineErrorRange } from '@portico/account-sdk/protocol';
+import { affiliatePlugin, createSubjectByUsername } from '@portico/affiliate-sdk';
+import { affiliatePaths } from '@portico/affiliate-sdk/protocol';
 import { createCaptchaLoader } from '@portico/captcha-loader';
 import { createMonitor, monitorPlugin } from '@portico/monitor';
 
