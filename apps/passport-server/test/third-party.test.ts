@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAUTH_STARTS_PER_IP } from '../src/flows/third-party';
 import { CodeType, ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
 import { emailCode, isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
 import { type GitHubPeer, type OidcPeer, startGitHubPeer, startOidcPeer } from './support/oauth-peers';
@@ -426,6 +427,19 @@ describe('configuration and the redirect', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('caps the third-party sign-ins one address starts (each keeps a flow in the store)', async () => {
+    const browser = server.browser();
+    const start = () => browser.get(`${paths.passport.authLogin}?platform_app_id=github`);
+    for (let i = 0; i < OAUTH_STARTS_PER_IP; i += 1) expect((await start()).status).toBe(302);
+    const refused = await start();
+    expect(refused.status).toBe(429);
+    expect(refused.body.data.error_code).toBe(ErrorCode.rateLimited);
+    // Another address is not affected.
+    expect((await server.browser().get(`${paths.passport.authLogin}?platform_app_id=github`)).status).toBe(
+      302,
+    );
   });
 
   it('the redirect carries state, PKCE S256 and (Google) a nonce, to the callback page', async () => {

@@ -4,6 +4,7 @@ import type { User } from '../db/schema';
 import { hasOtherWayIn, identitiesOf, link, linkedUser, touch, unlink } from '../domain/oauth/identities';
 import {
   dropPendingProfile,
+  OAUTH_FLOW_TTL_MS,
   readPendingProfile,
   saveFlow,
   savePendingProfile,
@@ -19,6 +20,7 @@ import {
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
+import { rateLimitKey } from '../lib/ip';
 import { safeRedirect } from '../lib/redirect';
 import { codeSignIn } from './code-sign-in';
 import { completeSignIn } from './complete-sign-in';
@@ -41,6 +43,9 @@ function providerOf(app: FastifyInstance, platformAppId: unknown): Provider {
 export const configuredProviders = (app: FastifyInstance): ProviderName[] =>
   PROVIDERS.filter((name) => app.oauthProviders[name] !== undefined);
 
+/** Third-party sign-ins one address may start in 10 minutes (each keeps its flow that long). */
+export const OAUTH_STARTS_PER_IP = 60;
+
 const randomSecret = () => randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');
 
 /**
@@ -61,6 +66,9 @@ export async function startThirdParty(
   },
 ) {
   const provider = providerOf(app, query.platform_app_id);
+  // Each start keeps a flow in the store for 10 minutes: a cap per address keeps a flood from filling it.
+  const starts = await app.store.incr(`oauth:start:${rateLimitKey(request.ip)}`, OAUTH_FLOW_TTL_MS);
+  if (starts > OAUTH_STARTS_PER_IP) throw new PassportError('rateLimited');
   const { publicOrigin, allowedOrigins, oauth } = app.config;
   const next = safeRedirect(query.next, publicOrigin, [...allowedOrigins, ...oauth.devOrigins]);
   let redirectUri = `${publicOrigin}/${provider.name}-oauth-callback`;

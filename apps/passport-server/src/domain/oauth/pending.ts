@@ -25,7 +25,9 @@ export interface PendingProfile extends ProviderIdentity {
   browser: string;
 }
 
-const BROWSER_COOKIE = 'passport_oauth';
+/** The browser binding's cookie: `passport_oauth`, or `__Host-passport_oauth` behind https. */
+const cookieName = (app: FastifyInstance) =>
+  app.config.publicOrigin.startsWith('https:') ? '__Host-passport_oauth' : 'passport_oauth';
 const cookieOptions = (app: FastifyInstance) => ({
   httpOnly: true,
   sameSite: 'lax' as const,
@@ -36,10 +38,10 @@ const cookieOptions = (app: FastifyInstance) => ({
 
 /** The browser's third-party binding: its cookie's value, set when missing. */
 function browserOf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): string {
-  const existing = request.cookies?.[BROWSER_COOKIE];
+  const existing = request.cookies?.[cookieName(app)];
   if (existing && existing.length >= 32 && existing.length <= 64) return existing;
   const fresh = randomToken();
-  reply.setCookie(BROWSER_COOKIE, fresh, cookieOptions(app));
+  reply.setCookie(cookieName(app), fresh, cookieOptions(app));
   return fresh;
 }
 
@@ -67,7 +69,7 @@ export async function takeFlow(
   state: string,
   provider: ProviderName,
 ): Promise<OAuthFlow> {
-  const browser = request.cookies?.[BROWSER_COOKIE];
+  const browser = request.cookies?.[cookieName(app)];
   if (!browser || !state) throw new PassportError('oauthStateMismatch');
   const raw = await app.store.take(flowKey(browser, state));
   if (!raw) throw new PassportError('oauthStateMismatch');
@@ -92,7 +94,7 @@ export async function savePendingProfile(
 
 /** The pending profile of profile_key in this browser, or OAUTH_PROFILE_EXPIRED. */
 export async function readPendingProfile(app: FastifyInstance, request: FastifyRequest, key: string) {
-  const browser = request.cookies?.[BROWSER_COOKIE];
+  const browser = request.cookies?.[cookieName(app)];
   const raw = key ? await app.store.get(profileKey(key)) : null;
   if (!raw || !browser) throw new PassportError('oauthStateMismatch');
   const pending = JSON.parse(raw) as PendingProfile;
