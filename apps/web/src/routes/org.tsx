@@ -1,6 +1,5 @@
 import { IdentityPicker, loginHref } from '@portico/account-pages';
 import { type AccountInfo, ErrorMessage, SubmitButton, useSession } from '@portico/account-react';
-import { isAccountError } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
@@ -17,8 +16,6 @@ import { type OrgT, useOrgT } from './org.messages';
  * active identity's `org.permissions` (from account/info) cannot do.
  */
 
-client.use(aff.affiliatePlugin());
-
 type Org = NonNullable<AccountInfo['org']>;
 
 /** Signed out: to login, which comes back here once signed in. */
@@ -28,10 +25,14 @@ export async function loader() {
   return session;
 }
 
-/** An organisation failure's own text (16xx), else the account SDK's. */
-const Problem = ({ error }: { error: unknown }) => (
-  <ErrorMessage error={isAccountError(error, 'response') && error.description ? error.description : error} />
-);
+/**
+ * An organisation failure (16xx) in the server's own words (its `description`, in the page's language:
+ * the account SDK's catalogue does not hold the 16xx texts), anything else as the account SDK words it.
+ */
+const Problem = ({ error }: { error: unknown }) => {
+  const description = (error as { kind?: string; description?: unknown } | null)?.description;
+  return <ErrorMessage error={typeof description === 'string' && description ? description : error} />;
+};
 
 /** After any change: every query again (the identity, lists and permissions may all have moved). */
 const refresh = () => queryClient.invalidateQueries();

@@ -1,5 +1,5 @@
 import { ErrorMessage, useSession } from '@portico/account-react';
-import { type AccountClient, isAccountError } from '@portico/account-sdk';
+import type { AccountClient } from '@portico/account-sdk';
 import { type LoginIdentity, subjectLogin, subjectLoginList, switchMember } from '@portico/affiliate-sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useIdentityPickerT } from './identity-picker.messages';
@@ -40,6 +40,8 @@ export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
     },
   });
   const error = use.error ?? list.error;
+  // A 16xx failure in the server's words: the account SDK's catalogue does not hold the 16xx texts.
+  const description = (error as { description?: unknown } | null)?.description;
   return (
     <section className="card" aria-labelledby="identity-picker-title">
       <h2 id="identity-picker-title">{t('identity.title')}</h2>
@@ -49,7 +51,7 @@ export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
           : t('identity.actingPersonal')}
       </p>
       <h3>{t('identity.list')}</h3>
-      <ul className="org-list">
+      <ul className="portico-identity-list">
         {list.data?.items.map((identity) => {
           const name = identity.sec_subject_uid
             ? `${identity.subject_name} · ${identity.deputy_name}`
@@ -77,9 +79,7 @@ export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
           );
         })}
       </ul>
-      <ErrorMessage
-        error={isAccountError(error, 'response') && error.description ? error.description : error}
-      />
+      <ErrorMessage error={typeof description === 'string' && description ? description : error} />
     </section>
   );
 }
