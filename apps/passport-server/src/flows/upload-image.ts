@@ -132,3 +132,27 @@ export async function reviewPic(
   if (Number(updated.numUpdatedRows) === 0) throw new PassportError('notFound');
   return { key, review_state: approve ? 'approved' : 'rejected' };
 }
+
+/** review/pending: the pictures waiting for an operator, oldest first (at most 50). */
+export async function pendingPics(app: FastifyInstance, request: FastifyRequest) {
+  const session = requireSession(request);
+  if (!app.config.operators.includes(session.userId)) throw new PassportError('notAnOperator');
+  const rows = await app.db
+    .selectFrom('images')
+    .select(['key', 'owner_id', 'width', 'height', 'created_at'])
+    .where('kind', '=', 'pic')
+    .where('review_state', '=', 'pending')
+    .orderBy('created_at', 'asc')
+    .limit(50)
+    .execute();
+  return {
+    pictures: rows.map((row) => ({
+      key: row.key,
+      url: imageUrl(row.key),
+      owner_id: row.owner_id ?? '',
+      width: Number(row.width),
+      height: Number(row.height),
+      created_at: Number(row.created_at),
+    })),
+  };
+}

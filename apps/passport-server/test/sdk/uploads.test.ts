@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import {
   accountInfo,
   downloadImageV2,
+  pendingPics,
   remainUpdateTimes,
   reviewPic,
   uploadAvatar,
@@ -306,6 +307,11 @@ describe('sensitive pictures', () => {
     expect(await downloadImageV2(owner.client, { key: pic.key })).toMatchObject({ review_state: 'pending' });
     expect((await get(operator.browser)).status).toBe(200);
 
+    const queue = await pendingPics<{ pictures: { key: string; owner_id: string }[] }>(operator.client);
+    expect(queue.pictures).toContainEqual(
+      expect.objectContaining({ key: pic.key, owner_id: owner.account.user_id }),
+    );
+    await rejectsWith(pendingPics(owner.client), 'notAnOperator');
     await rejectsWith(reviewPic(other.client, { key: pic.key, approve: 1 }), 'notAnOperator');
     await rejectsWith(reviewPic(owner.client, { key: pic.key, approve: 1 }), 'notAnOperator');
     // A sensitive picture is not an avatar until it is approved.
@@ -314,6 +320,9 @@ describe('sensitive pictures', () => {
       'profileFieldInvalid',
     );
     await reviewPic(operator.client, { key: pic.key, approve: 1 });
+    expect(
+      (await pendingPics<{ pictures: { key: string }[] }>(operator.client)).pictures.map((p) => p.key),
+    ).not.toContain(pic.key);
     expect((await get(other.browser)).status).toBe(200);
     expect((await get()).headers.get('cache-control')).toContain('public');
 

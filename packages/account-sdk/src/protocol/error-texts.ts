@@ -157,14 +157,14 @@ export const ERROR_TEXTS = [
   defineErrorTexts(profileErrors, {
     NAME_INVALID: ['昵称格式不正确', 'Invalid name'],
     NAME_NOT_ALLOWED: ['该昵称不可用', 'Name not allowed'],
-    PROFILE_FIELD_INVALID: ['资料格式不正确', 'Invalid profile value'],
-    UPDATE_LIMIT_REACHED: ['修改次数已用完', 'No changes left for now'],
+    PROFILE_FIELD_INVALID: ['资料格式不正确', 'Invalid value'],
+    UPDATE_LIMIT_REACHED: ['修改次数已用完', 'No changes left'],
     FILE_REQUIRED: ['请选择图片', 'Choose an image'],
     ONE_FILE_ONLY: ['只能上传一张图片', 'One image at a time'],
     IMAGE_TOO_LARGE: ['图片过大', 'Image too large'],
-    IMAGE_TYPE_NOT_ALLOWED: ['仅支持 PNG、JPEG、WebP、GIF', 'Only PNG, JPEG, WebP or GIF'],
+    IMAGE_TYPE_NOT_ALLOWED: ['仅支持 PNG、JPEG、WebP、GIF', 'PNG, JPEG, WebP or GIF only'],
     IMAGE_INVALID: ['图片无法识别', 'Unreadable image'],
-    IMAGE_TOO_MANY_PIXELS: ['图片尺寸过大', 'Image dimensions too large'],
+    IMAGE_TOO_MANY_PIXELS: ['图片尺寸过大', 'Too many pixels'],
     NOT_AN_OPERATOR: ['没有审核权限', 'Not a reviewer'],
   }),
   defineErrorTexts(secondVerifyErrors, {
@@ -172,9 +172,9 @@ export const ERROR_TEXTS = [
   }),
   defineErrorTexts(cancelErrors, {
     CANCEL_BLOCKED: ['暂时无法注销', 'Cannot cancel yet'],
-    CANCEL_WAY_UNAVAILABLE: ['该验证方式不可用', 'Verification way unavailable'],
-    CANCEL_ALREADY_PENDING: ['已在注销冷静期中', 'Cancellation already pending'],
-    CANCEL_NOT_PENDING: ['没有待处理的注销', 'No pending cancellation'],
+    CANCEL_WAY_UNAVAILABLE: ['该验证方式不可用', 'Way unavailable'],
+    CANCEL_ALREADY_PENDING: ['已在注销冷静期中', 'Already pending'],
+    CANCEL_NOT_PENDING: ['没有待处理的注销', 'Nothing pending'],
   }),
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
