@@ -43,6 +43,7 @@ export async function uploadImage(app: FastifyInstance, request: FastifyRequest,
         created_at: now,
       })
       .execute();
+    if (kind === 'pic') await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, 'pic');
     if (kind === 'avatar') {
       await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, 'avatar');
       const previous = session.user.avatar_key;
@@ -87,10 +88,11 @@ export async function downloadImage(
   const etag = `"${image.key}"`;
   const cache =
     image.review_state === 'approved' ? 'public, max-age=31536000, immutable' : 'private, no-cache';
+  // Only a picture under review depends on who asks.
+  if (image.review_state !== 'approved') reply.header('vary', 'Cookie');
   reply
     .header('cache-control', cache)
     .header('etag', etag)
-    .header('vary', 'Cookie')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('content-disposition', `inline; filename="${image.key}.webp"`)

@@ -36,6 +36,7 @@ export const RemainUpdateTimesQuery = query({
     Type.Literal('description'),
     Type.Literal('birthday'),
     Type.Literal('gender'),
+    Type.Literal('pic'),
   ]),
   field_namespace: Type.Optional(Type.Literal('profile', { default: 'profile' })),
 });

@@ -334,6 +334,30 @@ describe('sensitive pictures', () => {
     expect((await fetch(`${server.baseUrl}${rejected.url}`)).status).toBe(404);
   });
 
+  it('are counted per day: past the quota the upload is refused and nothing is stored', async () => {
+    const limited = await startSdkServer({
+      profileQuotas: { 'profile.pic': { times: 2, windowSeconds: 86_400 } },
+    });
+    try {
+      const { client, account } = await signedInBySms(limited);
+      await uploadPic(client, { pic: blob(await png()) });
+      await uploadPic(client, { pic: blob(await png()), is_sensitive: 1 });
+      const refused = await rejectsWith(uploadPic(client, { pic: blob(await png()) }), 'updateLimitReached');
+      expect(refused.data).toMatchObject({ field: 'pic' });
+      const rows = await limited.app.db
+        .selectFrom('images')
+        .select('key')
+        .where('owner_id', '=', account.user_id)
+        .execute();
+      expect(rows).toHaveLength(2);
+      expect((await remainUpdateTimes<{ remain_times: number }>(client, { field: 'pic' })).remain_times).toBe(
+        0,
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('a picture sent without is_sensitive is public at once', async () => {
     const { client } = await signedInBySms(server);
     const pic = await uploadPic<Uploaded>(client, { pic: blob(await png()) });
