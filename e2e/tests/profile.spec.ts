@@ -11,6 +11,7 @@ import {
 } from '../support/person';
 import type { RunningServer } from '../support/server';
 import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
 
 // Issue 17: the account centre in Chromium, as a person (zh, the app's default): the profile with its
 // quota and an avatar that shows in the header; cancellation, signed out, abandoned on signing in
@@ -117,6 +118,13 @@ test.describe('the account centre (zh)', () => {
     );
     await page.reload();
     await expect(page.getByRole('link', { name: '账号：海边的灯塔' })).toBeVisible();
+
+    // Both account pages pass axe (labels, contrast, landmarks) once settled.
+    await expect(page.getByRole('form', { name: '基本信息' })).toBeVisible();
+    expect(await seriousViolations(page), 'axe on /account/profile').toEqual([]);
+    await page.goto(`${server.origin}/account/cancel`);
+    await expect(page.getByRole('heading', { level: 2, name: '验证身份' })).toBeVisible();
+    expect(await seriousViolations(page), 'axe on /account/cancel').toEqual([]);
   });
 
   test('requests cancellation, is signed out, signs in during the cooling-off period and abandons it', async ({

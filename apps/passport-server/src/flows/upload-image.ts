@@ -43,6 +43,7 @@ export async function uploadImage(app: FastifyInstance, request: FastifyRequest,
         created_at: now,
       })
       .execute();
+    if (kind === 'pic') await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, 'pic');
     if (kind === 'avatar') {
       await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, 'avatar');
       const previous = session.user.avatar_key;
@@ -87,10 +88,11 @@ export async function downloadImage(
   const etag = `"${image.key}"`;
   const cache =
     image.review_state === 'approved' ? 'public, max-age=31536000, immutable' : 'private, no-cache';
+  // Only a picture under review depends on who asks.
+  if (image.review_state !== 'approved') reply.header('vary', 'Cookie');
   reply
     .header('cache-control', cache)
     .header('etag', etag)
-    .header('vary', 'Cookie')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('content-disposition', `inline; filename="${image.key}.webp"`)
@@ -131,4 +133,28 @@ export async function reviewPic(
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw new PassportError('notFound');
   return { key, review_state: approve ? 'approved' : 'rejected' };
+}
+
+/** review/pending: the pictures waiting for an operator, oldest first (at most 50). */
+export async function pendingPics(app: FastifyInstance, request: FastifyRequest) {
+  const session = requireSession(request);
+  if (!app.config.operators.includes(session.userId)) throw new PassportError('notAnOperator');
+  const rows = await app.db
+    .selectFrom('images')
+    .select(['key', 'owner_id', 'width', 'height', 'created_at'])
+    .where('kind', '=', 'pic')
+    .where('review_state', '=', 'pending')
+    .orderBy('created_at', 'asc')
+    .limit(50)
+    .execute();
+  return {
+    pictures: rows.map((row) => ({
+      key: row.key,
+      url: imageUrl(row.key),
+      owner_id: row.owner_id ?? '',
+      width: Number(row.width),
+      height: Number(row.height),
+      created_at: Number(row.created_at),
+    })),
+  };
 }

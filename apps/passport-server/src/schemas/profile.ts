@@ -36,6 +36,7 @@ export const RemainUpdateTimesQuery = query({
     Type.Literal('description'),
     Type.Literal('birthday'),
     Type.Literal('gender'),
+    Type.Literal('pic'),
   ]),
   field_namespace: Type.Optional(Type.Literal('profile', { default: 'profile' })),
 });
@@ -106,6 +107,19 @@ export const ImageInfo = Type.Object({
   review_state: Type.String(),
 });
 
+export const PendingPics = Type.Object({
+  pictures: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      url: Type.String(),
+      owner_id: Type.String(),
+      width: Type.Integer(),
+      height: Type.Integer(),
+      created_at: Type.Integer(),
+    }),
+  ),
+});
+
 export const ReviewBody = Type.Object(
   {
     key: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
@@ -171,6 +185,11 @@ export const schema = {
     consumes: FORM,
     querystring: CommonQuery,
     body: ReviewBody,
+  },
+  pendingPics: {
+    summary: "An operator's queue: the sensitive pictures waiting for review",
+    tags: ['profile'],
+    querystring: CommonQuery,
   },
   downloadImage: {
     summary: 'The image bytes by key (cached; a picture under review only for its owner)',

@@ -2,9 +2,9 @@ import {
   accountInfo,
   cancelCheck,
   cancelConfirm,
-  cancelExportData,
   cancelRequest,
   cancelVerifyWay,
+  exportUserData,
   setPassword,
   updateUserInfo,
   uploadAvatar,
@@ -104,7 +104,7 @@ describe('before confirming', () => {
   it('hands over the account data as JSON, identifiers unmasked (it is their own)', async () => {
     const { client, mobile, account } = await signedInBySms(server);
     await updateUserInfo(client, { description: 'exported text' });
-    const data = await cancelExportData<{
+    const data = await exportUserData<{
       account: { user_id: string; mobile: string };
       profile: { description: string };
       profile_changes: { field: string }[];

@@ -126,6 +126,24 @@ describe('profile editing', () => {
     expect((await remainUpdateTimes<Remaining>(again.client, { field: 'name' })).remain_times).toBe(0);
   });
 
+  it('forgets counted changes once no quota window reaches them', async () => {
+    const { client, account } = await signedInBySms(server);
+    await updateUserInfo(client, { description: 'counted' });
+    const rows = () =>
+      server.app.db
+        .selectFrom('profile_updates')
+        .select('id')
+        .where('user_id', '=', account.user_id)
+        .execute();
+    expect(await rows()).toHaveLength(1);
+    await server.app.sweepProfileUpdates();
+    expect(await rows()).toHaveLength(1);
+    // The longest default window is the birthday's year.
+    clock.advance(366 * DAY_MS);
+    expect(await server.app.sweepProfileUpdates()).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toHaveLength(0);
+  });
+
   it('refuses an unknown field or namespace in remain_update_times, and needs a session', async () => {
     const { client } = await signedInBySms(server);
     await rejectsWith(remainUpdateTimes(client, { field: 'shoe_size' }), 'invalidParam');

@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import {
   accountInfo,
   downloadImageV2,
+  pendingPics,
   remainUpdateTimes,
   reviewPic,
   uploadAvatar,
@@ -306,6 +307,11 @@ describe('sensitive pictures', () => {
     expect(await downloadImageV2(owner.client, { key: pic.key })).toMatchObject({ review_state: 'pending' });
     expect((await get(operator.browser)).status).toBe(200);
 
+    const queue = await pendingPics<{ pictures: { key: string; owner_id: string }[] }>(operator.client);
+    expect(queue.pictures).toContainEqual(
+      expect.objectContaining({ key: pic.key, owner_id: owner.account.user_id }),
+    );
+    await rejectsWith(pendingPics(owner.client), 'notAnOperator');
     await rejectsWith(reviewPic(other.client, { key: pic.key, approve: 1 }), 'notAnOperator');
     await rejectsWith(reviewPic(owner.client, { key: pic.key, approve: 1 }), 'notAnOperator');
     // A sensitive picture is not an avatar until it is approved.
@@ -314,6 +320,9 @@ describe('sensitive pictures', () => {
       'profileFieldInvalid',
     );
     await reviewPic(operator.client, { key: pic.key, approve: 1 });
+    expect(
+      (await pendingPics<{ pictures: { key: string }[] }>(operator.client)).pictures.map((p) => p.key),
+    ).not.toContain(pic.key);
     expect((await get(other.browser)).status).toBe(200);
     expect((await get()).headers.get('cache-control')).toContain('public');
 
@@ -323,6 +332,30 @@ describe('sensitive pictures', () => {
       review_state: 'rejected',
     });
     expect((await fetch(`${server.baseUrl}${rejected.url}`)).status).toBe(404);
+  });
+
+  it('are counted per day: past the quota the upload is refused and nothing is stored', async () => {
+    const limited = await startSdkServer({
+      profileQuotas: { 'profile.pic': { times: 2, windowSeconds: 86_400 } },
+    });
+    try {
+      const { client, account } = await signedInBySms(limited);
+      await uploadPic(client, { pic: blob(await png()) });
+      await uploadPic(client, { pic: blob(await png()), is_sensitive: 1 });
+      const refused = await rejectsWith(uploadPic(client, { pic: blob(await png()) }), 'updateLimitReached');
+      expect(refused.data).toMatchObject({ field: 'pic' });
+      const rows = await limited.app.db
+        .selectFrom('images')
+        .select('key')
+        .where('owner_id', '=', account.user_id)
+        .execute();
+      expect(rows).toHaveLength(2);
+      expect((await remainUpdateTimes<{ remain_times: number }>(client, { field: 'pic' })).remain_times).toBe(
+        0,
+      );
+    } finally {
+      await limited.close();
+    }
   });
 
   it('a picture sent without is_sensitive is public at once', async () => {

@@ -45,7 +45,6 @@ export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload>(
  * account's own mobile or e-mail; then the code (or the password) answers a `cancel_ticket`.
  */
 export const cancelRequest = /* @__PURE__ */ defineCall<CancelRequestPayload>('/passport/cancel/request/');
-/** Account cancellation: everything the account holds, as JSON, to keep before confirming. */
-export const cancelExportData = /* @__PURE__ */ defineCall<Extra>('/passport/cancel/export/', null, 'GET');
+
 /** Switches to another member identity of the signed-in user. */
 export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload>('/passport/member/switch/');

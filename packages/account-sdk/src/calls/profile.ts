@@ -72,3 +72,7 @@ export const downloadImageV2 = /* @__PURE__ */ defineCall<ImageKeyPayload>(
 export const reviewPic = /* @__PURE__ */ defineCall<ImageKeyPayload & { approve: 0 | 1 }>(
   '/web/user/review/pic/',
 );
+/** An operator's queue: the sensitive pictures waiting for review, oldest first. */
+export const pendingPics = /* @__PURE__ */ defineCall<Extra>('/web/user/review/pending/', null, 'GET');
+/** Everything the signed-in account holds, as JSON: to keep a copy before cancelling. */
+export const exportUserData = /* @__PURE__ */ defineCall<Extra>('/web/user/get/user_data/', null, 'GET');

@@ -100,8 +100,6 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
   'account/info/v2',
   'auth/cancel_verify_way',
   'cancel/request',
-  /** Account cancellation: the account's data as JSON before confirming (issue 17). */
-  'cancel/export',
   'account/set',
   'member/switch',
   /** The two-step QR verify: scan, then confirm by ticket. */
@@ -188,6 +186,9 @@ export const profilePaths = /* @__PURE__ */ family('/web/user/', [
   'upload/pic',
   'get/remain_update_times',
   'review/pic',
+  'review/pending',
+  /** Everything the account holds, as JSON (kept before a cancellation, issue 17). */
+  'get/user_data',
 ]);
 export const downloadPaths = /* @__PURE__ */ family('/user/web/download/', ['image', 'image/v2']);
 

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
 
 /** The profile fields whose changes are counted, in the one namespace the account centre uses. */
-export const PROFILE_FIELDS = ['name', 'avatar', 'description', 'birthday', 'gender'] as const;
+export const PROFILE_FIELDS = ['name', 'avatar', 'description', 'birthday', 'gender', 'pic'] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export const PROFILE_NAMESPACE = 'profile';
 
@@ -19,7 +19,7 @@ const DAY = 86_400;
 /**
  * The defaults: the name 3 times per 30 days (it is how others know the person), the birthday 3 times
  * a year, the gender 3 times per 30 days, avatar and description 20 times a day (against floods, not
- * against people). PROFILE_QUOTAS overrides any of them.
+ * against people), pictures 50 a day. PROFILE_QUOTAS overrides any of them.
  */
 export const DEFAULT_QUOTAS: Record<string, Quota> = {
   'profile.name': { times: 3, windowSeconds: 30 * DAY },
@@ -27,6 +27,8 @@ export const DEFAULT_QUOTAS: Record<string, Quota> = {
   'profile.gender': { times: 3, windowSeconds: 30 * DAY },
   'profile.avatar': { times: 20, windowSeconds: DAY },
   'profile.description': { times: 20, windowSeconds: DAY },
+  // Pictures are stored in the database: a cap per day keeps one account from filling it.
+  'profile.pic': { times: 50, windowSeconds: DAY },
 };
 
 export const quotaOf = (app: FastifyInstance, namespace: string, field: string): Quota | undefined =>

@@ -6,12 +6,13 @@ import {
   remainUpdateTimes,
   updateUserInfo,
 } from '../../flows/profile';
-import { describeImage, downloadImage, reviewPic } from '../../flows/upload-image';
+import { describeImage, downloadImage, pendingPics, reviewPic } from '../../flows/upload-image';
 import { paths } from '../../protocol';
 import {
   DefaultInfo,
   ImageInfo,
   ImageList,
+  PendingPics,
   Profile,
   RecommendNames,
   RemainUpdateTimes,
@@ -80,6 +81,14 @@ export const reviewPicRoute = flowRoute({
   data: Type.Object({ key: Type.String(), review_state: Type.String() }),
   at: [['profile', paths.profile.reviewPic]],
   run: (app, request) => reviewPic(app, request, request.body.key, request.body.approve === 1),
+});
+
+export const pendingPicsRoute = flowRoute({
+  method: 'GET',
+  schema: schema.pendingPics,
+  data: PendingPics,
+  at: [['profile', paths.profile.reviewPending]],
+  run: (app, request) => pendingPics(app, request),
 });
 
 export const downloadImageRoute = flowRoute({

@@ -48,6 +48,6 @@ export const cancelExportRoute = flowRoute({
   method: 'GET',
   schema: schema.export,
   data: Type.Record(Type.String(), Type.Unknown()),
-  at: [['passport', paths.passport.cancelExport]],
+  at: [['profile', paths.profile.getUserData]],
   run: (app, request) => exportData(app, request),
 });

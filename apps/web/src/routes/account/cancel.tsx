@@ -1,6 +1,6 @@
 import { loginHref } from '@portico/account-pages';
 import { CodeInput, ErrorMessage, PasswordInput, SubmitButton, useSession } from '@portico/account-react';
-import { type CancelWay, cancelConfirm, cancelExportData, cancelRequest } from '@portico/account-sdk';
+import { type CancelWay, cancelConfirm, cancelRequest, exportUserData } from '@portico/account-sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, Navigate, redirect, useLocation } from 'react-router';
@@ -22,7 +22,7 @@ export async function loader() {
 /** Saves the account's data as a JSON file. */
 function ExportButton({ t }: { t: T }) {
   const download = useMutation({
-    mutationFn: () => cancelExportData(accountClient),
+    mutationFn: () => exportUserData(accountClient),
     onSuccess: (data) => {
       const url = URL.createObjectURL(
         new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),

@@ -4,6 +4,7 @@ import {
   type AccountError,
   isAccountError,
   type ProfileData,
+  reviewPic,
   type UploadedImage,
   updateUserInfo,
   uploadAvatar,
@@ -22,6 +23,7 @@ import {
   profileQuery,
   quotaQuery,
   recommendNameQuery,
+  reviewQueueQuery,
 } from '../../lib/profile';
 import { useAccountT } from './messages';
 import { useDate } from './use-date';
@@ -313,6 +315,46 @@ function Pictures({ t }: { t: T }) {
   );
 }
 
+/** For an operator (OPERATOR_USER_IDS) only: the sensitive pictures waiting for review. */
+function ReviewQueue({ t }: { t: T }) {
+  const queue = useQuery(reviewQueueQuery());
+  const queryClient = useQueryClient();
+  const review = useMutation({
+    mutationFn: ({ key, approve }: { key: string; approve: 0 | 1 }) =>
+      reviewPic(accountClient, { key, approve }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.review }),
+  });
+  if (!queue.data) return null;
+  return (
+    <section className="card" aria-labelledby="profile-review">
+      <h2 id="profile-review">{t('profile.review')}</h2>
+      {queue.data.length === 0 ? <p>{t('profile.review.empty')}</p> : null}
+      <ErrorMessage error={review.error} />
+      <ul className="pictures">
+        {queue.data.map((picture, index) => (
+          <li key={picture.key}>
+            <img src={picture.url} alt={t('profile.review.alt', { n: index + 1 })} width={120} />
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => review.mutate({ key: picture.key, approve: 1 })}
+            >
+              {t('profile.review.approve', { n: index + 1 })}
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => review.mutate({ key: picture.key, approve: 0 })}
+            >
+              {t('profile.review.reject', { n: index + 1 })}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** /account/profile: the editable profile (issue 17). */
 export function Component() {
   const t = useAccountT();
@@ -336,6 +378,7 @@ export function Component() {
           <Avatar t={t} profile={profile.data} />
           <Details t={t} profile={profile.data} />
           <Pictures t={t} />
+          <ReviewQueue t={t} />
           <section className="card" aria-labelledby="profile-cancel">
             <h2 id="profile-cancel">{t('profile.cancel')}</h2>
             <Link to="/account/cancel">{t('profile.cancel.link')}</Link>
