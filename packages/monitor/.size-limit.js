@@ -2,7 +2,7 @@
 // collector's path) is resolved from its TypeScript source, so no build of it is needed.
 const withSource = (config) => ({
   ...config,
-  resolve: { ...config.resolve, conditionNames: ['source', 'import', 'default'] },
+  resolve: { ...config.resolve, conditionNames: ['@portico/source', 'import', 'default'] },
 });
 
 export default [

@@ -130,11 +130,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(codes);
   await app.register(passwords);
   await app.register(accounts);
+  // Before the areas that add what blocks a cancellation and what erasure removes (organisations).
+  await app.register(cancellation);
   await app.register(organisations);
   await app.register(devices);
   await app.register(housekeeping);
   await app.register(profile);
-  await app.register(cancellation);
   await app.register(tokens);
   await app.register(challenge);
   await app.register(risk);

@@ -1,4 +1,4 @@
-import { type AccountClient, accountInfo, sendMobileCode, smsLogin } from '@portico/account-sdk';
+import { type AccountClient, accountInfo, cancelCheck, sendMobileCode, smsLogin } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -883,5 +883,42 @@ describe('the active identity in account/info', () => {
     const found = activeIdentity(server.app, session);
     expect(found instanceof Promise).toBe(backend !== 'sqlite' && backend !== 'redis');
     expect((await found)?.permissions).toEqual(['member:update']);
+  });
+});
+
+describe('organisations and account cancellation', () => {
+  interface Check {
+    can_cancel: boolean;
+    blockers: { key: string; detail: Record<string, unknown> }[];
+    losses: { key: string; count: number }[];
+  }
+
+  it('blocks a manager, naming the organisation, until it is handed over', async () => {
+    const boss = await manager('Harbour Works');
+    const check = await cancelCheck<Check>(boss.client);
+    expect(check.can_cancel).toBe(false);
+    expect(check.blockers).toEqual([{ key: 'sole_manager', detail: { organisations: ['Harbour Works'] } }]);
+  });
+
+  it("lists a member's identities as lost, and erasure removes them with their role links", async () => {
+    const boss = await manager();
+    const m = await member(boss, ['member:read']);
+    const check = await cancelCheck<Check>(m.client);
+    expect(check.can_cancel).toBe(true);
+    expect(check.losses).toContainEqual({ key: 'organisation_memberships', count: 1 });
+    const rows = () =>
+      server.app.db.selectFrom('deputies').select('id').where('user_id', '=', m.userId).execute();
+    const [deputy] = await rows();
+    const eraser = server.app.cancellation.erasers.find((e) => e.key === 'deputies')!;
+    await server.app.db.transaction().execute((trx) => eraser.erase(trx, m.userId));
+    expect(await rows()).toEqual([]);
+    const links = await server.app.db
+      .selectFrom('deputy_roles')
+      .select('role_id')
+      .where('deputy_id', '=', deputy!.id)
+      .execute();
+    expect(links).toEqual([]);
+    // The manager and the subject are untouched.
+    expect((await cancelCheck<Check>(boss.client)).blockers[0]?.key).toBe('sole_manager');
   });
 });

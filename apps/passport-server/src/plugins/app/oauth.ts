@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { addLinkedIdentityCancelRules } from '../../domain/oauth/cancellation';
 import { createProviders, type Provider, type ProviderName } from '../../domain/oauth/providers';
 
 declare module 'fastify' {
@@ -8,10 +9,11 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates the instance with the third-party sign-in providers of the configuration. */
+/** Decorates the instance with the third-party sign-in providers of the configuration; linked identities join cancellation. */
 export default fp(
   async (app) => {
     app.decorate('oauthProviders', createProviders(app.config.oauth));
+    addLinkedIdentityCancelRules(app.cancellation);
   },
-  { name: 'oauth' },
+  { name: 'oauth', dependencies: ['cancellation'] },
 );

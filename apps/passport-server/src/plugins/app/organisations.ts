@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { addOrganisationCancelRules } from '../../domain/organisations/cancellation';
 import { createOrganisations, type Organisations } from '../../domain/organisations/organisations';
 
 declare module 'fastify' {
@@ -7,10 +8,11 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates the instance with the organisation domain (src/domain/organisations). */
+/** Decorates the instance with the organisation domain (src/domain/organisations), and adds its rules to cancellation. */
 export default fp(
   async (app) => {
     app.decorate('organisations', createOrganisations(app));
+    addOrganisationCancelRules(app.cancellation);
   },
-  { name: 'organisations', dependencies: ['db', 'secret'] },
+  { name: 'organisations', dependencies: ['db', 'secret', 'cancellation'] },
 );

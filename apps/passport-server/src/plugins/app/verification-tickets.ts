@@ -14,6 +14,13 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     app.decorate('verificationTickets', createVerificationTickets(app));
+    // An erased account keeps no ticket it earned.
+    app.cancellation.addEraser({
+      key: 'verification_tickets',
+      erase: async (trx, userId) => {
+        await trx.deleteFrom('verification_tickets').where('user_id', '=', userId).execute();
+      },
+    });
   },
-  { name: 'verification-tickets', dependencies: ['db', 'secret'] },
+  { name: 'verification-tickets', dependencies: ['db', 'secret', 'cancellation'] },
 );

@@ -1,0 +1,43 @@
+import type { CancellationRegistry } from '../cancellation/registry';
+
+/**
+ * What organisations mean for an account's cancellation: a manager hands the organisation over first
+ * (a subject always has exactly one manager, so it cannot lose it), the memberships are listed as lost,
+ * and erasure removes them with their role links.
+ */
+export function addOrganisationCancelRules(registry: CancellationRegistry): void {
+  registry.addBlocker({
+    key: 'sole_manager',
+    check: async (app, user) => {
+      const managed = await app.db
+        .selectFrom('deputies')
+        .innerJoin('subjects', 'subjects.id', 'deputies.subject_id')
+        .select('subjects.name')
+        .where('deputies.user_id', '=', user.id)
+        .where('deputies.is_manager', '=', 1)
+        .execute();
+      return managed.length > 0 ? { organisations: managed.map((row) => row.name) } : null;
+    },
+  });
+  registry.addLoss({
+    key: 'organisation_memberships',
+    count: async (app, user) =>
+      Number(
+        (
+          await app.db
+            .selectFrom('deputies')
+            .select((eb) => eb.fn.countAll().as('count'))
+            .where('user_id', '=', user.id)
+            .executeTakeFirstOrThrow()
+        ).count,
+      ),
+  });
+  registry.addEraser({
+    key: 'deputies',
+    erase: async (trx, userId) => {
+      const mine = trx.selectFrom('deputies').select('id').where('user_id', '=', userId);
+      await trx.deleteFrom('deputy_roles').where('deputy_id', 'in', mine).execute();
+      await trx.deleteFrom('deputies').where('user_id', '=', userId).execute();
+    },
+  });
+}
