@@ -240,6 +240,8 @@ function smsLogins(url: string, jar: Jar, codes: Code[]): Promise<Sample> {
 interface Portico {
   size: number;
   session: Contender;
+  /** The session check of an organisation-identity session (issue 12: within 10 % of a personal one). */
+  identitySession: Contender;
   password: Contender;
   sendCode: Contender;
   smsLogin: Contender;
@@ -256,6 +258,15 @@ async function portico(target: Target, size: number): Promise<Portico> {
     return jar;
   });
   const anon = await anonymous(url);
+  // Other accounts, signed in the same way, whose sessions become organisation-identity sessions.
+  const members = accounts.map((i) => (i + 1) % size);
+  const memberBrowsers = await pool(members, 8, async (i) => {
+    const jar = await anonymous(url);
+    await post(url, PATHS.login, jar, { email: emailOf(i), password: SEED_PASSWORD });
+    if (!jar.has('sessionid')) throw new Error('sign-in set no session cookie');
+    return jar;
+  });
+  await target.call('identities', { indices: members });
 
   // Session check: the load cycles through the signed-in browsers' cookies (session + its CSRF cookie).
   const session = loadContender('Portico', 'session check (account/info)', label(size), {
@@ -267,6 +278,16 @@ async function portico(target: Target, size: number): Promise<Portico> {
       headers: { cookie: cookieHeader(jar) },
     })),
     verify: (body) => webOk(body) && body.includes('"user_id"'),
+  });
+  const identitySession = loadContender('Portico', 'session check, organisation identity', label(size), {
+    url,
+    connections: READ_CONNECTIONS,
+    requests: memberBrowsers.map((jar) => ({
+      method: 'GET',
+      path: PATHS.info,
+      headers: { cookie: cookieHeader(jar) },
+    })),
+    verify: (body) => webOk(body) && body.includes('"org"') && body.includes('member:read'),
   });
   // Password sign-in of the same accounts from one signed-out browser, round robin.
   const password = loadContender('Portico', 'password login (argon2id)', label(size), {
@@ -300,7 +321,7 @@ async function portico(target: Target, size: number): Promise<Portico> {
     warm: async () => {},
     slice: () => smsLogins(url, anon, issued),
   });
-  return { size, session, password, sendCode, smsLogin };
+  return { size, session, identitySession, password, sendCode, smsLogin };
 }
 
 // ---------------------------------------------------------------- Better Auth
@@ -413,7 +434,7 @@ try {
   const rawConcurrent = argonCase(LOGIN_CONNECTIONS, `hash, ${LOGIN_CONNECTIONS} in flight`);
 
   log('reads: the floor, the session checks and Better Auth get-session, interleaved');
-  await interleave([floor, small.session, big.session, ba.session]);
+  await interleave([floor, small.session, big.session, big.identitySession, ba.session]);
   log('sign-ins: raw argon2id, password logins and Better Auth sign-in, interleaved');
   await interleave([rawConcurrent, small.password, big.password, ba.signIn, rawSingle]);
   log('code sign-in: send and redeem, interleaved between the two sizes');
@@ -425,6 +446,7 @@ try {
     floor,
     small.session,
     big.session,
+    big.identitySession,
     ba.session,
     small.password,
     big.password,
@@ -448,6 +470,7 @@ try {
   const ratios = new Map<Contender, string>([
     [small.session, `${pct(rps(small.session) / rps(floor))} of floor`],
     [big.session, `${pct(rps(big.session) / rps(floor))} of floor`],
+    [big.identitySession, `${pct(rps(big.identitySession) / rps(big.session))} of a personal session's`],
     [ba.session, `${pct(rps(ba.session) / rps(floor))} of floor`],
     [small.password, `${pct(rps(small.password) / rps(rawConcurrent))} of raw argon2id`],
     [big.password, `${pct(rps(big.password) / rps(rawConcurrent))} of raw argon2id`],
@@ -479,6 +502,10 @@ try {
   );
   lines.push(
     `| session check ≥ 10× Better Auth get-session | ${vsBa.toFixed(1)}× (${rps(big.session).toFixed(0)} / ${rps(ba.session).toFixed(0)} req/s) | ${check(vsBa >= 10)} |`,
+  );
+  const id = rps(big.identitySession) / rps(big.session);
+  lines.push(
+    `| identity session check within 10 % of a personal session's | ${pct(id)} (${rps(big.identitySession).toFixed(0)} / ${rps(big.session).toFixed(0)} req/s) | ${check(id >= 0.9)} |`,
   );
   lines.push(
     `| password login ≥ 90 % of raw argon2id, ${LOGIN_CONNECTIONS} in flight | ${pct(pw)} (${rps(big.password).toFixed(1)} / ${rps(rawConcurrent).toFixed(1)} per s) | ${check(pw >= 0.9)} |`,

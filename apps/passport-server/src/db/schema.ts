@@ -205,6 +205,7 @@ export interface DeputyRolesTable {
   deputy_id: string;
   role_id: string;
   subject_id: string;
+  created_at: Millis;
 }
 
 /** One profile change (migration 0010), counted by the update quotas. */

@@ -1,6 +1,7 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
+import { newUserRow } from '../domain/accounts/accounts';
 import { hasOtherWayIn, identitiesOf, link, linkedUser, touch, unlink } from '../domain/oauth/identities';
 import {
   dropPendingProfile,
@@ -154,18 +155,11 @@ async function createFor(app: FastifyInstance, identity: ProviderIdentity, profi
   if (await accountOfEmail(app, identity)) {
     throw new PassportError('oauthAccountExists', profileKey ? { profile_key: profileKey } : {});
   }
-  const now = app.runtime.now();
-  const user: User = {
-    id: randomUUID(),
-    mobile: null,
+  const name = identity.name?.trim().slice(0, 40);
+  const user = newUserRow(app.runtime.now(), {
     email: identity.email && identity.emailVerified ? identity.email : null,
-    username: null,
-    password_hash: null,
-    screen_name: identity.name?.trim().slice(0, 40) || `user${String(randomInt(0, 1e9)).padStart(9, '0')}`,
-    is_frozen: 0,
-    created_at: now,
-    updated_at: now,
-  };
+    ...(name ? { screen_name: name } : {}),
+  });
   await app.db
     .transaction()
     .execute(async (trx) => {
@@ -181,8 +175,8 @@ async function createFor(app: FastifyInstance, identity: ProviderIdentity, profi
           email_verified: identity.emailVerified ? 1 : 0,
           name: identity.name,
           avatar_url: identity.avatarUrl,
-          created_at: now,
-          last_used_at: now,
+          created_at: user.created_at,
+          last_used_at: user.created_at,
         })
         .execute();
     })

@@ -117,6 +117,71 @@ async function seed({ total }: { total: number }) {
   return { seconds: (performance.now() - started) / 1000, ...(await stats()) };
 }
 
+/**
+ * Makes the live sessions of these accounts organisation-identity sessions, as subject login does: one
+ * subject, each account a member holding one role, `sessions.deputy_id` set. The session check of such a
+ * session is then measured against a personal one.
+ */
+async function identities({ indices }: { indices: number[] }) {
+  const now = Date.now();
+  const subjectId = randomUUID();
+  const roleId = randomUUID();
+  await app.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('subjects')
+      .values({
+        id: subjectId,
+        name: 'Bench Ltd',
+        base_infos: '{}',
+        detail_infos: '{}',
+        identity_card_sealed: null,
+        real_name_sealed: null,
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto('roles')
+      .values({
+        id: roleId,
+        subject_id: subjectId,
+        role_key: 'bench',
+        role_name: 'Bench',
+        permissions: JSON.stringify(['member:read', 'role:read', 'subject:read']),
+        description: '',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const i of indices) {
+      const user = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', emailOf(i))
+        .executeTakeFirstOrThrow();
+      const deputyId = randomUUID();
+      await trx
+        .insertInto('deputies')
+        .values({
+          id: deputyId,
+          subject_id: subjectId,
+          user_id: user.id,
+          deputy_name: `m${i}`,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await trx
+        .insertInto('deputy_roles')
+        .values({ deputy_id: deputyId, role_id: roleId, subject_id: subjectId, created_at: now })
+        .execute();
+      await trx.updateTable('sessions').set({ deputy_id: deputyId }).where('user_id', '=', user.id).execute();
+    }
+  });
+  return { members: indices.length };
+}
+
 async function stats() {
   const count = async (table: 'users' | 'sessions' | 'one_time_codes') =>
     Number(
@@ -158,6 +223,7 @@ serveParent(
     seed,
     stats,
     plans,
+    identities,
     hashParams: () => parseOptions(passwordHash),
   },
   async () => {

@@ -33,6 +33,36 @@ const isUniqueViolation = (error: unknown) => {
   );
 };
 
+/**
+ * A new account's row: a fresh id, the generated name `user` + 9 digits unless one is given, and the
+ * profile and cancellation columns at their starting values. Every way an account is created uses it.
+ */
+export function newUserRow(
+  now: number,
+  fields: Partial<Pick<User, 'mobile' | 'email' | 'password_hash' | 'screen_name'>> = {},
+): User {
+  return {
+    id: randomUUID(),
+    mobile: null,
+    email: null,
+    username: null,
+    password_hash: null,
+    screen_name: `user${String(randomInt(0, 1e9)).padStart(9, '0')}`,
+    is_frozen: 0,
+    created_at: now,
+    updated_at: now,
+    description: '',
+    birthday: null,
+    gender: 0,
+    avatar_key: null,
+    name_set_at: null,
+    cancel_requested_at: null,
+    cancel_erase_at: null,
+    erased_at: null,
+    ...fields,
+  };
+}
+
 /** The users table: lookups by normalised identifier, creation, password hash updates. */
 export function createAccounts(app: FastifyInstance): Accounts {
   const { db, runtime } = app;
@@ -43,28 +73,11 @@ export function createAccounts(app: FastifyInstance): Accounts {
   const newUser = (
     identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
     passwordHash: string | null,
-  ): User => {
-    const now = runtime.now();
-    return {
-      id: randomUUID(),
-      mobile: identifier.kind === 'mobile' ? identifier.value : null,
-      email: identifier.kind === 'email' ? identifier.value : null,
-      username: null,
+  ): User =>
+    newUserRow(runtime.now(), {
+      [identifier.kind]: identifier.value,
       password_hash: passwordHash,
-      screen_name: `user${String(randomInt(0, 1e9)).padStart(9, '0')}`,
-      is_frozen: 0,
-      created_at: now,
-      updated_at: now,
-      description: '',
-      birthday: null,
-      gender: 0,
-      avatar_key: null,
-      name_set_at: null,
-      cancel_requested_at: null,
-      cancel_erase_at: null,
-      erased_at: null,
-    };
-  };
+    });
 
   const accounts: Accounts = {
     find,
