@@ -1,5 +1,5 @@
 import { type AccountClient, createAccountClient } from '@portico/account-sdk';
-import { decodeMixedFields } from '@portico/account-sdk/protocol';
+import { decodeMixedFields, errorText } from '@portico/account-sdk/protocol';
 
 /** A request as the fake passport received it: the path, the method, the query and the decoded form body. */
 export interface Received {
@@ -14,9 +14,10 @@ export interface Received {
 export type Route = (request: Received) => unknown | Promise<unknown>;
 
 export const ok = (data: unknown) => ({ message: 'success', data });
+/** A failure as the passport sends it: by default with its catalogue text (zh, the default language). */
 export const fail = (
   error_code: number,
-  description = 'server text',
+  description = errorText(error_code, 'zh'),
   extra: Record<string, unknown> = {},
 ) => ({
   message: 'error',
