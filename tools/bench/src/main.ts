@@ -386,6 +386,49 @@ const start = async (name: string, file: string) => {
   return target;
 };
 
+/**
+ * `BENCH_ONLY=identity-session pnpm bench`: only the session check of an organisation-identity session
+ * against a personal one on the 100,000-account server, interleaved (about a minute on a quiet
+ * machine); prints its two rows and the within-10 % target, then exits.
+ */
+if (process.env.BENCH_ONLY === 'identity-session') {
+  let lines: string[] = [];
+  let only: Contender[] = [];
+  try {
+    const size = SIZES[1];
+    const target = await start(`portico-${size}`, 'portico.ts');
+    const seeded = await target.call<{ seconds: number; users: number }>('seed', { total: size });
+    log(`Portico ${label(size)}: ${seeded.users} accounts, seeded in ${seeded.seconds.toFixed(1)} s`);
+    const big = await portico(target, size);
+    log('reads: a personal and an organisation-identity session check, interleaved');
+    await interleave([big.session, big.identitySession]);
+    only = [big.session, big.identitySession];
+    const [personal, identity] = only.map((c) => c.result as Figures) as [Figures, Figures];
+    const ratio = identity.rps / personal.rps;
+    lines = [
+      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ` +
+        `load average ${loadAtStart} at the start and ${load1()} at the end (other work on the machine included).`,
+      '',
+      '| system | case | accounts | per s | p50 ms | p99 ms | ratio | failed |',
+      '|---|---|---:|---:|---:|---:|---|---:|',
+      ...only.map((c, i) => {
+        const f = c.result as Figures;
+        const note = i === 1 ? `${(100 * ratio).toFixed(0)} % of a personal session's` : '';
+        return `| ${c.system} | ${c.case} | ${c.accounts} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${note} | ${f.failures} |`;
+      }),
+      '',
+      `| target | measured | |`,
+      '|---|---|---|',
+      `| identity session check within 10 % of a personal session's | ${(100 * ratio).toFixed(0)} % (${identity.rps.toFixed(0)} / ${personal.rps.toFixed(0)} req/s) | ${ratio >= 0.9 ? 'met' : '**missed**'} |`,
+    ];
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(only.some((c) => (c.result?.failures ?? 0) > 0) ? 1 : 0);
+}
+
 const all: Contender[] = [];
 let report = '';
 try {
