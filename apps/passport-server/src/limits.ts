@@ -31,6 +31,11 @@ export interface Limits {
   passwordFailureWindowMs: number;
   /** Password failures per client address per hour before 429. */
   passwordFailuresPerIpPerHour: number;
+  /**
+   * Runs of the password strength estimator per client address (IPv6 by /64) per hour: it costs CPU
+   * and some routes run it before any code is checked.
+   */
+  passwordChecksPerIpPerHour: number;
   /** A session's last-seen time is written at most this often (no write per request). */
   sessionTouchMs: number;
   /** Housekeeping (expired rows) runs this often. */
@@ -66,6 +71,7 @@ export const defaultLimits: Limits = {
   passwordFailuresPerAccount: 10,
   passwordFailureWindowMs: 15 * 60_000,
   passwordFailuresPerIpPerHour: 100,
+  passwordChecksPerIpPerHour: 60,
   sessionTouchMs: 60_000,
   sweepIntervalMs: 10 * 60_000,
   ticketTtlMs: 10 * 60_000,
