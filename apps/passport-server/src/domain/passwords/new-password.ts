@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { rateLimitKey } from '../../lib/ip';
+import { HOUR } from '../../limits';
 import { CodeType } from '../../protocol';
 import { emailOf, mobileOf } from '../accounts/targets';
 import type { Channel } from '../codes/codes';
 import { currentPasswordFailureKey, passwordFailureKey } from './failures';
-import { rateLimitKey } from '../../lib/ip';
-import { HOUR } from '../../limits';
 import { assertStrong, screenNewPassword } from './policy';
 
 /**
