@@ -12,6 +12,7 @@ import { defaultLimits, type Limits } from './limits';
 import accounts from './plugins/app/accounts';
 import cancellation from './plugins/app/cancellation';
 import challenge from './plugins/app/challenge';
+import clientApps from './plugins/app/client-apps';
 import codes from './plugins/app/codes';
 import csrf from './plugins/app/csrf';
 import db from './plugins/app/db';
@@ -120,6 +121,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(swagger);
 
   // The app's own services.
+  await app.register(clientApps);
   await app.register(db);
   await app.register(secret);
   await app.register(store);

@@ -61,6 +61,12 @@ export interface Config {
   /** APP_NAME, default Portico: shown in messages. */
   appName: string;
   /**
+   * CLIENT_APPS: the apps that call this server, by aid (docs/deploying.md, "Your apps"). When set, a
+   * request naming another aid is refused with APP_UNKNOWN; the apps' origins join allowedOrigins.
+   * Unset: every aid is accepted (development).
+   */
+  clientApps: ClientApp[] | undefined;
+  /**
    * SECOND_VERIFY, default on: a password or e-mail-code sign-in of an account with a mobile, from a
    * device the account has not used before, answers 2046 and needs an SMS code (README, "Second verification").
    */
@@ -171,6 +177,7 @@ export const EnvSchema = Type.Object({
   ),
   SECRET: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
   APP_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  CLIENT_APPS: Type.Optional(Type.String({ minLength: 2 })),
   SECOND_VERIFY: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
@@ -320,8 +327,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   // A loopback public origin (the development default) is one origin under all its spellings.
+  const apps = clientApps(e.CLIENT_APPS);
   const allowedOrigins = [
-    ...new Set([...origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS), ...loopbackAliases(publicOrigin)]),
+    ...new Set([
+      ...origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS),
+      ...loopbackAliases(publicOrigin),
+      ...(apps ?? []).flatMap((app) => app.origins),
+    ]),
   ];
   const given: Record<string, string | undefined> = raw;
   // An app served at a host of its own sends its API calls from that origin: the CORS and CSRF origin
@@ -359,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL ?? 'info',
     secret: e.SECRET,
     appName: e.APP_NAME ?? 'Portico',
+    clientApps: apps,
     secondVerify: e.SECOND_VERIFY !== 'off',
     apps: APPS.map((entry) => {
       const host = entry.hostVariable ? given[entry.hostVariable] : undefined;
@@ -435,6 +448,56 @@ function testClock(value: string | undefined, publicOrigin: string): boolean {
       `the test clock moves time for every user; ${publicOrigin} is not a loopback origin`,
     );
   return true;
+}
+
+/** One app of CLIENT_APPS. */
+export interface ClientApp {
+  aid: string;
+  name: string;
+  /** The origins its pages call the API from (added to the allowed origins). */
+  origins: string[];
+  /** How its phone inputs read a number without a +country prefix (DEFAULT_REGION otherwise). */
+  defaultRegion: CountryCode | undefined;
+}
+
+/**
+ * CLIENT_APPS is JSON: `[{"aid": 1128, "name": "Acme", "origins": ["https://app.acme.test"],
+ * "default_region": "GB"}]`; `origins` and `default_region` are optional.
+ */
+function clientApps(value: string | undefined): ClientApp[] | undefined {
+  if (value === undefined) return undefined;
+  const fail = (why: string): never => {
+    throw new ConfigError('CLIENT_APPS', why);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    fail('is not JSON: write [{"aid": 1128, "name": "Acme", "origins": ["https://app.acme.test"]}]');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return fail('must be a non-empty JSON array of apps');
+  const seen = new Set<string>();
+  return parsed.map((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) return fail(`entry ${index} is not an object`);
+    const { aid, name, origins: list, default_region: defaultRegion } = entry as Record<string, unknown>;
+    const id = typeof aid === 'number' || typeof aid === 'string' ? String(aid) : '';
+    if (!/^[0-9A-Za-z_-]{1,32}$/.test(id))
+      fail(`entry ${index}: "aid" must be 1 to 32 letters, digits, - or _ (the SDK's aid)`);
+    if (seen.has(id)) fail(`aid ${id} is listed twice`);
+    seen.add(id);
+    if (typeof name !== 'string' || name.length < 1 || name.length > 40)
+      fail(`aid ${id}: "name" must be a string of 1 to 40 characters`);
+    if (list !== undefined && (!Array.isArray(list) || list.some((o) => typeof o !== 'string')))
+      fail(`aid ${id}: "origins" must be an array of origins such as "https://app.example.com"`);
+    if (defaultRegion !== undefined && typeof defaultRegion !== 'string')
+      fail(`aid ${id}: "default_region" must be a country code such as "CN"`);
+    return {
+      aid: id,
+      name: name as string,
+      origins: ((list ?? []) as string[]).map((o) => origin('CLIENT_APPS', o)),
+      defaultRegion: defaultRegion === undefined ? undefined : region('CLIENT_APPS', defaultRegion as string),
+    };
+  });
 }
 
 /** A config from the defaults plus overrides, for tests and benchmarks. */
