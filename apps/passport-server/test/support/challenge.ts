@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { solveChallenge } from 'altcha-lib/v1';
 import { expect } from 'vitest';
 import type { PuzzleAnswer } from '../../src/domain/challenge/puzzle';
 import { PassportError } from '../../src/errors';
@@ -31,7 +32,26 @@ export function answerFields(answer: PuzzleAnswer, wrong = false): Record<string
       return { angle: wrong ? 360 - answer.angle + 90 : 360 - answer.angle };
     case '3d':
       return wrong ? { x: answer.x + answer.r * 3, y: answer.y } : { x: answer.x + 3, y: answer.y - 2 };
+    case 'accessible':
+      return {};
   }
+}
+
+/** ALTCHA's challenge as /vc/challenge hands it out. */
+export interface PowChallenge {
+  algorithm: string;
+  challenge: string;
+  maxnumber: number;
+  salt: string;
+  signature: string;
+}
+
+/** Solves the proof of work the way the browser's worker does (altcha-lib's own solver) → the payload. */
+export async function solvePow(pow: PowChallenge): Promise<string> {
+  const solution = await solveChallenge(pow.challenge, pow.salt, pow.algorithm, pow.maxnumber).promise;
+  if (!solution) throw new Error('the proof of work has no solution below maxnumber');
+  const payload = { algorithm: pow.algorithm, challenge: pow.challenge, number: solution.number, salt: pow.salt, signature: pow.signature };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
 /** The decision conf a CHALLENGE_REQUIRED failure carries, parsed the way the SDK parses it. */
@@ -49,6 +69,29 @@ export async function expectedAnswer(browser: Browser, challengeId: string): Pro
   return response.body.data.answer as PuzzleAnswer;
 }
 
+/** The proof of work each challenge id's next answer must carry, as the script keeps it. */
+const currentPow = new Map<string, PowChallenge>();
+
+/** POST /vc/challenge, remembering the proof of work it hands out (as the script does). */
+export async function draw(browser: Browser, body: Record<string, string | number>): Promise<Answer> {
+  const response = await browser.post(paths.vc.challenge, body);
+  if (response.body.data?.pow) currentPow.set(String(body.challenge_id), response.body.data.pow);
+  return response;
+}
+
+/**
+ * POST /vc/verify with the solved proof of work of the current puzzle (as the script sends it), taking
+ * the next one from a refusal. `pow: ''` (or any given value) in the body is sent as it is.
+ */
+export async function verify(browser: Browser, body: Record<string, string | number>): Promise<Answer> {
+  const id = String(body.challenge_id);
+  const pow = currentPow.get(id);
+  const sent = 'pow' in body || !pow ? body : { ...body, pow: await solvePow(pow) };
+  const response = await browser.post(paths.vc.verify, sent);
+  if (response.body.data?.pow) currentPow.set(id, response.body.data.pow);
+  return response;
+}
+
 /** Draws a puzzle and answers it right; returns the pass. */
 export async function solve(browser: Browser, challengeId: string, fp: string): Promise<string> {
   const puzzle = await browser.post(paths.vc.challenge, { challenge_id: challengeId });
@@ -57,6 +100,7 @@ export async function solve(browser: Browser, challengeId: string, fp: string): 
   const verified = await browser.post(paths.vc.verify, {
     challenge_id: challengeId,
     fp,
+    pow: await solvePow(puzzle.body.data.pow),
     ...answerFields(answer),
   });
   expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');

@@ -23,7 +23,9 @@ export type PuzzleAnswer =
   | { kind: 'slide'; x: number }
   | { kind: 'text'; text: string }
   | { kind: 'whirl'; angle: number }
-  | { kind: '3d'; x: number; y: number; r: number };
+  | { kind: '3d'; x: number; y: number; r: number }
+  /** The accessible route: no picture; passes with its proof of work once the cooldown is over. */
+  | { kind: 'accessible'; readyAt: number };
 
 /** A person's answer as it arrives at /vc/verify; each kind reads its own fields. */
 export interface Submission {
@@ -37,6 +39,8 @@ export interface Submission {
 export interface Puzzle {
   view: PuzzleView;
   answer: PuzzleAnswer;
+  /** 3d: the prompt in each language (pooled puzzles are drawn before the request's language is known). */
+  prompts?: { zh: string; en: string };
 }
 
 export interface PuzzleKind {
