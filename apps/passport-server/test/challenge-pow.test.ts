@@ -23,7 +23,6 @@ import { type Browser, startServer, type TestServer } from './support/server';
 
 let server: TestServer;
 let clock = Date.now();
-const FP = 'verify_lx1portico_pow_fingerprint';
 const LIMITS = {
   challengeAfterTargetFailures: 2,
   powMaxNumber: 2_000,
@@ -79,7 +78,10 @@ describe('the proof of work', () => {
       missing: '',
       'not base64 JSON': 'bm90IGpzb24=',
       'a wrong number': encode({ ...good, number: (good.number as number) + 1 }),
-      'another salt': encode({ ...good, salt: String(good.salt).replace(`cid=${id}`, `cid=${'B'.repeat(24)}`) }),
+      'another salt': encode({
+        ...good,
+        salt: String(good.salt).replace(`cid=${id}`, `cid=${'B'.repeat(24)}`),
+      }),
       'another algorithm': encode({ ...good, algorithm: 'SHA-1' }),
       'no signature': encode({ ...good, signature: '0'.repeat(64) }),
     };
@@ -88,7 +90,9 @@ describe('the proof of work', () => {
       const response = await verify(browser, { challenge_id: id, fp, pow: payload, ...answerFields(answer) });
       codes[name] = response.body.data.error_code;
     }
-    expect(codes).toEqual(Object.fromEntries(Object.keys(forged).map((k) => [k, ErrorCode.challengePowInvalid])));
+    expect(codes).toEqual(
+      Object.fromEntries(Object.keys(forged).map((k) => [k, ErrorCode.challengePowInvalid])),
+    );
     // Six refusals, yet all three tries are left: the right answer with the right work passes.
     const right = await verify(browser, { challenge_id: id, fp, pow: encode(good), ...answerFields(answer) });
     expect(right.body.message, JSON.stringify(right.body)).toBe('success');
@@ -107,7 +111,12 @@ describe('the proof of work', () => {
     // The spent solution again, now with the right answer: refused, and no try spent.
     const replay = await verify(browser, { challenge_id: id, fp, pow: solved, ...answerFields(answer) });
     expect(replay.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
-    const right = await verify(browser, { challenge_id: id, fp, pow: await solvePow(next), ...answerFields(answer) });
+    const right = await verify(browser, {
+      challenge_id: id,
+      fp,
+      pow: await solvePow(next),
+      ...answerFields(answer),
+    });
     expect(right.body.message).toBe('success');
   });
 
@@ -119,7 +128,12 @@ describe('the proof of work', () => {
     await draw(browser, { challenge_id: other, fp });
     const solved = await solvePow(drawnFirst.body.data.pow);
     const otherAnswer = await expectedAnswer(browser, other);
-    const foreign = await verify(browser, { challenge_id: other, fp, pow: solved, ...answerFields(otherAnswer) });
+    const foreign = await verify(browser, {
+      challenge_id: other,
+      fp,
+      pow: solved,
+      ...answerFields(otherAnswer),
+    });
     expect(foreign.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
     // "New puzzle": the first puzzle's work does not answer the second.
     await draw(browser, { challenge_id: first, fp });

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { solveChallenge } from 'altcha-lib/v1';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { expect } from 'vitest';
 import type { PuzzleAnswer } from '../../src/domain/challenge/puzzle';
 import { PassportError } from '../../src/errors';
@@ -12,11 +12,26 @@ import {
 } from '../../src/protocol';
 import type { Answer, Browser } from './server';
 
-/** A drag from the left edge to x: `steps` moves, 40 ms apart, as a hand would make. */
+/**
+ * A drag from the left edge to x as a hand makes it: fast then slowing down (ease-out), 35-60 ms
+ * between moves, a little vertical wobble. Deterministic, so a failure replays.
+ */
 export function dragTrace(x: number, steps = 12): string {
   const points: [number, number, number][] = [[0, 0, 0]];
-  for (let i = 1; i <= steps; i++) points.push([Math.round(((x * i) / steps) * 10) / 10, i % 3, i * 40]);
+  let t = 0;
+  for (let i = 1; i <= steps; i++) {
+    t += 35 + ((i * 17) % 26);
+    const eased = 1 - (1 - i / steps) ** 2;
+    points.push([Math.round(x * eased * 10) / 10, i % 3, t]);
+  }
   return JSON.stringify(points);
+}
+
+/** The forged trace of issue 10: evenly spaced in distance and time, as a script interpolates it. */
+export function evenTrace(x: number, steps = 12): string {
+  return JSON.stringify(
+    Array.from({ length: steps + 1 }, (_, i) => [Math.round(((x * i) / steps) * 10) / 10, 0, i * 40]),
+  );
 }
 
 /** The form fields a person would submit for the expected answer (or a wrong one). */
@@ -50,7 +65,13 @@ export interface PowChallenge {
 export async function solvePow(pow: PowChallenge): Promise<string> {
   const solution = await solveChallenge(pow.challenge, pow.salt, pow.algorithm, pow.maxnumber).promise;
   if (!solution) throw new Error('the proof of work has no solution below maxnumber');
-  const payload = { algorithm: pow.algorithm, challenge: pow.challenge, number: solution.number, salt: pow.salt, signature: pow.signature };
+  const payload = {
+    algorithm: pow.algorithm,
+    challenge: pow.challenge,
+    number: solution.number,
+    salt: pow.salt,
+    signature: pow.signature,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 

@@ -137,6 +137,10 @@ export function createChallenges(app: FastifyInstance): Challenges {
     maxWaiting: limits.renderMaxWaiting,
   });
   const pow = createPow({ secret, store, now: () => runtime.now() });
+  const triesOf = (subtype: CaptchaSubtype, mode: PowMode): number =>
+    mode === 'accessible'
+      ? limits.puzzleMaxTries
+      : Math.min(limits.puzzleMaxTries, puzzleKinds[subtype].maxTries ?? limits.puzzleMaxTries);
   /** The proof of work's size, doubled for every `powRampEvery` puzzles this client drew lately. */
   const powSize = (drawn: number, base: number): number =>
     Math.min(
@@ -221,7 +225,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
         challenge_id: challengeId,
         subtype: challenge.subtype,
         expires_in: Math.floor(ttl / 1000),
-        tries_left: limits.puzzleMaxTries,
+        tries_left: triesOf(challenge.subtype, mode),
         mode,
         pow: await pow.issue({ challengeId, serial, mode }, maxnumber, ttl),
         view,
@@ -246,17 +250,21 @@ export function createChallenges(app: FastifyInstance): Challenges {
       if (work !== 'ok') throw new PassportError('challengePowInvalid');
       // Charge the try before judging it: parallel answers cannot race past the limit.
       const tries = await store.incr(key.tries(challengeId, puzzle.serial), limits.puzzleTtlMs);
-      const left = limits.puzzleMaxTries - tries;
+      const left = triesOf(challenge.subtype, mode) - tries;
       if (left < 0) {
         await store.delete(key.puzzle(challengeId));
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
       const right =
-        puzzle.answer.kind === 'accessible' || puzzleKinds[challenge.subtype].check(puzzle.answer, submission);
+        puzzle.answer.kind === 'accessible' ||
+        puzzleKinds[challenge.subtype].check(puzzle.answer, submission);
       if (!right) {
-        if (left === 0) {
+        const fatal =
+          puzzle.answer.kind !== 'accessible' &&
+          puzzleKinds[challenge.subtype].fatal?.(puzzle.answer, submission);
+        if (left === 0 || fatal) {
           await store.delete(key.puzzle(challengeId));
-          throw new PassportError('challengeFailed', { tries_left: left });
+          throw new PassportError('challengeFailed', { tries_left: 0 });
         }
         // Every try pays its own work: the next one comes with the refusal.
         const ttl = Math.max(1000, puzzle.expiresAt - runtime.now());

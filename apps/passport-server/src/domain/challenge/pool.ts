@@ -20,6 +20,8 @@ export interface PuzzlePool {
   warm(kind: CaptchaSubtype): void;
   /** Renders done since start (for tests and the bench). */
   readonly rendered: number;
+  /** Per kind: renders done and their mean wall time in ms (the bench's render cost). */
+  stats(): Record<string, { count: number; meanMs: number }>;
   /** Waits for every render in flight (tests; closing). */
   idle(): Promise<void>;
 }
@@ -46,10 +48,11 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
   let rendered = 0;
   let waiters = 0;
   let idleWaiters: (() => void)[] = [];
+  const timing = new Map<CaptchaSubtype, { count: number; ms: number }>();
 
   const listOf = <T>(map: Map<CaptchaSubtype, T[]>, kind: CaptchaSubtype): T[] => {
-    let list = map.get(kind);
-    if (!list) map.set(kind, (list = []));
+    const list = map.get(kind) ?? [];
+    if (!map.has(kind)) map.set(kind, list);
     return list;
   };
 
@@ -57,10 +60,13 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
     while (running < Math.max(1, options.lanes) && queue.length) {
       const kind = queue.shift() as CaptchaSubtype;
       running++;
+      const started = performance.now();
       render(kind)
         .then(
           (puzzle) => {
             rendered++;
+            const t = timing.get(kind) ?? { count: 0, ms: 0 };
+            timing.set(kind, { count: t.count + 1, ms: t.ms + performance.now() - started });
             const waiter = listOf(waiting, kind).shift();
             if (waiter) {
               waiters--;
@@ -104,6 +110,11 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
     get rendered() {
       return rendered;
     },
+    stats() {
+      return Object.fromEntries(
+        [...timing].map(([kind, t]) => [kind, { count: t.count, meanMs: t.ms / Math.max(1, t.count) }]),
+      );
+    },
     warm(kind) {
       refill(kind);
     },
@@ -115,7 +126,9 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
       }
       if (waiters >= options.maxWaiting) throw new PassportError('challengeBusy');
       waiters++;
-      const promise = new Promise<Puzzle>((resolve, reject) => listOf(waiting, kind).push({ resolve, reject }));
+      const promise = new Promise<Puzzle>((resolve, reject) =>
+        listOf(waiting, kind).push({ resolve, reject }),
+      );
       refill(kind);
       return promise;
     },

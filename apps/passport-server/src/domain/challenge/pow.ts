@@ -63,15 +63,7 @@ function decode(payload: string): SolutionPayload | null {
   }
 }
 
-export function createPow({
-  secret,
-  store,
-  now,
-}: {
-  secret: Buffer;
-  store: Store;
-  now: () => number;
-}): Pow {
+export function createPow({ secret, store, now }: { secret: Buffer; store: Store; now: () => number }): Pow {
   // A key of its own, derived from the server secret: a leaked PoW key says nothing about CSRF tokens.
   const key = hmac(secret, 'vc|pow|altcha');
   return {
@@ -93,8 +85,7 @@ export function createPow({
     async spend(payload, binding) {
       const solution = decode(payload);
       if (
-        !solution ||
-        solution.algorithm !== 'SHA-256' ||
+        solution?.algorithm !== 'SHA-256' ||
         typeof solution.challenge !== 'string' ||
         typeof solution.salt !== 'string' ||
         typeof solution.signature !== 'string' ||
