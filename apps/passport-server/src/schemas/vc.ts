@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { CHALLENGE_ID_PATTERN } from '../domain/challenge/challenges';
 import { POW_PAYLOAD_MAX } from '../domain/challenge/pow';
+import { PROVIDER_TOKEN_MAX } from '../domain/challenge/providers';
 import { TRACE_MAX_POINTS } from '../domain/challenge/trace';
 import { CommonQuery, FORM, webResponses } from './common';
 
@@ -69,6 +70,13 @@ export const challengeSchema = {
       mode: Type.Union([Type.Literal('puzzle'), Type.Literal('accessible')]),
       wait: Type.Optional(Type.Integer({ description: 'accessible: seconds before it may pass' })),
       pow: PowChallengeSchema,
+      provider: Type.Optional(
+        Type.Object({
+          name: Type.String({ description: 'turnstile, hcaptcha or geetest' }),
+          site_key: Type.String({ description: 'the widget’s public key (GeeTest: captcha id)' }),
+          mode: Type.Union([Type.Literal('behind'), Type.Literal('instead')]),
+        }),
+      ),
       image: Type.String({ description: 'PNG data URL (empty for the accessible route)' }),
       width: Type.Integer(),
       height: Type.Integer(),
@@ -101,6 +109,12 @@ export const VerifyBody = Type.Object(
       Type.String({
         maxLength: POW_PAYLOAD_MAX,
         description: 'the proof of work: base64 JSON {algorithm, challenge, number, salt, signature}',
+      }),
+    ),
+    provider_token: Type.Optional(
+      Type.String({
+        maxLength: PROVIDER_TOKEN_MAX,
+        description: 'the provider widget’s response (GeeTest: the JSON of its four validate fields)',
       }),
     ),
     angle: Type.Optional(

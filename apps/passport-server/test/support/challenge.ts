@@ -48,6 +48,7 @@ export function answerFields(answer: PuzzleAnswer, wrong = false): Record<string
     case '3d':
       return wrong ? { x: answer.x + answer.r * 3, y: answer.y } : { x: answer.x + 3, y: answer.y - 2 };
     case 'accessible':
+    case 'provider':
       return {};
   }
 }

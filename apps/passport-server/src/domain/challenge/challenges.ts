@@ -5,6 +5,7 @@ import { CaptchaDecisionCode, type CaptchaSubtype, DECISION_CONF_FIELD } from '.
 import { type ChallengeLimits, challengeLimitsOf } from './limits';
 import { createPuzzlePool, type PuzzlePool } from './pool';
 import { createPow, type PowChallenge, type PowMode } from './pow';
+import { createCaptchaProvider } from './providers';
 import type { PuzzleAnswer, PuzzleView, Submission } from './puzzle';
 import { puzzleKinds } from './puzzles/index';
 import { pick } from './random';
@@ -33,6 +34,8 @@ export interface DrawnPuzzle {
   wait?: number;
   /** The proof of work the next answer must carry. */
   pow: PowChallenge;
+  /** A third-party challenge to pass too (behind) or instead of the picture; its widget's key. */
+  provider?: { name: string; site_key: string; mode: 'behind' | 'instead' };
   view: PuzzleView;
 }
 
@@ -61,7 +64,11 @@ export interface Challenges {
    */
   verify(
     challengeId: string,
-    submission: Submission & { pow?: string | undefined },
+    submission: Submission & {
+      pow?: string | undefined;
+      provider_token?: string | undefined;
+      remoteip?: string | undefined;
+    },
     binding: PassBinding,
   ): Promise<{ pass: string; expires_in: number; action: string }>;
   /** The pre-rendered puzzles (tests and the bench read how many were rendered). */
@@ -137,6 +144,8 @@ export function createChallenges(app: FastifyInstance): Challenges {
     maxWaiting: limits.renderMaxWaiting,
   });
   const pow = createPow({ secret, store, now: () => runtime.now() });
+  const providerConfig = app.config.captchaProvider;
+  const provider = providerConfig ? createCaptchaProvider(providerConfig) : undefined;
   const triesOf = (subtype: CaptchaSubtype, mode: PowMode): number =>
     mode === 'accessible'
       ? limits.puzzleMaxTries
@@ -188,6 +197,9 @@ export function createChallenges(app: FastifyInstance): Challenges {
 
     async draw(challengeId, language, client, options = {}) {
       const challenge = await liveChallenge(challengeId);
+      const rendering = !options.accessible && provider?.mode !== 'instead';
+      // A flood meets an empty pool and a full waiting room: turned away before any store write.
+      if (rendering && !pool.admits(challenge.subtype)) throw new PassportError('challengeBusy');
       // Caps per address and per device: a render (or an accessible round) costs the server.
       const window = limits.puzzleRateWindowMs;
       const [perIp, perDevice] = await Promise.all([
@@ -212,6 +224,11 @@ export function createChallenges(app: FastifyInstance): Challenges {
         maxnumber = powSize(drawn, limits.accessiblePowMaxNumber);
         answer = { kind: 'accessible', readyAt: now + limits.accessibleCooldownMs };
         view = { image: '', width: 0, height: 0 };
+      } else if (provider?.mode === 'instead') {
+        // The provider's widget is the whole picture: nothing to render.
+        maxnumber = powSize(drawn, limits.powMaxNumber);
+        answer = { kind: 'provider' };
+        view = { image: '', width: 0, height: 0 };
       } else {
         maxnumber = powSize(drawn, limits.powMaxNumber);
         const puzzle = await pool.take(challenge.subtype);
@@ -231,6 +248,13 @@ export function createChallenges(app: FastifyInstance): Challenges {
         view,
       };
       if (mode === 'accessible') drawnPuzzle.wait = Math.ceil(limits.accessibleCooldownMs / 1000);
+      else if (providerConfig) {
+        drawnPuzzle.provider = {
+          name: providerConfig.name,
+          site_key: providerConfig.siteKey,
+          mode: providerConfig.mode,
+        };
+      }
       return drawnPuzzle;
     },
 
@@ -255,12 +279,27 @@ export function createChallenges(app: FastifyInstance): Challenges {
         await store.delete(key.puzzle(challengeId));
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
-      const right =
-        puzzle.answer.kind === 'accessible' ||
+      const kind = puzzle.answer.kind;
+      let right =
+        kind === 'accessible' ||
+        kind === 'provider' ||
         puzzleKinds[challenge.subtype].check(puzzle.answer, submission);
+      // The provider behind (or instead of) the picture; the accessible route never depends on it.
+      let providerRefused = false;
+      if (right && provider && kind !== 'accessible') {
+        const idempotency = `${challengeId}:${puzzle.serial}:${tries}`;
+        providerRefused = !(await provider.verify(
+          submission.provider_token ?? '',
+          submission.remoteip ?? '',
+          idempotency,
+        ));
+        right = !providerRefused;
+      }
       if (!right) {
         const fatal =
-          puzzle.answer.kind !== 'accessible' &&
+          !providerRefused &&
+          kind !== 'accessible' &&
+          kind !== 'provider' &&
           puzzleKinds[challenge.subtype].fatal?.(puzzle.answer, submission);
         if (left === 0 || fatal) {
           await store.delete(key.puzzle(challengeId));
@@ -269,7 +308,10 @@ export function createChallenges(app: FastifyInstance): Challenges {
         // Every try pays its own work: the next one comes with the refusal.
         const ttl = Math.max(1000, puzzle.expiresAt - runtime.now());
         const next = await pow.issue({ challengeId, serial: puzzle.serial, mode }, puzzle.maxnumber, ttl);
-        throw new PassportError('challengeFailed', { tries_left: left, pow: next });
+        throw new PassportError(providerRefused ? 'challengeProviderFailed' : 'challengeFailed', {
+          tries_left: left,
+          pow: next,
+        });
       }
       // Single use: of concurrent right answers, one takes the puzzle and the challenge.
       const taken = parse<PuzzleRecord>(await store.take(key.puzzle(challengeId)), runtime.now());

@@ -16,6 +16,11 @@ import { puzzleKinds } from './puzzles/index';
  */
 export interface PuzzlePool {
   take(kind: CaptchaSubtype): Promise<Puzzle>;
+  /**
+   * Whether a draw of this kind would be served now (a ready puzzle, or room to wait for the lane):
+   * checked before any store access, so a flood is turned away in memory, at no database write.
+   */
+  admits(kind: CaptchaSubtype): boolean;
   /** Starts filling a kind's reserve (the risk rules call it when they demand a challenge). */
   warm(kind: CaptchaSubtype): void;
   /** Renders done since start (for tests and the bench). */
@@ -117,6 +122,9 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
     },
     warm(kind) {
       refill(kind);
+    },
+    admits(kind) {
+      return listOf(ready, kind).length > 0 || waiters < options.maxWaiting;
     },
     async take(kind) {
       const puzzle = listOf(ready, kind).shift();

@@ -25,7 +25,9 @@ export type PuzzleAnswer =
   | { kind: 'whirl'; angle: number }
   | { kind: '3d'; x: number; y: number; r: number }
   /** The accessible route: no picture; passes with its proof of work once the cooldown is over. */
-  | { kind: 'accessible'; readyAt: number };
+  | { kind: 'accessible'; readyAt: number }
+  /** A third-party provider instead of our picture (CAPTCHA_PROVIDER_MODE=instead). */
+  | { kind: 'provider' };
 
 /** A person's answer as it arrives at /vc/verify; each kind reads its own fields. */
 export interface Submission {

@@ -25,10 +25,10 @@ const vc: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(paths.vc.verify, { schema: verifySchema }, async (request) => {
-    const { challenge_id, x, y, trace, text, angle, pow } = request.body;
+    const { challenge_id, x, y, trace, text, angle, pow, provider_token } = request.body;
     const result = await app.challenge.verify(
       challenge_id,
-      { x, y, trace, text, angle, pow },
+      { x, y, trace, text, angle, pow, provider_token, remoteip: request.ip },
       app.challenge.bindingOf(request),
     );
     return webSuccess({ challenge_id, ...result });
