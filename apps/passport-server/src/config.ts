@@ -58,6 +58,13 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** SECRET: the server secret (≥ 32 characters). Unset: generated once and kept in DATA_DIR/secret. */
   secret: string | undefined;
+  /**
+   * CAPTCHA_PROVIDER (turnstile, hcaptcha, geetest; default none) and its keys: a third-party challenge
+   * verified through its server-side API, behind our puzzle (CAPTCHA_PROVIDER_MODE=behind, the default:
+   * both must pass) or instead of it (`instead`: the provider's answer replaces the picture). The proof of
+   * work stays in front of either.
+   */
+  captchaProvider?: CaptchaProviderConfig | undefined;
   /** APP_NAME, default Portico: shown in messages. */
   appName: string;
   /**
@@ -176,6 +183,26 @@ export const EnvSchema = Type.Object({
     ),
   ),
   SECRET: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  CAPTCHA_PROVIDER: Type.Optional(
+    Type.Union(
+      [Type.Literal('none'), Type.Literal('turnstile'), Type.Literal('hcaptcha'), Type.Literal('geetest')],
+      {
+        description: 'none, turnstile, hcaptcha or geetest',
+      },
+    ),
+  ),
+  CAPTCHA_PROVIDER_MODE: Type.Optional(
+    Type.Union([Type.Literal('behind'), Type.Literal('instead')], { description: 'behind or instead' }),
+  ),
+  TURNSTILE_SITE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TURNSTILE_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  TURNSTILE_VERIFY_URL: Url('http|https'),
+  HCAPTCHA_SITE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  HCAPTCHA_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  HCAPTCHA_VERIFY_URL: Url('http|https'),
+  GEETEST_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GEETEST_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  GEETEST_VERIFY_URL: Url('http|https'),
   APP_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   CLIENT_APPS: Type.Optional(Type.String({ minLength: 2 })),
   SECOND_VERIFY: Type.Optional(
@@ -370,6 +397,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionAbsoluteSeconds: absolute,
     logLevel: e.LOG_LEVEL ?? 'info',
     secret: e.SECRET,
+    captchaProvider: captchaProviderConfig(e),
     appName: e.APP_NAME ?? 'Portico',
     clientApps: apps,
     secondVerify: e.SECOND_VERIFY !== 'off',
@@ -400,6 +428,49 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cancelCoolingOffDays: Number(e.CANCEL_COOLING_OFF_DAYS ?? 15),
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
     oauth: oauthConfig(e),
+  };
+}
+
+export interface CaptchaProviderConfig {
+  name: 'turnstile' | 'hcaptcha' | 'geetest';
+  mode: 'behind' | 'instead';
+  /** The public key the widget shows (Turnstile/hCaptcha site key, GeeTest captcha id). */
+  siteKey: string;
+  /** The server-side secret (GeeTest: the captcha key that signs lot numbers). */
+  secret: string;
+  /** The provider's verification endpoint (its documented default unless a *_VERIFY_URL is set). */
+  verifyUrl: string;
+}
+
+/** The provider's settings, complete or refused at start with the missing variable named. */
+function captchaProviderConfig(e: Env): CaptchaProviderConfig | undefined {
+  const name = e.CAPTCHA_PROVIDER ?? 'none';
+  if (name === 'none') return undefined;
+  const [siteVar, secretVar, urlVar, url] = {
+    turnstile: [
+      'TURNSTILE_SITE_KEY',
+      'TURNSTILE_SECRET',
+      'TURNSTILE_VERIFY_URL',
+      'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    ],
+    hcaptcha: [
+      'HCAPTCHA_SITE_KEY',
+      'HCAPTCHA_SECRET',
+      'HCAPTCHA_VERIFY_URL',
+      'https://api.hcaptcha.com/siteverify',
+    ],
+    geetest: ['GEETEST_ID', 'GEETEST_KEY', 'GEETEST_VERIFY_URL', 'https://gcaptcha4.geetest.com/validate'],
+  }[name] as [keyof Env, keyof Env, keyof Env, string];
+  for (const variable of [siteVar, secretVar]) {
+    if (!e[variable])
+      throw new ConfigError(String(variable), `CAPTCHA_PROVIDER=${name} needs ${String(variable)}`);
+  }
+  return {
+    name,
+    mode: e.CAPTCHA_PROVIDER_MODE ?? 'behind',
+    siteKey: String(e[siteVar]),
+    secret: String(e[secretVar]),
+    verifyUrl: String(e[urlVar] ?? url),
   };
 }
 

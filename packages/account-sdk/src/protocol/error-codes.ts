@@ -125,6 +125,11 @@ export const challengeErrors = /* @__PURE__ */ defineErrorRange('The challenge',
   [1401, 'CHALLENGE_REQUIRED', 200],
   [1402, 'CHALLENGE_FAILED', 200],
   [1403, 'CHALLENGE_EXPIRED', 200],
+  [1404, 'CHALLENGE_POW_INVALID', 200],
+  [1405, 'CHALLENGE_TOO_EARLY', 200],
+  [1406, 'CHALLENGE_RATE_LIMITED', 429],
+  [1407, 'CHALLENGE_BUSY', 429],
+  [1408, 'CHALLENGE_PROVIDER_FAILED', 200],
 ]);
 
 export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500, 1599, [

@@ -165,6 +165,14 @@ const challengeErrorTexts = /* @__PURE__ */ defineErrorTexts(challengeErrors, {
   CHALLENGE_REQUIRED: ['请完成安全验证', 'Complete the security check'],
   CHALLENGE_FAILED: ['安全验证未通过', 'The security check failed'],
   CHALLENGE_EXPIRED: ['安全验证已过期，请重试', 'The security check expired; try again'],
+  CHALLENGE_POW_INVALID: [
+    '浏览器校验未完成或已使用，请重试',
+    'The browser check is missing, already used or for another check; try again',
+  ],
+  CHALLENGE_TOO_EARLY: ['请稍候，校验尚未完成', 'Please wait; the check is not finished yet'],
+  CHALLENGE_RATE_LIMITED: ['验证请求过于频繁，请稍后再试', 'Too many security checks; try again later'],
+  CHALLENGE_BUSY: ['验证服务繁忙，请稍后再试', 'The security check is busy; try again in a moment'],
+  CHALLENGE_PROVIDER_FAILED: ['第三方安全验证未通过', 'The security check provider refused the answer'],
 });
 
 const redirectErrorTexts = /* @__PURE__ */ defineErrorTexts(redirectErrors, {
