@@ -32,12 +32,15 @@ const TICKET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface OldTicket {
   kind: 'old';
+  /** Expiry by the server's clock (the store's own TTL is the backstop; Redis keeps wall-clock time). */
+  exp: number;
   subject: string;
   deputy: string;
   user: string;
 }
 interface NewTicket {
   kind: 'new';
+  exp: number;
   subject: string;
   transfer: string;
   from: string;
@@ -47,9 +50,10 @@ interface NewTicket {
 
 const keyOf = (app: FastifyInstance, ticket: string) => `mt:${hmac(app.secret, `manager-transfer|${ticket}`)}`;
 
-async function issue(app: FastifyInstance, claim: OldTicket | NewTicket) {
+async function issue(app: FastifyInstance, claim: Omit<OldTicket, 'exp'> | Omit<NewTicket, 'exp'>) {
   const ticket = randomToken(32);
-  await app.store.set(keyOf(app, ticket), JSON.stringify(claim), TRANSFER_TICKET_MS);
+  const exp = app.runtime.now() + TRANSFER_TICKET_MS;
+  await app.store.set(keyOf(app, ticket), JSON.stringify({ ...claim, exp }), TRANSFER_TICKET_MS);
   return { transfer_ticket: ticket, expires_in: TRANSFER_TICKET_MS / 1000 };
 }
 
@@ -64,7 +68,13 @@ async function take<T extends OldTicket | NewTicket>(
   if (!TICKET_SHAPE.test(ticket)) throw new PassportError('transferTicketInvalid');
   const raw = await app.store.take(keyOf(app, ticket));
   const claim = raw === null ? null : (JSON.parse(raw) as T);
-  if (!claim || claim.kind !== kind || claim.subject !== subject || claim.user !== user)
+  if (
+    !claim ||
+    claim.kind !== kind ||
+    claim.subject !== subject ||
+    claim.user !== user ||
+    !(claim.exp > app.runtime.now())
+  )
     throw new PassportError('transferTicketInvalid');
   return claim;
 }
