@@ -85,7 +85,7 @@ export const invitationSchemas = {
     body({ ...inviteFields, contact: Type.String({ minLength: 1, maxLength: 254 }) }),
   ),
   inviteByChat: post(
-    'Invite a workplace-chat user through the chat webhook (invitation:create)',
+    'Invite a workplace-chat user by webhook (invitation:create)',
     body({ ...inviteFields, contact: Type.String({ minLength: 1, maxLength: L.chatContactMax }) }),
   ),
   inviteByLink: post('Create a shareable invitation link (invitation:create)', body(inviteFields)),
@@ -178,6 +178,7 @@ export const invitationSchemas = {
   ),
 };
 
+/** The page in the path; anything but a page number is a 404 like any unknown path. */
 export const PageParams = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  page: Type.String({ maxLength: 200, description: 'the page number, 1 or more' }),
 });

@@ -9,6 +9,7 @@ import {
   updateInvitation,
 } from '../../flows/organisation-invitations';
 import { leaveSubject } from '../../flows/organisation-members';
+import { PassportError } from '../../errors';
 import { affiliatePaths as paths } from '../../protocol';
 import {
   AcceptedData,
@@ -69,7 +70,11 @@ export const inviteList = flowRoute({
   schema: { ...schemas.inviteList, params: PageParams },
   data: InvitationPage,
   at: [['aff', `${paths.inviteList}:page/`]],
-  run: (app, request) => listInvitations(app, request, { ...request.query, page: request.params.page }),
+  run: (app, request) => {
+    const page = /^[1-9][0-9]{0,5}$/.test(request.params.page) ? Number(request.params.page) : Number.NaN;
+    if (Number.isNaN(page)) throw new PassportError('notFound');
+    return listInvitations(app, request, { ...request.query, page });
+  },
 });
 
 export const inviteCancel = flowRoute({
