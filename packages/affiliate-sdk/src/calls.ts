@@ -200,7 +200,8 @@ export const transferManager = /* @__PURE__ */ post<T.TransferCommitPayload, T.D
 export const abandonManagerTransfer = /* @__PURE__ */ post<T.SubjectUid, { abandoned: boolean }>(
   p.managerAbandon,
 );
-/** The pending transfer the caller is a side of, or null. */
-export const pendingManagerTransfer = /* @__PURE__ */ get<T.SubjectUid, { transfer: T.PendingTransfer | null }>(
-  p.managerPending,
-);
+/** The pending transfer the caller is a side of (or null), and who manages the subject now. */
+export const pendingManagerTransfer = /* @__PURE__ */ get<
+  T.SubjectUid,
+  { transfer: T.PendingTransfer | null; manager: { user_identity_id: string; deputy_name: string } | null }
+>(p.managerPending);

@@ -101,8 +101,12 @@ async function sendCode(
   request: FastifyRequest,
   to: { channel: Channel; target: string },
   purpose: number,
+  own = true,
 ) {
-  await app.risk.require(request, 'sendCode', { target: `${to.channel}:${to.target}`, knownDevice: false });
+  // A code to the signed-in person's own contact from a device that knows it is the owner's lane of the
+  // risk rules; the code the manager sends to the new manager is not.
+  const knownDevice = own && (await app.devices.knowsTarget(request, to.channel, to.target));
+  await app.risk.require(request, 'sendCode', { target: `${to.channel}:${to.target}`, knownDevice });
   const sent = await app.codes.send({
     channel: to.channel,
     target: to.target,
@@ -230,7 +234,7 @@ export async function startManagerTransfer(
     throw error;
   }
   try {
-    await sendCode(app, request, to, CodeType.newManager);
+    await sendCode(app, request, to, CodeType.newManager, false);
   } catch {
     // The transfer stays pending: the new manager asks for the code again (sendNewManagerCode).
   }
@@ -344,5 +348,15 @@ export async function pendingManagerTransfer(
   const actor = await app.organisations.actorIn(user, input.subject_uid, { frozenSubjectOk: true });
   const row = await openTransfer(app, actor.subject.id);
   const party = row && (row.to_user_id === user.id || row.from_user_id === user.id);
-  return { transfer: party ? transferView(row, user.id) : null };
+  // Who manages the subject is no secret to its members; the console shows it on both sides.
+  const manager = await app.db
+    .selectFrom('deputies')
+    .select(['id', 'deputy_name'])
+    .where('subject_id', '=', actor.subject.id)
+    .where('is_manager', '=', 1)
+    .executeTakeFirst();
+  return {
+    transfer: party ? transferView(row, user.id) : null,
+    manager: manager ? { user_identity_id: manager.id, deputy_name: manager.deputy_name } : null,
+  };
 }

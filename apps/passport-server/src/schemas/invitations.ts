@@ -63,7 +63,10 @@ export const AcceptedData = Loose('the account, its new active identity (org) an
 export const TicketData = Type.Object({ transfer_ticket: Type.String(), expires_in: Type.Integer() });
 export const CandidateData = Loose('user_identity_id, deputy_name, masked contact, channel');
 export const TransferData = Loose('the pending transfer: both identities, masked contact, role, expires_at');
-export const PendingData = Type.Object({ transfer: Type.Union([TransferData, Type.Null()]) });
+export const PendingData = Type.Object({
+  transfer: Type.Union([TransferData, Type.Null()]),
+  manager: Type.Union([Loose('the current manager: user_identity_id, deputy_name'), Type.Null()]),
+});
 export const Flagged = Type.Object({}, { additionalProperties: Type.Boolean() });
 
 const inviteFields = {

@@ -495,7 +495,12 @@ describe('manager transfer', () => {
       aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketB }),
       'transferTicketInvalid',
     );
-    expect((await aff.pendingManagerTransfer(heir.client, { subject_uid: boss.sid })).transfer).toBeNull();
+    // Both sides see the new manager.
+    for (const side of [boss, heir])
+      expect(await aff.pendingManagerTransfer(side.client, { subject_uid: boss.sid })).toEqual({
+        transfer: null,
+        manager: { user_identity_id: heir.identity, deputy_name: 'Member' },
+      });
     expect((await aff.userPermissions(boss.client, { subject_uid: boss.sid })).is_manager).toBe(false);
   });
 

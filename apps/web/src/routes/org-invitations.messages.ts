@@ -2,7 +2,7 @@ import { defineMessages } from '@portico/account-pages';
 
 export const { useTranslate: useInviteT } = defineMessages(
   {
-    'inv.title': '邀请成员',
+    'inv.title': '邀请',
     'inv.channel': '邀请方式',
     'inv.email': '邮箱',
     'inv.mobile': '手机号',
@@ -40,9 +40,10 @@ export const { useTranslate: useInviteT } = defineMessages(
     'tr.abandon': '放弃转移',
     'tr.done': '管理员已转移。',
     'tr.codeSent': '验证码已发送到 {contact}。',
+    'tr.current': '当前管理员：{name}',
   },
   {
-    'inv.title': 'Invite members',
+    'inv.title': 'Invitations',
     'inv.channel': 'Invite by',
     'inv.email': 'E-mail',
     'inv.mobile': 'Mobile',
@@ -80,6 +81,7 @@ export const { useTranslate: useInviteT } = defineMessages(
     'tr.abandon': 'Abandon the transfer',
     'tr.done': 'Management was transferred.',
     'tr.codeSent': 'A code was sent to {contact}.',
+    'tr.current': 'Current manager: {name}',
   },
 );
 

@@ -242,10 +242,11 @@ export function ManagerTransfer({ org }: { org: OrgLike }) {
   const sendCode = (call: () => Promise<{ contact: string }>) =>
     step.mutate(() => call().then((r) => setSent(r.contact)));
 
-  if (!org.is_manager && !transfer) return done ? <p role="status">{t('tr.done')}</p> : null;
+  const manager = pending.data?.manager;
   return (
     <section className="card" aria-labelledby="org-transfer">
       <h2 id="org-transfer">{t('tr.title')}</h2>
+      {manager && <p>{t('tr.current', { name: manager.deputy_name })}</p>}
       {done && <p role="status">{t('tr.done')}</p>}
       {sent && <p role="status">{t('tr.codeSent', { contact: sent })}</p>}
       {transfer?.role === 'from' && <p>{t('tr.pendingFrom', { name: transfer.to_name })}</p>}
