@@ -91,7 +91,9 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await expect(screen.getByRole('status')).toHaveText('你已加入「示例公司」。');
   await screen.getByRole('button', { name: '进入组织' }).click();
   await expect(newcomer).toHaveURL(`${server.origin}/org`);
-  await expect(newcomer.getByRole('region', { name: '当前身份' })).toContainText('你正以 小李（示例公司）的身份操作');
+  await expect(newcomer.getByRole('region', { name: '当前身份' })).toContainText(
+    '你正以 小李（示例公司）的身份操作',
+  );
   await expect(newcomer.getByRole('region', { name: '权限说明' })).toContainText('我的权限: member:read');
 
   // A second invitation, by mobile, accepted by an existing account signed in with that mobile.

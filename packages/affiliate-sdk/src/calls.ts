@@ -134,9 +134,15 @@ export const inviteByChat = /* @__PURE__ */ withJsonInfos(
   post<T.InviteByContact, T.IssuedInvitation>(p.inviteByChat),
 );
 /** A shareable link: whoever holds it accepts, once. The answer's `link` is shown to copy. */
-export const inviteByLink = /* @__PURE__ */ withJsonInfos(post<T.InviteBase, T.IssuedInvitation>(p.inviteByLink));
+export const inviteByLink = /* @__PURE__ */ withJsonInfos(
+  post<T.InviteBase, T.IssuedInvitation>(p.inviteByLink),
+);
 /** A subject's invitations, paged with the page in the path (page 1, 10 a page), filterable by state (`invitation:read`). */
-export const listInvitations = ((client: AccountClient, payload: T.ListInvitationsPayload, options?: CallOptions) => {
+export const listInvitations = ((
+  client: AccountClient,
+  payload: T.ListInvitationsPayload,
+  options?: CallOptions,
+) => {
   const { page = PAGE_DEFAULTS.page, ...rest } = payload;
   return client.request<T.Page<T.Invitation>>({
     ...options,
@@ -159,7 +165,9 @@ export const resendInvitation = /* @__PURE__ */ post<T.ResendInvitationPayload, 
 /** Changes the name or roles of a pending invitation (`invitation:update`). */
 export const updateInvitation = /* @__PURE__ */ post<T.UpdateInvitationPayload, T.Invitation>(p.inviteUpdate);
 /** What the holder of a ticket may see before accepting; fails when the invitation is not live. */
-export const checkInvitation = /* @__PURE__ */ post<T.InviteTicketPayload, T.InvitationPreview>(p.inviteCheck);
+export const checkInvitation = /* @__PURE__ */ post<T.InviteTicketPayload, T.InvitationPreview>(
+  p.inviteCheck,
+);
 /** Sends a code to the invited mobile or e-mail, to prove it while accepting. */
 export const sendInvitationCode = /* @__PURE__ */ post<T.InviteTicketPayload, T.InvitationCodeSent>(
   p.inviteSendCode,
@@ -189,7 +197,9 @@ export const startManagerTransfer = /* @__PURE__ */ post<T.StartTransferPayload,
   p.managerStart,
 );
 /** The new manager: the code again. */
-export const sendNewManagerCode = /* @__PURE__ */ post<T.SubjectUid, T.InvitationCodeSent>(p.managerSendNewCode);
+export const sendNewManagerCode = /* @__PURE__ */ post<T.SubjectUid, T.InvitationCodeSent>(
+  p.managerSendNewCode,
+);
 /** Step 4, the new manager: the code for a single-use ticket. */
 export const verifyNewManager = /* @__PURE__ */ post<T.TransferVerifyPayload, T.TransferTicket>(
   p.managerVerifyNew,

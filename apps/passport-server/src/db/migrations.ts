@@ -414,7 +414,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('manager_transfers_to_user').on('manager_transfers').column('to_user_id').execute();
+      await db.schema
+        .createIndex('manager_transfers_to_user')
+        .on('manager_transfers')
+        .column('to_user_id')
+        .execute();
       await db.schema
         .createIndex('manager_transfers_from_user')
         .on('manager_transfers')

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { ChatMessage, ChatProvider, MailMessage, MailProvider, SmsMessage, SmsProvider } from './providers';
+import type {
+  ChatMessage,
+  ChatProvider,
+  MailMessage,
+  MailProvider,
+  SmsMessage,
+  SmsProvider,
+} from './providers';
 
 export interface OutboxMessage {
   id: string;

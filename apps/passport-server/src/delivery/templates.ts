@@ -57,11 +57,21 @@ const invitationLine = ({ organisation, inviter, link, appName, language }: Invi
     ? `[${appName}] ${inviter} invited you to join ${organisation}. Accept: ${link}`
     : `【${appName}】${inviter} 邀请您加入「${organisation}」。接受邀请：${link}`;
 
-const invitationParams = (t: InvitationText) => ({ organisation: t.organisation, inviter: t.inviter, link: t.link });
+const invitationParams = (t: InvitationText) => ({
+  organisation: t.organisation,
+  inviter: t.inviter,
+  link: t.link,
+});
 
 /** The invitation SMS, zh or en. */
 export function invitationSms(to: string, t: InvitationText): SmsMessage {
-  return { to, text: invitationLine(t), template: 'invitation', params: invitationParams(t), language: t.language };
+  return {
+    to,
+    text: invitationLine(t),
+    template: 'invitation',
+    params: invitationParams(t),
+    language: t.language,
+  };
 }
 
 /** The invitation through the workplace chat webhook, zh or en, with its own template name. */
@@ -80,7 +90,9 @@ export function invitationChat(to: string, t: InvitationText): ChatMessage {
 export function invitationMail(to: string, t: InvitationText): MailMessage {
   const { organisation, inviter, link, appName, language } = t;
   const subject =
-    language === 'en' ? `${inviter} invited you to ${organisation} on ${appName}` : `${inviter} 邀请您加入「${organisation}」`;
+    language === 'en'
+      ? `${inviter} invited you to ${organisation} on ${appName}`
+      : `${inviter} 邀请您加入「${organisation}」`;
   const lines =
     language === 'en'
       ? [
@@ -88,9 +100,15 @@ export function invitationMail(to: string, t: InvitationText): MailMessage {
           `Open this link to accept: ${link}`,
           'If you did not expect this invitation, ignore this e-mail.',
         ]
-      : [`${inviter} 邀请您在 ${appName} 加入「${organisation}」。`, `打开此链接接受邀请：${link}`, '如果您不认识邀请人，请忽略本邮件。'];
+      : [
+          `${inviter} 邀请您在 ${appName} 加入「${organisation}」。`,
+          `打开此链接接受邀请：${link}`,
+          '如果您不认识邀请人，请忽略本邮件。',
+        ];
   const html = `<!doctype html><html><body><p>${lines
-    .map((line) => escapeHtml(line).replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`))
+    .map((line) =>
+      escapeHtml(line).replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`),
+    )
     .join('</p><p>')}</p></body></html>`;
   return { to, subject, text: lines.join('\n'), html, language };
 }

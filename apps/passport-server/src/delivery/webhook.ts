@@ -1,4 +1,10 @@
-import { type ChatMessage, type ChatProvider, DeliveryError, type SmsMessage, type SmsProvider } from './providers';
+import {
+  type ChatMessage,
+  type ChatProvider,
+  DeliveryError,
+  type SmsMessage,
+  type SmsProvider,
+} from './providers';
 
 /**
  * SMS through an HTTP webhook (SMS_WEBHOOK_URL): a JSON POST of

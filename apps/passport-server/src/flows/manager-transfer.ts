@@ -48,7 +48,8 @@ interface NewTicket {
   user: string;
 }
 
-const keyOf = (app: FastifyInstance, ticket: string) => `mt:${hmac(app.secret, `manager-transfer|${ticket}`)}`;
+const keyOf = (app: FastifyInstance, ticket: string) =>
+  `mt:${hmac(app.secret, `manager-transfer|${ticket}`)}`;
 
 async function issue(app: FastifyInstance, claim: Omit<OldTicket, 'exp'> | Omit<NewTicket, 'exp'>) {
   const ticket = randomToken(32);
@@ -143,8 +144,13 @@ export async function verifyOldManager(
 /** A member who may become the manager: another, unfrozen identity of an open account with a contact. */
 async function candidate(app: FastifyInstance, actor: Actor, deputyId: string) {
   const deputy = await app.organisations.deputyIn(actor.subject.id, deputyId);
-  if (deputy.id === actor.deputy.id || Number(deputy.is_frozen) === 1) throw new PassportError('newManagerInvalid');
-  const user = await app.db.selectFrom('users').selectAll().where('id', '=', deputy.user_id).executeTakeFirst();
+  if (deputy.id === actor.deputy.id || Number(deputy.is_frozen) === 1)
+    throw new PassportError('newManagerInvalid');
+  const user = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', deputy.user_id)
+    .executeTakeFirst();
   if (!user || Number(user.is_frozen) === 1 || user.cancel_requested_at !== null || user.erased_at !== null)
     throw new PassportError('newManagerInvalid');
   return { deputy, user, to: contactOf(user) };
@@ -182,7 +188,12 @@ async function openTransfer(app: FastifyInstance, subjectId: string) {
     .innerJoin('deputies as t', 't.id', 'manager_transfers.to_deputy_id')
     .innerJoin('users as tu', 'tu.id', 'manager_transfers.to_user_id')
     .selectAll('manager_transfers')
-    .select(['f.deputy_name as from_name', 't.deputy_name as to_name', 'tu.mobile as to_mobile', 'tu.email as to_email'])
+    .select([
+      'f.deputy_name as from_name',
+      't.deputy_name as to_name',
+      'tu.mobile as to_mobile',
+      'tu.email as to_email',
+    ])
     .where('manager_transfers.subject_id', '=', subjectId)
     .executeTakeFirst();
 }
@@ -229,7 +240,11 @@ export async function startManagerTransfer(
       .execute();
   } catch (error) {
     const e = error as { code?: string };
-    if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE')
+    if (
+      e.code === '23505' ||
+      e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+      e.code === 'SQLITE_CONSTRAINT_UNIQUE'
+    )
       throw new PassportError('transferPending');
     throw error;
   }
@@ -244,7 +259,12 @@ export async function startManagerTransfer(
 }
 
 /** The caller's side of the subject's open transfer, or TRANSFER_NOT_FOUND. */
-async function mine(app: FastifyInstance, request: FastifyRequest, subjectUid: string, side: 'to' | 'either') {
+async function mine(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  subjectUid: string,
+  side: 'to' | 'either',
+) {
   const { user } = requireSession(request);
   const actor = await app.organisations.actorIn(user, subjectUid, { frozenSubjectOk: true });
   const row = await openTransfer(app, actor.subject.id);

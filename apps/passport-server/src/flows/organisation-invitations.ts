@@ -206,8 +206,10 @@ export async function listInvitations(
   const now = app.runtime.now();
   let base = app.db.selectFrom('invitations').where('subject_id', '=', actor.subject.id);
   if (input.state === 'pending') base = base.where('state', '=', 'pending').where('expires_at', '>', now);
-  else if (input.state === 'expired') base = base.where('state', '=', 'pending').where('expires_at', '<=', now);
-  else if (input.state === 'accepted' || input.state === 'cancelled') base = base.where('state', '=', input.state);
+  else if (input.state === 'expired')
+    base = base.where('state', '=', 'pending').where('expires_at', '<=', now);
+  else if (input.state === 'accepted' || input.state === 'cancelled')
+    base = base.where('state', '=', input.state);
   const { limit, offset } = window(input);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute(),
@@ -398,7 +400,12 @@ export async function acceptInvitation(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { invite_ticket: string; password?: string | undefined; code?: string | undefined; extra?: string | undefined },
+  input: {
+    invite_ticket: string;
+    password?: string | undefined;
+    code?: string | undefined;
+    extra?: string | undefined;
+  },
 ) {
   const row = await liveInvitation(app, input.invite_ticket);
   if (input.extra !== undefined) extraOf(input.extra);
@@ -457,7 +464,11 @@ export async function acceptInvitation(
     if (roles.length !== keys.length) throw new PassportError('roleNotFound');
     if (roles.some((r) => Number(r.is_banned) === 1)) throw new PassportError('roleBanned');
     const inviter = row.inviter_deputy_id
-      ? await trx.selectFrom('deputies').selectAll().where('id', '=', row.inviter_deputy_id).executeTakeFirst()
+      ? await trx
+          .selectFrom('deputies')
+          .selectAll()
+          .where('id', '=', row.inviter_deputy_id)
+          .executeTakeFirst()
       : undefined;
     if (!inviter || Number(inviter.is_frozen) === 1) throw new PassportError('invitationCancelled');
     const held = await app.organisations.permissionsOf(inviter);

@@ -9,7 +9,10 @@ const Id = Type.String({ minLength: 1, maxLength: 64 });
 const Name = Type.String({ minLength: 1, maxLength: L.nameMax });
 const Ticket = Type.String({ minLength: 1, maxLength: 128 });
 const RoleKeys = Type.Union(
-  [Type.String({ maxLength: 4096 }), Type.Array(Type.String({ maxLength: 128 }), { maxItems: L.inviteRolesMax })],
+  [
+    Type.String({ maxLength: 4096 }),
+    Type.Array(Type.String({ maxLength: 128 }), { maxItems: L.inviteRolesMax }),
+  ],
   { description: 'a JSON array of role_key' },
 );
 const Url = Type.String({ maxLength: 2048 });
@@ -92,21 +95,18 @@ export const invitationSchemas = {
     body({ ...inviteFields, contact: Type.String({ minLength: 1, maxLength: L.chatContactMax }) }),
   ),
   inviteByLink: post('Create a shareable invitation link (invitation:create)', body(inviteFields)),
-  inviteList: get(
-    'A subject’s invitations, paged with the page in the path (invitation:read)',
-    {
-      ...subjectUid,
-      page_size: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 }),
-      state: Type.Optional(
-        Type.Union([
-          Type.Literal('pending'),
-          Type.Literal('accepted'),
-          Type.Literal('cancelled'),
-          Type.Literal('expired'),
-        ]),
-      ),
-    },
-  ),
+  inviteList: get('A subject’s invitations, paged with the page in the path (invitation:read)', {
+    ...subjectUid,
+    page_size: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 }),
+    state: Type.Optional(
+      Type.Union([
+        Type.Literal('pending'),
+        Type.Literal('accepted'),
+        Type.Literal('cancelled'),
+        Type.Literal('expired'),
+      ]),
+    ),
+  }),
   inviteCancel: post('Cancel an invitation (invitation:cancel)', body({ ...subjectUid, invite_id: Id })),
   inviteResend: post(
     'Send an invitation again with a new ticket; the old link dies (invitation:update)',

@@ -74,7 +74,9 @@ afterAll(async () => {
 
 /** A mail's text with quoted-printable undone. */
 const decoded = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 async function mailTo(to: string, pattern: RegExp): Promise<string> {
   for (let i = 0; i < 100; i += 1) {
@@ -140,7 +142,11 @@ async function refused(call: Promise<unknown>, name: OrganisationErrorName | num
 const NOT_LOGGED_IN = 1101;
 
 const memberships = (sid: string) =>
-  server.app.db.selectFrom('deputies').select(['user_id', 'is_manager']).where('subject_id', '=', sid).execute();
+  server.app.db
+    .selectFrom('deputies')
+    .select(['user_id', 'is_manager'])
+    .where('subject_id', '=', sid)
+    .execute();
 const managersOf = async (sid: string) =>
   (await memberships(sid)).filter((d) => Number(d.is_manager) === 1).map((d) => d.user_id);
 
@@ -154,7 +160,12 @@ describe('invitations', () => {
       deputy_name: 'Ada',
       role_keys: ['reader'],
     });
-    expect(issued).toMatchObject({ channel: 'email', state: 'pending', deputy_name: 'Ada', role_keys: ['reader'] });
+    expect(issued).toMatchObject({
+      channel: 'email',
+      state: 'pending',
+      deputy_name: 'Ada',
+      role_keys: ['reader'],
+    });
     expect(issued.contact).not.toContain(email.split('@')[0]!.slice(1));
     const ticket = await mailTo(email, TICKET);
     expect(ticket).toBe(issued.invite_ticket);
@@ -188,13 +199,19 @@ describe('invitations', () => {
       code,
       extra: { source: 'mail' },
     });
-    expect(accepted).toMatchObject({ new_user: true, org: { sec_subject_uid: boss.sid, deputy_name: 'Ada' } });
+    expect(accepted).toMatchObject({
+      new_user: true,
+      org: { sec_subject_uid: boss.sid, deputy_name: 'Ada' },
+    });
     expect(accepted.org.permissions).toEqual(['member:read']);
     const info = await accountInfo<{ email: string; org: { user_identity_id: string } }>(stranger);
     expect(info.org.user_identity_id).toBe(issued.deputy_identity_id);
 
     // Replay: the ticket is spent.
-    await refused(aff.checkInvitation(server.sdkBrowser().client(), { invite_ticket: ticket }), 'invitationUsed');
+    await refused(
+      aff.checkInvitation(server.sdkBrowser().client(), { invite_ticket: ticket }),
+      'invitationUsed',
+    );
     await refused(aff.acceptInvitation(stranger, { invite_ticket: ticket }), 'invitationUsed');
     const list = await aff.listInvitations(boss.client, { subject_uid: boss.sid, state: 'accepted' });
     expect(list.items.map((i) => i.invite_id)).toEqual([issued.invite_id]);
@@ -240,7 +257,9 @@ describe('invitations', () => {
     );
     const accepted = await aff.acceptInvitation(invitee.client, { invite_ticket: issued.invite_ticket });
     expect(accepted).toMatchObject({ new_user: false, user_id: invitee.userId });
-    expect((await memberships(boss.sid)).map((d) => d.user_id).sort()).toEqual([boss.userId, invitee.userId].sort());
+    expect((await memberships(boss.sid)).map((d) => d.user_id).sort()).toEqual(
+      [boss.userId, invitee.userId].sort(),
+    );
   });
 
   it('resend rotates the ticket (the old link dies), update changes name and roles, cancel kills the link', async () => {
@@ -252,11 +271,20 @@ describe('invitations', () => {
       deputy_name: 'Cy',
     });
     await passCooldown();
-    const again = await aff.resendInvitation(boss.client, { subject_uid: boss.sid, invite_id: first.invite_id });
+    const again = await aff.resendInvitation(boss.client, {
+      subject_uid: boss.sid,
+      invite_id: first.invite_id,
+    });
     expect(again.invite_ticket).not.toBe(first.invite_ticket);
     expect(again.resent_count).toBe(1);
-    await refused(aff.checkInvitation(invitee.client, { invite_ticket: first.invite_ticket }), 'invitationNotFound');
-    await refused(aff.acceptInvitation(invitee.client, { invite_ticket: first.invite_ticket }), 'invitationNotFound');
+    await refused(
+      aff.checkInvitation(invitee.client, { invite_ticket: first.invite_ticket }),
+      'invitationNotFound',
+    );
+    await refused(
+      aff.acceptInvitation(invitee.client, { invite_ticket: first.invite_ticket }),
+      'invitationNotFound',
+    );
 
     const updated = await aff.updateInvitation(boss.client, {
       subject_uid: boss.sid,
@@ -266,19 +294,29 @@ describe('invitations', () => {
       role_keys: ['reader'],
     });
     expect(updated).toMatchObject({ deputy_name: 'Cyrus', role_keys: ['reader'] });
-    expect((await aff.checkInvitation(invitee.client, { invite_ticket: again.invite_ticket })).role_names).toEqual([
-      'Reader',
-    ]);
+    expect(
+      (await aff.checkInvitation(invitee.client, { invite_ticket: again.invite_ticket })).role_names,
+    ).toEqual(['Reader']);
 
     await aff.cancelInvitation(boss.client, { subject_uid: boss.sid, invite_id: first.invite_id });
-    await refused(aff.checkInvitation(invitee.client, { invite_ticket: again.invite_ticket }), 'invitationCancelled');
-    await refused(aff.acceptInvitation(invitee.client, { invite_ticket: again.invite_ticket }), 'invitationCancelled');
+    await refused(
+      aff.checkInvitation(invitee.client, { invite_ticket: again.invite_ticket }),
+      'invitationCancelled',
+    );
+    await refused(
+      aff.acceptInvitation(invitee.client, { invite_ticket: again.invite_ticket }),
+      'invitationCancelled',
+    );
     await refused(
       aff.resendInvitation(boss.client, { subject_uid: boss.sid, invite_id: first.invite_id }),
       'invitationCancelled',
     );
     await refused(
-      aff.updateInvitation(boss.client, { subject_uid: boss.sid, invite_id: first.invite_id, deputy_name: 'X' }),
+      aff.updateInvitation(boss.client, {
+        subject_uid: boss.sid,
+        invite_id: first.invite_id,
+        deputy_name: 'X',
+      }),
       'invitationCancelled',
     );
     expect(await managersOf(boss.sid)).toEqual([boss.userId]);
@@ -298,13 +336,24 @@ describe('invitations', () => {
     const joiner = await person();
     skew += server.app.config.inviteTtlSeconds * 1000 + 1000;
     try {
-      await refused(aff.checkInvitation(joiner.client, { invite_ticket: a.invite_ticket }), 'invitationExpired');
-      await refused(aff.acceptInvitation(joiner.client, { invite_ticket: a.invite_ticket }), 'invitationExpired');
+      await refused(
+        aff.checkInvitation(joiner.client, { invite_ticket: a.invite_ticket }),
+        'invitationExpired',
+      );
+      await refused(
+        aff.acceptInvitation(joiner.client, { invite_ticket: a.invite_ticket }),
+        'invitationExpired',
+      );
       const expired = await aff.listInvitations(boss.client, { subject_uid: boss.sid, state: 'expired' });
       expect(expired.total).toBe(2);
-      expect((await aff.listInvitations(boss.client, { subject_uid: boss.sid, state: 'pending' })).total).toBe(0);
+      expect(
+        (await aff.listInvitations(boss.client, { subject_uid: boss.sid, state: 'pending' })).total,
+      ).toBe(0);
       // Resending an expired invitation gives it a new ticket and a new expiry.
-      const renewed = await aff.resendInvitation(boss.client, { subject_uid: boss.sid, invite_id: a.invite_id });
+      const renewed = await aff.resendInvitation(boss.client, {
+        subject_uid: boss.sid,
+        invite_id: a.invite_id,
+      });
       expect(renewed.state).toBe('pending');
       await aff.acceptInvitation(joiner.client, { invite_ticket: renewed.invite_ticket });
     } finally {
@@ -382,7 +431,10 @@ describe('invitations', () => {
     );
     const holder = await person();
     await aff.acceptInvitation(holder.client, { invite_ticket: issued.invite_ticket });
-    await refused(aff.acceptInvitation((await person()).client, { invite_ticket: issued.invite_ticket }), 'invitationUsed');
+    await refused(
+      aff.acceptInvitation((await person()).client, { invite_ticket: issued.invite_ticket }),
+      'invitationUsed',
+    );
   });
 
   it('another subject sees none of it; made-up tickets and ids are refused alike', async () => {
@@ -400,7 +452,9 @@ describe('invitations', () => {
     );
     await refused(aff.checkInvitation(rival.client, { invite_ticket: 'x'.repeat(43) }), 'invitationNotFound');
     await refused(aff.checkInvitation(rival.client, { invite_ticket: 'short' }), 'invitationNotFound');
-    expect((await aff.listInvitations(boss.client, { subject_uid: boss.sid })).items[0]!.state).toBe('pending');
+    expect((await aff.listInvitations(boss.client, { subject_uid: boss.sid })).items[0]!.state).toBe(
+      'pending',
+    );
   });
 
   it('a cancelling account cannot join; a removed or departed member loses the identity sessions at once', async () => {
@@ -412,15 +466,24 @@ describe('invitations', () => {
       .where('id', '=', leaving.userId)
       .execute();
     const link = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'L' });
-    await refused(aff.acceptInvitation(leaving.client, { invite_ticket: link.invite_ticket }), 'invitationAccountClosed');
+    await refused(
+      aff.acceptInvitation(leaving.client, { invite_ticket: link.invite_ticket }),
+      'invitationAccountClosed',
+    );
 
     const removed = await person();
     const again = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'R' });
     const joined = await aff.acceptInvitation(removed.client, { invite_ticket: again.invite_ticket });
-    await aff.deleteDeputy(boss.client, { sec_subject_uid: boss.sid, user_identity_id: joined.org.user_identity_id });
+    await aff.deleteDeputy(boss.client, {
+      sec_subject_uid: boss.sid,
+      user_identity_id: joined.org.user_identity_id,
+    });
     await refused(accountInfo(removed.client), NOT_LOGGED_IN);
     // The spent ticket does not bring the id back.
-    await refused(aff.acceptInvitation((await person()).client, { invite_ticket: again.invite_ticket }), 'invitationUsed');
+    await refused(
+      aff.acceptInvitation((await person()).client, { invite_ticket: again.invite_ticket }),
+      'invitationUsed',
+    );
 
     const departing = await person();
     const third = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'D' });
@@ -438,7 +501,10 @@ describe('manager transfer', () => {
     await passCooldown();
     await aff.sendOldManagerCode(boss.client, { subject_uid: boss.sid });
     return (
-      await aff.verifyOldManager(boss.client, { subject_uid: boss.sid, code: await server.codeFor(boss.mobile) })
+      await aff.verifyOldManager(boss.client, {
+        subject_uid: boss.sid,
+        code: await server.codeFor(boss.mobile),
+      })
     ).transfer_ticket;
   }
 
@@ -447,8 +513,15 @@ describe('manager transfer', () => {
     const heir = await member(boss, ['member:read']);
     await refused(aff.sendOldManagerCode(heir.client, { subject_uid: boss.sid }), 'permissionDenied');
     const ticketA = await oldTicket(boss);
-    const candidate = await aff.checkNewManager(boss.client, { subject_uid: boss.sid, user_identity_id: heir.identity });
-    expect(candidate).toMatchObject({ user_identity_id: heir.identity, deputy_name: 'Member', channel: 'mobile' });
+    const candidate = await aff.checkNewManager(boss.client, {
+      subject_uid: boss.sid,
+      user_identity_id: heir.identity,
+    });
+    expect(candidate).toMatchObject({
+      user_identity_id: heir.identity,
+      deputy_name: 'Member',
+      channel: 'mobile',
+    });
     expect(candidate.contact).not.toBe(heir.mobile);
     await refused(
       aff.checkNewManager(boss.client, { subject_uid: boss.sid, user_identity_id: 'nobody' }),
@@ -457,7 +530,11 @@ describe('manager transfer', () => {
 
     // The heir cannot spend the manager's ticket.
     await refused(
-      aff.startManagerTransfer(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketA, user_identity_id: heir.identity }),
+      aff.startManagerTransfer(heir.client, {
+        subject_uid: boss.sid,
+        transfer_ticket: ticketA,
+        user_identity_id: heir.identity,
+      }),
       'permissionDenied',
     );
     const pending = await aff.startManagerTransfer(boss.client, {
@@ -468,14 +545,22 @@ describe('manager transfer', () => {
     expect(pending).toMatchObject({ role: 'from', to_identity_id: heir.identity, channel: 'mobile' });
     // Single use: the ticket is spent.
     await refused(
-      aff.startManagerTransfer(boss.client, { subject_uid: boss.sid, transfer_ticket: ticketA, user_identity_id: heir.identity }),
+      aff.startManagerTransfer(boss.client, {
+        subject_uid: boss.sid,
+        transfer_ticket: ticketA,
+        user_identity_id: heir.identity,
+      }),
       'transferTicketInvalid',
     );
-    expect((await aff.pendingManagerTransfer(heir.client, { subject_uid: boss.sid })).transfer).toMatchObject({
-      role: 'to',
-      from_name: 'Boss',
-    });
-    expect((await aff.pendingManagerTransfer(boss.client, { subject_uid: boss.sid })).transfer?.role).toBe('from');
+    expect((await aff.pendingManagerTransfer(heir.client, { subject_uid: boss.sid })).transfer).toMatchObject(
+      {
+        role: 'to',
+        from_name: 'Boss',
+      },
+    );
+    expect((await aff.pendingManagerTransfer(boss.client, { subject_uid: boss.sid })).transfer?.role).toBe(
+      'from',
+    );
     // The open transfer blocks cancellation on both sides.
     for (const side of [boss, heir]) {
       const check = await cancelCheck<{ blockers: { key: string }[] }>(side.client);
@@ -483,9 +568,15 @@ describe('manager transfer', () => {
     }
 
     // The manager cannot do the new manager's part.
-    await refused(aff.verifyNewManager(boss.client, { subject_uid: boss.sid, code: '123456' }), 'transferNotFound');
+    await refused(
+      aff.verifyNewManager(boss.client, { subject_uid: boss.sid, code: '123456' }),
+      'transferNotFound',
+    );
     const code = await server.codeFor(heir.mobile);
-    const { transfer_ticket: ticketB } = await aff.verifyNewManager(heir.client, { subject_uid: boss.sid, code });
+    const { transfer_ticket: ticketB } = await aff.verifyNewManager(heir.client, {
+      subject_uid: boss.sid,
+      code,
+    });
     // A ticket is bound to its person: the old manager cannot commit with it (and it is burnt).
     expect(await managersOf(boss.sid)).toEqual([boss.userId]);
     const done = await aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketB });
@@ -516,12 +607,21 @@ describe('manager transfer', () => {
       subject_uid: boss.sid,
       code: await server.codeFor(heir.mobile),
     });
-    await refused(aff.transferManager(boss.client, { subject_uid: boss.sid, transfer_ticket }), 'transferTicketInvalid');
-    await refused(aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket }), 'transferTicketInvalid');
+    await refused(
+      aff.transferManager(boss.client, { subject_uid: boss.sid, transfer_ticket }),
+      'transferTicketInvalid',
+    );
+    await refused(
+      aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket }),
+      'transferTicketInvalid',
+    );
 
     await passCooldown();
     await aff.sendNewManagerCode(heir.client, { subject_uid: boss.sid });
-    const late = await aff.verifyNewManager(heir.client, { subject_uid: boss.sid, code: await server.codeFor(heir.mobile) });
+    const late = await aff.verifyNewManager(heir.client, {
+      subject_uid: boss.sid,
+      code: await server.codeFor(heir.mobile),
+    });
     skew += 6 * 60_000;
     try {
       await refused(
@@ -546,8 +646,13 @@ describe('manager transfer', () => {
       subject_uid: boss.sid,
       code: await server.codeFor(heir.mobile),
     });
-    expect(await aff.abandonManagerTransfer(boss.client, { subject_uid: boss.sid })).toEqual({ abandoned: true });
-    await refused(aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket }), 'transferNotFound');
+    expect(await aff.abandonManagerTransfer(boss.client, { subject_uid: boss.sid })).toEqual({
+      abandoned: true,
+    });
+    await refused(
+      aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket }),
+      'transferNotFound',
+    );
     await refused(aff.abandonManagerTransfer(heir.client, { subject_uid: boss.sid }), 'transferNotFound');
 
     await aff.startManagerTransfer(boss.client, {
@@ -556,9 +661,16 @@ describe('manager transfer', () => {
       user_identity_id: heir.identity,
     });
     const bystander = await member(boss, ['member:read']);
-    await refused(aff.abandonManagerTransfer(bystander.client, { subject_uid: boss.sid }), 'transferNotFound');
-    expect((await aff.pendingManagerTransfer(bystander.client, { subject_uid: boss.sid })).transfer).toBeNull();
-    expect(await aff.abandonManagerTransfer(heir.client, { subject_uid: boss.sid })).toEqual({ abandoned: true });
+    await refused(
+      aff.abandonManagerTransfer(bystander.client, { subject_uid: boss.sid }),
+      'transferNotFound',
+    );
+    expect(
+      (await aff.pendingManagerTransfer(bystander.client, { subject_uid: boss.sid })).transfer,
+    ).toBeNull();
+    expect(await aff.abandonManagerTransfer(heir.client, { subject_uid: boss.sid })).toEqual({
+      abandoned: true,
+    });
     expect(await managersOf(boss.sid)).toEqual([boss.userId]);
   });
 
@@ -577,14 +689,18 @@ describe('manager transfer', () => {
       ),
     );
     expect(starts.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
-    const named = (starts.find((s) => s.status === 'fulfilled') as PromiseFulfilledResult<aff.PendingTransfer>).value;
+    const named = (
+      starts.find((s) => s.status === 'fulfilled') as PromiseFulfilledResult<aff.PendingTransfer>
+    ).value;
     const heir = heirs.find((h) => h.identity === named.to_identity_id)!;
     await passCooldown();
     await aff.sendNewManagerCode(heir.client, { subject_uid: boss.sid });
     const code = await server.codeFor(heir.mobile);
     const { transfer_ticket } = await aff.verifyNewManager(heir.client, { subject_uid: boss.sid, code });
     const commits = await Promise.allSettled(
-      Array.from({ length: 10 }, () => aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket })),
+      Array.from({ length: 10 }, () =>
+        aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket }),
+      ),
     );
     expect(commits.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
     expect(await managersOf(boss.sid)).toEqual([heir.userId]);

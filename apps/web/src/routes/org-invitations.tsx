@@ -100,7 +100,9 @@ export function Invitations({ org, can }: { org: OrgLike; can(p: string): boolea
   const send = useMutation({
     mutationFn: () => {
       const base = { subject_uid: sid, deputy_name: name, role_keys: role ? [role] : [], link: '/invite' };
-      return channel === 'link' ? aff.inviteByLink(client, base) : INVITE[channel](client, { ...base, contact });
+      return channel === 'link'
+        ? aff.inviteByLink(client, base)
+        : INVITE[channel](client, { ...base, contact });
     },
     onSuccess: () => {
       setContact('');
@@ -150,7 +152,12 @@ export function Invitations({ org, can }: { org: OrgLike; can(p: string): boolea
           {send.data?.channel === 'link' && (
             <div className="portico-field">
               <label htmlFor="org-invite-link">{t('inv.copyLink')}</label>
-              <input id="org-invite-link" readOnly value={send.data.link} onFocus={(e) => e.target.select()} />
+              <input
+                id="org-invite-link"
+                readOnly
+                value={send.data.link}
+                onFocus={(e) => e.target.select()}
+              />
             </div>
           )}
           <SubmitButton pending={send.isPending}>{t('inv.send')}</SubmitButton>
@@ -185,7 +192,9 @@ export function Invitations({ org, can }: { org: OrgLike; can(p: string): boolea
                       <button
                         type="button"
                         onClick={() =>
-                          act.mutate(() => aff.resendInvitation(client, { subject_uid: sid, invite_id: i.invite_id }))
+                          act.mutate(() =>
+                            aff.resendInvitation(client, { subject_uid: sid, invite_id: i.invite_id }),
+                          )
                         }
                       >
                         {t('inv.resend')}
@@ -195,7 +204,9 @@ export function Invitations({ org, can }: { org: OrgLike; can(p: string): boolea
                       <button
                         type="button"
                         onClick={() =>
-                          act.mutate(() => aff.cancelInvitation(client, { subject_uid: sid, invite_id: i.invite_id }))
+                          act.mutate(() =>
+                            aff.cancelInvitation(client, { subject_uid: sid, invite_id: i.invite_id }),
+                          )
                         }
                       >
                         {t('inv.cancel')}
@@ -266,7 +277,10 @@ export function ManagerTransfer({ org }: { org: OrgLike }) {
           }}
         >
           <p>{t('tr.pendingTo', { name: transfer.from_name })}</p>
-          <button type="button" onClick={() => sendCode(() => aff.sendNewManagerCode(client, { subject_uid: sid }))}>
+          <button
+            type="button"
+            onClick={() => sendCode(() => aff.sendNewManagerCode(client, { subject_uid: sid }))}
+          >
             {t('tr.sendNew')}
           </button>
           <Input label={t('tr.code')} value={code} onChange={setCode} inputMode="numeric" />
@@ -281,12 +295,18 @@ export function ManagerTransfer({ org }: { org: OrgLike }) {
             e.preventDefault();
             if (!ticket && code)
               step.mutate(() =>
-                aff.verifyOldManager(client, { subject_uid: sid, code }).then((r) => setTicket(r.transfer_ticket)),
+                aff
+                  .verifyOldManager(client, { subject_uid: sid, code })
+                  .then((r) => setTicket(r.transfer_ticket)),
               );
             else if (ticket && heir)
               step.mutate(() =>
                 aff
-                  .startManagerTransfer(client, { subject_uid: sid, transfer_ticket: ticket, user_identity_id: heir })
+                  .startManagerTransfer(client, {
+                    subject_uid: sid,
+                    transfer_ticket: ticket,
+                    user_identity_id: heir,
+                  })
                   .then(() => {
                     setTicket('');
                     setSent('');

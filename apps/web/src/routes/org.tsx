@@ -5,9 +5,9 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { Loading } from '../components/spinner';
-import { Invitations, ManagerTransfer } from './org-invitations';
 import { accountClient as client, loadSession, queryClient } from '../lib/account';
 import { type OrgT, useOrgT } from './org.messages';
+import { Invitations, ManagerTransfer } from './org-invitations';
 
 /**
  * The organisation console (issue 12): create an organisation, pick the identity to act as, and, as an

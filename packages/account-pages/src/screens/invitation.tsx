@@ -68,7 +68,11 @@ export function InvitationScreen({ client, ticket, here, onJoined }: InvitationS
           <p>
             <strong>{t('invite.from', { inviter: p.inviter_name, org: p.subject_name })}</strong>
           </p>
-          <p>{p.role_names.length ? t('invite.roles', { roles: p.role_names.join(', ') }) : t('invite.noRoles')}</p>
+          <p>
+            {p.role_names.length
+              ? t('invite.roles', { roles: p.role_names.join(', ') })
+              : t('invite.noRoles')}
+          </p>
           {p.contact && <p className="muted">{t('invite.sentTo', { contact: p.contact })}</p>}
           {signedIn ? (
             <SubmitButton type="button" pending={accept.isPending} onClick={() => accept.mutate(true)}>

@@ -67,18 +67,27 @@ export const organisationTexts = /* @__PURE__ */ defineErrorTexts(organisationEr
     'This invitation was sent to another mobile or e-mail: sign in with it or verify the code sent to it',
   ],
   INVITATION_SIGN_IN_REQUIRED: ['请先登录再接受邀请', 'Sign in to accept this invitation'],
-  INVITATION_ACCOUNT_CLOSED: ['该账号已注销或正在注销，不能加入组织', 'A cancelled account cannot join an organisation'],
+  INVITATION_ACCOUNT_CLOSED: [
+    '该账号已注销或正在注销，不能加入组织',
+    'A cancelled account cannot join an organisation',
+  ],
   TRANSFER_NOT_FOUND: ['没有进行中的管理员转移', 'There is no pending manager transfer for you'],
   TRANSFER_TICKET_INVALID: [
     '验证已失效，请重新验证',
     'The verification has expired or was already used; verify again',
   ],
-  TRANSFER_PENDING: ['该组织已有进行中的管理员转移', 'A manager transfer is already pending in this organisation'],
+  TRANSFER_PENDING: [
+    '该组织已有进行中的管理员转移',
+    'A manager transfer is already pending in this organisation',
+  ],
   NEW_MANAGER_INVALID: [
     '新管理员必须是未冻结的其他成员',
     'The new manager must be another member who is not frozen',
   ],
-  CONTACT_MISSING: ['该账号没有可接收验证码的手机号或邮箱', 'The account has no mobile or e-mail to send a code to'],
+  CONTACT_MISSING: [
+    '该账号没有可接收验证码的手机号或邮箱',
+    'The account has no mobile or e-mail to send a code to',
+  ],
 });
 
 /** Organisation code by stable name: `OrganisationErrorCode.roleBanned === 1608`. */

@@ -16,7 +16,8 @@ export type InvitationState = 'pending' | 'accepted' | 'cancelled' | 'expired';
 /** A real ticket is 43 base64url characters; anything else cannot match and needs no query. */
 export const INVITE_TICKET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-export const inviteTicketHash = (app: FastifyInstance, ticket: string) => hmac(app.secret, `invite|${ticket}`);
+export const inviteTicketHash = (app: FastifyInstance, ticket: string) =>
+  hmac(app.secret, `invite|${ticket}`);
 
 export function newInviteTicket(app: FastifyInstance) {
   const ticket = randomToken(32);
@@ -41,10 +42,10 @@ const parsed = <T>(text: string, fallback: T): T => {
   }
 };
 
-export const roleKeysOf = (row: Pick<InvitationRow, 'role_keys'>): string[] =>
-  parsed<unknown>(row.role_keys, []) instanceof Array
-    ? (parsed<unknown[]>(row.role_keys, []).filter((v) => typeof v === 'string') as string[])
-    : [];
+export const roleKeysOf = (row: Pick<InvitationRow, 'role_keys'>): string[] => {
+  const list = parsed<unknown>(row.role_keys, []);
+  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+};
 
 export const invitationView = (row: InvitationRow, now: number) => ({
   invite_id: row.id,

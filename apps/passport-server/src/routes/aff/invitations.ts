@@ -1,3 +1,4 @@
+import { PassportError } from '../../errors';
 import {
   acceptInvitation,
   cancelInvitation,
@@ -9,7 +10,6 @@ import {
   updateInvitation,
 } from '../../flows/organisation-invitations';
 import { leaveSubject } from '../../flows/organisation-members';
-import { PassportError } from '../../errors';
 import { affiliatePaths as paths } from '../../protocol';
 import {
   AcceptedData,
@@ -17,9 +17,9 @@ import {
   Flagged,
   InvitationData,
   InvitationPage,
-  invitationSchemas as schemas,
   PageParams,
   PreviewData,
+  invitationSchemas as schemas,
 } from '../../schemas/invitations';
 import { flowRoute } from '../declare';
 
