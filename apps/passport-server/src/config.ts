@@ -4,6 +4,7 @@ import { APPS } from '@portico/app-routes';
 import { type CountryCode, getCountries } from 'libphonenumber-js';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { INVITE_TTL_DEFAULT_SECONDS } from './protocol';
 
 /**
  * The server's settings. `loadConfig(process.env)` builds one from environment variables; tests and
@@ -99,6 +100,12 @@ export interface Config {
   operators: string[];
   /** CANCEL_COOLING_OFF_DAYS, default 15: how long a requested cancellation can be abandoned. */
   cancelCoolingOffDays: number;
+  /** INVITE_TTL_SECONDS, default 7 days: how long an invitation's link stays valid. */
+  inviteTtlSeconds: number;
+  /** CHAT_WEBHOOK_URL: workplace-chat invitations as a JSON POST to this address (else the dev outbox). */
+  chatWebhookUrl: string | undefined;
+  /** CHAT_WEBHOOK_TOKEN: sent as `Authorization: Bearer …` to the chat webhook. */
+  chatWebhookToken: string | undefined;
   /**
    * TEST_CLOCK=on (loopback origins only, never in production): /dev/clock moves the server's clock
    * forward, for end-to-end tests of the cooling-off period. Off by default.
@@ -240,6 +247,9 @@ export const EnvSchema = Type.Object({
   TEST_CLOCK: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
+  INVITE_TTL_SECONDS: Seconds,
+  CHAT_WEBHOOK_URL: Url('http|https'),
+  CHAT_WEBHOOK_TOKEN: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -426,6 +436,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((id) => id.trim())
       .filter(Boolean),
     cancelCoolingOffDays: Number(e.CANCEL_COOLING_OFF_DAYS ?? 15),
+    inviteTtlSeconds: Number(e.INVITE_TTL_SECONDS ?? INVITE_TTL_DEFAULT_SECONDS),
+    chatWebhookUrl: e.CHAT_WEBHOOK_URL,
+    chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
     oauth: oauthConfig(e),
   };
