@@ -19,6 +19,7 @@ import delivery from './plugins/app/delivery';
 import devices from './plugins/app/devices';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
+import monitoring from './plugins/app/monitoring';
 import oauth from './plugins/app/oauth';
 import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
@@ -37,6 +38,7 @@ import appRoutes from './routes/app/index';
 import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
+import monitorRoutes from './routes/monitor/index';
 import siteRoutes from './routes/site/index';
 import ssoRoutes from './routes/sso/index';
 import vcDevAnswer from './routes/vc/dev-answer';
@@ -140,11 +142,14 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(challenge);
   await app.register(risk);
   await app.register(oauth);
+  // Monitoring and the waitlist (issue 18).
+  await app.register(monitoring);
 
   // Routes by path family.
   await app.register(appRoutes);
   await app.register(familyRoutes);
   await app.register(vcRoutes);
+  await app.register(monitorRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
   if (clock) await app.register(clockRoutes, { clock });

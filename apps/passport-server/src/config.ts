@@ -91,6 +91,13 @@ export interface Config {
    * forward, for end-to-end tests of the cooling-off period. Off by default.
    */
   testClock: boolean;
+  /**
+   * WAITLIST=on: a new account needs an admission from an operator (docs/monitoring.md, "The
+   * waitlist"); existing accounts are unaffected. Off by default.
+   */
+  waitlist: boolean;
+  /** MONITOR_RETENTION_DAYS, default 30: monitoring events older than this are deleted. */
+  monitorRetentionDays: number;
 }
 
 /** One app the server serves. */
@@ -205,6 +212,12 @@ export const EnvSchema = Type.Object({
   ),
   TEST_CLOCK: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  WAITLIST: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  MONITOR_RETENTION_DAYS: Type.Optional(
+    Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
   ),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -387,6 +400,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cancelCoolingOffDays: Number(e.CANCEL_COOLING_OFF_DAYS ?? 15),
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
     oauth: oauthConfig(e),
+    waitlist: e.WAITLIST === 'on',
+    monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
   };
 }
 
