@@ -29,6 +29,7 @@ import secret from './plugins/app/secret';
 import sessions from './plugins/app/sessions';
 import store from './plugins/app/store';
 import tokens from './plugins/app/tokens';
+import waitlist from './plugins/app/waitlist';
 import cookie from './plugins/external/cookie';
 import cors from './plugins/external/cors';
 import formbody from './plugins/external/formbody';
@@ -144,6 +145,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(oauth);
   // Monitoring and the waitlist (issue 18).
   await app.register(monitoring);
+  await app.register(waitlist);
 
   // Routes by path family.
   await app.register(appRoutes);

@@ -230,14 +230,20 @@ describe(`bad input (seed ${seed})`, () => {
       flavour: 'web',
       seq: 0,
       sent_at: Date.now(),
-      events: [{ kind: 'funnel', step: 'code_sent', method: 'mobile_code', time: Date.now(), page: '/', rate: 1 }],
+      events: [
+        { kind: 'funnel', step: 'code_sent', method: 'mobile_code', time: Date.now(), page: '/', rate: 1 },
+      ],
     };
     const cases: [string, string, number][] = [
       ['oversized', JSON.stringify({ ...valid, pad: 'x'.repeat(70_000) }), 413],
       ['broken JSON', JSON.stringify(valid).slice(0, -rnd.int(1, 5)), 400],
       ['21 events', JSON.stringify({ ...valid, events: Array(21).fill(valid.events[0]) }), 400],
       ['a deep document', `${'['.repeat(5000)}${']'.repeat(5000)}`, 400],
-      ['a wrong kind', JSON.stringify({ ...valid, events: [{ ...valid.events[0], kind: '__proto__' }] }), 400],
+      [
+        'a wrong kind',
+        JSON.stringify({ ...valid, events: [{ ...valid.events[0], kind: '__proto__' }] }),
+        400,
+      ],
     ];
     for (const [label, payload, status] of cases) {
       const response = await server.app.inject({
