@@ -73,6 +73,7 @@ test.describe('the waitlist', () => {
     )) as typeof operator;
   });
 
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
   test.afterEach(async ({}, testInfo) => {
     if (testInfo.status !== testInfo.expectedStatus && server)
       await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
