@@ -13,19 +13,17 @@ const Ms = Type.Number({ minimum: 0, maximum: 1e13 });
 
 export const MonitorEventSchema = Type.Object(
   {
-    kind: Type.Union(
-      [
-        'session_start',
-        'page_view',
-        'js_error',
-        'resource_error',
-        'resource',
-        'web_vital',
-        'captcha',
-        'funnel',
-        'http',
-      ].map((kind) => Type.Literal(kind)),
-    ),
+    kind: Type.Union([
+      Type.Literal('session_start'),
+      Type.Literal('page_view'),
+      Type.Literal('js_error'),
+      Type.Literal('resource_error'),
+      Type.Literal('resource'),
+      Type.Literal('web_vital'),
+      Type.Literal('captcha'),
+      Type.Literal('funnel'),
+      Type.Literal('http'),
+    ]),
     time: Ms,
     page: Text(2048),
     rate: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
