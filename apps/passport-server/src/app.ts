@@ -20,6 +20,7 @@ import delivery from './plugins/app/delivery';
 import devices from './plugins/app/devices';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
+import monitoring from './plugins/app/monitoring';
 import oauth from './plugins/app/oauth';
 import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
@@ -29,6 +30,7 @@ import secret from './plugins/app/secret';
 import sessions from './plugins/app/sessions';
 import store from './plugins/app/store';
 import tokens from './plugins/app/tokens';
+import waitlist from './plugins/app/waitlist';
 import cookie from './plugins/external/cookie';
 import cors from './plugins/external/cors';
 import formbody from './plugins/external/formbody';
@@ -38,6 +40,7 @@ import appRoutes from './routes/app/index';
 import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
+import monitorRoutes from './routes/monitor/index';
 import siteRoutes from './routes/site/index';
 import ssoRoutes from './routes/sso/index';
 import vcDevAnswer from './routes/vc/dev-answer';
@@ -142,11 +145,15 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(challenge);
   await app.register(risk);
   await app.register(oauth);
+  // Monitoring and the waitlist (issue 18).
+  await app.register(monitoring);
+  await app.register(waitlist);
 
   // Routes by path family.
   await app.register(appRoutes);
   await app.register(familyRoutes);
   await app.register(vcRoutes);
+  await app.register(monitorRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
   if (clock) await app.register(clockRoutes, { clock });

@@ -111,6 +111,13 @@ export interface Config {
    * forward, for end-to-end tests of the cooling-off period. Off by default.
    */
   testClock: boolean;
+  /**
+   * WAITLIST=on: a new account needs an admission from an operator (docs/monitoring.md, "The
+   * waitlist"); existing accounts are unaffected. Off by default.
+   */
+  waitlist: boolean;
+  /** MONITOR_RETENTION_DAYS, default 30: monitoring events older than this are deleted. */
+  monitorRetentionDays: number;
 }
 
 /** One app the server serves. */
@@ -250,6 +257,12 @@ export const EnvSchema = Type.Object({
   INVITE_TTL_SECONDS: Seconds,
   CHAT_WEBHOOK_URL: Url('http|https'),
   CHAT_WEBHOOK_TOKEN: Type.Optional(Type.String()),
+  WAITLIST: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  MONITOR_RETENTION_DAYS: Type.Optional(
+    Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
+  ),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -441,6 +454,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
     oauth: oauthConfig(e),
+    waitlist: e.WAITLIST === 'on',
+    monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
   };
 }
 

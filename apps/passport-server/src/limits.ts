@@ -58,6 +58,12 @@ export interface Limits {
   qrTtlMs: number;
   /** QR codes one client address (IPv6 by /64) may ask for per hour. */
   qrCodesPerIpPerHour: number;
+  /** Monitoring batches one client address (IPv6 by /64) may post per minute before 429. */
+  monitorBatchesPerIpPerMinute: number;
+  /** Fresh web ids one client address may ask for per hour. */
+  webIdsPerIpPerHour: number;
+  /** Waitlist submissions one client address may make per hour. */
+  waitlistSubmitsPerIpPerHour: number;
 }
 
 export const defaultLimits: Limits = {
@@ -82,6 +88,9 @@ export const defaultLimits: Limits = {
   checkRegisteredPerDevicePerHour: 10,
   qrTtlMs: 120_000,
   qrCodesPerIpPerHour: 600,
+  monitorBatchesPerIpPerMinute: 120,
+  webIdsPerIpPerHour: 120,
+  waitlistSubmitsPerIpPerHour: 10,
 };
 
 export const HOUR = 3_600_000;

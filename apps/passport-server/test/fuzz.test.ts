@@ -220,6 +220,59 @@ describe(`bad input (seed ${seed})`, () => {
     }
   });
 
+  it('answers the monitoring collector’s oversized, malformed and flooding batches with 4xx envelopes', async () => {
+    const rnd = new Random(seed);
+    const url = paths.monitor.monitorBatch;
+    const valid = {
+      v: 1,
+      session: 'f'.repeat(32),
+      app: 'fuzz',
+      flavour: 'web',
+      seq: 0,
+      sent_at: Date.now(),
+      events: [
+        { kind: 'funnel', step: 'code_sent', method: 'mobile_code', time: Date.now(), page: '/', rate: 1 },
+      ],
+    };
+    const cases: [string, string, number][] = [
+      ['oversized', JSON.stringify({ ...valid, pad: 'x'.repeat(70_000) }), 413],
+      ['broken JSON', JSON.stringify(valid).slice(0, -rnd.int(1, 5)), 400],
+      ['21 events', JSON.stringify({ ...valid, events: Array(21).fill(valid.events[0]) }), 400],
+      ['a deep document', `${'['.repeat(5000)}${']'.repeat(5000)}`, 400],
+      [
+        'a wrong kind',
+        JSON.stringify({ ...valid, events: [{ ...valid.events[0], kind: '__proto__' }] }),
+        400,
+      ],
+    ];
+    for (const [label, payload, status] of cases) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        remoteAddress: address(rnd),
+        payload,
+      });
+      expect(response.statusCode, label).toBe(status);
+      expect(envelopeProblem(response, { method: 'POST', envelopeOptional: false }), label).toBeNull();
+    }
+    // A flood from one address: past the per-minute cap every batch is a 429 envelope.
+    const from = address(rnd);
+    const statuses = new Set<number>();
+    for (let i = 0; i < server.app.runtime.limits.monitorBatchesPerIpPerMinute + 2; i++) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'text/plain' },
+        remoteAddress: from,
+        payload: JSON.stringify(valid),
+      });
+      expect(envelopeProblem(response, { method: 'POST', envelopeOptional: false })).toBeNull();
+      statuses.add(response.statusCode);
+    }
+    expect([...statuses].sort()).toEqual([200, 429]);
+  });
+
   it('still answers and signs people in afterwards', async () => {
     const health = await server.browser().get(paths.web.accountInfo);
     expect(health.status).toBe(200);

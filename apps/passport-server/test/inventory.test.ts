@@ -35,7 +35,13 @@ const ALLOWED_ORIGIN = 'https://app.example.com';
  * reason here (server-to-server endpoints such as an OAuth token endpoint). None yet. An opt-out that
  * is not listed fails the CSRF test.
  */
-const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [];
+const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
+  ...[paths.monitor.monitorBatch, paths.monitor.monitorEventList].map((url) => ({
+    method: 'POST',
+    url,
+    why: 'the monitoring collector (docs/monitoring.md): sendBeacon posts without a token or credentials; it reads no cookie, acts for nobody and writes only anonymous, schema-checked, size-capped and per-address-limited events, so a forged batch is a batch',
+  })),
+];
 
 /**
  * Each setup's server is started while the file is collected, so that its route list is known then and

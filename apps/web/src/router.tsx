@@ -20,6 +20,8 @@ const authRoutes = createAuthRoutes({
   languageStore,
   // GitHub and Google: buttons for the providers the passport configured, and the callback pages.
   thirdParty: true,
+  // The waitlist page (issue 18): shown while the passport runs with WAITLIST=on.
+  screens: { joinWaitlist: true },
 });
 
 /**

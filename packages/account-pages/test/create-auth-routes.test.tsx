@@ -27,6 +27,10 @@ describe('createAuthRoutes', () => {
       '/login',
       '/reset-password',
     ]);
+    // The waitlist page only when asked for (issue 18).
+    expect(
+      paths(createAuthRoutes({ client, queryClient, basePath: '/a', screens: { joinWaitlist: true } })),
+    ).toEqual(['/a/login', '/a/reset-password', '/a/sign-up', '/a/join-waitlist']);
   });
 
   it('says how to fix the wiring when the client or query client is missing', () => {

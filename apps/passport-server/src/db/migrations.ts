@@ -426,6 +426,67 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Monitoring (issue 18): one row per event the collector kept, its few aggregated fields in columns
+   * (docs/monitoring.md). `at` is the event's time (clamped to the receipt's day), `day` its UTC date;
+   * `weight` is 1 / rate. Rows older than MONITOR_RETENTION_DAYS are deleted by housekeeping.
+   */
+  '0015_monitoring': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('monitor_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('app', 'text', (c) => c.notNull())
+        .addColumn('flavour', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('session', 'text', (c) => c.notNull())
+        .addColumn('weight', 'double precision', (c) => c.notNull())
+        .addColumn('page', 'text', (c) => c.notNull())
+        .addColumn('method', 'text')
+        .addColumn('step', 'text')
+        .addColumn('label', 'text')
+        .addColumn('error_code', 'integer')
+        .addColumn('status', 'integer')
+        .addColumn('value', 'double precision')
+        .execute();
+      await db.schema.createIndex('monitor_events_at').on('monitor_events').column('at').execute();
+      await db.schema
+        .createIndex('monitor_events_kind_day')
+        .on('monitor_events')
+        .columns(['kind', 'day'])
+        .execute();
+    },
+  },
+  /**
+   * The waitlist (issue 18): one entry per verified mobile or e-mail; an admission's single-use token
+   * is kept as its HMAC.
+   */
+  '0016_waitlist': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('waitlist_entries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('admitted_at', 'bigint')
+        .addColumn('admitted_by', 'text')
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('registered_at', 'bigint')
+        .addUniqueConstraint('waitlist_entries_target', ['channel', 'target'])
+        .execute();
+      await db.schema
+        .createIndex('waitlist_entries_state')
+        .on('waitlist_entries')
+        .columns(['state', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

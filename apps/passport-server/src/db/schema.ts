@@ -274,6 +274,51 @@ export interface ManagerTransfersTable {
   expires_at: Millis;
 }
 
+/** One event the monitoring collector kept (migration 0015, src/domain/monitoring). */
+export interface MonitorEventsTable {
+  id: string;
+  at: Millis;
+  /** YYYY-MM-DD (UTC) of `at`. */
+  day: string;
+  app: string;
+  flavour: string;
+  kind: string;
+  session: string;
+  /** 1 / the rate the event was sampled with. */
+  weight: number;
+  page: string;
+  /** funnel: the sign-in method. */
+  method: string | null;
+  /** funnel: the step. */
+  step: string | null;
+  /** js_error: the message; http: the path; web_vital: the metric; resource(_error): the address. */
+  label: string | null;
+  /** funnel and http: the passport's error code. */
+  error_code: number | null;
+  /** http: the status. */
+  status: number | null;
+  /** http and resource: milliseconds; web_vital: its value. */
+  value: number | null;
+}
+
+/** One person waiting for an admission (migration 0016). */
+export interface WaitlistEntriesTable {
+  id: string;
+  channel: 'mobile' | 'email';
+  /** E.164 mobile or normalised e-mail. */
+  target: string;
+  note: string;
+  language: 'zh' | 'en';
+  state: 'waiting' | 'admitted' | 'registered';
+  created_at: Millis;
+  admitted_at: Millis | null;
+  /** The operator's user id. */
+  admitted_by: string | null;
+  /** HMAC of the sign-up link's token. */
+  token_hash: string | null;
+  registered_at: Millis | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -293,6 +338,8 @@ export interface Database {
   images: ImagesTable;
   invitations: InvitationsTable;
   manager_transfers: ManagerTransfersTable;
+  monitor_events: MonitorEventsTable;
+  waitlist_entries: WaitlistEntriesTable;
 }
 
 /** What the store needs of a database: its one table. */

@@ -156,6 +156,9 @@ async function createFor(app: FastifyInstance, identity: ProviderIdentity, profi
     throw new PassportError('oauthAccountExists', profileKey ? { profile_key: profileKey } : {});
   }
   const name = identity.name?.trim().slice(0, 40);
+  const verifiedEmail = identity.email && identity.emailVerified ? identity.email : null;
+  for (const check of app.accounts.guards)
+    await check(verifiedEmail ? { kind: 'email', value: verifiedEmail } : null);
   const user = newUserRow(app.runtime.now(), {
     email: identity.email && identity.emailVerified ? identity.email : null,
     ...(name ? { screen_name: name } : {}),

@@ -63,8 +63,12 @@ export interface AuthRoutesOptions {
    * passport sends the provider back to. Default false.
    */
   thirdParty?: boolean;
-  /** Mount the sign-up and reset screens (and link to them). Default true for both. */
-  screens?: { signUp?: boolean; resetPassword?: boolean };
+  /**
+   * Mount the sign-up and reset screens (and link to them). Default true for both. `joinWaitlist`
+   * mounts the waitlist page at `join-waitlist` (the passport's WAITLIST, docs/monitoring.md); a
+   * sign-up the passport refuses with WAITLIST_REQUIRED goes there. Default false.
+   */
+  screens?: { signUp?: boolean; resetPassword?: boolean; joinWaitlist?: boolean };
   /**
    * Where the browser goes after a sign-in or registration, and on a visit to login or sign-up while
    * signed in. Default: a safe `next` from the query (never back to a signed-out screen), else

@@ -49,6 +49,12 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
       path: paths.signUp,
       lazy: async () => (await import('../screens/sign-up')).route(options),
     });
+  if (options.screens?.joinWaitlist)
+    routes.push({
+      id: 'auth-join-waitlist',
+      path: `${(options.basePath ?? '').replace(/\/+$/, '')}/join-waitlist`,
+      lazy: async () => (await import('../screens/join-waitlist')).route(options),
+    });
   if (options.thirdParty)
     for (const page of THIRD_PARTY_PAGES)
       routes.push({

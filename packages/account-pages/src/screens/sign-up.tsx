@@ -2,7 +2,7 @@ import { useRegister } from '@portico/account-react';
 import type { CodeChannel } from '@portico/account-sdk';
 import { CodeType } from '@portico/account-sdk/protocol';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { CodePasswordForm } from '../forms/code-password-form';
 import { useAuthT } from '../i18n/auth-messages';
 import { useAuthConfig } from '../routes/auth-config';
@@ -13,6 +13,9 @@ import { AuthShell, CopyText } from '../shell/auth-shell';
 import { Interpolate } from '../ui/interpolate';
 import { Tabs } from '../ui/tabs';
 import { type SignUpT as T, useSignUpT } from './sign-up.messages';
+
+/** The passport's WAITLIST_REQUIRED (2151): a number, so the page carries no error table for it. */
+const WAITLIST_REQUIRED = 2151;
 
 function Terms({
   t,
@@ -75,6 +78,13 @@ function Register({ t, channel }: { t: T; channel: CodeChannel }) {
   const goOn = useGoOn();
   const [agreed, setAgreed] = useState(false);
   const register = useRegister();
+  const navigate = useNavigate();
+  // WAITLIST on and not admitted: the passport names the waitlist page; go there with the reason.
+  const toWaitlist = (error: unknown) => {
+    const failure = error as { error_code?: number; data?: { waitlist?: unknown } } | null;
+    if (failure?.error_code === WAITLIST_REQUIRED && typeof failure.data?.waitlist === 'string')
+      navigate(`${failure.data.waitlist}?reason=required`);
+  };
   return (
     <CodePasswordForm
       channel={channel}
@@ -87,7 +97,7 @@ function Register({ t, channel }: { t: T; channel: CodeChannel }) {
           : undefined
       }
       checkExtra={legal ? () => (agreed ? undefined : t('signUp.needAgree')) : undefined}
-      onSubmit={(values) => register.mutate({ ...values, channel }, { onSuccess: goOn })}
+      onSubmit={(values) => register.mutate({ ...values, channel }, { onSuccess: goOn, onError: toWaitlist })}
       pending={register.isPending}
       error={register.error}
     />

@@ -210,6 +210,19 @@ export const cancelErrors = /* @__PURE__ */ defineErrorRange('Account cancellati
   [2104, 'CANCEL_NOT_PENDING', 200],
 ]);
 
+/**
+ * Monitoring and the waitlist (issue 18): the collector's refusals are protocol violations (1001,
+ * 1003, 1004); these are the waitlist's answers. WAITLIST_REQUIRED is what a registration meets while
+ * WAITLIST=on and the identifier has not been admitted (its data names the page: `waitlist`).
+ */
+export const waitlistErrors = /* @__PURE__ */ defineErrorRange('Monitoring and the waitlist', 2150, 2199, [
+  [2151, 'WAITLIST_REQUIRED', 200],
+  [2152, 'WAITLIST_OFF', 200],
+  [2153, 'WAITLIST_ENTRY_NOT_FOUND', 200],
+  [2154, 'WAITLIST_ALREADY_ADMITTED', 200],
+  [2155, 'WAITLIST_ACCOUNT_EXISTS', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -224,6 +237,7 @@ export const ERROR_RANGES = [
   profileErrors,
   secondVerifyErrors,
   cancelErrors,
+  waitlistErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -242,6 +256,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     secondVerifyErrors.codes,
     profileErrors.codes,
     cancelErrors.codes,
+    waitlistErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -253,7 +268,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof qrErrors.codes &
   typeof secondVerifyErrors.codes &
   typeof profileErrors.codes &
-  typeof cancelErrors.codes;
+  typeof cancelErrors.codes &
+  typeof waitlistErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

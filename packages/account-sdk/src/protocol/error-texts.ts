@@ -21,6 +21,7 @@ import {
   redirectErrors,
   secondVerifyErrors,
   thirdPartyErrors,
+  waitlistErrors,
 } from './error-codes';
 import { LIMITS } from './limits';
 
@@ -248,6 +249,14 @@ const cancelErrorTexts = /* @__PURE__ */ defineErrorTexts(cancelErrors, {
   CANCEL_NOT_PENDING: ['没有待处理的注销', 'No pending cancellation'],
 });
 
+const waitlistErrorTexts = /* @__PURE__ */ defineErrorTexts(waitlistErrors, {
+  WAITLIST_REQUIRED: ['注册需要排队，请先加入等候名单', 'Sign-up is by invitation: join the waitlist first'],
+  WAITLIST_OFF: ['当前无需排队，可直接注册', 'There is no waitlist now: you can sign up'],
+  WAITLIST_ENTRY_NOT_FOUND: ['找不到该排队记录', 'No such waitlist entry'],
+  WAITLIST_ALREADY_ADMITTED: ['已获准注册', 'Already admitted'],
+  WAITLIST_ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account exists: sign in instead'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -278,6 +287,7 @@ export const ERROR_TEXTS = [
   profileErrorTexts,
   secondVerifyErrorTexts,
   cancelErrorTexts,
+  waitlistErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

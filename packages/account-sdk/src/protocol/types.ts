@@ -578,3 +578,87 @@ export interface QrDecisionData {
 
 /** `web_login`: the creating browser redeems its confirmed code; a new session and where to go. */
 export type QrLoginData = AccountInfo & { redirect_url: string };
+
+/* Monitoring and the waitlist (issue 18; docs/monitoring.md). */
+
+/** `/CheckWaitListEnable`: whether new accounts need an admission; with `token`, what that link is worth. */
+export interface WaitlistEnableData {
+  enable: boolean;
+  /** Only with a `token` query: the sign-up link's admission ('unknown' for a wrong token). */
+  admission?: 'admitted' | 'registered' | 'unknown';
+}
+
+/** `/SubmitWaitList`: a mobile or an e-mail, the code sent to it (type 1, register) and an optional note. */
+export interface SubmitWaitlistPayload extends Extra {
+  mobile?: string;
+  email?: string;
+  code: string;
+  note?: string;
+}
+
+/** The person's place: 1 is next; 0 once admitted. */
+export interface WaitlistPlaceData {
+  state: 'waiting' | 'admitted' | 'registered';
+  position: number;
+  /** How many are waiting in all. */
+  waiting: number;
+  joined_at: number;
+}
+
+/** One entry as an operator sees it: the identifier masked. */
+export interface WaitlistEntry {
+  id: string;
+  channel: 'mobile' | 'email';
+  /** Masked mobile or e-mail. */
+  target: string;
+  note: string;
+  state: 'waiting' | 'admitted' | 'registered';
+  joined_at: number;
+  admitted_at: number | null;
+}
+
+export interface WaitlistListData {
+  entries: WaitlistEntry[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** `POST /monitor/batch/` and `/monitor/event_list/`: how many events were kept. */
+export interface MonitorBatchData {
+  accepted: number;
+}
+
+/** `POST /web_id/`: a fresh `s_v_web_id` value. */
+export interface WebIdData {
+  web_id: string;
+}
+
+/** One row of the sign-in funnel: a day, an app, a sign-in method (counts weighted by 1 / rate). */
+export interface FunnelRow {
+  day: string;
+  app: string;
+  method: string;
+  visits: number;
+  code_sent: number;
+  signed_in: number;
+  failed: number;
+  /** Share of visits that never had a code sent, and of code sends that never signed in (0–1). */
+  drop_off_visit: number;
+  drop_off_code: number;
+  /** The failure codes behind the drop-off, most frequent first. */
+  failures: { error_code: number; count: number }[];
+}
+
+/** `GET /monitor/dashboard/`: an operator's view of a range of days. */
+export interface MonitorDashboardData {
+  from: string;
+  to: string;
+  /** The apps and flavours seen in the range (the filters' choices). */
+  apps: string[];
+  flavours: string[];
+  funnel: FunnelRow[];
+  errors: { day: string; message: string; count: number }[];
+  vitals: { day: string; name: string; p75: number; count: number }[];
+  sdk: { day: string; path: string; calls: number; errors: number; error_rate: number; p75_ms: number }[];
+}

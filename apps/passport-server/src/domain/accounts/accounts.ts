@@ -22,6 +22,13 @@ export interface Accounts {
     passwordHash: string | null,
   ): Promise<User | null>;
   setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /**
+   * Run before any new account is created, with its mobile or e-mail (null when it has neither): a
+   * guard that throws stops the creation (the waitlist, src/domain/waitlist). Areas append theirs.
+   */
+  readonly guards: ((
+    identifier: Extract<Identifier, { kind: 'mobile' | 'email' }> | null,
+  ) => Promise<void>)[];
   /** Sets a first password: false when the account has one already (also when a concurrent set won). */
   setFirstPasswordHash(userId: string, passwordHash: string): Promise<boolean>;
 }
@@ -79,11 +86,18 @@ export function createAccounts(app: FastifyInstance): Accounts {
       password_hash: passwordHash,
     });
 
+  const guards: Accounts['guards'] = [];
+  const guard = async (identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>) => {
+    for (const check of guards) await check(identifier);
+  };
+
   const accounts: Accounts = {
     find,
+    guards,
     async findOrCreate(identifier) {
       const existing = await find(identifier);
       if (existing) return { user: existing, created: false };
+      await guard(identifier);
       const user = newUser(identifier, null);
       try {
         await db.insertInto('users').values(user).execute();
@@ -98,6 +112,7 @@ export function createAccounts(app: FastifyInstance): Accounts {
     },
     async create(identifier, passwordHash) {
       if (await find(identifier)) return null;
+      await guard(identifier);
       const user = newUser(identifier, passwordHash);
       try {
         await db.insertInto('users').values(user).execute();

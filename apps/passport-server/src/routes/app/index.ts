@@ -5,10 +5,11 @@ import login from './login';
 import logout from './logout';
 import userInfo from './user-info';
 import userToken from './user-token';
+import waitlist from './waitlist';
 
 /**
  * The app API (`/CheckLogin`, `/Logout`, `/GetUserInfo`, `/Login`, `/GetUserToken`) and the JWKS.
- * The waitlist pair (`/CheckWaitListEnable`, `/SubmitWaitList`) arrives with the waitlist.
+ * The waitlist pair (`/CheckWaitListEnable`, `/SubmitWaitList`) and the operator's waitlist routes.
  */
 export default fp(
   async (app) => {
@@ -19,7 +20,8 @@ export default fp(
       await scope.register(login);
       await scope.register(userToken);
       await scope.register(jwks);
+      await scope.register(waitlist);
     });
   },
-  { name: 'app-api', dependencies: ['sessions', 'csrf', 'tokens'] },
+  { name: 'app-api', dependencies: ['sessions', 'csrf', 'tokens', 'waitlist'] },
 );

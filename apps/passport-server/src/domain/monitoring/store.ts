@@ -1,0 +1,143 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { MonitorEventRow } from './batch';
+
+/** Which events a dashboard query reads: a range of days (inclusive), optionally one app and flavour. */
+export interface MonitorFilter {
+  from: string;
+  to: string;
+  app?: string;
+  flavour?: string;
+}
+
+/** A weighted count of a group of events. */
+export interface GroupCount {
+  day: string;
+  key: string;
+  /** A second key where the query has one (funnel: the step; errors by code: the code). */
+  sub: string;
+  count: number;
+}
+
+/** One measured value and its weight, for percentiles. */
+export interface WeightedValue {
+  day: string;
+  key: string;
+  value: number;
+  weight: number;
+}
+
+/**
+ * Where the collector keeps events and how the dashboard reads them: behind this interface so that
+ * another store (a column store, a hosted time-series service) can replace the database tables.
+ * `databaseMonitorStore` is the one on SQLite and PostgreSQL.
+ */
+export interface MonitorStore {
+  insert(rows: readonly MonitorEventRow[]): Promise<void>;
+  /** The weighted funnel steps per day, `app|method` (key) and step (sub). */
+  funnelSteps(filter: MonitorFilter): Promise<GroupCount[]>;
+  /** The weighted failures per day, `app|method` (key) and error code (sub). */
+  funnelFailures(filter: MonitorFilter): Promise<GroupCount[]>;
+  /** Weighted counts of one kind's events per day and label (sub: '' or, for http, 'error'/'ok'). */
+  countsByLabel(filter: MonitorFilter, kind: string, limit: number): Promise<GroupCount[]>;
+  /** The values of one kind's events per day and label, at most `limit` rows. */
+  valuesByLabel(filter: MonitorFilter, kind: string, limit: number): Promise<WeightedValue[]>;
+  /** The apps and flavours that sent events in the range (the dashboard's filter choices). */
+  sources(filter: Pick<MonitorFilter, 'from' | 'to'>): Promise<{ apps: string[]; flavours: string[] }>;
+  /** Deletes events older than `at`; returns how many. */
+  deleteBefore(at: number): Promise<number>;
+}
+
+/** The monitoring tables of migration 0015, on the server's database (SQLite or PostgreSQL). */
+export function databaseMonitorStore(db: Kysely<Database>): MonitorStore {
+  const scoped = (filter: MonitorFilter, kind: string) => {
+    let query = db
+      .selectFrom('monitor_events')
+      .where('kind', '=', kind)
+      .where('day', '>=', filter.from)
+      .where('day', '<=', filter.to);
+    if (filter.app) query = query.where('app', '=', filter.app);
+    if (filter.flavour) query = query.where('flavour', '=', filter.flavour);
+    return query;
+  };
+  const weighted = sql<number>`sum(weight)`.as('count');
+  const numbers = (rows: { day: string; key: string | null; sub: unknown; count: unknown }[]) =>
+    rows.map((r) => ({ day: r.day, key: r.key ?? '', sub: String(r.sub ?? ''), count: Number(r.count) }));
+
+  return {
+    async insert(rows) {
+      if (rows.length)
+        await db
+          .insertInto('monitor_events')
+          .values([...rows])
+          .execute();
+    },
+    async funnelSteps(filter) {
+      const rows = await scoped(filter, 'funnel')
+        .select(['day', sql<string>`app || '|' || method`.as('key'), 'step as sub', weighted])
+        .groupBy(['day', 'app', 'method', 'step'])
+        .execute();
+      return numbers(rows);
+    },
+    async funnelFailures(filter) {
+      const rows = await scoped(filter, 'funnel')
+        .where('step', '=', 'failed')
+        .select(['day', sql<string>`app || '|' || method`.as('key'), 'error_code as sub', weighted])
+        .groupBy(['day', 'app', 'method', 'error_code'])
+        .execute();
+      return numbers(rows);
+    },
+    async countsByLabel(filter, kind, limit) {
+      const rows = await scoped(filter, kind)
+        .select([
+          'day',
+          'label as key',
+          sql<string>`case when error_code is not null and error_code <> 0 then 'error' else '' end`.as(
+            'sub',
+          ),
+          weighted,
+        ])
+        .groupBy([
+          'day',
+          'label',
+          sql`case when error_code is not null and error_code <> 0 then 'error' else '' end`,
+        ])
+        .orderBy('count', 'desc')
+        .limit(limit)
+        .execute();
+      return numbers(rows);
+    },
+    async valuesByLabel(filter, kind, limit) {
+      const rows = await scoped(filter, kind)
+        .where('value', 'is not', null)
+        .select(['day', 'label', 'value', 'weight'])
+        .orderBy('at', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        day: r.day,
+        key: r.label ?? '',
+        value: Number(r.value),
+        weight: Number(r.weight),
+      }));
+    },
+    async sources(filter) {
+      const rows = await db
+        .selectFrom('monitor_events')
+        .where('day', '>=', filter.from)
+        .where('day', '<=', filter.to)
+        .select(['app', 'flavour'])
+        .distinct()
+        .limit(1000)
+        .execute();
+      return {
+        apps: [...new Set(rows.map((r) => r.app))].sort(),
+        flavours: [...new Set(rows.map((r) => r.flavour))].sort(),
+      };
+    },
+    async deleteBefore(at) {
+      const result = await db.deleteFrom('monitor_events').where('at', '<', at).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

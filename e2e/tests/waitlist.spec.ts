@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { request as playwrightRequest } from '@playwright/test';
+import {
+  expectWorkbench,
+  letResendCooldownPass,
+  PASSWORD,
+  panel,
+  sendCodeAndRead,
+  typeCode,
+  typeMobile,
+} from '../support/person';
+import { type RunningServer, startServer } from '../support/server';
+import { expect, Outbox, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
+
+// Issue 18, the waitlist in Chromium: with WAITLIST=on a new person joins the waitlist on
+// /join-waitlist, cannot register, is admitted by an operator, follows the link from the outbox and
+// registers. The operator's account exists from before the waitlist was turned on: a first server
+// (WAITLIST off) creates it, a second one on the same DATA_DIR runs with WAITLIST=on and names it in
+// OPERATOR_USER_IDS.
+
+/** An API client signed in by SMS code on `origin` (the CSRF header copied from its cookie, as the SDK does). */
+async function signedInApi(origin: string, outbox: Outbox, mobile: string): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({ baseURL: origin });
+  await api.get('/passport/web/account/info/');
+  const post = async (path: string, form: Record<string, string>) => {
+    const { cookies } = await api.storageState();
+    const token = cookies.find((c) => c.name === 'passport_csrf_token')?.value ?? '';
+    const response = await api.post(path, { form, headers: { 'x-tt-passport-csrf-token': token } });
+    return (await response.json()) as { message: string };
+  };
+  const sentAt = Date.now() - 1000;
+  expect((await post('/passport/web/send_code/', { mobile, type: '24' })).message).toBe('success');
+  const code = await outbox.code(mobile, sentAt);
+  const login = await post('/passport/web/sms_login/', { mobile, code });
+  expect(login.message, JSON.stringify(login)).toBe('success');
+  return Object.assign(api, { postForm: post }) as APIRequestContext & { postForm: typeof post };
+}
+
+test.describe('the waitlist', () => {
+  // Two server starts and three code round trips: more than the default minute on a shared machine.
+  test.describe.configure({ timeout: 180_000 });
+  let dataDir: string;
+  let first: RunningServer | undefined;
+  let server: RunningServer;
+  let operator: APIRequestContext & {
+    postForm: (path: string, form: Record<string, string>) => Promise<{ message: string }>;
+  };
+
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-waitlist-'));
+    first = await startServer({ env: { DATA_DIR: dataDir } });
+    const operatorMobile = uniqueMobile();
+    const api = (await signedInApi(
+      first.origin,
+      new Outbox(first.origin),
+      operatorMobile,
+    )) as typeof operator;
+    const operatorId = (await (await api.get('/passport/web/account/info/')).json()).data.user_id as string;
+    await api.dispose();
+    await first.stop();
+    first = undefined;
+    server = await startServer({ env: { DATA_DIR: dataDir, WAITLIST: 'on', OPERATOR_USER_IDS: operatorId } });
+    // The operator signs in there again (the store is the same file: the send cooldown is let pass).
+    letResendCooldownPass({ ...server, dataDir }, operatorMobile);
+    operator = (await signedInApi(
+      server.origin,
+      new Outbox(server.origin),
+      operatorMobile,
+    )) as typeof operator;
+  });
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus && server)
+      await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+    await operator?.dispose();
+    await first?.stop();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a new person joins, cannot register, is admitted and registers with the link', async ({ page }) => {
+    const outbox = new Outbox(server.origin);
+    const mobile = uniqueMobile();
+
+    // Joins the waitlist with a verified mobile and a note, and sees their place.
+    await page.goto(`${server.origin}/join-waitlist`);
+    await expect(page.getByRole('heading', { level: 1, name: '加入等候名单' })).toBeVisible();
+    const form = panel(page);
+    await typeMobile(form, mobile);
+    await typeCode(form, await sendCodeAndRead(form, outbox, mobile));
+    await form.getByLabel('备注（可选）').fill('想试用');
+    expect(await seriousViolations(page)).toEqual([]);
+    await form.getByRole('button', { name: '加入等候名单' }).click();
+    await expect(page.getByTestId('waitlist-place')).toHaveText(/排在第 1 位/);
+
+    // Tries to register: the passport refuses, the page sends them to the waitlist with the reason.
+    await page.goto(`${server.origin}/sign-up`);
+    const signUp = panel(page);
+    await typeMobile(signUp, mobile);
+    // The join's code went out a moment ago: let the one-a-minute cooldown pass (support/person.ts).
+    letResendCooldownPass({ ...server, dataDir }, mobile);
+    await typeCode(signUp, await sendCodeAndRead(signUp, outbox, mobile));
+    await signUp.getByLabel('设置密码', { exact: true }).fill(PASSWORD);
+    await signUp.getByLabel('再次输入新密码', { exact: true }).fill(PASSWORD);
+    await signUp.getByRole('checkbox', { name: /^我已阅读并同意/ }).check();
+    await signUp.getByRole('button', { name: '注册并登录' }).click();
+    await expect(page).toHaveURL(/\/join-waitlist\?reason=required$/);
+    await expect(page.getByRole('alert')).toHaveText(/注册需要排队/);
+
+    // The operator sees the entry and admits it.
+    const list = await (await operator.get('/passport/web/waitlist/list/?state=waiting')).json();
+    const entry = list.data.entries.find((e: { note: string }) => e.note === '想试用');
+    expect(entry).toBeTruthy();
+    expect((await operator.postForm('/passport/web/waitlist/admit/', { id: entry.id })).message).toBe(
+      'success',
+    );
+
+    // The link arrives; following it, the person registers and lands on the workbench.
+    let link = '';
+    await expect
+      .poll(async () => {
+        link =
+          (await outbox.messages(mobile))
+            .map((m) => /https?:\/\/\S+waitlist_token=\S+/.exec(m.text)?.[0])
+            .find(Boolean) ?? '';
+        return link;
+      })
+      .toContain('/sign-up?waitlist_token=');
+    await page.goto(link);
+    const again = panel(page);
+    await typeMobile(again, mobile);
+    letResendCooldownPass({ ...server, dataDir }, mobile);
+    await typeCode(again, await sendCodeAndRead(again, outbox, mobile));
+    await again.getByLabel('设置密码', { exact: true }).fill(PASSWORD);
+    await again.getByLabel('再次输入新密码', { exact: true }).fill(PASSWORD);
+    await again.getByRole('checkbox', { name: /^我已阅读并同意/ }).check();
+    await again.getByRole('button', { name: '注册并登录' }).click();
+    await expectWorkbench(page, server, { mobile });
+  });
+});
