@@ -20,6 +20,7 @@ import devices from './plugins/app/devices';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
 import oauth from './plugins/app/oauth';
+import openAuth from './plugins/app/open-auth';
 import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
 import profile from './plugins/app/profile';
@@ -37,6 +38,7 @@ import appRoutes from './routes/app/index';
 import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
+import providerMount from './routes/open/provider-mount';
 import siteRoutes from './routes/site/index';
 import ssoRoutes from './routes/sso/index';
 import vcDevAnswer from './routes/vc/dev-answer';
@@ -140,10 +142,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(challenge);
   await app.register(risk);
   await app.register(oauth);
+  await app.register(openAuth);
 
   // Routes by path family.
   await app.register(appRoutes);
   await app.register(familyRoutes);
+  // Open authorization: the OpenID provider, in a scope of its own (no body parser of ours).
+  await app.register(providerMount);
   await app.register(vcRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);

@@ -204,6 +204,20 @@ export const cancelErrors = /* @__PURE__ */ defineErrorRange('Account cancellati
   [2104, 'CANCEL_NOT_PENDING', 200],
 ]);
 
+/**
+ * Open authorization (issue 16, docs/open-authorization.md): the consent page's interaction, the apps
+ * a person authorised and the apps a developer registered. The token endpoint itself answers RFC 6749
+ * errors (`invalid_grant`, …), not these.
+ */
+export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorization', 1700, 1799, [
+  [1701, 'OPEN_INTERACTION_EXPIRED', 200],
+  [1702, 'OPEN_CLIENT_NOT_FOUND', 200],
+  [1703, 'OPEN_SCOPE_INVALID', 200],
+  [1704, 'OPEN_NOT_AUTHORIZED', 200],
+  [1705, 'OPEN_REDIRECT_URI_INVALID', 200],
+  [1706, 'OPEN_APP_LIMIT', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -218,6 +232,7 @@ export const ERROR_RANGES = [
   profileErrors,
   secondVerifyErrors,
   cancelErrors,
+  openAuthErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -236,6 +251,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     secondVerifyErrors.codes,
     profileErrors.codes,
     cancelErrors.codes,
+    openAuthErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -247,7 +263,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof qrErrors.codes &
   typeof secondVerifyErrors.codes &
   typeof profileErrors.codes &
-  typeof cancelErrors.codes;
+  typeof cancelErrors.codes &
+  typeof openAuthErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 
