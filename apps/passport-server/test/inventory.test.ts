@@ -35,7 +35,18 @@ const ALLOWED_ORIGIN = 'https://app.example.com';
  * reason here (server-to-server endpoints such as an OAuth token endpoint). None yet. An opt-out that
  * is not listed fails the CSRF test.
  */
-const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [];
+const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
+  {
+    method: 'POST',
+    url: '/oauth/*',
+    why: 'the OpenID provider: token, revocation, introspection and registration authenticate the client (secret or initial access token), not a browser session; the authorization endpoint and its resume are bound by the provider’s own signed cookies and PKCE',
+  },
+  {
+    method: 'POST',
+    url: '/passport/open/oauth/token/',
+    why: 'the spec’s token path of the open family, handed to the provider’s token endpoint: client-authenticated',
+  },
+];
 
 /**
  * Each setup's server is started while the file is collected, so that its route list is known then and

@@ -12,6 +12,11 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     app.decorate('openAuth', createOpenAuth(app));
+    // The signing keys exist before the first request: a request to the provider never creates them
+    // (the route inventory checks that a refused or read-only request changes no state).
+    app.addHook('onReady', async () => {
+      await app.userTokens.keyRing.active();
+    });
   },
   { name: 'open-auth', dependencies: ['db', 'secret', 'tokens'] },
 );

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { OPEN_AUTH_MOUNT, type PorticoRequest } from '../../domain/open-auth/provider';
+import { apiNotFound } from '../../http/error-handler';
 import { paths } from '../../protocol';
+
+/** The provider's endpoints (its default routes, with the features configured in domain/open-auth/provider). */
+const PROVIDER_PATHS =
+  /^\/(auth(\/[A-Za-z0-9_-]{1,64})?|token|token\/revocation|token\/introspection|me|reg|jwks|request|\.well-known\/openid-configuration)$/;
 
 /** The provider's discovery document, and the places stock clients look for it. */
 const DISCOVERY = '/.well-known/openid-configuration';
@@ -41,13 +46,17 @@ const providerMount: FastifyPluginAsync = async (app) => {
     await provider.callback()(raw, reply.raw);
   }
 
-  const config = { csrf: false, envelope: 'oauth' as const };
+  // Our own answers here (a 404, a failure before the hand-over) are web envelopes; the provider's are RFC 6749.
+  const config = { csrf: false };
   app.route({
     method: ['GET', 'POST'],
     url: `${OPEN_AUTH_MOUNT}/*`,
     config,
     handler: (request, reply) => {
-      const path = (request.raw.url ?? '').split('?')[0]?.slice(OPEN_AUTH_MOUNT.length) || '/';
+      // The wildcard as Fastify matched it (duplicate slashes already folded); anything the provider
+      // does not serve is the API's 404 envelope, and the provider is not started for it.
+      const path = `/${(request.params as { '*'?: string })['*'] ?? ''}`;
+      if (!PROVIDER_PATHS.test(path)) return apiNotFound(request, reply);
       return handOver(request, reply, path);
     },
   });
