@@ -228,10 +228,13 @@ export const EnvSchema = Type.Object({
   TEST_CLOCK: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
-  OPEN_REGISTRATION_TOKEN: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  OPEN_REGISTRATION_TOKEN: Type.Optional(
+    Type.String({ minLength: 32, description: 'at least 32 characters' }),
+  ),
   OPEN_SCOPES: Type.Optional(
     Type.String({
-      pattern: '^[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80}(,[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80})*$',
+      pattern:
+        '^[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80}(,[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80})*$',
       description: 'comma-separated name=中文|English',
     }),
   ),
@@ -428,7 +431,15 @@ export const USER_INFO_SCOPE: OpenScope = {
 };
 
 /** Scope names that mean something to OpenID Connect itself and cannot be declared again. */
-const RESERVED_SCOPES = new Set(['openid', 'offline_access', 'profile', 'email', 'phone', 'address', 'user_info']);
+const RESERVED_SCOPES = new Set([
+  'openid',
+  'offline_access',
+  'profile',
+  'email',
+  'phone',
+  'address',
+  'user_info',
+]);
 
 function openAuthConfig(e: Env): OpenAuthConfig {
   const scopes = (e.OPEN_SCOPES ? e.OPEN_SCOPES.split(',') : []).map((entry) => {

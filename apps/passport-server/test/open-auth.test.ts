@@ -199,7 +199,11 @@ describe('a stock relying party (openid-client)', () => {
     await signInBySms(server, browser);
     const on = await redeem(
       app,
-      await authorize(app, browser, { scope: 'openid user_info video.list', optional: 'video.list', keep: 'video.list' }),
+      await authorize(app, browser, {
+        scope: 'openid user_info video.list',
+        optional: 'video.list',
+        keep: 'video.list',
+      }),
     );
     expect(on.scope?.split(' ').sort()).toEqual(['openid', 'user_info', 'video.list']);
 
@@ -342,10 +346,16 @@ describe('refusals (SECURITY.md, "OAuth provider")', () => {
       }).href,
       REDIRECT,
     );
-    const anonymous = await browser.post(paths.open.webAuth, { interaction: first.interaction ?? '', approve: 1 });
+    const anonymous = await browser.post(paths.open.webAuth, {
+      interaction: first.interaction ?? '',
+      approve: 1,
+    });
     expect(anonymous.body.status_code).toBe(ErrorCode.notLoggedIn);
     await signInBySms(server, browser);
-    const unknown = await browser.post(paths.open.webAuth, { interaction: 'no-such-interaction', approve: 1 });
+    const unknown = await browser.post(paths.open.webAuth, {
+      interaction: 'no-such-interaction',
+      approve: 1,
+    });
     expect(unknown.body.status_code).toBe(ErrorCode.openInteractionExpired);
   });
 
@@ -393,7 +403,11 @@ describe('the consent page and the account centre', () => {
     const other = server.browser();
     const otherMobile = freshMobile();
     const loginCode = await mobileCode(server, other, otherMobile, CodeType.mobileLogin);
-    const refused = await other.post(paths.web.smsAuthorize, { mobile: otherMobile, code: loginCode, type: 24 });
+    const refused = await other.post(paths.web.smsAuthorize, {
+      mobile: otherMobile,
+      code: loginCode,
+      type: 24,
+    });
     expect(refused.body.data.error_code).toBe(ErrorCode.codeTypeInvalid);
   });
 

@@ -138,7 +138,10 @@ export function connectUrl(input: {
 }
 
 /** The apps the signed-in person has authorised (one entry per app, its newest grant). */
-export async function authorizedApps(app: FastifyInstance, request: FastifyRequest): Promise<{ apps: AuthorizedApp[] }> {
+export async function authorizedApps(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<{ apps: AuthorizedApp[] }> {
   const session = requireSession(request);
   const db = recordsOf(app);
   const grants = await db

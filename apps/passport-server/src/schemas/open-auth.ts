@@ -23,7 +23,8 @@ export const OpenAuthInfo = Type.Object({
 });
 
 export const authInfoSchema = {
-  summary: 'Open authorization: the app asking, the scopes it requires and the optional ones, who is signed in',
+  summary:
+    'Open authorization: the app asking, the scopes it requires and the optional ones, who is signed in',
   tags: ['open-auth'],
   querystring: Type.Intersect([
     CommonQuery,
@@ -112,7 +113,8 @@ export const updateAuthorizeInfoSchema = {
 
 /** sms/authorize: sign in by an SMS code of purpose 26 (or 27) on the consent page. */
 export const smsAuthorizeSchema = {
-  summary: 'Sign in by SMS code (purpose 26, SMS authorise) inside the authorization page; registers a new number',
+  summary:
+    'Sign in by SMS code (purpose 26, SMS authorise) inside the authorization page; registers a new number',
   tags: ['open-auth'],
   consumes: FORM,
   querystring: CommonQuery,

@@ -18,7 +18,9 @@ type InjectFetch = (
 export function injectFetch(app: FastifyInstance, remoteAddress = '10.77.0.1'): InjectFetch {
   return async (url, options) => {
     const target = new URL(url);
-    const headers = Object.fromEntries(new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).entries());
+    const headers = Object.fromEntries(
+      new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).entries(),
+    );
     const body =
       options.body instanceof URLSearchParams
         ? options.body.toString()
@@ -38,7 +40,10 @@ export function injectFetch(app: FastifyInstance, remoteAddress = '10.77.0.1'): 
       for (const v of Array.isArray(value) ? value : [value]) out.append(name, String(v));
     }
     const status = answer.statusCode;
-    return new Response(status === 204 || status === 304 ? null : answer.rawPayload, { status, headers: out });
+    return new Response(status === 204 || status === 304 ? null : answer.rawPayload, {
+      status,
+      headers: out,
+    });
   };
 }
 
@@ -80,7 +85,8 @@ export async function follow(browser: Browser, start: string, redirectUri: strin
     if (!location) return { answer };
     const next = new URL(location, 'http://localhost:3000');
     if (next.href.startsWith(redirectUri)) return { callback: next };
-    if (next.pathname === '/authorization') return { interaction: next.searchParams.get('interaction') ?? '' };
+    if (next.pathname === '/authorization')
+      return { interaction: next.searchParams.get('interaction') ?? '' };
     url = pathOf(next);
   }
   throw new Error('too many redirects');

@@ -238,7 +238,10 @@ const cancelErrorTexts = /* @__PURE__ */ defineErrorTexts(cancelErrors, {
 });
 
 const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
-  OPEN_INTERACTION_EXPIRED: ['授权请求已过期，请回到应用重新发起', 'This request has expired: start again from the app'],
+  OPEN_INTERACTION_EXPIRED: [
+    '授权请求已过期，请回到应用重新发起',
+    'This request has expired: start again from the app',
+  ],
   OPEN_CLIENT_NOT_FOUND: ['应用不存在', 'No such app'],
   OPEN_SCOPE_INVALID: ['请求的权限无效', 'The app asked for a permission that does not exist'],
   OPEN_NOT_AUTHORIZED: ['你没有授权过这个应用', 'You have not authorised this app'],

@@ -6,7 +6,7 @@ import { type OpenScope, USER_INFO_SCOPE } from '../../config';
 import { escapeHtml } from '../../http/bilingual-page';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
-import { type OpenAuthDatabase, adapterClass } from './adapter';
+import { adapterClass, type OpenAuthDatabase } from './adapter';
 
 /** Where the provider is mounted; the issuer is PUBLIC_ORIGIN + this. */
 export const OPEN_AUTH_MOUNT = '/oauth';
@@ -137,7 +137,10 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
         },
       };
     },
-    async renderError(ctx: { type: string; body: string }, out: { error: string; error_description?: string }) {
+    async renderError(
+      ctx: { type: string; body: string },
+      out: { error: string; error_description?: string },
+    ) {
       ctx.type = 'html';
       ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization failed · 授权失败</title></head><body><main><h1>授权失败 · Authorization failed</h1><p><code>${escapeHtml(out.error)}</code></p><p>${escapeHtml(out.error_description ?? '')}</p></main></body></html>`;
     },

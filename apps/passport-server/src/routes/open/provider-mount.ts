@@ -68,7 +68,12 @@ const providerMount: FastifyPluginAsync = async (app) => {
     handler: (request, reply) => handOver(request, reply, '/token'),
   });
   for (const alias of DISCOVERY_ALIASES) {
-    app.route({ method: 'GET', url: alias, config, handler: (request, reply) => handOver(request, reply, DISCOVERY) });
+    app.route({
+      method: 'GET',
+      url: alias,
+      config,
+      handler: (request, reply) => handOver(request, reply, DISCOVERY),
+    });
   }
 };
 
