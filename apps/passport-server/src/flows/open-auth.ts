@@ -1,3 +1,4 @@
+/// <reference path="../domain/open-auth/oidc-provider.d.ts" />
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { InteractionInstance } from 'oidc-provider';

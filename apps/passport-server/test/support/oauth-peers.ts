@@ -1,3 +1,4 @@
+/// <reference path="../../src/domain/open-auth/oidc-provider.d.ts" />
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

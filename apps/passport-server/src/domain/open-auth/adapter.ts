@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import type { Kysely } from 'kysely';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 

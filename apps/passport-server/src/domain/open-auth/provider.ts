@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
