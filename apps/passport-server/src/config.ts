@@ -118,6 +118,28 @@ export interface Config {
   waitlist: boolean;
   /** MONITOR_RETENTION_DAYS, default 30: monitoring events older than this are deleted. */
   monitorRetentionDays: number;
+  /** Open authorization: Portico as an OAuth 2.0 / OpenID provider for third-party apps (docs/open-authorization.md). */
+  openAuth: OpenAuthConfig;
+}
+
+/** A scope a deployment declares for third-party apps, with what the consent page says about it. */
+export interface OpenScope {
+  name: string;
+  zh: string;
+  en: string;
+}
+
+export interface OpenAuthConfig {
+  /**
+   * OPEN_REGISTRATION_TOKEN: the initial access token RFC 7591 dynamic client registration requires
+   * (sent as `Authorization: Bearer …`). Unset (the default): no dynamic registration at all.
+   */
+  registrationToken: string | undefined;
+  /**
+   * OPEN_SCOPES: scopes besides `user_info` (always there) that apps may ask for, as comma-separated
+   * `name=中文说明|English description` (e.g. `video.list=查看视频|See your videos`).
+   */
+  scopes: OpenScope[];
 }
 
 /** One app the server serves. */
@@ -262,6 +284,16 @@ export const EnvSchema = Type.Object({
   ),
   MONITOR_RETENTION_DAYS: Type.Optional(
     Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
+  ),
+  OPEN_REGISTRATION_TOKEN: Type.Optional(
+    Type.String({ minLength: 32, description: 'at least 32 characters' }),
+  ),
+  OPEN_SCOPES: Type.Optional(
+    Type.String({
+      pattern:
+        '^[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80}(,[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80})*$',
+      description: 'comma-separated name=中文|English',
+    }),
   ),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -456,6 +488,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
+    openAuth: openAuthConfig(e),
   };
 }
 
@@ -500,6 +533,35 @@ function captchaProviderConfig(e: Env): CaptchaProviderConfig | undefined {
     secret: String(e[secretVar]),
     verifyUrl: String(e[urlVar] ?? url),
   };
+}
+
+/** The scope every app gets, described for the consent page. */
+export const USER_INFO_SCOPE: OpenScope = {
+  name: 'user_info',
+  zh: '获取你的公开信息（昵称、头像）',
+  en: 'Your public profile (name and picture)',
+};
+
+/** Scope names that mean something to OpenID Connect itself and cannot be declared again. */
+const RESERVED_SCOPES = new Set([
+  'openid',
+  'offline_access',
+  'profile',
+  'email',
+  'phone',
+  'address',
+  'user_info',
+]);
+
+function openAuthConfig(e: Env): OpenAuthConfig {
+  const scopes = (e.OPEN_SCOPES ? e.OPEN_SCOPES.split(',') : []).map((entry) => {
+    const at = entry.indexOf('=');
+    const name = entry.slice(0, at);
+    const [zh = '', en = ''] = entry.slice(at + 1).split('|');
+    if (RESERVED_SCOPES.has(name)) throw new ConfigError('OPEN_SCOPES', `"${name}" is reserved`);
+    return { name, zh: zh.trim(), en: en.trim() };
+  });
+  return { registrationToken: e.OPEN_REGISTRATION_TOKEN, scopes };
 }
 
 /** A provider needs its id and secret both; one without the other is a mistake worth stopping for. */

@@ -487,6 +487,36 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Open authorization (issue 16): every record the OpenID provider keeps (clients, grants, codes,
+   * tokens, interactions, its sessions) in one table keyed by model and id, indexed by grant for
+   * revocation, by account for the apps a person authorised or registered (src/domain/open-auth).
+   */
+  '0014_open_auth': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('open_auth_records')
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('account_id', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('consumed_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('open_auth_records_pk', ['model', 'id'])
+        .execute();
+      const index = (name: string, columns: string[]) =>
+        db.schema.createIndex(name).on('open_auth_records').columns(columns).execute();
+      await index('open_auth_records_grant_id', ['grant_id']);
+      await index('open_auth_records_uid', ['model', 'uid']);
+      await index('open_auth_records_account', ['model', 'account_id']);
+      await index('open_auth_records_client', ['model', 'client_id']);
+      await index('open_auth_records_expires_at', ['expires_at']);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -14,6 +14,7 @@ import {
   type ErrorRange,
   errorCodes,
   identifierErrors,
+  openAuthErrors,
   passwordErrors,
   profileErrors,
   protocolErrors,
@@ -257,6 +258,18 @@ const waitlistErrorTexts = /* @__PURE__ */ defineErrorTexts(waitlistErrors, {
   WAITLIST_ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account exists: sign in instead'],
 });
 
+const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
+  OPEN_INTERACTION_EXPIRED: [
+    '授权请求已过期，请回到应用重新发起',
+    'This request has expired: start again from the app',
+  ],
+  OPEN_CLIENT_NOT_FOUND: ['应用不存在', 'No such app'],
+  OPEN_SCOPE_INVALID: ['请求的权限无效', 'The app asked for a permission that does not exist'],
+  OPEN_NOT_AUTHORIZED: ['你没有授权过这个应用', 'You have not authorised this app'],
+  OPEN_REDIRECT_URI_INVALID: ['回调地址无效', 'The redirect URI is not valid'],
+  OPEN_APP_LIMIT: ['应用数量已达上限', 'You have registered as many apps as allowed'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -288,6 +301,7 @@ export const ERROR_TEXTS = [
   secondVerifyErrorTexts,
   cancelErrorTexts,
   waitlistErrorTexts,
+  openAuthErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);
