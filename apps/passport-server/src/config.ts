@@ -97,6 +97,17 @@ export interface Config {
    * forward, for end-to-end tests of the cooling-off period. Off by default.
    */
   testClock: boolean;
+  /**
+   * RISK_THRESHOLDS, default `default`: `relaxed` (loopback origins only) raises the burst and failure
+   * counts before a captcha a hundredfold, so a developer sending codes to themself is not asked for a
+   * captcha every few sends (src/domain/challenge/limits.ts, relaxedRiskLimits).
+   */
+  riskThresholds: 'default' | 'relaxed';
+  /**
+   * Whether the numbers reserved for fiction (src/lib/identifiers.ts, FICTIONAL_RANGES: the UK's
+   * 07700 900000–900999) are accepted as mobiles: on a loopback PUBLIC_ORIGIN only (development).
+   */
+  fictionalNumbers: boolean;
 }
 
 /** One app the server serves. */
@@ -212,6 +223,9 @@ export const EnvSchema = Type.Object({
   ),
   TEST_CLOCK: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  RISK_THRESHOLDS: Type.Optional(
+    Type.Union([Type.Literal('default'), Type.Literal('relaxed')], { description: 'default or relaxed' }),
   ),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -399,6 +413,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     cancelCoolingOffDays: Number(e.CANCEL_COOLING_OFF_DAYS ?? 15),
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
+    riskThresholds: riskThresholds(e.RISK_THRESHOLDS, publicOrigin),
+    fictionalNumbers: isLoopbackOrigin(publicOrigin),
     oauth: oauthConfig(e),
   };
 }
@@ -448,6 +464,16 @@ function testClock(value: string | undefined, publicOrigin: string): boolean {
       `the test clock moves time for every user; ${publicOrigin} is not a loopback origin`,
     );
   return true;
+}
+
+function riskThresholds(value: string | undefined, publicOrigin: string): 'default' | 'relaxed' {
+  if (value !== 'relaxed') return 'default';
+  if (!isLoopbackOrigin(publicOrigin))
+    throw new ConfigError(
+      'RISK_THRESHOLDS',
+      `relaxed thresholds let anyone send codes and guess without a captcha; ${publicOrigin} is not a loopback origin (development only)`,
+    );
+  return 'relaxed';
 }
 
 /** One app of CLIENT_APPS. */
