@@ -120,6 +120,17 @@ export interface Config {
   monitorRetentionDays: number;
   /** Open authorization: Portico as an OAuth 2.0 / OpenID provider for third-party apps (docs/open-authorization.md). */
   openAuth: OpenAuthConfig;
+  /**
+   * RISK_THRESHOLDS, default `default`: `relaxed` (loopback origins only) raises the burst and failure
+   * counts before a captcha a hundredfold, so a developer sending codes to themself is not asked for a
+   * captcha every few sends (src/domain/challenge/limits.ts, relaxedRiskLimits).
+   */
+  riskThresholds: 'default' | 'relaxed';
+  /**
+   * Whether the numbers reserved for fiction (src/lib/identifiers.ts, FICTIONAL_RANGES: the UK's
+   * 07700 900000–900999) are accepted as mobiles: on a loopback PUBLIC_ORIGIN only (development).
+   */
+  fictionalNumbers: boolean;
 }
 
 /** A scope a deployment declares for third-party apps, with what the consent page says about it. */
@@ -294,6 +305,9 @@ export const EnvSchema = Type.Object({
         '^[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80}(,[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80})*$',
       description: 'comma-separated name=中文|English',
     }),
+  ),
+  RISK_THRESHOLDS: Type.Optional(
+    Type.Union([Type.Literal('default'), Type.Literal('relaxed')], { description: 'default or relaxed' }),
   ),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -485,6 +499,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chatWebhookUrl: e.CHAT_WEBHOOK_URL,
     chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
+    riskThresholds: riskThresholds(e.RISK_THRESHOLDS, publicOrigin),
+    fictionalNumbers: isLoopbackOrigin(publicOrigin),
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
@@ -609,6 +625,16 @@ function testClock(value: string | undefined, publicOrigin: string): boolean {
       `the test clock moves time for every user; ${publicOrigin} is not a loopback origin`,
     );
   return true;
+}
+
+function riskThresholds(value: string | undefined, publicOrigin: string): 'default' | 'relaxed' {
+  if (value !== 'relaxed') return 'default';
+  if (!isLoopbackOrigin(publicOrigin))
+    throw new ConfigError(
+      'RISK_THRESHOLDS',
+      `relaxed thresholds let anyone send codes and guess without a captcha; ${publicOrigin} is not a loopback origin (development only)`,
+    );
+  return 'relaxed';
 }
 
 /** One app of CLIENT_APPS. */

@@ -21,7 +21,8 @@ function identifierOf(
 ): Identifier | { kind: 'invalid'; value: string } | null {
   const region = app.config.defaultRegion;
   const asEmail = (v: string) => normaliseEmail(v);
-  const asMobile = (v: string) => normaliseMobile(v, region)?.e164 ?? null;
+  const asMobile = (v: string) =>
+    normaliseMobile(v, region, { fictional: app.config.fictionalNumbers })?.e164 ?? null;
   const candidates: [Identifier['kind'], string | undefined, (v: string) => string | null][] = [
     ['email', body.email, asEmail],
     ['mobile', body.mobile, asMobile],

@@ -4,7 +4,9 @@ import { normaliseEmail, normaliseMobile } from '../../lib/identifiers';
 
 /** A mobile number in E.164, or INVALID_MOBILE / REGION_NOT_ALLOWED. */
 export function mobileOf(app: FastifyInstance, input: string): string {
-  const mobile = normaliseMobile(input, app.config.defaultRegion);
+  const mobile = normaliseMobile(input, app.config.defaultRegion, {
+    fictional: app.config.fictionalNumbers,
+  });
   if (!mobile) throw new PassportError('invalidMobile');
   const allowed = app.config.allowedRegions;
   if (allowed && (!mobile.country || !allowed.includes(mobile.country)))

@@ -87,6 +87,30 @@ export const defaultChallengeLimits: ChallengeLimits = {
   renderMaxWaiting: 8,
 };
 
+/** The counts before a captcha that RISK_THRESHOLDS=relaxed raises. */
+const RISK_COUNTS = [
+  'challengeAfterTargetFailures',
+  'challengeAfterIpFailures',
+  'challengeAfterDeviceFailures',
+  'challengeAfterSendsPerIp',
+  'challengeAfterSendsPerDevice',
+  'challengeAfterSendsPerTarget',
+  'challengeAfterLookupsPerIp',
+  'challengeAfterLookupsPerDevice',
+] as const;
+
+/**
+ * RISK_THRESHOLDS=relaxed (development on a loopback origin only): every count before a captcha in
+ * force, a hundred times over (5 code sends from one address in 10 minutes become 500), so that a
+ * developer trying sign-in over and over is not asked for a captcha after five sends. The windows, the
+ * send caps and the code-guess budget stay as they are.
+ */
+export function relaxRiskLimits(limits: Limits): Limits {
+  const out: Record<string, unknown> = { ...limits };
+  for (const key of RISK_COUNTS) out[key] = (limits[key] ?? defaultChallengeLimits[key]) * 100;
+  return out as unknown as Limits;
+}
+
 /** The challenge numbers in force: the defaults, overridden by what buildServer was handed. */
 export function challengeLimitsOf(limits: Limits): ChallengeLimits {
   const out: Record<string, unknown> = { ...defaultChallengeLimits };

@@ -28,7 +28,9 @@ const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: Outbox }> = async (app, 
   const normalise = (to: string | undefined) =>
     to === undefined
       ? undefined
-      : (normaliseEmail(to) ?? normaliseMobile(to, app.config.defaultRegion)?.e164 ?? to.trim());
+      : (normaliseEmail(to) ??
+        normaliseMobile(to, app.config.defaultRegion, { fictional: true })?.e164 ??
+        to.trim());
 
   app.get(
     '/dev/outbox/messages',
