@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 function answers(port, host = '127.0.0.1', timeoutMs = 500) {
   return new Promise((resolve) => {
@@ -85,6 +86,8 @@ const E2E = '@portico/e2e';
 const steps = [
   ['turbo', ['run', 'build', 'typecheck', 'test', 'check:package', `--filter=!${E2E}`]],
   ['turbo', ['run', 'typecheck', 'test', `--filter=${E2E}`]],
+  // The docs cite only this repository, and their relative links resolve.
+  [process.execPath, [fileURLToPath(new URL('./check-docs.mjs', import.meta.url))]],
   ['biome', ['check', '.']],
 ];
 for (const [command, args] of steps) {
