@@ -23,8 +23,8 @@ const authRoutes = createAuthRoutes({
 });
 
 /**
- * The spec's route table (§2), minus the pages that arrive with later issues (authorization,
- * join-waitlist). The OAuth callbacks are `authRoutes` too (`thirdParty`). Every page is its own lazily loaded module, so a visit to /login
+ * The spec's route table (§2), minus the pages that arrive with later issues (
+ * join-waitlist). The OAuth callbacks and the consent page (/authorization) are `authRoutes` too. Every page is its own lazily loaded module, so a visit to /login
  * loads the root and the login code only. login, reset-password and sign-up are `authRoutes`. The
  * build writes these paths to dist/routes.json (@portico/app-routes), and the passport server answers
  * exactly them with index.html.
