@@ -53,6 +53,8 @@ export const routes: RouteObject[] = [
           // The account centre (issue 17): each page its own route.
           { path: 'account/profile', lazy: () => import('./routes/account/profile') },
           { path: 'account/cancel', lazy: () => import('./routes/account/cancel') },
+          // Open authorization (issue 16): the apps the person authorised, with Revoke.
+          { path: 'account/apps', lazy: () => import('./routes/account-apps') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },
