@@ -20,6 +20,8 @@ const authRoutes = createAuthRoutes({
   languageStore,
   // GitHub and Google: buttons for the providers the passport configured, and the callback pages.
   thirdParty: true,
+  // Open authorization's consent page at /authorization (issue 16).
+  authorization: true,
 });
 
 /**

@@ -27,6 +27,13 @@ describe('createAuthRoutes', () => {
       '/login',
       '/reset-password',
     ]);
+    // Open authorization's consent page, its own lazy chunk, only when asked for.
+    expect(paths(createAuthRoutes({ client, queryClient, authorization: true }))).toEqual([
+      '/login',
+      '/reset-password',
+      '/sign-up',
+      '/authorization',
+    ]);
   });
 
   it('says how to fix the wiring when the client or query client is missing', () => {

@@ -63,6 +63,11 @@ export interface AuthRoutesOptions {
    * passport sends the provider back to. Default false.
    */
   thirdParty?: boolean;
+  /**
+   * Mount open authorization's consent page at `/authorization` (the passport's OAuth provider sends
+   * people to `/authorization?interaction=…`; docs/open-authorization.md). Default false.
+   */
+  authorization?: boolean;
   /** Mount the sign-up and reset screens (and link to them). Default true for both. */
   screens?: { signUp?: boolean; resetPassword?: boolean };
   /**

@@ -50,11 +50,12 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
       lazy: async () => (await import('../screens/sign-up')).route(options),
     });
   // Open authorization's consent page (the provider's interaction URL): its own lazy chunk.
-  routes.push({
-    id: 'auth-authorization',
-    path: '/authorization',
-    lazy: async () => (await import('../screens/authorization')).route(options),
-  });
+  if (options.authorization)
+    routes.push({
+      id: 'auth-authorization',
+      path: '/authorization',
+      lazy: async () => (await import('../screens/authorization')).route(options),
+    });
   if (options.thirdParty)
     for (const page of THIRD_PARTY_PAGES)
       routes.push({
