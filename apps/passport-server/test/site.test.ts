@@ -29,6 +29,7 @@ const WEB_ROUTES = [
   '/sign-up',
   '/terms-of-service/:id?',
   '/workbench',
+  '/authorization',
 ];
 
 let dist: string;
@@ -70,6 +71,8 @@ describe('the web app', () => {
     '/terms-of-service',
     '/terms-of-service/v9',
     '/login?next=/workbench',
+    // Open authorization's consent page: never framed (a framed Approve button is clickjacking).
+    '/authorization?interaction=abc123',
   ])('answers a page load of %s with index.html, revalidated on every visit', async (url) => {
     const answer = await get(url, HTML);
     expect(answer.statusCode).toBe(200);
@@ -92,7 +95,7 @@ describe('the web app', () => {
     '/nope.txt',
     '/login/extra',
     '/privacy-policy/1/2',
-    '/authorization',
+    '/authorization/extra',
     '/.env',
     '/.git/config',
   ])('answers a page load of the unmatched non-app path %s with a plain-text 404', async (url) => {

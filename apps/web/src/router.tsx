@@ -22,11 +22,13 @@ const authRoutes = createAuthRoutes({
   thirdParty: true,
   // The waitlist page (issue 18): shown while the passport runs with WAITLIST=on.
   screens: { joinWaitlist: true },
+  // Open authorization's consent page at /authorization (issue 16).
+  authorization: true,
 });
 
 /**
- * The spec's route table (§2), minus the pages that arrive with later issues (authorization,
- * join-waitlist). The OAuth callbacks are `authRoutes` too (`thirdParty`). Every page is its own lazily loaded module, so a visit to /login
+ * The spec's route table (§2), minus the pages that arrive with later issues (
+ * join-waitlist). The OAuth callbacks and the consent page (/authorization) are `authRoutes` too. Every page is its own lazily loaded module, so a visit to /login
  * loads the root and the login code only. login, reset-password and sign-up are `authRoutes`. The
  * build writes these paths to dist/routes.json (@portico/app-routes), and the passport server answers
  * exactly them with index.html.
@@ -57,6 +59,8 @@ export const routes: RouteObject[] = [
           { path: 'account/cancel', lazy: () => import('./routes/account/cancel') },
           // #13 the invitation page
           { path: 'invite', lazy: () => import('./routes/invite') },
+          // Open authorization (issue 16): the apps the person authorised, with Revoke.
+          { path: 'account/apps', lazy: () => import('./routes/account-apps') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

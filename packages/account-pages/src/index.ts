@@ -37,6 +37,7 @@ export type {
 } from './routes/auth-options';
 export { createAuthRoutes } from './routes/create-auth-routes';
 export { AccountSecurity, useSecurityT } from './screens/account-security';
+export { AuthorizedApps, useAuthorizedAppsT } from './screens/authorized-apps';
 export { IdentityPicker, type IdentityPickerProps } from './screens/identity-picker';
 export { InvitationScreen, type InvitationScreenProps } from './screens/invitation';
 export { AuthShell } from './shell/auth-shell';

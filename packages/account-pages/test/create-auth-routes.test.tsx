@@ -31,6 +31,13 @@ describe('createAuthRoutes', () => {
     expect(
       paths(createAuthRoutes({ client, queryClient, basePath: '/a', screens: { joinWaitlist: true } })),
     ).toEqual(['/a/login', '/a/reset-password', '/a/sign-up', '/a/join-waitlist']);
+    // Open authorization's consent page, its own lazy chunk, only when asked for.
+    expect(paths(createAuthRoutes({ client, queryClient, authorization: true }))).toEqual([
+      '/login',
+      '/reset-password',
+      '/sign-up',
+      '/authorization',
+    ]);
   });
 
   it('says how to fix the wiring when the client or query client is missing', () => {

@@ -64,6 +64,11 @@ export interface AuthRoutesOptions {
    */
   thirdParty?: boolean;
   /**
+   * Mount open authorization's consent page at `/authorization` (the passport's OAuth provider sends
+   * people to `/authorization?interaction=…`; docs/open-authorization.md). Default false.
+   */
+  authorization?: boolean;
+  /**
    * Mount the sign-up and reset screens (and link to them). Default true for both. `joinWaitlist`
    * mounts the waitlist page at `join-waitlist` (the passport's WAITLIST, docs/monitoring.md); a
    * sign-up the passport refuses with WAITLIST_REQUIRED goes there. Default false.

@@ -55,6 +55,13 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
       path: `${(options.basePath ?? '').replace(/\/+$/, '')}/join-waitlist`,
       lazy: async () => (await import('../screens/join-waitlist')).route(options),
     });
+  // Open authorization's consent page (the provider's interaction URL): its own lazy chunk.
+  if (options.authorization)
+    routes.push({
+      id: 'auth-authorization',
+      path: '/authorization',
+      lazy: async () => (await import('../screens/authorization')).route(options),
+    });
   if (options.thirdParty)
     for (const page of THIRD_PARTY_PAGES)
       routes.push({

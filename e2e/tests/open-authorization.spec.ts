@@ -1,0 +1,154 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import { nationalNumber, sendCodeAndRead, typeCode } from '../support/person';
+import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
+
+// Issue 16: open authorization in Chromium. A small third-party web app on loopback (openid-client as
+// the relying party, registered by RFC 7591 with OPEN_REGISTRATION_TOKEN) sends a person to Portico;
+// they sign in on the consent page by SMS code, switch the optional scope off, approve, and the app
+// shows their name from userinfo. Revoking the app in the account centre makes its refresh fail; a
+// denial comes back to the app as error=access_denied.
+
+const REGISTRATION_TOKEN = 'e2e-registration-token-0123456789';
+
+interface ThirdPartyApp {
+  origin: string;
+  /** Refreshes with the refresh token of the last sign-in: true when the provider still honours it. */
+  refresh(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function startThirdPartyApp(issuer: string): Promise<ThirdPartyApp> {
+  let refreshToken = '';
+  let pending = { verifier: '', state: '' };
+  let config: oidc.Configuration | undefined;
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', origin);
+    try {
+      if (!config) throw new Error('not registered');
+      if (url.pathname === '/start') {
+        pending = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState() };
+        const target = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: `${origin}/callback`,
+          scope: 'openid user_info video.list',
+          optional_scope: 'video.list',
+          code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
+          code_challenge_method: 'S256',
+          state: pending.state,
+        });
+        response.writeHead(302, { location: target.href }).end();
+        return;
+      }
+      if (url.pathname === '/callback') {
+        if (url.searchParams.get('error')) {
+          response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          response.end(
+            `<!doctype html><title>Video Club</title><p>error: ${url.searchParams.get('error')}</p>`,
+          );
+          return;
+        }
+        const tokens = await oidc.authorizationCodeGrant(config, url, {
+          pkceCodeVerifier: pending.verifier,
+          expectedState: pending.state,
+        });
+        refreshToken = tokens.refresh_token ?? '';
+        const claims = tokens.claims();
+        const me = await oidc.fetchUserInfo(config, tokens.access_token, claims?.sub ?? '');
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(
+          `<!doctype html><title>Video Club</title><p>hello ${String(me.name)}</p><p>scope: ${tokens.scope}</p>`,
+        );
+        return;
+      }
+      response.writeHead(404).end();
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const registered = await fetch(`${issuer}/reg`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${REGISTRATION_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'Video Club',
+      redirect_uris: [`${origin}/callback`],
+      token_endpoint_auth_method: 'client_secret_basic',
+    }),
+  });
+  const client = (await registered.json()) as { client_id: string; client_secret: string };
+  config = await oidc.discovery(new URL(issuer), client.client_id, client.client_secret, undefined, {
+    execute: [oidc.allowInsecureRequests],
+  });
+  return {
+    origin,
+    async refresh() {
+      try {
+        await oidc.refreshTokenGrant(config as oidc.Configuration, refreshToken);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const it = test.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
+  serverOptions: async ({}, use) => {
+    await use({
+      env: {
+        OPEN_REGISTRATION_TOKEN: REGISTRATION_TOKEN,
+        OPEN_SCOPES: 'video.list=读取你的视频列表|Read your video list',
+      },
+    });
+  },
+});
+
+it('a third-party app: sign in on the consent page, an optional scope off, approve, revoke, deny', async ({
+  page,
+  server,
+  outbox,
+}) => {
+  const app = await startThirdPartyApp(`${server.origin}/oauth`);
+  try {
+    const mobile = uniqueMobile();
+    await page.goto(`${app.origin}/start`);
+    await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));
+    await expect(page.getByText('Video Club 请求使用你的 Portico 账号')).toBeVisible();
+    await expect(page.getByRole('heading', { name: '请先登录，再决定是否授权' })).toBeVisible();
+    const form = page.getByRole('tabpanel');
+    await form.getByRole('textbox', { name: '手机号', exact: true }).fill(nationalNumber(mobile));
+    const code = await sendCodeAndRead(form, outbox, mobile);
+    await typeCode(form, code);
+    await form.getByRole('button', { name: /^登录/ }).click();
+
+    const optional = page.getByRole('switch', { name: '读取你的视频列表' });
+    await expect(optional).toBeChecked();
+    expect(await seriousViolations(page), 'axe on the consent page').toEqual([]);
+    await optional.click();
+    await expect(optional).not.toBeChecked();
+    await page.getByRole('button', { name: '同意授权' }).click();
+    await expect(page).toHaveURL(new RegExp(`^${app.origin}/callback`));
+    await expect(page.getByText(/^hello \S+/)).toBeVisible();
+    await expect(page.getByText(/^scope: /)).not.toContainText('video.list');
+    expect(await app.refresh()).toBe(true);
+
+    // The account centre: revoke the app; its refresh token is dead at once.
+    await page.goto(`${server.origin}/account/apps`);
+    await page.getByRole('button', { name: '撤销授权: Video Club' }).click();
+    await expect(page.getByText('你还没有授权任何应用。')).toBeVisible();
+    expect(await app.refresh()).toBe(false);
+
+    // Again, and deny: the app hears access_denied.
+    await page.goto(`${app.origin}/start`);
+    await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));
+    await page.getByRole('button', { name: '拒绝' }).click();
+    await expect(page).toHaveURL(new RegExp(`^${app.origin}/callback\\?.*error=access_denied`));
+  } finally {
+    await app.close();
+  }
+});

@@ -1,0 +1,38 @@
+import { defineMessages } from '../i18n/define';
+
+export const { useTranslate: useAuthorizationT } = defineMessages(
+  {
+    'authz.title': '授权登录',
+    'authz.subtitle': '{app} 请求使用你的 Portico 账号',
+    'authz.loading': '正在读取授权请求…',
+    'authz.missing': '授权请求无效或已过期，请回到应用重新发起。',
+    'authz.required': '应用将获得以下权限',
+    'authz.optional': '可选权限（可以关闭）',
+    'authz.signedInAs': '当前账号：{name}',
+    'authz.notYou': '不是你？切换账号',
+    'authz.signInFirst': '请先登录，再决定是否授权',
+    'authz.tab.sms': '验证码登录',
+    'authz.tab.password': '密码登录',
+    'authz.methods': '登录方式',
+    'authz.approve': '同意授权',
+    'authz.deny': '拒绝',
+    'authz.icon': '{app} 的图标',
+  },
+  {
+    'authz.title': 'Authorise an app',
+    'authz.subtitle': '{app} wants to use your Portico account',
+    'authz.loading': 'Reading the request…',
+    'authz.missing': 'This request is invalid or has expired. Go back to the app and start again.',
+    'authz.required': 'The app will be allowed to',
+    'authz.optional': 'Optional (you may switch these off)',
+    'authz.signedInAs': 'Signed in as {name}',
+    'authz.notYou': 'Not you? Switch account',
+    'authz.signInFirst': 'Sign in first, then decide',
+    'authz.tab.sms': 'SMS code',
+    'authz.tab.password': 'Password',
+    'authz.methods': 'Sign-in method',
+    'authz.approve': 'Approve',
+    'authz.deny': 'Deny',
+    'authz.icon': 'Icon of {app}',
+  },
+);

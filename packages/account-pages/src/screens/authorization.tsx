@@ -1,0 +1,168 @@
+import { ErrorMessage, useAccountLanguage, useLogout } from '@portico/account-react';
+import { decideOpenAuth, getOpenAuthInfo } from '@portico/account-sdk';
+import type { OpenScopeInfo } from '@portico/account-sdk/protocol';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { CodeLoginForm } from '../forms/code-login-form';
+import { PasswordLoginForm } from '../forms/password-login-form';
+import { useAuthConfig } from '../routes/auth-config';
+import type { AuthRoutesOptions } from '../routes/auth-options';
+import { screenRoute } from '../routes/screen-route';
+import { AuthShell } from '../shell/auth-shell';
+import { Tabs } from '../ui/tabs';
+import { useAuthorizationT } from './authorization.messages';
+
+/** Where the browser goes after an answer; a seam for tests, the real page leaves the document. */
+const go = (url: string) => globalThis.location.assign(url);
+
+function ScopeSwitch({ scope, on, onToggle }: { scope: OpenScopeInfo; on: boolean; onToggle: () => void }) {
+  const language = useAccountLanguage();
+  const id = useId();
+  return (
+    <li className="portico-scope">
+      <label htmlFor={id}>{language === 'zh' ? scope.zh : scope.en}</label>
+      <input id={id} type="checkbox" role="switch" aria-checked={on} checked={on} onChange={onToggle} />
+    </li>
+  );
+}
+
+/**
+ * The consent page of open authorization (docs/open-authorization.md): the provider sends a person to
+ * `/authorization?interaction=…`. It shows the app asking, its required scopes and each optional scope
+ * as a switch, who is signed in (with "not you?"), or the sign-in panel when nobody is; Approve / Deny
+ * answer open/web/auth and follow the redirect it returns, back through the provider to the app.
+ */
+function Authorization() {
+  const t = useAuthorizationT();
+  const language = useAccountLanguage();
+  const { client } = useAuthConfig();
+  const [params] = useSearchParams();
+  const interaction = params.get('interaction') ?? '';
+  const [method, setMethod] = useState<'sms' | 'password'>('sms');
+  const [off, setOff] = useState<ReadonlySet<string>>(new Set());
+  const info = useQuery({
+    queryKey: ['portico', 'open', 'auth-info', interaction],
+    queryFn: () => getOpenAuthInfo(client, { interaction }),
+    enabled: interaction !== '',
+    retry: false,
+  });
+  const logout = useLogout();
+  const decide = useMutation({
+    mutationFn: (approve: 0 | 1) =>
+      decideOpenAuth(client, {
+        interaction,
+        approve,
+        scope: (info.data?.optionalScope ?? [])
+          .map((s) => s.name)
+          .filter((name) => !off.has(name))
+          .join(','),
+      }),
+    onSuccess: (answer) => go(answer.redirect_url),
+  });
+  const signedIn = () => void info.refetch();
+  const data = info.data;
+  const app = data?.app_name ?? '';
+  const title = t('authz.title');
+  if (!interaction || info.isError)
+    return (
+      <AuthShell title={title} subtitle={t('authz.missing')}>
+        <ErrorMessage error={info.error} />
+      </AuthShell>
+    );
+  if (!data)
+    return (
+      <AuthShell title={title} subtitle={t('authz.loading')}>
+        <p role="status">{t('authz.loading')}</p>
+      </AuthShell>
+    );
+  const toggle = (name: string) =>
+    setOff((now) => {
+      const next = new Set(now);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  return (
+    <AuthShell title={title} subtitle={t('authz.subtitle', { app })}>
+      <div className="portico-authz-app">
+        {data.app_icon ? (
+          <img src={data.app_icon} alt={t('authz.icon', { app })} width={48} height={48} />
+        ) : null}
+        <strong>{app}</strong>
+      </div>
+      <h2>{t('authz.required')}</h2>
+      <ul className="portico-scopes">
+        {data.scope.map((s) => (
+          <li key={s.name}>{language === 'zh' ? s.zh : s.en}</li>
+        ))}
+      </ul>
+      {data.optionalScope.length ? (
+        <>
+          <h2>{t('authz.optional')}</h2>
+          <ul className="portico-scopes">
+            {data.optionalScope.map((s) => (
+              <ScopeSwitch key={s.name} scope={s} on={!off.has(s.name)} onToggle={() => toggle(s.name)} />
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {data.user ? (
+        <>
+          <p className="portico-authz-user">
+            {t('authz.signedInAs', { name: data.user.name })}{' '}
+            <button
+              type="button"
+              className="button-link"
+              onClick={() => logout.mutate(undefined, { onSettled: signedIn })}
+            >
+              {t('authz.notYou')}
+            </button>
+          </p>
+          <div className="portico-authz-actions">
+            <button
+              type="button"
+              className="button-primary"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate(1)}
+            >
+              {t('authz.approve')}
+            </button>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate(0)}
+            >
+              {t('authz.deny')}
+            </button>
+          </div>
+          <ErrorMessage error={decide.error} />
+        </>
+      ) : (
+        <>
+          <h2>{t('authz.signInFirst')}</h2>
+          <Tabs<'sms' | 'password'>
+            label={t('authz.methods')}
+            selected={method}
+            onSelect={setMethod}
+            items={[
+              {
+                key: 'sms',
+                label: t('authz.tab.sms'),
+                panel: <CodeLoginForm channel="mobile" onSignedIn={signedIn} />,
+              },
+              {
+                key: 'password',
+                label: t('authz.tab.password'),
+                panel: <PasswordLoginForm onSignedIn={signedIn} />,
+              },
+            ]}
+          />
+        </>
+      )}
+    </AuthShell>
+  );
+}
+
+export const route = (options: AuthRoutesOptions) => screenRoute(options, Authorization);
