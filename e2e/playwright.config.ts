@@ -22,7 +22,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A flaky browser test is a bug to fix, not to retry.
   retries: 0,
-  timeout: 60_000,
+  // Each test starts a server and a browser; on a loaded 2-core machine that alone can take a minute.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {

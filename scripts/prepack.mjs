@@ -30,7 +30,8 @@ const newestSource = Math.max(
 );
 const distTimes = existsSync(dist) ? mtimes(dist) : [];
 if (distTimes.length === 0 || Math.min(...distTimes) < newestSource) {
-  const { status } = spawnSync('tsup', [], { stdio: 'inherit', cwd: packageDir });
+  // tsup's report goes to stderr: `pnpm pack --json` answers on stdout, and the build must not mix in.
+  const { status } = spawnSync('tsup', [], { stdio: ['ignore', 2, 2], cwd: packageDir });
   if (status !== 0) process.exit(status ?? 1);
 }
 copyFileSync(new URL('../LICENSE', import.meta.url), join(packageDir, 'LICENSE'));

@@ -1,3 +1,4 @@
+import { addEmailAndUsername, openSecurity } from '../support/account-centre';
 import {
   expectWorkbench,
   letResendCooldownPass,
@@ -27,31 +28,9 @@ test.describe('the account centre: mobile, e-mail, username and password (zh)', 
 
     // Signed up by SMS: the first SMS sign-in of a number creates its account.
     await signInBySms(page, server, outbox, { mobile });
-    await page.getByRole('link', { name: '管理手机号、邮箱和用户名' }).click();
-    await expect(page).toHaveURL(`${server.origin}/account/security`);
-    await expect(page.getByRole('heading', { level: 1, name: '账号与安全' })).toBeVisible();
+    await openSecurity(page, server);
     expect(await seriousViolations(page), 'axe on /account/security').toEqual([]);
-
-    // The e-mail: none yet; add it with a code from the mailbox.
-    const emailSection = page.getByRole('region', { name: '邮箱', exact: true });
-    await expect(emailSection.getByText('未设置')).toBeVisible();
-    await emailSection.getByRole('button', { name: '绑定邮箱' }).click();
-    await emailSection.getByRole('textbox', { name: '邮箱', exact: true }).fill(email);
-    const code = await sendCodeAndRead(emailSection, outbox, email);
-    await typeCode(emailSection, code);
-    await emailSection.getByRole('button', { name: '绑定', exact: true }).click();
-    await expect(emailSection.getByText('邮箱已绑定。')).toBeVisible();
-    await expect(emailSection.getByText(`当前：b***@example.com`)).toBeVisible();
-    await expect(emailSection.getByRole('button', { name: '更换邮箱' })).toBeVisible();
-
-    // A username and a first password together.
-    const userSection = page.getByRole('region', { name: '用户名与密码', exact: true });
-    await userSection.getByRole('textbox', { name: '用户名', exact: true }).fill(username);
-    await userSection.getByLabel('密码', { exact: true }).fill(PASSWORD);
-    await userSection.getByLabel('再次输入新密码', { exact: true }).fill(PASSWORD);
-    await userSection.getByRole('button', { name: '设置用户名和密码' }).click();
-    await expect(userSection.getByText('用户名已设置。')).toBeVisible();
-    await expect(userSection.getByText(`用户名：${username.toLowerCase()}`)).toBeVisible();
+    await addEmailAndUsername(page, outbox, { email, username, password: PASSWORD });
 
     // Back on the workbench, sign out; then sign in with the username (typed in another case) and password.
     await page.getByRole('link', { name: '返回工作台' }).click();

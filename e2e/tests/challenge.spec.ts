@@ -9,6 +9,7 @@ import {
 } from '../support/challenge';
 import { call, callResult, formOf, openFixture, requestsTo, startCall } from '../support/fixture-page';
 import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
 
 // Issue 4: the challenge demanded by the server's risk rules, shown in mask mode by the SDK's
 // client.use(challengePlugin(…)) through the real captcha loader and the server's real script, and solved by a
@@ -275,6 +276,44 @@ test.describe('keyboard and screen readers', () => {
       for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? 'ArrowDown' : 'ArrowUp');
       await page.keyboard.press('Enter');
       expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    });
+  });
+
+  test.describe('the check without a picture (issue 10)', () => {
+    test.use({ serverOptions: { challengeKinds: ['slide'] } });
+
+    test('a person on the keyboard with a screen reader takes it: the wait is announced, the call goes through', async ({
+      page,
+      server,
+    }) => {
+      // The proof of work (400,000 at most) and the 15 s cooldown are the whole check.
+      test.setTimeout(90_000);
+      await openPage(page, server.origin, 'en');
+      await sendUpToThreshold(page);
+      const sends = await requestsTo(page, SEND_CODE);
+      await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
+      const dialog = overlay(page);
+      await expect(dialog).toBeVisible();
+      const alternative = dialog.getByRole('button', { name: /^Cannot see the picture\?/ });
+      await expect(alternative).toBeVisible();
+      // Only the keyboard: Tab from the slider to the alternative, then Enter.
+      for (let i = 0; i < 8; i++) {
+        if (await alternative.evaluate((b) => b === document.activeElement)) break;
+        await page.keyboard.press('Tab');
+      }
+      await expect(alternative).toBeFocused();
+      await page.keyboard.press('Enter');
+
+      // What a screen reader hears: the dialog's description says there is nothing to do, the live
+      // region announces the wait, and no picture is left to describe.
+      await expect(dialog).toHaveAccessibleDescription(/^This check needs no picture/);
+      await expect(dialog.getByRole('status')).toHaveText(/^Checking; this takes about 15 seconds/);
+      await expect(dialog.getByRole('img')).toHaveCount(0);
+      expect(await seriousViolations(page), 'axe on the check without a picture').toEqual([]);
+
+      expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+      await expect(dialog).toHaveCount(0);
+      expectOneResend(sends);
     });
   });
 });

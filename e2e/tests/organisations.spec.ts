@@ -1,10 +1,10 @@
-import { PASSWORD, registerByMobile } from '../support/person';
+import { PASSWORD, registerByMobile, signInByPassword, signOut } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
 // Issue 12: the organisation console at /org (zh, the app's default), as two people in two browser
 // contexts against the real server: a manager creates an organisation and a role and adds an existing
-// account with it; that member signs in, picks the organisation identity and sees only what the role
+// (signed-out) account with it; that member signs in, picks the organisation identity and sees only what the role
 // allows; the manager freezes the member, whose next request is refused.
 
 test('a manager builds an organisation; a member acts in it within its role until frozen', async ({
@@ -18,6 +18,7 @@ test('a manager builds an organisation; a member acts in it within its role unti
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+  await signOut(memberPage, server);
 
   // The manager: register, create the organisation, act as its identity.
   await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
@@ -48,7 +49,8 @@ test('a manager builds an organisation; a member acts in it within its role unti
   await members.getByRole('button', { name: '添加成员' }).click();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
 
-  // The member picks the organisation identity and sees what member:read allows, nothing more.
+  // The member signs in, picks the organisation identity and sees what member:read allows, nothing more.
+  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
   await memberPage.goto(`${server.origin}/org`);
   const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
   await memberIdentity.getByRole('button', { name: '使用此身份: 示例公司 · 小王' }).click();

@@ -1,11 +1,21 @@
+import { addEmailAndUsername, openSecurity } from '../support/account-centre';
 import { type OidcPeer, startOidcPeer } from '../support/oidc-peer';
-import { expectWorkbench, nationalNumber, sendCodeAndRead, signOut, typeCode } from '../support/person';
-import { expect, test, uniqueMobile } from '../support/test';
+import {
+  expectWorkbench,
+  nationalNumber,
+  PASSWORD,
+  sendCodeAndRead,
+  signOut,
+  submitPasswordSignIn,
+  typeCode,
+} from '../support/person';
+import { expect, test, uniqueEmail, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 14: third-party sign-in in Chromium. A real OpenID provider on loopback stands in for Google
 // (GOOGLE_ISSUER); the person signs in at its own pages, comes back to /google-oauth-callback, links
-// the Google account to a new account by SMS code, signs out, and signs in again with Google in one click.
+// the Google account to a new account by SMS code, signs out, and signs in again with Google in one click;
+// then adds an e-mail and a username in the account centre and signs in with the username and password.
 
 const it = test.extend<{ google: OidcPeer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
@@ -76,4 +86,17 @@ it('signs in with Google, links it to a new account by SMS code, and signs in ag
   await page.getByRole('button', { name: '解除关联 Google' }).click();
   await expect(page.getByText('未关联')).toBeVisible();
   await expect(page.getByRole('button', { name: '关联 Google' })).toBeVisible();
+
+  // The same person adds an e-mail and a username with a password in the account centre, signs out,
+  // and signs in with the username and password.
+  const email = uniqueEmail('alice');
+  const username = `Alice${Date.now().toString(36)}`;
+  await page.goto(`${server.origin}/workbench`);
+  await openSecurity(page, server);
+  await addEmailAndUsername(page, outbox, { email, username, password: PASSWORD });
+  await page.getByRole('link', { name: '返回工作台' }).click();
+  await expectWorkbench(page, server, { mobile, email });
+  await signOut(page, server);
+  await submitPasswordSignIn(page, server, { account: username, password: PASSWORD });
+  await expectWorkbench(page, server, { mobile, email });
 });

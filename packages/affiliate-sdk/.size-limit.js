@@ -1,22 +1,25 @@
 // Budgets, brotli (any growth fails CI). The account SDK is the page's already: not counted.
+// Issue 13 (invitations, manager transfer) measured: protocol 2.42 kB (20 paths, 12 error codes with zh/en
+// texts), every call 2.9 kB (20 calls), the identity picker 743 B: the one `affiliatePaths` object every
+// call reads grew by the 20 new paths.
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
     path: 'dist/protocol.js',
     ignore: ['@portico/account-sdk'],
-    limit: '1680 B',
+    limit: '2430 B',
   },
   {
     name: 'every call + affiliatePlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '1870 B',
+    limit: '2910 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
     path: 'dist/index.js',
     import: '{ subjectLoginList, subjectLogin }',
     ignore: ['@portico/account-sdk'],
-    limit: '510 B',
+    limit: '750 B',
   },
 ];

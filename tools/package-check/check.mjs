@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -34,6 +35,16 @@ const TOOLING = [
   'react-dom',
   '@tanstack/react-query',
 ];
+
+/** What the SDK's engines say (every package that reaches it must say the same). */
+const sdkEngines = JSON.parse(readFileSync(join(root, 'packages', 'account-sdk', 'package.json'), 'utf8'))
+  .engines?.node;
+/** Packages with a pending minor or major changeset: a 0.0.0 package publishes first as 0.1.0. */
+const firstReleases = new Set();
+for (const file of readdirSync(join(root, '.changeset')).filter((f) => f.endsWith('.md'))) {
+  const head = readFileSync(join(root, '.changeset', file), 'utf8').split('---')[1] ?? '';
+  for (const match of head.matchAll(/"(@portico\/[a-z-]+)":\s*(minor|major)/g)) firstReleases.add(match[1]);
+}
 
 const scratch = mkdtempSync(join(tmpdir(), 'portico-package-check-'));
 const modules = join(scratch, 'node_modules');
@@ -73,8 +84,16 @@ try {
       const shipped = JSON.stringify(manifest);
       if (shipped.includes('workspace:')) throw new Error(`${name}: a workspace: range reached the tarball`);
       if (/"source":/.test(shipped)) throw new Error(`${name}: the bare "source" condition is published`);
-      for (const field of ['license', 'description', 'exports', 'types'])
+      for (const field of ['license', 'description', 'exports', 'types', 'keywords'])
         if (!manifest[field]) throw new Error(`${name}: package.json has no ${field}`);
+      // Whatever reaches the SDK's ESM-only transport from a CommonJS build needs require(esm).
+      const needsEsm =
+        name === 'account-sdk' ||
+        '@portico/account-sdk' in { ...manifest.dependencies, ...manifest.peerDependencies };
+      if (needsEsm && manifest.engines?.node !== sdkEngines)
+        throw new Error(`${name}: engines.node is ${manifest.engines?.node}, not the SDK's ${sdkEngines}`);
+      if (manifest.version === '0.0.0' && !firstReleases.has(manifest.name))
+        throw new Error(`${name}: version 0.0.0 and no minor or major changeset: it would publish as 0.0.x`);
       for (const dep of [
         ...Object.keys(manifest.dependencies ?? {}),
         ...Object.keys(manifest.peerDependencies ?? {}),

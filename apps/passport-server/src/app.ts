@@ -12,6 +12,7 @@ import { defaultLimits, type Limits } from './limits';
 import accounts from './plugins/app/accounts';
 import cancellation from './plugins/app/cancellation';
 import challenge from './plugins/app/challenge';
+import clientApps from './plugins/app/client-apps';
 import codes from './plugins/app/codes';
 import csrf from './plugins/app/csrf';
 import db from './plugins/app/db';
@@ -21,6 +22,7 @@ import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
 import monitoring from './plugins/app/monitoring';
 import oauth from './plugins/app/oauth';
+import openAuth from './plugins/app/open-auth';
 import organisations from './plugins/app/organisations';
 import passwords from './plugins/app/passwords';
 import profile from './plugins/app/profile';
@@ -40,6 +42,7 @@ import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
 import monitorRoutes from './routes/monitor/index';
+import providerMount from './routes/open/provider-mount';
 import siteRoutes from './routes/site/index';
 import ssoRoutes from './routes/sso/index';
 import vcDevAnswer from './routes/vc/dev-answer';
@@ -123,6 +126,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(swagger);
 
   // The app's own services.
+  await app.register(clientApps);
   await app.register(db);
   await app.register(secret);
   await app.register(store);
@@ -146,10 +150,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // Monitoring and the waitlist (issue 18).
   await app.register(monitoring);
   await app.register(waitlist);
+  await app.register(openAuth);
 
   // Routes by path family.
   await app.register(appRoutes);
   await app.register(familyRoutes);
+  // Open authorization: the OpenID provider, in a scope of its own (no body parser of ours).
+  await app.register(providerMount);
   await app.register(vcRoutes);
   await app.register(monitorRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });

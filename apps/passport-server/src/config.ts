@@ -4,6 +4,7 @@ import { APPS } from '@portico/app-routes';
 import { type CountryCode, getCountries } from 'libphonenumber-js';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { INVITE_TTL_DEFAULT_SECONDS } from './protocol';
 
 /**
  * The server's settings. `loadConfig(process.env)` builds one from environment variables; tests and
@@ -58,8 +59,21 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** SECRET: the server secret (≥ 32 characters). Unset: generated once and kept in DATA_DIR/secret. */
   secret: string | undefined;
+  /**
+   * CAPTCHA_PROVIDER (turnstile, hcaptcha, geetest; default none) and its keys: a third-party challenge
+   * verified through its server-side API, behind our puzzle (CAPTCHA_PROVIDER_MODE=behind, the default:
+   * both must pass) or instead of it (`instead`: the provider's answer replaces the picture). The proof of
+   * work stays in front of either.
+   */
+  captchaProvider?: CaptchaProviderConfig | undefined;
   /** APP_NAME, default Portico: shown in messages. */
   appName: string;
+  /**
+   * CLIENT_APPS: the apps that call this server, by aid (docs/deploying.md, "Your apps"). When set, a
+   * request naming another aid is refused with APP_UNKNOWN; the apps' origins join allowedOrigins.
+   * Unset: every aid is accepted (development).
+   */
+  clientApps: ClientApp[] | undefined;
   /**
    * SECOND_VERIFY, default on: a password or e-mail-code sign-in of an account with a mobile, from a
    * device the account has not used before, answers 2046 and needs an SMS code (README, "Second verification").
@@ -86,6 +100,12 @@ export interface Config {
   operators: string[];
   /** CANCEL_COOLING_OFF_DAYS, default 15: how long a requested cancellation can be abandoned. */
   cancelCoolingOffDays: number;
+  /** INVITE_TTL_SECONDS, default 7 days: how long an invitation's link stays valid. */
+  inviteTtlSeconds: number;
+  /** CHAT_WEBHOOK_URL: workplace-chat invitations as a JSON POST to this address (else the dev outbox). */
+  chatWebhookUrl: string | undefined;
+  /** CHAT_WEBHOOK_TOKEN: sent as `Authorization: Bearer …` to the chat webhook. */
+  chatWebhookToken: string | undefined;
   /**
    * TEST_CLOCK=on (loopback origins only, never in production): /dev/clock moves the server's clock
    * forward, for end-to-end tests of the cooling-off period. Off by default.
@@ -98,6 +118,28 @@ export interface Config {
   waitlist: boolean;
   /** MONITOR_RETENTION_DAYS, default 30: monitoring events older than this are deleted. */
   monitorRetentionDays: number;
+  /** Open authorization: Portico as an OAuth 2.0 / OpenID provider for third-party apps (docs/open-authorization.md). */
+  openAuth: OpenAuthConfig;
+}
+
+/** A scope a deployment declares for third-party apps, with what the consent page says about it. */
+export interface OpenScope {
+  name: string;
+  zh: string;
+  en: string;
+}
+
+export interface OpenAuthConfig {
+  /**
+   * OPEN_REGISTRATION_TOKEN: the initial access token RFC 7591 dynamic client registration requires
+   * (sent as `Authorization: Bearer …`). Unset (the default): no dynamic registration at all.
+   */
+  registrationToken: string | undefined;
+  /**
+   * OPEN_SCOPES: scopes besides `user_info` (always there) that apps may ask for, as comma-separated
+   * `name=中文说明|English description` (e.g. `video.list=查看视频|See your videos`).
+   */
+  scopes: OpenScope[];
 }
 
 /** One app the server serves. */
@@ -177,7 +219,28 @@ export const EnvSchema = Type.Object({
     ),
   ),
   SECRET: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  CAPTCHA_PROVIDER: Type.Optional(
+    Type.Union(
+      [Type.Literal('none'), Type.Literal('turnstile'), Type.Literal('hcaptcha'), Type.Literal('geetest')],
+      {
+        description: 'none, turnstile, hcaptcha or geetest',
+      },
+    ),
+  ),
+  CAPTCHA_PROVIDER_MODE: Type.Optional(
+    Type.Union([Type.Literal('behind'), Type.Literal('instead')], { description: 'behind or instead' }),
+  ),
+  TURNSTILE_SITE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  TURNSTILE_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  TURNSTILE_VERIFY_URL: Url('http|https'),
+  HCAPTCHA_SITE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  HCAPTCHA_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  HCAPTCHA_VERIFY_URL: Url('http|https'),
+  GEETEST_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GEETEST_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  GEETEST_VERIFY_URL: Url('http|https'),
   APP_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  CLIENT_APPS: Type.Optional(Type.String({ minLength: 2 })),
   SECOND_VERIFY: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
@@ -213,11 +276,24 @@ export const EnvSchema = Type.Object({
   TEST_CLOCK: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
+  INVITE_TTL_SECONDS: Seconds,
+  CHAT_WEBHOOK_URL: Url('http|https'),
+  CHAT_WEBHOOK_TOKEN: Type.Optional(Type.String()),
   WAITLIST: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
   MONITOR_RETENTION_DAYS: Type.Optional(
     Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
+  ),
+  OPEN_REGISTRATION_TOKEN: Type.Optional(
+    Type.String({ minLength: 32, description: 'at least 32 characters' }),
+  ),
+  OPEN_SCOPES: Type.Optional(
+    Type.String({
+      pattern:
+        '^[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80}(,[a-z][a-z0-9_.]{0,39}=[^|,]{1,80}\\|[^|,]{1,80})*$',
+      description: 'comma-separated name=中文|English',
+    }),
   ),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -333,8 +409,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   // A loopback public origin (the development default) is one origin under all its spellings.
+  const apps = clientApps(e.CLIENT_APPS);
   const allowedOrigins = [
-    ...new Set([...origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS), ...loopbackAliases(publicOrigin)]),
+    ...new Set([
+      ...origins('ALLOWED_ORIGINS', e.ALLOWED_ORIGINS),
+      ...loopbackAliases(publicOrigin),
+      ...(apps ?? []).flatMap((app) => app.origins),
+    ]),
   ];
   const given: Record<string, string | undefined> = raw;
   // An app served at a host of its own sends its API calls from that origin: the CORS and CSRF origin
@@ -371,7 +452,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionAbsoluteSeconds: absolute,
     logLevel: e.LOG_LEVEL ?? 'info',
     secret: e.SECRET,
+    captchaProvider: captchaProviderConfig(e),
     appName: e.APP_NAME ?? 'Portico',
+    clientApps: apps,
     secondVerify: e.SECOND_VERIFY !== 'off',
     apps: APPS.map((entry) => {
       const host = entry.hostVariable ? given[entry.hostVariable] : undefined;
@@ -398,11 +481,87 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((id) => id.trim())
       .filter(Boolean),
     cancelCoolingOffDays: Number(e.CANCEL_COOLING_OFF_DAYS ?? 15),
+    inviteTtlSeconds: Number(e.INVITE_TTL_SECONDS ?? INVITE_TTL_DEFAULT_SECONDS),
+    chatWebhookUrl: e.CHAT_WEBHOOK_URL,
+    chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
+    openAuth: openAuthConfig(e),
   };
+}
+
+export interface CaptchaProviderConfig {
+  name: 'turnstile' | 'hcaptcha' | 'geetest';
+  mode: 'behind' | 'instead';
+  /** The public key the widget shows (Turnstile/hCaptcha site key, GeeTest captcha id). */
+  siteKey: string;
+  /** The server-side secret (GeeTest: the captcha key that signs lot numbers). */
+  secret: string;
+  /** The provider's verification endpoint (its documented default unless a *_VERIFY_URL is set). */
+  verifyUrl: string;
+}
+
+/** The provider's settings, complete or refused at start with the missing variable named. */
+function captchaProviderConfig(e: Env): CaptchaProviderConfig | undefined {
+  const name = e.CAPTCHA_PROVIDER ?? 'none';
+  if (name === 'none') return undefined;
+  const [siteVar, secretVar, urlVar, url] = {
+    turnstile: [
+      'TURNSTILE_SITE_KEY',
+      'TURNSTILE_SECRET',
+      'TURNSTILE_VERIFY_URL',
+      'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    ],
+    hcaptcha: [
+      'HCAPTCHA_SITE_KEY',
+      'HCAPTCHA_SECRET',
+      'HCAPTCHA_VERIFY_URL',
+      'https://api.hcaptcha.com/siteverify',
+    ],
+    geetest: ['GEETEST_ID', 'GEETEST_KEY', 'GEETEST_VERIFY_URL', 'https://gcaptcha4.geetest.com/validate'],
+  }[name] as [keyof Env, keyof Env, keyof Env, string];
+  for (const variable of [siteVar, secretVar]) {
+    if (!e[variable])
+      throw new ConfigError(String(variable), `CAPTCHA_PROVIDER=${name} needs ${String(variable)}`);
+  }
+  return {
+    name,
+    mode: e.CAPTCHA_PROVIDER_MODE ?? 'behind',
+    siteKey: String(e[siteVar]),
+    secret: String(e[secretVar]),
+    verifyUrl: String(e[urlVar] ?? url),
+  };
+}
+
+/** The scope every app gets, described for the consent page. */
+export const USER_INFO_SCOPE: OpenScope = {
+  name: 'user_info',
+  zh: '获取你的公开信息（昵称、头像）',
+  en: 'Your public profile (name and picture)',
+};
+
+/** Scope names that mean something to OpenID Connect itself and cannot be declared again. */
+const RESERVED_SCOPES = new Set([
+  'openid',
+  'offline_access',
+  'profile',
+  'email',
+  'phone',
+  'address',
+  'user_info',
+]);
+
+function openAuthConfig(e: Env): OpenAuthConfig {
+  const scopes = (e.OPEN_SCOPES ? e.OPEN_SCOPES.split(',') : []).map((entry) => {
+    const at = entry.indexOf('=');
+    const name = entry.slice(0, at);
+    const [zh = '', en = ''] = entry.slice(at + 1).split('|');
+    if (RESERVED_SCOPES.has(name)) throw new ConfigError('OPEN_SCOPES', `"${name}" is reserved`);
+    return { name, zh: zh.trim(), en: en.trim() };
+  });
+  return { registrationToken: e.OPEN_REGISTRATION_TOKEN, scopes };
 }
 
 /** A provider needs its id and secret both; one without the other is a mistake worth stopping for. */
@@ -450,6 +609,56 @@ function testClock(value: string | undefined, publicOrigin: string): boolean {
       `the test clock moves time for every user; ${publicOrigin} is not a loopback origin`,
     );
   return true;
+}
+
+/** One app of CLIENT_APPS. */
+export interface ClientApp {
+  aid: string;
+  name: string;
+  /** The origins its pages call the API from (added to the allowed origins). */
+  origins: string[];
+  /** How its phone inputs read a number without a +country prefix (DEFAULT_REGION otherwise). */
+  defaultRegion: CountryCode | undefined;
+}
+
+/**
+ * CLIENT_APPS is JSON: `[{"aid": 1128, "name": "Acme", "origins": ["https://app.acme.test"],
+ * "default_region": "GB"}]`; `origins` and `default_region` are optional.
+ */
+function clientApps(value: string | undefined): ClientApp[] | undefined {
+  if (value === undefined) return undefined;
+  const fail = (why: string): never => {
+    throw new ConfigError('CLIENT_APPS', why);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    fail('is not JSON: write [{"aid": 1128, "name": "Acme", "origins": ["https://app.acme.test"]}]');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return fail('must be a non-empty JSON array of apps');
+  const seen = new Set<string>();
+  return parsed.map((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) return fail(`entry ${index} is not an object`);
+    const { aid, name, origins: list, default_region: defaultRegion } = entry as Record<string, unknown>;
+    const id = typeof aid === 'number' || typeof aid === 'string' ? String(aid) : '';
+    if (!/^[0-9A-Za-z_-]{1,32}$/.test(id))
+      fail(`entry ${index}: "aid" must be 1 to 32 letters, digits, - or _ (the SDK's aid)`);
+    if (seen.has(id)) fail(`aid ${id} is listed twice`);
+    seen.add(id);
+    if (typeof name !== 'string' || name.length < 1 || name.length > 40)
+      fail(`aid ${id}: "name" must be a string of 1 to 40 characters`);
+    if (list !== undefined && (!Array.isArray(list) || list.some((o) => typeof o !== 'string')))
+      fail(`aid ${id}: "origins" must be an array of origins such as "https://app.example.com"`);
+    if (defaultRegion !== undefined && typeof defaultRegion !== 'string')
+      fail(`aid ${id}: "default_region" must be a country code such as "CN"`);
+    return {
+      aid: id,
+      name: name as string,
+      origins: ((list ?? []) as string[]).map((o) => origin('CLIENT_APPS', o)),
+      defaultRegion: defaultRegion === undefined ? undefined : region('CLIENT_APPS', defaultRegion as string),
+    };
+  });
 }
 
 /** A config from the defaults plus overrides, for tests and benchmarks. */

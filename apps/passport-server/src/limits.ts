@@ -16,8 +16,14 @@ export interface Limits {
   codeGuessWindowMs: number;
   /** Resend cooldown per target. */
   sendCooldownMs: number;
-  /** Code sends per target per hour. */
+  /**
+   * Code sends per target per hour. The owner's lane (a known device) is refused past it; the strangers'
+   * lane slows down instead (a doubling cooldown, up to sendSlowCooldownMaxMs), and each client address
+   * is refused past it for that target.
+   */
   sendPerTargetPerHour: number;
+  /** The longest cooldown the strangers' lane of a target slows down to past its hourly count. */
+  sendSlowCooldownMaxMs: number;
   /** Code sends per client address (IPv6 by /64) per hour. */
   sendPerIpPerHour: number;
   /** Password failures per identifier within passwordFailureWindowMs before a temporary lock. */
@@ -25,6 +31,11 @@ export interface Limits {
   passwordFailureWindowMs: number;
   /** Password failures per client address per hour before 429. */
   passwordFailuresPerIpPerHour: number;
+  /**
+   * Runs of the password strength estimator per client address (IPv6 by /64) per hour: it costs CPU
+   * and some routes run it before any code is checked.
+   */
+  passwordChecksPerIpPerHour: number;
   /** A session's last-seen time is written at most this often (no write per request). */
   sessionTouchMs: number;
   /** Housekeeping (expired rows) runs this often. */
@@ -61,10 +72,12 @@ export const defaultLimits: Limits = {
   codeGuessWindowMs: 10 * 60_000,
   sendCooldownMs: LIMITS.sendCodeCooldownSeconds * 1000,
   sendPerTargetPerHour: 10,
+  sendSlowCooldownMaxMs: 30 * 60_000,
   sendPerIpPerHour: 30,
   passwordFailuresPerAccount: 10,
   passwordFailureWindowMs: 15 * 60_000,
   passwordFailuresPerIpPerHour: 100,
+  passwordChecksPerIpPerHour: 60,
   sessionTouchMs: 60_000,
   sweepIntervalMs: 10 * 60_000,
   ticketTtlMs: 10 * 60_000,

@@ -41,6 +41,16 @@ const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
     url,
     why: 'the monitoring collector (docs/monitoring.md): sendBeacon posts without a token or credentials; it reads no cookie, acts for nobody and writes only anonymous, schema-checked, size-capped and per-address-limited events, so a forged batch is a batch',
   })),
+  {
+    method: 'POST',
+    url: '/oauth/*',
+    why: 'the OpenID provider: token, revocation, introspection and registration authenticate the client (secret or initial access token), not a browser session; the authorization endpoint and its resume are bound by the provider’s own signed cookies and PKCE',
+  },
+  {
+    method: 'POST',
+    url: '/passport/open/oauth/token/',
+    why: 'the spec’s token path of the open family, handed to the provider’s token endpoint: client-authenticated',
+  },
 ];
 
 /**

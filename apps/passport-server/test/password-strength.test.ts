@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIN_PASSWORD_SCORE } from '../src/domain/passwords/strength';
+import { ESTIMATED_LENGTH, estimatorUse, MIN_PASSWORD_SCORE } from '../src/domain/passwords/strength';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
 import { emailTicket, GOOD_PASSWORD, OTHER_GOOD_PASSWORD, signInBySms } from './support/flows';
-import { freshEmail, startServer, type TestServer } from './support/server';
+import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -101,5 +101,74 @@ describe('password strength (zxcvbn-ts, minimum score 3)', () => {
     });
     expect(common.body.data.error_code).toBe(ErrorCode.passwordTooCommon);
     expect(common.body.data.password_feedback).toBeUndefined();
+  });
+});
+
+describe('the estimator’s cost is bounded', () => {
+  let bounded: TestServer;
+  beforeAll(async () => {
+    bounded = await startServer({}, { limits: { passwordChecksPerIpPerHour: 3 } });
+  });
+  afterAll(async () => bounded?.close());
+
+  it('estimates 32 characters at most, and runs at most the hourly number per address for anyone without a code', async () => {
+    // A reset checks the password before the code (a refused password costs no code), so anybody can
+    // ask for an estimate: a 200-digit run, with a wrong code, 7 times from one address.
+    const digits = '1234567890'.repeat(20);
+    const before = { ...estimatorUse };
+    estimatorUse.longestInput = 0;
+    const attacker = bounded.browser();
+    const answers = [];
+    for (let i = 0; i < 7; i++) {
+      answers.push(
+        await attacker.post(paths.web.passwordReset, {
+          mobile: freshMobile(),
+          code: '123456',
+          password: digits,
+        }),
+      );
+    }
+    expect(estimatorUse.calls - before.calls).toBe(3);
+    expect(estimatorUse.longestInput).toBeLessThanOrEqual(ESTIMATED_LENGTH);
+    expect(ESTIMATED_LENGTH).toBe(32);
+    expect(answers.slice(0, 3).map((a) => a.body.data.error_code)).toEqual(
+      Array(3).fill(ErrorCode.passwordTooWeak),
+    );
+    for (const answer of answers.slice(3)) {
+      expect(answer.status).toBe(429);
+      expect(answer.body.data.error_code).toBe(ErrorCode.rateLimited);
+    }
+    // The cheap rules still answer past the limit, and another address gets its estimate.
+    const short = await attacker.post(paths.web.passwordReset, {
+      mobile: freshMobile(),
+      code: '1',
+      password: 'short',
+    });
+    expect(short.body.data.error_code).toBe(ErrorCode.passwordTooShort);
+    const other = await bounded.browser().post(paths.web.passwordReset, {
+      mobile: freshMobile(),
+      code: '123456',
+      password: digits,
+    });
+    expect(other.body.data.error_code).toBe(ErrorCode.passwordTooWeak);
+    expect(estimatorUse.calls - before.calls).toBe(4);
+  });
+
+  it('judges a long password by its first 32 characters', async () => {
+    const browser = bounded.browser();
+    const weakStart = await browser.post(paths.web.passwordReset, {
+      mobile: freshMobile(),
+      code: '123456',
+      password: `${'1'.repeat(32)}${GOOD_PASSWORD}`,
+    });
+    expect(weakStart.body.data.error_code).toBe(ErrorCode.passwordTooWeak);
+    const strongStart = await browser.post(paths.web.passwordReset, {
+      mobile: freshMobile(),
+      code: '123456',
+      password: `${GOOD_PASSWORD}${'1'.repeat(200)}`,
+    });
+    // Past the policy: the code is judged (no code was sent to this number).
+    expect(strongStart.body.data.error_code).not.toBe(ErrorCode.passwordTooWeak);
+    expect([ErrorCode.codeExpired, ErrorCode.codeWrong]).toContain(strongStart.body.data.error_code);
   });
 });

@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
           // The account centre (issue 17): each page its own route.
           { path: 'account/profile', lazy: () => import('./routes/account/profile') },
           { path: 'account/cancel', lazy: () => import('./routes/account/cancel') },
+          // #13 the invitation page
+          { path: 'invite', lazy: () => import('./routes/invite') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

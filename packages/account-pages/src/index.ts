@@ -38,6 +38,7 @@ export type {
 export { createAuthRoutes } from './routes/create-auth-routes';
 export { AccountSecurity, useSecurityT } from './screens/account-security';
 export { IdentityPicker, type IdentityPickerProps } from './screens/identity-picker';
+export { InvitationScreen, type InvitationScreenProps } from './screens/invitation';
 export { AuthShell } from './shell/auth-shell';
 export { LinkedAccounts } from './third-party/linked-accounts';
 export { useThirdPartyT } from './third-party/messages';

@@ -270,8 +270,31 @@ export function renderProtocolDocs(
           'cookie',
           `device fingerprint, e.g. ${code('verify_<time base 36>_<32 characters>')}`,
         ],
+        // The server's own cookies: the SDK never reads them (HttpOnly), the browser carries them.
+        [
+          code('passport_device'),
+          'cookie',
+          'device token: a random 256-bit value, HttpOnly, 180 days, rotated on every sign-in that presents it; the account remembers this browser (second verification skipped, its own code lane)',
+        ],
+        [
+          code('passport_pre'),
+          'cookie',
+          'HttpOnly id of a browser without a session, which its CSRF token is bound to until it signs in',
+        ],
+        [
+          code('passport_qr'),
+          'cookie',
+          'HttpOnly binding of the browser that asked for a QR code: only it receives the session',
+        ],
+        [
+          code('passport_oauth'),
+          'cookie',
+          'HttpOnly binding of the browser that started a third-party sign-in',
+        ],
       ],
     ),
+    '',
+    `Behind https the HttpOnly cookies carry the ${code('__Host-')} prefix (${code('__Host-sessionid')}, ${code('__Host-passport_device')}, …); with ${code('COOKIE_DOMAIN')} set, ${code('sessionid')} and ${code('passport_pre')} take ${code('__Secure-')} instead, as a ${code('__Host-')} cookie cannot name a domain.`,
     '',
   );
 

@@ -80,6 +80,7 @@ export type {
   BeforeRetryHook,
   RetryPatch,
 } from './hooks/types';
+export { type CookieJar, type CookieJarOptions, createCookieJar } from './node/cookie-jar';
 export {
   type ChallengeCaptcha,
   type ChallengeOptions,

@@ -119,3 +119,99 @@ export const subjectLoginList = /* @__PURE__ */ get<Record<never, never>, { item
 );
 /** Makes an identity active: a new session token whose account/info and product token carry it. */
 export const subjectLogin = /* @__PURE__ */ post<T.SubjectLoginPayload, AccountInfo>(p.subjectLogin);
+
+// Invitations (issue 13)
+/** Invites by SMS: `contact` is the mobile number; only who proves that number accepts (`invitation:create`). */
+export const inviteByMobile = /* @__PURE__ */ withJsonInfos(
+  post<T.InviteByContact, T.IssuedInvitation>(p.inviteByMobile),
+);
+/** Invites by e-mail: `contact` is the address; only who proves that address accepts. */
+export const inviteByEmail = /* @__PURE__ */ withJsonInfos(
+  post<T.InviteByContact, T.IssuedInvitation>(p.inviteByEmail),
+);
+/** Invites through the workplace chat webhook: `contact` is the chat user id; whoever holds the link accepts, once. */
+export const inviteByChat = /* @__PURE__ */ withJsonInfos(
+  post<T.InviteByContact, T.IssuedInvitation>(p.inviteByChat),
+);
+/** A shareable link: whoever holds it accepts, once. The answer's `link` is shown to copy. */
+export const inviteByLink = /* @__PURE__ */ withJsonInfos(
+  post<T.InviteBase, T.IssuedInvitation>(p.inviteByLink),
+);
+/** A subject's invitations, paged with the page in the path (page 1, 10 a page), filterable by state (`invitation:read`). */
+export const listInvitations = ((
+  client: AccountClient,
+  payload: T.ListInvitationsPayload,
+  options?: CallOptions,
+) => {
+  const { page = PAGE_DEFAULTS.page, ...rest } = payload;
+  return client.request<T.Page<T.Invitation>>({
+    ...options,
+    path: `${p.inviteList}${page}/`,
+    method: 'GET',
+    data: { page_size: PAGE_DEFAULTS.page_size, ...rest },
+    envelope: 'web',
+  });
+}) as (
+  client: AccountClient,
+  payload: T.ListInvitationsPayload,
+  options?: CallOptions,
+) => Promise<T.Page<T.Invitation>>;
+/** Cancels a pending invitation: its link dies (`invitation:cancel`). */
+export const cancelInvitation = /* @__PURE__ */ post<T.InvitationRef, T.Invitation>(p.inviteCancel);
+/** Sends the invitation again with a new ticket (the old link dies) and a new expiry (`invitation:update`). */
+export const resendInvitation = /* @__PURE__ */ post<T.ResendInvitationPayload, T.IssuedInvitation>(
+  p.inviteResend,
+);
+/** Changes the name or roles of a pending invitation (`invitation:update`). */
+export const updateInvitation = /* @__PURE__ */ post<T.UpdateInvitationPayload, T.Invitation>(p.inviteUpdate);
+/** What the holder of a ticket may see before accepting; fails when the invitation is not live. */
+export const checkInvitation = /* @__PURE__ */ post<T.InviteTicketPayload, T.InvitationPreview>(
+  p.inviteCheck,
+);
+/** Sends a code to the invited mobile or e-mail, to prove it while accepting. */
+export const sendInvitationCode = /* @__PURE__ */ post<T.InviteTicketPayload, T.InvitationCodeSent>(
+  p.inviteSendCode,
+);
+/** Accepts: signed in, or registering in the same call (password and code); the new identity becomes active. */
+export const acceptInvitation = /* @__PURE__ */ withJsonInfos(
+  post<T.AcceptInvitationPayload, T.AcceptedInvitation>(p.inviteAccept),
+);
+/** Leaves a subject (never its manager); the identity's sessions end at once. */
+export const leaveSubject = /* @__PURE__ */ post<T.SubjectRef, { left: true }>(p.deputyLeave);
+
+// Manager transfer (issue 13)
+/** Step 1, the manager: a code (type 22) to their own mobile or e-mail. */
+export const sendOldManagerCode = /* @__PURE__ */ post<T.TransferCodePayload, T.InvitationCodeSent>(
+  p.managerSendOldCode,
+);
+/** Step 2, the manager: the code for a single-use ticket. */
+export const verifyOldManager = /* @__PURE__ */ post<T.TransferVerifyPayload, T.TransferTicket>(
+  p.managerVerifyOld,
+);
+/** Whether a member can become the manager, and where their code would go (masked); the manager only. */
+export const checkNewManager = /* @__PURE__ */ get<T.CheckNewManagerPayload, T.NewManagerCandidate>(
+  p.managerCheckNew,
+);
+/** Step 3, the manager: spends the ticket naming the new manager; the transfer is pending and a code (type 101) goes to them. */
+export const startManagerTransfer = /* @__PURE__ */ post<T.StartTransferPayload, T.PendingTransfer>(
+  p.managerStart,
+);
+/** The new manager: the code again. */
+export const sendNewManagerCode = /* @__PURE__ */ post<T.SubjectUid, T.InvitationCodeSent>(
+  p.managerSendNewCode,
+);
+/** Step 4, the new manager: the code for a single-use ticket. */
+export const verifyNewManager = /* @__PURE__ */ post<T.TransferVerifyPayload, T.TransferTicket>(
+  p.managerVerifyNew,
+);
+/** Step 5, the new manager: commits the transfer in one transaction. */
+export const transferManager = /* @__PURE__ */ post<T.TransferCommitPayload, T.Deputy>(p.managerTransfer);
+/** Either side abandons the pending transfer. */
+export const abandonManagerTransfer = /* @__PURE__ */ post<T.SubjectUid, { abandoned: boolean }>(
+  p.managerAbandon,
+);
+/** The pending transfer the caller is a side of (or null), and who manages the subject now. */
+export const pendingManagerTransfer = /* @__PURE__ */ get<
+  T.SubjectUid,
+  { transfer: T.PendingTransfer | null; manager: { user_identity_id: string; deputy_name: string } | null }
+>(p.managerPending);

@@ -33,6 +33,20 @@ describe('the affiliate calls', () => {
     expect(url.searchParams.get('subject_uid')).toBe('s1');
   });
 
+  it('list invitations with the page in the path (page 1 and 10 a page by default) and the state filter', async () => {
+    const { client, seen } = recording({ message: 'success', data: { items: [] } });
+    await affiliate.listInvitations(client, { subject_uid: 's1' });
+    await affiliate.listInvitations(client, { subject_uid: 's1', page: 3, page_size: 5, state: 'expired' });
+    const [first, third] = seen.map((r) => new URL(r.url));
+    expect(seen.map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(first!.pathname).toBe(`${affiliatePaths.inviteList}1/`);
+    expect(first!.searchParams.get('page_size')).toBe('10');
+    expect(first!.searchParams.has('page')).toBe(false);
+    expect(third!.pathname).toBe(`${affiliatePaths.inviteList}3/`);
+    expect(third!.searchParams.get('page_size')).toBe('5');
+    expect(third!.searchParams.get('state')).toBe('expired');
+  });
+
   it('send subject_name, base_infos (as JSON), identity_card and real_name through the mix codec', async () => {
     const { client, seen } = recording();
     await affiliate.createSubjectByEmail(client, {

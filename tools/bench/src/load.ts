@@ -14,6 +14,8 @@ export interface LoadCase {
   amount?: number;
   /** A warm-up run of this many seconds first, not counted (only for repeatable requests). */
   warmupSeconds?: number;
+  /** At most this many requests per second over all connections (autocannon's overallRate). */
+  overallRate?: number;
   /** True when a response body is the expected success; anything else is counted as a failure. */
   verify: (body: string) => boolean;
 }
@@ -51,6 +53,7 @@ function once(c: LoadCase, seconds: number | undefined, amount: number | undefin
         timeout: 10,
         requests: c.requests,
         verifyBody: (body) => c.verify(String(body)),
+        ...(c.overallRate ? { overallRate: c.overallRate } : {}),
         ...(amount === undefined ? { duration: seconds ?? MAX_SECONDS } : { amount }),
       },
       (error, result) => {

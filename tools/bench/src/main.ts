@@ -30,6 +30,15 @@ const CODE_ACCOUNTS = 500;
 const WARM_CODE_ACCOUNTS = 100;
 /** Better Auth accounts (signed up through its API). */
 const BA_ACCOUNTS = 16;
+/**
+ * The unauthenticated puzzle flood: issue 10's client forced 834 renders in 10 s (83/s); the bench
+ * floods at 120 puzzle requests per second. A flood without a rate only measures that one event loop
+ * shares its time between two request streams (any cheap route would halve the other's throughput).
+ */
+const FLOOD_CONNECTIONS = 8;
+const FLOOD_RATE = 120;
+/** Challenge ids the flood draws from (5 puzzles each). */
+const FLOOD_CHALLENGES = 4_000;
 /** The whole run stops itself after this long, whatever happens. */
 const RUN_LIMIT_MS = 9 * 60_000;
 
@@ -40,6 +49,7 @@ const PATHS = {
   login: '/passport/web/user/login/',
   sendCode: '/passport/web/send_code/',
   smsLogin: '/passport/web/sms_login/',
+  puzzle: '/vc/challenge',
   outbox: '/dev/outbox/messages',
 };
 /** CodeType.mobileLogin */
@@ -324,6 +334,59 @@ async function portico(target: Target, size: number): Promise<Portico> {
   return { size, session, identitySession, password, sendCode, smsLogin };
 }
 
+// ---------------------------------------------------------------- the puzzle flood (issue 10)
+
+/**
+ * A measured case run beside an unauthenticated flood of POST /vc/challenge from one signed-out
+ * browser, for the same slice: every flood request asks for a fresh puzzle render (the per-address caps
+ * are lifted in the bench server, so the render pool itself is what holds).
+ */
+async function underFlood(
+  target: Target,
+  base: Contender,
+): Promise<{ contender: Contender; flood: Sample[] }> {
+  const url = target.url;
+  const jar = await anonymous(url);
+  const { ids } = await target.call<{ ids: string[] }>('challenges', { count: FLOOD_CHALLENGES });
+  let next = 0;
+  const flood = (seconds: number) =>
+    load({
+      url,
+      connections: FLOOD_CONNECTIONS,
+      overallRate: FLOOD_RATE,
+      seconds,
+      requests: [
+        {
+          method: 'POST',
+          path: PATHS.puzzle,
+          headers: postHeaders(jar),
+          setupRequest: (request) => ({
+            ...request,
+            body: form({ challenge_id: ids[next++ % ids.length] as string }),
+          }),
+        },
+      ],
+      // Drawn, refused as busy (429) or spent (5 per id): all answers the flood may get.
+      verify: (body) => body.startsWith('{"message":'),
+    });
+  const floods: Sample[] = [];
+  const contender: Contender = {
+    system: base.system,
+    case: `${base.case}, under a puzzle flood`,
+    accounts: base.accounts,
+    samples: [],
+    warm: async () => {
+      await Promise.all([flood(WARMUP_SECONDS), base.warm()]);
+    },
+    slice: async () => {
+      const [sample, flooded] = await Promise.all([base.slice(), flood(SLICE_SECONDS)]);
+      floods.push(flooded);
+      return sample;
+    },
+  };
+  return { contender, flood: floods };
+}
+
 // ---------------------------------------------------------------- Better Auth
 
 async function betterAuth(target: Target): Promise<{ session: Contender; signIn: Contender }> {
@@ -386,6 +449,49 @@ const start = async (name: string, file: string) => {
   return target;
 };
 
+/**
+ * `BENCH_ONLY=identity-session pnpm bench`: only the session check of an organisation-identity session
+ * against a personal one on the 100,000-account server, interleaved (about a minute on a quiet
+ * machine); prints its two rows and the within-10 % target, then exits.
+ */
+if (process.env.BENCH_ONLY === 'identity-session') {
+  let lines: string[] = [];
+  let only: Contender[] = [];
+  try {
+    const size = SIZES[1];
+    const target = await start(`portico-${size}`, 'portico.ts');
+    const seeded = await target.call<{ seconds: number; users: number }>('seed', { total: size });
+    log(`Portico ${label(size)}: ${seeded.users} accounts, seeded in ${seeded.seconds.toFixed(1)} s`);
+    const big = await portico(target, size);
+    log('reads: a personal and an organisation-identity session check, interleaved');
+    await interleave([big.session, big.identitySession]);
+    only = [big.session, big.identitySession];
+    const [personal, identity] = only.map((c) => c.result as Figures) as [Figures, Figures];
+    const ratio = identity.rps / personal.rps;
+    lines = [
+      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ` +
+        `load average ${loadAtStart} at the start and ${load1()} at the end (other work on the machine included).`,
+      '',
+      '| system | case | accounts | per s | p50 ms | p99 ms | ratio | failed |',
+      '|---|---|---:|---:|---:|---:|---|---:|',
+      ...only.map((c, i) => {
+        const f = c.result as Figures;
+        const note = i === 1 ? `${(100 * ratio).toFixed(0)} % of a personal session's` : '';
+        return `| ${c.system} | ${c.case} | ${c.accounts} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${note} | ${f.failures} |`;
+      }),
+      '',
+      `| target | measured | |`,
+      '|---|---|---|',
+      `| identity session check within 10 % of a personal session's | ${(100 * ratio).toFixed(0)} % (${identity.rps.toFixed(0)} / ${personal.rps.toFixed(0)} req/s) | ${ratio >= 0.9 ? 'met' : '**missed**'} |`,
+    ];
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(only.some((c) => (c.result?.failures ?? 0) > 0) ? 1 : 0);
+}
+
 const all: Contender[] = [];
 let report = '';
 try {
@@ -437,6 +543,14 @@ try {
   await interleave([floor, small.session, big.session, big.identitySession, ba.session]);
   log('sign-ins: raw argon2id, password logins and Better Auth sign-in, interleaved');
   await interleave([rawConcurrent, small.password, big.password, ba.signIn, rawSingle]);
+  log('the puzzle flood: session check and password login with and without it, interleaved');
+  const bigTarget = servers.get(SIZES[1]) as Target;
+  const floodSession = await underFlood(bigTarget, big.session);
+  const floodPassword = await underFlood(bigTarget, big.password);
+  const rendersBefore = await bigTarget.call<Record<string, { count: number; meanMs: number }>>('renders');
+  await interleave([big.session, floodSession.contender]);
+  await interleave([big.password, floodPassword.contender]);
+  const renderStats = await bigTarget.call<Record<string, { count: number; meanMs: number }>>('renders');
   log('code sign-in: send and redeem, interleaved between the two sizes');
   await interleave([
     [small.sendCode, small.smsLogin],
@@ -457,6 +571,8 @@ try {
     small.smsLogin,
     big.sendCode,
     big.smsLogin,
+    floodSession.contender,
+    floodPassword.contender,
   );
 
   const bigServer = servers.get(SIZES[1]) as Target;
@@ -528,6 +644,42 @@ try {
   }
   lines.push(
     `| whole code sign-in (send + login; outbox read not counted), per s | ${flow(small).toFixed(0)} | ${flow(big).toFixed(0)} | ${pct(flow(big) / flow(small))} |`,
+  );
+  lines.push('');
+  // Issue 10: the session check and password sign-in under a concurrent puzzle flood.
+  const floods = [...floodSession.flood, ...floodPassword.flood];
+  const floodTotal = floods.reduce((a, f) => a + f.latencies.length, 0);
+  const floodSeconds = floods.reduce((a, f) => a + f.seconds, 0);
+  const rendered = Object.values(renderStats).reduce((a, r) => a + r.count, 0);
+  const renderedBefore = Object.values(rendersBefore).reduce((a, r) => a + r.count, 0);
+  lines.push(
+    `| under a puzzle flood (${FLOOD_RATE}/s on POST /vc/challenge, ${FLOOD_CONNECTIONS} connections) | without | with | ratio | |`,
+  );
+  lines.push('|---|---:|---:|---:|---|');
+  for (const [name, plain, flooded] of [
+    ['session check, req/s', big.session, floodSession.contender],
+    ['password login, per s', big.password, floodPassword.contender],
+  ] as const) {
+    const r = rps(flooded) / rps(plain);
+    lines.push(
+      `| ${name} | ${rps(plain).toFixed(1)} | ${rps(flooded).toFixed(1)} | ${pct(r)} | ${check(r >= 0.9)} |`,
+    );
+  }
+  for (const [name, plain, flooded] of [
+    ['session check, p50 ms', big.session, floodSession.contender],
+    ['password login, p50 ms', big.password, floodPassword.contender],
+  ] as const) {
+    const a = (plain.result as Figures).p50;
+    const b = (flooded.result as Figures).p50;
+    lines.push(`| ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${pct(b / a)} | ${check(b <= a * 1.1)} |`);
+  }
+  lines.push('');
+  lines.push(
+    `The flood sent ${floodTotal} puzzle requests in ${floodSeconds.toFixed(1)} s (${(floodTotal / Math.max(1, floodSeconds)).toFixed(0)}/s); the server rendered ${rendered - renderedBefore} puzzles meanwhile (one render lane). Render cost, mean wall time of one render: ${Object.entries(
+      renderStats,
+    )
+      .map(([kind, r]) => `${kind} ${r.meanMs.toFixed(1)} ms`)
+      .join(', ')}.`,
   );
   report = lines.join('\n');
 } finally {

@@ -368,6 +368,65 @@ const migrations: Record<string, Migration> = {
     },
   },
   /**
+   * Invitations and the manager transfer (issue 13). An invitation holds only the SHA-256 of its ticket;
+   * its identity's id (deputy_id) is fixed at creation and unique, so one invitation makes at most one
+   * membership. A subject has at most one open transfer (the primary key); removing either identity
+   * ends it.
+   */
+  '0013_invitations': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('invitations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull().references('subjects.id').onDelete('cascade'))
+        .addColumn('inviter_deputy_id', 'text', (c) => c.references('deputies.id').onDelete('set null'))
+        .addColumn('inviter_name', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('contact', 'text')
+        .addColumn('deputy_id', 'text', (c) => c.notNull().unique())
+        .addColumn('deputy_name', 'text', (c) => c.notNull())
+        .addColumn('role_keys', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('next_url', 'text')
+        .addColumn('extra', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('ticket_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('resent_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('accepted_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('accepted_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('invitations_subject')
+        .on('invitations')
+        .columns(['subject_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createTable('manager_transfers')
+        .addColumn('subject_id', 'text', (c) => c.primaryKey().references('subjects.id').onDelete('cascade'))
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('from_deputy_id', 'text', (c) => c.notNull().references('deputies.id').onDelete('cascade'))
+        .addColumn('to_deputy_id', 'text', (c) => c.notNull().references('deputies.id').onDelete('cascade'))
+        .addColumn('from_user_id', 'text', (c) => c.notNull())
+        .addColumn('to_user_id', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('manager_transfers_to_user')
+        .on('manager_transfers')
+        .column('to_user_id')
+        .execute();
+      await db.schema
+        .createIndex('manager_transfers_from_user')
+        .on('manager_transfers')
+        .column('from_user_id')
+        .execute();
+    },
+  },
+  /**
    * Monitoring (issue 18): one row per event the collector kept, its few aggregated fields in columns
    * (docs/monitoring.md). `at` is the event's time (clamped to the receipt's day), `day` its UTC date;
    * `weight` is 1 / rate. Rows older than MONITOR_RETENTION_DAYS are deleted by housekeeping.
@@ -426,6 +485,36 @@ const migrations: Record<string, Migration> = {
         .on('waitlist_entries')
         .columns(['state', 'created_at'])
         .execute();
+    },
+  },
+  /**
+   * Open authorization (issue 16): every record the OpenID provider keeps (clients, grants, codes,
+   * tokens, interactions, its sessions) in one table keyed by model and id, indexed by grant for
+   * revocation, by account for the apps a person authorised or registered (src/domain/open-auth).
+   */
+  '0014_open_auth': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('open_auth_records')
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('account_id', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('consumed_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('open_auth_records_pk', ['model', 'id'])
+        .execute();
+      const index = (name: string, columns: string[]) =>
+        db.schema.createIndex(name).on('open_auth_records').columns(columns).execute();
+      await index('open_auth_records_grant_id', ['grant_id']);
+      await index('open_auth_records_uid', ['model', 'uid']);
+      await index('open_auth_records_account', ['model', 'account_id']);
+      await index('open_auth_records_client', ['model', 'client_id']);
+      await index('open_auth_records_expires_at', ['expires_at']);
     },
   },
 };

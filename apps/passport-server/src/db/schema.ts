@@ -233,6 +233,47 @@ export interface ImagesTable {
   created_at: Millis;
 }
 
+/** Invitations (migration 0013). `state` is pending, accepted or cancelled; expiry is `expires_at`. */
+export interface InvitationsTable {
+  id: string;
+  subject_id: string;
+  inviter_deputy_id: string | null;
+  inviter_name: string;
+  channel: 'mobile' | 'email' | 'chat' | 'link';
+  /** E.164 mobile, normalised e-mail, a chat id, or null for a link. */
+  contact: string | null;
+  /** The identity acceptance creates. */
+  deputy_id: string;
+  deputy_name: string;
+  /** JSON list of role keys. */
+  role_keys: string;
+  next_url: string | null;
+  extra: string;
+  /** HMAC of the ticket; the ticket is never stored. */
+  ticket_hash: string;
+  state: 'pending' | 'accepted' | 'cancelled';
+  resent_count: Generated<number>;
+  expires_at: Millis;
+  accepted_by: string | null;
+  accepted_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** The open manager transfer of a subject (migration 0013), at most one. */
+export interface ManagerTransfersTable {
+  subject_id: string;
+  id: string;
+  from_deputy_id: string;
+  to_deputy_id: string;
+  from_user_id: string;
+  to_user_id: string;
+  /** Where the new manager's code goes. */
+  channel: 'mobile' | 'email';
+  created_at: Millis;
+  expires_at: Millis;
+}
+
 /** One event the monitoring collector kept (migration 0015, src/domain/monitoring). */
 export interface MonitorEventsTable {
   id: string;
@@ -295,6 +336,8 @@ export interface Database {
   deputy_roles: DeputyRolesTable;
   profile_updates: ProfileUpdatesTable;
   images: ImagesTable;
+  invitations: InvitationsTable;
+  manager_transfers: ManagerTransfersTable;
   monitor_events: MonitorEventsTable;
   waitlist_entries: WaitlistEntriesTable;
 }

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { MailMessage, MailProvider, SmsMessage, SmsProvider } from './providers';
+import type {
+  ChatMessage,
+  ChatProvider,
+  MailMessage,
+  MailProvider,
+  SmsMessage,
+  SmsProvider,
+} from './providers';
 
 export interface OutboxMessage {
   id: string;
@@ -16,7 +23,7 @@ export interface OutboxMessage {
  * The dev outbox: messages are stored in the database and shown at /dev/outbox instead of being sent.
  * Anyone who can reach the server can read them, so it is only on when no real provider is configured.
  */
-export class Outbox implements SmsProvider, MailProvider {
+export class Outbox implements SmsProvider, MailProvider, ChatProvider {
   readonly name = 'dev-outbox';
   /** Only the newest messages are kept: the outbox must not grow with traffic. */
   static readonly keep = 500;
@@ -26,7 +33,7 @@ export class Outbox implements SmsProvider, MailProvider {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async send(message: SmsMessage | MailMessage): Promise<void> {
+  async send(message: SmsMessage | MailMessage | ChatMessage): Promise<void> {
     await this.db
       .insertInto('outbox_messages')
       .values({

@@ -16,6 +16,21 @@ export interface MailMessage {
   language: 'zh' | 'en';
 }
 
+/** A message to one person in the workplace chat (their chat user id), with the link on its own. */
+export interface ChatMessage {
+  to: string;
+  text: string;
+  template: string;
+  params: Record<string, string>;
+  language: 'zh' | 'en';
+  link: string;
+}
+
+export interface ChatProvider {
+  readonly name: string;
+  send(message: ChatMessage): Promise<void>;
+}
+
 export interface SmsProvider {
   readonly name: string;
   send(message: SmsMessage): Promise<void>;
@@ -32,7 +47,7 @@ export class DeliveryError extends Error {
 }
 
 /** A channel with no provider configured (a real provider is set for the other channel). */
-export class UnconfiguredProvider implements SmsProvider, MailProvider {
+export class UnconfiguredProvider implements SmsProvider, MailProvider, ChatProvider {
   constructor(readonly name: string) {}
   async send(): Promise<void> {
     throw new DeliveryError(`no ${this.name} provider is configured`);

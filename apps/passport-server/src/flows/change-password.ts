@@ -13,11 +13,16 @@ import { PassportError } from '../errors';
 import { CodeType } from '../protocol';
 
 /** The signed-in user, their own mobile or e-mail for a change, and the checked new password. */
-function changeTarget(app: FastifyInstance, request: FastifyRequest, channel: Channel, password: string) {
+async function changeTarget(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  channel: Channel,
+  password: string,
+) {
   const { user } = requireSession(request);
   const target = channel === 'mobile' ? user.mobile : user.email;
   if (!target) throw new PassportError(channel === 'mobile' ? 'invalidMobile' : 'invalidEmail');
-  return { user, target, pw: policy(app, password, identifiersOf(user)) };
+  return { user, target, pw: await policy(app, request, password, identifiersOf(user)) };
 }
 
 /** Signed in: a new password with a code sent to the account's own mobile or e-mail (type 11 or 22). */
@@ -27,7 +32,7 @@ export async function changeByCode(
   reply: FastifyReply,
   input: { channel: Channel; code: string; type?: number | undefined; password: string },
 ): Promise<PasswordChanged> {
-  const { user, target, pw } = changeTarget(app, request, input.channel, input.password);
+  const { user, target, pw } = await changeTarget(app, request, input.channel, input.password);
   const purpose = input.type ?? CodeType.changePassword;
   if (!CHANGE_PURPOSES.has(purpose)) throw new PassportError('codeTypeInvalid');
   await app.codes.verify({
@@ -48,7 +53,7 @@ export async function changeByTicket(
   reply: FastifyReply,
   input: { channel: Channel; ticket: string; password: string },
 ): Promise<PasswordChanged> {
-  const { user, target, pw } = changeTarget(app, request, input.channel, input.password);
+  const { user, target, pw } = await changeTarget(app, request, input.channel, input.password);
   await app.tickets.consume({
     ticket: input.ticket,
     purposes: CHANGE_PURPOSES,

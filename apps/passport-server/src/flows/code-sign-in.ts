@@ -30,6 +30,13 @@ export const CODE_SIGN_INS = {
     fallback: CodeType.emailLogin,
     register: true,
   },
+  /** sms/authorize: the authorization page's SMS sign-in (or sign-up), purpose 26 or 27. */
+  smsAuthorize: {
+    channel: 'mobile',
+    allowed: SIGN_IN_PURPOSES.smsAuthorize,
+    fallback: CodeType.smsAuthorize,
+    register: true,
+  },
 } as const satisfies Record<
   string,
   { channel: Channel; allowed: ReadonlySet<number>; fallback: number; register: boolean }

@@ -230,7 +230,7 @@ export async function setAccount(
   if (user.password_hash) {
     await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
   } else {
-    const pw = policy(app, input.password, [...identifiersOf(user), username]);
+    const pw = await policy(app, request, input.password, [...identifiersOf(user), username]);
     newHash = await app.passwords.hash(pw);
   }
   const holder = await app.accounts.find({ kind: 'username', value: username });

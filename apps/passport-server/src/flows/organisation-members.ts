@@ -136,8 +136,45 @@ export async function deleteDeputy(
   orgs.require(actor, 'member:delete');
   const target = await orgs.deputyIn(actor.subject.id, input.user_identity_id);
   if (Number(target.is_manager) === 1) throw new PassportError('managerProtected');
-  await app.db.deleteFrom('deputies').where('id', '=', target.id).where('is_manager', '=', 0).execute();
+  await removeIdentity(app, target.id);
   return { deleted: true as const };
+}
+
+/**
+ * Removes a member identity that is not the manager, and every session acting as it at once (issue 13,
+ * item 3): a removed or departed member keeps no session in the organisation, not even a personal
+ * fallback of one that was acting as it.
+ */
+async function removeIdentity(app: FastifyInstance, deputyId: string) {
+  await app.db.transaction().execute(async (trx) => {
+    // Sessions first: the foreign key would otherwise set their identity to null (personal).
+    await trx.deleteFrom('sessions').where('deputy_id', '=', deputyId).execute();
+    const gone = await trx
+      .deleteFrom('deputies')
+      .where('id', '=', deputyId)
+      .where('is_manager', '=', 0)
+      .executeTakeFirst();
+    if (Number(gone.numDeletedRows) !== 1) throw new PassportError('managerProtected');
+  });
+}
+
+/** Leaves a subject: one's own identity goes (never the manager's), with its sessions. */
+export async function leaveSubject(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { sec_subject_uid: string },
+) {
+  const { user } = requireSession(request);
+  const deputy = await app.db
+    .selectFrom('deputies')
+    .selectAll()
+    .where('user_id', '=', user.id)
+    .where('subject_id', '=', input.sec_subject_uid)
+    .executeTakeFirst();
+  if (!deputy) throw new PassportError('subjectNotFound');
+  if (Number(deputy.is_manager) === 1) throw new PassportError('managerProtected');
+  await removeIdentity(app, deputy.id);
+  return { left: true as const };
 }
 
 /** An account named by username, mobile or e-mail (an '@' means e-mail, a leading '+' or digits a mobile). */

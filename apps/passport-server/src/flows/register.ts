@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
-import { assertNewPassword } from '../domain/passwords/policy';
+import { policy } from '../domain/passwords/new-password';
 import { PassportError } from '../errors';
 import { CodeType, EmailCodeType } from '../protocol';
 import { completeSignIn } from './complete-sign-in';
@@ -23,10 +23,13 @@ export interface Registration {
 }
 
 /** A new password checked against the rules, or undefined when the flow took none. */
-function newPassword(app: FastifyInstance, password: string | undefined, identifiers: string[]) {
-  return password === undefined
-    ? undefined
-    : assertNewPassword(password, { appName: app.config.appName, identifiers });
+function newPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  password: string | undefined,
+  identifiers: string[],
+) {
+  return password === undefined ? undefined : policy(app, request, password, identifiers);
 }
 
 /**
@@ -42,7 +45,7 @@ export async function register(
   reply: FastifyReply,
   r: Registration,
 ) {
-  const password = newPassword(app, r.password, [r.target]);
+  const password = await newPassword(app, request, r.password, [r.target]);
   await app.tickets.consume({
     ticket: r.ticket,
     purposes: REGISTER_PURPOSES[r.channel],
@@ -73,7 +76,7 @@ export async function registerByEmailCode(
   const { email } = input;
   const purpose = input.type ?? EmailCodeType.register;
   if (!REGISTER_PURPOSES.email.has(purpose)) throw new PassportError('codeTypeInvalid');
-  const password = assertNewPassword(input.password, { appName: app.config.appName, identifiers: [email] });
+  const password = await policy(app, request, input.password, [email]);
   await app.codes.verify({
     channel: 'email',
     target: email,

@@ -45,7 +45,7 @@ export interface ResetByCode {
 async function checkReset(app: FastifyInstance, request: FastifyRequest, input: ResetByCode) {
   const target = targetOf(app, input.channel, input.to);
   const purpose = resetPurpose(input.type);
-  const pw = policy(app, input.password, [target]);
+  const pw = await policy(app, request, input.password, [target]);
   await app.codes.verify({
     channel: input.channel,
     target,
@@ -55,7 +55,7 @@ async function checkReset(app: FastifyInstance, request: FastifyRequest, input: 
   });
   const user = await app.accounts.find({ kind: input.channel, value: target });
   if (!user) throw new PassportError('accountNotFound');
-  policy(app, pw, identifiersOf(user));
+  await policy(app, request, pw, identifiersOf(user));
   return { user, pw };
 }
 
@@ -96,9 +96,9 @@ export async function resetByTicket(
   const demand = { ticket: input.ticket, purposes: RESET_PURPOSES, channel: input.channel };
   // Checked against the ticket's target before the ticket is spent: a refused password costs nothing.
   const claim = await app.tickets.peek(demand);
-  const pw = policy(app, input.password, [claim.target]);
+  const pw = await policy(app, request, input.password, [claim.target]);
   const user = await app.accounts.find({ kind: claim.channel, value: claim.target });
-  if (user) policy(app, pw, identifiersOf(user));
+  if (user) await policy(app, request, pw, identifiersOf(user));
   await app.tickets.consume({ ...demand, target: claim.target });
   if (!user) throw new PassportError('accountNotFound');
   await storeNewPassword(app, request, reply, user, pw, 'sign out here');

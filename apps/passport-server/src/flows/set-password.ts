@@ -14,7 +14,7 @@ export async function setPassword(
 ): Promise<PasswordChanged> {
   const { user } = requireSession(request);
   if (user.password_hash) throw new PassportError('passwordAlreadySet');
-  const pw = policy(app, input.password, identifiersOf(user));
+  const pw = await policy(app, request, input.password, identifiersOf(user));
   if (!(await app.accounts.setFirstPasswordHash(user.id, await app.passwords.hash(pw))))
     throw new PassportError('passwordAlreadySet');
   return changed(user.id, true);

@@ -35,7 +35,7 @@ export async function updatePassword(
   if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
     throw new PassportError('temporarilyLocked');
   if (!user.password_hash) throw new PassportError('passwordNotSet');
-  const pw = policy(app, input.password, identifiersOf(user));
+  const pw = await policy(app, request, input.password, identifiersOf(user));
   if (!(await app.passwords.verify(user.password_hash, current))) {
     await store.incr(ipKey, HOUR);
     await store.incr(accountKey, limits.passwordFailureWindowMs);

@@ -23,4 +23,6 @@ export const SIGN_IN_PURPOSES = {
   smsLogin: new Set<number>([CodeType.mobileLogin, CodeType.login, CodeType.mobileRegister]),
   smsLoginOnly: new Set<number>([CodeType.mobileLogin, CodeType.login]),
   emailCodeLogin: new Set<number>([CodeType.emailLogin, CodeType.mobileRegister]),
+  /** sms/authorize: the consent page's SMS sign-in (26 SMS authorise, 27 open auth). */
+  smsAuthorize: new Set<number>([CodeType.smsAuthorize, CodeType.openAuth]),
 } as const;

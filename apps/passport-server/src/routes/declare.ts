@@ -10,7 +10,7 @@ import type {
 } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { type Envelope, RENDERERS } from '../http/envelopes';
-import { ssoResponses, webResponses } from '../schemas/common';
+import { authResponses, ssoResponses, webResponses } from '../schemas/common';
 
 /**
  * One way to declare a flow's routes across the path families (spec §7): a flow route is declared once
@@ -29,6 +29,8 @@ export const FAMILIES = {
   aff: 'web',
   profile: 'web',
   download: 'web',
+  /** Open authorization (/passport/open/…): `{status_code, status_msg, data}`. */
+  open: 'auth',
 } as const satisfies Record<string, Envelope>;
 
 export type Family = keyof typeof FAMILIES;
@@ -71,6 +73,7 @@ export const flowRoute = <S extends FlowSchema>(route: FlowRoute<S>): FlowRoute 
 const RESPONSES: Record<FamilyEnvelope, (data: TSchema) => Record<string, TSchema>> = {
   web: webResponses,
   sso: ssoResponses,
+  auth: authResponses,
 };
 
 /** One row of the route table: which family answers which path with which flow route. */

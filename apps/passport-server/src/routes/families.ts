@@ -4,6 +4,7 @@ import verificationTickets from '../plugins/app/verification-tickets';
 import { AFF_ROUTES } from './aff';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
+import { OPEN_AUTH_ROUTES } from './open/open-auth';
 import {
   checkDefaultInfoRoute,
   defaultAvatarsRoute,
@@ -150,6 +151,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   cancelRequestRoute,
   cancelConfirmRoute,
   cancelExportRoute,
+  // Open authorization (issue 16): the /passport/open/ facade and sms/authorize.
+  ...OPEN_AUTH_ROUTES,
 ];
 
 /**

@@ -68,6 +68,28 @@ export const ssoResponses = <T extends TSchema>(data: T) => ({
   '4xx': SsoFailure,
 });
 
+/** The open-auth failure (`status_code` ≥ 1, `status_msg`, the catalogue's data beside it). */
+export const AuthFailure = Type.Object(
+  {
+    status_code: Type.Integer({ minimum: 1 }),
+    status_msg: Type.String(),
+    data: Type.Object(
+      { error_code: Type.Integer(), description: Type.String() },
+      { additionalProperties: true },
+    ),
+  },
+  { description: 'failure' },
+);
+
+/** Response schemas of an open-auth route (/passport/open/…): documentation only, as `webResponses`. */
+export const authResponses = <T extends TSchema>(data: T) => ({
+  200: Type.Union([
+    Type.Object({ status_code: Type.Literal(0), data }, { description: 'success' }),
+    AuthFailure,
+  ]),
+  '4xx': AuthFailure,
+});
+
 /** `mix_mode` as it may arrive in a body: '1' / 1 when sensitive fields are encoded. */
 export const MixMode = Type.Optional(Type.Union([Type.String({ maxLength: 2 }), Type.Integer()]));
 

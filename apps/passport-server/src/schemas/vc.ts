@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { CHALLENGE_ID_PATTERN } from '../domain/challenge/challenges';
+import { POW_PAYLOAD_MAX } from '../domain/challenge/pow';
+import { PROVIDER_TOKEN_MAX } from '../domain/challenge/providers';
 import { TRACE_MAX_POINTS } from '../domain/challenge/trace';
 import { CommonQuery, FORM, webResponses } from './common';
 
@@ -26,9 +28,27 @@ export const settingSchema = {
 };
 
 export const ChallengeBody = Type.Object(
-  { challenge_id: ChallengeId, language: Type.Optional(Type.String({ maxLength: 16 })) },
+  {
+    challenge_id: ChallengeId,
+    language: Type.Optional(Type.String({ maxLength: 16 })),
+    mode: Type.Optional(
+      Type.Union([Type.Literal('puzzle'), Type.Literal('accessible')], {
+        description:
+          'accessible: no picture; a harder proof of work and a cooldown pass it (for people who cannot see the puzzle)',
+      }),
+    ),
+  },
   { additionalProperties: true },
 );
+
+/** ALTCHA's challenge (the widget's `challengejson`): find `number` < maxnumber with SHA-256(salt + number) = challenge. */
+export const PowChallengeSchema = Type.Object({
+  algorithm: Type.Literal('SHA-256'),
+  challenge: Type.String(),
+  maxnumber: Type.Integer(),
+  salt: Type.String(),
+  signature: Type.String(),
+});
 
 export const challengeSchema = {
   summary: 'Draws a fresh puzzle for a challenge id (images as data URLs; never the answer)',
@@ -47,7 +67,17 @@ export const challengeSchema = {
       ]),
       expires_in: Type.Integer({ description: 'seconds the puzzle stays answerable' }),
       tries_left: Type.Integer(),
-      image: Type.String({ description: 'PNG data URL' }),
+      mode: Type.Union([Type.Literal('puzzle'), Type.Literal('accessible')]),
+      wait: Type.Optional(Type.Integer({ description: 'accessible: seconds before it may pass' })),
+      pow: PowChallengeSchema,
+      provider: Type.Optional(
+        Type.Object({
+          name: Type.String({ description: 'turnstile, hcaptcha or geetest' }),
+          site_key: Type.String({ description: 'the widget’s public key (GeeTest: captcha id)' }),
+          mode: Type.Union([Type.Literal('behind'), Type.Literal('instead')]),
+        }),
+      ),
+      image: Type.String({ description: 'PNG data URL (empty for the accessible route)' }),
       width: Type.Integer(),
       height: Type.Integer(),
       piece: Type.Optional(Type.String({ description: 'slide: the piece, PNG data URL' })),
@@ -75,6 +105,18 @@ export const VerifyBody = Type.Object(
       }),
     ),
     text: Type.Optional(Type.String({ maxLength: 32 })),
+    pow: Type.Optional(
+      Type.String({
+        maxLength: POW_PAYLOAD_MAX,
+        description: 'the proof of work: base64 JSON {algorithm, challenge, number, salt, signature}',
+      }),
+    ),
+    provider_token: Type.Optional(
+      Type.String({
+        maxLength: PROVIDER_TOKEN_MAX,
+        description: 'the provider widget’s response (GeeTest: the JSON of its four validate fields)',
+      }),
+    ),
     angle: Type.Optional(
       Type.Number({ minimum: -3600, maximum: 3600, description: 'whirl: degrees turned clockwise' }),
     ),

@@ -11,10 +11,7 @@ import { type SdkServer, startSdkServer } from '../support/sdk-browser';
  * issue that serves them; the list must shrink, never grow, and a call on it that is served fails the
  * test so the list stays true.
  */
-const NOT_SERVED_YET: Record<string, string> = {
-  // #16 open authorization
-  smsAuthorize: '#16',
-};
+const NOT_SERVED_YET: Record<string, string> = {};
 
 let server: SdkServer;
 beforeAll(async () => {

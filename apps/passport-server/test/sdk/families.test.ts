@@ -192,6 +192,7 @@ describe('the family table', () => {
       const body = (await answer.json()) as Record<string, unknown>;
       expect(answer.status, path).not.toBe(404);
       if (envelope === 'sso') expect(typeof body.error_code, path).toBe('number');
+      else if (envelope === 'auth') expect(typeof body.status_code, path).toBe('number');
       else expect(body.message, path).toMatch(/^(success|error)$/);
     }
   });

@@ -1,3 +1,4 @@
+import { solveChallenge } from 'altcha-lib/v1';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { expect } from 'vitest';
 import type { PuzzleAnswer } from '../../src/domain/challenge/puzzle';
@@ -11,11 +12,26 @@ import {
 } from '../../src/protocol';
 import type { Answer, Browser } from './server';
 
-/** A drag from the left edge to x: `steps` moves, 40 ms apart, as a hand would make. */
+/**
+ * A drag from the left edge to x as a hand makes it: fast then slowing down (ease-out), 35-60 ms
+ * between moves, a little vertical wobble. Deterministic, so a failure replays.
+ */
 export function dragTrace(x: number, steps = 12): string {
   const points: [number, number, number][] = [[0, 0, 0]];
-  for (let i = 1; i <= steps; i++) points.push([Math.round(((x * i) / steps) * 10) / 10, i % 3, i * 40]);
+  let t = 0;
+  for (let i = 1; i <= steps; i++) {
+    t += 35 + ((i * 17) % 26);
+    const eased = 1 - (1 - i / steps) ** 2;
+    points.push([Math.round(x * eased * 10) / 10, i % 3, t]);
+  }
   return JSON.stringify(points);
+}
+
+/** The forged trace of issue 10: evenly spaced in distance and time, as a script interpolates it. */
+export function evenTrace(x: number, steps = 12): string {
+  return JSON.stringify(
+    Array.from({ length: steps + 1 }, (_, i) => [Math.round(((x * i) / steps) * 10) / 10, 0, i * 40]),
+  );
 }
 
 /** The form fields a person would submit for the expected answer (or a wrong one). */
@@ -31,7 +47,33 @@ export function answerFields(answer: PuzzleAnswer, wrong = false): Record<string
       return { angle: wrong ? 360 - answer.angle + 90 : 360 - answer.angle };
     case '3d':
       return wrong ? { x: answer.x + answer.r * 3, y: answer.y } : { x: answer.x + 3, y: answer.y - 2 };
+    case 'accessible':
+    case 'provider':
+      return {};
   }
+}
+
+/** ALTCHA's challenge as /vc/challenge hands it out. */
+export interface PowChallenge {
+  algorithm: string;
+  challenge: string;
+  maxnumber: number;
+  salt: string;
+  signature: string;
+}
+
+/** Solves the proof of work the way the browser's worker does (altcha-lib's own solver) → the payload. */
+export async function solvePow(pow: PowChallenge): Promise<string> {
+  const solution = await solveChallenge(pow.challenge, pow.salt, pow.algorithm, pow.maxnumber).promise;
+  if (!solution) throw new Error('the proof of work has no solution below maxnumber');
+  const payload = {
+    algorithm: pow.algorithm,
+    challenge: pow.challenge,
+    number: solution.number,
+    salt: pow.salt,
+    signature: pow.signature,
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
 /** The decision conf a CHALLENGE_REQUIRED failure carries, parsed the way the SDK parses it. */
@@ -49,6 +91,29 @@ export async function expectedAnswer(browser: Browser, challengeId: string): Pro
   return response.body.data.answer as PuzzleAnswer;
 }
 
+/** The proof of work each challenge id's next answer must carry, as the script keeps it. */
+const currentPow = new Map<string, PowChallenge>();
+
+/** POST /vc/challenge, remembering the proof of work it hands out (as the script does). */
+export async function draw(browser: Browser, body: Record<string, string | number>): Promise<Answer> {
+  const response = await browser.post(paths.vc.challenge, body);
+  if (response.body.data?.pow) currentPow.set(String(body.challenge_id), response.body.data.pow);
+  return response;
+}
+
+/**
+ * POST /vc/verify with the solved proof of work of the current puzzle (as the script sends it), taking
+ * the next one from a refusal. `pow: ''` (or any given value) in the body is sent as it is.
+ */
+export async function verify(browser: Browser, body: Record<string, string | number>): Promise<Answer> {
+  const id = String(body.challenge_id);
+  const pow = currentPow.get(id);
+  const sent = 'pow' in body || !pow ? body : { ...body, pow: await solvePow(pow) };
+  const response = await browser.post(paths.vc.verify, sent);
+  if (response.body.data?.pow) currentPow.set(id, response.body.data.pow);
+  return response;
+}
+
 /** Draws a puzzle and answers it right; returns the pass. */
 export async function solve(browser: Browser, challengeId: string, fp: string): Promise<string> {
   const puzzle = await browser.post(paths.vc.challenge, { challenge_id: challengeId });
@@ -57,6 +122,7 @@ export async function solve(browser: Browser, challengeId: string, fp: string): 
   const verified = await browser.post(paths.vc.verify, {
     challenge_id: challengeId,
     fp,
+    pow: await solvePow(puzzle.body.data.pow),
     ...answerFields(answer),
   });
   expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');

@@ -45,6 +45,11 @@ export const NO_INPUT_SCHEMA_ALLOWED: readonly { method: string | RegExp; url: R
     why: 'the OpenAPI document and the swagger UI static files of @fastify/swagger-ui',
   },
   { method: /^(GET|HEAD)$/, url: /^\/\.well-known\//, why: 'standard documents (JWKS) that read no input' },
+  {
+    method: /^(GET|HEAD|POST)$/,
+    url: /^(\/oauth\/\*|\/passport\/open\/oauth\/token\/)$/,
+    why: 'the OpenID provider (oidc-provider) mounted for open authorization: it parses and validates its own input per RFC 6749/7591/7662/7009',
+  },
 ];
 
 /** `//a/./x/../b` → `/a/b`: the path a variant reaches, for the predicates below. */
@@ -87,8 +92,17 @@ export const PAGE_ROUTES: readonly { url: RegExp; methods?: readonly string[]; w
 ];
 
 /** Routes whose successes are not JSON envelopes: public documents, the dev outbox page, browser pages. */
+/**
+ * The OpenID provider's endpoints (open authorization, docs/open-authorization.md): stock OAuth clients
+ * read RFC 6749 answers (`{error, error_description}` JSON, the authorization endpoint's redirects and
+ * HTML error page), not our envelopes.
+ */
+export const isOAuthRoute = (url: string) =>
+  /^\/(oauth|passport\/open\/oauth\/token)(\/|$)/.test(normalisePath(url));
+
 export const isNonEnvelopeRoute = (url: string, method = 'GET') =>
   isPublicDocument(url) ||
+  isOAuthRoute(url) ||
   /^\/dev\/outbox\/?$/.test(normalisePath(url)) ||
   PAGE_ROUTES.some(
     (page) => page.url.test(normalisePath(url)) && (!page.methods || page.methods.includes(method)),
@@ -314,6 +328,8 @@ export function envelopeProblem(
   const web = b.message === 'success' || b.message === 'error';
   const sso = typeof b.error_code === 'number';
   const auth = typeof b.status_code === 'number';
+  // An RFC 6749 error body where the route answers in it (isOAuthRoute, through envelopeOptional).
+  if (options.envelopeOptional && typeof b.error === 'string' && status >= 400) return null;
   if (!web && !sso && !auth) return `status ${status}: no envelope: ${response.body.slice(0, 200)}`;
   const failed =
     status >= 400 || b.message === 'error' || (sso && b.error_code !== 0) || (auth && b.status_code !== 0);

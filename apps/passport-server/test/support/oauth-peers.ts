@@ -1,11 +1,11 @@
+/// <reference path="../../src/domain/open-auth/oidc-provider.d.ts" />
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import { exportJWK, generateKeyPair } from 'jose';
-// oidc-provider ships no types; the few calls below are typed where they are used.
-// @ts-expect-error no declaration file
+// Typed by the server's declaration (src/domain/open-auth/oidc-provider.d.ts).
 import Provider from 'oidc-provider';
 
 /**

@@ -7,6 +7,7 @@ import { Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { Loading } from '../components/spinner';
 import { accountClient as client, loadSession, queryClient } from '../lib/account';
 import { type OrgT, useOrgT } from './org.messages';
+import { Invitations, ManagerTransfer } from './org-invitations';
 
 /**
  * The organisation console (issue 12): create an organisation, pick the identity to act as, and, as an
@@ -508,6 +509,10 @@ export function Component() {
         {org && !org.is_frozen && can('role:read') && <Roles t={t} org={org} can={can} />}
         {org && !org.is_frozen && <Explain t={t} org={org} can={can} />}
         {org?.is_manager && <Settings t={t} org={org} />}
+        {org && !org.is_frozen && (can('invitation:create') || can('invitation:read')) && (
+          <Invitations org={org} can={can} />
+        )}
+        {org && !org.is_frozen && <ManagerTransfer org={org} />}
       </div>
     </div>
   );

@@ -83,6 +83,7 @@ export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violati
   [1009, 'INTERNAL_ERROR', 500],
   [1010, 'ORIGIN_NOT_ALLOWED', 403],
   [1011, 'CSRF_COOKIE_UNREADABLE', 403],
+  [1090, 'APP_UNKNOWN', 400],
 ]);
 
 export const accountErrors = /* @__PURE__ */ defineErrorRange('Session and account', 1100, 1199, [
@@ -124,6 +125,11 @@ export const challengeErrors = /* @__PURE__ */ defineErrorRange('The challenge',
   [1401, 'CHALLENGE_REQUIRED', 200],
   [1402, 'CHALLENGE_FAILED', 200],
   [1403, 'CHALLENGE_EXPIRED', 200],
+  [1404, 'CHALLENGE_POW_INVALID', 200],
+  [1405, 'CHALLENGE_TOO_EARLY', 200],
+  [1406, 'CHALLENGE_RATE_LIMITED', 429],
+  [1407, 'CHALLENGE_BUSY', 429],
+  [1408, 'CHALLENGE_PROVIDER_FAILED', 200],
 ]);
 
 export const redirectErrors = /* @__PURE__ */ defineErrorRange('Redirects', 1500, 1599, [
@@ -217,6 +223,20 @@ export const waitlistErrors = /* @__PURE__ */ defineErrorRange('Monitoring and t
   [2155, 'WAITLIST_ACCOUNT_EXISTS', 200],
 ]);
 
+/**
+ * Open authorization (issue 16, docs/open-authorization.md): the consent page's interaction, the apps
+ * a person authorised and the apps a developer registered. The token endpoint itself answers RFC 6749
+ * errors (`invalid_grant`, …), not these.
+ */
+export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorization', 1700, 1799, [
+  [1701, 'OPEN_INTERACTION_EXPIRED', 200],
+  [1702, 'OPEN_CLIENT_NOT_FOUND', 200],
+  [1703, 'OPEN_SCOPE_INVALID', 200],
+  [1704, 'OPEN_NOT_AUTHORIZED', 200],
+  [1705, 'OPEN_REDIRECT_URI_INVALID', 200],
+  [1706, 'OPEN_APP_LIMIT', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -232,6 +252,7 @@ export const ERROR_RANGES = [
   secondVerifyErrors,
   cancelErrors,
   waitlistErrors,
+  openAuthErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -251,6 +272,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     profileErrors.codes,
     cancelErrors.codes,
     waitlistErrors.codes,
+    openAuthErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -263,7 +285,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof secondVerifyErrors.codes &
   typeof profileErrors.codes &
   typeof cancelErrors.codes &
-  typeof waitlistErrors.codes;
+  typeof waitlistErrors.codes &
+  typeof openAuthErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

@@ -14,6 +14,7 @@ import {
   type ErrorRange,
   errorCodes,
   identifierErrors,
+  openAuthErrors,
   passwordErrors,
   profileErrors,
   protocolErrors,
@@ -112,6 +113,10 @@ const protocolErrorTexts = /* @__PURE__ */ defineErrorTexts(protocolErrors, {
     '本页读不到登录服务的 Cookie：需将服务端 COOKIE_DOMAIN 设为共同上级域名，或同源部署',
     "This page cannot read the sign-in service's cookie: set the server's COOKIE_DOMAIN to the shared parent domain, or serve both from one origin",
   ],
+  APP_UNKNOWN: [
+    '登录服务不认识此应用的 aid：需在服务端 CLIENT_APPS 中登记它',
+    "The sign-in service does not know this app's aid: register it in the server's CLIENT_APPS",
+  ],
 });
 
 const accountErrorTexts = /* @__PURE__ */ defineErrorTexts(accountErrors, {
@@ -162,6 +167,14 @@ const challengeErrorTexts = /* @__PURE__ */ defineErrorTexts(challengeErrors, {
   CHALLENGE_REQUIRED: ['请完成安全验证', 'Complete the security check'],
   CHALLENGE_FAILED: ['安全验证未通过', 'The security check failed'],
   CHALLENGE_EXPIRED: ['安全验证已过期，请重试', 'The security check expired; try again'],
+  CHALLENGE_POW_INVALID: [
+    '浏览器校验未完成或已使用，请重试',
+    'The browser check is missing, already used or for another check; try again',
+  ],
+  CHALLENGE_TOO_EARLY: ['请稍候，校验尚未完成', 'Please wait; the check is not finished yet'],
+  CHALLENGE_RATE_LIMITED: ['验证请求过于频繁，请稍后再试', 'Too many security checks; try again later'],
+  CHALLENGE_BUSY: ['验证服务繁忙，请稍后再试', 'The security check is busy; try again in a moment'],
+  CHALLENGE_PROVIDER_FAILED: ['第三方安全验证未通过', 'The security check provider refused the answer'],
 });
 
 const redirectErrorTexts = /* @__PURE__ */ defineErrorTexts(redirectErrors, {
@@ -245,6 +258,18 @@ const waitlistErrorTexts = /* @__PURE__ */ defineErrorTexts(waitlistErrors, {
   WAITLIST_ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account exists: sign in instead'],
 });
 
+const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
+  OPEN_INTERACTION_EXPIRED: [
+    '授权请求已过期，请回到应用重新发起',
+    'This request has expired: start again from the app',
+  ],
+  OPEN_CLIENT_NOT_FOUND: ['应用不存在', 'No such app'],
+  OPEN_SCOPE_INVALID: ['请求的权限无效', 'The app asked for a permission that does not exist'],
+  OPEN_NOT_AUTHORIZED: ['你没有授权过这个应用', 'You have not authorised this app'],
+  OPEN_REDIRECT_URI_INVALID: ['回调地址无效', 'The redirect URI is not valid'],
+  OPEN_APP_LIMIT: ['应用数量已达上限', 'You have registered as many apps as allowed'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -276,6 +301,7 @@ export const ERROR_TEXTS = [
   secondVerifyErrorTexts,
   cancelErrorTexts,
   waitlistErrorTexts,
+  openAuthErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

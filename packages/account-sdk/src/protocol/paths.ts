@@ -172,6 +172,8 @@ export const openPaths = /* @__PURE__ */ family('/passport/open/', [
   'auth/token',
   'update_authorize_info',
   'connect',
+  /** The apps the signed-in person has authorised (the account centre). */
+  'authorized_apps',
 ]);
 
 /** User profile paths; `{aid}` is replaced with the app id. */

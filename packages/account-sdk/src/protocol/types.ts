@@ -662,3 +662,47 @@ export interface MonitorDashboardData {
   vitals: { day: string; name: string; p75: number; count: number }[];
   sdk: { day: string; path: string; calls: number; errors: number; error_rate: number; p75_ms: number }[];
 }
+
+/** Open authorization (docs/open-authorization.md): one scope as the consent page shows it. */
+export interface OpenScopeInfo {
+  name: string;
+  /** What it lets the app do, in Chinese and in English. */
+  zh: string;
+  en: string;
+}
+
+/** open/auth_info/v2: who is asking for what, and who would answer. */
+export interface OpenAuthInfo {
+  client_key: string;
+  app_name: string;
+  /** The app's icon URL, or '' for none. */
+  app_icon: string;
+  /** Scopes the app requires (user_info at least). */
+  scope: OpenScopeInfo[];
+  /** Scopes the person may switch off. */
+  optionalScope: OpenScopeInfo[];
+  /** The person signed in to Portico, or null: the page asks them to sign in first. */
+  user: { user_id: string; name: string; avatar_url: string } | null;
+}
+
+/** open/web/auth: approve (1) or deny (0) the request of an interaction. */
+export interface OpenAuthDecisionPayload {
+  interaction: string;
+  approve: 0 | 1;
+  /** The optional scopes the person left on, comma-separated. */
+  scope?: string;
+}
+
+/** open/web/auth's answer: where the browser goes next (back through the provider to the app). */
+export interface OpenAuthDecision {
+  redirect_url: string;
+}
+
+/** One app the signed-in person has authorised (open/authorized_apps). */
+export interface AuthorizedApp {
+  client_key: string;
+  app_name: string;
+  app_icon: string;
+  scopes: string[];
+  authorized_at: number;
+}

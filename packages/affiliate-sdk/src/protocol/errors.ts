@@ -22,6 +22,19 @@ export const organisationErrors = /* @__PURE__ */ defineErrorRange('Organisation
   [1614, 'IDENTIFIER_MISMATCH', 200],
   [1615, 'ROLE_KEY_RESERVED', 200],
   [1616, 'MANAGER_CONFLICT', 200],
+  // Invitations and the manager transfer (issue 13): 1640–1689
+  [1640, 'INVITATION_NOT_FOUND', 200],
+  [1641, 'INVITATION_EXPIRED', 200],
+  [1642, 'INVITATION_CANCELLED', 200],
+  [1643, 'INVITATION_USED', 200],
+  [1644, 'INVITATION_CONTACT_MISMATCH', 200],
+  [1645, 'INVITATION_SIGN_IN_REQUIRED', 200],
+  [1646, 'INVITATION_ACCOUNT_CLOSED', 200],
+  [1660, 'TRANSFER_NOT_FOUND', 200],
+  [1661, 'TRANSFER_TICKET_INVALID', 200],
+  [1662, 'TRANSFER_PENDING', 200],
+  [1663, 'NEW_MANAGER_INVALID', 200],
+  [1664, 'CONTACT_MISSING', 200],
 ] as const);
 
 /** zh and en texts of the organisation range, for `errorCatalogue([...ERROR_TEXTS, organisationTexts])`. */
@@ -45,6 +58,36 @@ export const organisationTexts = /* @__PURE__ */ defineErrorTexts(organisationEr
   IDENTIFIER_MISMATCH: ['账号与当前登录账号不一致', 'The account does not match the signed-in account'],
   ROLE_KEY_RESERVED: ['该角色标识为系统保留', 'This role key is reserved'],
   MANAGER_CONFLICT: ['该组织已有管理员', 'This organisation already has a manager'],
+  INVITATION_NOT_FOUND: ['邀请不存在或链接无效', 'No such invitation, or the link is not valid'],
+  INVITATION_EXPIRED: ['邀请已过期，请联系邀请人重新发送', 'This invitation has expired; ask for a new one'],
+  INVITATION_CANCELLED: ['邀请已被取消', 'This invitation was cancelled'],
+  INVITATION_USED: ['邀请已被接受，不能再次使用', 'This invitation has already been accepted'],
+  INVITATION_CONTACT_MISMATCH: [
+    '该邀请发给了其他手机号或邮箱，请用它登录或验证发送到它的验证码',
+    'This invitation was sent to another mobile or e-mail: sign in with it or verify the code sent to it',
+  ],
+  INVITATION_SIGN_IN_REQUIRED: ['请先登录再接受邀请', 'Sign in to accept this invitation'],
+  INVITATION_ACCOUNT_CLOSED: [
+    '该账号已注销或正在注销，不能加入组织',
+    'A cancelled account cannot join an organisation',
+  ],
+  TRANSFER_NOT_FOUND: ['没有进行中的管理员转移', 'There is no pending manager transfer for you'],
+  TRANSFER_TICKET_INVALID: [
+    '验证已失效，请重新验证',
+    'The verification has expired or was already used; verify again',
+  ],
+  TRANSFER_PENDING: [
+    '该组织已有进行中的管理员转移',
+    'A manager transfer is already pending in this organisation',
+  ],
+  NEW_MANAGER_INVALID: [
+    '新管理员必须是未冻结的其他成员',
+    'The new manager must be another member who is not frozen',
+  ],
+  CONTACT_MISSING: [
+    '该账号没有可接收验证码的手机号或邮箱',
+    'The account has no mobile or e-mail to send a code to',
+  ],
 });
 
 /** Organisation code by stable name: `OrganisationErrorCode.roleBanned === 1608`. */

@@ -14,7 +14,16 @@ export const ORGANISATION_LIMITS = {
   identitiesPerCall: 100,
   identityCardMax: 32,
   realNameMax: 64,
+  /** An invitation's or an acceptance's `extra`, serialised as JSON: bytes. */
+  extraMaxBytes: 2048,
+  /** Roles one invitation grants. */
+  inviteRolesMax: 20,
+  /** A workplace-chat contact (a user id or handle in the chat system): characters. */
+  chatContactMax: 128,
 } as const;
+
+/** Invitations live 7 days unless the server is configured otherwise (INVITE_TTL_SECONDS). */
+export const INVITE_TTL_DEFAULT_SECONDS = 7 * 24 * 3600;
 
 /** The role key the manager is known by; no role may be created with it. */
 export const MANAGER_ROLE_KEY = 'manager';

@@ -37,6 +37,30 @@ export const affiliatePaths = {
   subjectLoginList: `${PREFIX}subject/login_list/`,
   subjectLogin: `${PREFIX}subject/login/`,
   memberSwitch: '/passport/member/switch/',
+  // Invitations (issue 13)
+  inviteByMobile: `${PREFIX}invite/mobile/`,
+  inviteByEmail: `${PREFIX}invite/email/`,
+  inviteByChat: `${PREFIX}invite/chat/`,
+  inviteByLink: `${PREFIX}invite/link/`,
+  /** GET; the page goes in the path: `invite/list/2/` (`invite/list/` is page 1). */
+  inviteList: `${PREFIX}invite/list/`,
+  inviteCancel: `${PREFIX}invite/cancel/`,
+  inviteResend: `${PREFIX}invite/resend/`,
+  inviteUpdate: `${PREFIX}invite/update/`,
+  inviteCheck: `${PREFIX}invite/check/`,
+  inviteSendCode: `${PREFIX}invite/send_code/`,
+  inviteAccept: `${PREFIX}invite/accept/`,
+  deputyLeave: `${PREFIX}deputy/leave/`,
+  // Manager transfer (issue 13)
+  managerSendOldCode: `${PREFIX}manager/old/send_code/`,
+  managerVerifyOld: `${PREFIX}manager/old/verify/`,
+  managerCheckNew: `${PREFIX}manager/check_new/`,
+  managerStart: `${PREFIX}manager/start/`,
+  managerSendNewCode: `${PREFIX}manager/new/send_code/`,
+  managerVerifyNew: `${PREFIX}manager/new/verify/`,
+  managerTransfer: `${PREFIX}manager/transfer/`,
+  managerAbandon: `${PREFIX}manager/abandon/`,
+  managerPending: `${PREFIX}manager/pending/`,
 } as const;
 
 export type AffiliatePath = (typeof affiliatePaths)[keyof typeof affiliatePaths];

@@ -206,3 +206,150 @@ export interface SubjectLoginPayload {
   /** 1: a frozen identity answers with its frozen state instead of being refused. Default 0. */
   need_frozen_user?: 0 | 1;
 }
+
+// Invitations (issue 13)
+
+/** How an invitation travels: SMS, e-mail, the workplace chat webhook, or a link the inviter shares. */
+export type InvitationChannel = 'mobile' | 'email' | 'chat' | 'link';
+/** `expired` is a pending invitation past its `expires_at`. */
+export type InvitationState = 'pending' | 'accepted' | 'cancelled' | 'expired';
+
+export interface Invitation {
+  invite_id: string;
+  sec_subject_uid: string;
+  channel: InvitationChannel;
+  /** The invited contact: a masked mobile or e-mail, the chat id, or null for a link. */
+  contact: string | null;
+  /** The identity the invitation creates on acceptance (its id is fixed at creation). */
+  deputy_identity_id: string;
+  deputy_name: string;
+  role_keys: string[];
+  state: InvitationState;
+  inviter_identity_id: string | null;
+  inviter_name: string;
+  next_url: string | null;
+  extra: Infos;
+  resent_count: number;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** What the inviter gets on creating or resending: the invitation, its ticket and link (shown once). */
+export interface IssuedInvitation extends Invitation {
+  invite_ticket: string;
+  link: string;
+}
+
+/** What anyone holding the ticket may see before accepting: nothing more. */
+export interface InvitationPreview {
+  subject_name: string;
+  inviter_name: string;
+  role_names: string[];
+  channel: InvitationChannel;
+  /** Masked mobile or e-mail; the chat id's first characters; null for a link. */
+  contact: string | null;
+  expires_at: number;
+}
+
+export interface InviteBase extends SubjectUid {
+  /** The name of the identity the invitation creates. */
+  deputy_name: string;
+  /** The roles it grants (each must be granted only permissions the inviter holds). */
+  role_keys?: string[];
+  /** Where the invitee goes after accepting: a same-origin path or an allowed origin. */
+  next_url?: string;
+  /** The page the link opens (a same-origin path or allowed origin); default `/invite`. */
+  link?: string;
+  /** Free JSON details kept with the invitation (at most 2 KiB). */
+  extra?: Infos;
+}
+export interface InviteByContact extends InviteBase {
+  /** A mobile number, an e-mail address, or a chat user id, by route. */
+  contact: string;
+}
+export interface ListInvitationsPayload extends SubjectUid, PageQuery {
+  state?: InvitationState;
+}
+export interface InvitationRef extends SubjectUid {
+  invite_id: string;
+}
+export interface ResendInvitationPayload extends InvitationRef {
+  next_url?: string;
+  link?: string;
+}
+export interface UpdateInvitationPayload extends InvitationRef {
+  /** When given, must be the invitation's identity (it never changes). */
+  deputy_identity_id?: string;
+  deputy_name?: string;
+  role_keys?: string[];
+}
+export interface InviteTicketPayload {
+  invite_ticket: string;
+}
+export interface AcceptInvitationPayload extends InviteTicketPayload {
+  /** A new account's password (accepting without an account registers one). */
+  password?: string;
+  /** A code sent to the invited mobile or e-mail by `sendInvitationCode` (proves the contact). */
+  code?: string;
+  extra?: Infos;
+}
+export interface InvitationCodeSent {
+  contact: string;
+  retry_time: number;
+  expires_in: number;
+}
+export interface AcceptedInvitation {
+  user_id: string;
+  new_user: boolean;
+  /** The identity made and now active. */
+  org: ActiveIdentity & { subject_name: string; deputy_name: string };
+  next_url: string | null;
+}
+
+// Manager transfer (issue 13)
+
+export type CodeChannel = 'mobile' | 'email';
+export interface TransferCodePayload extends SubjectUid {
+  /** Where the code goes: the account's mobile (default) or e-mail. */
+  channel?: CodeChannel;
+}
+export interface TransferVerifyPayload extends TransferCodePayload {
+  code: string;
+}
+/** A single-use, short-lived ticket between the steps of a transfer. */
+export interface TransferTicket {
+  transfer_ticket: string;
+  expires_in: number;
+}
+export interface CheckNewManagerPayload extends SubjectUid {
+  user_identity_id: string;
+}
+export interface NewManagerCandidate {
+  user_identity_id: string;
+  deputy_name: string;
+  /** Where the candidate's code would go, masked. */
+  contact: string;
+  channel: CodeChannel;
+}
+export interface StartTransferPayload extends SubjectUid {
+  transfer_ticket: string;
+  user_identity_id: string;
+}
+export interface TransferCommitPayload extends SubjectUid {
+  transfer_ticket: string;
+}
+export interface PendingTransfer {
+  transfer_id: string;
+  sec_subject_uid: string;
+  from_identity_id: string;
+  from_name: string;
+  to_identity_id: string;
+  to_name: string;
+  /** Where the new manager's code goes (masked) and by which channel. */
+  contact: string;
+  channel: CodeChannel;
+  /** Which side the caller is. */
+  role: 'from' | 'to';
+  expires_at: number;
+}

@@ -46,6 +46,10 @@ const app = await buildServer(
       challengeAfterLookupsPerIp: 1e9,
       challengeAfterLookupsPerDevice: 1e9,
       checkRegisteredPerIpPerHour: 1e9,
+      // The puzzle flood (issue 10) comes from one address too: lift the per-address and per-device
+      // puzzle caps so every flood request reaches the render pool, the part under test.
+      puzzlesPerIp: 1e9,
+      puzzlesPerDevice: 1e9,
       // No housekeeping sweep in the middle of a measurement.
       sweepIntervalMs: 24 * HOUR,
     },
@@ -217,10 +221,28 @@ async function plans() {
   };
 }
 
+/** Challenge ids for the puzzle flood: each may draw 5 puzzles. */
+async function challenges({ count }: { count: number }) {
+  const ids: string[] = [];
+  const kinds = ['slide', 'text', '3d', 'whirl'] as const;
+  for (let i = 0; i < count; i++) {
+    const data = await app.challenge.demand('/bench/flood', kinds[i % kinds.length]);
+    ids.push((JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id);
+  }
+  return { ids };
+}
+
+/** Renders so far, per kind: how many and the mean wall time of one (the pool times each). */
+function renders() {
+  return app.challenge.pool.stats();
+}
+
 serveParent(
   (app.server.address() as AddressInfo).port,
   {
     seed,
+    challenges,
+    renders,
     stats,
     plans,
     identities,

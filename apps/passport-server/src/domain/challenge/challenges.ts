@@ -3,9 +3,18 @@ import { PassportError } from '../../errors';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { CaptchaDecisionCode, type CaptchaSubtype, DECISION_CONF_FIELD } from '../../protocol';
 import { type ChallengeLimits, challengeLimitsOf } from './limits';
+import { createPuzzlePool, type PuzzlePool } from './pool';
+import { createPow, type PowChallenge, type PowMode } from './pow';
+import { createCaptchaProvider } from './providers';
 import type { PuzzleAnswer, PuzzleView, Submission } from './puzzle';
 import { puzzleKinds } from './puzzles/index';
 import { pick } from './random';
+
+/** Who draws a puzzle: the client address (already keyed: IPv6 by /64) and the device it names. */
+export interface DrawClient {
+  ip: string;
+  device: string;
+}
 
 /** What a pass is bound to: the device fingerprint and the browser (session or pre-session). */
 export interface PassBinding {
@@ -19,6 +28,14 @@ export interface DrawnPuzzle {
   /** Seconds the puzzle stays answerable. */
   expires_in: number;
   tries_left: number;
+  /** 'accessible': no picture; the proof of work and the cooldown (`wait`) are the whole check. */
+  mode: PowMode;
+  /** Seconds before an accessible round may pass. */
+  wait?: number;
+  /** The proof of work the next answer must carry. */
+  pow: PowChallenge;
+  /** A third-party challenge to pass too (behind) or instead of the picture; its widget's key. */
+  provider?: { name: string; site_key: string; mode: 'behind' | 'instead' };
   view: PuzzleView;
 }
 
@@ -29,14 +46,33 @@ export interface Challenges {
    * returns the failure data that names it (`verify_center_decision_conf`).
    */
   demand(action: string, subtype?: CaptchaSubtype): Promise<Record<string, string>>;
-  /** Draws a fresh puzzle for a live challenge id; the previous puzzle of that id dies. */
-  draw(challengeId: string, language: 'zh' | 'en'): Promise<DrawnPuzzle>;
-  /** Checks an answer; right: the challenge is spent and a one-time pass bound to `binding` returned. */
+  /**
+   * Draws a fresh puzzle (or, `accessible`, a round without a picture) for a live challenge id; the
+   * previous puzzle of that id dies. Capped per address and device; the proof of work it hands out
+   * grows with what that address and device drew lately.
+   */
+  draw(
+    challengeId: string,
+    language: 'zh' | 'en',
+    client: DrawClient,
+    options?: { accessible?: boolean },
+  ): Promise<DrawnPuzzle>;
+  /**
+   * Checks an answer and its proof of work (spent first: a missing, wrong, replayed or foreign
+   * solution is CHALLENGE_POW_INVALID and costs no try); right: the challenge is spent and a one-time
+   * pass bound to `binding` returned.
+   */
   verify(
     challengeId: string,
-    submission: Submission,
+    submission: Submission & {
+      pow?: string | undefined;
+      provider_token?: string | undefined;
+      remoteip?: string | undefined;
+    },
     binding: PassBinding,
   ): Promise<{ pass: string; expires_in: number; action: string }>;
+  /** The pre-rendered puzzles (tests and the bench read how many were rendered). */
+  readonly pool: PuzzlePool;
   /** Spends a pass when it is alive and bound to this action, fingerprint and browser; else false. */
   redeem(pass: string, action: string, binding: PassBinding): Promise<boolean>;
   /** The expected answer of a challenge's current puzzle (the dev-only endpoint reads it). */
@@ -54,6 +90,9 @@ interface PuzzleRecord {
   serial: number;
   answer: PuzzleAnswer;
   expiresAt: number;
+  mode: PowMode;
+  /** The proof of work's size for this puzzle's tries. */
+  maxnumber: number;
 }
 interface PassRecord {
   action: string;
@@ -99,6 +138,24 @@ function parse<T extends { expiresAt: number }>(raw: string | null, now: number)
 export function createChallenges(app: FastifyInstance): Challenges {
   const { store, runtime, secret } = app;
   const limits = challengeLimitsOf(runtime.limits);
+  const pool = createPuzzlePool({
+    size: limits.puzzlePoolSize,
+    lanes: limits.renderLanes,
+    maxWaiting: limits.renderMaxWaiting,
+  });
+  const pow = createPow({ secret, store, now: () => runtime.now() });
+  const providerConfig = app.config.captchaProvider;
+  const provider = providerConfig ? createCaptchaProvider(providerConfig) : undefined;
+  const triesOf = (subtype: CaptchaSubtype, mode: PowMode): number =>
+    mode === 'accessible'
+      ? limits.puzzleMaxTries
+      : Math.min(limits.puzzleMaxTries, puzzleKinds[subtype].maxTries ?? limits.puzzleMaxTries);
+  /** The proof of work's size, doubled for every `powRampEvery` puzzles this client drew lately. */
+  const powSize = (drawn: number, base: number): number =>
+    Math.min(
+      Math.max(base, limits.powMaxNumberCap),
+      base * 2 ** Math.floor(Math.max(0, drawn - 1) / Math.max(1, limits.powRampEvery)),
+    );
   const key = {
     challenge: (id: string) => `vc:c:${id}`,
     draws: (id: string) => `vc:n:${id}`,
@@ -115,9 +172,12 @@ export function createChallenges(app: FastifyInstance): Challenges {
 
   const challenges: Challenges = {
     limits,
+    pool,
 
     async demand(action, subtype) {
       const kind = subtype ?? pick(limits.challengeKinds.length ? limits.challengeKinds : ['slide']);
+      // Most demanded challenges are drawn within seconds: have one ready.
+      pool.warm(kind);
       const id = randomToken(18);
       const record: ChallengeRecord = {
         action,
@@ -135,41 +195,123 @@ export function createChallenges(app: FastifyInstance): Challenges {
       };
     },
 
-    async draw(challengeId, language) {
+    async draw(challengeId, language, client, options = {}) {
       const challenge = await liveChallenge(challengeId);
+      const rendering = !options.accessible && provider?.mode !== 'instead';
+      // A flood meets an empty pool and a full waiting room: turned away before any store write.
+      if (rendering && !pool.admits(challenge.subtype)) throw new PassportError('challengeBusy');
+      // Caps per address and per device: a render (or an accessible round) costs the server.
+      const window = limits.puzzleRateWindowMs;
+      const [perIp, perDevice] = await Promise.all([
+        store.incr(`vc:draw:ip:${client.ip}`, window),
+        client.device ? store.incr(`vc:draw:dev:${client.device}`, window) : 0,
+      ]);
+      if (perIp > limits.puzzlesPerIp || perDevice > limits.puzzlesPerDevice) {
+        throw new PassportError('challengeRateLimited');
+      }
       const serial = await store.incr(key.draws(challengeId), limits.challengeTtlMs);
       if (serial > limits.puzzlesPerChallenge) {
         await store.delete(key.challenge(challengeId));
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
-      const puzzle = await puzzleKinds[challenge.subtype].generate(language);
+      const mode: PowMode = options.accessible ? 'accessible' : 'puzzle';
+      const drawn = Math.max(perIp, perDevice);
       const now = runtime.now();
+      let view: PuzzleView;
+      let answer: PuzzleAnswer;
+      let maxnumber: number;
+      if (mode === 'accessible') {
+        maxnumber = powSize(drawn, limits.accessiblePowMaxNumber);
+        answer = { kind: 'accessible', readyAt: now + limits.accessibleCooldownMs };
+        view = { image: '', width: 0, height: 0 };
+      } else if (provider?.mode === 'instead') {
+        // The provider's widget is the whole picture: nothing to render.
+        maxnumber = powSize(drawn, limits.powMaxNumber);
+        answer = { kind: 'provider' };
+        view = { image: '', width: 0, height: 0 };
+      } else {
+        maxnumber = powSize(drawn, limits.powMaxNumber);
+        const puzzle = await pool.take(challenge.subtype);
+        answer = puzzle.answer;
+        view = puzzle.prompts ? { ...puzzle.view, prompt: puzzle.prompts[language] } : puzzle.view;
+      }
       const ttl = Math.min(limits.puzzleTtlMs, challenge.expiresAt - now);
-      const record: PuzzleRecord = { serial, answer: puzzle.answer, expiresAt: now + ttl };
+      const record: PuzzleRecord = { serial, answer, expiresAt: now + ttl, mode, maxnumber };
       await store.set(key.puzzle(challengeId), JSON.stringify(record), ttl);
-      return {
+      const drawnPuzzle: DrawnPuzzle = {
         challenge_id: challengeId,
         subtype: challenge.subtype,
         expires_in: Math.floor(ttl / 1000),
-        tries_left: limits.puzzleMaxTries,
-        view: puzzle.view,
+        tries_left: triesOf(challenge.subtype, mode),
+        mode,
+        pow: await pow.issue({ challengeId, serial, mode }, maxnumber, ttl),
+        view,
       };
+      if (mode === 'accessible') drawnPuzzle.wait = Math.ceil(limits.accessibleCooldownMs / 1000);
+      else if (providerConfig) {
+        drawnPuzzle.provider = {
+          name: providerConfig.name,
+          site_key: providerConfig.siteKey,
+          mode: providerConfig.mode,
+        };
+      }
+      return drawnPuzzle;
     },
 
     async verify(challengeId, submission, binding) {
       const challenge = await liveChallenge(challengeId);
       const puzzle = parse<PuzzleRecord>(await store.get(key.puzzle(challengeId)), runtime.now());
       if (!puzzle) throw new PassportError('challengeExpired', { tries_left: 0 });
+      const mode = puzzle.mode ?? 'puzzle';
+      if (puzzle.answer.kind === 'accessible' && runtime.now() < puzzle.answer.readyAt) {
+        throw new PassportError('challengeTooEarly', {
+          wait: Math.ceil((puzzle.answer.readyAt - runtime.now()) / 1000),
+        });
+      }
+      // The work first: a request without a valid, unspent solution for this very puzzle costs no try
+      // and is never judged.
+      const work = await pow.spend(submission.pow ?? '', { challengeId, serial: puzzle.serial, mode });
+      if (work !== 'ok') throw new PassportError('challengePowInvalid');
       // Charge the try before judging it: parallel answers cannot race past the limit.
       const tries = await store.incr(key.tries(challengeId, puzzle.serial), limits.puzzleTtlMs);
-      const left = limits.puzzleMaxTries - tries;
+      const left = triesOf(challenge.subtype, mode) - tries;
       if (left < 0) {
         await store.delete(key.puzzle(challengeId));
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
-      if (!puzzleKinds[challenge.subtype].check(puzzle.answer, submission)) {
-        if (left === 0) await store.delete(key.puzzle(challengeId));
-        throw new PassportError('challengeFailed', { tries_left: left });
+      const kind = puzzle.answer.kind;
+      let right =
+        kind === 'accessible' ||
+        kind === 'provider' ||
+        puzzleKinds[challenge.subtype].check(puzzle.answer, submission);
+      // The provider behind (or instead of) the picture; the accessible route never depends on it.
+      let providerRefused = false;
+      if (right && provider && kind !== 'accessible') {
+        const idempotency = `${challengeId}:${puzzle.serial}:${tries}`;
+        providerRefused = !(await provider.verify(
+          submission.provider_token ?? '',
+          submission.remoteip ?? '',
+          idempotency,
+        ));
+        right = !providerRefused;
+      }
+      if (!right) {
+        const fatal =
+          !providerRefused &&
+          kind !== 'accessible' &&
+          kind !== 'provider' &&
+          puzzleKinds[challenge.subtype].fatal?.(puzzle.answer, submission);
+        if (left === 0 || fatal) {
+          await store.delete(key.puzzle(challengeId));
+          throw new PassportError('challengeFailed', { tries_left: 0 });
+        }
+        // Every try pays its own work: the next one comes with the refusal.
+        const ttl = Math.max(1000, puzzle.expiresAt - runtime.now());
+        const next = await pow.issue({ challengeId, serial: puzzle.serial, mode }, puzzle.maxnumber, ttl);
+        throw new PassportError(providerRefused ? 'challengeProviderFailed' : 'challengeFailed', {
+          tries_left: left,
+          pow: next,
+        });
       }
       // Single use: of concurrent right answers, one takes the puzzle and the challenge.
       const taken = parse<PuzzleRecord>(await store.take(key.puzzle(challengeId)), runtime.now());

@@ -32,6 +32,25 @@ export interface ChallengeLimits {
   challengePassTtlMs: number;
   /** The kinds the risk rules pick from at random. */
   challengeKinds: readonly CaptchaSubtype[];
+  /**
+   * Proof of work (ALTCHA): the secret number is below this for a puzzle try at the lowest risk, so a
+   * browser tries half of it on average. It doubles for every `powRampEvery` puzzles one address (or
+   * device) drew in `puzzleRateWindowMs`, up to `powMaxNumberCap`.
+   */
+  powMaxNumber: number;
+  powRampEvery: number;
+  powMaxNumberCap: number;
+  /** The accessible route (no picture): a harder proof of work and a cooldown before it may pass. */
+  accessiblePowMaxNumber: number;
+  accessibleCooldownMs: number;
+  /** Puzzles (renders or accessible rounds) one address (IPv6 /64) or device may draw per window. */
+  puzzlesPerIp: number;
+  puzzlesPerDevice: number;
+  puzzleRateWindowMs: number;
+  /** The pre-rendered pool: ready puzzles per kind, renders at once, requests that may wait. */
+  puzzlePoolSize: number;
+  renderLanes: number;
+  renderMaxWaiting: number;
 }
 
 declare module '../../limits' {
@@ -55,6 +74,17 @@ export const defaultChallengeLimits: ChallengeLimits = {
   puzzlesPerChallenge: 5,
   challengePassTtlMs: 2 * 60_000,
   challengeKinds: ['slide', 'text', '3d', 'whirl'],
+  powMaxNumber: 100_000,
+  powRampEvery: 5,
+  powMaxNumberCap: 1_600_000,
+  accessiblePowMaxNumber: 400_000,
+  accessibleCooldownMs: 15_000,
+  puzzlesPerIp: 40,
+  puzzlesPerDevice: 20,
+  puzzleRateWindowMs: 10 * 60_000,
+  puzzlePoolSize: 2,
+  renderLanes: 1,
+  renderMaxWaiting: 8,
 };
 
 /** The challenge numbers in force: the defaults, overridden by what buildServer was handed. */

@@ -58,5 +58,31 @@ export function plausibleTrace(text: string | undefined, rules: TraceRules): boo
     const step = (points[i] as [number, number, number])[0] - (points[i - 1] as [number, number, number])[0];
     largest = Math.max(largest, Math.abs(step));
   }
-  return distance < 20 || largest <= distance * 0.5;
+  if (distance >= 20 && largest > distance * 0.5) return false;
+  return !machineEven(points);
+}
+
+/** Coefficient of variation (spread over mean) of a list of positive steps. */
+function spread(steps: number[]): number {
+  const mean = steps.reduce((a, b) => a + b, 0) / steps.length;
+  if (mean <= 0) return 0;
+  const variance = steps.reduce((a, b) => a + (b - mean) ** 2, 0) / steps.length;
+  return Math.sqrt(variance) / mean;
+}
+
+/**
+ * A forged trace made by interpolation: every step the same distance and the same time apart. A hand
+ * speeds up and slows down; a person on the keyboard moves in equal steps but not at equal times.
+ */
+export function machineEven(points: readonly (readonly [number, number, number])[]): boolean {
+  if (points.length < 6) return false;
+  const dx: number[] = [];
+  const dt: number[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as readonly [number, number, number];
+    const b = points[i] as readonly [number, number, number];
+    dx.push(Math.abs(b[0] - a[0]));
+    dt.push(b[2] - a[2]);
+  }
+  return spread(dx) < 0.05 && spread(dt) < 0.05;
 }

@@ -13,7 +13,9 @@ export type Channel = 'mobile' | 'email';
 /**
  * Who a code is for: 'owner' when the request comes from a device the target's account remembers (its
  * device token), '' for everyone else. Each lane has its own live code, wrong-guess count, cooldown
- * and hourly cap: strangers hammering a number use up their lane, never the owner's.
+ * and hourly count: strangers hammering a number use up their lane, never the owner's. The strangers'
+ * lane (where the owner on a new device is too) slows down past its hourly count instead of refusing;
+ * what refuses there is the count per client address.
  */
 export type CodeLane = 'owner' | '';
 
@@ -91,6 +93,17 @@ export function createCodes(app: FastifyInstance): Codes {
       .limit(1)
       .executeTakeFirst();
 
+  /**
+   * The strangers' lane's cooldown after `sent` sends this hour: the usual one up to the hourly cap,
+   * then doubling with each send past it (2, 4, 8 … times), never longer than sendSlowCooldownMaxMs.
+   */
+  function slowedCooldown(sent: number): number {
+    const past = sent - limits.sendPerTargetPerHour + 1;
+    if (past <= 0) return limits.sendCooldownMs;
+    const slowed = limits.sendCooldownMs * 2 ** Math.min(past, 30);
+    return Math.max(limits.sendCooldownMs, Math.min(slowed, limits.sendSlowCooldownMaxMs));
+  }
+
   async function send(request: SendCodeRequest) {
     const { channel, target, purpose, lane } = request;
     const now = runtime.now();
@@ -100,14 +113,27 @@ export function createCodes(app: FastifyInstance): Codes {
       throw new PassportError('rateLimited');
     }
     const cooldownKey = `send:cooldown:${channel}:${laneKey}`;
-    const until = now + limits.sendCooldownMs;
-    if (!(await store.setIfAbsent(cooldownKey, String(until), limits.sendCooldownMs))) {
+    const hourlyKey = `send:target:${channel}:${laneKey}`;
+    // The strangers' lane slows down past its hourly cap instead of refusing (the owner on a new device
+    // shares it): each further send waits twice as long as the one before, up to sendSlowCooldownMaxMs.
+    const cooldownMs = lane === '' ? slowedCooldown(await store.count(hourlyKey)) : limits.sendCooldownMs;
+    const until = now + cooldownMs;
+    if (!(await store.setIfAbsent(cooldownKey, String(until), cooldownMs))) {
       const left = Number(await store.get(cooldownKey)) - now;
       throw new PassportError('codeCooldown', {
-        retry_time: Math.max(1, Math.ceil((Number.isFinite(left) ? left : limits.sendCooldownMs) / 1000)),
+        retry_time: Math.max(1, Math.ceil((Number.isFinite(left) ? left : cooldownMs) / 1000)),
       });
     }
-    if ((await store.incr(`send:target:${channel}:${laneKey}`, HOUR)) > limits.sendPerTargetPerHour) {
+    if (lane === '') {
+      // What refuses in the strangers' lane is the cap per source (target and client address): an
+      // address that hammers a number locks itself, never the number.
+      const sourceKey = `send:source:${channel}:${target}:${ipKey}`;
+      if ((await store.incr(sourceKey, HOUR)) > limits.sendPerTargetPerHour) {
+        await store.delete(cooldownKey);
+        throw new PassportError('codeSendLimit');
+      }
+      await store.incr(hourlyKey, HOUR);
+    } else if ((await store.incr(hourlyKey, HOUR)) > limits.sendPerTargetPerHour) {
       throw new PassportError('codeSendLimit');
     }
 
@@ -168,7 +194,7 @@ export function createCodes(app: FastifyInstance): Codes {
       .execute();
     return {
       expiresIn: Math.round(limits.codeTtlMs / 1000),
-      retryAfter: Math.round(limits.sendCooldownMs / 1000),
+      retryAfter: Math.round(cooldownMs / 1000),
     };
   }
 

@@ -19,6 +19,20 @@ export function addOrganisationCancelRules(registry: CancellationRegistry): void
       return managed.length > 0 ? { organisations: managed.map((row) => row.name) } : null;
     },
   });
+  // An open manager transfer on either side (issue 13): finish or abandon it first.
+  registry.addBlocker({
+    key: 'open_transfer',
+    check: async (app, user) => {
+      const open = await app.db
+        .selectFrom('manager_transfers')
+        .innerJoin('subjects', 'subjects.id', 'manager_transfers.subject_id')
+        .select('subjects.name')
+        .where((eb) => eb.or([eb('from_user_id', '=', user.id), eb('to_user_id', '=', user.id)]))
+        .where('manager_transfers.expires_at', '>', app.runtime.now())
+        .execute();
+      return open.length > 0 ? { organisations: open.map((row) => row.name) } : null;
+    },
+  });
   registry.addLoss({
     key: 'organisation_memberships',
     count: async (app, user) =>
@@ -36,6 +50,7 @@ export function addOrganisationCancelRules(registry: CancellationRegistry): void
     key: 'deputies',
     erase: async (trx, userId) => {
       const mine = trx.selectFrom('deputies').select('id').where('user_id', '=', userId);
+      await trx.deleteFrom('sessions').where('deputy_id', 'in', mine).execute();
       await trx.deleteFrom('deputy_roles').where('deputy_id', 'in', mine).execute();
       await trx.deleteFrom('deputies').where('user_id', '=', userId).execute();
     },

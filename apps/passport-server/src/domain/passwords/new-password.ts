@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { rateLimitKey } from '../../lib/ip';
+import { HOUR } from '../../limits';
 import { CodeType } from '../../protocol';
 import { emailOf, mobileOf } from '../accounts/targets';
 import type { Channel } from '../codes/codes';
 import { currentPasswordFailureKey, passwordFailureKey } from './failures';
-import { assertNewPassword } from './policy';
+import { assertStrong, screenNewPassword } from './policy';
 
 /**
  * What every flow that stores a password shares: the code purposes, the rules for a new password, and
@@ -40,9 +42,24 @@ export const identifiersOf = (user: Pick<User, 'mobile' | 'email' | 'username'>)
   user.username,
 ];
 
-/** The rules for a new password (never applied to an existing one); answers it normalised. */
-export const policy = (app: FastifyInstance, password: string, identifiers: readonly (string | null)[]) =>
-  assertNewPassword(password, { appName: app.config.appName, identifiers });
+/**
+ * The rules for a new password (never applied to an existing one); answers it normalised. The strength
+ * estimator runs synchronously and costs CPU, and some routes run it before any code or ticket is
+ * checked (so a refused password costs no code): each run is charged to the client address first (IPv6
+ * by its /64), `limits.passwordChecksPerIpPerHour`, past which RATE_LIMITED answers before it runs.
+ */
+export async function policy(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  password: string,
+  identifiers: readonly (string | null | undefined)[],
+): Promise<string> {
+  const screened = screenNewPassword(password, { appName: app.config.appName, identifiers });
+  const key = `pwcheck:ip:${rateLimitKey(request.ip)}`;
+  if ((await app.store.incr(key, HOUR)) > app.runtime.limits.passwordChecksPerIpPerHour)
+    throw new PassportError('rateLimited');
+  return assertStrong(screened);
+}
 
 export const targetOf = (app: FastifyInstance, channel: Channel, to: string) =>
   channel === 'mobile' ? mobileOf(app, to) : emailOf(to);

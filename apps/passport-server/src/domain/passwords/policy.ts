@@ -18,20 +18,23 @@ function contextWordsOf(identifier: string): string[] {
   return [value];
 }
 
+/** A new password that passed the cheap rules, normalised, with the context words for the estimator. */
+export interface ScreenedPassword {
+  password: string;
+  words: string[];
+}
+
 /**
- * Checks a NEW password (register, reset, change, set): NFKC, 1 KiB cap (400 before any hashing), at
- * least 8 characters, no composition rules, not among the most common 10,000 passwords, and not
- * containing the app name or the account's identifiers, and hard enough to guess for the strength
- * estimator (zxcvbn-ts, its dictionaries and the same context words; score ≥ MIN_PASSWORD_SCORE).
- * Returns the normalised password; throws PASSWORD_TOO_SHORT / PASSWORD_TOO_COMMON /
- * PASSWORD_CONTAINS_CONTEXT, or PASSWORD_TOO_WEAK with the estimator's feedback keys in its data.
- * Existing passwords (sign-in, current_password) are never put through this: a rule that tightens
- * later must not lock anybody out.
+ * The cheap rules for a NEW password (register, reset, change, set): NFKC, 1 KiB cap (400 before any
+ * hashing), at least 8 characters, no composition rules, not among the most common 10,000 passwords,
+ * and not containing the app name or the account's identifiers. Throws PASSWORD_TOO_SHORT /
+ * PASSWORD_TOO_COMMON / PASSWORD_CONTAINS_CONTEXT. Existing passwords (sign-in, current_password) are
+ * never put through this: a rule that tightens later must not lock anybody out.
  */
-export function assertNewPassword(
+export function screenNewPassword(
   password: string,
   context: { appName: string; identifiers: readonly (string | null | undefined)[] },
-): string {
+): ScreenedPassword {
   const normalised = normalisePassword(password);
   if ([...normalised].length < LIMITS.passwordMinLength) throw new PassportError('passwordTooShort');
   const folded = normalised.toLowerCase();
@@ -42,7 +45,24 @@ export function assertNewPassword(
   ];
   if (words.some((word) => word.length >= MIN_CONTEXT_LENGTH && folded.includes(word)))
     throw new PassportError('passwordContainsContext');
-  const weak = weakness(normalised, words);
+  return { password: normalised, words };
+}
+
+/**
+ * The costly rule: hard enough to guess for the strength estimator (zxcvbn-ts, its dictionaries and the
+ * same context words; score ≥ MIN_PASSWORD_SCORE), else PASSWORD_TOO_WEAK with the estimator's
+ * feedback keys in its data. Answers the normalised password.
+ */
+export function assertStrong(screened: ScreenedPassword): string {
+  const weak = weakness(screened.password, screened.words);
   if (weak) throw new PassportError('passwordTooWeak', { ...weak });
-  return normalised;
+  return screened.password;
+}
+
+/** Both, for callers without a client address to charge (the server's flows use `policy`). */
+export function assertNewPassword(
+  password: string,
+  context: { appName: string; identifiers: readonly (string | null | undefined)[] },
+): string {
+  return assertStrong(screenNewPassword(password, context));
 }

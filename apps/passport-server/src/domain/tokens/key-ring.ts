@@ -106,6 +106,18 @@ export class KeyRing {
     }
   }
 
+  /**
+   * The active key as a private JWK, for a signer that takes key material rather than a CryptoKey (the
+   * OpenID provider of open authorization, src/domain/open-auth). Never served.
+   */
+  async activeJwk(): Promise<{ kid: string; jwk: JWK }> {
+    const { kid } = await this.active();
+    const row = (await this.rows()).find((r) => r.kid === kid);
+    if (!row?.private_jwk_sealed) throw new Error('the active signing key has no private half');
+    const jwk = JSON.parse(this.options.sealer.open(row.private_jwk_sealed, row.kid)) as JWK;
+    return { kid, jwk: { ...jwk, kid, alg: row.alg, use: 'sig' } };
+  }
+
   /** The public keys a verifier needs now: retired-but-valid, active and next. Never a private part. */
   async published(): Promise<PublicJwk[]> {
     const rows = await this.rows();

@@ -1,12 +1,19 @@
 import fp from 'fastify-plugin';
 import { Outbox } from '../../delivery/outbox';
-import { type MailProvider, type SmsProvider, UnconfiguredProvider } from '../../delivery/providers';
+import {
+  type ChatProvider,
+  type MailProvider,
+  type SmsProvider,
+  UnconfiguredProvider,
+} from '../../delivery/providers';
 import { SmtpMailProvider } from '../../delivery/smtp';
-import { WebhookSmsProvider } from '../../delivery/webhook';
+import { WebhookChatProvider, WebhookSmsProvider } from '../../delivery/webhook';
 
 export interface Delivery {
   sms: SmsProvider;
   mail: MailProvider;
+  /** Workplace-chat invitations (CHAT_WEBHOOK_URL), else the dev outbox when it is on. */
+  chat: ChatProvider;
   /** The dev outbox when it is in use; its routes exist only then. */
   outbox: Outbox | null;
 }
@@ -42,8 +49,12 @@ export default fp(
         ? new WebhookSmsProvider(config.smsWebhookUrl, config.smsWebhookToken, runtime.fetch)
         : fallback('sms'));
 
+    const chat: ChatProvider = config.chatWebhookUrl
+      ? new WebhookChatProvider(config.chatWebhookUrl, config.chatWebhookToken, runtime.fetch)
+      : fallback('chat');
+
     if (outbox) app.log.warn('the dev outbox is on: codes are readable by anyone at /dev/outbox');
-    app.decorate('delivery', { sms, mail, outbox });
+    app.decorate('delivery', { sms, mail, chat, outbox });
   },
   { name: 'delivery', dependencies: ['db'] },
 );

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { sweepOpenAuthRecords } from '../../domain/open-auth/adapter';
 
 /**
  * Keeps the database from growing with traffic: expired sessions, codes, tickets and store entries are
@@ -29,6 +30,7 @@ export default fp(
         .deleteFrom('verification_tickets')
         .where('expires_at', '<=', now - grace)
         .execute();
+      await sweepOpenAuthRecords(db as never, now);
       await store.sweep();
       await delivery.outbox?.sweep();
     }

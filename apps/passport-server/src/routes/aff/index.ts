@@ -1,7 +1,9 @@
 import * as identity from './identity';
+import * as invitations from './invitations';
 import * as members from './members';
 import * as roles from './roles';
 import * as subjects from './subjects';
+import * as transfer from './transfer';
 
 /** The affiliate family (/passport/aff/web/…) and member switch, for routes/families. */
 export const AFF_ROUTES = [
@@ -9,4 +11,6 @@ export const AFF_ROUTES = [
   ...Object.values(members),
   ...Object.values(roles),
   ...Object.values(identity),
+  ...Object.values(invitations),
+  ...Object.values(transfer),
 ];

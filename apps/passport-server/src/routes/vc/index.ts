@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { deviceOf } from '../../domain/risk/risk';
+import { rateLimitKey } from '../../lib/ip';
 import { languageOf } from '../../lib/language';
 import { paths, webSuccess } from '../../protocol';
 import { challengeSchema, scriptSchema, settingSchema, verifySchema } from '../../schemas/vc';
@@ -13,15 +15,20 @@ const vc: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(paths.vc.challenge, { schema: challengeSchema }, async (request) => {
-    const { view, ...rest } = await app.challenge.draw(request.body.challenge_id, languageOf(request));
+    const { view, ...rest } = await app.challenge.draw(
+      request.body.challenge_id,
+      languageOf(request),
+      { ip: rateLimitKey(request.ip), device: deviceOf(request) },
+      { accessible: request.body.mode === 'accessible' },
+    );
     return webSuccess({ ...rest, ...view });
   });
 
   app.post(paths.vc.verify, { schema: verifySchema }, async (request) => {
-    const { challenge_id, x, y, trace, text, angle } = request.body;
+    const { challenge_id, x, y, trace, text, angle, pow, provider_token } = request.body;
     const result = await app.challenge.verify(
       challenge_id,
-      { x, y, trace, text, angle },
+      { x, y, trace, text, angle, pow, provider_token, remoteip: request.ip },
       app.challenge.bindingOf(request),
     );
     return webSuccess({ challenge_id, ...result });

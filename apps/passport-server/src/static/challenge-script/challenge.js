@@ -29,6 +29,14 @@
       expired: '验证已过期，请关闭后重试',
       passed: '验证通过',
       failed: '网络异常，请稍后重试',
+      accessible: '看不到图片？改用无图验证',
+      accessibleTitle: '无图验证',
+      accessibleHint:
+        '这项验证不需要看图：浏览器会自动完成一段计算，并等待一小段时间。您无需任何操作，完成后会自动继续。',
+      accessibleWait: (s) => `正在验证，约需 ${s} 秒，请稍候…`,
+      accessibleAgain: '换回图片验证',
+      working: '正在进行浏览器校验…',
+      busy: '验证请求过于频繁，请稍后再试',
     },
     en: {
       title: 'Security check',
@@ -51,6 +59,14 @@
       expired: 'This check has expired; close it and try again.',
       passed: 'Passed',
       failed: 'Network error; try again later',
+      accessible: 'Cannot see the picture? Use the check without a picture',
+      accessibleTitle: 'Check without a picture',
+      accessibleHint:
+        'This check needs no picture: your browser does a short computation and waits a little. There is nothing to do; it continues by itself when done.',
+      accessibleWait: (s) => `Checking; this takes about ${s} seconds. Please wait…`,
+      accessibleAgain: 'Back to the picture puzzle',
+      working: 'Checking your browser…',
+      busy: 'Too many checks; try again later',
     },
   };
 
@@ -76,6 +92,7 @@
 .pc-status{font-size:13px;color:#b3261e}
 .pc-hint{font-size:13px;color:#555;margin:0 0 8px}
 .pc-prompt{font-weight:600;margin:0 0 6px}
+.pc-alt{border:0;background:none;color:#1a56c4;text-decoration:underline;padding:0;margin-top:8px;font-size:13px}
 .pc-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
   let uid = 0;
@@ -116,6 +133,65 @@
     return json;
   }
 
+  // The proof of work (ALTCHA's scheme): find n <= maxnumber with SHA-256(salt + n) = challenge. It runs
+  // in a worker, so the page stays responsive; where a worker cannot start (a strict CSP), in slices on
+  // the page.
+  async function powSearch({ challenge, salt, maxnumber }, pause) {
+    const want = Uint8Array.from(challenge.match(/../g).map((b) => Number.parseInt(b, 16)));
+    const enc = new TextEncoder();
+    outer: for (let n = 0; n <= maxnumber; n++) {
+      if (pause && n % 2000 === 0) await pause();
+      const got = new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(salt + n)));
+      for (let i = 0; i < 32; i++) if (got[i] !== want[i]) continue outer;
+      return n;
+    }
+    return -1;
+  }
+
+  function payloadOf(pow, number) {
+    if (number < 0) throw new Error('the proof of work has no solution');
+    const { algorithm, challenge, salt, signature } = pow;
+    return btoa(JSON.stringify({ algorithm, challenge, number, salt, signature }));
+  }
+
+  function solvePow(pow) {
+    if (!pow) return Promise.resolve('');
+    return new Promise((resolve, reject) => {
+      let worker = null;
+      const onPage = () =>
+        powSearch(pow, () => new Promise((r) => setTimeout(r, 0))).then(
+          (n) => resolve(payloadOf(pow, n)),
+          reject,
+        );
+      try {
+        const url = URL.createObjectURL(
+          new Blob([`${powSearch}\nonmessage = async (e) => postMessage(await powSearch(e.data));`], {
+            type: 'text/javascript',
+          }),
+        );
+        worker = new Worker(url);
+        URL.revokeObjectURL(url);
+      } catch {
+        onPage();
+        return;
+      }
+      worker.onmessage = (event) => {
+        worker.terminate();
+        try {
+          resolve(payloadOf(pow, event.data));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        worker.terminate();
+        onPage();
+      };
+      worker.postMessage({ challenge: pow.challenge, salt: pow.salt, maxnumber: pow.maxnumber });
+    });
+  }
+
   function show(options) {
     if (!options || typeof options.challengeId !== 'string') {
       return Promise.reject(new TypeError('PorticoChallenge.show needs options.challengeId'));
@@ -134,6 +210,9 @@
       const body = el('div');
       const closeButton = el('button', { type: 'button', class: 'pc-x', 'aria-label': t.close, text: '×' });
       const refreshButton = el('button', { type: 'button', text: t.refresh });
+      // The route for people who cannot see the puzzle: proof of work and a longer wait, never a dead end.
+      const altButton = el('button', { type: 'button', class: 'pc-alt', text: t.accessible });
+      const heading = el('h2', { id: ids.title, text: t.title });
       const dialog = el(
         'div',
         {
@@ -144,9 +223,10 @@
           'aria-describedby': ids.hint,
         },
         [
-          el('div', { class: 'pc-head' }, [el('h2', { id: ids.title, text: t.title }), closeButton]),
+          el('div', { class: 'pc-head' }, [heading, closeButton]),
           body,
           el('div', { class: 'pc-foot' }, [status, refreshButton]),
+          altButton,
         ],
       );
       const mask = el('div', { class: 'pc-mask', 'data-portico-challenge': options.subtype || '' }, [
@@ -156,6 +236,23 @@
       let busy = false;
       let done = false;
       let current = null;
+      let mode = 'puzzle';
+      /** Bumped on every switch between the puzzle and the check without a picture. */
+      let generation = 0;
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      const codeOf = (result) => Number(result?.data?.error_code);
+      const refusal = (result) => ([1406, 1407].includes(codeOf(result)) ? t.busy : t.expired);
+      /** Starts the proof of work of the current try in the background. */
+      const work = (puzzle) => {
+        puzzle.ready = false;
+        puzzle.work = solvePow(puzzle.pow);
+        puzzle.work.then(
+          () => {
+            puzzle.ready = true;
+          },
+          () => {},
+        );
+      };
 
       function finish(result, error) {
         if (done) return;
@@ -190,9 +287,13 @@
         if (busy) return;
         busy = true;
         try {
+          const puzzle = current;
+          if (!puzzle.ready) status.textContent = t.working;
+          const pow = await puzzle.work;
           const result = await post(options, CONFIG.verifyPath, {
             challenge_id: options.challengeId,
             fp: options.fp,
+            pow,
             ...fields,
           });
           if (result.message === 'success') {
@@ -200,7 +301,11 @@
             finish({ status: 'passed', challengeId: options.challengeId, pass: result.data.pass });
             return;
           }
-          const left = Number(result.data?.tries_left);
+          if (result.data?.pow) {
+            puzzle.pow = result.data.pow;
+            work(puzzle);
+          }
+          const left = codeOf(result) === 1404 ? 0 : Number(result.data?.tries_left);
           if (left > 0) {
             busy = false;
             render(current);
@@ -420,12 +525,13 @@
           });
           busy = false;
           if (result.message !== 'success') {
-            status.textContent = t.expired;
+            status.textContent = refusal(result);
             body.replaceChildren();
             closeButton.focus();
             return;
           }
           current = result.data;
+          work(current);
           render(current);
         } catch (error) {
           busy = false;
@@ -433,6 +539,74 @@
         }
       }
 
+      /** The check without a picture: a harder proof of work and a wait, announced in the live region. */
+      async function accessible() {
+        if (busy) return;
+        busy = true;
+        mode = 'accessible';
+        const mine = ++generation;
+        const live = () => !done && generation === mine;
+        altButton.textContent = t.accessibleAgain;
+        refreshButton.hidden = true;
+        body.replaceChildren(
+          el('p', { class: 'pc-prompt', text: t.accessibleTitle }),
+          el('p', { class: 'pc-hint', id: ids.hint, text: t.accessibleHint }),
+        );
+        try {
+          const drawn = await post(options, CONFIG.challengePath, {
+            challenge_id: options.challengeId,
+            language: options.language,
+            mode: 'accessible',
+          });
+          if (!live()) return;
+          if (drawn.message !== 'success') {
+            busy = false;
+            status.textContent = refusal(drawn);
+            return;
+          }
+          const started = Date.now();
+          const wait = Number(drawn.data.wait) || 0;
+          status.textContent = t.accessibleWait(wait);
+          const pow = await solvePow(drawn.data.pow);
+          let left = wait * 1000 - (Date.now() - started);
+          for (let round = 0; round < 5 && live(); round++) {
+            if (left > 0) await sleep(left + 200);
+            if (!live()) return;
+            const result = await post(options, CONFIG.verifyPath, {
+              challenge_id: options.challengeId,
+              fp: options.fp,
+              pow,
+            });
+            if (result.message === 'success') {
+              status.textContent = t.passed;
+              finish({ status: 'passed', challengeId: options.challengeId, pass: result.data.pass });
+              return;
+            }
+            if (codeOf(result) !== 1405) break;
+            left = (Number(result.data.wait) || 1) * 1000;
+          }
+          if (!live()) return;
+          busy = false;
+          status.textContent = t.expired;
+        } catch (error) {
+          busy = false;
+          finish(null, error);
+        }
+      }
+
+      altButton.addEventListener('click', () => {
+        if (mode === 'puzzle') {
+          accessible();
+          return;
+        }
+        mode = 'puzzle';
+        generation++;
+        busy = false;
+        altButton.textContent = t.accessible;
+        refreshButton.hidden = false;
+        body.replaceChildren();
+        load(false);
+      });
       closeButton.addEventListener('click', () => finish({ status: 'closed' }));
       refreshButton.addEventListener('click', () => load(false));
       document.addEventListener('keydown', onKey, true);

@@ -148,16 +148,14 @@ export const threeD: PuzzleKind = {
       if (solid === target) answer = { x: Math.round(cx), y: Math.round(cy), r: Math.round(a * 1.1) };
     });
     const png = await svgToPng(svgDocument(WIDTH, HEIGHT, parts.join('')));
-    const colour = COLOURS[target.colour][language];
-    const shape = SHAPES[target.shape][language];
+    const prompts = {
+      zh: `请点击${COLOURS[target.colour].zh}的${SHAPES[target.shape].zh}`,
+      en: `Click the ${COLOURS[target.colour].en} ${SHAPES[target.shape].en}`,
+    };
     return {
-      view: {
-        image: pngDataUrl(png),
-        width: WIDTH,
-        height: HEIGHT,
-        prompt: language === 'en' ? `Click the ${colour} ${shape}` : `请点击${colour}的${shape}`,
-      },
+      view: { image: pngDataUrl(png), width: WIDTH, height: HEIGHT, prompt: prompts[language] },
       answer: { kind: '3d', ...answer },
+      prompts,
     };
   },
   check(answer, submission) {

@@ -1,0 +1,206 @@
+/// <reference path="../domain/open-auth/oidc-provider.d.ts" />
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { InteractionInstance } from 'oidc-provider';
+import type { OpenAuthDatabase } from '../domain/open-auth/adapter';
+import { OPEN_AUTH_MOUNT } from '../domain/open-auth/provider';
+import { imageUrl } from '../domain/profile/images';
+import { requireSession } from '../domain/sessions/sessions';
+import { PassportError } from '../errors';
+import type { AuthorizedApp, OpenAuthDecision, OpenAuthInfo, OpenScopeInfo } from '../protocol';
+
+/** Scopes that are protocol plumbing, not something a person is asked about. */
+const PLUMBING = new Set(['openid', 'offline_access']);
+
+const words = (value: unknown): string[] =>
+  typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : [];
+
+const recordsOf = (app: FastifyInstance) => app.db as unknown as Kysely<OpenAuthDatabase>;
+
+async function interactionOf(app: FastifyInstance, uid: string): Promise<InteractionInstance> {
+  const provider = await app.openAuth.provider();
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction) throw new PassportError('openInteractionExpired');
+  return interaction;
+}
+
+/** The scopes an app asks for, split into required and optional, each described; unknown ones refused. */
+function describe(app: FastifyInstance, scope: string[], optional: string[]) {
+  const known = new Map(app.openAuth.scopes.map((s) => [s.name, s]));
+  const asked = [...new Set(['user_info', ...scope, ...optional])].filter((name) => !PLUMBING.has(name));
+  const info = (name: string): OpenScopeInfo => {
+    const entry = known.get(name);
+    if (!entry) throw new PassportError('openScopeInvalid', { scope: name });
+    return { name: entry.name, zh: entry.zh, en: entry.en };
+  };
+  const optionalSet = new Set(optional.filter((name) => name !== 'user_info'));
+  return {
+    scope: asked.filter((name) => !optionalSet.has(name)).map(info),
+    optionalScope: asked.filter((name) => optionalSet.has(name)).map(info),
+  };
+}
+
+/** open/auth_info/v2: what the consent page shows. */
+export async function authInfo(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { interaction?: string; client_key?: string; scope?: string; optionalScope?: string },
+): Promise<OpenAuthInfo> {
+  let clientKey = input.client_key;
+  let scope = words(input.scope);
+  let optional = words(input.optionalScope);
+  if (input.interaction) {
+    const interaction = await interactionOf(app, input.interaction);
+    clientKey = String(interaction.params.client_id ?? '');
+    scope = words(interaction.params.scope);
+    optional = words(interaction.params.optional_scope);
+  }
+  if (!clientKey) throw new PassportError('openClientNotFound');
+  const client = await (await app.openAuth.provider()).Client.find(clientKey).catch(() => undefined);
+  if (!client) throw new PassportError('openClientNotFound');
+  const user = request.session?.user;
+  return {
+    client_key: client.clientId,
+    app_name: client.clientName ?? client.clientId,
+    app_icon: client.logoUri ?? '',
+    ...describe(app, scope, optional),
+    user: user
+      ? {
+          user_id: user.id,
+          name: user.screen_name,
+          avatar_url: user.avatar_key ? imageUrl(user.avatar_key) : '',
+        }
+      : null,
+  };
+}
+
+/**
+ * open/web/auth: the signed-in person's answer to an interaction. Approval grants the required scopes
+ * and the optional ones left on (the others are recorded as refused); denial ends the request with
+ * access_denied. The browser then resumes at the provider, which checks that it is the browser that
+ * started the request (its resume cookie) and redirects to the app.
+ */
+export async function decide(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { interaction: string; approve: number; scope?: string },
+): Promise<OpenAuthDecision> {
+  const session = requireSession(request);
+  const interaction = await interactionOf(app, input.interaction);
+  const provider = await app.openAuth.provider();
+  const clientId = String(interaction.params.client_id ?? '');
+  let result: Record<string, unknown>;
+  if (input.approve !== 1) {
+    result = { error: 'access_denied', error_description: 'The person declined the request' };
+  } else {
+    const requested = words(interaction.params.scope);
+    const optional = new Set(words(interaction.params.optional_scope));
+    const kept = new Set(words(input.scope));
+    const granted = requested.filter((name) => !optional.has(name) || kept.has(name));
+    const refused = requested.filter((name) => optional.has(name) && !kept.has(name));
+    const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+    const grant =
+      existing && existing.accountId === session.userId
+        ? existing
+        : new provider.Grant({ accountId: session.userId, clientId });
+    if (granted.length) grant.addOIDCScope(granted.join(' '));
+    if (refused.length) grant.rejectOIDCScope(refused.join(' '));
+    const grantId = await grant.save();
+    result = { login: { accountId: session.userId }, consent: { grantId } };
+  }
+  interaction.result = result;
+  await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 1));
+  return { redirect_url: interaction.returnTo };
+}
+
+/** open/connect: the spec's connect redirect, as a standard authorization request to the provider. */
+export function connectUrl(input: {
+  client_key: string;
+  scope?: string;
+  optionalScope?: string;
+  state?: string;
+  redirect_uri: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}): string {
+  const optional = words(input.optionalScope);
+  const scope = [...new Set(['openid', 'user_info', ...words(input.scope), ...optional])];
+  const query = new URLSearchParams({
+    client_id: input.client_key,
+    response_type: 'code',
+    redirect_uri: input.redirect_uri,
+    scope: scope.join(' '),
+  });
+  if (optional.length) query.set('optional_scope', optional.join(' '));
+  if (input.state) query.set('state', input.state);
+  if (input.code_challenge) query.set('code_challenge', input.code_challenge);
+  if (input.code_challenge_method) query.set('code_challenge_method', input.code_challenge_method);
+  return `${OPEN_AUTH_MOUNT}/auth?${query}`;
+}
+
+/** The apps the signed-in person has authorised (one entry per app, its newest grant). */
+export async function authorizedApps(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<{ apps: AuthorizedApp[] }> {
+  const session = requireSession(request);
+  const db = recordsOf(app);
+  const grants = await db
+    .selectFrom('open_auth_records')
+    .select(['client_id', 'payload', 'created_at'])
+    .where('model', '=', 'Grant')
+    .where('account_id', '=', session.userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  const apps = new Map<string, AuthorizedApp>();
+  for (const grant of grants) {
+    if (!grant.client_id || apps.has(grant.client_id)) continue;
+    const client = await db
+      .selectFrom('open_auth_records')
+      .select('payload')
+      .where('model', '=', 'Client')
+      .where('id', '=', grant.client_id)
+      .executeTakeFirst();
+    if (!client) continue;
+    const metadata = JSON.parse(client.payload) as { client_name?: string; logo_uri?: string };
+    const payload = JSON.parse(grant.payload) as { openid?: { scope?: string } };
+    apps.set(grant.client_id, {
+      client_key: grant.client_id,
+      app_name: metadata.client_name ?? grant.client_id,
+      app_icon: metadata.logo_uri ?? '',
+      scopes: words(payload.openid?.scope).filter((name) => !PLUMBING.has(name)),
+      authorized_at: Number(grant.created_at),
+    });
+  }
+  return { apps: [...apps.values()] };
+}
+
+/**
+ * Revokes an app for the signed-in person: every grant of theirs to it, with its codes and tokens, in
+ * one transaction. The next request of the app asks for consent again.
+ */
+export async function revokeApp(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  clientKey: string,
+): Promise<{ apps: AuthorizedApp[] }> {
+  const session = requireSession(request);
+  const revoked = await recordsOf(app)
+    .transaction()
+    .execute(async (trx) => {
+      const grants = await trx
+        .selectFrom('open_auth_records')
+        .select('id')
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', session.userId)
+        .where('client_id', '=', clientKey)
+        .execute();
+      const ids = grants.map((g) => g.id);
+      if (!ids.length) return 0;
+      await trx.deleteFrom('open_auth_records').where('grant_id', 'in', ids).execute();
+      await trx.deleteFrom('open_auth_records').where('model', '=', 'Grant').where('id', 'in', ids).execute();
+      return ids.length;
+    });
+  if (!revoked) throw new PassportError('openNotAuthorized');
+  return authorizedApps(app, request);
+}

@@ -1,0 +1,88 @@
+import { Type } from 'typebox';
+import { codeSignIn } from '../../flows/code-sign-in';
+import { authInfo, authorizedApps, connectUrl, decide, revokeApp } from '../../flows/open-auth';
+import { paths } from '../../protocol';
+import { AccountInfo } from '../../schemas/account';
+import {
+  AuthorizedApps,
+  authInfoSchema,
+  authorizedAppsSchema,
+  connectSchema,
+  decisionSchema,
+  OpenAuthDecision,
+  OpenAuthInfo,
+  smsAuthorizeSchema,
+  updateAuthorizeInfoSchema,
+} from '../../schemas/open-auth';
+import { type FlowRoute, flowRoute } from '../declare';
+
+/**
+ * The spec's open-auth wire (/passport/open/…, the `auth` envelope) over the OpenID provider mounted at
+ * /oauth (routes/open/provider-mount): what the authorization page and the account centre call. The
+ * token endpoint of this family is the provider's own (POST only, RFC 6749 answers).
+ */
+
+export const openAuthInfo = flowRoute({
+  method: 'GET',
+  schema: authInfoSchema,
+  data: OpenAuthInfo,
+  at: [['open', paths.open.authInfoV2]],
+  run: (app, request) => authInfo(app, request, request.query),
+});
+
+export const openDecision = flowRoute({
+  method: 'POST',
+  schema: decisionSchema,
+  data: OpenAuthDecision,
+  at: [['open', paths.open.webAuth]],
+  run: (app, request) => decide(app, request, request.body),
+});
+
+export const openConnect = flowRoute({
+  method: 'GET',
+  schema: connectSchema,
+  data: Type.Object({}),
+  responses: { 302: Type.Null({ description: 'redirect to the provider, then the authorization page' }) },
+  at: [['open', paths.open.connect]],
+  run: async (_app, request, reply) => {
+    await reply.redirect(connectUrl(request.query), 302);
+    return undefined;
+  },
+});
+
+export const openAuthorizedApps = flowRoute({
+  method: 'GET',
+  schema: authorizedAppsSchema,
+  data: AuthorizedApps,
+  at: [['open', paths.open.authorizedApps]],
+  run: (app, request) => authorizedApps(app, request),
+});
+
+export const openUpdateAuthorizeInfo = flowRoute({
+  method: 'POST',
+  schema: updateAuthorizeInfoSchema,
+  data: AuthorizedApps,
+  at: [['open', paths.open.updateAuthorizeInfo]],
+  run: (app, request) => revokeApp(app, request, request.body.client_key),
+});
+
+/** sms/authorize (code purpose 26): the authorization page's SMS sign-in; the web family, as the SDK calls it. */
+export const smsAuthorize = flowRoute({
+  method: 'POST',
+  schema: smsAuthorizeSchema,
+  data: AccountInfo,
+  at: [['web', paths.web.smsAuthorize]],
+  run: (app, request, reply) => {
+    const { mobile, code, type } = request.body;
+    return codeSignIn(app, request, reply, 'smsAuthorize', { to: mobile, code, type });
+  },
+});
+
+export const OPEN_AUTH_ROUTES: readonly FlowRoute[] = [
+  openAuthInfo,
+  openDecision,
+  openConnect,
+  openAuthorizedApps,
+  openUpdateAuthorizeInfo,
+  smsAuthorize,
+];

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { OPEN_AUTH_MOUNT, type PorticoRequest } from '../../domain/open-auth/provider';
+import { apiNotFound } from '../../http/error-handler';
+import { paths } from '../../protocol';
+
+/** The provider's endpoints (its default routes, with the features configured in domain/open-auth/provider). */
+const PROVIDER_PATHS =
+  /^\/(auth(\/[A-Za-z0-9_-]{1,64})?|token|token\/revocation|token\/introspection|me|reg|jwks|request|\.well-known\/openid-configuration)$/;
+
+/** The provider's discovery document, and the places stock clients look for it. */
+const DISCOVERY = '/.well-known/openid-configuration';
+export const DISCOVERY_ALIASES = [
+  // RFC 8414 §3 for the issuer PUBLIC_ORIGIN/oauth, then the origin-level documents some tools read.
+  `/.well-known/oauth-authorization-server${OPEN_AUTH_MOUNT}`,
+  '/.well-known/oauth-authorization-server',
+  DISCOVERY,
+] as const;
+
+/**
+ * Mounts the OpenID provider (a Koa application) under /oauth, plus the discovery aliases. Only these
+ * routes hand the request to it: every other route never runs the provider. The provider reads its
+ * own bodies, so this scope has no body parser; the scheme, host and client address it sees come from
+ * PUBLIC_ORIGIN and Fastify (TRUST_PROXY), never from the request's Host or X-Forwarded-* headers.
+ */
+const providerMount: FastifyPluginAsync = async (app) => {
+  const origin = new URL(app.config.publicOrigin);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  async function handOver(request: FastifyRequest, reply: FastifyReply, path: string) {
+    const provider = await app.openAuth.provider();
+    const raw = request.raw as PorticoRequest & { originalUrl?: string };
+    const query = raw.url?.includes('?') ? raw.url.slice(raw.url.indexOf('?')) : '';
+    raw.originalUrl = `${OPEN_AUTH_MOUNT}${path}${query}`;
+    raw.url = `${path}${query}`;
+    raw.headers.host = origin.host;
+    raw.headers['x-forwarded-host'] = origin.host;
+    raw.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+    raw.headers['x-forwarded-for'] = request.ip;
+    raw.porticoUserId = request.session?.userId ?? null;
+    // The headers the server's hooks set (security headers, CORS, the log id) go out with the answer.
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    reply.raw.setHeader('cache-control', 'no-store');
+    reply.hijack();
+    await provider.callback()(raw, reply.raw);
+  }
+
+  // Our own answers here (a 404, a failure before the hand-over) are web envelopes; the provider's are RFC 6749.
+  const config = { csrf: false };
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${OPEN_AUTH_MOUNT}/*`,
+    config,
+    handler: (request, reply) => {
+      // The wildcard as Fastify matched it (duplicate slashes already folded); anything the provider
+      // does not serve is the API's 404 envelope, and the provider is not started for it.
+      const path = `/${(request.params as { '*'?: string })['*'] ?? ''}`;
+      if (!PROVIDER_PATHS.test(path)) return apiNotFound(request, reply);
+      return handOver(request, reply, path);
+    },
+  });
+  // The spec's token path: POST only, so a client secret never travels in a URL (docs/open-authorization.md).
+  app.route({
+    method: 'POST',
+    url: paths.open.oauthToken,
+    config,
+    handler: (request, reply) => handOver(request, reply, '/token'),
+  });
+  for (const alias of DISCOVERY_ALIASES) {
+    app.route({
+      method: 'GET',
+      url: alias,
+      config,
+      handler: (request, reply) => handOver(request, reply, DISCOVERY),
+    });
+  }
+};
+
+export default providerMount;

@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPuzzlePool } from '../src/domain/challenge/pool';
+import type { Puzzle } from '../src/domain/challenge/puzzle';
+import { PassportError } from '../src/errors';
+import { type CaptchaSubtype, ErrorCode, paths } from '../src/protocol';
+import {
+  answerFields,
+  decisionOf,
+  draw,
+  expectedAnswer,
+  GUARDED,
+  guardedRoutes,
+  type PowChallenge,
+  solvePow,
+  verify,
+} from './support/challenge';
+import { type Browser, startServer, type TestServer } from './support/server';
+
+/**
+ * Issue 10, item 1 and 3: the proof-of-work stage of every challenge (ALTCHA's scheme), the accessible
+ * route it makes possible, and the caps on drawing puzzles.
+ */
+
+let server: TestServer;
+let clock = Date.now();
+const LIMITS = {
+  challengeAfterTargetFailures: 2,
+  powMaxNumber: 2_000,
+  powRampEvery: 2,
+  powMaxNumberCap: 16_000,
+  accessiblePowMaxNumber: 4_000,
+  accessibleCooldownMs: 15_000,
+  puzzlesPerIp: 8,
+  puzzlesPerDevice: 6,
+};
+
+beforeAll(async () => {
+  server = await startServer({}, { now: () => clock, plugins: [guardedRoutes], limits: LIMITS });
+});
+afterAll(async () => server?.close());
+beforeEach(() => {
+  clock = Date.now();
+});
+
+async function challengeOf(subtype: CaptchaSubtype, action = '/test/guarded'): Promise<string> {
+  const data = await server.app.challenge.demand(action, subtype);
+  return (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+}
+
+/** A fresh browser with a fresh device: the per-device counter of another test does not count. */
+function browserWithDevice(): { browser: Browser; fp: string } {
+  const browser = server.browser();
+  return { browser, fp: `verify_pow_${Math.random().toString(36).slice(2)}` };
+}
+
+describe('the proof of work', () => {
+  it('comes with every puzzle as an ALTCHA challenge bound to that challenge id and puzzle', async () => {
+    const { browser, fp } = browserWithDevice();
+    const id = await challengeOf('slide');
+    const drawn = await draw(browser, { challenge_id: id, fp });
+    const pow = drawn.body.data.pow as PowChallenge;
+    expect(pow).toMatchObject({ algorithm: 'SHA-256', maxnumber: LIMITS.powMaxNumber });
+    expect(pow.challenge).toMatch(/^[0-9a-f]{64}$/);
+    expect(pow.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(pow.salt).toContain(`cid=${id}`);
+    expect(drawn.body.data.mode).toBe('puzzle');
+  });
+
+  it('refuses an answer without a solution, or with a forged one, and charges no try for it', async () => {
+    const { browser, fp } = browserWithDevice();
+    const id = await challengeOf('text');
+    const drawn = await draw(browser, { challenge_id: id, fp });
+    const pow = drawn.body.data.pow as PowChallenge;
+    const answer = await expectedAnswer(browser, id);
+    const good = JSON.parse(Buffer.from(await solvePow(pow), 'base64').toString()) as Record<string, unknown>;
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+    const forged = {
+      missing: '',
+      'not base64 JSON': 'bm90IGpzb24=',
+      'a wrong number': encode({ ...good, number: (good.number as number) + 1 }),
+      'another salt': encode({
+        ...good,
+        salt: String(good.salt).replace(`cid=${id}`, `cid=${'B'.repeat(24)}`),
+      }),
+      'another algorithm': encode({ ...good, algorithm: 'SHA-1' }),
+      'no signature': encode({ ...good, signature: '0'.repeat(64) }),
+    };
+    const codes: Record<string, number> = {};
+    for (const [name, payload] of Object.entries(forged)) {
+      const response = await verify(browser, { challenge_id: id, fp, pow: payload, ...answerFields(answer) });
+      codes[name] = response.body.data.error_code;
+    }
+    expect(codes).toEqual(
+      Object.fromEntries(Object.keys(forged).map((k) => [k, ErrorCode.challengePowInvalid])),
+    );
+    // Six refusals, yet all three tries are left: the right answer with the right work passes.
+    const right = await verify(browser, { challenge_id: id, fp, pow: encode(good), ...answerFields(answer) });
+    expect(right.body.message, JSON.stringify(right.body)).toBe('success');
+  });
+
+  it('cannot be replayed: a solution answers one try, and each refusal hands out the next work', async () => {
+    const { browser, fp } = browserWithDevice();
+    const id = await challengeOf('whirl');
+    const drawn = await draw(browser, { challenge_id: id, fp });
+    const answer = await expectedAnswer(browser, id);
+    const solved = await solvePow(drawn.body.data.pow);
+    const wrong = await verify(browser, { challenge_id: id, fp, pow: solved, ...answerFields(answer, true) });
+    expect(wrong.body.data).toMatchObject({ error_code: ErrorCode.challengeFailed, tries_left: 2 });
+    const next = wrong.body.data.pow as PowChallenge;
+    expect(next.challenge).not.toBe(drawn.body.data.pow.challenge);
+    // The spent solution again, now with the right answer: refused, and no try spent.
+    const replay = await verify(browser, { challenge_id: id, fp, pow: solved, ...answerFields(answer) });
+    expect(replay.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
+    const right = await verify(browser, {
+      challenge_id: id,
+      fp,
+      pow: await solvePow(next),
+      ...answerFields(answer),
+    });
+    expect(right.body.message).toBe('success');
+  });
+
+  it('cannot be used for another challenge, nor for the next puzzle of the same one', async () => {
+    const { browser, fp } = browserWithDevice();
+    const first = await challengeOf('3d');
+    const other = await challengeOf('3d');
+    const drawnFirst = await draw(browser, { challenge_id: first, fp });
+    await draw(browser, { challenge_id: other, fp });
+    const solved = await solvePow(drawnFirst.body.data.pow);
+    const otherAnswer = await expectedAnswer(browser, other);
+    const foreign = await verify(browser, {
+      challenge_id: other,
+      fp,
+      pow: solved,
+      ...answerFields(otherAnswer),
+    });
+    expect(foreign.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
+    // "New puzzle": the first puzzle's work does not answer the second.
+    await draw(browser, { challenge_id: first, fp });
+    const answer = await expectedAnswer(browser, first);
+    const stale = await verify(browser, { challenge_id: first, fp, pow: solved, ...answerFields(answer) });
+    expect(stale.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
+  });
+
+  it('grows with the puzzles one address draws: a bot pays more per try, a person once', async () => {
+    const { browser, fp } = browserWithDevice();
+    const sizes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const drawn = await draw(browser, { challenge_id: await challengeOf('text'), fp: `${fp}${i}` });
+      sizes.push(drawn.body.data.pow.maxnumber);
+    }
+    expect(sizes).toEqual([2_000, 2_000, 4_000, 4_000, 8_000, 8_000]);
+  });
+});
+
+describe('the caps on drawing puzzles', () => {
+  it('refuses an address past its cap with 429 (1406), and not another address', async () => {
+    const browser = server.browser();
+    const codes: number[] = [];
+    for (let i = 0; i < LIMITS.puzzlesPerIp + 1; i++) {
+      const id = await challengeOf('text');
+      const response = await draw(browser, { challenge_id: id, fp: `verify_cap_ip_${i}` });
+      codes.push(response.status);
+      if (i === LIMITS.puzzlesPerIp) {
+        expect(response.body.data.error_code).toBe(ErrorCode.challengeRateLimited);
+      }
+    }
+    expect(codes).toEqual([...Array(LIMITS.puzzlesPerIp).fill(200), 429]);
+    const other = await draw(server.browser(), { challenge_id: await challengeOf('text') });
+    expect(other.status).toBe(200);
+  });
+
+  it('refuses a device past its cap whatever address it comes from', async () => {
+    const fp = 'verify_cap_device_rotating';
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.puzzlesPerDevice + 1; i++) {
+      const response = await draw(server.browser(), { challenge_id: await challengeOf('slide'), fp });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([...Array(LIMITS.puzzlesPerDevice).fill(200), 429]);
+  });
+});
+
+describe('the accessible route (no picture)', () => {
+  it('passes with a harder proof of work after an announced cooldown, and the pass opens the guarded route', async () => {
+    const { browser, fp } = browserWithDevice();
+    const target = `pow-a11y-${process.pid}-${Date.now()}`;
+    await browser.post(GUARDED, { target, password: 'wrong' });
+    await browser.post(GUARDED, { target, password: 'wrong' });
+    const demanded = await browser.post(GUARDED, { target, password: 'right' });
+    const { challenge_id: id } = decisionOf(demanded);
+
+    const drawn = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
+    expect(drawn.body.data).toMatchObject({ mode: 'accessible', wait: 15, image: '' });
+    expect(drawn.body.data.pow.maxnumber).toBe(LIMITS.accessiblePowMaxNumber);
+    const solved = await solvePow(drawn.body.data.pow);
+
+    // Before the cooldown: refused, and the work is not spent.
+    clock += 10_000;
+    const early = await verify(browser, { challenge_id: id, fp, pow: solved });
+    expect(early.body.data).toMatchObject({ error_code: ErrorCode.challengeTooEarly, wait: 5 });
+
+    clock += 5_000;
+    const passed = await verify(browser, { challenge_id: id, fp, pow: solved });
+    expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+    const resent = await browser.post(GUARDED, {
+      target,
+      password: 'right',
+      fp,
+      isResend: 1,
+      challenge_pass: passed.body.data.pass,
+    });
+    expect(resent.body).toMatchObject({ message: 'success', data: { signed_in: target } });
+  });
+
+  it('is not a way around the work: a puzzle’s solution does not answer it, nor its own twice', async () => {
+    const { browser, fp } = browserWithDevice();
+    const id = await challengeOf('slide');
+    const puzzle = await draw(browser, { challenge_id: id, fp });
+    const puzzleWork = await solvePow(puzzle.body.data.pow);
+    const drawn = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
+    clock += 15_000;
+    const swapped = await verify(browser, { challenge_id: id, fp, pow: puzzleWork });
+    expect(swapped.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
+    const own = await solvePow(drawn.body.data.pow);
+    expect((await verify(browser, { challenge_id: id, fp, pow: own })).body.message).toBe('success');
+    const again = await verify(browser, { challenge_id: id, fp, pow: own });
+    expect(again.body.data.error_code).toBe(ErrorCode.challengeExpired);
+  });
+});
+
+describe('the pre-rendered pool', () => {
+  const puzzle = (n: number): Puzzle => ({
+    view: { image: `i${n}`, width: 1, height: 1 },
+    answer: { kind: 'text', text: String(n) },
+  });
+
+  it('renders one at a time whatever the demand, and refuses past its waiting room', async () => {
+    let running = 0;
+    let most = 0;
+    let made = 0;
+    const releases: (() => void)[] = [];
+    const pool = createPuzzlePool({
+      size: 0,
+      lanes: 1,
+      maxWaiting: 3,
+      render: async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running--;
+        return puzzle(++made);
+      },
+    });
+    const takes = Array.from({ length: 3 }, () => pool.take('text'));
+    await expect(pool.take('text')).rejects.toSatisfy(
+      (error) => error instanceof PassportError && error.code === ErrorCode.challengeBusy,
+    );
+    while (made < 3) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    const got = await Promise.all(takes);
+    expect(got.map((p) => p.view.image).sort()).toEqual(['i1', 'i2', 'i3']);
+    expect(most).toBe(1);
+    await pool.idle();
+  });
+
+  it('keeps a reserve per kind, so a draw renders nothing on its path', async () => {
+    let made = 0;
+    const pool = createPuzzlePool({ size: 2, lanes: 1, maxWaiting: 1, render: async () => puzzle(++made) });
+    pool.warm('slide');
+    await pool.idle();
+    expect(made).toBe(2);
+    const first = await pool.take('slide');
+    expect(first.view.image).toBe('i1');
+    await pool.idle();
+    // The lane refilled behind the draw.
+    expect(made).toBe(3);
+  });
+});
+
+describe('the wire', () => {
+  it('answers a malformed mode or pow with a 4xx envelope, never a 5xx', async () => {
+    const browser = server.browser();
+    const id = await challengeOf('slide');
+    const badMode = await browser.post(paths.vc.challenge, { challenge_id: id, mode: 'audio' });
+    expect(badMode.status).toBe(400);
+    const badPow = await browser.post(paths.vc.verify, { challenge_id: id, pow: 'x'.repeat(5000) });
+    expect(badPow.status).toBe(400);
+  });
+});

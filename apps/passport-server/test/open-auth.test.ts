@@ -1,0 +1,460 @@
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { mobileCode, signInBySms } from './support/flows';
+import { follow, pathOf, pkce, randomState, rpOptions, useInject } from './support/open-auth-client';
+import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
+
+/**
+ * Open authorization (issue 16): Portico as the authorization server, driven by `openid-client` as a
+ * stock relying party (discovery, RFC 7591 registration with the initial access token, PKCE, code,
+ * refresh rotation and reuse detection, revocation, introspection, userinfo), and the refusals of
+ * SECURITY.md ("OAuth provider" and the replayed incidents).
+ */
+
+const ORIGIN = 'http://localhost:3000';
+const ISSUER = `${ORIGIN}/oauth`;
+const REGISTRATION_TOKEN = 'initial-access-token-0123456789abcdef';
+const REDIRECT = 'https://app.example.com/callback';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer({
+    openAuth: {
+      registrationToken: REGISTRATION_TOKEN,
+      scopes: [{ name: 'video.list', zh: '查看你的视频', en: 'See your videos' }],
+    },
+  });
+});
+afterAll(async () => server?.close());
+
+interface App {
+  config: client.Configuration;
+  clientId: string;
+}
+
+/** Registers an app through RFC 7591 with the initial access token, then discovers as a stock RP would. */
+async function registerApp(name = 'Example App', redirectUri = REDIRECT): Promise<App> {
+  const registered = await client.dynamicClientRegistration(
+    new URL(ISSUER),
+    {
+      client_name: name,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
+    undefined,
+    { initialAccessToken: REGISTRATION_TOKEN, ...rpOptions(server.app) },
+  );
+  const metadata = registered.clientMetadata();
+  const clientId = metadata.client_id;
+  const secret = String(metadata.client_secret);
+  const config = await client.discovery(
+    new URL(ISSUER),
+    clientId,
+    { client_secret: secret },
+    client.ClientSecretBasic(secret),
+    rpOptions(server.app),
+  );
+  return { config: useInject(config, server.app), clientId };
+}
+
+/** A person's authorization of an app through the consent page's calls; answers the callback and checks. */
+async function authorize(
+  app: App,
+  browser: Browser,
+  options: { scope?: string; optional?: string; keep?: string; approve?: 0 | 1 } = {},
+) {
+  const { verifier, challenge } = pkce();
+  const state = randomState();
+  const url = client.buildAuthorizationUrl(app.config, {
+    redirect_uri: REDIRECT,
+    scope: options.scope ?? 'openid user_info',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+    ...(options.optional ? { optional_scope: options.optional } : {}),
+  });
+  const first = await follow(browser, url.href, REDIRECT);
+  expect(first.interaction, 'the provider sends the person to the authorization page').toBeTruthy();
+  const decided = await browser.post(paths.open.webAuth, {
+    interaction: first.interaction ?? '',
+    approve: options.approve ?? 1,
+    scope: options.keep ?? '',
+  });
+  expect(decided.body.status_code, JSON.stringify(decided.body)).toBe(0);
+  const back = await follow(browser, decided.body.data.redirect_url, REDIRECT);
+  expect(back.callback, 'the provider redirects to the app').toBeTruthy();
+  return { callback: back.callback as URL, verifier, state, interaction: first.interaction as string };
+}
+
+const redeem = (app: App, flow: { callback: URL; verifier: string; state: string }) =>
+  client.authorizationCodeGrant(app.config, flow.callback, {
+    pkceCodeVerifier: flow.verifier,
+    expectedState: flow.state,
+  });
+
+/** The OAuth error of a refused call (openid-client's ResponseBodyError), or 'success'. */
+async function outcome(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+    return 'success';
+  } catch (error) {
+    return String((error as { error?: string }).error ?? (error as Error).message);
+  }
+}
+
+const active = async (app: App, token: string) => (await client.tokenIntrospection(app.config, token)).active;
+
+describe('a stock relying party (openid-client)', () => {
+  it('discovers the provider at the OIDC and RFC 8414 locations; both name the issuer PUBLIC_ORIGIN/oauth', async () => {
+    for (const path of [
+      '/oauth/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server/oauth',
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server',
+    ]) {
+      const answer = await server.app.inject({ method: 'GET', url: path });
+      expect(answer.statusCode, path).toBe(200);
+      const document = answer.json();
+      expect(document.issuer).toBe(ISSUER);
+      expect(document.code_challenge_methods_supported).toEqual(['S256']);
+      expect(document.response_types_supported).toEqual(['code']);
+      expect(document.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
+      expect(document.registration_endpoint).toBe(`${ISSUER}/reg`);
+    }
+    const jwks = await server.app.inject({ method: 'GET', url: '/oauth/jwks' });
+    const keys = jwks.json().keys as Record<string, unknown>[];
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) expect(key.d).toBeUndefined();
+  });
+
+  it('registers a client only with the initial access token (RFC 7591)', async () => {
+    const body = JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Sneaky' });
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef0123']) {
+      const refused = await server.app.inject({
+        method: 'POST',
+        url: '/oauth/reg',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        payload: body,
+      });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      expect(refused.statusCode).toBeLessThan(500);
+    }
+    const app = await registerApp();
+    expect(app.clientId).toMatch(/^[\w-]{10,}$/);
+  });
+
+  it('code + PKCE, userinfo, introspection, refresh rotation; a reused refresh token revokes the family', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    const { userId } = await signInBySms(server, browser);
+    const tokens = await redeem(app, await authorize(app, browser));
+    expect(tokens.access_token).toBeTruthy();
+    expect(tokens.refresh_token).toBeTruthy();
+    expect(tokens.claims()?.sub).toBe(userId);
+    expect(tokens.claims()?.iss).toBe(ISSUER);
+
+    const me = await client.fetchUserInfo(app.config, tokens.access_token, userId);
+    expect(me.sub).toBe(userId);
+    expect(typeof me.name).toBe('string');
+
+    const introspected = await client.tokenIntrospection(app.config, tokens.access_token);
+    expect(introspected).toMatchObject({ active: true, sub: userId, client_id: app.clientId });
+
+    const refreshed = await client.refreshTokenGrant(app.config, tokens.refresh_token as string);
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(await active(app, refreshed.access_token)).toBe(true);
+
+    // The first refresh token again: reuse. The whole family dies, the rotated token with it.
+    expect(await outcome(client.refreshTokenGrant(app.config, tokens.refresh_token as string))).toBe(
+      'invalid_grant',
+    );
+    expect(await outcome(client.refreshTokenGrant(app.config, refreshed.refresh_token as string))).toBe(
+      'invalid_grant',
+    );
+    expect(await active(app, refreshed.access_token)).toBe(false);
+  });
+
+  it('revocation (RFC 7009) ends an access token and a refresh token', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    const { userId } = await signInBySms(server, browser);
+    const tokens = await redeem(app, await authorize(app, browser));
+    await client.tokenRevocation(app.config, tokens.access_token);
+    expect(await active(app, tokens.access_token)).toBe(false);
+    expect(await outcome(client.fetchUserInfo(app.config, tokens.access_token, userId))).not.toBe('success');
+    await client.tokenRevocation(app.config, tokens.refresh_token as string);
+    expect(await outcome(client.refreshTokenGrant(app.config, tokens.refresh_token as string))).toBe(
+      'invalid_grant',
+    );
+  });
+
+  it('a person who switches an optional scope off does not grant it; the required ones are granted', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const on = await redeem(
+      app,
+      await authorize(app, browser, {
+        scope: 'openid user_info video.list',
+        optional: 'video.list',
+        keep: 'video.list',
+      }),
+    );
+    expect(on.scope?.split(' ').sort()).toEqual(['openid', 'user_info', 'video.list']);
+
+    const other = server.browser();
+    await signInBySms(server, other);
+    const off = await redeem(
+      app,
+      await authorize(app, other, { scope: 'openid user_info video.list', optional: 'video.list', keep: '' }),
+    );
+    expect(off.scope?.split(' ').sort()).toEqual(['openid', 'user_info']);
+  });
+
+  it('a denial returns error=access_denied to the app', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const { callback } = await authorize(app, browser, { approve: 0 });
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('code')).toBeNull();
+  });
+});
+
+describe('refusals (SECURITY.md, "OAuth provider")', () => {
+  const authorizeQuery = (app: App, overrides: Record<string, string | undefined>) => {
+    const { challenge } = pkce();
+    const query: Record<string, string> = {
+      client_id: app.clientId,
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      scope: 'openid user_info',
+      state: randomState(),
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
+    for (const [key, value] of Object.entries(overrides)) {
+      if (value === undefined) delete query[key];
+      else query[key] = value;
+    }
+    return `/oauth/auth?${new URLSearchParams(query)}`;
+  };
+
+  it('a redirect URI that differs by a suffix, a prefix, a case or a trailing slash: an error page, no redirect', async () => {
+    const app = await registerApp();
+    for (const redirect of [
+      `${REDIRECT}/more`,
+      `${REDIRECT}x`,
+      'https://app.example.com/',
+      'https://APP.example.com/callback',
+      'https://app.example.com/Callback',
+      `${REDIRECT}/`,
+      `${REDIRECT}?x=1`,
+      'https://app.example.com.evil.net/callback',
+    ]) {
+      const answer = await server.browser().get(authorizeQuery(app, { redirect_uri: redirect }));
+      expect(answer.status, redirect).toBe(400);
+      expect(answer.headers.location, redirect).toBeUndefined();
+    }
+  });
+
+  it('PKCE missing or plain is refused (back to the app with invalid_request, never a code)', async () => {
+    const app = await registerApp();
+    for (const overrides of [
+      { code_challenge: undefined, code_challenge_method: undefined },
+      { code_challenge_method: 'plain', code_challenge: 'a'.repeat(43) },
+      { code_challenge_method: undefined },
+    ]) {
+      const answer = await server.browser().get(authorizeQuery(app, overrides));
+      const location = new URL(String(answer.headers.location), ORIGIN);
+      expect(location.href.startsWith(REDIRECT), JSON.stringify(overrides)).toBe(true);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('code')).toBeNull();
+    }
+  });
+
+  it('a wrong PKCE verifier is refused at the token endpoint', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const flow = await authorize(app, browser);
+    expect(await outcome(redeem(app, { ...flow, verifier: pkce().verifier }))).toBe('invalid_grant');
+  });
+
+  it('a code redeemed twice: the second is refused and what the first got is revoked', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    const { userId } = await signInBySms(server, browser);
+    const flow = await authorize(app, browser);
+    const first = await redeem(app, flow);
+    expect(await outcome(redeem(app, flow))).toBe('invalid_grant');
+    expect(await active(app, first.access_token)).toBe(false);
+    expect(await outcome(client.fetchUserInfo(app.config, first.access_token, userId))).not.toBe('success');
+    expect(await outcome(client.refreshTokenGrant(app.config, first.refresh_token as string))).toBe(
+      'invalid_grant',
+    );
+  });
+
+  it('20 concurrent redemptions of one code: at most one gets tokens, and those are revoked', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const flow = await authorize(app, browser);
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => redeem(app, flow)));
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won.length).toBeLessThanOrEqual(1);
+    for (const r of results)
+      if (r.status === 'rejected') expect((r.reason as { error?: string }).error).toBe('invalid_grant');
+    for (const r of won) {
+      const tokens = (r as PromiseFulfilledResult<Awaited<ReturnType<typeof redeem>>>).value;
+      expect(await active(app, tokens.access_token)).toBe(false);
+      expect(await outcome(client.refreshTokenGrant(app.config, tokens.refresh_token as string))).toBe(
+        'invalid_grant',
+      );
+    }
+  });
+
+  it('a code issued to one client is refused at another', async () => {
+    const mine = await registerApp('Mine');
+    const theirs = await registerApp('Theirs');
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const flow = await authorize(mine, browser);
+    const stolen = new URL(flow.callback);
+    // The other app's client sees the code at its own callback (same redirect URI, another client).
+    expect(await outcome(redeem(theirs, { ...flow, callback: stolen }))).toBe('invalid_grant');
+    // The rightful client can still redeem it: the refusal consumed nothing.
+    expect((await redeem(mine, flow)).access_token).toBeTruthy();
+  });
+
+  it('approving needs a Portico session; an unknown interaction is OPEN_INTERACTION_EXPIRED', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    const { challenge } = pkce();
+    const first = await follow(
+      browser,
+      client.buildAuthorizationUrl(app.config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid user_info',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }).href,
+      REDIRECT,
+    );
+    const anonymous = await browser.post(paths.open.webAuth, {
+      interaction: first.interaction ?? '',
+      approve: 1,
+    });
+    expect(anonymous.body.status_code).toBe(ErrorCode.notLoggedIn);
+    await signInBySms(server, browser);
+    const unknown = await browser.post(paths.open.webAuth, {
+      interaction: 'no-such-interaction',
+      approve: 1,
+    });
+    expect(unknown.body.status_code).toBe(ErrorCode.openInteractionExpired);
+  });
+
+  it('the token path of the open family takes the client secret in the body only (no GET)', async () => {
+    const answer = await server.app.inject({
+      method: 'GET',
+      url: `${paths.open.oauthToken}?client_key=x&client_secret=y&code=z&grant_type=authorization_code`,
+    });
+    expect(answer.statusCode).toBe(404);
+  });
+});
+
+describe('the consent page and the account centre', () => {
+  it('auth_info/v2 describes the app, its required and optional scopes in zh and en, and who is signed in', async () => {
+    const app = await registerApp('Video Club');
+    const browser = server.browser();
+    const url = client.buildAuthorizationUrl(app.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid user_info video.list',
+      optional_scope: 'video.list',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    const { interaction } = await follow(browser, url.href, REDIRECT);
+    const before = await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`);
+    expect(before.body.status_code).toBe(0);
+    expect(before.body.data).toMatchObject({
+      client_key: app.clientId,
+      app_name: 'Video Club',
+      scope: [{ name: 'user_info' }],
+      optionalScope: [{ name: 'video.list', zh: '查看你的视频', en: 'See your videos' }],
+      user: null,
+    });
+    const { userId } = await signInBySms(server, browser);
+    const after = await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`);
+    expect(after.body.data.user.user_id).toBe(userId);
+  });
+
+  it('signs in by SMS code of purpose 26 on the consent page (sms/authorize); a login code is refused there', async () => {
+    const browser = server.browser();
+    const mobile = freshMobile();
+    const code = await mobileCode(server, browser, mobile, CodeType.smsAuthorize);
+    const signedIn = await browser.post(paths.web.smsAuthorize, { mobile, code });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    const other = server.browser();
+    const otherMobile = freshMobile();
+    const loginCode = await mobileCode(server, other, otherMobile, CodeType.mobileLogin);
+    const refused = await other.post(paths.web.smsAuthorize, {
+      mobile: otherMobile,
+      code: loginCode,
+      type: 24,
+    });
+    expect(refused.body.data.error_code).toBe(ErrorCode.codeTypeInvalid);
+  });
+
+  it('lists the apps a person authorised; revoking one kills its tokens and asks for consent again', async () => {
+    const app = await registerApp('Revocable');
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const tokens = await redeem(app, await authorize(app, browser));
+    const listed = await browser.get(paths.open.authorizedApps);
+    expect(listed.body.data.apps).toEqual([
+      expect.objectContaining({ client_key: app.clientId, app_name: 'Revocable', scopes: ['user_info'] }),
+    ]);
+    // Someone else cannot revoke it for them.
+    const stranger = server.browser();
+    await signInBySms(server, stranger);
+    const refused = await stranger.post(paths.open.updateAuthorizeInfo, { client_key: app.clientId });
+    expect(refused.body.status_code).toBe(ErrorCode.openNotAuthorized);
+    expect(await active(app, tokens.access_token)).toBe(true);
+
+    const revoked = await browser.post(paths.open.updateAuthorizeInfo, { client_key: app.clientId });
+    expect(revoked.body.status_code, JSON.stringify(revoked.body)).toBe(0);
+    expect(revoked.body.data.apps).toEqual([]);
+    expect(await active(app, tokens.access_token)).toBe(false);
+    expect(await outcome(client.refreshTokenGrant(app.config, tokens.refresh_token as string))).toBe(
+      'invalid_grant',
+    );
+    // The next authorization goes through the consent page again.
+    await authorize(app, browser);
+  });
+
+  it('the connect redirect of the spec lands on the authorization page through the provider', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    const { challenge } = pkce();
+    const query = new URLSearchParams({
+      client_key: app.clientId,
+      scope: 'user_info',
+      optionalScope: 'video.list',
+      state: 'xyz',
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const answer = await follow(browser, `${paths.open.connect}?${query}`, REDIRECT);
+    expect(answer.interaction).toBeTruthy();
+    const info = await browser.get(`${paths.open.authInfoV2}?interaction=${answer.interaction}`);
+    expect(info.body.data.optionalScope.map((s: { name: string }) => s.name)).toEqual(['video.list']);
+    expect(pathOf(`${paths.open.connect}?${query}`)).toContain('/passport/open/connect');
+  });
+});

@@ -1,0 +1,20 @@
+import { InvitationScreen, safeNext } from '@portico/account-pages';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { accountClient as client } from '../lib/account';
+
+/** The invitation page (issue 13): the shared screen; joining leads to the organisation console. */
+export function Component() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <div className="container">
+      <InvitationScreen
+        client={client}
+        ticket={params.get('invite_ticket')}
+        here={`${location.pathname}${location.search}`}
+        onJoined={(next) => navigate(safeNext(next) ?? '/org')}
+      />
+    </div>
+  );
+}
