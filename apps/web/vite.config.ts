@@ -34,14 +34,16 @@ export default defineConfig({
     // What a visit to /login loads first (the entry and the login routes that src/router.tsx mounts
     // through createAuthRoutes): 125 KB brotli in issue 5, 126.5 KB since wave 2's account centre and
     // sign-in methods landed (docs/web.md says what grew and what would win it back); 126.75 KB with
-    // issue 18's waitlist error range (measured 126.62 KB).
+    // issue 18's waitlist error range (measured 126.62 KB); 127.75 KB with issue 18's monitoring wiring
+    // (measured 127.65 KB: account-pages' startMonitoring and the funnel reports; @portico/monitor and
+    // web-vitals themselves load after first paint, in their own chunk).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 126_750,
+      budgetBytes: 127_750,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
