@@ -57,6 +57,8 @@ export const routes: RouteObject[] = [
           { path: 'account/cancel', lazy: () => import('./routes/account/cancel') },
           // #13 the invitation page
           { path: 'invite', lazy: () => import('./routes/invite') },
+          // #18 the operator's monitoring dashboard and waitlist
+          { path: 'workbench/monitoring', lazy: () => import('./routes/monitoring/page') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },
