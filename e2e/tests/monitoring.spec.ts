@@ -60,7 +60,10 @@ test.describe('monitoring', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('a sign-in and a JavaScript error on /login reach the operator dashboard', async ({ page, browser }) => {
+  test('a sign-in and a JavaScript error on /login reach the operator dashboard', async ({
+    page,
+    browser,
+  }) => {
     if (!server || !operator) throw new Error('no server');
     const origin = server.origin;
     const batches: string[] = [];
@@ -80,7 +83,9 @@ test.describe('monitoring', () => {
       });
     });
     // The monitor sends a batch 1000 ms after its first event: wait until the error has left.
-    await expect.poll(() => batches.some((body) => body.includes('e2e boom')), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => batches.some((body) => body.includes('e2e boom')), { timeout: 15_000 })
+      .toBe(true);
     expect(batches.join('\n')).toContain('"signed_in"');
     expect(batches.join('\n')).not.toContain(mobile.slice(3));
 
@@ -96,7 +101,9 @@ test.describe('monitoring', () => {
     // Day, app, method, visits, code sent, signed in, failed.
     await expect(cells.nth(5)).toHaveText('1');
     const errors = dashboard.getByRole('region', { name: 'JavaScript 错误' });
-    await expect(errors.getByRole('row').filter({ hasText: 'e2e boom' }).getByRole('cell').nth(2)).toHaveText('1');
+    await expect(errors.getByRole('row').filter({ hasText: 'e2e boom' }).getByRole('cell').nth(2)).toHaveText(
+      '1',
+    );
     expect(await seriousViolations(dashboard)).toEqual([]);
     await context.close();
   });
