@@ -61,6 +61,8 @@ export const routes: RouteObject[] = [
           { path: 'invite', lazy: () => import('./routes/invite') },
           // Open authorization (issue 16): the apps the person authorised, with Revoke.
           { path: 'account/apps', lazy: () => import('./routes/account-apps') },
+          // The operator's monitoring dashboard and waitlist
+          { path: 'workbench/monitoring', lazy: () => import('./routes/monitoring/page') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

@@ -4,6 +4,11 @@
  * owns only its route table, layout, copy and redirect policy.
  */
 export { lazyCaptcha } from './app/lazy-captcha';
+export {
+  reportFunnel,
+  type StartMonitoringOptions,
+  startMonitoring,
+} from './app/monitoring';
 export { type MountAppOptions, mountApp } from './app/mount-app';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';

@@ -1,5 +1,6 @@
 import type { ChallengeCaptcha } from '@portico/account-sdk';
 import type { LanguageStore } from '../i18n/language-store';
+import { monitoringCaptchaHooks } from './monitoring';
 
 /**
  * The challenge, loaded on first need: most visits never meet one, so @portico/captcha-loader stays
@@ -17,7 +18,7 @@ export function lazyCaptcha({
   return {
     show(decision, options) {
       loader ??= import('@portico/captcha-loader').then(({ createCaptchaLoader }) =>
-        createCaptchaLoader({ aid, language: languageStore.get() }),
+        createCaptchaLoader({ aid, language: languageStore.get(), ...monitoringCaptchaHooks }),
       );
       loader.catch(() => {
         loader = undefined;

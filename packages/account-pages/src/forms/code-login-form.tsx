@@ -11,9 +11,16 @@ import {
 } from '@portico/account-react';
 import type { CodeChannel } from '@portico/account-sdk';
 import { CodeType } from '@portico/account-sdk/protocol';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { reportFunnel } from '../app/monitoring';
 import { useAuthT } from '../i18n/auth-messages';
 import { isCode, isEmail, isMobile } from './validate';
+
+/** The passport's error code of a failed call, when it has one. */
+export function errorCodeOf(error: unknown): { error_code?: number } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && Number.isInteger(code) ? { error_code: code } : {};
+}
 
 /** Per channel: the code's purpose, how a target is checked, and the text when it is missing. */
 const CHANNELS = {
@@ -42,6 +49,15 @@ export function CodeLoginForm({
   const sms = useSmsLogin();
   const email = useEmailCodeLogin();
   const login = channel === 'mobile' ? sms : email;
+  const method = channel === 'mobile' ? 'mobile_code' : 'email_code';
+  // The funnel: the method shown, a code sent (the cooldown starts), a failed sign-in (its code).
+  useEffect(() => reportFunnel('method_shown', { method }), [method]);
+  const cooling = sender.cooldown > 0;
+  const wasCooling = useRef(false);
+  useEffect(() => {
+    if (cooling && !wasCooling.current) reportFunnel('code_sent', { method });
+    wasCooling.current = cooling;
+  }, [cooling, method]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -51,7 +67,13 @@ export function CodeLoginForm({
     };
     setProblem(found);
     if (found.target || found.code) return;
-    const done = { onSuccess: onSignedIn };
+    const done = {
+      onSuccess: (account: AccountInfo) => {
+        reportFunnel('signed_in', { method });
+        onSignedIn(account);
+      },
+      onError: (error: unknown) => reportFunnel('failed', { method, ...errorCodeOf(error) }),
+    };
     if (channel === 'mobile') sms.mutate({ mobile: target, code, type }, done);
     else email.mutate({ email: target, code, type }, done);
   }

@@ -5,8 +5,10 @@ import {
   SubmitButton,
   usePasswordLogin,
 } from '@portico/account-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { reportFunnel } from '../app/monitoring';
 import { useAuthT } from '../i18n/auth-messages';
+import { errorCodeOf } from './code-login-form';
 
 /** Sign-in by password, with a mobile number, an e-mail address or a username. */
 export function PasswordLoginForm({ onSignedIn }: { onSignedIn: (account: AccountInfo) => void }) {
@@ -15,6 +17,7 @@ export function PasswordLoginForm({ onSignedIn }: { onSignedIn: (account: Accoun
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<{ account?: string; password?: string }>({});
   const login = usePasswordLogin();
+  useEffect(() => reportFunnel('method_shown', { method: 'password' }), []);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -25,7 +28,16 @@ export function PasswordLoginForm({ onSignedIn }: { onSignedIn: (account: Accoun
     setProblem(found);
     if (found.account || found.password) return;
     // `account` is read by the passport as an e-mail, a mobile number or a username.
-    login.mutate({ account: account.trim(), password }, { onSuccess: onSignedIn });
+    login.mutate(
+      { account: account.trim(), password },
+      {
+        onSuccess: (signedIn) => {
+          reportFunnel('signed_in', { method: 'password' });
+          onSignedIn(signedIn);
+        },
+        onError: (error) => reportFunnel('failed', { method: 'password', ...errorCodeOf(error) }),
+      },
+    );
   }
 
   return (

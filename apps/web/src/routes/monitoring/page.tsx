@@ -1,0 +1,367 @@
+import { loginHref } from '@portico/account-pages';
+import { ErrorMessage } from '@portico/account-react';
+import { defineCall, isAccountError } from '@portico/account-sdk';
+import { ErrorCode, type MonitorDashboardData, type WaitlistListData } from '@portico/account-sdk/protocol';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { redirect } from 'react-router';
+import { Loading } from '../../components/spinner';
+import { accountClient, loadSession } from '../../lib/account';
+import { useMonitoringT } from './messages';
+
+type T = ReturnType<typeof useMonitoringT>;
+
+// The operator's calls, declared here (the web app is their only caller; the server serves them,
+// docs/monitoring.md): not exported from the SDK.
+interface DashboardQuery {
+  from?: string;
+  to?: string;
+  app?: string;
+  flavour?: string;
+}
+const getDashboard = defineCall<DashboardQuery, MonitorDashboardData, string>(
+  '/monitor/dashboard/',
+  null,
+  'GET',
+);
+const listWaitlist = defineCall<{ state?: string }, WaitlistListData, string>(
+  '/passport/web/waitlist/list/',
+  null,
+  'GET',
+);
+const admitWaitlist = defineCall<{ id: string }, object, string>('/passport/web/waitlist/admit/');
+
+/** A `YYYY-MM-DD` day in UTC, `days` before today. */
+function dayBefore(days: number): string {
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Signed out: to login, which comes back here. */
+export async function loader() {
+  const session = await loadSession();
+  if (!session) throw redirect(loginHref('/workbench/monitoring'));
+  return session;
+}
+
+/** Null when the account is not an operator (the page then says so). */
+async function orNotOperator<D>(call: Promise<D>): Promise<D | null> {
+  try {
+    return await call;
+  } catch (error) {
+    if (isAccountError(error, 'response') && error.error_code === ErrorCode.notAnOperator) return null;
+    throw error;
+  }
+}
+
+/** Accessible bars: an SVG picture with a title, the numbers also in the table beside it. */
+function Bars({ title, rows }: { title: string; rows: { label: string; value: number }[] }) {
+  const id = useId();
+  const max = Math.max(1, ...rows.map((row) => row.value));
+  const height = 24 * rows.length + 4;
+  if (rows.length === 0) return null;
+  return (
+    <figure className="monitoring-chart">
+      <svg role="img" aria-labelledby={id} width="100%" height={height} viewBox={`0 0 320 ${height}`}>
+        <title id={id}>{`${title}: ${rows.map((row) => `${row.label} ${row.value}`).join(', ')}`}</title>
+        {rows.map((row, index) => (
+          <g key={row.label} transform={`translate(0 ${index * 24 + 2})`}>
+            <text x="0" y="15" fontSize="12" fill="currentColor">
+              {row.label}
+            </text>
+            <rect x="90" y="3" height="16" width={(200 * row.value) / max} fill="#2563eb" />
+            <text x={96 + (200 * row.value) / max} y="15" fontSize="12" fill="currentColor">
+              {row.value}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <figcaption>{title}</figcaption>
+    </figure>
+  );
+}
+
+function sumByDay<R extends { day: string }>(rows: R[], value: (row: R) => number) {
+  const days = new Map<string, number>();
+  for (const row of rows) days.set(row.day, (days.get(row.day) ?? 0) + value(row));
+  return [...days]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, v]) => ({ label, value: Math.round(v) }));
+}
+
+function Dashboard({ t, data }: { t: T; data: MonitorDashboardData }) {
+  return (
+    <>
+      <section className="card" aria-labelledby="monitoring-funnel">
+        <h2 id="monitoring-funnel">{t('funnel')}</h2>
+        <Bars title={t('chart.funnel')} rows={sumByDay(data.funnel, (row) => row.signed_in)} />
+        {data.funnel.length === 0 ? (
+          <p>{t('empty')}</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('day')}</th>
+                  <th scope="col">{t('app')}</th>
+                  <th scope="col">{t('method')}</th>
+                  <th scope="col">{t('visits')}</th>
+                  <th scope="col">{t('codeSent')}</th>
+                  <th scope="col">{t('signedIn')}</th>
+                  <th scope="col">{t('failed')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.funnel.map((row) => (
+                  <tr key={`${row.day} ${row.app} ${row.method}`}>
+                    <td>{row.day}</td>
+                    <td>{row.app}</td>
+                    <td>{row.method}</td>
+                    <td>{Math.round(row.visits)}</td>
+                    <td>{Math.round(row.code_sent)}</td>
+                    <td>{Math.round(row.signed_in)}</td>
+                    <td>{Math.round(row.failed)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="monitoring-errors">
+        <h2 id="monitoring-errors">{t('errors')}</h2>
+        <Bars title={t('chart.errors')} rows={sumByDay(data.errors, (row) => row.count)} />
+        {data.errors.length === 0 ? (
+          <p>{t('empty')}</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('day')}</th>
+                  <th scope="col">{t('message')}</th>
+                  <th scope="col">{t('count')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.errors.map((row) => (
+                  <tr key={`${row.day} ${row.message}`}>
+                    <td>{row.day}</td>
+                    <td>{row.message}</td>
+                    <td>{Math.round(row.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="monitoring-vitals">
+        <h2 id="monitoring-vitals">{t('vitals')}</h2>
+        {data.vitals.length === 0 ? (
+          <p>{t('empty')}</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('day')}</th>
+                  <th scope="col">{t('name')}</th>
+                  <th scope="col">{t('p75')}</th>
+                  <th scope="col">{t('count')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.vitals.map((row) => (
+                  <tr key={`${row.day} ${row.name}`}>
+                    <td>{row.day}</td>
+                    <td>{row.name}</td>
+                    <td>{row.p75}</td>
+                    <td>{Math.round(row.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="monitoring-sdk">
+        <h2 id="monitoring-sdk">{t('sdk')}</h2>
+        {data.sdk.length === 0 ? (
+          <p>{t('empty')}</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('day')}</th>
+                  <th scope="col">{t('path')}</th>
+                  <th scope="col">{t('calls')}</th>
+                  <th scope="col">{t('errorRate')}</th>
+                  <th scope="col">{t('p75ms')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.sdk.map((row) => (
+                  <tr key={`${row.day} ${row.path}`}>
+                    <td>{row.day}</td>
+                    <td>{row.path}</td>
+                    <td>{Math.round(row.calls)}</td>
+                    <td>{`${(row.error_rate * 100).toFixed(1)}%`}</td>
+                    <td>{row.p75_ms}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+function Waitlist({ t }: { t: T }) {
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: ['monitoring', 'waitlist'],
+    queryFn: () => orNotOperator(listWaitlist(accountClient, { state: 'waiting' })),
+  });
+  const admit = useMutation({
+    mutationFn: (id: string) => admitWaitlist(accountClient, { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['monitoring', 'waitlist'] }),
+  });
+  if (!list.data) return null;
+  return (
+    <section className="card" aria-labelledby="monitoring-waitlist">
+      <h2 id="monitoring-waitlist">{t('waitlist')}</h2>
+      <ErrorMessage error={admit.error} />
+      {list.data.entries.length === 0 ? (
+        <p>{t('waitlist.empty')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('waitlist.target')}</th>
+                <th scope="col">{t('waitlist.note')}</th>
+                <th scope="col">{t('waitlist.joined')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('waitlist.admitted')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{entry.target}</td>
+                  <td>{entry.note}</td>
+                  <td>{new Date(entry.joined_at * 1000).toISOString().slice(0, 10)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button button-primary"
+                      disabled={admit.isPending}
+                      onClick={() => admit.mutate(entry.id)}
+                    >
+                      {t('waitlist.admit', { target: entry.target })}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The operator's monitoring page: the dashboard by day with filters, and the waitlist to admit. */
+export function Component() {
+  const t = useMonitoringT();
+  const [query, setQuery] = useState<DashboardQuery>({ from: dayBefore(6), to: dayBefore(0) });
+  const [draft, setDraft] = useState(query);
+  const dashboard = useQuery({
+    queryKey: ['monitoring', 'dashboard', query],
+    queryFn: () =>
+      orNotOperator(
+        getDashboard(
+          accountClient,
+          Object.fromEntries(Object.entries(query).filter(([, value]) => value)) as DashboardQuery,
+        ),
+      ),
+  });
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    setQuery(draft);
+  }
+  if (dashboard.isPending) return <Loading label={t('title')} />;
+  if (dashboard.data === null)
+    return (
+      <div className="container account-page">
+        <header className="page-header">
+          <h1>{t('title')}</h1>
+        </header>
+        <p>{t('notOperator')}</p>
+      </div>
+    );
+  const data = dashboard.data;
+  return (
+    <div className="container account-page monitoring">
+      <header className="page-header">
+        <h1>{t('title')}</h1>
+      </header>
+      <ErrorMessage error={dashboard.error} />
+      <form className="card monitoring-filters" onSubmit={apply} aria-label={t('filters')}>
+        <label>
+          {t('from')}
+          <input
+            type="date"
+            value={draft.from ?? ''}
+            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+          />
+        </label>
+        <label>
+          {t('to')}
+          <input
+            type="date"
+            value={draft.to ?? ''}
+            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+          />
+        </label>
+        <label>
+          {t('app')}
+          <select
+            value={draft.app ?? ''}
+            onChange={(event) => setDraft({ ...draft, app: event.target.value })}
+          >
+            <option value="">{t('all')}</option>
+            {data?.apps.map((app) => (
+              <option key={app} value={app}>
+                {app}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('flavour')}
+          <select
+            value={draft.flavour ?? ''}
+            onChange={(event) => setDraft({ ...draft, flavour: event.target.value })}
+          >
+            <option value="">{t('all')}</option>
+            {data?.flavours.map((flavour) => (
+              <option key={flavour} value={flavour}>
+                {flavour}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button button-primary">
+          {t('apply')}
+        </button>
+      </form>
+      {data ? <Dashboard t={t} data={data} /> : null}
+      <Waitlist t={t} />
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { request as playwrightRequest } from '@playwright/test';
+import { expectWorkbench, letResendCooldownPass, startSmsSignIn, typeCode } from '../support/person';
+import { type RunningServer, startServer } from '../support/server';
+import { expect, Outbox, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
+
+// Issue 18, monitoring in Chromium: a person signs in on /login by SMS code, a JavaScript error is
+// thrown on the page, the monitor (loaded after first paint) sends the funnel steps and the error to
+// /monitor/batch/, and an operator sees both counted on /workbench/monitoring. The operator's account
+// is made on a first server, then named in OPERATOR_USER_IDS of a second one on the same DATA_DIR.
+// Page views are sampled at 0.01 per session, so the spec asserts on the kinds always sampled
+// (the funnel and JavaScript errors).
+
+/** An API client signed in by SMS code on `origin` (the CSRF header copied from its cookie). */
+async function signedInApi(origin: string, outbox: Outbox, mobile: string): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({ baseURL: origin });
+  await api.get('/passport/web/account/info/');
+  const post = async (path: string, form: Record<string, string>) => {
+    const { cookies } = await api.storageState();
+    const token = cookies.find((c) => c.name === 'passport_csrf_token')?.value ?? '';
+    const response = await api.post(path, { form, headers: { 'x-tt-passport-csrf-token': token } });
+    return (await response.json()) as { message: string };
+  };
+  const sentAt = Date.now() - 1000;
+  expect((await post('/passport/web/send_code/', { mobile, type: '24' })).message).toBe('success');
+  const code = await outbox.code(mobile, sentAt);
+  expect((await post('/passport/web/sms_login/', { mobile, code })).message).toBe('success');
+  return api;
+}
+
+test.describe('monitoring', () => {
+  test.describe.configure({ timeout: 180_000 });
+  let dataDir: string;
+  let server: RunningServer | undefined;
+  let operator: APIRequestContext | undefined;
+
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-monitoring-'));
+    const first = await startServer({ env: { DATA_DIR: dataDir } });
+    const operatorMobile = uniqueMobile();
+    const api = await signedInApi(first.origin, new Outbox(first.origin), operatorMobile);
+    const operatorId = (await (await api.get('/passport/web/account/info/')).json()).data.user_id as string;
+    await api.dispose();
+    await first.stop();
+    server = await startServer({ env: { DATA_DIR: dataDir, OPERATOR_USER_IDS: operatorId } });
+    letResendCooldownPass({ ...server, dataDir }, operatorMobile);
+    operator = await signedInApi(server.origin, new Outbox(server.origin), operatorMobile);
+  });
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus && server)
+      await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+    await operator?.dispose();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a sign-in and a JavaScript error on /login reach the operator dashboard', async ({
+    page,
+    browser,
+  }) => {
+    if (!server || !operator) throw new Error('no server');
+    const origin = server.origin;
+    const batches: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/monitor/batch/') batches.push(request.postData() ?? '');
+    });
+
+    const mobile = uniqueMobile();
+    const { form, code } = await startSmsSignIn(page, server, new Outbox(origin), mobile);
+    await typeCode(form, code);
+    await form.getByRole('button', { name: '登录', exact: true }).click();
+    await expectWorkbench(page, server, { mobile });
+
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('e2e boom');
+      });
+    });
+    // The monitor sends a batch 1000 ms after its first event: wait until the error has left.
+    await expect
+      .poll(() => batches.some((body) => body.includes('e2e boom')), { timeout: 15_000 })
+      .toBe(true);
+    expect(batches.join('\n')).toContain('"signed_in"');
+    expect(batches.join('\n')).not.toContain(mobile.slice(3));
+
+    // The operator opens the dashboard in a browser with the operator's session.
+    const context = await browser.newContext({ storageState: await operator.storageState() });
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${origin}/workbench/monitoring`);
+    await expect(dashboard.getByRole('heading', { level: 1, name: '监控' })).toBeVisible();
+    const funnel = dashboard.getByRole('region', { name: '登录漏斗' });
+    const row = funnel.getByRole('row').filter({ hasText: 'mobile_code' });
+    await expect(row).toHaveCount(1);
+    const cells = row.getByRole('cell');
+    // Day, app, method, visits, code sent, signed in, failed.
+    await expect(cells.nth(5)).toHaveText('1');
+    const errors = dashboard.getByRole('region', { name: 'JavaScript 错误' });
+    await expect(errors.getByRole('row').filter({ hasText: 'e2e boom' }).getByRole('cell').nth(2)).toHaveText(
+      '1',
+    );
+    expect(await seriousViolations(dashboard)).toEqual([]);
+    await context.close();
+  });
+});
