@@ -366,6 +366,26 @@ describe('refusals (SECURITY.md, "OAuth provider")', () => {
     });
     expect(answer.statusCode).toBe(404);
   });
+
+  it('refuses a body declared past the body limit with the 413 envelope, on every path of the mount', async () => {
+    // Found by the fuzz suite: the mount's parser left bodies unread, so an oversized one earned a 400
+    // from the provider or a 404 instead of the server's 413.
+    const limit = server.app.initialConfig.bodyLimit ?? 1024 * 1024;
+    for (const [url, type, payload] of [
+      ['/oauth/token', 'application/x-www-form-urlencoded', `grant_type=${'1'.repeat(limit)}`],
+      [paths.open.oauthToken, 'application/json', JSON.stringify({ mobile: 'x'.repeat(limit) })],
+      ['/oauth/index.html', 'application/x-www-form-urlencoded', `mobile=${'1'.repeat(limit)}`],
+    ] as const) {
+      const answer = await server.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': type },
+        payload,
+      });
+      expect(answer.statusCode, url).toBe(413);
+      expect(answer.json().data.error_code, url).toBe(1003);
+    }
+  });
 });
 
 describe('the consent page and the account centre', () => {

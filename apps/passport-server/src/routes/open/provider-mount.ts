@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OPEN_AUTH_MOUNT, type PorticoRequest } from '../../domain/open-auth/provider';
 import { apiNotFound } from '../../http/error-handler';
 import { paths } from '../../protocol';
@@ -25,7 +25,15 @@ export const DISCOVERY_ALIASES = [
 const providerMount: FastifyPluginAsync = async (app) => {
   const origin = new URL(app.config.publicOrigin);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // The body stays unread for the provider, but one declared past the body limit is refused here with
+  // the same 413 envelope as everywhere else (the fuzz suite's oversized bodies), not passed on or 404'd.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
+    if (Number.isFinite(declared) && declared > limit)
+      return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    return done(null, undefined);
+  });
 
   async function handOver(request: FastifyRequest, reply: FastifyReply, path: string) {
     const provider = await app.openAuth.provider();
