@@ -35,14 +35,17 @@ export default defineConfig({
     // through createAuthRoutes): 125 KB brotli in issue 5, 126.5 KB since wave 2's account centre and
     // sign-in methods landed (docs/web.md says what grew and what would win it back); 126.75 KB with
     // the waitlist error range (measured 126.62 KB); 127.25 KB once the challenge, open-authorization and
-    // app-identity codes and paths joined the error-code table and the path table (measured 127.02 KB).
+    // app-identity codes and paths joined the error-code table and the path table (measured 127.02 KB);
+    // 127.75 KB once the mobile field offered every region (search, Intl.DisplayNames names, region
+    // keys; measured 127.52 KB) — the phone metadata itself (libphonenumber-js, ~22 KB gzip) is a lazy
+    // chunk loaded when the region picker is opened, kept out of vendor by tools/app-routes' LAZY_ONLY.
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 127_250,
+      budgetBytes: 127_750,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
