@@ -35,16 +35,18 @@ export default defineConfig({
     // through createAuthRoutes): 125 KB brotli in issue 5, 126.5 KB since wave 2's account centre and
     // sign-in methods landed (docs/web.md says what grew and what would win it back); 126.75 KB with
     // the waitlist error range (measured 126.62 KB); 127.25 KB once the challenge, open-authorization and
-    // app-identity codes and paths joined the error-code table and the path table (measured 127.02 KB); then the
-    // monitoring wiring (account-pages' startMonitoring and the funnel reports, about 1 KB; @portico/monitor
-    // and web-vitals load after first paint in their own chunk): 128.5 KB with every branch merged (measured 128.25 KB).
+    // app-identity codes and paths joined the error-code table and the path table (measured 127.02 KB);
+    // then the mobile field's every-region picker (search, Intl.DisplayNames names, region keys, +0.5 KB;
+    // the phone metadata itself is a lazy chunk, kept out of vendor by tools/app-routes' LAZY_ONLY) and
+    // the monitoring wiring (account-pages' startMonitoring and the funnel reports, about 1 KB; @portico/monitor
+    // and web-vitals load after first paint in their own chunk): 129 KB with every branch merged (measured 128.76 KB).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 128_500,
+      budgetBytes: 129_000,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

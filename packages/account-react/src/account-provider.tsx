@@ -30,6 +30,11 @@ export interface AccountProviderProps {
    * `false` when the app attaches its own handling to the client.
    */
   secondVerify?: boolean;
+  /**
+   * The region the mobile field selects first, as a region code ('GB'): the app's `default_region`
+   * (the server's CLIENT_APPS). Default: the field's first region (CN).
+   */
+  defaultRegion?: string;
   children?: ReactNode;
 }
 
@@ -46,6 +51,7 @@ export function AccountProvider({
   language,
   captcha,
   secondVerify = true,
+  defaultRegion,
   children,
 }: AccountProviderProps) {
   // Made on first need and kept: a new QueryClient per render would drop the cache every render.
@@ -55,8 +61,8 @@ export function AccountProvider({
   const [controller] = useState(createSecondVerifyController);
   const resolvedLanguage = language ?? toAccountLanguage(client.language);
   const value = useMemo<AccountContextValue>(
-    () => ({ client, language: resolvedLanguage }),
-    [client, resolvedLanguage],
+    () => ({ client, language: resolvedLanguage, defaultRegion }),
+    [client, resolvedLanguage, defaultRegion],
   );
 
   useEffect(() => {

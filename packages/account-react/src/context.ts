@@ -5,6 +5,8 @@ import { type AccountLanguage, type AccountTextKey, accountText } from './messag
 export interface AccountContextValue {
   client: AccountClient;
   language: AccountLanguage;
+  /** The region the mobile field selects first ('GB'): the app's `default_region`. */
+  defaultRegion?: string;
 }
 
 export const AccountContext = /* @__PURE__ */ createContext<AccountContextValue | null>(null);
@@ -40,4 +42,9 @@ export function useLanguageOrDefault(): AccountLanguage {
 export function useAccountText(): AccountT {
   const language = useLanguageOrDefault();
   return (key, values) => accountText(language, key, values);
+}
+
+/** The provider's `defaultRegion` for the mobile field, or undefined (outside a provider too). */
+export function useDefaultRegion(): string | undefined {
+  return useContext(AccountContext)?.defaultRegion;
 }

@@ -25,8 +25,11 @@ export type { FieldProps } from './forms/field';
 export {
   COUNTRY_CODES,
   type CountryCode,
+  filterCountries,
+  loadAllRegions,
   MobileInput,
   type MobileInputProps,
+  regionName,
   splitMobile,
 } from './forms/mobile-input';
 export { PasswordInput, type PasswordInputProps } from './forms/password-input';

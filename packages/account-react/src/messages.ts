@@ -8,6 +8,7 @@ export type AccountLanguage = 'zh' | 'en';
 const zh = {
   'mobile.label': '手机号',
   'mobile.country': '国家或地区区号',
+  'mobile.search': '搜索国家或地区',
   'email.label': '邮箱',
   'password.label': '密码',
   'password.show': '显示密码',
@@ -35,6 +36,7 @@ export type AccountTextKey = keyof typeof zh;
 const en: Record<AccountTextKey, string> = {
   'mobile.label': 'Mobile number',
   'mobile.country': 'Country or region code',
+  'mobile.search': 'Search country or region',
   'email.label': 'E-mail',
   'password.label': 'Password',
   'password.show': 'Show password',

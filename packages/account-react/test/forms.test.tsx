@@ -44,6 +44,7 @@ describe('form parts', () => {
     const user = userEvent.setup();
     render(<SignInForm onMobile={() => {}} />);
     const order = [
+      screen.getByRole('searchbox', { name: '搜索国家或地区' }),
       screen.getByRole('combobox', { name: '国家或地区区号' }),
       screen.getByLabelText('手机号'),
       screen.getByLabelText('验证码'),
@@ -76,16 +77,16 @@ describe('form parts', () => {
     render(<SignInForm onMobile={onMobile} />);
     await user.type(screen.getByLabelText('手机号'), '139 1234-5678');
     expect(onMobile).toHaveBeenLastCalledWith('+8613912345678');
-    await user.selectOptions(screen.getByRole('combobox'), '+852');
+    await user.selectOptions(screen.getByRole('combobox'), 'HK');
     expect(onMobile).toHaveBeenLastCalledWith('+85213912345678');
     await user.clear(screen.getByLabelText('手机号'));
     expect(onMobile).toHaveBeenLastCalledWith('');
     // The country stays selected with no digits, and an autofilled full number picks its own.
-    expect(screen.getByRole<HTMLSelectElement>('combobox').value).toBe('+852');
+    expect(screen.getByRole<HTMLSelectElement>('combobox').value).toBe('HK');
     await user.click(screen.getByLabelText('手机号'));
     await user.paste('+44 7700 900123');
     expect(onMobile).toHaveBeenLastCalledWith('+447700900123');
-    expect(screen.getByRole<HTMLSelectElement>('combobox').value).toBe('+44');
+    expect(screen.getByRole<HTMLSelectElement>('combobox').value).toBe('GB');
     expect(screen.getByLabelText<HTMLInputElement>('手机号').value).toBe('7700900123');
   });
 

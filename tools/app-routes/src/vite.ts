@@ -23,7 +23,7 @@ export const appResolve = { conditions: ['@portico/source', ...defaultClientCond
  * A package path is tested at each `node_modules/` (pnpm nests them: `.pnpm/qrcode@…/node_modules/qrcode`).
  */
 const LAZY_ONLY =
-  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs|web-vitals)[@\\/]|packages[\\/]monitor[\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party|account-sdk[\\/]src[\\/](?:calls[\\/](?:profile|bind|mobile)\.ts|user-token[\\/])|account-react[\\/]src[\\/](?:identifiers|user-token)[\\/]/;
+  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs|web-vitals)[@\\/]|packages[\\/]monitor[\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party|account-sdk[\\/]src[\\/](?:calls[\\/](?:profile|bind|mobile)\.ts|user-token[\\/])|account-react[\\/]src[\\/](?:identifiers|user-token)[\\/]|node_modules[\\/](?:\.pnpm[\\/])?libphonenumber-js[@\\/]|account-react[\\/]src[\\/]forms[\\/]regions\./;
 const VENDOR_PATH = /node_modules|packages[\\/](account-sdk|account-react)[\\/]/;
 const VENDOR = (id: string): boolean => VENDOR_PATH.test(id) && !LAZY_ONLY.test(id);
 
