@@ -88,133 +88,126 @@ function sumByDay<R extends { day: string }>(rows: R[], value: (row: R) => numbe
     .map(([label, v]) => ({ label, value: Math.round(v) }));
 }
 
+/** One column of a report table: its heading and how a row shows in it. */
+interface Column<R> {
+  heading: string;
+  cell: (row: R) => string | number;
+}
+
+/** A report: its heading, an optional chart of its daily totals, and its rows as a table. */
+function ReportSection<R>({
+  id,
+  t,
+  title,
+  chart,
+  rows,
+  rowKey,
+  columns,
+}: {
+  id: string;
+  t: T;
+  title: string;
+  chart?: { title: string; value: (row: R) => number };
+  rows: (R & { day: string })[];
+  rowKey: (row: R) => string;
+  columns: Column<R>[];
+}) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {chart && <Bars title={chart.title} rows={sumByDay(rows, chart.value)} />}
+      {rows.length === 0 ? (
+        <p>{t('empty')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th key={column.heading} scope="col">
+                    {column.heading}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((column) => (
+                    <td key={column.heading}>{column.cell(row)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+const count = (value: number) => Math.round(value);
+
 function Dashboard({ t, data }: { t: T; data: MonitorDashboardData }) {
   return (
     <>
-      <section className="card" aria-labelledby="monitoring-funnel">
-        <h2 id="monitoring-funnel">{t('funnel')}</h2>
-        <Bars title={t('chart.funnel')} rows={sumByDay(data.funnel, (row) => row.signed_in)} />
-        {data.funnel.length === 0 ? (
-          <p>{t('empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('day')}</th>
-                  <th scope="col">{t('app')}</th>
-                  <th scope="col">{t('method')}</th>
-                  <th scope="col">{t('visits')}</th>
-                  <th scope="col">{t('codeSent')}</th>
-                  <th scope="col">{t('signedIn')}</th>
-                  <th scope="col">{t('failed')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.funnel.map((row) => (
-                  <tr key={`${row.day} ${row.app} ${row.method}`}>
-                    <td>{row.day}</td>
-                    <td>{row.app}</td>
-                    <td>{row.method}</td>
-                    <td>{Math.round(row.visits)}</td>
-                    <td>{Math.round(row.code_sent)}</td>
-                    <td>{Math.round(row.signed_in)}</td>
-                    <td>{Math.round(row.failed)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="monitoring-errors">
-        <h2 id="monitoring-errors">{t('errors')}</h2>
-        <Bars title={t('chart.errors')} rows={sumByDay(data.errors, (row) => row.count)} />
-        {data.errors.length === 0 ? (
-          <p>{t('empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('day')}</th>
-                  <th scope="col">{t('message')}</th>
-                  <th scope="col">{t('count')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.errors.map((row) => (
-                  <tr key={`${row.day} ${row.message}`}>
-                    <td>{row.day}</td>
-                    <td>{row.message}</td>
-                    <td>{Math.round(row.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="monitoring-vitals">
-        <h2 id="monitoring-vitals">{t('vitals')}</h2>
-        {data.vitals.length === 0 ? (
-          <p>{t('empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('day')}</th>
-                  <th scope="col">{t('name')}</th>
-                  <th scope="col">{t('p75')}</th>
-                  <th scope="col">{t('count')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.vitals.map((row) => (
-                  <tr key={`${row.day} ${row.name}`}>
-                    <td>{row.day}</td>
-                    <td>{row.name}</td>
-                    <td>{row.p75}</td>
-                    <td>{Math.round(row.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="card" aria-labelledby="monitoring-sdk">
-        <h2 id="monitoring-sdk">{t('sdk')}</h2>
-        {data.sdk.length === 0 ? (
-          <p>{t('empty')}</p>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('day')}</th>
-                  <th scope="col">{t('path')}</th>
-                  <th scope="col">{t('calls')}</th>
-                  <th scope="col">{t('errorRate')}</th>
-                  <th scope="col">{t('p75ms')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.sdk.map((row) => (
-                  <tr key={`${row.day} ${row.path}`}>
-                    <td>{row.day}</td>
-                    <td>{row.path}</td>
-                    <td>{Math.round(row.calls)}</td>
-                    <td>{`${(row.error_rate * 100).toFixed(1)}%`}</td>
-                    <td>{row.p75_ms}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <ReportSection
+        id="monitoring-funnel"
+        t={t}
+        title={t('funnel')}
+        chart={{ title: t('chart.funnel'), value: (row) => row.signed_in }}
+        rows={data.funnel}
+        rowKey={(row) => `${row.day} ${row.app} ${row.method}`}
+        columns={[
+          { heading: t('day'), cell: (row) => row.day },
+          { heading: t('app'), cell: (row) => row.app },
+          { heading: t('method'), cell: (row) => row.method },
+          { heading: t('visits'), cell: (row) => count(row.visits) },
+          { heading: t('codeSent'), cell: (row) => count(row.code_sent) },
+          { heading: t('signedIn'), cell: (row) => count(row.signed_in) },
+          { heading: t('failed'), cell: (row) => count(row.failed) },
+        ]}
+      />
+      <ReportSection
+        id="monitoring-errors"
+        t={t}
+        title={t('errors')}
+        chart={{ title: t('chart.errors'), value: (row) => row.count }}
+        rows={data.errors}
+        rowKey={(row) => `${row.day} ${row.message}`}
+        columns={[
+          { heading: t('day'), cell: (row) => row.day },
+          { heading: t('message'), cell: (row) => row.message },
+          { heading: t('count'), cell: (row) => count(row.count) },
+        ]}
+      />
+      <ReportSection
+        id="monitoring-vitals"
+        t={t}
+        title={t('vitals')}
+        rows={data.vitals}
+        rowKey={(row) => `${row.day} ${row.name}`}
+        columns={[
+          { heading: t('day'), cell: (row) => row.day },
+          { heading: t('name'), cell: (row) => row.name },
+          { heading: t('p75'), cell: (row) => row.p75 },
+          { heading: t('count'), cell: (row) => count(row.count) },
+        ]}
+      />
+      <ReportSection
+        id="monitoring-sdk"
+        t={t}
+        title={t('sdk')}
+        rows={data.sdk}
+        rowKey={(row) => `${row.day} ${row.path}`}
+        columns={[
+          { heading: t('day'), cell: (row) => row.day },
+          { heading: t('path'), cell: (row) => row.path },
+          { heading: t('calls'), cell: (row) => count(row.calls) },
+          { heading: t('errorRate'), cell: (row) => `${(row.error_rate * 100).toFixed(1)}%` },
+          { heading: t('p75ms'), cell: (row) => row.p75_ms },
+        ]}
+      />
     </>
   );
 }
