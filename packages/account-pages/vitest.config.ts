@@ -5,6 +5,9 @@ export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   ssr: { resolve: { conditions: ['@portico/source'] } },
   test: {
+    // One module registry (and jsdom) per worker, not per file: creating them per file was most of this
+    // suite's time in CI, where every package's tests share two cores. Tests reset what they share.
+    isolate: false,
     // CI runs every package's suite at once on two cores.
     testTimeout: 20_000,
     environment: 'jsdom',

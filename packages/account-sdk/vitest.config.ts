@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   test: {
+    // One module registry (and jsdom) per worker, not per file: creating them per file was most of this
+    // suite's time in CI, where every package's tests share two cores. Tests reset what they share.
+    isolate: false,
     // CI runs every package's suite at once on two cores; property tests need headroom there.
     testTimeout: 20_000,
     include: ['test/**/*.test.ts'],

@@ -1,7 +1,7 @@
 import type { AccountClient } from '@portico/account-sdk';
 import type { MonitorBatch } from '@portico/monitor';
 import * as monitorModule from '@portico/monitor';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   monitoringCaptchaHooks,
   reportFunnel,
@@ -9,6 +9,8 @@ import {
   startMonitoring,
 } from '../src/app/monitoring';
 
+// Before too: other test files render screens that report funnel steps into the same module.
+beforeEach(() => resetMonitoringForTests());
 afterEach(() => resetMonitoringForTests());
 
 /** The real monitor, its transport captured, every kind sampled, no storage. */

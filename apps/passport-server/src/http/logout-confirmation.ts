@@ -4,7 +4,6 @@ import { languageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
 import { bilingualPage, escapeHtml, type PageLanguage } from './bilingual-page';
 
-type Language = PageLanguage;
 
 const COPY = {
   zh: {

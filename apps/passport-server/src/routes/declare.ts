@@ -8,7 +8,7 @@ import type {
   RawServerDefault,
   RouteGenericInterface,
 } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import type { TSchema } from 'typebox';
 import { type Envelope, RENDERERS } from '../http/envelopes';
 import { authResponses, ssoResponses, webResponses } from '../schemas/common';
 

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode } from '../../src/protocol';
 import { eventually, seedPasswordUser, smsSignIn, within } from '../support/faults';
-import { backend, freshEmail, freshMobile, startServer, type TestServer } from '../support/server';
+import {
+  backend,
+  freshEmail,
+  freshMobile,
+  postgresUrl,
+  startServer,
+  type TestServer,
+} from '../support/server';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 const PASSWORD = 'a long enough passphrase 7';
@@ -16,7 +23,7 @@ describe.runIf(backend === 'postgres')('PostgreSQL away', () => {
   let server: TestServer;
   let email: string;
   beforeAll(async () => {
-    const real = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+    const real = new URL(await postgresUrl());
     proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
     const through = new URL(real);
     through.host = proxy.address;

@@ -30,6 +30,36 @@ export const QUIET_RISK = {
 export type Backend = 'sqlite' | 'postgres' | 'redis';
 export const backend = (process.env.PORTICO_TEST_BACKEND ?? 'sqlite') as Backend;
 
+/**
+ * The PostgreSQL database of this test worker: DATABASE_URL's database with `_w<pool id>` appended,
+ * created on first use. The suite runs two workers at once, and a schema that one worker's server
+ * dropped on close made the other's catalog scan fail ("schema t_… does not exist": kysely's getTables,
+ * in the migrator and in the inventory snapshots, looks every table up by name). Catalogs are per
+ * database, so a database per worker keeps the two apart; each server still gets its own schema in it.
+ */
+let workerDatabase: Promise<string> | undefined;
+export function postgresUrl(): Promise<string> {
+  workerDatabase ??= (async () => {
+    const shared = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const url = new URL(shared);
+    const name = `${url.pathname.slice(1) || 'postgres'}_w${process.env.VITEST_POOL_ID ?? '1'}`;
+    const client = new pg.Client({ connectionString: shared });
+    await client.connect();
+    try {
+      await client.query(`create database "${name}"`);
+    } catch (error) {
+      // 42P04: it exists (an earlier run); 23505: another worker created it in the same instant.
+      const code = (error as { code?: string }).code;
+      if (code !== '42P04' && code !== '23505') throw error;
+    } finally {
+      await client.end();
+    }
+    url.pathname = `/${name}`;
+    return url.toString();
+  })();
+  return workerDatabase;
+}
+
 export interface TestServer {
   app: FastifyInstance;
   config: Config;
@@ -52,7 +82,7 @@ export async function startServer(
     // Off unless a test turns it on (test/second-verify.test.ts, test/sdk/second-verify.test.ts): the
     // harness browsers send no fingerprint, so every sign-in after the first would answer 2046.
     secondVerify: false,
-    ...(backend === 'postgres' ? { databaseUrl: process.env.DATABASE_URL, databaseSchema: `t_${run}` } : {}),
+    ...(backend === 'postgres' ? { databaseUrl: await postgresUrl(), databaseSchema: `t_${run}` } : {}),
     ...(backend === 'redis' ? { redisUrl: process.env.REDIS_URL, redisPrefix: `portico-test:${run}:` } : {}),
     ...overrides,
   });
