@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { languageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
-import { bilingualPage, escapeHtml, type PageLanguage } from './bilingual-page';
-
+import { bilingualPage, escapeHtml } from './bilingual-page';
 
 const COPY = {
   zh: {
