@@ -100,6 +100,11 @@ test.describe('monitoring', () => {
     const cells = row.getByRole('cell');
     // Day, app, method, visits, code sent, signed in, failed.
     await expect(cells.nth(5)).toHaveText('1');
+    // The daily chart (uPlot on a canvas): an image named with each day's value, today's being 1.
+    const today = new Date().toISOString().slice(0, 10);
+    const chart = funnel.getByRole('img', { name: `每日登录次数: ${today} 1` });
+    await expect(chart).toBeVisible();
+    await expect(chart.locator('canvas')).toHaveCount(1);
     const errors = dashboard.getByRole('region', { name: 'JavaScript 错误' });
     await expect(errors.getByRole('row').filter({ hasText: 'e2e boom' }).getByRole('cell').nth(2)).toHaveText(
       '1',

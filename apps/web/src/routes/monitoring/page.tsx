@@ -3,10 +3,11 @@ import { ErrorMessage } from '@portico/account-react';
 import { defineCall, isAccountError } from '@portico/account-sdk';
 import { ErrorCode, type MonitorDashboardData, type WaitlistListData } from '@portico/account-sdk/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { redirect } from 'react-router';
 import { Loading } from '../../components/spinner';
 import { accountClient, loadSession } from '../../lib/account';
+import { DailyChart } from './daily-chart';
 import { useMonitoringT } from './messages';
 
 type T = ReturnType<typeof useMonitoringT>;
@@ -53,33 +54,6 @@ async function orNotOperator<D>(call: Promise<D>): Promise<D | null> {
   }
 }
 
-/** Accessible bars: an SVG picture with a title, the numbers also in the table beside it. */
-function Bars({ title, rows }: { title: string; rows: { label: string; value: number }[] }) {
-  const id = useId();
-  const max = Math.max(1, ...rows.map((row) => row.value));
-  const height = 24 * rows.length + 4;
-  if (rows.length === 0) return null;
-  return (
-    <figure className="monitoring-chart">
-      <svg role="img" aria-labelledby={id} width="100%" height={height} viewBox={`0 0 320 ${height}`}>
-        <title id={id}>{`${title}: ${rows.map((row) => `${row.label} ${row.value}`).join(', ')}`}</title>
-        {rows.map((row, index) => (
-          <g key={row.label} transform={`translate(0 ${index * 24 + 2})`}>
-            <text x="0" y="15" fontSize="12" fill="currentColor">
-              {row.label}
-            </text>
-            <rect x="90" y="3" height="16" width={(200 * row.value) / max} fill="#2563eb" />
-            <text x={96 + (200 * row.value) / max} y="15" fontSize="12" fill="currentColor">
-              {row.value}
-            </text>
-          </g>
-        ))}
-      </svg>
-      <figcaption>{title}</figcaption>
-    </figure>
-  );
-}
-
 function sumByDay<R extends { day: string }>(rows: R[], value: (row: R) => number) {
   const days = new Map<string, number>();
   for (const row of rows) days.set(row.day, (days.get(row.day) ?? 0) + value(row));
@@ -115,7 +89,7 @@ function ReportSection<R>({
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      {chart && <Bars title={chart.title} rows={sumByDay(rows, chart.value)} />}
+      {chart && <DailyChart title={chart.title} rows={sumByDay(rows, chart.value)} />}
       {rows.length === 0 ? (
         <p>{t('empty')}</p>
       ) : (
