@@ -1,6 +1,12 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
+import {
+  DEVELOPER_APP_CREATE_PATH,
+  DEVELOPER_APP_DELETE_PATH,
+  DEVELOPER_APP_ROTATE_PATH,
+  DEVELOPER_APPS_PATH,
+} from '../src/schemas/developer-apps';
 import { mobileCode, signInBySms } from './support/flows';
 import { follow, pathOf, pkce, randomState, rpOptions, useInject } from './support/open-auth-client';
 import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
@@ -34,6 +40,18 @@ interface App {
   clientId: string;
 }
 
+/** Discovery as a stock RP would do it, for a client with this secret. */
+async function discover(clientId: string, secret: string): Promise<App> {
+  const config = await client.discovery(
+    new URL(ISSUER),
+    clientId,
+    { client_secret: secret },
+    client.ClientSecretBasic(secret),
+    rpOptions(server.app),
+  );
+  return { config: useInject(config, server.app), clientId };
+}
+
 /** Registers an app through RFC 7591 with the initial access token, then discovers as a stock RP would. */
 async function registerApp(name = 'Example App', redirectUri = REDIRECT): Promise<App> {
   const registered = await client.dynamicClientRegistration(
@@ -49,16 +67,7 @@ async function registerApp(name = 'Example App', redirectUri = REDIRECT): Promis
     { initialAccessToken: REGISTRATION_TOKEN, ...rpOptions(server.app) },
   );
   const metadata = registered.clientMetadata();
-  const clientId = metadata.client_id;
-  const secret = String(metadata.client_secret);
-  const config = await client.discovery(
-    new URL(ISSUER),
-    clientId,
-    { client_secret: secret },
-    client.ClientSecretBasic(secret),
-    rpOptions(server.app),
-  );
-  return { config: useInject(config, server.app), clientId };
+  return discover(metadata.client_id, String(metadata.client_secret));
 }
 
 /** A person's authorization of an app through the consent page's calls; answers the callback and checks. */
@@ -102,7 +111,10 @@ async function outcome(work: Promise<unknown>): Promise<string> {
     await work;
     return 'success';
   } catch (error) {
-    return String((error as { error?: string }).error ?? (error as Error).message);
+    // A 401 with WWW-Authenticate (a client that fails to authenticate) is openid-client's challenge error.
+    const challenge = (error as { cause?: { parameters?: { error?: string } }[] }).cause;
+    const fromChallenge = Array.isArray(challenge) ? challenge[0]?.parameters?.error : undefined;
+    return String((error as { error?: string }).error ?? fromChallenge ?? (error as Error).message);
   }
 }
 
@@ -476,5 +488,180 @@ describe('the consent page and the account centre', () => {
     const info = await browser.get(`${paths.open.authInfoV2}?interaction=${answer.interaction}`);
     expect(info.body.data.optionalScope.map((s: { name: string }) => s.name)).toEqual(['video.list']);
     expect(pathOf(`${paths.open.connect}?${query}`)).toContain('/passport/open/connect');
+  });
+});
+
+describe('the developer console', () => {
+  /** Registers an app in the console as `owner`; answers the console's answer and a stock RP for it. */
+  async function consoleApp(owner: Browser, fields: Record<string, string> = {}) {
+    const created = await owner.post(DEVELOPER_APP_CREATE_PATH, {
+      app_name: 'Console App',
+      redirect_uris: REDIRECT,
+      ...fields,
+    });
+    expect(created.body.message, JSON.stringify(created.body)).toBe('success');
+    const data = created.body.data;
+    return { data, rp: await discover(data.client_key, data.client_secret) };
+  }
+  const refusal = (answer: { body: { data: { error_code: number } } }) => answer.body.data.error_code;
+
+  it('registers an app that a stock client uses at once; the list counts who authorised it and never shows the secret', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const { data, rp } = await consoleApp(owner, {
+      app_name: 'Video Club',
+      app_icon: 'https://cdn.example.com/icon.png',
+      redirect_uris: `${REDIRECT}\nhttp://127.0.0.1:8080/cb`,
+      scopes: 'video.list',
+    });
+    expect(data).toMatchObject({
+      app_name: 'Video Club',
+      app_icon: 'https://cdn.example.com/icon.png',
+      redirect_uris: [REDIRECT, 'http://127.0.0.1:8080/cb'],
+      scopes: ['user_info', 'video.list'],
+      authorized_count: 0,
+    });
+    expect(data.client_secret.length).toBeGreaterThanOrEqual(43);
+
+    for (const person of [server.browser(), server.browser()]) {
+      await signInBySms(server, person);
+      const tokens = await redeem(rp, await authorize(rp, person, { scope: 'openid user_info video.list' }));
+      expect(tokens.scope?.split(' ').sort()).toEqual(['openid', 'user_info', 'video.list']);
+    }
+    const listed = await owner.get(DEVELOPER_APPS_PATH);
+    expect(listed.body.data.apps).toEqual([
+      expect.objectContaining({ client_key: data.client_key, authorized_count: 2 }),
+    ]);
+    expect(listed.body.data.scopes.map((scope: { name: string }) => scope.name)).toEqual([
+      'user_info',
+      'video.list',
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(data.client_secret);
+    // The consent page describes it like any other app.
+    const info = await owner.get(`${paths.open.authInfoV2}?client_key=${data.client_key}`);
+    expect(info.body.data).toMatchObject({
+      app_name: 'Video Club',
+      app_icon: 'https://cdn.example.com/icon.png',
+    });
+  });
+
+  it('an app asks only for the scopes it registered: another one is refused by the provider', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const { rp } = await consoleApp(owner);
+    const { challenge } = pkce();
+    const url = client.buildAuthorizationUrl(rp.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid user_info video.list',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: randomState(),
+    });
+    const answer = await follow(server.browser(), url.href, REDIRECT);
+    expect(answer.interaction).toBeFalsy();
+    expect(answer.callback?.searchParams.get('error')).toBe('invalid_scope');
+  });
+
+  it('rotating the secret stops the old one at once; the new one works', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const { data, rp } = await consoleApp(owner);
+    const person = server.browser();
+    await signInBySms(server, person);
+    const tokens = await redeem(rp, await authorize(rp, person));
+    const rotated = await owner.post(DEVELOPER_APP_ROTATE_PATH, { client_key: data.client_key });
+    expect(rotated.body.message, JSON.stringify(rotated.body)).toBe('success');
+    expect(rotated.body.data.client_secret).not.toBe(data.client_secret);
+    expect(rotated.body.data.authorized_count).toBe(1);
+    expect(await outcome(client.refreshTokenGrant(rp.config, tokens.refresh_token as string))).toBe(
+      'invalid_client',
+    );
+    const renewed = await discover(data.client_key, rotated.body.data.client_secret);
+    const refreshed = await client.refreshTokenGrant(renewed.config, tokens.refresh_token as string);
+    expect(refreshed.access_token).toBeTruthy();
+  });
+
+  it('deleting an app ends every authorisation and token of it; the consent page no longer knows it', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const { data, rp } = await consoleApp(owner);
+    const person = server.browser();
+    await signInBySms(server, person);
+    const tokens = await redeem(rp, await authorize(rp, person));
+    const deleted = await owner.post(DEVELOPER_APP_DELETE_PATH, { client_key: data.client_key });
+    expect(deleted.body.message, JSON.stringify(deleted.body)).toBe('success');
+    expect(deleted.body.data.apps).toEqual([]);
+    expect(await outcome(client.refreshTokenGrant(rp.config, tokens.refresh_token as string))).toBe(
+      'invalid_client',
+    );
+    expect((await person.get(paths.open.authorizedApps)).body.data.apps).toEqual([]);
+    const info = await owner.get(`${paths.open.authInfoV2}?client_key=${data.client_key}`);
+    expect(info.body.status_code).toBe(ErrorCode.openClientNotFound);
+  });
+
+  it("another person's app answers as one that does not exist, and nothing changes", async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const { data, rp } = await consoleApp(owner);
+    const stranger = server.browser();
+    await signInBySms(server, stranger);
+    expect((await stranger.get(DEVELOPER_APPS_PATH)).body.data.apps).toEqual([]);
+    for (const path of [DEVELOPER_APP_ROTATE_PATH, DEVELOPER_APP_DELETE_PATH]) {
+      for (const key of [data.client_key, 'no-such-app']) {
+        const answer = await stranger.post(path, { client_key: key });
+        expect(refusal(answer), `${path} ${key}`).toBe(ErrorCode.openClientNotFound);
+      }
+    }
+    const person = server.browser();
+    await signInBySms(server, person);
+    expect((await redeem(rp, await authorize(rp, person))).access_token).toBeTruthy();
+    expect((await owner.get(DEVELOPER_APPS_PATH)).body.data.apps).toHaveLength(1);
+  });
+
+  it('refuses redirect URIs that are not exact https (or loopback http) addresses, unknown scopes, and strangers', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    for (const redirect_uris of [
+      'http://app.example.com/callback',
+      'https://app.example.com/callback#frag',
+      '/callback',
+      'javascript:alert(1)',
+      'https://user:pw@app.example.com/cb',
+      Array.from({ length: 11 }, (_, i) => `https://app.example.com/cb${i}`).join(' '),
+    ]) {
+      const answer = await owner.post(DEVELOPER_APP_CREATE_PATH, { app_name: 'Bad', redirect_uris });
+      expect(refusal(answer), redirect_uris).toBe(ErrorCode.openRedirectUriInvalid);
+    }
+    const scope = await owner.post(DEVELOPER_APP_CREATE_PATH, {
+      app_name: 'Greedy',
+      redirect_uris: REDIRECT,
+      scopes: 'user_info admin.everything',
+    });
+    expect(refusal(scope)).toBe(ErrorCode.openScopeInvalid);
+    expect((await owner.get(DEVELOPER_APPS_PATH)).body.data.apps).toEqual([]);
+    const signedOut = server.browser();
+    const answer = await signedOut.post(DEVELOPER_APP_CREATE_PATH, {
+      app_name: 'X',
+      redirect_uris: REDIRECT,
+    });
+    expect(refusal(answer)).toBe(ErrorCode.notLoggedIn);
+  });
+
+  it('one account owns at most 20 apps', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    for (let i = 0; i < 20; i++) {
+      const created = await owner.post(DEVELOPER_APP_CREATE_PATH, {
+        app_name: `App ${i}`,
+        redirect_uris: REDIRECT,
+      });
+      expect(created.body.message).toBe('success');
+    }
+    const refused = await owner.post(DEVELOPER_APP_CREATE_PATH, {
+      app_name: 'One more',
+      redirect_uris: REDIRECT,
+    });
+    expect(refusal(refused)).toBe(ErrorCode.openAppLimit);
+    expect((await owner.get(DEVELOPER_APPS_PATH)).body.data.apps).toHaveLength(20);
   });
 });

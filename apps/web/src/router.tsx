@@ -63,6 +63,8 @@ export const routes: RouteObject[] = [
           { path: 'account/apps', lazy: () => import('./routes/account-apps') },
           // The operator's monitoring dashboard and waitlist
           { path: 'workbench/monitoring', lazy: () => import('./routes/monitoring/page') },
+          // Open authorization's developer console: register apps, their secrets, who authorised them.
+          { path: 'developer', lazy: () => import('./routes/developer/page') },
         ],
       },
       { path: 'legal/open-source-notice', lazy: () => import('./routes/open-source-notice') },

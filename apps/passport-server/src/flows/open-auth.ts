@@ -10,12 +10,12 @@ import { PassportError } from '../errors';
 import type { AuthorizedApp, OpenAuthDecision, OpenAuthInfo, OpenScopeInfo } from '../protocol';
 
 /** Scopes that are protocol plumbing, not something a person is asked about. */
-const PLUMBING = new Set(['openid', 'offline_access']);
+export const PLUMBING = new Set(['openid', 'offline_access']);
 
-const words = (value: unknown): string[] =>
+export const words = (value: unknown): string[] =>
   typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : [];
 
-const recordsOf = (app: FastifyInstance) => app.db as unknown as Kysely<OpenAuthDatabase>;
+export const recordsOf = (app: FastifyInstance) => app.db as unknown as Kysely<OpenAuthDatabase>;
 
 async function interactionOf(app: FastifyInstance, uid: string): Promise<InteractionInstance> {
   const provider = await app.openAuth.provider();

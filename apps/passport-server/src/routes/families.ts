@@ -4,6 +4,7 @@ import verificationTickets from '../plugins/app/verification-tickets';
 import { AFF_ROUTES } from './aff';
 import { type FlowRoute, registerFlowRoutes, rowsOf } from './declare';
 import { resetPassword } from './legacy/reset-password';
+import { DEVELOPER_APP_ROUTES } from './open/developer-apps';
 import { OPEN_AUTH_ROUTES } from './open/open-auth';
 import {
   checkDefaultInfoRoute,
@@ -153,6 +154,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   cancelExportRoute,
   // Open authorization (issue 16): the /passport/open/ facade and sms/authorize.
   ...OPEN_AUTH_ROUTES,
+  // The developer console: the apps a person registers for open authorization.
+  ...DEVELOPER_APP_ROUTES,
 ];
 
 /**

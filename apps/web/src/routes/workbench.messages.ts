@@ -41,6 +41,11 @@ export const { useTranslate: useWorkbenchT } = defineMessages(
     'workbench.devices.unknown': '未知设备',
     'workbench.signOut': '退出登录',
     'workbench.signOutIntro': '退出本设备上的登录。',
+    'workbench.more': '更多',
+    'workbench.more.apps': '已授权的应用',
+    'workbench.more.developer': '开发者控制台',
+    'workbench.more.org': '组织',
+    'workbench.more.monitoring': '监控与等候名单（运营人员）',
   },
   {
     'workbench.title': 'Workbench',
@@ -85,6 +90,11 @@ export const { useTranslate: useWorkbenchT } = defineMessages(
     'workbench.devices.unknown': 'Unknown device',
     'workbench.signOut': 'Sign out',
     'workbench.signOutIntro': 'End the session on this device.',
+    'workbench.more': 'More',
+    'workbench.more.apps': 'Apps you authorised',
+    'workbench.more.developer': 'Developer console',
+    'workbench.more.org': 'Organisations',
+    'workbench.more.monitoring': 'Monitoring and the waitlist (operators)',
   },
 );
 

@@ -239,6 +239,29 @@ function SignOut({ t, logout }: { t: T; logout: ReturnType<typeof useLogout> }) 
   );
 }
 
+/** Links to the account centre's other pages. */
+function More({ t }: { t: T }) {
+  return (
+    <section className="card" aria-labelledby="workbench-more">
+      <h2 id="workbench-more">{t('workbench.more')}</h2>
+      <ul className="link-list">
+        <li>
+          <Link to="/account/apps">{t('workbench.more.apps')}</Link>
+        </li>
+        <li>
+          <Link to="/developer">{t('workbench.more.developer')}</Link>
+        </li>
+        <li>
+          <Link to="/org">{t('workbench.more.org')}</Link>
+        </li>
+        <li>
+          <Link to="/workbench/monitoring">{t('workbench.more.monitoring')}</Link>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
 /** The signed-in account centre: who you are, how you sign in, trusted devices, sign out. */
 export function Component() {
   const t = useWorkbenchT();
@@ -261,6 +284,7 @@ export function Component() {
         <Profile t={t} account={account} />
         <Security t={t} account={account} />
         <Devices t={t} />
+        <More t={t} />
         <SignOut t={t} logout={logout} />
       </div>
     </div>

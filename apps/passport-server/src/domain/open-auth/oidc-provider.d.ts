@@ -71,7 +71,13 @@ declare module 'oidc-provider' {
       find(id: string): Promise<GrantInstance | undefined>;
     };
     Interaction: { find(uid: string): Promise<InteractionInstance | undefined> };
-    Client: { find(id: string): Promise<ClientInstance | undefined> };
+    Client: {
+      find(id: string): Promise<ClientInstance | undefined>;
+      /** Throws the provider's InvalidClientMetadata when `metadata` is not a client it would accept. */
+      validate(metadata: Record<string, unknown>): Promise<void>;
+      /** The storage adapter of the Client model. */
+      adapter: Adapter;
+    };
   }
 
   export interface Prompt {
