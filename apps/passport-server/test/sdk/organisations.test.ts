@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { type AccountClient, accountInfo, cancelCheck, sendMobileCode, smsLogin } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
+import SQLite from 'better-sqlite3';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeIdentity } from '../../src/flows/identity-sign-in';
@@ -883,6 +885,17 @@ describe('the active identity in account/info', () => {
     const found = activeIdentity(server.app, session);
     expect(found instanceof Promise).toBe(backend !== 'sqlite' && backend !== 'redis');
     expect((await found)?.permissions).toEqual(['member:update']);
+    // On SQLite the answer is kept between changes of the database: a change committed by another
+    // connection (an operator's sqlite3 shell, a second process) is seen by the next request too.
+    if (backend !== 'postgres') {
+      const other = new SQLite(join(server.config.dataDir, 'portico.db'));
+      try {
+        other.prepare("update roles set is_banned = 1 where role_key = 'extra'").run();
+      } finally {
+        other.close();
+      }
+      expect((await accountInfo(m.client)).org?.permissions).toEqual([]);
+    }
   });
 });
 

@@ -35,6 +35,9 @@ interface Row {
   is_banned: number | null;
 }
 
+/** Active identities kept on SQLite between two changes of the database (cleared when full). */
+const IDENTITY_CACHE_SIZE = 10_000;
+
 /** `(userId, deputyId)` → the identity (undefined when it is not the user's); a promise only when it waits. */
 export function createIdentityLookup(app: FastifyInstance) {
   const { db } = app;
@@ -117,11 +120,30 @@ export function createIdentityLookup(app: FastifyInstance) {
     };
   };
 
+  // On SQLite, answers are kept until any row of the database changes: total_changes() counts this
+  // connection's inserts, updates and deletes (triggers and cascades included), data_version moves when
+  // another connection commits. One statement (about 3 µs) instead of three reads and the shaping, and a
+  // role change is still seen by the very next request.
+  const stampRow = sqlite
+    ?.prepare<[], [number, number]>('select total_changes(), data_version from pragma_data_version')
+    .raw();
+  const cache = new Map<string, { changes: number; version: number; identity: ActiveIdentity | undefined }>();
+  const readCached = (userId: string, deputyId: string): ActiveIdentity | undefined => {
+    const [changes, version] = stampRow!.get() as [number, number];
+    const key = `${deputyId} ${userId}`;
+    const kept = cache.get(key);
+    if (kept && kept.changes === changes && kept.version === version) return kept.identity;
+    if (cache.size >= IDENTITY_CACHE_SIZE) cache.clear();
+    const identity = shape(readSqlite(userId, deputyId));
+    cache.set(key, { changes, version, identity });
+    return identity;
+  };
+
   return (
     userId: string,
     deputyId: string,
   ): ActiveIdentity | undefined | Promise<ActiveIdentity | undefined> => {
-    if (sqlite && !sqlite.inTransaction) return shape(readSqlite(userId, deputyId));
+    if (sqlite && !sqlite.inTransaction) return readCached(userId, deputyId);
     return db.executeQuery<Row>({ ...query, parameters: [deputyId, userId] }).then(({ rows }) => shape(rows));
   };
 }
