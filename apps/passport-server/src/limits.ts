@@ -60,6 +60,11 @@ export interface Limits {
   qrCodesPerIpPerHour: number;
   /** Monitoring batches one client address (IPv6 by /64) may post per minute before 429. */
   monitorBatchesPerIpPerMinute: number;
+  /**
+   * How long accepted monitoring events wait to be written together (0: each batch at once). One write
+   * per batch was one commit and fsync per batch, which slowed the session check beside the collector.
+   */
+  monitorWriteDelayMs: number;
   /** Fresh web ids one client address may ask for per hour. */
   webIdsPerIpPerHour: number;
   /** Waitlist submissions one client address may make per hour. */
@@ -89,6 +94,7 @@ export const defaultLimits: Limits = {
   qrTtlMs: 120_000,
   qrCodesPerIpPerHour: 600,
   monitorBatchesPerIpPerMinute: 120,
+  monitorWriteDelayMs: 250,
   webIdsPerIpPerHour: 120,
   waitlistSubmitsPerIpPerHour: 10,
 };

@@ -39,6 +39,14 @@ const FLOOD_CONNECTIONS = 8;
 const FLOOD_RATE = 120;
 /** Challenge ids the flood draws from (5 puzzles each). */
 const FLOOD_CHALLENGES = 4_000;
+/**
+ * The collector (issue 18): batches of 20 events. Alone it is loaded as fast as it goes; beside the
+ * session check at a steady 100 batches per second (2,000 events/s, the monitor's traffic from
+ * thousands of sign-in pages at the spec's sampling rates), and the session check may lose at most 5 %.
+ */
+const COLLECTOR_CONNECTIONS = 8;
+const COLLECTOR_RATE = 100;
+const BATCH_EVENTS = 20;
 /** The whole run stops itself after this long, whatever happens. */
 const RUN_LIMIT_MS = 9 * 60_000;
 
@@ -51,6 +59,7 @@ const PATHS = {
   smsLogin: '/passport/web/sms_login/',
   puzzle: '/vc/challenge',
   outbox: '/dev/outbox/messages',
+  monitorBatch: '/monitor/batch/',
 };
 /** CodeType.mobileLogin */
 const MOBILE_LOGIN = 24;
@@ -138,6 +147,9 @@ function loadContender(system: string, name: string, accounts: string, c: LoadCa
     slice: () => load({ ...c, seconds: SLICE_SECONDS }),
   });
 }
+
+/** The same case with samples of its own: a comparison reads only the slices of its own interleave. */
+const again = (c: Contender): Contender => ({ ...c, samples: [], result: undefined });
 
 function describe(c: Contender, f: Figures): string {
   return (
@@ -334,12 +346,42 @@ async function portico(target: Target, size: number): Promise<Portico> {
   return { size, session, identitySession, password, sendCode, smsLogin };
 }
 
+// ---------------------------------------------------------------- loads beside a measured case
+
+/**
+ * `base` measured while `side` runs on the same server for the same slice (warm-up included): the side
+ * load's samples are kept for the report. The side load must be rated (autocannon's overallRate): a side
+ * load without a rate only measures that one event loop shares its time between two request streams.
+ */
+function beside(
+  base: Contender,
+  name: string,
+  side: (seconds: number) => Promise<Sample>,
+): { contender: Contender; side: Sample[] } {
+  const samples: Sample[] = [];
+  const contender: Contender = {
+    system: base.system,
+    case: `${base.case}, ${name}`,
+    accounts: base.accounts,
+    samples: [],
+    warm: async () => {
+      await Promise.all([side(WARMUP_SECONDS), base.warm()]);
+    },
+    slice: async () => {
+      const [sample, other] = await Promise.all([base.slice(), side(SLICE_SECONDS)]);
+      samples.push(other);
+      return sample;
+    },
+  };
+  return { contender, side: samples };
+}
+
 // ---------------------------------------------------------------- the puzzle flood (issue 10)
 
 /**
  * A measured case run beside an unauthenticated flood of POST /vc/challenge from one signed-out
- * browser, for the same slice: every flood request asks for a fresh puzzle render (the per-address caps
- * are lifted in the bench server, so the render pool itself is what holds).
+ * browser: every flood request asks for a fresh puzzle render (the per-address caps are lifted in the
+ * bench server, so the render pool itself is what holds).
  */
 async function underFlood(
   target: Target,
@@ -369,22 +411,98 @@ async function underFlood(
       // Drawn, refused as busy (429) or spent (5 per id): all answers the flood may get.
       verify: (body) => body.startsWith('{"message":'),
     });
-  const floods: Sample[] = [];
-  const contender: Contender = {
-    system: base.system,
-    case: `${base.case}, under a puzzle flood`,
-    accounts: base.accounts,
-    samples: [],
-    warm: async () => {
-      await Promise.all([flood(WARMUP_SECONDS), base.warm()]);
-    },
-    slice: async () => {
-      const [sample, flooded] = await Promise.all([base.slice(), flood(SLICE_SECONDS)]);
-      floods.push(flooded);
-      return sample;
-    },
-  };
-  return { contender, flood: floods };
+  const { contender, side } = beside(base, 'under a puzzle flood', flood);
+  return { contender, flood: side };
+}
+
+// ---------------------------------------------------------------- the monitoring collector (issue 18)
+
+/**
+ * One batch as @portico/monitor sends it from a sign-in page: 20 events of the kinds a visit produces
+ * (page view, SDK calls, resource timings, a web vital, funnel steps, one error), each batch its own
+ * session, posted as text/plain without a cookie, the way sendBeacon posts it.
+ */
+function monitorBatch(n: number): string {
+  const now = Date.now();
+  const event = (fields: Record<string, unknown>) => ({ time: now, page: '/login', rate: 1, ...fields });
+  const events = [
+    event({ kind: 'session_start' }),
+    event({ kind: 'page_view', navigation: 'load', from: '' }),
+    event({ kind: 'funnel', step: 'method_shown', method: 'mobile_code', app: '1128', flavour: 'web' }),
+    event({
+      kind: 'web_vital',
+      name: 'LCP',
+      value: 900 + (n % 700),
+      rating: 'good',
+      navigation_type: 'navigate',
+      rate: 0.1,
+    }),
+    event({
+      kind: 'js_error',
+      source: 'error',
+      name: 'TypeError',
+      message: 'x is undefined',
+      stack: 'at f (/assets/login.js:1:200)',
+      fingerprint: 'bench',
+    }),
+    ...Array.from({ length: 8 }, (_, i) =>
+      event({
+        kind: 'resource',
+        tag: 'script',
+        url: `/assets/chunk-${i}.js`,
+        initiator: 'script',
+        duration_ms: 20 + i,
+        transfer_bytes: 4000 + i,
+        cached: i % 2 === 0,
+        rate: 0.1,
+      }),
+    ),
+    ...Array.from({ length: 5 }, (_, i) =>
+      event({
+        kind: 'http',
+        method: 'POST',
+        path: PATHS.sendCode,
+        status: 200,
+        duration_ms: 40 + i,
+        error_code: 0,
+        log_id: '',
+        rate: 0.01,
+      }),
+    ),
+    event({ kind: 'funnel', step: 'code_sent', method: 'mobile_code', app: '1128', flavour: 'web' }),
+    event({ kind: 'funnel', step: 'signed_in', method: 'mobile_code', app: '1128', flavour: 'web' }),
+  ];
+  return JSON.stringify({
+    v: 1,
+    session: `bench${String(n).padStart(27, '0')}`,
+    app: '1128',
+    flavour: 'web',
+    seq: 0,
+    sent_at: now,
+    events,
+  });
+}
+
+/** POST /monitor/batch/ load: as fast as it goes (no rate), or at `rate` batches per second. */
+function collectorLoad(url: string, rate?: number) {
+  let next = 0;
+  return (seconds: number) =>
+    load({
+      url,
+      connections: COLLECTOR_CONNECTIONS,
+      seconds,
+      ...(rate ? { overallRate: rate } : {}),
+      requests: [
+        {
+          method: 'POST',
+          path: PATHS.monitorBatch,
+          headers: { 'content-type': 'text/plain;charset=UTF-8' },
+          setupRequest: (request) => ({ ...request, body: monitorBatch(next++) }),
+        },
+      ],
+      verify: (body) =>
+        body.startsWith('{"message":"success"') && body.includes(`"accepted":${BATCH_EVENTS}`),
+    });
 }
 
 // ---------------------------------------------------------------- Better Auth
@@ -545,12 +663,33 @@ try {
   await interleave([rawConcurrent, small.password, big.password, ba.signIn, rawSingle]);
   log('the puzzle flood: session check and password login with and without it, interleaved');
   const bigTarget = servers.get(SIZES[1]) as Target;
-  const floodSession = await underFlood(bigTarget, big.session);
-  const floodPassword = await underFlood(bigTarget, big.password);
+  const plainSession = again(big.session);
+  const plainPassword = again(big.password);
+  const floodSession = await underFlood(bigTarget, plainSession);
+  const floodPassword = await underFlood(bigTarget, plainPassword);
   const rendersBefore = await bigTarget.call<Record<string, { count: number; meanMs: number }>>('renders');
-  await interleave([big.session, floodSession.contender]);
-  await interleave([big.password, floodPassword.contender]);
+  await interleave([plainSession, floodSession.contender]);
+  await interleave([plainPassword, floodPassword.contender]);
   const renderStats = await bigTarget.call<Record<string, { count: number; meanMs: number }>>('renders');
+  log('the monitoring collector: alone, then the session check beside it at a steady rate, interleaved');
+  const collectAll = collectorLoad(bigTarget.url);
+  const collector = contender(
+    'Portico',
+    `monitoring collector, ${BATCH_EVENTS}-event batches`,
+    label(SIZES[1]),
+    {
+      warm: () => collectAll(WARMUP_SECONDS),
+      slice: () => collectAll(SLICE_SECONDS),
+    },
+  );
+  const quietSession = again(big.session);
+  const besideCollector = beside(
+    quietSession,
+    `beside the collector at ${COLLECTOR_RATE} batches/s`,
+    collectorLoad(bigTarget.url, COLLECTOR_RATE),
+  );
+  await interleave([collector]);
+  await interleave([quietSession, besideCollector.contender]);
   log('code sign-in: send and redeem, interleaved between the two sizes');
   await interleave([
     [small.sendCode, small.smsLogin],
@@ -571,8 +710,13 @@ try {
     small.smsLogin,
     big.sendCode,
     big.smsLogin,
+    plainSession,
     floodSession.contender,
+    plainPassword,
     floodPassword.contender,
+    collector,
+    quietSession,
+    besideCollector.contender,
   );
 
   const bigServer = servers.get(SIZES[1]) as Target;
@@ -591,6 +735,8 @@ try {
     [small.password, `${pct(rps(small.password) / rps(rawConcurrent))} of raw argon2id`],
     [big.password, `${pct(rps(big.password) / rps(rawConcurrent))} of raw argon2id`],
     [ba.signIn, `${(rps(big.password) / rps(ba.signIn)).toFixed(1)}× slower than Portico's`],
+    [collector, `${label(Math.round(rps(collector) * BATCH_EVENTS))} events/s`],
+    [besideCollector.contender, `${pct(rps(besideCollector.contender) / rps(quietSession))} of alone`],
   ]);
   const lines: string[] = [];
   lines.push(
@@ -657,8 +803,8 @@ try {
   );
   lines.push('|---|---:|---:|---:|---|');
   for (const [name, plain, flooded] of [
-    ['session check, req/s', big.session, floodSession.contender],
-    ['password login, per s', big.password, floodPassword.contender],
+    ['session check, req/s', plainSession, floodSession.contender],
+    ['password login, per s', plainPassword, floodPassword.contender],
   ] as const) {
     const r = rps(flooded) / rps(plain);
     lines.push(
@@ -666,8 +812,8 @@ try {
     );
   }
   for (const [name, plain, flooded] of [
-    ['session check, p50 ms', big.session, floodSession.contender],
-    ['password login, p50 ms', big.password, floodPassword.contender],
+    ['session check, p50 ms', plainSession, floodSession.contender],
+    ['password login, p50 ms', plainPassword, floodPassword.contender],
   ] as const) {
     const a = (plain.result as Figures).p50;
     const b = (flooded.result as Figures).p50;
@@ -680,6 +826,24 @@ try {
     )
       .map(([kind, r]) => `${kind} ${r.meanMs.toFixed(1)} ms`)
       .join(', ')}.`,
+  );
+  // Issue 18: the collector's own throughput, and the session check beside a steady collector load.
+  // A rated autocannon load sends each second's requests in a burst, so the time to its last answer is
+  // shorter than the slice: the rate is the answers over the slices' length.
+  const held = figures(besideCollector.side);
+  const heldRate = held.total / (besideCollector.side.length * SLICE_SECONDS);
+  const withCollector = rps(besideCollector.contender) / rps(quietSession);
+  lines.push('');
+  lines.push(`| the monitoring collector (${BATCH_EVENTS} events per batch) | measured | |`);
+  lines.push('|---|---|---|');
+  lines.push(
+    `| alone, ${COLLECTOR_CONNECTIONS} connections, no rate | ${rps(collector).toFixed(0)} batches/s = ${label(Math.round(rps(collector) * BATCH_EVENTS))} events/s (p99 ${(collector.result as Figures).p99.toFixed(1)} ms) | |`,
+  );
+  lines.push(
+    `| beside the session check, held at ${COLLECTOR_RATE} batches/s | ${heldRate.toFixed(0)} batches/s = ${label(Math.round(heldRate * BATCH_EVENTS))} events/s, ${held.failures} failed | |`,
+  );
+  lines.push(
+    `| session check beside it ≥ 95 % of alone | ${pct(withCollector)} (${rps(besideCollector.contender).toFixed(0)} / ${rps(quietSession).toFixed(0)} req/s) | ${check(withCollector >= 0.95)} |`,
   );
   report = lines.join('\n');
 } finally {

@@ -141,3 +141,64 @@ export function databaseMonitorStore(db: Kysely<Database>): MonitorStore {
     },
   };
 }
+
+/** A store whose accepted events are written together; `flush` writes what waits. */
+export interface BatchedMonitorStore extends MonitorStore {
+  flush(): Promise<void>;
+}
+
+/** Rows written in one statement at most (SQLite's 32,766 parameters / about 20 columns). */
+export const MAX_ROWS_PER_WRITE = 1_000;
+
+/**
+ * Write-behind in front of `inner`: `insert` queues the rows and answers at once; they are written in
+ * one statement `delayMs` after the first of them arrived (or as soon as MAX_ROWS_PER_WRITE wait), so a
+ * sustained stream of batches costs a few commits a second instead of one per batch. Every read writes
+ * what waits first, so an accepted event is always seen by the next read. A failed write is reported to
+ * `onError` and its rows are dropped (monitoring data, not account data); a crash loses at most
+ * `delayMs` of events. `delayMs` 0 writes each insert at once.
+ */
+export function batchedMonitorStore(
+  inner: MonitorStore,
+  delayMs: number,
+  onError: (error: unknown) => void,
+): BatchedMonitorStore {
+  let pending: MonitorEventRow[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const rows = pending;
+    pending = [];
+    // Writes stay in order, one after another.
+    writing = writing.then(async () => {
+      for (let at = 0; at < rows.length; at += MAX_ROWS_PER_WRITE)
+        await inner.insert(rows.slice(at, at + MAX_ROWS_PER_WRITE)).catch(onError);
+    });
+    return writing;
+  }
+  const beforeRead =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await flush();
+      return read(...args);
+    };
+
+  return {
+    async insert(rows) {
+      if (delayMs <= 0) return inner.insert(rows);
+      pending.push(...rows);
+      if (pending.length >= MAX_ROWS_PER_WRITE) return flush();
+      timer ??= setTimeout(() => void flush(), delayMs);
+    },
+    flush,
+    funnelSteps: beforeRead(inner.funnelSteps),
+    funnelFailures: beforeRead(inner.funnelFailures),
+    countsByLabel: beforeRead(inner.countsByLabel),
+    valuesByLabel: beforeRead(inner.valuesByLabel),
+    sources: beforeRead(inner.sources),
+    deleteBefore: beforeRead(inner.deleteBefore),
+  };
+}

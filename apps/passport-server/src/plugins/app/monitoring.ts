@@ -1,10 +1,16 @@
 import fp from 'fastify-plugin';
 import { dashboard } from '../../domain/monitoring/dashboard';
-import { databaseMonitorStore, type MonitorFilter, type MonitorStore } from '../../domain/monitoring/store';
+import {
+  type BatchedMonitorStore,
+  batchedMonitorStore,
+  databaseMonitorStore,
+  type MonitorFilter,
+} from '../../domain/monitoring/store';
 import type { MonitorDashboardData } from '../../protocol';
 
 export interface Monitoring {
-  store: MonitorStore;
+  /** Accepted events are written together, a moment later (MonitorLimits.monitorWriteDelayMs). */
+  store: BatchedMonitorStore;
   /** Deletes events older than MONITOR_RETENTION_DAYS; returns how many (the housekeeping timer; tests). */
   sweep(): Promise<number>;
   dashboard(filter: MonitorFilter): Promise<MonitorDashboardData>;
@@ -22,7 +28,11 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const store = databaseMonitorStore(app.db);
+    const store = batchedMonitorStore(
+      databaseMonitorStore(app.db),
+      app.runtime.limits.monitorWriteDelayMs,
+      (error) => app.log.warn({ err: error }, 'monitoring events could not be written'),
+    );
     const retentionMs = app.config.monitorRetentionDays * 86_400_000;
     const monitoring: Monitoring = {
       store,
@@ -34,7 +44,10 @@ export default fp(
       monitoring.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring sweep failed'));
     }, app.runtime.limits.sweepIntervalMs);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await store.flush();
+    });
   },
   { name: 'monitoring', dependencies: ['db'] },
 );
