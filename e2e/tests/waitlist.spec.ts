@@ -17,8 +17,8 @@ import { expect, Outbox, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 18, the waitlist in Chromium: with WAITLIST=on a new person joins the waitlist on
-// /join-waitlist, cannot register, is admitted by an operator, follows the link from the outbox and
-// registers. The operator's account exists from before the waitlist was turned on: a first server
+// /join-waitlist, cannot register, is admitted by an operator on the monitoring page, follows the link
+// from the outbox and registers. The operator's account exists from before the waitlist was turned on: a first server
 // (WAITLIST off) creates it, a second one on the same DATA_DIR runs with WAITLIST=on and names it in
 // OPERATOR_USER_IDS.
 
@@ -37,7 +37,7 @@ async function signedInApi(origin: string, outbox: Outbox, mobile: string): Prom
   const code = await outbox.code(mobile, sentAt);
   const login = await post('/passport/web/sms_login/', { mobile, code });
   expect(login.message, JSON.stringify(login)).toBe('success');
-  return Object.assign(api, { postForm: post }) as APIRequestContext & { postForm: typeof post };
+  return api;
 }
 
 test.describe('the waitlist', () => {
@@ -46,19 +46,13 @@ test.describe('the waitlist', () => {
   let dataDir: string;
   let first: RunningServer | undefined;
   let server: RunningServer;
-  let operator: APIRequestContext & {
-    postForm: (path: string, form: Record<string, string>) => Promise<{ message: string }>;
-  };
+  let operator: APIRequestContext;
 
   test.beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-waitlist-'));
     first = await startServer({ env: { DATA_DIR: dataDir } });
     const operatorMobile = uniqueMobile();
-    const api = (await signedInApi(
-      first.origin,
-      new Outbox(first.origin),
-      operatorMobile,
-    )) as typeof operator;
+    const api = await signedInApi(first.origin, new Outbox(first.origin), operatorMobile);
     const operatorId = (await (await api.get('/passport/web/account/info/')).json()).data.user_id as string;
     await api.dispose();
     await first.stop();
@@ -66,11 +60,7 @@ test.describe('the waitlist', () => {
     server = await startServer({ env: { DATA_DIR: dataDir, WAITLIST: 'on', OPERATOR_USER_IDS: operatorId } });
     // The operator signs in there again (the store is the same file: the send cooldown is let pass).
     letResendCooldownPass({ ...server, dataDir }, operatorMobile);
-    operator = (await signedInApi(
-      server.origin,
-      new Outbox(server.origin),
-      operatorMobile,
-    )) as typeof operator;
+    operator = await signedInApi(server.origin, new Outbox(server.origin), operatorMobile);
   });
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
@@ -112,13 +102,21 @@ test.describe('the waitlist', () => {
     await expect(page).toHaveURL(/\/join-waitlist\?reason=required$/);
     await expect(page.getByRole('alert')).toHaveText(/注册需要排队/);
 
-    // The operator sees the entry and admits it.
-    const list = await (await operator.get('/passport/web/waitlist/list/?state=waiting')).json();
-    const entry = list.data.entries.find((e: { note: string }) => e.note === '想试用');
-    expect(entry).toBeTruthy();
-    expect((await operator.postForm('/passport/web/waitlist/admit/', { id: entry.id })).message).toBe(
-      'success',
-    );
+    // The operator opens the monitoring page in a browser with their session, finds the entry and admits it.
+    const context = await page
+      .context()
+      .browser()
+      ?.newContext({ storageState: await operator.storageState() });
+    if (!context) throw new Error('no browser for the operator');
+    const operatorPage = await context.newPage();
+    await operatorPage.goto(`${server.origin}/workbench/monitoring`);
+    const waitlist = operatorPage.getByRole('region', { name: '候补名单' });
+    const row = waitlist.getByRole('row').filter({ hasText: '想试用' });
+    await expect(row).toHaveCount(1);
+    expect(await seriousViolations(operatorPage)).toEqual([]);
+    await row.getByRole('button', { name: /^准许 / }).click();
+    await expect(row).toHaveCount(0);
+    await context.close();
 
     // The link arrives; following it, the person registers and lands on the workbench.
     let link = '';
