@@ -2,6 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { fetchChallengeSettings } from '@portico/captcha-loader';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PuzzleAnswer } from '../src/domain/challenge/puzzle';
+import { gapPositions, SLIDE_ROW } from '../src/domain/challenge/puzzles/slide';
 import { CaptchaDecisionCode, type CaptchaSubtype, ErrorCode, paths } from '../src/protocol';
 import {
   answerFields,
@@ -283,6 +284,28 @@ describe.each(['slide', 'text', 'whirl', '3d'] as const)('the %s puzzle', (subty
 });
 
 describe('the slide puzzle', () => {
+  it('puts its gaps on the row without overlap, in every order and across the row', () => {
+    for (const count of [3, 4]) {
+      const lefts = new Set<number>();
+      const firsts = new Set<number>();
+      for (let i = 0; i < 2000; i++) {
+        const xs = gapPositions(count);
+        expect(xs).toHaveLength(count);
+        const sorted = [...xs].sort((a, b) => a - b);
+        expect(sorted[0]).toBeGreaterThanOrEqual(SLIDE_ROW.minX);
+        expect(sorted.at(-1)).toBeLessThanOrEqual(SLIDE_ROW.maxX);
+        for (let j = 1; j < count; j++)
+          expect((sorted[j] as number) - (sorted[j - 1] as number)).toBeGreaterThanOrEqual(SLIDE_ROW.step);
+        lefts.add(sorted[0] as number);
+        firsts.add(xs.indexOf(sorted[0] as number));
+      }
+      // The answer's gap is not always the leftmost, and the row's slack is used.
+      expect(firsts.size).toBe(count);
+      expect(lefts.size).toBeGreaterThan(3);
+    }
+    expect(() => gapPositions(5)).toThrow(/no room/);
+  });
+
   async function slideAnswer(browser: Browser) {
     const id = await challengeOf('slide');
     await draw(browser, { challenge_id: id });
