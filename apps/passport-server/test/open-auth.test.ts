@@ -504,6 +504,16 @@ describe('the developer console', () => {
     return { data, rp: await discover(data.client_key, data.client_secret) };
   }
   const refusal = (answer: { body: { data: { error_code: number } } }) => answer.body.data.error_code;
+  /** An app registered in the console by `owner`, and a person who authorised it (with their tokens). */
+  async function authorisedApp() {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const { data, rp } = await consoleApp(owner);
+    const person = server.browser();
+    await signInBySms(server, person);
+    const tokens = await redeem(rp, await authorize(rp, person));
+    return { owner, data, rp, person, tokens };
+  }
 
   it('registers an app that a stock client uses at once; the list counts who authorised it and never shows the secret', async () => {
     const owner = server.browser();
@@ -563,12 +573,7 @@ describe('the developer console', () => {
   });
 
   it('rotating the secret stops the old one at once; the new one works', async () => {
-    const owner = server.browser();
-    await signInBySms(server, owner);
-    const { data, rp } = await consoleApp(owner);
-    const person = server.browser();
-    await signInBySms(server, person);
-    const tokens = await redeem(rp, await authorize(rp, person));
+    const { owner, data, rp, tokens } = await authorisedApp();
     const rotated = await owner.post(DEVELOPER_APP_ROTATE_PATH, { client_key: data.client_key });
     expect(rotated.body.message, JSON.stringify(rotated.body)).toBe('success');
     expect(rotated.body.data.client_secret).not.toBe(data.client_secret);
@@ -582,12 +587,7 @@ describe('the developer console', () => {
   });
 
   it('deleting an app ends every authorisation and token of it; the consent page no longer knows it', async () => {
-    const owner = server.browser();
-    await signInBySms(server, owner);
-    const { data, rp } = await consoleApp(owner);
-    const person = server.browser();
-    await signInBySms(server, person);
-    const tokens = await redeem(rp, await authorize(rp, person));
+    const { owner, data, rp, person, tokens } = await authorisedApp();
     const deleted = await owner.post(DEVELOPER_APP_DELETE_PATH, { client_key: data.client_key });
     expect(deleted.body.message, JSON.stringify(deleted.body)).toBe('success');
     expect(deleted.body.data.apps).toEqual([]);

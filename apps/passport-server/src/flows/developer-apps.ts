@@ -91,6 +91,18 @@ function toApp(metadata: ClientMetadata, authorizedCount: number): DeveloperApp 
   };
 }
 
+/** How many people have a live authorisation (a grant) of each of these apps; absent means none. */
+async function authorizedCounts(app: FastifyInstance, clientKeys: string[]): Promise<Map<string, number>> {
+  const rows = await recordsOf(app)
+    .selectFrom('open_auth_records')
+    .select((eb) => ['client_id', eb.fn.count<number>('account_id').distinct().as('people')])
+    .where('model', '=', 'Grant')
+    .where('client_id', 'in', clientKeys)
+    .groupBy('client_id')
+    .execute();
+  return new Map(rows.map((row) => [row.client_id ?? '', Number(row.people)]));
+}
+
 /**
  * The signed-in person's apps, newest first, each with the number of people who authorised it, and the
  * scopes an app may ask for here (user_info and the deployment's OPEN_SCOPES), described.
@@ -111,18 +123,10 @@ export async function listDeveloperApps(
     .orderBy('id')
     .execute();
   if (!clients.length) return { apps: [], scopes };
-  const counts = await db
-    .selectFrom('open_auth_records')
-    .select((eb) => ['client_id', eb.fn.count<number>('account_id').distinct().as('people')])
-    .where('model', '=', 'Grant')
-    .where(
-      'client_id',
-      'in',
-      clients.map((client) => client.id),
-    )
-    .groupBy('client_id')
-    .execute();
-  const people = new Map(counts.map((row) => [row.client_id, Number(row.people)]));
+  const people = await authorizedCounts(
+    app,
+    clients.map((client) => client.id),
+  );
   return {
     apps: clients.map((client) =>
       toApp(JSON.parse(client.payload) as ClientMetadata, people.get(client.id) ?? 0),
@@ -186,8 +190,7 @@ export async function rotateDeveloperAppSecret(
   const session = requireSession(request);
   const metadata = { ...(await ownClient(app, session.userId, clientKey)), client_secret: newSecret() };
   await saveClient(app, metadata);
-  const { apps } = await listDeveloperApps(app, request);
-  const count = apps.find((entry) => entry.client_key === clientKey)?.authorized_count ?? 0;
+  const count = (await authorizedCounts(app, [clientKey])).get(clientKey) ?? 0;
   return { ...toApp(metadata, count), client_secret: metadata.client_secret };
 }
 

@@ -95,7 +95,7 @@ function RegisterForm({
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const create = useMutation({
     mutationFn: (input: Parameters<typeof createApp>[1]) => createApp(accountClient, input),
-    onSuccess: (app, _input) => {
+    onSuccess: (app) => {
       void queryClient.invalidateQueries({ queryKey: APPS_KEY });
       onCreated(app);
     },
