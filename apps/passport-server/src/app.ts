@@ -93,7 +93,16 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     ajv: {
-      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
+      // strictNumbers off: with it on, Ajv 8 coerces a query's "1e400" to Infinity and then skips
+      // minimum/maximum for a non-finite number, so a page of Infinity reached the database. Off, the range
+      // keywords always run, and every number of every input has finite bounds (test/inventory.test.ts).
+      customOptions: {
+        coerceTypes: 'array',
+        removeAdditional: false,
+        useDefaults: true,
+        allErrors: false,
+        strictNumbers: false,
+      },
     },
     frameworkErrors,
   });

@@ -200,6 +200,51 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
     expect(missing).toEqual([]);
   });
 
+  // Ajv coerces a query's "1e400" to Infinity and then skips range keywords for a non-finite number
+  // (src/app.ts): only a finite minimum and maximum on every number keeps such a value out.
+  it('bounds every number of every route input, so a coerced Infinity is refused', () => {
+    const unbounded: string[] = [];
+    const walk = (schema: unknown, where: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      const types = ([] as unknown[]).concat(s.type ?? []);
+      if ((types.includes('integer') || types.includes('number')) && !('const' in s) && !('enum' in s)) {
+        if (!Number.isFinite(s.minimum) && !Number.isFinite(s.exclusiveMinimum))
+          unbounded.push(`${where}: minimum`);
+        if (!Number.isFinite(s.maximum) && !Number.isFinite(s.exclusiveMaximum))
+          unbounded.push(`${where}: maximum`);
+      }
+      for (const [key, value] of Object.entries(s)) {
+        if (key === 'properties' && value && typeof value === 'object')
+          for (const [name, sub] of Object.entries(value)) walk(sub, `${where}.${name}`);
+        else if (key !== 'properties' && typeof value === 'object') walk(value, `${where}/${key}`);
+      }
+    };
+    for (const route of routes)
+      for (const part of ['body', 'querystring', 'params'] as const)
+        walk(schemaOf(route, part), `${label(route)} ${part}`);
+    expect(unbounded).toEqual([]);
+  });
+
+  it('refuses a query number that coerces to Infinity (1e400) with a 4xx envelope, signed in', async () => {
+    const browser = await signedIn();
+    const numeric = (route: InventoryRoute) =>
+      Object.entries(schemaOf(route, 'querystring')?.properties ?? {})
+        .filter(([, p]) => p.type === 'integer' || p.type === 'number')
+        .map(([name]) => name);
+    const cases = walkable(routes).filter((r) => r.method === 'GET' && numeric(r).length > 0);
+    expect(cases.length, 'routes with a number in the query (the paged lists)').toBeGreaterThan(3);
+    const answers: string[] = [];
+    for (const route of cases) {
+      const query = new URLSearchParams(plausibleQuery(route).slice(1));
+      for (const name of numeric(route)) query.set(name, '1e400');
+      const response = await send(browser, { method: 'GET', url: `${concreteUrl(route)}?${query}` });
+      if (response.statusCode !== 400) answers.push(`${label(route)}: ${response.statusCode}`);
+    }
+    expect(answers).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   describe('refuses every forged state-changing request, without changing any state', () => {
     const targets = routes.filter(isStateChanging);
     let anonymous: Browser;

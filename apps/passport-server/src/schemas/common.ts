@@ -91,7 +91,16 @@ export const authResponses = <T extends TSchema>(data: T) => ({
 });
 
 /** `mix_mode` as it may arrive in a body: '1' / 1 when sensitive fields are encoded. */
-export const MixMode = Type.Optional(Type.Union([Type.String({ maxLength: 2 }), Type.Integer()]));
+export const MixMode = Type.Optional(
+  Type.Union([Type.String({ maxLength: 2 }), Type.Integer({ minimum: 0, maximum: 99 })]),
+);
+
+/** A field the wire carries as text or as a whole number (aid, platform_app_id); both bounded. */
+export const TextOrInteger = (maxLength: number, minLength = 0) =>
+  Type.Union([
+    Type.String({ minLength, maxLength }),
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  ]);
 
 /** 0 or 1 flags such as need_frozen_user. */
 export const Flag = Type.Optional(Type.Integer({ minimum: 0, maximum: 1 }));

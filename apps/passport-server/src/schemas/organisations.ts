@@ -1,7 +1,7 @@
 import { type TObject, type TProperties, Type } from 'typebox';
 import { ORGANISATION_LIMITS as L, LIMITS, MAX_PAGE_SIZE } from '../protocol';
 import { AccountInfo } from './account';
-import { Code, CommonQuery, Flag, FORM, MixMode } from './common';
+import { Code, CodeTypeField, CommonQuery, Flag, FORM, MixMode } from './common';
 import { NewPassword } from './register';
 
 /** Request and response schemas of the affiliate family (routes/aff); responses are documentation. */
@@ -219,7 +219,7 @@ export const schemas = {
       identifier: Type.String({ minLength: 1, maxLength: 254 }),
       code: Code,
       password: NewPassword,
-      type: Type.Optional(Type.Integer()),
+      type: Type.Optional(CodeTypeField),
     }),
   ),
   subjectLoginList: get(

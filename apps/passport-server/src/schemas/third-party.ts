@@ -1,11 +1,21 @@
 import { Type } from 'typebox';
 import { AccountInfo } from './account';
-import { Code, CodeTypeField, CommonQuery, Email, Flag, FORM, MixMode, Mobile } from './common';
+import {
+  Code,
+  CodeTypeField,
+  CommonQuery,
+  Email,
+  Flag,
+  FORM,
+  MixMode,
+  Mobile,
+  TextOrInteger,
+} from './common';
 
 /** Third-party sign-in (docs/third-party-sign-in.md): the redirect, the code exchange, linking. */
 
 /** `github` or `google` (a number is accepted on the wire and refused as not configured). */
-const PlatformAppId = Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Integer()]);
+const PlatformAppId = TextOrInteger(32, 1);
 const State = Type.String({ minLength: 1, maxLength: 128 });
 const AuthCode = Type.String({ minLength: 1, maxLength: 2048 });
 const ProfileKey = Type.String({ minLength: 1, maxLength: 128 });
@@ -15,11 +25,11 @@ export const AuthRedirectQuery = Type.Object(
   {
     platform_app_id: PlatformAppId,
     next: Type.Optional(Type.String({ maxLength: 2048 })),
-    aid: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Integer()])),
+    aid: Type.Optional(TextOrInteger(32)),
     account_sdk_source: Type.Optional(Type.String({ maxLength: 32 })),
     use_local_host: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()])),
     action: Type.Optional(Type.String({ maxLength: 32 })),
-    subject_aid: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Integer()])),
+    subject_aid: Type.Optional(TextOrInteger(32)),
   },
   { additionalProperties: true },
 );
@@ -110,7 +120,7 @@ export const authBindLoginSchema = {
 export const ProfileKeyQuery = Type.Object(
   {
     profile_key: ProfileKey,
-    aid: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Integer()])),
+    aid: Type.Optional(TextOrInteger(32)),
   },
   { additionalProperties: true },
 );
