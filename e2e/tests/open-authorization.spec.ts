@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { devices } from '@playwright/test';
 import * as oidc from 'openid-client';
-import { nationalNumber, sendCodeAndRead, typeCode } from '../support/person';
+import { nationalNumber, sendCodeAndRead, signInBySms, typeCode } from '../support/person';
+import { decodeQr } from '../support/qr';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -9,7 +11,8 @@ import { seriousViolations } from '../support/web-pages';
 // the relying party, registered by RFC 7591 with OPEN_REGISTRATION_TOKEN) sends a person to Portico;
 // they sign in on the consent page by SMS code, switch the optional scope off, approve, and the app
 // shows their name from userinfo. Revoking the app in the account centre makes its refresh fail; a
-// denial comes back to the app as error=access_denied.
+// denial comes back to the app as error=access_denied. A person may also sign in there by QR code,
+// confirmed on a signed-in phone.
 
 const REGISTRATION_TOKEN = 'e2e-registration-token-0123456789';
 
@@ -149,6 +152,52 @@ it('a third-party app: sign in on the consent page, an optional scope off, appro
     await page.getByRole('button', { name: '拒绝' }).click();
     await expect(page).toHaveURL(new RegExp(`^${app.origin}/callback\\?.*error=access_denied`));
   } finally {
+    await app.close();
+  }
+});
+
+it('a third-party app: sign in on the consent page by QR code with a signed-in phone, approve', async ({
+  page,
+  browser,
+  server,
+  outbox,
+}) => {
+  const app = await startThirdPartyApp(`${server.origin}/oauth`);
+  // The phone (Pixel 7 emulation), signed in by SMS code, as in qr-login.spec.ts.
+  const phone = await browser.newContext({ ...devices['Pixel 7'] });
+  try {
+    const phonePage = await phone.newPage();
+    const mobile = uniqueMobile();
+    await signInBySms(phonePage, server, outbox, { mobile });
+
+    await page.goto(`${app.origin}/start`);
+    await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));
+    await expect(page.getByRole('heading', { name: '请先登录，再决定是否授权' })).toBeVisible();
+    const tab = page.getByRole('tab', { name: '扫码登录', exact: true });
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    const address = await decodeQr(page);
+    expect(address).toMatch(new RegExp(`^${server.origin}/app/qr\\?token=`));
+
+    await phonePage.goto(address);
+    await expect(page.locator('.qr-login-number')).toBeVisible();
+    const number = (await page.locator('.qr-login-number').textContent())?.trim() ?? '';
+    await phonePage
+      .getByRole('group', { name: '选择电脑屏幕上显示的数字' })
+      .getByRole('button', { name: number, exact: true })
+      .click();
+
+    // Signed in by the phone: the same question, now with the answer buttons; the page stays put.
+    const approve = page.getByRole('button', { name: '同意授权' });
+    await expect(approve).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));
+    await approve.click();
+    await expect(page).toHaveURL(new RegExp(`^${app.origin}/callback`));
+    await expect(page.getByText(/^hello \S+/)).toBeVisible();
+    await expect(page.getByText(/^scope: /)).toContainText('video.list');
+    expect(await app.refresh()).toBe(true);
+  } finally {
+    await phone.close();
     await app.close();
   }
 });

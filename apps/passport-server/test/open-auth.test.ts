@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenAuthDatabase } from '../src/domain/open-auth/adapter';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
 import {
   DEVELOPER_APP_CREATE_PATH,
@@ -488,6 +490,83 @@ describe('the consent page and the account centre', () => {
     const info = await browser.get(`${paths.open.authInfoV2}?interaction=${answer.interaction}`);
     expect(info.body.data.optionalScope.map((s: { name: string }) => s.name)).toEqual(['video.list']);
     expect(pathOf(`${paths.open.connect}?${query}`)).toContain('/passport/open/connect');
+  });
+
+  it('remembers the connect request for 60 days (the open-auth state cookie): an expired interaction can start it again', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    const { verifier, challenge } = pkce();
+    const state = randomState();
+    const query = new URLSearchParams({
+      client_key: app.clientId,
+      scope: 'user_info',
+      optionalScope: 'video.list',
+      state,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const connect = await browser.get(`${paths.open.connect}?${query}`);
+    expect(connect.status).toBe(302);
+    const cookie = [connect.headers['set-cookie'] ?? []]
+      .flat()
+      .find((c) => String(c).startsWith('passport_open_auth_state='));
+    expect(cookie, 'the state cookie').toBeTruthy();
+    expect(cookie).toMatch(/Max-Age=5184000/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const first = await follow(browser, String(connect.headers.location), REDIRECT);
+    await signInBySms(server, browser);
+
+    // The provider's interaction is gone (an hour passed): the page is told it may start again.
+    await (server.app.db as unknown as Kysely<OpenAuthDatabase>)
+      .deleteFrom('open_auth_records')
+      .where('model', '=', 'Interaction')
+      .execute();
+    const gone = await browser.get(`${paths.open.authInfoV2}?interaction=${first.interaction}`);
+    expect(gone.body.status_code).toBe(ErrorCode.openInteractionExpired);
+    expect(gone.body.data.resumable).toBe(true);
+
+    const again = await follow(browser, paths.open.connectResume, REDIRECT);
+    expect(again.interaction).toBeTruthy();
+    expect(again.interaction).not.toBe(first.interaction);
+    const info = await browser.get(`${paths.open.authInfoV2}?interaction=${again.interaction}`);
+    expect(info.body.data.client_key).toBe(app.clientId);
+    expect(info.body.data.optionalScope.map((s: { name: string }) => s.name)).toEqual(['video.list']);
+    const decided = await browser.post(paths.open.webAuth, {
+      interaction: again.interaction ?? '',
+      approve: 1,
+      scope: '',
+    });
+    const back = await follow(browser, decided.body.data.redirect_url, REDIRECT);
+    // The same request: the app's state and PKCE verifier still fit.
+    const tokens = await redeem(app, { callback: back.callback as URL, verifier, state });
+    expect(tokens.access_token).toBeTruthy();
+    expect(tokens.scope?.split(' ')).not.toContain('video.list');
+  });
+
+  it('offers no resume to a browser without the cookie, or with one it altered', async () => {
+    const stranger = server.browser();
+    const none = await stranger.get(paths.open.connectResume);
+    expect(none.body.status_code).toBe(ErrorCode.openInteractionExpired);
+    expect(none.body.data.resumable).toBe(false);
+    expect(none.headers.location).toBeUndefined();
+    const gone = await stranger.get(`${paths.open.authInfoV2}?interaction=no-such-interaction`);
+    expect(gone.body.data.resumable).toBe(false);
+
+    const app = await registerApp();
+    const query = new URLSearchParams({ client_key: app.clientId, redirect_uri: REDIRECT });
+    const browser = server.browser();
+    await browser.get(`${paths.open.connect}?${query}`);
+    const value = browser.cookies.get('passport_open_auth_state') ?? '';
+    const [payload = '', signature = ''] = value.split('.');
+    const forged = Buffer.from(
+      JSON.stringify({ client_key: app.clientId, redirect_uri: 'https://evil.example/callback' }),
+    ).toString('base64url');
+    browser.cookies.set('passport_open_auth_state', `${forged}.${signature}`);
+    expect((await browser.get(paths.open.connectResume)).body.data.resumable).toBe(false);
+    browser.cookies.set('passport_open_auth_state', `${payload}.${signature}`);
+    expect((await browser.get(paths.open.connectResume)).status).toBe(302);
   });
 });
 

@@ -158,6 +158,25 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
     expect(await isSignedIn(again)).toBe(true);
   });
 
+  it('open/third_party/auth (the authorization page’s exchange) signs in and up in the auth envelope', async () => {
+    const { who, userId } = await linkedByMobile(provider);
+    const browser = server.browser();
+    const signIn = await browser.post(paths.open.thirdPartyAuth, await atProvider(browser, provider, who));
+    expect(signIn.body, JSON.stringify(signIn.body)).toMatchObject({
+      status_code: 0,
+      data: { user_id: userId },
+    });
+    expect(await isSignedIn(browser)).toBe(true);
+    // A state used once is refused in the auth envelope: status_code is the error code.
+    const fresh = server.browser();
+    const callback = await atProvider(fresh, provider, person(provider));
+    const created = await fresh.post(paths.open.thirdPartyAuth, callback);
+    expect(created.body.status_code, JSON.stringify(created.body)).toBe(0);
+    expect(created.body.data.new_user).toBe(true);
+    const replayed = await fresh.post(paths.open.thirdPartyAuth, callback);
+    expect(replayed.body.status_code).toBe(ErrorCode.oauthStateMismatch);
+  });
+
   it('auth/login with the profile_key creates the account; a verified provider e-mail becomes its e-mail', async () => {
     const browser = server.browser();
     const email = freshEmail();

@@ -1,9 +1,15 @@
 import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
-import { openPaths, webPaths } from '@portico/account-sdk/protocol';
-import { render, screen, waitFor } from '@testing-library/react';
+import {
+  ErrorCode,
+  openPaths,
+  passportPaths,
+  thirdPartyPaths,
+  webPaths,
+} from '@portico/account-sdk/protocol';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
 import { AuthorizedApps } from '../src';
 import { renderAuthApp } from './support/app';
 
@@ -17,6 +23,16 @@ const info = (user: unknown) => ({
   scope: [{ name: 'user_info', zh: '获取你的昵称和头像', en: 'Read your name and picture' }],
   optionalScope: [{ name: 'video.list', zh: '读取你的视频列表', en: 'Read your video list' }],
   user,
+});
+
+const ada = { user_id: '42', name: 'Ada', avatar_url: '' };
+
+/** Lazy chunks and queries on a busy machine: a generous bound, never a timed assertion. */
+const SLOW = { timeout: 15_000 };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
 });
 
 describe('the consent page (/authorization)', () => {
@@ -53,6 +69,113 @@ describe('the consent page (/authorization)', () => {
     expect(await screen.findByText('请先登录，再决定是否授权')).toBeTruthy();
     expect(screen.getByRole('tab', { name: '验证码登录' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '同意授权' })).toBeNull();
+  });
+
+  it('offers the QR tab to a signed-out person; a QR sign-in comes back to the same question, signed in', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let signedIn = false;
+    const states = ['scanned', 'confirmed'];
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => (signedIn ? ok(signedInAccount) : fail(ErrorCode.notLoggedIn)),
+      [openPaths.authInfoV2]: () => auth(info(signedIn ? ada : null)),
+      [webPaths.getQrcode]: () =>
+        ok({
+          token: 'token-1',
+          qrcode_index_url: 'https://passport.test/app/qr?token=token-1',
+          expires_in: 120,
+          expires_at: Date.now() + 120_000,
+        }),
+      [webPaths.checkQrconnect]: () => {
+        const status = states.shift() ?? 'new';
+        return ok({ status, expires_in: 100, ...(status === 'scanned' ? { number: 64 } : {}) });
+      },
+      [webPaths.webLogin]: () => {
+        signedIn = true;
+        return ok({ ...signedInAccount, redirect_url: '/authorization?interaction=i-3' });
+      },
+    });
+    renderAuthApp(passport.client, '/authorization?interaction=i-3', { authorization: true }, 'en');
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.click(await screen.findByRole('tab', { name: 'QR code' }, SLOW));
+    expect(screen.getByRole('tab', { name: 'QR code' }).getAttribute('aria-selected')).toBe('true');
+    const image = await screen.findByRole('img', { name: 'Sign-in QR code' }, SLOW);
+    expect(image.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    // The code is asked for with this page as `next`.
+    expect(passport.to(webPaths.getQrcode)[0]?.query.next).toBe('/authorization?interaction=i-3');
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(await screen.findByText('64')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    // Signed in by the phone: the question is read again, and the person can now answer it.
+    expect(await screen.findByRole('button', { name: 'Approve' }, SLOW)).toBeTruthy();
+    expect(screen.getByText(/Signed in as Ada/)).toBeTruthy();
+    expect(passport.to(webPaths.webLogin)[0]?.body).toMatchObject({ token: 'token-1' });
+    expect(passport.to(openPaths.authInfoV2).at(-1)?.query).toMatchObject({ interaction: 'i-3' });
+  });
+
+  it('offers the configured third-party providers; the round trip returns to the consent page, signed in', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...globalThis.location, assign });
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => fail(ErrorCode.notLoggedIn),
+      [openPaths.authInfoV2]: () => auth(info(null)),
+      [thirdPartyPaths.providers]: () => ok({ providers: ['github', 'google'], linked: [], can_unbind: {} }),
+    });
+    renderAuthApp(
+      passport.client,
+      '/authorization?interaction=i-4',
+      { authorization: true, thirdParty: true },
+      'en',
+    );
+    const github = await screen.findByRole('button', { name: 'Continue with GitHub' }, SLOW);
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
+    await userEvent.click(github);
+    // The passport's redirect to the provider, with this page as `next`.
+    expect(assign).toHaveBeenCalledTimes(1);
+    const target = new URL(String(assign.mock.calls[0]?.[0]));
+    expect(`${target.origin}${target.pathname}`).toBe(`https://passport.test${passportPaths.authLogin}`);
+    expect(target.searchParams.get('platform_app_id')).toBe('github');
+    expect(target.searchParams.get('next')).toBe('/authorization?interaction=i-4');
+
+    // Back from the provider (a new document): the callback page signs in and returns to the question.
+    cleanup();
+    vi.unstubAllGlobals();
+    const back = fakePassport({
+      [webPaths.accountInfo]: () => ok(signedInAccount),
+      [webPaths.authLoginOnly]: () => ok(signedInAccount),
+      [openPaths.authInfoV2]: () => auth(info(ada)),
+    });
+    const { router } = renderAuthApp(
+      back.client,
+      '/github-oauth-callback?code=c4&state=s4',
+      { authorization: true, thirdParty: true, defaultNext: '/home' },
+      'en',
+    );
+    expect(await screen.findByRole('button', { name: 'Approve' }, SLOW)).toBeTruthy();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+      '/authorization?interaction=i-4',
+    );
+    expect(back.to(webPaths.authLoginOnly)[0]?.body).toMatchObject({ platform_app_id: 'github', code: 'c4' });
+    expect(back.to(openPaths.authInfoV2)[0]?.query).toMatchObject({ interaction: 'i-4' });
+  });
+
+  it('offers to start an expired request again only when the passport says this browser can', async () => {
+    const expired = (resumable: boolean) =>
+      fakePassport({
+        [webPaths.accountInfo]: () => ok(signedInAccount),
+        [openPaths.authInfoV2]: () => ({
+          status_code: 1701,
+          status_msg: 'expired',
+          data: { error_code: 1701, description: 'expired', resumable },
+        }),
+      });
+    renderAuthApp(expired(true).client, '/authorization?interaction=gone', { authorization: true }, 'en');
+    const again = await screen.findByRole('link', { name: 'Start this request again' });
+    expect(again.getAttribute('href')).toBe(`https://passport.test${openPaths.connectResume}`);
+    cleanup();
+    renderAuthApp(expired(false).client, '/authorization?interaction=gone', { authorization: true }, 'en');
+    expect(await screen.findByText(/This request is invalid or has expired/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Start this request again' })).toBeNull();
   });
 
   it('says the request is invalid without an interaction', async () => {

@@ -1,9 +1,10 @@
 /// <reference path="../domain/open-auth/oidc-provider.d.ts" />
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { InteractionInstance } from 'oidc-provider';
 import type { OpenAuthDatabase } from '../domain/open-auth/adapter';
 import { OPEN_AUTH_MOUNT } from '../domain/open-auth/provider';
+import { type ConnectRequest, recallConnect, rememberConnect } from '../domain/open-auth/state-cookie';
 import { imageUrl } from '../domain/profile/images';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
@@ -17,10 +18,14 @@ export const words = (value: unknown): string[] =>
 
 export const recordsOf = (app: FastifyInstance) => app.db as unknown as Kysely<OpenAuthDatabase>;
 
-async function interactionOf(app: FastifyInstance, uid: string): Promise<InteractionInstance> {
+async function interactionOf(
+  app: FastifyInstance,
+  uid: string,
+  expired: Record<string, unknown> = {},
+): Promise<InteractionInstance> {
   const provider = await app.openAuth.provider();
   const interaction = await provider.Interaction.find(uid);
-  if (!interaction) throw new PassportError('openInteractionExpired');
+  if (!interaction) throw new PassportError('openInteractionExpired', expired);
   return interaction;
 }
 
@@ -50,7 +55,9 @@ export async function authInfo(
   let scope = words(input.scope);
   let optional = words(input.optionalScope);
   if (input.interaction) {
-    const interaction = await interactionOf(app, input.interaction);
+    // Gone (an hour passed): `resumable` tells the page it may offer to start the request again.
+    const resumable = recallConnect(app, request) !== undefined;
+    const interaction = await interactionOf(app, input.interaction, { resumable });
     clientKey = String(interaction.params.client_id ?? '');
     scope = words(interaction.params.scope);
     optional = words(interaction.params.optional_scope);
@@ -113,16 +120,21 @@ export async function decide(
   return { redirect_url: interaction.returnTo };
 }
 
-/** open/connect: the spec's connect redirect, as a standard authorization request to the provider. */
-export function connectUrl(input: {
-  client_key: string;
-  scope?: string;
-  optionalScope?: string;
-  state?: string;
-  redirect_uri: string;
-  code_challenge?: string;
-  code_challenge_method?: string;
-}): string {
+/** open/connect: the spec's connect redirect, remembered in the open-auth state cookie for 60 days. */
+export function connect(app: FastifyInstance, reply: FastifyReply, input: ConnectRequest): string {
+  rememberConnect(app, reply, input);
+  return connectUrl(input);
+}
+
+/** open/connect/resume: the connect request this browser last followed, again (the person still decides). */
+export function resumeConnect(app: FastifyInstance, request: FastifyRequest): string {
+  const saved = recallConnect(app, request);
+  if (!saved) throw new PassportError('openInteractionExpired', { resumable: false });
+  return connectUrl(saved);
+}
+
+/** The connect redirect as a standard authorization request to the provider. */
+function connectUrl(input: ConnectRequest): string {
   const optional = words(input.optionalScope);
   const scope = [...new Set(['openid', 'user_info', ...words(input.scope), ...optional])];
   const query = new URLSearchParams({

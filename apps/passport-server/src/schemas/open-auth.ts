@@ -82,6 +82,13 @@ export const connectSchema = {
   querystring: ConnectQuery,
 };
 
+export const connectResumeSchema = {
+  summary:
+    'Starts again the connect request this browser last followed (the open-auth state cookie, 60 days); OPEN_INTERACTION_EXPIRED without one',
+  tags: ['open-auth'],
+  querystring: CommonQuery,
+};
+
 export const AuthorizedApps = Type.Object({
   apps: Type.Array(
     Type.Object({

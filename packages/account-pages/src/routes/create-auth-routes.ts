@@ -15,7 +15,7 @@ import { authPaths } from './auth-paths';
 /** Where the passport sends a provider's callback (at the router's root). */
 const THIRD_PARTY_PAGES = ['github-oauth-callback', 'google-oauth-callback', 'github-oauth-twice-redirect'];
 
-/** The sign-in page's third-party buttons, loaded after the page (not in its first load). */
+/** The third-party buttons of the sign-in and consent pages, loaded after the page (not in its first load). */
 const thirdPartyButtons = () => import('../third-party/buttons');
 
 export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
@@ -60,7 +60,11 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
     routes.push({
       id: 'auth-authorization',
       path: '/authorization',
-      lazy: async () => (await import('../screens/authorization')).route(options),
+      lazy: async () =>
+        (await import('../screens/authorization')).route(
+          options,
+          options.thirdParty ? thirdPartyButtons : undefined,
+        ),
     });
   if (options.thirdParty)
     for (const page of THIRD_PARTY_PAGES)

@@ -1,9 +1,9 @@
 import { ErrorMessage, useAccountLanguage, useLogout } from '@portico/account-react';
-import { decideOpenAuth, getOpenAuthInfo } from '@portico/account-sdk';
+import { decideOpenAuth, getOpenAuthInfo, isAccountError, openConnectResumeUrl } from '@portico/account-sdk';
 import type { OpenScopeInfo } from '@portico/account-sdk/protocol';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { type ComponentType, lazy, Suspense, useId, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { CodeLoginForm } from '../forms/code-login-form';
 import { PasswordLoginForm } from '../forms/password-login-form';
 import { useAuthConfig } from '../routes/auth-config';
@@ -12,6 +12,14 @@ import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { Tabs } from '../ui/tabs';
 import { useAuthorizationT } from './authorization.messages';
+
+/** The QR tab, with the QR library, loaded when first opened (as on the sign-in screen). */
+const QrLoginPanel = lazy(() => import('../qr/qr-login-panel'));
+
+/** The third-party buttons as the route loads them: `next` is where the callback page returns to. */
+type ThirdPartyButtons = ComponentType<{ next?: string }>;
+
+type SignInMethod = 'sms' | 'password' | 'qr';
 
 /** Where the browser goes after an answer; a seam for tests, the real page leaves the document. */
 const go = (url: string) => globalThis.location.assign(url);
@@ -33,13 +41,16 @@ function ScopeSwitch({ scope, on, onToggle }: { scope: OpenScopeInfo; on: boolea
  * as a switch, who is signed in (with "not you?"), or the sign-in panel when nobody is; Approve / Deny
  * answer open/web/auth and follow the redirect it returns, back through the provider to the app.
  */
-function Authorization() {
+function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined }) {
   const t = useAuthorizationT();
   const language = useAccountLanguage();
   const { client } = useAuthConfig();
   const [params] = useSearchParams();
+  const location = useLocation();
   const interaction = params.get('interaction') ?? '';
-  const [method, setMethod] = useState<'sms' | 'password'>('sms');
+  // This page's own URL: a QR or third-party sign-in comes back here, to the same question, signed in.
+  const here = `${location.pathname}${location.search}`;
+  const [method, setMethod] = useState<SignInMethod>('sms');
   const [off, setOff] = useState<ReadonlySet<string>>(new Set());
   const info = useQuery({
     queryKey: ['portico', 'open', 'auth-info', interaction],
@@ -64,12 +75,21 @@ function Authorization() {
   const data = info.data;
   const app = data?.app_name ?? '';
   const title = t('authz.title');
-  if (!interaction || info.isError)
+  if (!interaction || info.isError) {
+    // An expired question this browser started with the connect redirect can be asked again (the
+    // passport keeps that request 60 days in an HttpOnly cookie the page cannot read: it says so).
+    const resumable = isAccountError(info.error) && info.error.data.resumable === true;
     return (
       <AuthShell title={title} subtitle={t('authz.missing')}>
         <ErrorMessage error={info.error} />
+        {resumable ? (
+          <a className="button button-primary" href={openConnectResumeUrl(client)}>
+            {t('authz.resume')}
+          </a>
+        ) : null}
       </AuthShell>
     );
+  }
   if (!data)
     return (
       <AuthShell title={title} subtitle={t('authz.loading')}>
@@ -142,7 +162,7 @@ function Authorization() {
       ) : (
         <>
           <h2>{t('authz.signInFirst')}</h2>
-          <Tabs<'sms' | 'password'>
+          <Tabs<SignInMethod>
             label={t('authz.methods')}
             selected={method}
             onSelect={setMethod}
@@ -157,12 +177,37 @@ function Authorization() {
                 label: t('authz.tab.password'),
                 panel: <PasswordLoginForm onSignedIn={signedIn} />,
               },
+              {
+                key: 'qr',
+                label: t('authz.tab.qr'),
+                panel: (
+                  <Suspense fallback={<div className="spinner" aria-hidden="true" />}>
+                    <QrLoginPanel next={here} onSignedIn={signedIn} />
+                  </Suspense>
+                ),
+              },
             ]}
           />
+          {Buttons ? (
+            <Suspense fallback={null}>
+              <Buttons next={here} />
+            </Suspense>
+          ) : null}
         </>
       )}
     </AuthShell>
   );
 }
 
-export const route = (options: AuthRoutesOptions) => screenRoute(options, Authorization);
+/**
+ * The route. With `thirdParty` (the callback pages are mounted then), the buttons of the configured
+ * providers are loaded after the page, a chunk of their own, and shown under the sign-in panel.
+ */
+export const route = (
+  options: AuthRoutesOptions,
+  buttons?: () => Promise<{ default: ThirdPartyButtons }>,
+) => {
+  if (!buttons) return screenRoute(options, () => <Authorization />);
+  const Buttons = lazy(buttons);
+  return screenRoute(options, () => <Authorization Buttons={Buttons} />);
+};

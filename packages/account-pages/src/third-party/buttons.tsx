@@ -5,15 +5,17 @@ import { providerName, startThirdParty } from './start';
 
 /**
  * The sign-in page's third-party buttons: only the providers the passport has configured (none: the
- * section is not shown). Loaded lazily by the login screen, so the first load does not carry it.
+ * section is not shown). Loaded lazily by the login and consent screens, so their first load does not
+ * carry it. The callback page returns to `next` (the consent page passes its own URL), else to the
+ * `?next=` search parameter; the callback page decides by the app's safe-next policy either way.
  */
-export default function ThirdPartyButtons() {
+export default function ThirdPartyButtons({ next: nextProp }: { next?: string }) {
   const t = useThirdPartyT();
   const client = useAccountClient();
   const [search] = useSearchParams();
   const providers = useThirdPartyAccounts().data?.providers ?? [];
   if (providers.length === 0) return null;
-  const next = search.get('next') ?? '';
+  const next = nextProp ?? search.get('next') ?? '';
   return (
     <section className="third-party" aria-label={t('tp.or')}>
       <p className="third-party-divider">{t('tp.or')}</p>

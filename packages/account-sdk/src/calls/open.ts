@@ -1,18 +1,34 @@
 import type { AccountClient, CallOptions } from '../client/types';
+import { CodeType } from '../protocol/code-types';
 import type { openPaths } from '../protocol/paths';
 import type {
+  AccountInfo,
   AuthorizedApp,
+  MobileCodePayload,
+  NextPayload,
+  OAuthLoginPayload,
   OpenAuthDecision,
   OpenAuthDecisionPayload,
   OpenAuthInfo,
+  PasswordLoginPayload,
+  QrcodeData,
+  QrStatusData,
+  SendCodeData,
+  SmsLoginPayload,
+  TokenPayload,
 } from '../protocol/types';
+import { frozen, nextRoot } from './defaults';
 
 type OpenPath = (typeof openPaths)[keyof typeof openPaths];
 
 /** Open authorization's calls answer the auth envelope (`{status_code: 0, data}`; docs/open-authorization.md). */
-function openCall<P extends object, D>(path: OpenPath, method: 'GET' | 'POST' = 'POST') {
+function openCall<P extends object, D>(
+  path: OpenPath,
+  method: 'GET' | 'POST' = 'POST',
+  defaults?: Partial<P>,
+) {
   return (client: AccountClient, payload?: P, options?: CallOptions): Promise<D> =>
-    client.request<D>({ ...options, path, method, data: { ...payload }, envelope: 'auth' });
+    client.request<D>({ ...options, path, method, data: { ...defaults, ...payload }, envelope: 'auth' });
 }
 
 /** The consent page's question: the app asking, its required and optional scopes, who is signed in. */
@@ -32,4 +48,44 @@ export const listAuthorizedApps = /* @__PURE__ */ openCall<object, { apps: Autho
 /** Revokes one app for the signed-in person: its grants, codes and tokens, at once. */
 export const revokeAuthorizedApp = /* @__PURE__ */ openCall<{ client_key: string }, object>(
   '/passport/open/update_authorize_info/',
+);
+
+/*
+ * Signing in inside the authorization page, the open family's way: the same sign-ins as the web family's
+ * (the same session, challenge and second verification), answered in the auth envelope.
+ */
+
+/** Sends an SMS code for the authorization page's sign-in (purpose 27, open auth, unless `type` says). */
+export const sendOpenCode = /* @__PURE__ */ openCall<
+  Omit<MobileCodePayload, 'type'> & Partial<Pick<MobileCodePayload, 'type'>>,
+  SendCodeData
+>('/passport/open/send_code/', 'POST', { type: CodeType.openAuth });
+/** Signs in (or up) by an SMS code of purpose 27 (or 26) on the authorization page. */
+export const openSmsLogin = /* @__PURE__ */ openCall<SmsLoginPayload, AccountInfo>(
+  '/passport/open/web/sms/',
+  'POST',
+  { ...frozen, type: CodeType.openAuth },
+);
+/** Signs in by password (and one of email, username, mobile or account) on the authorization page. */
+export const openAccountLogin = /* @__PURE__ */ openCall<PasswordLoginPayload, AccountInfo>(
+  '/passport/open/account/',
+  'POST',
+  frozen,
+);
+/** Exchanges a third-party callback's code for a session (signs up a new person, as `auth/login`). */
+export const openThirdPartyLogin = /* @__PURE__ */ openCall<OAuthLoginPayload, AccountInfo>(
+  '/passport/open/third_party/auth/',
+  'POST',
+  frozen,
+);
+/** Gets a QR code for signing in on the authorization page from the signed-in app. */
+export const getOpenQrcode = /* @__PURE__ */ openCall<NextPayload, QrcodeData>(
+  '/passport/open/get_qrcode/',
+  'GET',
+  nextRoot,
+);
+/** Polls the authorization page's QR code by its token (read-only). */
+export const checkOpenQrcode = /* @__PURE__ */ openCall<TokenPayload, QrStatusData>(
+  '/passport/open/check_qrcode/',
+  'GET',
 );

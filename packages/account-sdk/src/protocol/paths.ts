@@ -172,6 +172,8 @@ export const openPaths = /* @__PURE__ */ family('/passport/open/', [
   'auth/token',
   'update_authorize_info',
   'connect',
+  /** Starts again the connect request this browser last followed (the 60-day open-auth state cookie). */
+  'connect/resume',
   /** The apps the signed-in person has authorised (the account centre). */
   'authorized_apps',
 ]);

@@ -74,3 +74,10 @@ export const openConnectUrl = (
   target: Pick<RedirectTarget, 'baseUrl'>,
   { response_type = DEFAULTS.responseType, ...params }: OpenConnectParams,
 ): string => url(target as RedirectTarget, openPaths.connect, { ...params, response_type });
+
+/**
+ * Starts again the connect request this browser last followed (kept 60 days in the open-auth state
+ * cookie): for an authorization page whose interaction expired (`resumable` in the failure's data).
+ */
+export const openConnectResumeUrl = (target: Pick<RedirectTarget, 'baseUrl'>): string =>
+  `${(target.baseUrl ?? '').replace(/\/+$/, '')}${openPaths.connectResume}`;

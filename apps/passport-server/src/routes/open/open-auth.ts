@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
 import { codeSignIn } from '../../flows/code-sign-in';
-import { authInfo, authorizedApps, connectUrl, decide, revokeApp } from '../../flows/open-auth';
+import { authInfo, authorizedApps, connect, decide, resumeConnect, revokeApp } from '../../flows/open-auth';
 import { paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
   AuthorizedApps,
   authInfoSchema,
   authorizedAppsSchema,
+  connectResumeSchema,
   connectSchema,
   decisionSchema,
   OpenAuthDecision,
@@ -44,8 +45,21 @@ export const openConnect = flowRoute({
   data: Type.Object({}),
   responses: { 302: Type.Null({ description: 'redirect to the provider, then the authorization page' }) },
   at: [['open', paths.open.connect]],
-  run: async (_app, request, reply) => {
-    await reply.redirect(connectUrl(request.query), 302);
+  run: async (app, request, reply) => {
+    await reply.redirect(connect(app, reply, request.query), 302);
+    return undefined;
+  },
+});
+
+/** Follows again the connect request this browser last followed (its open-auth state cookie). */
+export const openConnectResume = flowRoute({
+  method: 'GET',
+  schema: connectResumeSchema,
+  data: Type.Object({}),
+  responses: { 302: Type.Null({ description: 'redirect to the provider, then the authorization page' }) },
+  at: [['open', paths.open.connectResume]],
+  run: async (app, request, reply) => {
+    await reply.redirect(resumeConnect(app, request), 302);
     return undefined;
   },
 });
@@ -66,12 +80,15 @@ export const openUpdateAuthorizeInfo = flowRoute({
   run: (app, request) => revokeApp(app, request, request.body.client_key),
 });
 
-/** sms/authorize (code purpose 26): the authorization page's SMS sign-in; the web family, as the SDK calls it. */
+/** sms/authorize (code purpose 26 or 27): the authorization page's SMS sign-in; open/web/sms is the same in the auth envelope. */
 export const smsAuthorize = flowRoute({
   method: 'POST',
   schema: smsAuthorizeSchema,
   data: AccountInfo,
-  at: [['web', paths.web.smsAuthorize]],
+  at: [
+    ['web', paths.web.smsAuthorize],
+    ['open', paths.open.webSms],
+  ],
   run: (app, request, reply) => {
     const { mobile, code, type } = request.body;
     return codeSignIn(app, request, reply, 'smsAuthorize', { to: mobile, code, type });
@@ -82,6 +99,7 @@ export const OPEN_AUTH_ROUTES: readonly FlowRoute[] = [
   openAuthInfo,
   openDecision,
   openConnect,
+  openConnectResume,
   openAuthorizedApps,
   openUpdateAuthorizeInfo,
   smsAuthorize,

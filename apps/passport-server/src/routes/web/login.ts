@@ -52,7 +52,7 @@ export const emailCodeLogin = flowRoute({
   },
 });
 
-/** Password sign-in: user/login, the sso flavour's, the legacy account_login and mobile/login. */
+/** Password sign-in: user/login, the sso flavour's, the legacy account_login, mobile/login and open/account. */
 export const passwordLogin = flowRoute({
   method: 'POST',
   schema: passwordLoginSchema,
@@ -62,6 +62,7 @@ export const passwordLogin = flowRoute({
     ['sso', paths.sso.userLogin],
     ['legacy', paths.legacy.accountLogin],
     ['mobile', paths.mobile.login],
+    ['open', paths.open.account],
   ],
   run: (app, request, reply) => passwordSignIn(app, request, reply, request.body),
 });

@@ -25,7 +25,7 @@ import {
 } from '../../schemas/qr';
 import { flowRoute } from '../declare';
 
-/** QR sign-in (flows/qr-login, docs/qr-login.md): the web, sso, legacy and two-step rows. */
+/** QR sign-in (flows/qr-login, docs/qr-login.md): the web, sso, legacy, open and two-step rows. */
 
 export const qrGet = flowRoute({
   method: 'GET',
@@ -35,6 +35,7 @@ export const qrGet = flowRoute({
     ['web', paths.web.getQrcode],
     ['sso', paths.sso.getQrcode],
     ['legacy', paths.legacy.getQrcode],
+    ['open', paths.open.getQrcode],
   ],
   run: (app, request, reply) => getQrcode(app, request, reply, { next: request.query.next }),
 });
@@ -47,6 +48,7 @@ export const qrCheck = flowRoute({
     ['web', paths.web.checkQrconnect],
     ['sso', paths.sso.checkQrconnect],
     ['legacy', paths.legacy.checkQrconnect],
+    ['open', paths.open.checkQrcode],
   ],
   run: (app, request) => checkQrcode(app, request, request.query.token),
 });

@@ -3,12 +3,18 @@ import { paths } from '../../protocol';
 import { emailSendCodeSchema, SendCodeData, sendCodeSchema } from '../../schemas/send-code';
 import { flowRoute } from '../declare';
 
-/** send_code: to `mobile`, or to the account of a second verification's `sms_code_key`. */
+/**
+ * send_code: to `mobile`, or to the account of a second verification's `sms_code_key`; the open family's
+ * (the authorization page's) too, POST only as every code send (docs/open-authorization.md).
+ */
 export const webSendCode = flowRoute({
   method: 'POST',
   schema: sendCodeSchema,
   data: SendCodeData,
-  at: [['web', paths.web.sendCode]],
+  at: [
+    ['web', paths.web.sendCode],
+    ['open', paths.open.sendCode],
+  ],
   run: (app, request) =>
     sendCode(app, request, {
       channel: 'mobile',

@@ -57,11 +57,15 @@ export const authLoginOnly = flowRoute({
   run: (app, request, reply) => thirdPartySignIn(app, request, reply, request.body, false),
 });
 
+/** The callback page's code exchange that signs in (or up); open/third_party/auth is the same in the auth envelope. */
 export const authLogin = flowRoute({
   method: 'POST',
   schema: authLoginSchema,
   data: AccountInfo,
-  at: [['web', paths.web.authLogin]],
+  at: [
+    ['web', paths.web.authLogin],
+    ['open', paths.open.thirdPartyAuth],
+  ],
   run: (app, request, reply) => thirdPartySignIn(app, request, reply, request.body, true),
 });
 
