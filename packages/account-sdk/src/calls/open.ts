@@ -1,5 +1,4 @@
 import type { AccountClient, CallOptions } from '../client/types';
-import { CodeType } from '../protocol/code-types';
 import type { openPaths } from '../protocol/paths';
 import type {
   AccountInfo,
@@ -20,6 +19,12 @@ import type {
 import { frozen, nextRoot } from './defaults';
 
 type OpenPath = (typeof openPaths)[keyof typeof openPaths];
+
+/**
+ * `CodeType.openAuth` written out: a property read of the CodeType table in a pure call's arguments
+ * keeps the table in every page that imports the SDK, whether it calls these or not.
+ */
+const OPEN_AUTH_CODE = { type: 27 } as const;
 
 /** Open authorization's calls answer the auth envelope (`{status_code: 0, data}`; docs/open-authorization.md). */
 function openCall<P extends object, D>(
@@ -59,12 +64,12 @@ export const revokeAuthorizedApp = /* @__PURE__ */ openCall<{ client_key: string
 export const sendOpenCode = /* @__PURE__ */ openCall<
   Omit<MobileCodePayload, 'type'> & Partial<Pick<MobileCodePayload, 'type'>>,
   SendCodeData
->('/passport/open/send_code/', 'POST', { type: CodeType.openAuth });
+>('/passport/open/send_code/', 'POST', OPEN_AUTH_CODE);
 /** Signs in (or up) by an SMS code of purpose 27 (or 26) on the authorization page. */
 export const openSmsLogin = /* @__PURE__ */ openCall<SmsLoginPayload, AccountInfo>(
   '/passport/open/web/sms/',
   'POST',
-  { ...frozen, type: CodeType.openAuth },
+  { ...OPEN_AUTH_CODE, need_frozen_user: 0 },
 );
 /** Signs in by password (and one of email, username, mobile or account) on the authorization page. */
 export const openAccountLogin = /* @__PURE__ */ openCall<PasswordLoginPayload, AccountInfo>(

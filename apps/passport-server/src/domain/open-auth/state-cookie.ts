@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hmac, safeEqual } from '../../lib/crypto';
 
 /**
- * The open-auth state cookie (spec §9: it lasts 60 days): the last connect redirect this browser
+ * The open-auth state cookie (it lasts 60 days, 5,184,000 s): the last connect redirect this browser
  * followed (client_key, scopes, state, redirect_uri, PKCE challenge), signed with the server secret.
  * The provider's interaction behind the authorization page lives an hour; a person who comes back
  * later (after a third-party sign-in round trip, or a day away) is offered to start that same request
