@@ -39,7 +39,7 @@ describe('the cookie table of docs/protocol.md', () => {
       .map((file) => readFileSync(join(root, 'src', file), 'utf8'))
       .join('\n');
     const names = new Set(
-      [...sources.matchAll(/['`](?:__Host-|__Secure-)?(passport_[a-z]+)['`]/g)].map((m) => m[1] as string),
+      [...sources.matchAll(/['`}](?:__Host-|__Secure-)?(passport_[a-z_]+)['`]/g)].map((m) => m[1] as string),
     );
     expect(names.size).toBeGreaterThanOrEqual(4);
     for (const name of names) expect(documented, name).toContain(name);

@@ -492,9 +492,8 @@ describe('the consent page and the account centre', () => {
     expect(pathOf(`${paths.open.connect}?${query}`)).toContain('/passport/open/connect');
   });
 
-  it('remembers the connect request for 60 days (the open-auth state cookie): an expired interaction can start it again', async () => {
-    const app = await registerApp();
-    const browser = server.browser();
+  /** The connect redirect's query for an app, with a fresh state and PKCE pair. */
+  function connectQuery(app: App, extra: Record<string, string> = {}) {
     const { verifier, challenge } = pkce();
     const state = randomState();
     const query = new URLSearchParams({
@@ -505,7 +504,23 @@ describe('the consent page and the account centre', () => {
       redirect_uri: REDIRECT,
       code_challenge: challenge,
       code_challenge_method: 'S256',
+      ...extra,
     });
+    return { query, verifier, state };
+  }
+
+  /** Every provider interaction ends (their half hour passed). */
+  const expireInteractions = () =>
+    (server.app.db as unknown as Kysely<OpenAuthDatabase>)
+      .deleteFrom('open_auth_records')
+      .where('model', '=', 'Interaction')
+      .execute();
+
+  it('remembers the connect request for 60 days (the open-auth state cookie): the expired interaction it became starts again', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const { query, verifier, state } = connectQuery(app);
     const connect = await browser.get(`${paths.open.connect}?${query}`);
     expect(connect.status).toBe(302);
     const cookie = [connect.headers['set-cookie'] ?? []]
@@ -515,20 +530,28 @@ describe('the consent page and the account centre', () => {
     expect(cookie).toMatch(/Max-Age=5184000/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\/passport\/open\//);
     const first = await follow(browser, String(connect.headers.location), REDIRECT);
-    await signInBySms(server, browser);
+    // The page shows it: the cookie learns which interaction the request became.
+    const shown = await browser.get(`${paths.open.authInfoV2}?interaction=${first.interaction}`);
+    expect(shown.body.status_code).toBe(0);
 
-    // The provider's interaction is gone (an hour passed): the page is told it may start again.
-    await (server.app.db as unknown as Kysely<OpenAuthDatabase>)
-      .deleteFrom('open_auth_records')
-      .where('model', '=', 'Interaction')
-      .execute();
+    await expireInteractions();
     const gone = await browser.get(`${paths.open.authInfoV2}?interaction=${first.interaction}`);
     expect(gone.body.status_code).toBe(ErrorCode.openInteractionExpired);
     expect(gone.body.data.resumable).toBe(true);
+    const late = await browser.post(paths.open.webAuth, { interaction: first.interaction ?? '', approve: 1 });
+    expect(late.body.data.resumable).toBe(true);
 
+    // Meanwhile the person authorised the app with every scope elsewhere: a resume still asks
+    // (prompt=consent) instead of handing the app a code at once.
+    await authorize(app, browser, {
+      scope: 'openid user_info video.list',
+      optional: 'video.list',
+      keep: 'video.list',
+    });
     const again = await follow(browser, paths.open.connectResume, REDIRECT);
-    expect(again.interaction).toBeTruthy();
+    expect(again.interaction, 'the consent page again, though the app was authorised').toBeTruthy();
     expect(again.interaction).not.toBe(first.interaction);
     const info = await browser.get(`${paths.open.authInfoV2}?interaction=${again.interaction}`);
     expect(info.body.data.client_key).toBe(app.clientId);
@@ -545,28 +568,59 @@ describe('the consent page and the account centre', () => {
     expect(tokens.scope?.split(' ')).not.toContain('video.list');
   });
 
-  it('offers no resume to a browser without the cookie, or with one it altered', async () => {
+  it('offers no resume for an interaction the cookie does not name: another connect since, a stock client, no cookie, a forged one', async () => {
+    const app = await registerApp();
+    const other = await registerApp('Other App');
+    const browser = server.browser();
+    const mine = await follow(browser, `${paths.open.connect}?${connectQuery(app).query}`, REDIRECT);
+    expect(
+      (await browser.get(`${paths.open.authInfoV2}?interaction=${mine.interaction}`)).body.status_code,
+    ).toBe(0);
+    // Another site sends the browser through a connect of its own: the cookie now names that request.
+    const theirs = await follow(browser, `${paths.open.connect}?${connectQuery(other).query}`, REDIRECT);
+    expect(
+      (await browser.get(`${paths.open.authInfoV2}?interaction=${theirs.interaction}`)).body.status_code,
+    ).toBe(0);
+    // A stock client's request (straight to the provider) never names itself in the cookie.
+    const stock = await follow(
+      browser,
+      client.buildAuthorizationUrl(app.config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid user_info',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      }).href,
+      REDIRECT,
+    );
+    await browser.get(`${paths.open.authInfoV2}?interaction=${stock.interaction}`);
+    await expireInteractions();
+    const answers = async (interaction?: string) =>
+      (await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`)).body.data.resumable;
+    expect(await answers(mine.interaction)).toBe(false);
+    expect(await answers(stock.interaction)).toBe(false);
+    expect(await answers(theirs.interaction)).toBe(true);
+
+    // No cookie: the resume lands on the authorization page, which says the request is gone.
     const stranger = server.browser();
     const none = await stranger.get(paths.open.connectResume);
-    expect(none.body.status_code).toBe(ErrorCode.openInteractionExpired);
-    expect(none.body.data.resumable).toBe(false);
-    expect(none.headers.location).toBeUndefined();
-    const gone = await stranger.get(`${paths.open.authInfoV2}?interaction=no-such-interaction`);
-    expect(gone.body.data.resumable).toBe(false);
-
-    const app = await registerApp();
-    const query = new URLSearchParams({ client_key: app.clientId, redirect_uri: REDIRECT });
-    const browser = server.browser();
-    await browser.get(`${paths.open.connect}?${query}`);
+    expect(none.status).toBe(302);
+    expect(none.headers.location).toBe('/authorization');
+    // A payload the server did not sign is no cookie; the signed one resumes.
     const value = browser.cookies.get('passport_open_auth_state') ?? '';
     const [payload = '', signature = ''] = value.split('.');
     const forged = Buffer.from(
-      JSON.stringify({ client_key: app.clientId, redirect_uri: 'https://evil.example/callback' }),
+      JSON.stringify({
+        client_key: app.clientId,
+        redirect_uri: 'https://evil.example/callback',
+        issued_at: Date.now(),
+      }),
     ).toString('base64url');
     browser.cookies.set('passport_open_auth_state', `${forged}.${signature}`);
-    expect((await browser.get(paths.open.connectResume)).body.data.resumable).toBe(false);
+    expect((await browser.get(paths.open.connectResume)).headers.location).toBe('/authorization');
     browser.cookies.set('passport_open_auth_state', `${payload}.${signature}`);
-    expect((await browser.get(paths.open.connectResume)).status).toBe(302);
+    expect(String((await browser.get(paths.open.connectResume)).headers.location)).toMatch(
+      /^\/oauth\/auth\?.*prompt=consent/,
+    );
   });
 });
 

@@ -171,6 +171,7 @@ describe('the consent page (/authorization)', () => {
       });
     renderAuthApp(expired(true).client, '/authorization?interaction=gone', { authorization: true }, 'en');
     const again = await screen.findByRole('link', { name: 'Start this request again' });
+    expect(screen.getByText('This request has expired.')).toBeTruthy();
     expect(again.getAttribute('href')).toBe(`https://passport.test${openPaths.connectResume}`);
     cleanup();
     renderAuthApp(expired(false).client, '/authorization?interaction=gone', { authorization: true }, 'en');

@@ -291,6 +291,11 @@ export function renderProtocolDocs(
           'cookie',
           'HttpOnly binding of the browser that started a third-party sign-in',
         ],
+        [
+          code('passport_open_auth_state'),
+          'cookie',
+          `HttpOnly, 60 days, path ${code('/passport/open/')}: the last open-auth connect request this browser followed and the interaction it became, signed by the server, so that interaction, once expired, can start again (${code('open/connect/resume')}); ${code('__Secure-')} behind https`,
+        ],
       ],
     ),
     '',

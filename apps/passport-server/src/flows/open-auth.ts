@@ -3,8 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { InteractionInstance } from 'oidc-provider';
 import type { OpenAuthDatabase } from '../domain/open-auth/adapter';
-import { OPEN_AUTH_MOUNT } from '../domain/open-auth/provider';
-import { type ConnectRequest, recallConnect, rememberConnect } from '../domain/open-auth/state-cookie';
+import { CONSENT_PAGE, OPEN_AUTH_MOUNT } from '../domain/open-auth/provider';
+import {
+  type ConnectRequest,
+  canResume,
+  noteInteraction,
+  recallConnect,
+  rememberConnect,
+} from '../domain/open-auth/state-cookie';
 import { imageUrl } from '../domain/profile/images';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
@@ -49,15 +55,18 @@ function describe(app: FastifyInstance, scope: string[], optional: string[]) {
 export async function authInfo(
   app: FastifyInstance,
   request: FastifyRequest,
+  reply: FastifyReply,
   input: { interaction?: string; client_key?: string; scope?: string; optionalScope?: string },
 ): Promise<OpenAuthInfo> {
   let clientKey = input.client_key;
   let scope = words(input.scope);
   let optional = words(input.optionalScope);
   if (input.interaction) {
-    // Gone (an hour passed): `resumable` tells the page it may offer to start the request again.
-    const resumable = recallConnect(app, request) !== undefined;
-    const interaction = await interactionOf(app, input.interaction, { resumable });
+    // Gone (half an hour passed): `resumable` tells the page it may offer to start the request again.
+    const interaction = await interactionOf(app, input.interaction, {
+      resumable: canResume(app, request, input.interaction),
+    });
+    noteInteraction(app, request, reply, interaction);
     clientKey = String(interaction.params.client_id ?? '');
     scope = words(interaction.params.scope);
     optional = words(interaction.params.optional_scope);
@@ -93,7 +102,9 @@ export async function decide(
   input: { interaction: string; approve: number; scope?: string },
 ): Promise<OpenAuthDecision> {
   const session = requireSession(request);
-  const interaction = await interactionOf(app, input.interaction);
+  const interaction = await interactionOf(app, input.interaction, {
+    resumable: canResume(app, request, input.interaction),
+  });
   const provider = await app.openAuth.provider();
   const clientId = String(interaction.params.client_id ?? '');
   let result: Record<string, unknown>;
@@ -126,15 +137,18 @@ export function connect(app: FastifyInstance, reply: FastifyReply, input: Connec
   return connectUrl(input);
 }
 
-/** open/connect/resume: the connect request this browser last followed, again (the person still decides). */
+/**
+ * open/connect/resume: the connect request this browser last followed, again, asking for consent again
+ * (`prompt=consent`: an earlier grant does not answer for the person). Without one, the authorization
+ * page, which says the request is invalid or has expired.
+ */
 export function resumeConnect(app: FastifyInstance, request: FastifyRequest): string {
   const saved = recallConnect(app, request);
-  if (!saved) throw new PassportError('openInteractionExpired', { resumable: false });
-  return connectUrl(saved);
+  return saved ? connectUrl(saved, 'consent') : CONSENT_PAGE;
 }
 
 /** The connect redirect as a standard authorization request to the provider. */
-function connectUrl(input: ConnectRequest): string {
+function connectUrl(input: ConnectRequest, prompt?: 'consent'): string {
   const optional = words(input.optionalScope);
   const scope = [...new Set(['openid', 'user_info', ...words(input.scope), ...optional])];
   const query = new URLSearchParams({
@@ -147,6 +161,7 @@ function connectUrl(input: ConnectRequest): string {
   if (input.state) query.set('state', input.state);
   if (input.code_challenge) query.set('code_challenge', input.code_challenge);
   if (input.code_challenge_method) query.set('code_challenge_method', input.code_challenge_method);
+  if (prompt) query.set('prompt', prompt);
   return `${OPEN_AUTH_MOUNT}/auth?${query}`;
 }
 

@@ -84,7 +84,7 @@ export const connectSchema = {
 
 export const connectResumeSchema = {
   summary:
-    'Starts again the connect request this browser last followed (the open-auth state cookie, 60 days); OPEN_INTERACTION_EXPIRED without one',
+    'Starts again, asking for consent again, the connect request this browser last followed (the open-auth state cookie, 60 days); without one, the authorization page',
   tags: ['open-auth'],
   querystring: CommonQuery,
 };

@@ -21,6 +21,22 @@ type ThirdPartyButtons = ComponentType<{ next?: string }>;
 
 type SignInMethod = 'sms' | 'password' | 'qr';
 
+/**
+ * An expired question this browser started with the connect redirect can be asked again: the passport
+ * keeps that request 60 days in an HttpOnly cookie the page cannot read, and says so (`resumable`).
+ */
+const isResumable = (error: unknown) => isAccountError(error) && error.data.resumable === true;
+
+function ResumeLink() {
+  const t = useAuthorizationT();
+  const { client } = useAuthConfig();
+  return (
+    <a className="button button-primary" href={openConnectResumeUrl(client)}>
+      {t('authz.resume')}
+    </a>
+  );
+}
+
 /** Where the browser goes after an answer; a seam for tests, the real page leaves the document. */
 const go = (url: string) => globalThis.location.assign(url);
 
@@ -76,17 +92,11 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
   const app = data?.app_name ?? '';
   const title = t('authz.title');
   if (!interaction || info.isError) {
-    // An expired question this browser started with the connect redirect can be asked again (the
-    // passport keeps that request 60 days in an HttpOnly cookie the page cannot read: it says so).
-    const resumable = isAccountError(info.error) && info.error.data.resumable === true;
+    const resumable = isResumable(info.error);
     return (
-      <AuthShell title={title} subtitle={t('authz.missing')}>
+      <AuthShell title={title} subtitle={t(resumable ? 'authz.expired' : 'authz.missing')}>
         <ErrorMessage error={info.error} />
-        {resumable ? (
-          <a className="button button-primary" href={openConnectResumeUrl(client)}>
-            {t('authz.resume')}
-          </a>
-        ) : null}
+        {resumable ? <ResumeLink /> : null}
       </AuthShell>
     );
   }
@@ -158,6 +168,7 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
             </button>
           </div>
           <ErrorMessage error={decide.error} />
+          {isResumable(decide.error) ? <ResumeLink /> : null}
         </>
       ) : (
         <>

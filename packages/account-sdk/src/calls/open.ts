@@ -32,8 +32,8 @@ function openCall<P extends object, D>(
   method: 'GET' | 'POST' = 'POST',
   defaults?: Partial<P>,
 ) {
-  return (client: AccountClient, payload?: P, options?: CallOptions): Promise<D> =>
-    client.request<D>({ ...options, path, method, data: { ...defaults, ...payload }, envelope: 'auth' });
+  return <T = D>(client: AccountClient, payload?: P, options?: CallOptions): Promise<T> =>
+    client.request<T>({ ...options, path, method, data: { ...defaults, ...payload }, envelope: 'auth' });
 }
 
 /** The consent page's question: the app asking, its required and optional scopes, who is signed in. */
@@ -77,12 +77,14 @@ export const openAccountLogin = /* @__PURE__ */ openCall<PasswordLoginPayload, A
   'POST',
   frozen,
 );
-/** Exchanges a third-party callback's code for a session (signs up a new person, as `auth/login`). */
-export const openThirdPartyLogin = /* @__PURE__ */ openCall<OAuthLoginPayload, AccountInfo>(
-  '/passport/open/third_party/auth/',
-  'POST',
-  frozen,
-);
+/**
+ * Exchanges a third-party callback's code for a session. Like `auth/login` (not `login_only`), an
+ * identity no account links signs a new person up.
+ */
+export const openThirdPartyLogin = /* @__PURE__ */ openCall<
+  Omit<OAuthLoginPayload, 'login_only'>,
+  AccountInfo
+>('/passport/open/third_party/auth/', 'POST', frozen);
 /** Gets a QR code for signing in on the authorization page from the signed-in app. */
 export const getOpenQrcode = /* @__PURE__ */ openCall<NextPayload, QrcodeData>(
   '/passport/open/get_qrcode/',

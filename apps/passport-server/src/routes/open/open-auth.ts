@@ -28,7 +28,7 @@ export const openAuthInfo = flowRoute({
   schema: authInfoSchema,
   data: OpenAuthInfo,
   at: [['open', paths.open.authInfoV2]],
-  run: (app, request) => authInfo(app, request, request.query),
+  run: (app, request, reply) => authInfo(app, request, reply, request.query),
 });
 
 export const openDecision = flowRoute({
