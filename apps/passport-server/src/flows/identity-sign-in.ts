@@ -87,7 +87,7 @@ export function activeIdentity(
   session: Session,
 ): ActiveIdentity | undefined | Promise<ActiveIdentity | undefined> {
   if (!session.deputyId) return undefined;
-  return lookupOf(app)(session.userId, session.deputyId);
+  return lookupOf(app)(session.userId, session.deputyId, session.orgVersion);
 }
 
 /** account/info: the account, and the active identity when one is. Synchronous unless the lookup waits. */

@@ -889,12 +889,24 @@ describe('the active identity in account/info', () => {
     // connection (an operator's sqlite3 shell, a second process) is seen by the next request too.
     if (backend !== 'postgres') {
       const other = new SQLite(join(server.config.dataDir, 'portico.db'));
+      const outside = (statement: string, ...args: string[]) => {
+        other.prepare(statement).run(...args);
+      };
       try {
-        other.prepare("update roles set is_banned = 1 where role_key = 'extra'").run();
+        // Each table the identity is read from, changed outside the server (migration 0017's triggers).
+        outside("update roles set is_banned = 1 where role_key = 'extra'");
+        expect((await accountInfo(m.client)).org?.permissions).toEqual([]);
+        outside("update roles set is_banned = 0 where role_key = 'extra'");
+        expect((await accountInfo(m.client)).org?.permissions).toEqual(['member:update']);
+        outside('delete from deputy_roles where deputy_id = ?', m.identity);
+        expect((await accountInfo(m.client)).org?.permissions).toEqual([]);
+        outside('update deputies set deputy_name = ? where id = ?', 'Renamed', m.identity);
+        expect((await accountInfo(m.client)).org?.deputy_name).toBe('Renamed');
+        outside('update subjects set is_frozen = 1 where id = ?', boss.sid);
+        expect((await accountInfo(m.client)).org?.subject_is_frozen).toBe(1);
       } finally {
         other.close();
       }
-      expect((await accountInfo(m.client)).org?.permissions).toEqual([]);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CompiledQuery } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -15,6 +15,11 @@ export interface Session {
   absoluteExpiresAt: number;
   /** The active organisation identity (a deputy id), or null for the personal identity. */
   deputyId: string | null;
+  /**
+   * On SQLite's fast path: the organisation tables' version read with the session row (migration
+   * 0017), by which the identity lookup keeps an active identity between two changes.
+   */
+  orgVersion?: number | undefined;
 }
 
 export interface Sessions {
@@ -92,7 +97,10 @@ export function createSessions(app: FastifyInstance): SessionService {
   if (lookup.parameters.length !== 1) throw new Error('the session lookup must take exactly the token hash');
   type LookupRow = typeof lookup extends CompiledQuery<infer Row> ? Row : never;
   const sqlite = app.database.sqlite;
-  const sessionRow = sqlite?.prepare<[string], Omit<LookupRow, keyof User> & { user_id: string }>(
+  const sessionRow = sqlite?.prepare<
+    [string],
+    Omit<LookupRow, keyof User> & { user_id: string; org_version: number }
+  >(
     db
       .selectFrom('sessions')
       .select([
@@ -102,6 +110,8 @@ export function createSessions(app: FastifyInstance): SessionService {
         'expires_at',
         'absolute_expires_at',
         'deputy_id',
+        // About 0.1 µs here, where a statement of its own costs about 2 µs (identity-lookup).
+        sql<number>`(select v from org_version where id = 1)`.as('org_version'),
       ])
       .where('token_hash', '=', '')
       .compile().sql,
@@ -117,14 +127,16 @@ export function createSessions(app: FastifyInstance): SessionService {
     expiresAt: number;
     absoluteExpiresAt: number;
     deputyId: string | null;
+    orgVersion: number | undefined;
   }
-  const found = (user: User, session: Omit<LookupRow, keyof User>): Found => ({
+  const found = (user: User, session: Omit<LookupRow, keyof User> & { org_version?: number }): Found => ({
     user,
     createdAt: Number(session.session_created_at),
     lastSeenAt: Number(session.last_seen_at),
     expiresAt: Number(session.expires_at),
     absoluteExpiresAt: Number(session.absolute_expires_at),
     deputyId: session.deputy_id ?? null,
+    orgVersion: session.org_version,
   });
   /** Synchronous on SQLite's fast path, a promise otherwise. */
   const findSession = (id: string): Found | undefined | Promise<Found | undefined> => {
@@ -162,6 +174,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       expiresAt,
       absoluteExpiresAt: row.absoluteExpiresAt,
       deputyId: row.deputyId,
+      orgVersion: row.orgVersion,
     };
     if (!touch) {
       request.session = session;
