@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/domain/monitoring/batch';
 import { weightedP75 } from '../src/domain/monitoring/dashboard';
+import { databaseMonitorStore } from '../src/domain/monitoring/store';
 import { ErrorCode, paths } from '../src/protocol';
 import { BATCH_BODY_LIMIT, DASHBOARD_PATH } from '../src/routes/monitor/index';
 import { signInBySms } from './support/flows';
@@ -340,5 +342,79 @@ describe('weightedP75', () => {
         { value: 10, weight: 9 },
       ]),
     ).toBe(10);
+  });
+});
+
+describe('the database store', () => {
+  const NOW = Date.now();
+  const batch = (session: string) => ({
+    v: 1 as const,
+    session,
+    app: '1128',
+    flavour: 'web',
+    seq: 0,
+    sent_at: NOW,
+    events: [
+      {
+        kind: 'funnel' as const,
+        time: NOW,
+        page: '/login',
+        rate: 1,
+        step: 'signed_in',
+        method: 'mobile_code',
+      },
+      {
+        kind: 'http' as const,
+        time: NOW,
+        page: '/login',
+        rate: 0.01,
+        path: '/p/',
+        status: 200,
+        duration_ms: 41,
+      },
+      {
+        kind: 'js_error' as const,
+        time: NOW,
+        page: '/login',
+        rate: 1,
+        name: 'TypeError',
+        message: 'x',
+      },
+    ],
+  });
+  const stored = (session: string) =>
+    server.app.db
+      .selectFrom('monitor_events')
+      .selectAll()
+      .where('session', '=', session)
+      .orderBy('kind')
+      .execute()
+      .then((found) => found.map(({ id: _id, session: _session, ...row }) => row));
+
+  it('writes every column alike on SQLite’s own statement and through the query builder, and waits behind an open transaction', async () => {
+    const { db, database } = server.app;
+    const fast = databaseMonitorStore(db, database.sqlite);
+    const built = databaseMonitorStore(db);
+    const a = 'storeA'.padEnd(32, '0');
+    const b = 'storeB'.padEnd(32, '0');
+    await fast.insert(rowsOf(batch(a) as never, NOW));
+    await built.insert(rowsOf(batch(b) as never, NOW));
+    const [fromFast, fromBuilt] = [await stored(a), await stored(b)];
+    expect(fromFast).toHaveLength(3);
+    expect(fromFast).toEqual(fromBuilt);
+    // Another request's transaction is open on the connection: the write waits for it, it does not
+    // land inside it (a rollback there must not take these rows with it).
+    const c = 'storeC'.padEnd(32, '0');
+    let inserted: Promise<void> | undefined;
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.selectFrom('users').select('id').limit(1).execute();
+        inserted = fast.insert(rowsOf(batch(c) as never, NOW));
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await inserted;
+    expect(await stored(c)).toHaveLength(3);
   });
 });

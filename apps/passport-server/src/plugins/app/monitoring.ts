@@ -29,7 +29,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const store = batchedMonitorStore(
-      databaseMonitorStore(app.db),
+      databaseMonitorStore(app.db, app.database.sqlite),
       app.runtime.limits.monitorWriteDelayMs,
       (error) => app.log.warn({ err: error }, 'monitoring events could not be written'),
     );
