@@ -1,7 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts', app: 'src/app.ts', config: 'src/config.ts' },
+  // The password estimator's worker is an entry of its own: src/domain/passwords/strength.ts starts it as
+  // dist/strength-worker.js, beside the chunk that holds that module.
+  entry: {
+    main: 'src/main.ts',
+    app: 'src/app.ts',
+    config: 'src/config.ts',
+    'strength-worker': 'src/domain/passwords/strength-worker.ts',
+  },
   format: ['esm'],
   target: 'node24',
   platform: 'node',

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESTIMATED_LENGTH, estimatorUse, MIN_PASSWORD_SCORE } from '../src/domain/passwords/strength';
+import {
+  ESTIMATED_LENGTH,
+  estimatorUse,
+  MAX_WAITING_ESTIMATES,
+  MIN_PASSWORD_SCORE,
+  weakness,
+} from '../src/domain/passwords/strength';
+import { PassportError } from '../src/errors';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
 import { emailTicket, GOOD_PASSWORD, OTHER_GOOD_PASSWORD, signInBySms } from './support/flows';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
@@ -170,5 +177,53 @@ describe('the estimator’s cost is bounded', () => {
     // Past the policy: the code is judged (no code was sent to this number).
     expect(strongStart.body.data.error_code).not.toBe(ErrorCode.passwordTooWeak);
     expect([ErrorCode.codeExpired, ErrorCode.codeWrong]).toContain(strongStart.body.data.error_code);
+  });
+
+  it(`lets at most ${MAX_WAITING_ESTIMATES} estimates wait for the worker, and refuses the next with RATE_LIMITED`, async () => {
+    await weakness('aaaaaaaa', []); // the worker is up and idle
+    const outcomes = await Promise.all(
+      Array.from({ length: MAX_WAITING_ESTIMATES + 3 }, () =>
+        weakness('aaaaaaaa', []).then(
+          (weak) => (weak ? 'weak' : 'strong'),
+          (error: unknown) => (error instanceof PassportError ? error.errorName : String(error)),
+        ),
+      ),
+    );
+    // One runs, 64 wait, the rest are refused at once; a moment later the worker takes new ones.
+    expect(outcomes.filter((o) => o === 'weak').length).toBe(MAX_WAITING_ESTIMATES + 1);
+    expect(outcomes.filter((o) => o === 'rateLimited').length).toBe(2);
+    expect(await weakness('aaaaaaaa', [])).not.toBeNull();
+  });
+
+  it('estimates off the event loop: other requests are answered while a costly estimate runs', async () => {
+    // 32 characters the estimator finds costly (about half a second to a second of CPU here): on the
+    // event loop it would hold every other request back until it finished.
+    const costly = '01234567890123456789012345678901';
+    const before = estimatorUse.calls;
+    const browser = bounded.browser();
+    const order: string[] = [];
+    const estimate = browser
+      .post(paths.web.passwordReset, { mobile: freshMobile(), code: '123456', password: costly })
+      .then((answer) => {
+        order.push('estimate');
+        return answer;
+      });
+    // Once the estimate has been handed to the worker, the event loop is free for the next request.
+    while (estimatorUse.calls === before && order.length === 0) await new Promise((r) => setImmediate(r));
+    expect(order, 'the estimate is still running').toEqual([]);
+    const infos = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        bounded
+          .browser()
+          .get(paths.web.accountInfo)
+          .then((answer) => {
+            order.push('account/info');
+            return answer;
+          }),
+      ),
+    );
+    expect(infos.map((answer) => answer.status)).toEqual(Array(5).fill(200));
+    expect((await estimate).body.data.error_code).toBe(ErrorCode.passwordTooWeak);
+    expect(order).toEqual([...Array(5).fill('account/info'), 'estimate']);
   });
 });

@@ -423,7 +423,7 @@ export async function acceptInvitation(
     if (!bound || row.contact === null) throw new PassportError('invitationSignInRequired');
     if (input.password === undefined || input.code === undefined)
       throw new PassportError('invitationSignInRequired');
-    const password = assertNewPassword(input.password, {
+    const password = await assertNewPassword(input.password, {
       appName: app.config.appName,
       identifiers: [row.contact],
     });

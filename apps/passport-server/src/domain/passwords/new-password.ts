@@ -44,7 +44,7 @@ export const identifiersOf = (user: Pick<User, 'mobile' | 'email' | 'username'>)
 
 /**
  * The rules for a new password (never applied to an existing one); answers it normalised. The strength
- * estimator runs synchronously and costs CPU, and some routes run it before any code or ticket is
+ * estimator costs CPU (in its worker thread), and some routes run it before any code or ticket is
  * checked (so a refused password costs no code): each run is charged to the client address first (IPv6
  * by its /64), `limits.passwordChecksPerIpPerHour`, past which RATE_LIMITED answers before it runs.
  */

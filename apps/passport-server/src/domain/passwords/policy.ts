@@ -53,8 +53,8 @@ export function screenNewPassword(
  * same context words; score ≥ MIN_PASSWORD_SCORE), else PASSWORD_TOO_WEAK with the estimator's
  * feedback keys in its data. Answers the normalised password.
  */
-export function assertStrong(screened: ScreenedPassword): string {
-  const weak = weakness(screened.password, screened.words);
+export async function assertStrong(screened: ScreenedPassword): Promise<string> {
+  const weak = await weakness(screened.password, screened.words);
   if (weak) throw new PassportError('passwordTooWeak', { ...weak });
   return screened.password;
 }
@@ -63,6 +63,6 @@ export function assertStrong(screened: ScreenedPassword): string {
 export function assertNewPassword(
   password: string,
   context: { appName: string; identifiers: readonly (string | null | undefined)[] },
-): string {
+): Promise<string> {
   return assertStrong(screenNewPassword(password, context));
 }

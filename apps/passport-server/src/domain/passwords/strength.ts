@@ -1,7 +1,10 @@
-import { type TranslationKeys, ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
-import { dictionary as englishDictionary } from '@zxcvbn-ts/language-en';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TranslationKeys } from '@zxcvbn-ts/core';
+import { Piscina } from 'piscina';
+import { PassportError } from '../../errors';
 import type { PasswordSuggestion, PasswordTooWeakData, PasswordWarning } from '../../protocol';
+import type { Estimate } from './strength-worker';
 
 /**
  * The lowest zxcvbn score a new password must reach. 3 is "safely unguessable": about 10^8 guesses or
@@ -10,23 +13,34 @@ import type { PasswordSuggestion, PasswordTooWeakData, PasswordWarning } from '.
 export const MIN_PASSWORD_SCORE = 3;
 
 /**
- * Only the first 32 characters (code points) are estimated: the estimator runs synchronously and its
- * cost grows with the length (a 64-digit run costs 0.2–0.6 s of CPU, 32 about half), and 32 characters
- * that score 3 are ample. A longer password is judged by its start; nothing after it can make it weak.
- * Each run is also charged to the client address first (src/domain/passwords/new-password.ts `policy`).
+ * Only the first 32 characters (code points) are estimated: the estimator's cost grows with the length
+ * (a crafted 64-character run costs seconds of CPU, 32 about half), and 32 characters that score 3 are
+ * ample. A longer password is judged by its start; nothing after it can make it weak. Each run is also
+ * charged to the client address first (src/domain/passwords/new-password.ts `policy`).
  */
 export const ESTIMATED_LENGTH = 32;
+
+/** Estimates waiting for the worker, at most; past it a new one is refused (RATE_LIMITED), not queued. */
+export const MAX_WAITING_ESTIMATES = 64;
 
 /** How often the estimator ran in this process and the longest input it was given (for the tests). */
 export const estimatorUse = { calls: 0, longestInput: 0 };
 
-// Built once when the server starts (~200 ms for the dictionaries), never per request. No translations:
-// the feedback stays as the estimator's keys, which the pages translate.
-const estimator = new ZxcvbnFactory({
-  graphs: adjacencyGraphs,
-  dictionary: { ...commonDictionary, ...englishDictionary },
-  maxLength: ESTIMATED_LENGTH,
-});
+/**
+ * One worker thread, started on first use and kept (an idle worker does not keep the process alive):
+ * the estimator never runs on the event loop, and it uses one core at most. The worker is the .ts file
+ * beside this one when the server runs from its sources, the built .js beside the bundle otherwise.
+ */
+let pool: Piscina | undefined;
+const estimatorPool = () =>
+  (pool ??= new Piscina({
+    filename: new URL(`./strength-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href,
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    maxQueue: MAX_WAITING_ESTIMATES,
+    workerData: { maxLength: ESTIMATED_LENGTH },
+  }));
 
 // The wire's key lists must be the estimator's: an upgrade that adds or renames a key fails to compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -38,20 +52,25 @@ void suggestionsMatch;
 /**
  * Estimates how hard a new password is to guess, with the account's own words (identifiers, app name)
  * counted as known to the attacker. Answers the failure data of PASSWORD_TOO_WEAK when it scores below
- * MIN_PASSWORD_SCORE, else null.
+ * MIN_PASSWORD_SCORE, else null; RATE_LIMITED when MAX_WAITING_ESTIMATES already wait.
  */
-export function weakness(password: string, contextWords: readonly string[]): PasswordTooWeakData | null {
+export async function weakness(
+  password: string,
+  contextWords: readonly string[],
+): Promise<PasswordTooWeakData | null> {
   const estimated = [...password].slice(0, ESTIMATED_LENGTH).join('');
+  const running = estimatorPool();
+  if (running.queueSize >= MAX_WAITING_ESTIMATES) throw new PassportError('rateLimited');
   estimatorUse.calls += 1;
   estimatorUse.longestInput = Math.max(estimatorUse.longestInput, [...estimated].length);
-  const result = estimator.check(estimated, [...contextWords]);
+  const result = (await running.run({ password: estimated, words: [...contextWords] })) as Estimate;
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   return {
     password_score: result.score,
     password_min_score: MIN_PASSWORD_SCORE,
     password_feedback: {
-      warning: result.feedback.warning as PasswordWarning | null,
-      suggestions: result.feedback.suggestions as PasswordSuggestion[],
+      warning: result.warning as PasswordWarning | null,
+      suggestions: result.suggestions as PasswordSuggestion[],
     },
   };
 }
