@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { devices } from '@playwright/test';
 import * as oidc from 'openid-client';
 import { nationalNumber, sendCodeAndRead, signInBySms, typeCode } from '../support/person';
-import { decodeQr } from '../support/qr';
+import { decodeQr, pickShownNumber } from '../support/qr';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -180,12 +180,7 @@ it('a third-party app: sign in on the consent page by QR code with a signed-in p
     expect(address).toMatch(new RegExp(`^${server.origin}/app/qr\\?token=`));
 
     await phonePage.goto(address);
-    await expect(page.locator('.qr-login-number')).toBeVisible();
-    const number = (await page.locator('.qr-login-number').textContent())?.trim() ?? '';
-    await phonePage
-      .getByRole('group', { name: '选择电脑屏幕上显示的数字' })
-      .getByRole('button', { name: number, exact: true })
-      .click();
+    await pickShownNumber(page, phonePage);
 
     // Signed in by the phone: the same question, now with the answer buttons; the page stays put.
     const approve = page.getByRole('button', { name: '同意授权' });

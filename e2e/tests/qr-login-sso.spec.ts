@@ -1,6 +1,6 @@
 import { devices } from '@playwright/test';
 import { masked, signInBySms } from '../support/person';
-import { decodeQr } from '../support/qr';
+import { decodeQr, pickShownNumber } from '../support/qr';
 import { type SsoService, startSsoService } from '../support/sso-service';
 import { test as base, expect, uniqueMobile } from '../support/test';
 
@@ -53,11 +53,7 @@ test('a QR sign-in on the sso page lands on the service with a ticket', async ({
     await expect(page.locator('.qr-login-number')).toBeVisible();
     expect(polls).toContain('/passport/sso/check_qrconnect/');
     expect(polls.filter((path) => path.startsWith('/passport/web/'))).toEqual([]);
-    const number = (await page.locator('.qr-login-number').textContent())?.trim() ?? '';
-    await phonePage
-      .getByRole('group', { name: '选择电脑屏幕上显示的数字' })
-      .getByRole('button', { name: number, exact: true })
-      .click();
+    await pickShownNumber(page, phonePage);
 
     // Confirmed: the page redeems the code (web_login has no sso row) and goes on to /sso/login.
     await expect(page).toHaveURL(new RegExp(`^${service.callback.replace(/[.]/g, '\\.')}\\?ticket=ST-`));

@@ -9,7 +9,7 @@ import {
   typeCode,
   typeMobile,
 } from '../support/person';
-import { decodeQr } from '../support/qr';
+import { decodeQr, pickShownNumber } from '../support/qr';
 import type { RunningServer } from '../support/server';
 import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 
@@ -136,12 +136,7 @@ test('a phone that is not signed in is asked to sign in in the app’s screens, 
     await form.getByRole('button', { name: '登录', exact: true }).click();
     await expect(phonePage).toHaveURL(address);
 
-    await expect(page.locator('.qr-login-number')).toBeVisible();
-    const number = (await page.locator('.qr-login-number').textContent())?.trim() ?? '';
-    await phonePage
-      .getByRole('group', { name: '选择电脑屏幕上显示的数字' })
-      .getByRole('button', { name: number, exact: true })
-      .click();
+    await pickShownNumber(page, phonePage);
     await expectWorkbench(page, server, { mobile });
   } finally {
     await phone.close();
@@ -212,12 +207,7 @@ test('inside the native app: the bridge scans, is asked for the session, and clo
     await phone.page.getByRole('button', { name: '扫一扫' }).click();
     await expect(phone.page).toHaveURL(address);
 
-    await expect(page.locator('.qr-login-number')).toBeVisible();
-    const number = (await page.locator('.qr-login-number').textContent())?.trim() ?? '';
-    await phone.page
-      .getByRole('group', { name: '选择电脑屏幕上显示的数字' })
-      .getByRole('button', { name: number, exact: true })
-      .click();
+    await pickShownNumber(page, phone.page);
     await phone.page.getByRole('button', { name: '完成' }).click();
     await expectWorkbench(page, server, { mobile: phone.mobile });
     const calls = await phone.page.evaluate(
