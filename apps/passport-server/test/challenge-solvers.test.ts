@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Puzzle, PuzzleAnswer, Submission } from '../src/domain/challenge/puzzle';
 import { slide } from '../src/domain/challenge/puzzles/slide';
+import { threeD } from '../src/domain/challenge/puzzles/three-d';
 import { whirl } from '../src/domain/challenge/puzzles/whirl';
 import { dragTrace, evenTrace } from './support/challenge';
 import { backend } from './support/server';
@@ -158,6 +159,108 @@ async function skyCentroid(puzzle: Puzzle): Promise<Submission[]> {
   return [bright, blue, bright + 180].map((turned) => ({ angle: Math.round((360 - (turned % 360)) % 360) }));
 }
 
+/** Hue (degrees) and saturation (0-1) of an RGB pixel; saturation is 0 for greys. */
+function hueOf(red: number, green: number, blue: number): { hue: number; sat: number; value: number } {
+  const max = Math.max(red, green, blue);
+  const min = Math.min(red, green, blue);
+  const d = max - min;
+  if (d === 0) return { hue: 0, sat: 0, value: max / 255 };
+  let hue: number;
+  if (max === red) hue = ((green - blue) / d) % 6;
+  else if (max === green) hue = (blue - red) / d + 2;
+  else hue = (red - green) / d + 4;
+  return { hue: (hue * 60 + 360) % 360, sat: d / max, value: max / 255 };
+}
+
+/** The hues the review's script reads colour words as. */
+const HUES: Record<string, number> = { red: 2, yellow: 50, green: 125, blue: 220, purple: 280 };
+
+/** The pixels of the prompt's colour: saturated, not dark, within 20° of its hue. */
+async function hueMask(puzzle: Puzzle): Promise<{ image: Pixels; matches: Uint8Array }> {
+  const word = /^Click the (\w+) /.exec(puzzle.view.prompt ?? '')?.[1] ?? '';
+  const target = HUES[word];
+  if (target === undefined) throw new Error(`no colour in "${puzzle.view.prompt}"`);
+  const image = await pixels(puzzle.view.image);
+  const matches = new Uint8Array(image.width * image.height);
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const q = at(image, x, y);
+      const { hue, sat, value } = hueOf(
+        image.data[q] as number,
+        image.data[q + 1] as number,
+        image.data[q + 2] as number,
+      );
+      const off = Math.abs(((hue - target + 540) % 360) - 180);
+      if (sat >= 0.35 && value >= 0.2 && off <= 20) matches[y * image.width + x] = 1;
+    }
+  }
+  return { image, matches };
+}
+
+/**
+ * The same script adapted to any layout: the connected regions of the prompt's colour, the largest
+ * first, clicked at their centroids. Without a shape reader it can only pick among the solids of
+ * that colour.
+ */
+async function colourBlobs(puzzle: Puzzle): Promise<Submission[]> {
+  const { image, matches } = await hueMask(puzzle);
+  const { width, height } = image;
+  const seen = new Uint8Array(width * height);
+  const blobs: { count: number; sx: number; sy: number }[] = [];
+  for (let start = 0; start < matches.length; start++) {
+    if (!matches[start] || seen[start]) continue;
+    const blob = { count: 0, sx: 0, sy: 0 };
+    const stack = [start];
+    seen[start] = 1;
+    while (stack.length > 0) {
+      const i = stack.pop() as number;
+      const x = i % width;
+      const y = (i - x) / width;
+      blob.count++;
+      blob.sx += x;
+      blob.sy += y;
+      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+        if (j >= 0 && j < matches.length && matches[j] && !seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+    if (blob.count >= 80) blobs.push(blob);
+  }
+  return blobs
+    .sort((a, b) => b.count - a.count)
+    .map((b) => ({ x: Math.round(b.sx / b.count), y: Math.round(b.sy / b.count) }));
+}
+
+/**
+ * The issue's 3d solver: read the colour from the prompt, count each 3×2 grid cell's pixels of that
+ * hue, and click the cells that match, the most pixels first. Fair to it: it clicks the centroid of
+ * the matching pixels in the cell rather than the cell's geometric centre.
+ */
+async function cellColour(puzzle: Puzzle): Promise<Submission[]> {
+  const { image, matches } = await hueMask(puzzle);
+  const cols = 3;
+  const rows = 2;
+  const cells = Array.from({ length: cols * rows }, () => ({ count: 0, sx: 0, sy: 0 }));
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      if (!matches[y * image.width + x]) continue;
+      const cell = cells[
+        Math.min(rows - 1, Math.floor((y * rows) / image.height)) * cols +
+          Math.min(cols - 1, Math.floor((x * cols) / image.width))
+      ] as { count: number; sx: number; sy: number };
+      cell.count++;
+      cell.sx += x;
+      cell.sy += y;
+    }
+  }
+  return cells
+    .filter((c) => c.count >= 80)
+    .sort((a, b) => b.count - a.count)
+    .map((c) => ({ x: Math.round(c.sx / c.count), y: Math.round(c.sy / c.count) }));
+}
+
 describe.runIf(backend === 'sqlite')('the slide puzzle against scripts', () => {
   it(`holds the issue's template match (piece against the darkened gap) well below its old 100 %`, async () => {
     const rate = await passRate(slide, templateMatch);
@@ -192,5 +295,27 @@ describe.runIf(backend === 'sqlite')('the whirl puzzle against scripts', () => {
     const rate = await passRate(whirl, skyCentroid, 2 * PUZZLES);
     console.info(`whirl, sky centroid: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
     expect(rate).toBeLessThanOrEqual(0.18);
+  }, 300_000);
+});
+
+describe.runIf(backend === 'sqlite')('the 3d puzzle against scripts', () => {
+  // 100 pictures, as for whirl: one try per picture, and rates near 10 % need the larger sample for a
+  // bound three standard deviations above them to stay near the target.
+  it(`holds the issue's colour-of-each-cell solver well below its old 15/15, over ${2 * PUZZLES} pictures`, async () => {
+    const rate = await passRate(threeD, cellColour, 2 * PUZZLES);
+    console.info(`3d, colour of each cell: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
+    // Measured 100 % on the old puzzle (5 solids, 5 colours, 3 tries). Now every shape is there in the
+    // prompt's colour (11 of 12 solids), on a staggered layout that no 3×2 cell fits: measured 3 % over
+    // 400 pictures, 1-4 % over 100. The bound, 10 %, is three standard deviations above 4 %.
+    expect(rate).toBeLessThanOrEqual(0.1);
+  }, 300_000);
+
+  it(`measures the same script adapted to the layout (regions of the colour, largest first)`, async () => {
+    const rate = await passRate(threeD, colourBlobs, 2 * PUZZLES);
+    console.info(`3d, colour regions: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
+    // Without reading shapes it picks one of the 11 solids of the colour (one try): measured 10 % over
+    // 400 pictures. The bound, 20 %, is three standard deviations above 10 % over 100. A shape
+    // classifier would do better: the shape is the person's cue (docs/security.md).
+    expect(rate).toBeLessThanOrEqual(0.2);
   }, 300_000);
 });

@@ -4,7 +4,17 @@ import { pngDataUrl, svgDocument, svgToPng } from '../render';
 
 const WIDTH = 330;
 const HEIGHT = 210;
-const COUNT = 5;
+/**
+ * The layout: three staggered rows of slots (5, 4, 5), jittered, so neighbours may touch and a nearer
+ * solid may hide the edge of one behind it. 12 solids take 12 of the 14 slots.
+ */
+const SLOTS: [number, number][] = [0, 1, 2].flatMap((row) =>
+  Array.from({ length: row === 1 ? 4 : 5 }, (_, i): [number, number] => [
+    (i + (row === 1 ? 1 : 0.5)) * (WIDTH / 5),
+    HEIGHT / 6 + (row * HEIGHT) / 3,
+  ]),
+);
+const COUNT = 12;
 
 const SHAPES = {
   cube: { zh: '立方体', en: 'cube' },
@@ -12,6 +22,9 @@ const SHAPES = {
   cone: { zh: '圆锥', en: 'cone' },
   pyramid: { zh: '金字塔', en: 'pyramid' },
   sphere: { zh: '球', en: 'sphere' },
+  ring: { zh: '圆环', en: 'ring' },
+  prism: { zh: '三棱柱', en: 'prism' },
+  diamond: { zh: '八面体', en: 'diamond' },
 } as const;
 type Shape = keyof typeof SHAPES;
 
@@ -24,14 +37,18 @@ const COLOURS = {
 } as const;
 type Colour = keyof typeof COLOURS;
 
-/** Three shades of one hue: lit top, side, shadowed side; jittered so colours are never exact. */
+/**
+ * Three shades of one hue: lit, side, shadowed; each solid its own hue jitter, saturation and
+ * lightness, so neither a colour nor a shade is exact or tells one solid from another.
+ */
 function shades(colour: Colour) {
-  const h = COLOURS[colour].hue + uniform(-6, 6);
-  const s = uniform(65, 85);
+  const h = COLOURS[colour].hue + uniform(-7, 7);
+  const s = uniform(55, 85);
+  const l = uniform(-6, 6);
   return {
-    top: hsl(h, s, uniform(66, 72)),
-    left: hsl(h, s, uniform(48, 54)),
-    right: hsl(h, s, uniform(32, 38)),
+    top: hsl(h, s, uniform(64, 72) + l),
+    left: hsl(h, s, uniform(46, 54) + l),
+    right: hsl(h, s, uniform(30, 38) + l),
   };
 }
 
@@ -42,36 +59,53 @@ function nextId(): string {
   return `g${gradientId}`;
 }
 
-/** One isometric solid centred on (cx, cy) with size a. */
-function draw(shape: Shape, colour: Colour, cx: number, cy: number, a: number): string {
-  const c = shades(colour);
+type Point = [number, number];
+
+/**
+ * One solid centred on (cx, cy) with size a. `light` is -1 when the light comes from the left, 1 from
+ * the right: the lit and the shadowed sides swap, the sphere's highlight moves.
+ */
+function draw(shape: Shape, colour: Colour, cx: number, cy: number, a: number, light: -1 | 1): string {
+  const shade = shades(colour);
+  const c = light < 0 ? shade : { ...shade, left: shade.right, right: shade.left };
   const stroke = 'stroke="rgba(0,0,0,0.35)" stroke-width="1"';
-  const p = (points: [number, number][]) => points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
+  const p = (points: Point[]) => points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
+  const polygon = (points: Point[], fill: string) =>
+    `<polygon points="${p(points)}" fill="${fill}" ${stroke}/>`;
   const w = a * 0.87;
   switch (shape) {
     case 'cube':
       return [
-        `<polygon points="${p([
-          [cx, cy - a],
-          [cx + w, cy - a / 2],
-          [cx, cy],
-          [cx - w, cy - a / 2],
-        ])}" fill="${c.top}" ${stroke}/>`,
-        `<polygon points="${p([
-          [cx - w, cy - a / 2],
-          [cx, cy],
-          [cx, cy + a],
-          [cx - w, cy + a / 2],
-        ])}" fill="${c.left}" ${stroke}/>`,
-        `<polygon points="${p([
-          [cx, cy],
-          [cx + w, cy - a / 2],
-          [cx + w, cy + a / 2],
-          [cx, cy + a],
-        ])}" fill="${c.right}" ${stroke}/>`,
+        polygon(
+          [
+            [cx, cy - a],
+            [cx + w, cy - a / 2],
+            [cx, cy],
+            [cx - w, cy - a / 2],
+          ],
+          c.top,
+        ),
+        polygon(
+          [
+            [cx - w, cy - a / 2],
+            [cx, cy],
+            [cx, cy + a],
+            [cx - w, cy + a / 2],
+          ],
+          c.left,
+        ),
+        polygon(
+          [
+            [cx, cy],
+            [cx + w, cy - a / 2],
+            [cx + w, cy + a / 2],
+            [cx, cy + a],
+          ],
+          c.right,
+        ),
       ].join('');
     case 'cylinder': {
-      const rx = a * 0.75;
+      const rx = a * 0.72;
       const ry = a * 0.28;
       const top = cy - a * 0.7;
       const bottom = cy + a * 0.7;
@@ -86,49 +120,104 @@ function draw(shape: Shape, colour: Colour, cx: number, cy: number, a: number): 
       const rx = a * 0.8;
       const ry = a * 0.28;
       const base = cy + a * 0.7;
+      const id = nextId();
       return [
-        `<path d="M${n(cx)} ${n(cy - a)} L${n(cx - rx)} ${n(base)} A${n(rx)} ${n(ry)} 0 0 0 ${n(cx + rx)} ${n(base)} Z" fill="${c.left}" ${stroke}/>`,
-        `<path d="M${n(cx)} ${n(cy - a)} L${n(cx + rx * 0.25)} ${n(base + ry * 0.95)} A${n(rx)} ${n(ry)} 0 0 0 ${n(cx + rx)} ${n(base)} Z" fill="${c.right}"/>`,
+        `<defs><linearGradient id="${id}"><stop offset="0" stop-color="${c.left}"/><stop offset="1" stop-color="${c.right}"/></linearGradient></defs>`,
+        `<path d="M${n(cx)} ${n(cy - a)} L${n(cx - rx)} ${n(base)} A${n(rx)} ${n(ry)} 0 0 0 ${n(cx + rx)} ${n(base)} Z" fill="url(#${id})" ${stroke}/>`,
       ].join('');
     }
     case 'pyramid': {
-      const apex: [number, number] = [cx, cy - a];
-      const left: [number, number] = [cx - a, cy + a * 0.45];
-      const front: [number, number] = [cx - a * 0.15, cy + a * 0.75];
-      const right: [number, number] = [cx + a, cy + a * 0.4];
-      return [
-        `<polygon points="${p([apex, left, front])}" fill="${c.left}" ${stroke}/>`,
-        `<polygon points="${p([apex, front, right])}" fill="${c.right}" ${stroke}/>`,
-      ].join('');
+      const apex: Point = [cx, cy - a];
+      const left: Point = [cx - a, cy + a * 0.45];
+      const front: Point = [cx - a * 0.15, cy + a * 0.75];
+      const right: Point = [cx + a, cy + a * 0.4];
+      return [polygon([apex, left, front], c.left), polygon([apex, front, right], c.right)].join('');
     }
     case 'sphere': {
       const id = nextId();
+      const fx = light < 0 ? 0.35 : 0.65;
       return [
-        `<defs><radialGradient id="${id}" cx="0.35" cy="0.35" r="0.7"><stop offset="0" stop-color="${c.top}"/><stop offset="0.6" stop-color="${c.left}"/><stop offset="1" stop-color="${c.right}"/></radialGradient></defs>`,
-        `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(a * 0.85)}" fill="url(#${id})" ${stroke}/>`,
+        `<defs><radialGradient id="${id}" cx="${fx}" cy="0.35" r="0.7"><stop offset="0" stop-color="${c.top}"/><stop offset="0.6" stop-color="${shade.left}"/><stop offset="1" stop-color="${shade.right}"/></radialGradient></defs>`,
+        `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(a * 0.82)}" fill="url(#${id})" ${stroke}/>`,
+      ].join('');
+    }
+    case 'ring': {
+      // A torus seen from above at a slant: an outer ellipse with a hole, its inner wall in shadow.
+      const id = nextId();
+      const rx = a * 0.92;
+      const ry = a * 0.55;
+      const hx = a * 0.4;
+      const hy = a * 0.18;
+      const hc = cy - a * 0.08;
+      const ring = `M${n(cx - rx)} ${n(cy)} A${n(rx)} ${n(ry)} 0 1 0 ${n(cx + rx)} ${n(cy)} A${n(rx)} ${n(ry)} 0 1 0 ${n(cx - rx)} ${n(cy)} Z M${n(cx - hx)} ${n(hc)} A${n(hx)} ${n(hy)} 0 1 0 ${n(cx + hx)} ${n(hc)} A${n(hx)} ${n(hy)} 0 1 0 ${n(cx - hx)} ${n(hc)} Z`;
+      return [
+        `<defs><linearGradient id="${id}" x1="0" y1="0" x2="${light < 0 ? 0.4 : -0.4}" y2="1"><stop offset="0" stop-color="${c.top}"/><stop offset="0.55" stop-color="${c.left}"/><stop offset="1" stop-color="${c.right}"/></linearGradient></defs>`,
+        `<path d="${ring}" fill="url(#${id})" fill-rule="evenodd" ${stroke}/>`,
+        `<path d="M${n(cx - hx)} ${n(hc)} A${n(hx)} ${n(hy)} 0 0 1 ${n(cx + hx)} ${n(hc)} A${n(hx)} ${n(hy * 0.45)} 0 0 0 ${n(cx - hx)} ${n(hc)} Z" fill="${shade.right}"/>`,
+      ].join('');
+    }
+    case 'prism': {
+      // A triangular prism lying along the depth: its end face, then the two slopes behind it.
+      const d: Point = [a * 0.95 * -light, -a * 0.5];
+      const fx = cx - d[0] / 2;
+      const fy = cy - d[1] / 2;
+      const l: Point = [fx - a * 0.6, fy + a * 0.45];
+      const r: Point = [fx + a * 0.6, fy + a * 0.45];
+      const t: Point = [fx, fy - a * 0.5];
+      const back = (q: Point): Point => [q[0] + d[0], q[1] + d[1]];
+      const near = light < 0 ? l : r;
+      const far = light < 0 ? r : l;
+      return [
+        polygon([t, back(t), back(near), near], c.right),
+        polygon([t, back(t), back(far), far], c.top),
+        polygon([l, r, t], c.left),
+      ].join('');
+    }
+    case 'diamond': {
+      // An octahedron standing on a point: four visible faces around its equator.
+      const top: Point = [cx, cy - a];
+      const bottom: Point = [cx, cy + a];
+      const left: Point = [cx - a * 0.72, cy - a * 0.05];
+      const front: Point = [cx - a * 0.12 * light, cy + a * 0.18];
+      const right: Point = [cx + a * 0.72, cy - a * 0.05];
+      return [
+        polygon([top, left, front], light < 0 ? c.top : c.left),
+        polygon([top, front, right], light < 0 ? c.left : c.top),
+        polygon([bottom, left, front], c.left),
+        polygon([bottom, front, right], c.right),
       ].join('');
     }
   }
 }
 
 /**
- * 3d: several shaded solids; click the one the prompt names (a colour and a shape). Every other
- * solid differs from it in colour, shape or both. Answer: the target's centre and a hit radius.
+ * 3d: shaded solids; click the one the prompt names (a colour and a shape). Every shape is there in
+ * the target's colour, so the colour alone picks nothing; one more solid has the target's shape in
+ * another colour, so the shape alone does not either. One try per picture: a person who reads the
+ * shape needs one. Answer: the target's centre and a hit radius.
  */
 export const threeD: PuzzleKind = {
   subtype: '3d',
+  // A script that only knows the colour picks one of 8 same-coloured solids: one try keeps that
+  // guess at 1 in 8 per picture (and a miss draws a new picture, 5 per challenge id).
+  maxTries: 1,
   async generate(language) {
     const shapes = Object.keys(SHAPES) as Shape[];
     const colours = Object.keys(COLOURS) as Colour[];
     const target = { shape: pick(shapes), colour: pick(colours) };
-    const pairs = shuffle(shapes.flatMap((shape) => colours.map((colour) => ({ shape, colour })))).filter(
-      (d) => d.shape !== target.shape || d.colour !== target.colour,
-    );
-    // Distractors that share the target's colour or shape make the prompt matter.
-    const near = pairs.filter((d) => d.shape === target.shape || d.colour === target.colour).slice(0, 2);
-    const rest = pairs.filter((d) => !near.includes(d)).slice(0, COUNT - 1 - near.length);
-    const solids = shuffle([target, ...near, ...rest]);
-    const cells = shuffle([0, 1, 2, 3, 4, 5]).slice(0, COUNT);
+    const decoy = { shape: target.shape, colour: pick(colours.filter((c) => c !== target.colour)) };
+    // Every other shape once in the target's colour, then some of them twice: the colour is shared by
+    // all but one solid, and the target's shape by it and the decoy only.
+    const others = shapes.filter((s) => s !== target.shape);
+    const solids = shuffle([
+      target,
+      decoy,
+      ...[...others, ...shuffle(others)]
+        .slice(0, COUNT - 2)
+        .map((shape) => ({ shape, colour: target.colour })),
+    ]);
+    const slots = shuffle(SLOTS).slice(0, solids.length);
+    const light = pick([-1, 1] as const);
     const hue = uniform(0, 360);
     const parts = [
       `<rect width="${WIDTH}" height="${HEIGHT}" fill="${hsl(hue, 20, 93)}"/>`,
@@ -138,15 +227,25 @@ export const threeD: PuzzleKind = {
           `<circle cx="${n(uniform(0, WIDTH))}" cy="${n(uniform(0, HEIGHT))}" r="${n(uniform(1, 4))}" fill="${hsl(uniform(0, 360), 25, uniform(60, 85))}"/>`,
       ),
     ];
-    let answer = { x: 0, y: 0, r: 0 };
-    solids.forEach((solid, i) => {
-      const cell = cells[i] as number;
-      const a = uniform(24, 30);
-      const cx = (cell % 3) * (WIDTH / 3) + WIDTH / 6 + uniform(-16, 16);
-      const cy = Math.floor(cell / 3) * (HEIGHT / 2) + HEIGHT / 4 + uniform(-8, 8);
-      parts.push(draw(solid.shape, solid.colour, cx, cy, a));
-      if (solid === target) answer = { x: Math.round(cx), y: Math.round(cy), r: Math.round(a * 1.1) };
+    const placed = solids.map((solid, i) => {
+      const [x, y] = slots[i] as [number, number];
+      const a = uniform(19, 24);
+      const cx = x + uniform(-9, 9);
+      const cy = y + uniform(-9, 9);
+      return {
+        solid,
+        a,
+        cx: Math.min(WIDTH - a, Math.max(a, cx)),
+        cy: Math.min(HEIGHT - a, Math.max(a, cy)),
+      };
     });
+    // Back to front: a lower solid is nearer and may hide the edge of one behind it.
+    placed.sort((x, y) => x.cy - y.cy);
+    let answer = { x: 0, y: 0, r: 0 };
+    for (const { solid, a, cx, cy } of placed) {
+      parts.push(draw(solid.shape, solid.colour, cx, cy, a, light));
+      if (solid === target) answer = { x: Math.round(cx), y: Math.round(cy), r: Math.round(a * 1.1) };
+    }
     const png = await svgToPng(svgDocument(WIDTH, HEIGHT, parts.join('')));
     const prompts = {
       zh: `请点击${COLOURS[target.colour].zh}的${SHAPES[target.shape].zh}`,
