@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/app';
@@ -54,5 +55,40 @@ describe.runIf(backend === 'sqlite')('the store file on SQLite', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+// The identity cache on SQLite follows migration 0017's triggers (src/db/database.ts): a database
+// without one of them is refused at start, and a migration that stopped half-way finishes on the next.
+describe.runIf(backend === 'sqlite')('the org_version triggers on SQLite', () => {
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-orgv-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  const start = () =>
+    buildServer(defineConfig({ dataDir, logLevel: 'silent', publicOrigin: 'http://localhost:3000' }), {
+      limits: QUIET_RISK,
+    });
+
+  it('refuses to start when a trigger is missing, and a migration run again completes what is missing', async () => {
+    let app = await start();
+    await sql`drop trigger deputy_roles_insert_org_version`.execute(app.db);
+    await app.close();
+    await expect(start()).rejects.toThrow(/deputy_roles_insert_org_version/);
+
+    // As if 0017 had stopped before its last triggers: forget that it ran, and start again.
+    const sqlite = new SQLite(join(dataDir, 'portico.db'));
+    try {
+      sqlite.prepare("delete from kysely_migration where name = '0017_org_version'").run();
+    } finally {
+      sqlite.close();
+    }
+    app = await start();
+    const triggers = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'trigger' and name like '%_org_version'`.execute(app.db);
+    expect(triggers.rows).toHaveLength(12);
+    await app.close();
   });
 });

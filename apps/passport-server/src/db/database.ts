@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config';
-import { createStoreEntries, migrationProvider } from './migrations';
+import { createStoreEntries, migrationProvider, ORG_VERSION_TRIGGERS } from './migrations';
 import type { Database, StoreSchema } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -162,12 +162,27 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     } finally {
       if (migrationDb !== handle.db) await migrationDb.destroy();
     }
+    if (handle.sqlite) assertOrgVersionTriggers(handle.sqlite);
     if (handle.store) await createStoreEntries(handle.store as Kysely<unknown>, true);
   } catch (error) {
     await handle.close();
     throw error;
   }
   return handle;
+}
+
+/**
+ * The identity cache on SQLite (src/domain/organisations/identity-lookup.ts) is only as good as
+ * migration 0017's triggers, and a later migration that rebuilt one of their tables would drop them
+ * silently: the server refuses to start without every one.
+ */
+function assertOrgVersionTriggers(sqlite: SQLite.Database) {
+  const present = new Set(
+    sqlite.prepare<[], string>("select name from sqlite_master where type = 'trigger'").pluck().all(),
+  );
+  const missing = ORG_VERSION_TRIGGERS.filter((t) => !present.has(t.name)).map((t) => t.name);
+  if (missing.length)
+    throw new Error(`the org_version triggers are missing (${missing.join(', ')}); see migration 0017`);
 }
 
 /** Brings the schema up to date: the one migration set, on SQLite and PostgreSQL alike. */

@@ -6,6 +6,15 @@ import type { Database } from './schema';
 /** The tables an active identity is read from (src/domain/organisations/identity-lookup.ts). */
 export const ORG_VERSIONED_TABLES = ['subjects', 'deputies', 'roles', 'deputy_roles'] as const;
 
+/** The triggers of migration 0017 that bump `org_version`: one per table and event. */
+export const ORG_VERSION_TRIGGERS = ORG_VERSIONED_TABLES.flatMap((table) =>
+  (['insert', 'update', 'delete'] as const).map((event) => ({
+    table,
+    event,
+    name: `${table}_${event}_org_version`,
+  })),
+);
+
 /**
  * The one migration set, run at start on SQLite and PostgreSQL alike. Append new migrations; never
  * edit one that has shipped. Times are BIGINT milliseconds; ids are server-generated random text.
@@ -500,18 +509,19 @@ const migrations: Record<string, Migration> = {
   '0017_org_version': {
     async up(db: Kysely<unknown>) {
       if (db.getExecutor().adapter instanceof PostgresAdapter) return;
-      await sql`create table org_version (id integer primary key check (id = 1), v integer not null)`.execute(
+      // Each statement may run again: SQLite migrations are not one transaction, so a start that
+      // stopped half-way through this one finishes it on the next.
+      await sql`create table if not exists org_version (id integer primary key check (id = 1), v integer not null)`.execute(
         db,
       );
-      await sql`insert into org_version (id, v) values (1, 0)`.execute(db);
-      for (const table of ORG_VERSIONED_TABLES)
-        for (const event of ['insert', 'update', 'delete'])
-          await sql
-            .raw(
-              `create trigger ${table}_${event}_org_version after ${event} on ${table} ` +
-                'begin update org_version set v = v + 1 where id = 1; end',
-            )
-            .execute(db);
+      await sql`insert or ignore into org_version (id, v) values (1, 0)`.execute(db);
+      for (const trigger of ORG_VERSION_TRIGGERS)
+        await sql
+          .raw(
+            `create trigger if not exists ${trigger.name} after ${trigger.event} on ${trigger.table} ` +
+              'begin update org_version set v = v + 1 where id = 1; end',
+          )
+          .execute(db);
     },
   },
   /**

@@ -85,9 +85,12 @@ function lookupOf(app: FastifyInstance) {
 export function activeIdentity(
   app: FastifyInstance,
   session: Session,
+  { fresh = false }: { fresh?: boolean } = {},
 ): ActiveIdentity | undefined | Promise<ActiveIdentity | undefined> {
   if (!session.deputyId) return undefined;
-  return lookupOf(app)(session.userId, session.deputyId, session.orgVersion);
+  // `fresh`: read the organisation version now, not the one the session lookup read with the row (a
+  // token must not carry an identity as it was before a ban committed while the request waited).
+  return lookupOf(app)(session.userId, session.deputyId, fresh ? undefined : session.orgVersion);
 }
 
 /** account/info: the account, and the active identity when one is. Synchronous unless the lookup waits. */

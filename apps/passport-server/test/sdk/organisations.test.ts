@@ -898,8 +898,20 @@ describe('the active identity in account/info', () => {
         expect((await accountInfo(m.client)).org?.permissions).toEqual([]);
         outside("update roles set is_banned = 0 where role_key = 'extra'");
         expect((await accountInfo(m.client)).org?.permissions).toEqual(['member:update']);
+        const links = other
+          .prepare<[string], Record<string, unknown>>('select * from deputy_roles where deputy_id = ?')
+          .all(m.identity);
         outside('delete from deputy_roles where deputy_id = ?', m.identity);
         expect((await accountInfo(m.client)).org?.permissions).toEqual([]);
+        for (const link of links)
+          other
+            .prepare(
+              `insert into deputy_roles (${Object.keys(link).join(', ')}) values (${Object.keys(link)
+                .map((k) => `@${k}`)
+                .join(', ')})`,
+            )
+            .run(link);
+        expect((await accountInfo(m.client)).org?.permissions).toEqual(['member:update']);
         outside('update deputies set deputy_name = ? where id = ?', 'Renamed', m.identity);
         expect((await accountInfo(m.client)).org?.deputy_name).toBe('Renamed');
         outside('update subjects set is_frozen = 1 where id = ?', boss.sid);

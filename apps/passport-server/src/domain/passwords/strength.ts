@@ -32,15 +32,28 @@ export const estimatorUse = { calls: 0, longestInput: 0 };
  * beside this one when the server runs from its sources, the built .js beside the bundle otherwise.
  */
 let pool: Piscina | undefined;
-const estimatorPool = () =>
-  (pool ??= new Piscina({
+function estimatorPool(): Piscina {
+  if (pool) return pool;
+  const started = new Piscina({
     filename: new URL(`./strength-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href,
     minThreads: 1,
     maxThreads: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
     maxQueue: MAX_WAITING_ESTIMATES,
     workerData: { maxLength: ESTIMATED_LENGTH },
-  }));
+  });
+  // A worker that fails outside a task (it could not load, say) is reported here, not by a task: an
+  // unheard 'error' would end the process. The pool is dropped and the next estimate starts another.
+  started.on('error', () => {
+    if (pool === started) pool = undefined;
+    void started.destroy();
+  });
+  pool = started;
+  return started;
+}
+
+/** An estimate that has not answered after this long (waiting included) is given up: RATE_LIMITED. */
+export const ESTIMATE_TIMEOUT_MS = 10_000;
 
 // The wire's key lists must be the estimator's: an upgrade that adds or renames a key fails to compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -63,7 +76,15 @@ export async function weakness(
   if (running.queueSize >= MAX_WAITING_ESTIMATES) throw new PassportError('rateLimited');
   estimatorUse.calls += 1;
   estimatorUse.longestInput = Math.max(estimatorUse.longestInput, [...estimated].length);
-  const result = (await running.run({ password: estimated, words: [...contextWords] })) as Estimate;
+  // Given up after ESTIMATE_TIMEOUT_MS, not cancelled (an estimate is 32 characters, a second or so at
+  // most): the answer no longer waits, the queue's bound still holds.
+  let timer: NodeJS.Timeout | undefined;
+  const result = (await Promise.race([
+    running.run({ password: estimated, words: [...contextWords] }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PassportError('rateLimited')), ESTIMATE_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer))) as Estimate;
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   return {
     password_score: result.score,

@@ -174,7 +174,8 @@ export function createSessions(app: FastifyInstance): SessionService {
       expiresAt,
       absoluteExpiresAt: row.absoluteExpiresAt,
       deputyId: row.deputyId,
-      orgVersion: row.orgVersion,
+      // A touch waits for its write: whatever runs after it reads the organisation version afresh.
+      orgVersion: touch ? undefined : row.orgVersion,
     };
     if (!touch) {
       request.session = session;

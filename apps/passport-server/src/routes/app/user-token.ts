@@ -27,7 +27,7 @@ const userToken: FastifyPluginAsyncTypebox = async (app) => {
       if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
       // An organisation identity's token carries it (docs/organisations.md, "Token claims"); a frozen
       // identity or subject gets none.
-      const org = await activeIdentity(app, session);
+      const org = await activeIdentity(app, session, { fresh: true });
       if (org?.subject_is_frozen === 1) throw new PassportError('subjectFrozen');
       if (org?.is_frozen === 1) throw new PassportError('memberFrozen');
       const audience = request.body?.aud ?? audiences[0];
