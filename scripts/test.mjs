@@ -29,7 +29,8 @@ console.log(
 
 // The browser tests (e2e/) drive Debian's Chromium; Playwright never downloads a browser here. The
 // screenshots they write need a Chinese font (without one Chromium draws boxes); Debian's
-// fonts-noto-cjk provides it. Both come from apt-get when missing (as root).
+// fonts-noto-cjk provides it. The server suite reads the text puzzle with Debian's tesseract-ocr (an
+// off-the-shelf OCR, as a bot would). All come from apt-get when missing (as root).
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 const canApt =
   process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
@@ -57,6 +58,8 @@ function ensureBrowser() {
   const missing = [];
   if (!wanted && !existsSync(DEFAULT_CHROMIUM)) missing.push('chromium');
   if (!hasChineseFont()) missing.push('fonts-noto-cjk');
+  if (spawnSync('sh', ['-c', 'command -v tesseract'], { stdio: 'ignore' }).status !== 0)
+    missing.push('tesseract-ocr');
   if (missing.length === 0) return;
   if (!canApt) {
     if (missing.includes('chromium')) {
@@ -66,7 +69,9 @@ function ensureBrowser() {
       );
       process.exit(1);
     }
-    console.log('portico test: no Chinese font (apt-get install -y fonts-noto-cjk): screenshots are skipped');
+    console.log(
+      `portico test: not installed (${missing.join(', ')}): screenshots without a Chinese font are skipped, the OCR test without tesseract`,
+    );
     return;
   }
   aptInstall(missing, `${missing.join(' and ')} missing`);
