@@ -348,9 +348,7 @@ describe.runIf(backend === 'sqlite' && hasTesseract)('the text puzzle against OC
       if (text.check(puzzle.answer, { text: ocr(cleaned) })) passed++;
     }
     const rate = passed / PUZZLES;
-    console.info(
-      `text, tesseract on the cleaned-up image: ${(rate * 100).toFixed(0)} % of ${PUZZLES}`,
-    );
+    console.info(`text, tesseract on the cleaned-up image: ${(rate * 100).toFixed(0)} % of ${PUZZLES}`);
     // Measured 0 of 50, and 0 of 50 on the image as it comes (none with even 4 of the 5 characters
     // right): the bound is the target.
     expect(rate).toBeLessThanOrEqual(0.1);

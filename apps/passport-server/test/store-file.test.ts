@@ -9,19 +9,27 @@ import { defineConfig } from '../src/config';
 import { ErrorCode } from '../src/protocol';
 import { Browser, backend, freshMobile, QUIET_RISK } from './support/server';
 
+/** A data directory of its own for each test of the describe, and a server started on it (and restarted). */
+function ownDataDir() {
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-files-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  return {
+    dataDir: () => dataDir,
+    start: () =>
+      buildServer(defineConfig({ dataDir, logLevel: 'silent', publicOrigin: 'http://localhost:3000' }), {
+        limits: QUIET_RISK,
+      }),
+  };
+}
+
 // On SQLite the store (counters, cooldowns, challenge state) has a file of its own at
 // synchronous=NORMAL, so that a code send is not five fsyncs; accounts, sessions and codes stay in
 // portico.db at FULL (src/db/database.ts).
 describe.runIf(backend === 'sqlite')('the store file on SQLite', () => {
-  let dataDir = '';
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'portico-store-'));
-  });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
-  const start = () =>
-    buildServer(defineConfig({ dataDir, logLevel: 'silent', publicOrigin: 'http://localhost:3000' }), {
-      limits: QUIET_RISK,
-    });
+  const { start } = ownDataDir();
 
   it('holds the store in store.db at NORMAL, the accounts in portico.db at FULL, and keeps a cooldown across a restart', async () => {
     const mobile = freshMobile();
@@ -61,15 +69,7 @@ describe.runIf(backend === 'sqlite')('the store file on SQLite', () => {
 // The identity cache on SQLite follows migration 0017's triggers (src/db/database.ts): a database
 // without one of them is refused at start, and a migration that stopped half-way finishes on the next.
 describe.runIf(backend === 'sqlite')('the org_version triggers on SQLite', () => {
-  let dataDir = '';
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'portico-orgv-'));
-  });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
-  const start = () =>
-    buildServer(defineConfig({ dataDir, logLevel: 'silent', publicOrigin: 'http://localhost:3000' }), {
-      limits: QUIET_RISK,
-    });
+  const { start, dataDir } = ownDataDir();
 
   it('refuses to start when a trigger is missing, and a migration run again completes what is missing', async () => {
     let app = await start();
@@ -78,7 +78,7 @@ describe.runIf(backend === 'sqlite')('the org_version triggers on SQLite', () =>
     await expect(start()).rejects.toThrow(/deputy_roles_insert_org_version/);
 
     // As if 0017 had stopped before its last triggers: forget that it ran, and start again.
-    const sqlite = new SQLite(join(dataDir, 'portico.db'));
+    const sqlite = new SQLite(join(dataDir(), 'portico.db'));
     try {
       sqlite.prepare("delete from kysely_migration where name = '0017_org_version'").run();
     } finally {

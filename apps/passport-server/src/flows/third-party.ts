@@ -51,9 +51,9 @@ const randomSecret = () => randomUUID().replaceAll('-', '') + randomUUID().repla
 
 /**
  * The third-party login redirect (spec §2): keeps state, a PKCE verifier and (Google) a nonce for this
- * browser and sends it to the provider. The callback is the web app's `<provider>-oauth-callback`; with
- * `use_local_host` (GitHub only, one callback URL per app) it is `github-oauth-twice-redirect`, which
- * relays to the allow-listed loopback origin of `next`.
+ * browser and answers the provider's address to send it to. The callback is the web app's
+ * `<provider>-oauth-callback`; with `use_local_host` (GitHub only, one callback URL per app) it is
+ * `github-oauth-twice-redirect`, which relays to the allow-listed loopback origin of `next`.
  */
 export async function startThirdParty(
   app: FastifyInstance,
@@ -88,7 +88,7 @@ export async function startThirdParty(
   const action = query.action === 'bind' || query.action === 'switch_bind' ? query.action : 'login';
   const target = await provider.authorizationUrl(checks, redirectUri);
   await saveFlow(app, request, reply, { ...checks, provider: provider.name, redirectUri, next, action });
-  return reply.redirect(target.href, 302);
+  return target.href;
 }
 
 interface CodeInput {

@@ -8,7 +8,7 @@ import type {
   RawServerDefault,
   RouteGenericInterface,
 } from 'fastify';
-import type { TSchema } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { type Envelope, RENDERERS } from '../http/envelopes';
 import { authResponses, ssoResponses, webResponses } from '../schemas/common';
 
@@ -68,6 +68,29 @@ export interface FlowRoute<S extends FlowSchema = FlowSchema> {
 /** Declares a flow route; its handler's request is typed from the schema. */
 export const flowRoute = <S extends FlowSchema>(route: FlowRoute<S>): FlowRoute =>
   route as unknown as FlowRoute;
+
+/**
+ * Declares a browser navigation: a GET that answers 302 to the address `to` gives (failures still in
+ * the family's envelope). `to` may set cookies on the reply first.
+ */
+export const redirectRoute = <S extends FlowSchema>(route: {
+  schema: S;
+  at: FlowRoute['at'];
+  /** Where the redirect goes, for the documentation. */
+  description: string;
+  to(app: FastifyInstance, request: FlowRequest<S>, reply: FastifyReply): string | Promise<string>;
+}): FlowRoute =>
+  flowRoute<S>({
+    method: 'GET',
+    schema: route.schema,
+    data: Type.Object({}),
+    responses: { 302: Type.Null({ description: route.description }) },
+    at: route.at,
+    run: async (app, request, reply) => {
+      await reply.redirect(await route.to(app, request, reply), 302);
+      return undefined;
+    },
+  });
 
 /** Documentation-only response schemas in an envelope (bodies are serialised as they are). */
 const RESPONSES: Record<FamilyEnvelope, (data: TSchema) => Record<string, TSchema>> = {

@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { codeSignIn } from '../../flows/code-sign-in';
 import { authInfo, authorizedApps, connect, decide, resumeConnect, revokeApp } from '../../flows/open-auth';
 import { paths } from '../../protocol';
@@ -15,7 +14,7 @@ import {
   smsAuthorizeSchema,
   updateAuthorizeInfoSchema,
 } from '../../schemas/open-auth';
-import { type FlowRoute, flowRoute } from '../declare';
+import { type FlowRoute, flowRoute, redirectRoute } from '../declare';
 
 /**
  * The spec's open-auth wire (/passport/open/…, the `auth` envelope) over the OpenID provider mounted at
@@ -39,29 +38,21 @@ export const openDecision = flowRoute({
   run: (app, request) => decide(app, request, request.body),
 });
 
-export const openConnect = flowRoute({
-  method: 'GET',
+const TO_THE_PROVIDER = 'redirect to the provider, then the authorization page';
+
+export const openConnect = redirectRoute({
   schema: connectSchema,
-  data: Type.Object({}),
-  responses: { 302: Type.Null({ description: 'redirect to the provider, then the authorization page' }) },
   at: [['open', paths.open.connect]],
-  run: async (app, request, reply) => {
-    await reply.redirect(connect(app, reply, request.query), 302);
-    return undefined;
-  },
+  description: TO_THE_PROVIDER,
+  to: (app, request, reply) => connect(app, reply, request.query),
 });
 
 /** Follows again the connect request this browser last followed (its open-auth state cookie). */
-export const openConnectResume = flowRoute({
-  method: 'GET',
+export const openConnectResume = redirectRoute({
   schema: connectResumeSchema,
-  data: Type.Object({}),
-  responses: { 302: Type.Null({ description: 'redirect to the provider, then the authorization page' }) },
   at: [['open', paths.open.connectResume]],
-  run: async (app, request, reply) => {
-    await reply.redirect(resumeConnect(app, request), 302);
-    return undefined;
-  },
+  description: TO_THE_PROVIDER,
+  to: (app, request) => resumeConnect(app, request),
 });
 
 export const openAuthorizedApps = flowRoute({

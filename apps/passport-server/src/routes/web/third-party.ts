@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { accountInfo as accountInfoOf } from '../../domain/accounts/account-info';
 import { PassportError } from '../../errors';
 import {
@@ -32,21 +31,16 @@ import {
   ThirdPartyAccounts,
   thirdPartyAccountsSchema,
 } from '../../schemas/third-party';
-import { flowRoute } from '../declare';
+import { flowRoute, redirectRoute } from '../declare';
 
 /** Third-party sign-in with GitHub and Google (flows/third-party, docs/third-party-sign-in.md). */
 
 /** The third-party login redirect (spec §2): a browser navigation to the provider. */
-export const authRedirect = flowRoute({
-  method: 'GET',
+export const authRedirect = redirectRoute({
   schema: authRedirectSchema,
-  data: Type.Object({}),
-  responses: { 302: Type.Null({ description: 'to the provider' }) },
   at: [['passport', paths.passport.authLogin]],
-  run: async (app, request, reply) => {
-    await startThirdParty(app, request, reply, request.query);
-    return undefined;
-  },
+  description: 'to the provider',
+  to: (app, request, reply) => startThirdParty(app, request, reply, request.query),
 });
 
 export const authLoginOnly = flowRoute({
