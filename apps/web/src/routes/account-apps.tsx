@@ -1,6 +1,7 @@
 import { AuthorizedApps, loginHref, useAuthorizedAppsT } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Navigate, redirect, useLocation } from 'react-router';
+import { PageHeader } from '../components/page-header';
 import { loadSession } from '../lib/account';
 
 /** Signed out: to login, which comes back here once signed in. */
@@ -18,10 +19,7 @@ export function Component() {
   if (session.data === null) return <Navigate to={loginHref(location.pathname)} replace />;
   return (
     <div className="container workbench">
-      <header className="page-header">
-        <h1>{t('apps.title')}</h1>
-        <p className="muted">{t('apps.subtitle')}</p>
-      </header>
+      <PageHeader title={t('apps.title')} subtitle={t('apps.subtitle')} />
       <section className="card" aria-label={t('apps.title')}>
         <AuthorizedApps />
       </section>

@@ -1,6 +1,7 @@
 import { LinkedAccounts, loginHref, useThirdPartyT } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Navigate, redirect, useLocation } from 'react-router';
+import { PageHeader } from '../components/page-header';
 import { loadSession } from '../lib/account';
 
 /** Signed out: to login, which comes back here once signed in. */
@@ -18,10 +19,7 @@ export function Component() {
   if (session.data === null) return <Navigate to={loginHref(location.pathname)} replace />;
   return (
     <div className="container workbench">
-      <header className="page-header">
-        <h1>{t('tp.linked.title')}</h1>
-        <p className="muted">{t('tp.linked.subtitle')}</p>
-      </header>
+      <PageHeader title={t('tp.linked.title')} subtitle={t('tp.linked.subtitle')} />
       <section className="card" aria-label={t('tp.linked.title')}>
         <LinkedAccounts returnTo="/account/linked" />
       </section>

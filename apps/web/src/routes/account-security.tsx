@@ -1,6 +1,7 @@
 import { AccountSecurity, loginHref, useSecurityT } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
+import { PageHeader } from '../components/page-header';
 import { loadSession } from '../lib/account';
 
 /** Signed out: to login, which comes back here once signed in. */
@@ -20,13 +21,11 @@ export function Component() {
   const account = session.data ?? initial;
   return (
     <div className="container workbench">
-      <header className="page-header">
-        <h1>{t('security.title')}</h1>
-        <p className="muted">{t('security.subtitle')}</p>
+      <PageHeader title={t('security.title')} subtitle={t('security.subtitle')}>
         <p>
           <Link to="/workbench">{t('security.back')}</Link>
         </p>
-      </header>
+      </PageHeader>
       <AccountSecurity account={account} />
     </div>
   );

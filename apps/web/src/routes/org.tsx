@@ -4,6 +4,7 @@ import * as aff from '@portico/affiliate-sdk';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Navigate, redirect, useLoaderData, useLocation } from 'react-router';
+import { PageHeader } from '../components/page-header';
 import { Loading } from '../components/spinner';
 import { accountClient as client, loadSession, queryClient } from '../lib/account';
 import { type OrgT, useOrgT } from './org.messages';
@@ -498,10 +499,7 @@ export function Component() {
   const can = (p: string) => held.has(p);
   return (
     <div className="container workbench">
-      <header className="page-header">
-        <h1>{t('org.title')}</h1>
-        <p className="muted">{t('org.subtitle')}</p>
-      </header>
+      <PageHeader title={t('org.title')} subtitle={t('org.subtitle')} />
       <div className="workbench-grid">
         <IdentityPicker client={client} />
         {!org && <CreateOrganisation t={t} />}

@@ -21,6 +21,7 @@ import {
 import type { RememberedDevice } from '@portico/account-sdk';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
+import { PageHeader } from '../components/page-header';
 import { Loading } from '../components/spinner';
 import { useLanguage } from '../i18n/language';
 import { useT } from '../i18n/messages';
@@ -239,24 +240,25 @@ function SignOut({ t, logout }: { t: T; logout: ReturnType<typeof useLogout> }) 
   );
 }
 
+/** The account centre's other pages, as the workbench links them. */
+const MORE = [
+  ['/account/apps', 'workbench.more.apps'],
+  ['/developer', 'workbench.more.developer'],
+  ['/org', 'workbench.more.org'],
+  ['/workbench/monitoring', 'workbench.more.monitoring'],
+] as const;
+
 /** Links to the account centre's other pages. */
 function More({ t }: { t: T }) {
   return (
     <section className="card" aria-labelledby="workbench-more">
       <h2 id="workbench-more">{t('workbench.more')}</h2>
       <ul className="link-list">
-        <li>
-          <Link to="/account/apps">{t('workbench.more.apps')}</Link>
-        </li>
-        <li>
-          <Link to="/developer">{t('workbench.more.developer')}</Link>
-        </li>
-        <li>
-          <Link to="/org">{t('workbench.more.org')}</Link>
-        </li>
-        <li>
-          <Link to="/workbench/monitoring">{t('workbench.more.monitoring')}</Link>
-        </li>
+        {MORE.map(([to, key]) => (
+          <li key={to}>
+            <Link to={to}>{t(key)}</Link>
+          </li>
+        ))}
       </ul>
     </section>
   );
@@ -276,10 +278,7 @@ export function Component() {
   const account = session.data ?? initial;
   return (
     <div className="container workbench">
-      <header className="page-header">
-        <h1>{t('workbench.title')}</h1>
-        <p className="muted">{t('workbench.subtitle')}</p>
-      </header>
+      <PageHeader title={t('workbench.title')} subtitle={t('workbench.subtitle')} />
       <div className="workbench-grid">
         <Profile t={t} account={account} />
         <Security t={t} account={account} />

@@ -4,6 +4,7 @@ import { type CancelWay, cancelConfirm, cancelRequest, exportUserData } from '@p
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, Navigate, redirect, useLocation } from 'react-router';
+import { PageHeader } from '../../components/page-header';
 import { Loading } from '../../components/spinner';
 import { accountClient, loadSession } from '../../lib/account';
 import { cancelCheckQuery, cancelWaysQuery } from '../../lib/profile';
@@ -152,10 +153,7 @@ export function Component() {
   const pending = session.data?.cancel_erase_at;
   return (
     <div className="container account-page">
-      <header className="page-header">
-        <h1>{t('cancel.title')}</h1>
-        <p className="muted">{t('cancel.subtitle')}</p>
-      </header>
+      <PageHeader title={t('cancel.title')} subtitle={t('cancel.subtitle')} />
       <div className="workbench-grid">
         <section className="card" aria-labelledby="cancel-losses">
           <h2 id="cancel-losses">{t('cancel.losses')}</h2>

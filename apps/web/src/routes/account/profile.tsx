@@ -14,6 +14,7 @@ import { ErrorCode } from '@portico/account-sdk/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, Navigate, redirect, useLocation } from 'react-router';
+import { PageHeader } from '../../components/page-header';
 import { Loading } from '../../components/spinner';
 import { accountClient, loadSession } from '../../lib/account';
 import {
@@ -364,10 +365,7 @@ export function Component() {
   if (session.data === null) return <Navigate to={loginHref(location.pathname)} replace />;
   return (
     <div className="container account-page">
-      <header className="page-header">
-        <h1>{t('profile.title')}</h1>
-        <p className="muted">{t('profile.subtitle')}</p>
-      </header>
+      <PageHeader title={t('profile.title')} subtitle={t('profile.subtitle')} />
       <Nudge t={t} />
       {profile.isPending ? (
         <Loading label={t('profile.title')} />

@@ -4,6 +4,7 @@ import { defineCall } from '@portico/account-sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { redirect } from 'react-router';
+import { PageHeader } from '../../components/page-header';
 import { Loading } from '../../components/spinner';
 import { accountClient, loadSession } from '../../lib/account';
 import { useDeveloperT } from './messages';
@@ -224,10 +225,7 @@ export function Component() {
   if (apps.isPending) return <Loading label={t('title')} />;
   return (
     <div className="container account-page developer">
-      <header className="page-header">
-        <h1>{t('title')}</h1>
-        <p className="muted">{t('subtitle')}</p>
-      </header>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <ErrorMessage error={apps.error} />
       {secret ? <SecretPanel t={t} app={secret} onDone={() => setSecret(null)} /> : null}
       {apps.data ? (

@@ -5,6 +5,7 @@ import { ErrorCode, type MonitorDashboardData, type WaitlistListData } from '@po
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { redirect } from 'react-router';
+import { PageHeader } from '../../components/page-header';
 import { Loading } from '../../components/spinner';
 import { accountClient, loadSession } from '../../lib/account';
 import { DailyChart } from './daily-chart';
@@ -265,18 +266,14 @@ export function Component() {
   if (dashboard.data === null)
     return (
       <div className="container account-page">
-        <header className="page-header">
-          <h1>{t('title')}</h1>
-        </header>
+        <PageHeader title={t('title')} />
         <p>{t('notOperator')}</p>
       </div>
     );
   const data = dashboard.data;
   return (
     <div className="container account-page monitoring">
-      <header className="page-header">
-        <h1>{t('title')}</h1>
-      </header>
+      <PageHeader title={t('title')} />
       <ErrorMessage error={dashboard.error} />
       <form className="card monitoring-filters" onSubmit={apply} aria-label={t('filters')}>
         <label>
