@@ -39,7 +39,6 @@ function estimatorPool(): Piscina {
     minThreads: 1,
     maxThreads: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
-    maxQueue: MAX_WAITING_ESTIMATES,
     workerData: { maxLength: ESTIMATED_LENGTH },
   });
   // A worker that fails outside a task (it could not load, say) is reported here, not by a task: an
