@@ -8,6 +8,7 @@ export default defineConfig({
     app: 'src/app.ts',
     config: 'src/config.ts',
     'strength-worker': 'src/domain/passwords/strength-worker.ts',
+    'writer-worker': 'src/domain/monitoring/writer-worker.ts',
   },
   format: ['esm'],
   target: 'node24',

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/domain/monitoring/batch';
 import { weightedP75 } from '../src/domain/monitoring/dashboard';
-import { databaseMonitorStore } from '../src/domain/monitoring/store';
+import { databaseMonitorStore, MONITOR_INSERT_SQL } from '../src/domain/monitoring/store';
+import { monitorWriter } from '../src/domain/monitoring/writer';
 import { ErrorCode, paths } from '../src/protocol';
 import { BATCH_BODY_LIMIT, DASHBOARD_PATH } from '../src/routes/monitor/index';
 import { signInBySms } from './support/flows';
-import { type Browser, startServer, type TestServer } from './support/server';
+import { type Browser, backend, startServer, type TestServer } from './support/server';
 
 /**
  * Issue 18: the monitoring collector (batches, the event-list POST, the web-id POST), its refusals,
@@ -73,7 +74,7 @@ const funnel = (step: string, method: string, extra: Record<string, unknown> = {
 /** The database once the events the collector accepted are written (they wait up to 250 ms). */
 const stored = async () => {
   await server.app.monitoring.store.flush();
-  return server.app.db;
+  return server.app.monitoring.db;
 };
 
 const count = async () =>
@@ -383,7 +384,7 @@ describe('the database store', () => {
     ],
   });
   const stored = (session: string) =>
-    server.app.db
+    server.app.monitoring.db
       .selectFrom('monitor_events')
       .selectAll()
       .where('session', '=', session)
@@ -391,30 +392,47 @@ describe('the database store', () => {
       .execute()
       .then((found) => found.map(({ id: _id, session: _session, ...row }) => row));
 
-  it('writes every column alike on SQLite’s own statement and through the query builder, and waits behind an open transaction', async () => {
-    const { db, database } = server.app;
-    const fast = databaseMonitorStore(db, database.sqlite);
-    const built = databaseMonitorStore(db);
-    const a = 'storeA'.padEnd(32, '0');
-    const b = 'storeB'.padEnd(32, '0');
-    await fast.insert(rowsOf(batch(a) as never, NOW));
-    await built.insert(rowsOf(batch(b) as never, NOW));
-    const [fromFast, fromBuilt] = [await stored(a), await stored(b)];
-    expect(fromFast).toHaveLength(3);
-    expect(fromFast).toEqual(fromBuilt);
-    // Another request's transaction is open on the connection: the write waits for it, it does not
-    // land inside it (a rollback there must not take these rows with it).
-    const c = 'storeC'.padEnd(32, '0');
-    let inserted: Promise<void> | undefined;
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.selectFrom('users').select('id').limit(1).execute();
-        inserted = fast.insert(rowsOf(batch(c) as never, NOW));
-        throw new Error('rolled back');
-      })
-      .catch(() => undefined);
-    await inserted;
-    expect(await stored(c)).toHaveLength(3);
+  it('writes every column alike through the writer thread (SQLite) and through the query builder', async () => {
+    const { db } = server.app.monitoring;
+    const file = server.app.database.monitor;
+    const writer = file && monitorWriter({ file: file.file, insertSql: MONITOR_INSERT_SQL });
+    try {
+      const written = databaseMonitorStore(db, writer);
+      const built = databaseMonitorStore(db);
+      const a = 'storeA'.padEnd(32, '0');
+      const b = 'storeB'.padEnd(32, '0');
+      await written.insert(rowsOf(batch(a) as never, NOW));
+      await built.insert(rowsOf(batch(b) as never, NOW));
+      const [fromWriter, fromBuilt] = [await stored(a), await stored(b)];
+      expect(fromWriter).toHaveLength(3);
+      expect(fromWriter).toEqual(fromBuilt);
+      expect(await written.deleteBefore(NOW + 1)).toBeGreaterThanOrEqual(6);
+      expect(await stored(a)).toEqual([]);
+    } finally {
+      await writer?.close();
+    }
   });
+
+  it.runIf(backend === 'sqlite')(
+    'keeps monitor.db apart from the accounts, and a failed writer thread fails its writes, not the next',
+    async () => {
+      const file = server.app.database.monitor;
+      expect(file?.file).toMatch(/monitor\.db$/);
+      const tables = server.app.database.sqlite
+        ?.prepare<[], string>("select name from sqlite_master where type = 'table'")
+        .pluck()
+        .all();
+      expect(tables).not.toContain('monitor_events');
+      const broken = monitorWriter({ file: file!.file, insertSql: 'insert into no_such_table values (1)' });
+      await expect(broken.insert(rowsOf(batch('storeD'.padEnd(32, '0')) as never, NOW))).rejects.toThrow(
+        /no such table/,
+      );
+      await broken.close();
+      const writer = monitorWriter({ file: `${file!.file}.missing/x.db`, insertSql: MONITOR_INSERT_SQL });
+      await expect(writer.deleteBefore(0)).rejects.toThrow();
+      // The thread that could not open its file is gone; the next write starts another (and fails alike).
+      await expect(writer.deleteBefore(0)).rejects.toThrow();
+      await writer.close();
+    },
+  );
 });

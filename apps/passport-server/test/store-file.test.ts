@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../src/app';
 import { defineConfig } from '../src/config';
+import { createMonitorEvents } from '../src/db/migrations';
 import { ErrorCode } from '../src/protocol';
 import { Browser, backend, freshMobile, QUIET_RISK } from './support/server';
 
@@ -90,5 +91,68 @@ describe.runIf(backend === 'sqlite')('the org_version triggers on SQLite', () =>
     }>`select name from sqlite_master where type = 'trigger' and name like '%_org_version'`.execute(app.db);
     expect(triggers.rows).toHaveLength(12);
     await app.close();
+  });
+});
+
+// Monitoring events have a file of their own on SQLite, written by a thread of their own
+// (src/db/database.ts, src/domain/monitoring/writer.ts); a server that kept them in portico.db before
+// moves them there on its next start.
+describe.runIf(backend === 'sqlite')('the monitoring file on SQLite', () => {
+  const { start, dataDir } = ownDataDir();
+
+  it('moves the events a server kept in portico.db into monitor.db once, and writes new ones there', async () => {
+    let app = await start();
+    await app.close();
+    // As a server before monitor.db left it: the table of migration 0015 in portico.db, with a row.
+    const main = new SQLite(join(dataDir(), 'portico.db'));
+    await createMonitorEvents(new Kysely<unknown>({ dialect: new SqliteDialect({ database: main }) }));
+    main
+      .prepare(
+        `insert into monitor_events (id, at, day, app, flavour, kind, session, weight, page)
+         values ('old-1', 1, '1970-01-01', '1128', 'web', 'session_start', 'oldsession', 1, '/login')`,
+      )
+      .run();
+    main.close();
+
+    app = await start();
+    try {
+      const tables = app.database.sqlite
+        ?.prepare<[], string>("select name from sqlite_master where type = 'table'")
+        .pluck()
+        .all();
+      expect(tables).not.toContain('monitor_events');
+      const moved = await app.monitoring.db.selectFrom('monitor_events').select(['id', 'session']).execute();
+      expect(moved).toEqual([{ id: 'old-1', session: 'oldsession' }]);
+      const monitor = await sql<{ synchronous: number }>`pragma synchronous`.execute(app.monitoring.db);
+      expect(monitor.rows[0]?.synchronous).toBe(1);
+
+      const posted = await app.inject({
+        method: 'POST',
+        url: '/monitor/batch/',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        payload: JSON.stringify({
+          v: 1,
+          session: 'newsession1',
+          app: '1128',
+          flavour: 'web',
+          seq: 0,
+          sent_at: Date.now(),
+          events: [{ kind: 'session_start', time: Date.now(), page: '/login', rate: 1 }],
+        }),
+      });
+      expect(posted.json()).toEqual({ message: 'success', data: { accepted: 1 } });
+      await app.monitoring.store.flush();
+      const sessions = await app.monitoring.db.selectFrom('monitor_events').select('session').execute();
+      expect(sessions.map((row) => row.session).sort()).toEqual(['newsession1', 'oldsession']);
+    } finally {
+      await app.close();
+    }
+    // Moved once: a third start finds nothing left to move and keeps what monitor.db holds.
+    app = await start();
+    try {
+      expect(await app.monitoring.db.selectFrom('monitor_events').select('id').execute()).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
   });
 });

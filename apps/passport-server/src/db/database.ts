@@ -5,8 +5,13 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config';
-import { createStoreEntries, migrationProvider, ORG_VERSION_TRIGGERS } from './migrations';
-import type { Database, StoreSchema } from './schema';
+import {
+  createMonitorEvents,
+  createStoreEntries,
+  migrationProvider,
+  ORG_VERSION_TRIGGERS,
+} from './migrations';
+import type { Database, MonitorSchema, StoreSchema } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -28,6 +33,12 @@ export interface DatabaseHandle {
    * Undefined on PostgreSQL, where the store uses the main database.
    */
   store?: Kysely<StoreSchema>;
+  /**
+   * On SQLite, the monitoring events' own file (`monitor.db`, WAL): `db` reads it on the main thread and
+   * the collector's writer thread writes it (src/domain/monitoring/writer.ts). Undefined on PostgreSQL,
+   * where the events are a table of the main database.
+   */
+  monitor?: { db: Kysely<MonitorSchema>; file: string };
   close(): Promise<void>;
 }
 
@@ -85,13 +96,21 @@ function openSqlite(config: Config): DatabaseHandle {
   const store = new Kysely<StoreSchema>({
     dialect: new SqliteDialect({ database: cachingDatabase(storeSqlite) }),
   });
+  // Monitoring events in a file of their own, written by a thread of their own: their writes never wait
+  // on, nor hold, the accounts' write lock, and at NORMAL (set by the writer) a commit costs no fsync.
+  const monitorFile = join(config.dataDir, 'monitor.db');
+  const monitor = new Kysely<MonitorSchema>({
+    dialect: new SqliteDialect({ database: cachingDatabase(openSqliteFile(monitorFile, 'NORMAL')) }),
+  });
   return {
     db,
     dialect: 'sqlite',
     location: file,
     sqlite,
     store,
+    monitor: { db: monitor, file: monitorFile },
     close: async () => {
+      await monitor.destroy();
       await store.destroy();
       await db.destroy();
     },
@@ -164,6 +183,10 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     }
     if (handle.sqlite) assertOrgVersionTriggers(handle.sqlite);
     if (handle.store) await createStoreEntries(handle.store as Kysely<unknown>, true);
+    if (handle.monitor) {
+      await createMonitorEvents(handle.monitor.db as Kysely<unknown>, true);
+      if (handle.sqlite) moveMonitorEvents(handle.sqlite, handle.monitor.file);
+    }
   } catch (error) {
     await handle.close();
     throw error;
@@ -183,6 +206,27 @@ function assertOrgVersionTriggers(sqlite: SQLite.Database) {
   const missing = ORG_VERSION_TRIGGERS.filter((t) => !present.has(t.name)).map((t) => t.name);
   if (missing.length)
     throw new Error(`the org_version triggers are missing (${missing.join(', ')}); see migration 0017`);
+}
+
+/**
+ * Migration 0015 made the monitoring table in portico.db; on SQLite the events now live in monitor.db.
+ * Rows a server kept there before are moved once, and the old table is dropped. Each step commits on its
+ * own (a transaction over two WAL files is not atomic), so the copy ignores rows already copied: a
+ * start cut short between the two steps repeats them safely. Both tables come from createMonitorEvents,
+ * so their columns are in the same order.
+ */
+function moveMonitorEvents(sqlite: SQLite.Database, monitorFile: string) {
+  const old = sqlite
+    .prepare("select 1 from sqlite_master where type = 'table' and name = 'monitor_events'")
+    .get();
+  if (!old) return;
+  sqlite.prepare('attach database ? as monitor').run(monitorFile);
+  try {
+    sqlite.exec('insert or ignore into monitor.monitor_events select * from main.monitor_events');
+    sqlite.exec('drop table main.monitor_events');
+  } finally {
+    sqlite.exec('detach database monitor');
+  }
 }
 
 /** Brings the schema up to date: the one migration set, on SQLite and PostgreSQL alike. */

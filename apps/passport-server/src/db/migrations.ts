@@ -445,30 +445,7 @@ const migrations: Record<string, Migration> = {
    */
   '0015_monitoring': {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('monitor_events')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('at', 'bigint', (c) => c.notNull())
-        .addColumn('day', 'text', (c) => c.notNull())
-        .addColumn('app', 'text', (c) => c.notNull())
-        .addColumn('flavour', 'text', (c) => c.notNull())
-        .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('session', 'text', (c) => c.notNull())
-        .addColumn('weight', 'double precision', (c) => c.notNull())
-        .addColumn('page', 'text', (c) => c.notNull())
-        .addColumn('method', 'text')
-        .addColumn('step', 'text')
-        .addColumn('label', 'text')
-        .addColumn('error_code', 'integer')
-        .addColumn('status', 'integer')
-        .addColumn('value', 'double precision')
-        .execute();
-      await db.schema.createIndex('monitor_events_at').on('monitor_events').column('at').execute();
-      await db.schema
-        .createIndex('monitor_events_kind_day')
-        .on('monitor_events')
-        .columns(['kind', 'day'])
-        .execute();
+      await createMonitorEvents(db);
     },
   },
   /**
@@ -578,4 +555,33 @@ export async function createStoreEntries(db: Kysely<unknown>, ifNotExists = fals
     .execute();
   const index = db.schema.createIndex('store_entries_expires_at');
   await (ifNotExists ? index.ifNotExists() : index).on('store_entries').column('expires_at').execute();
+}
+
+/**
+ * The monitoring events table of migration 0015. On SQLite the server keeps it in a file of its own
+ * (`monitor.db`, src/db/database.ts) and creates it there with `ifNotExists`: one definition for both.
+ */
+export async function createMonitorEvents(db: Kysely<unknown>, ifNotExists = false): Promise<void> {
+  const table = db.schema.createTable('monitor_events');
+  await (ifNotExists ? table.ifNotExists() : table)
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('at', 'bigint', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('app', 'text', (c) => c.notNull())
+    .addColumn('flavour', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('session', 'text', (c) => c.notNull())
+    .addColumn('weight', 'double precision', (c) => c.notNull())
+    .addColumn('page', 'text', (c) => c.notNull())
+    .addColumn('method', 'text')
+    .addColumn('step', 'text')
+    .addColumn('label', 'text')
+    .addColumn('error_code', 'integer')
+    .addColumn('status', 'integer')
+    .addColumn('value', 'double precision')
+    .execute();
+  const byTime = db.schema.createIndex('monitor_events_at');
+  await (ifNotExists ? byTime.ifNotExists() : byTime).on('monitor_events').column('at').execute();
+  const byKind = db.schema.createIndex('monitor_events_kind_day');
+  await (ifNotExists ? byKind.ifNotExists() : byKind).on('monitor_events').columns(['kind', 'day']).execute();
 }

@@ -342,6 +342,9 @@ export interface Database {
   waitlist_entries: WaitlistEntriesTable;
 }
 
+/** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */
+export type MonitorSchema = Pick<Database, 'monitor_events'>;
+
 /** What the store needs of a database: its one table. */
 export type StoreSchema = Pick<Database, 'store_entries'>;
 

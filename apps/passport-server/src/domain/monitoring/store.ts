@@ -1,7 +1,7 @@
-import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { MonitorEventRow } from './batch';
+import type { MonitorWriter } from './writer';
 
 /** Which events a dashboard query reads: a range of days (inclusive), optionally one app and flavour. */
 export interface MonitorFilter {
@@ -50,8 +50,8 @@ export interface MonitorStore {
 }
 
 /**
- * Every column of a monitoring event, for the SQLite insert: a record over the row's keys, so a column
- * added to the table and not here (or named wrongly here) fails the type check.
+ * Every column of a monitoring event, for the SQLite writer's insert: a record over the row's keys, so a
+ * column added to the table and not here (or named wrongly here) fails the type check.
  */
 const COLUMNS = Object.keys({
   id: true,
@@ -71,20 +71,19 @@ const COLUMNS = Object.keys({
   value: true,
 } satisfies Record<keyof MonitorEventRow, true>);
 
+/** The writer thread's prepared insert of one row (./writer-worker.ts). */
+export const MONITOR_INSERT_SQL = `insert into monitor_events (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
 /**
- * The monitoring tables of migration 0015, on the server's database (SQLite or PostgreSQL). On SQLite
- * (`sqlite`: the connection behind `db`) a write is one prepared statement run per row in one
- * transaction, synchronously whenever no other transaction is open on the connection (as the session
- * lookup reads): building and compiling a 500-row insert took 5–8 ms of the event loop where this takes
- * about half, commit included.
+ * The monitoring table of migration 0015, read through `db`. On PostgreSQL `db` writes too. On SQLite
+ * `db` is `monitor.db` and the writes go to `writer`, a thread of their own (./writer.ts): a write of a
+ * few hundred rows with its commit, and now and then a WAL checkpoint, held the event loop for
+ * milliseconds while the session check waited behind it (docs/benchmarks.md).
  */
-export function databaseMonitorStore(db: Kysely<Database>, sqlite?: SQLite.Database): MonitorStore {
-  const insertRow = sqlite?.prepare<[MonitorEventRow]>(
-    `insert into monitor_events (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
-  );
-  const insertAll = sqlite?.transaction((rows: readonly MonitorEventRow[]) => {
-    for (const row of rows) insertRow!.run(row);
-  });
+export function databaseMonitorStore(
+  db: Kysely<Pick<Database, 'monitor_events'>>,
+  writer?: Pick<MonitorWriter, 'insert' | 'deleteBefore'>,
+): MonitorStore {
   const scoped = (filter: MonitorFilter, kind: string) => {
     let query = db
       .selectFrom('monitor_events')
@@ -102,12 +101,11 @@ export function databaseMonitorStore(db: Kysely<Database>, sqlite?: SQLite.Datab
   return {
     async insert(rows) {
       if (!rows.length) return;
-      if (insertAll && !sqlite!.inTransaction) insertAll(rows);
-      else
-        await db
-          .insertInto('monitor_events')
-          .values([...rows])
-          .execute();
+      if (writer) return writer.insert(rows);
+      await db
+        .insertInto('monitor_events')
+        .values([...rows])
+        .execute();
     },
     async funnelSteps(filter) {
       const rows = await scoped(filter, 'funnel')
@@ -173,6 +171,7 @@ export function databaseMonitorStore(db: Kysely<Database>, sqlite?: SQLite.Datab
       };
     },
     async deleteBefore(at) {
+      if (writer) return writer.deleteBefore(at);
       const result = await db.deleteFrom('monitor_events').where('at', '<', at).executeTakeFirst();
       return Number(result.numDeletedRows);
     },

@@ -20,6 +20,7 @@ export default fp(
       location: handle.location,
       ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
       ...(handle.store ? { store: handle.store } : {}),
+      ...(handle.monitor ? { monitor: handle.monitor } : {}),
     });
     app.addHook('onClose', async () => {
       await handle.close();
