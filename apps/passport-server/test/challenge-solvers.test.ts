@@ -11,6 +11,7 @@ import { dragTrace, evenTrace } from './support/challenge';
 import { backend } from './support/server';
 import {
   at,
+  colourOutlineMatch,
   darkestWindow,
   outlineMatch,
   type Pixels,
@@ -34,7 +35,7 @@ import {
 
 const PUZZLES = 50;
 
-const [TEMPLATE_BOUND, DARKEST_BOUND, OUTLINE_BOUND] = [0.1, 0.1, 0.24];
+const [TEMPLATE_BOUND, DARKEST_BOUND, OUTLINE_BOUND, COLOUR_OUTLINE_BOUND] = [0.1, 0.1, 0.2, 0.24];
 
 const passRate = (kind: SolvableKind, solve: (puzzle: Puzzle) => Promise<Submission[]>, count = PUZZLES) =>
   solverPassRate(kind, solve, count);
@@ -184,9 +185,10 @@ async function cellColour(puzzle: Puzzle): Promise<Submission[]> {
 }
 
 describe.runIf(backend === 'sqlite')('the slide puzzle against scripts', () => {
-  // Measured over runs of 50 and of 200 (docs/security.md). Template and darkest window: 0 % in every
-  // run, so the bound is the target. Outline match: 8-16 % over runs of 50, 10-11 % over 150-200; the
-  // bound is three standard deviations of a rate over 50 above 10 %.
+  // Measured over seven runs of 50 and three of 200 (docs/security.md). Template match and darkest
+  // window: 0 % in every run, so the bound is the target. Outline match on lightness: 6-12 % over 50,
+  // 6-8 % over 200 (72 of 950, 7.6 %); its bound, 20 %, is three standard deviations of a rate over
+  // 50 above 8 %. On colour edges: 4-14 % over 50, 9 % over 200 (62 of 650, 9.5 %); bound 24 %.
   it(`holds the issue's template match (piece against the darkened gap) near its target`, async () => {
     const rate = await passRate(slide, templateMatch);
     console.info(`slide, template match: ${(rate * 100).toFixed(0)} % of ${PUZZLES} within its tries`);
@@ -208,6 +210,16 @@ describe.runIf(backend === 'sqlite')('the slide puzzle against scripts', () => {
     // picture in colour, not lightness: the outline finds the same edges at each gap, and the dark
     // shadow decoy's the strongest. A matcher on colour regions would do better (docs/security.md).
     expect(rate).toBeLessThanOrEqual(OUTLINE_BOUND);
+  }, 300_000);
+
+  it('holds the same shape matcher on colour edges near its target', async () => {
+    const rate = await passRate(slide, colourOutlineMatch);
+    console.info(
+      `slide, outline match on colour edges: ${(rate * 100).toFixed(0)} % of ${PUZZLES} within its tries`,
+    );
+    // The fills' colour borders show up now, but the guide lines are still the same at every gap and
+    // the shadow decoy's border is still the strongest.
+    expect(rate).toBeLessThanOrEqual(COLOUR_OUTLINE_BOUND);
   }, 300_000);
 
   it('refuses the forged trace: evenly spaced in distance and time, ending on the gap', async () => {

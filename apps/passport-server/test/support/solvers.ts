@@ -128,28 +128,54 @@ function boundary(
  * outside it, so a busy patch of picture does not pass for a gap: only edges that follow the outline
  * count. The best offsets first.
  */
-export async function outlineMatch(puzzle: Puzzle): Promise<Submission[]> {
+export const outlineMatch = (puzzle: Puzzle) => matchOutline(puzzle, 'lightness');
+
+/**
+ * The same matcher on colour edges (the strongest of the three channels' Sobel magnitudes): the next
+ * step against gaps that differ from the picture in colour more than in lightness.
+ */
+export const colourOutlineMatch = (puzzle: Puzzle) => matchOutline(puzzle, 'colour');
+
+/** Sobel magnitude of the lightness, or the largest over the red, green and blue channels. */
+function edgeMap(image: Pixels, of: 'lightness' | 'colour'): Float32Array {
+  const { width, height } = image;
+  const planes = (
+    of === 'lightness'
+      ? [[0.299, 0.587, 0.114]]
+      : [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ]
+  ).map((weights) => {
+    const plane = new Float32Array(width * height);
+    for (let i = 0; i < width * height; i++) {
+      const q = i * image.channels;
+      for (let c = 0; c < 3; c++)
+        plane[i] = (plane[i] as number) + (weights[c] as number) * (image.data[q + c] as number);
+    }
+    return plane;
+  });
+  const edges = new Float32Array(width * height);
+  for (const plane of planes) {
+    for (let y = 1; y < height - 1; y++) {
+      for (let x = 1; x < width - 1; x++) {
+        const l = (dx: number, dy: number) => plane[(y + dy) * width + x + dx] as number;
+        const gx = l(1, -1) + 2 * l(1, 0) + l(1, 1) - l(-1, -1) - 2 * l(-1, 0) - l(-1, 1);
+        const gy = l(-1, 1) + 2 * l(0, 1) + l(1, 1) - l(-1, -1) - 2 * l(0, -1) - l(1, -1);
+        edges[y * width + x] = Math.max(edges[y * width + x] as number, Math.hypot(gx, gy));
+      }
+    }
+  }
+  return edges;
+}
+
+async function matchOutline(puzzle: Puzzle, of: 'lightness' | 'colour'): Promise<Submission[]> {
   const image = await pixels(puzzle.view.image);
   const piece = await pixels(puzzle.view.piece as string);
   const top = puzzle.view.piece_y as number;
   const { width, height } = image;
-  const light = new Float32Array(width * height);
-  for (let i = 0; i < width * height; i++) {
-    const q = i * image.channels;
-    light[i] =
-      0.299 * (image.data[q] as number) +
-      0.587 * (image.data[q + 1] as number) +
-      0.114 * (image.data[q + 2] as number);
-  }
-  const edges = new Float32Array(width * height);
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const l = (dx: number, dy: number) => light[(y + dy) * width + x + dx] as number;
-      const gx = l(1, -1) + 2 * l(1, 0) + l(1, 1) - l(-1, -1) - 2 * l(-1, 0) - l(-1, 1);
-      const gy = l(-1, 1) + 2 * l(0, 1) + l(1, 1) - l(-1, -1) - 2 * l(0, -1) - l(1, -1);
-      edges[y * width + x] = Math.hypot(gx, gy);
-    }
-  }
+  const edges = edgeMap(image, of);
   const opaque = (x: number, y: number) => (piece.data[at(piece, x, y) + 3] as number) >= 128;
   // The mask grown and shrunk by 3 px (square neighbourhood): their boundaries are the two bands.
   const grown = (x: number, y: number) => {
