@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { Puzzle, PuzzleAnswer, Submission } from '../src/domain/challenge/puzzle';
+import type { Puzzle, Submission } from '../src/domain/challenge/puzzle';
 import { slide } from '../src/domain/challenge/puzzles/slide';
 import { text } from '../src/domain/challenge/puzzles/text';
 import { threeD } from '../src/domain/challenge/puzzles/three-d';
@@ -9,6 +9,17 @@ import { whirl } from '../src/domain/challenge/puzzles/whirl';
 import { ALPHABET } from '../src/domain/challenge/stroke-font';
 import { dragTrace, evenTrace } from './support/challenge';
 import { backend } from './support/server';
+import {
+  at,
+  colourOutlineMatch,
+  darkestWindow,
+  outlineMatch,
+  type Pixels,
+  pixels,
+  type SolvableKind,
+  passRate as solverPassRate,
+  templateMatch,
+} from './support/solvers';
 
 /**
  * Issue 10, item 2: the scripts that solved the old puzzles from their images alone, run against the
@@ -24,101 +35,10 @@ import { backend } from './support/server';
 
 const PUZZLES = 50;
 
-interface Pixels {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: number;
-}
+const [TEMPLATE_BOUND, DARKEST_BOUND, OUTLINE_BOUND, COLOUR_OUTLINE_BOUND] = [0.1, 0.1, 0.2, 0.24];
 
-async function pixels(dataUrl: string): Promise<Pixels> {
-  const png = Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels };
-}
-
-const at = (p: Pixels, x: number, y: number) => (y * p.width + x) * p.channels;
-
-/** Tries a puzzle kind: `solve` reads the view and returns up to `tries` submissions. */
-async function passRate(
-  kind: {
-    generate(language: 'zh' | 'en'): Promise<Puzzle>;
-    check(a: PuzzleAnswer, s: Submission): boolean;
-    fatal?(a: PuzzleAnswer, s: Submission): boolean;
-    maxTries?: number;
-  },
-  solve: (puzzle: Puzzle) => Promise<Submission[]>,
-  count = PUZZLES,
-): Promise<number> {
-  let passed = 0;
-  for (let i = 0; i < count; i++) {
-    const puzzle = await kind.generate('en');
-    for (const submission of (await solve(puzzle)).slice(0, kind.maxTries ?? 3)) {
-      if (kind.check(puzzle.answer, submission)) {
-        passed++;
-        break;
-      }
-      if (kind.fatal?.(puzzle.answer, submission)) break;
-    }
-  }
-  return passed / count;
-}
-
-/** The issue's slide solver: template match of the piece against the picture darkened where the gap is. */
-async function templateMatch(puzzle: Puzzle): Promise<Submission[]> {
-  const image = await pixels(puzzle.view.image);
-  const piece = await pixels(puzzle.view.piece as string);
-  const top = puzzle.view.piece_y as number;
-  const scores: { x: number; score: number }[] = [];
-  for (let x = 0; x + piece.width <= image.width; x++) {
-    let sum = 0;
-    let count = 0;
-    for (let j = 2; j < piece.height - 2; j += 2) {
-      for (let i = 2; i < piece.width - 2; i += 2) {
-        const p = at(piece, i, j);
-        if ((piece.data[p + 3] as number) < 250) continue;
-        const q = at(image, x + i, top + j);
-        for (let c = 0; c < 3; c++)
-          sum += Math.abs((image.data[q + c] as number) - (piece.data[p + c] as number) * 0.5);
-        count++;
-      }
-    }
-    scores.push({ x, score: sum / Math.max(1, count) });
-  }
-  scores.sort((a, b) => a.score - b.score);
-  // Three tries: the best three positions at least a piece apart.
-  const picks: number[] = [];
-  for (const { x } of scores) {
-    if (picks.every((p) => Math.abs(p - x) > 20)) picks.push(x);
-    if (picks.length === 3) break;
-  }
-  return picks.map((x) => ({ x, trace: dragTrace(x) }));
-}
-
-/** A gap finder: the darkest piece-sized windows on the piece's row, darkest first. */
-async function darkestWindow(puzzle: Puzzle): Promise<Submission[]> {
-  const image = await pixels(puzzle.view.image);
-  const size = puzzle.view.piece_width as number;
-  const top = puzzle.view.piece_y as number;
-  const scores: { x: number; score: number }[] = [];
-  for (let x = 0; x + size <= image.width; x++) {
-    let sum = 0;
-    for (let j = 10; j < size - 10; j += 3) {
-      for (let i = 10; i < size - 10; i += 3) {
-        const q = at(image, x + i, top + j);
-        sum += (image.data[q] as number) + (image.data[q + 1] as number) + (image.data[q + 2] as number);
-      }
-    }
-    scores.push({ x, score: sum });
-  }
-  scores.sort((a, b) => a.score - b.score);
-  const picks: number[] = [];
-  for (const { x } of scores) {
-    if (picks.every((p) => Math.abs(p - x) > 20)) picks.push(x);
-    if (picks.length === 3) break;
-  }
-  return picks.map((x) => ({ x, trace: dragTrace(x) }));
-}
+const passRate = (kind: SolvableKind, solve: (puzzle: Puzzle) => Promise<Submission[]>, count = PUZZLES) =>
+  solverPassRate(kind, solve, count);
 
 /**
  * The issue's whirl solver: the centroid of the "sky" (the brighter, or the bluer, half of the disc)
@@ -265,20 +185,41 @@ async function cellColour(puzzle: Puzzle): Promise<Submission[]> {
 }
 
 describe.runIf(backend === 'sqlite')('the slide puzzle against scripts', () => {
-  it(`holds the issue's template match (piece against the darkened gap) well below its old 100 %`, async () => {
+  // Measured over seven runs of 50 and three of 200 (docs/security.md). Template match and darkest
+  // window: 0 % in every run, so the bound is the target. Outline match on lightness: 6-12 % over 50,
+  // 6-8 % over 200 (72 of 950, 7.6 %); its bound, 20 %, is three standard deviations of a rate over
+  // 50 above 8 %. On colour edges: 4-14 % over 50, 9 % over 200 (62 of 650, 9.5 %); bound 24 %.
+  it(`holds the issue's template match (piece against the darkened gap) near its target`, async () => {
     const rate = await passRate(slide, templateMatch);
     console.info(`slide, template match: ${(rate * 100).toFixed(0)} % of ${PUZZLES} within its tries`);
-    // Measured 22-32 %: with the picture hidden in every gap the match degrades into picking one of the
-    // 3-4 gaps, and a decoy ends the puzzle. The issue's 10 % is NOT met yet (docs/security.md).
-    expect(rate).toBeLessThanOrEqual(0.55);
+    // The shadow decoy (the piece's colour at half its lightness, another outline) is what it finds.
+    expect(rate).toBeLessThanOrEqual(TEMPLATE_BOUND);
   }, 300_000);
 
-  it('measures a gap finder (the darkest windows on the row) that meets the decoys', async () => {
+  it('holds a gap finder (the darkest windows on the row) near its target', async () => {
     const rate = await passRate(slide, darkestWindow);
     console.info(`slide, darkest window: ${(rate * 100).toFixed(0)} % of ${PUZZLES} within its tries`);
-    // One of the 3-4 gaps, and a decoy ends the puzzle: about 1 in 3.5. Recorded, not yet ≤ 10 %
-    // (docs/security.md): the outline is the person's cue, and a shape matcher could read it too.
-    expect(rate).toBeLessThanOrEqual(0.55);
+    // The shadow decoy is the darkest gap; the others sit at the lightness of the picture around them.
+    expect(rate).toBeLessThanOrEqual(DARKEST_BOUND);
+  }, 300_000);
+
+  it("holds a shape matcher (the piece's outline against the picture's edges) near its target", async () => {
+    const rate = await passRate(slide, outlineMatch);
+    console.info(`slide, outline match: ${(rate * 100).toFixed(0)} % of ${PUZZLES} within its tries`);
+    // Every gap carries the same lines (every outline a piece can have) and its fill differs from the
+    // picture in colour, not lightness: the outline finds the same edges at each gap, and the dark
+    // shadow decoy's the strongest. A matcher on colour regions would do better (docs/security.md).
+    expect(rate).toBeLessThanOrEqual(OUTLINE_BOUND);
+  }, 300_000);
+
+  it('holds the same shape matcher on colour edges near its target', async () => {
+    const rate = await passRate(slide, colourOutlineMatch);
+    console.info(
+      `slide, outline match on colour edges: ${(rate * 100).toFixed(0)} % of ${PUZZLES} within its tries`,
+    );
+    // The fills' colour borders show up now, but the guide lines are still the same at every gap and
+    // the shadow decoy's border is still the strongest.
+    expect(rate).toBeLessThanOrEqual(COLOUR_OUTLINE_BOUND);
   }, 300_000);
 
   it('refuses the forged trace: evenly spaced in distance and time, ending on the gap', async () => {
