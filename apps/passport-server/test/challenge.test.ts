@@ -227,6 +227,15 @@ describe('a puzzle', () => {
     expect(sixth.body.data.error_code).toBe(ErrorCode.challengeExpired);
   });
 
+  it('picks text, 3d and whirl by default, never slide (a guess among its gaps passes one in three)', async () => {
+    const kinds = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      const data = await server.app.challenge.demand('/test/guarded');
+      kinds.add((JSON.parse(Object.values(data)[0] as string) as { subtype: string }).subtype);
+    }
+    expect([...kinds].sort()).toEqual(['3d', 'text', 'whirl']);
+  });
+
   it('refuses unknown challenge ids and malformed answers without a 5xx', async () => {
     const browser = server.browser();
     const unknown = await draw(browser, { challenge_id: 'A'.repeat(24) });

@@ -175,7 +175,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
     pool,
 
     async demand(action, subtype) {
-      const kind = subtype ?? pick(limits.challengeKinds.length ? limits.challengeKinds : ['slide']);
+      const kind = subtype ?? pick(limits.challengeKinds.length ? limits.challengeKinds : ['text']);
       // Most demanded challenges are drawn within seconds: have one ready.
       pool.warm(kind);
       const id = randomToken(18);
