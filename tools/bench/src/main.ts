@@ -485,6 +485,40 @@ function monitorBatch(n: number): string {
   });
 }
 
+/**
+ * The server's CPU per collector batch, from its own accounting (process.threadCpuUsage): the collector
+ * alone at its steady rate for one slice, less an idle slice of the same length. A rate read beside
+ * another load moves with whatever else the machine runs; CPU time per batch much less so.
+ */
+async function collectorCost(target: Target): Promise<string> {
+  type Cpu = { eventLoop: number; process: number };
+  const during = async (work: Promise<unknown>) => {
+    const before = await target.call<Cpu>('cpu');
+    await work;
+    // The write-behind writes the last batches up to 250 ms after they came.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await target.call<Cpu>('cpu');
+    return { eventLoop: after.eventLoop - before.eventLoop, process: after.process - before.process };
+  };
+  const seconds = ROUNDS * SLICE_SECONDS;
+  const idle = await during(new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+  let batches = 0;
+  const busy = await during(
+    collectorLoad(
+      target.url,
+      COLLECTOR_RATE,
+    )(seconds).then((sample) => {
+      batches = sample.latencies.length;
+    }),
+  );
+  const perBatch = (key: keyof Cpu) => (busy[key] - idle[key]) / Math.max(1, batches);
+  return (
+    `${batches} batches in ${seconds} s; event loop ${perBatch('eventLoop').toFixed(0)} µs a batch ` +
+    `(${((perBatch('eventLoop') * COLLECTOR_RATE) / 10_000).toFixed(1)} % of a core at ${COLLECTOR_RATE}/s), ` +
+    `whole process ${perBatch('process').toFixed(0)} µs a batch`
+  );
+}
+
 /** POST /monitor/batch/ load: as fast as it goes (no rate), or at `rate` batches per second. */
 function collectorLoad(url: string, rate?: number) {
   // The bodies are built before the measurement: stringifying a 4 KB batch per request ran on the
@@ -614,6 +648,7 @@ const ONLY: Record<
       collectorLoad(target.url, COLLECTOR_RATE),
     );
     await interleave([big.session, besideCollector.contender]);
+    log(`the collector's own cost: ${await collectorCost(target)}`);
     return {
       measured: [big.session, besideCollector.contender],
       target: 'session check beside the collector ≥ 95 % of alone',
