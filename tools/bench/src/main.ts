@@ -39,6 +39,8 @@ const FLOOD_CONNECTIONS = 8;
 const FLOOD_RATE = 120;
 /** Challenge ids the flood draws from (5 puzzles each). */
 const FLOOD_CHALLENGES = 4_000;
+/** ErrorCode.challengeBusy: the pool is empty and its waiting room full. */
+const CHALLENGE_BUSY = 1407;
 /**
  * The collector (issue 18): batches of 20 events. Alone it is loaded as fast as it goes; beside the
  * session check at a steady 100 batches per second (2,000 events/s, the monitor's traffic from
@@ -388,9 +390,10 @@ function beside(
 async function underFlood(
   target: Target,
   base: Contender,
-): Promise<{ contender: Contender; flood: Sample[] }> {
+): Promise<{ contender: Contender; flood: Sample[]; answers: FloodAnswers }> {
   const url = target.url;
   const jar = await anonymous(url);
+  const answers: FloodAnswers = { puzzles: 0, busy: 0, other: 0 };
   const { ids } = await target.call<{ ids: string[] }>('challenges', { count: FLOOD_CHALLENGES });
   let next = 0;
   const flood = (seconds: number) =>
@@ -411,10 +414,22 @@ async function underFlood(
         },
       ],
       // Drawn, refused as busy (429) or spent (5 per id): all answers the flood may get.
-      verify: (body) => body.startsWith('{"message":'),
+      verify: (body) => {
+        if (body.startsWith('{"message":"success"')) answers.puzzles++;
+        else if (body.includes(`"error_code":${CHALLENGE_BUSY}`)) answers.busy++;
+        else answers.other++;
+        return body.startsWith('{"message":');
+      },
     });
   const { contender, side } = beside(base, 'under a puzzle flood', flood);
-  return { contender, flood: side };
+  return { contender, flood: side, answers };
+}
+
+/** What the flood got back, warm-ups included: puzzles, CHALLENGE_BUSY, anything else (a spent id). */
+interface FloodAnswers {
+  puzzles: number;
+  busy: number;
+  other: number;
 }
 
 /** Render counts per kind and the mean wall time of one, as the server's pool reports them. */
@@ -427,6 +442,7 @@ interface FloodRun {
   floodPassword: Contender;
   /** The flood's own samples, both pairs. */
   flood: Sample[];
+  answers: FloodAnswers;
   rendersBefore: RenderStats;
   rendersAfter: RenderStats;
 }
@@ -450,6 +466,11 @@ async function measureFlood(target: Target, big: Portico): Promise<FloodRun> {
     plainPassword,
     floodPassword: floodPassword.contender,
     flood: [...floodSession.flood, ...floodPassword.flood],
+    answers: {
+      puzzles: floodSession.answers.puzzles + floodPassword.answers.puzzles,
+      busy: floodSession.answers.busy + floodPassword.answers.busy,
+      other: floodSession.answers.other + floodPassword.answers.other,
+    },
     rendersBefore,
     rendersAfter,
   };
@@ -488,7 +509,9 @@ function floodReport(run: FloodRun): string[] {
       run.rendersAfter,
     )
       .map(([kind, r]) => `${kind} ${r.meanMs.toFixed(1)} ms`)
-      .join(', ')}.`,
+      .join(
+        ', ',
+      )}. Its answers, warm-ups included: ${run.answers.puzzles} puzzles, ${run.answers.busy} CHALLENGE_BUSY, ${run.answers.other} other (spent ids).`,
   );
   return lines;
 }
