@@ -1,14 +1,17 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The password estimator's worker is an entry of its own: src/domain/passwords/strength.ts starts it as
-  // dist/strength-worker.js, beside the chunk that holds that module.
+  // The password estimator's worker, the monitoring writer thread and the puzzle render process are
+  // entries of their own: src/domain/passwords/strength.ts starts dist/strength-worker.js,
+  // src/domain/monitoring/writer.ts dist/writer-worker.js, and src/domain/challenge/render-process.ts
+  // forks dist/render-worker.js, each beside the chunk that holds the module that starts it.
   entry: {
     main: 'src/main.ts',
     app: 'src/app.ts',
     config: 'src/config.ts',
     'strength-worker': 'src/domain/passwords/strength-worker.ts',
     'writer-worker': 'src/domain/monitoring/writer-worker.ts',
+    'render-worker': 'src/domain/challenge/render-worker.ts',
   },
   format: ['esm'],
   target: 'node24',

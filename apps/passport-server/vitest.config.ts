@@ -22,8 +22,9 @@ export default defineConfig({
     maxWorkers: 2,
     // A worker keeps the modules it imported from one file to the next: importing the server (Fastify,
     // oidc-provider, the store drivers) afresh for each of ~190 file runs was a quarter of the suite's
-    // time. Safe here because nothing in src/ keeps module-level state between servers and no test
-    // mocks a module (vi.mock) or the environment; each test file still builds its own servers.
+    // time. Safe here because nothing in src/ keeps module-level state between servers (but the
+    // estimator's worker thread and the puzzle render process, shared by design) and no test mocks a
+    // module (vi.mock) or the environment; each test file still builds its own servers.
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,

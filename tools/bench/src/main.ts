@@ -39,6 +39,8 @@ const FLOOD_CONNECTIONS = 8;
 const FLOOD_RATE = 120;
 /** Challenge ids the flood draws from (5 puzzles each). */
 const FLOOD_CHALLENGES = 4_000;
+/** ErrorCode.challengeBusy: the pool is empty and its waiting room full. */
+const CHALLENGE_BUSY = 1407;
 /**
  * The collector (issue 18): batches of 20 events. Alone it is loaded as fast as it goes; beside the
  * session check at a steady 100 batches per second (2,000 events/s, the monitor's traffic from
@@ -99,6 +101,8 @@ const postHeaders = (jar: Jar) => ({
 });
 const webOk = (body: string) => body.startsWith('{"message":"success"');
 const label = (n: number) => n.toLocaleString('en');
+const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+const check = (ok: boolean) => (ok ? 'met' : '**missed**');
 
 /** Runs `fn` over `items`, `width` at a time. */
 async function pool<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -388,9 +392,10 @@ function beside(
 async function underFlood(
   target: Target,
   base: Contender,
-): Promise<{ contender: Contender; flood: Sample[] }> {
+): Promise<{ contender: Contender; flood: Sample[]; answers: FloodAnswers }> {
   const url = target.url;
   const jar = await anonymous(url);
+  const answers: FloodAnswers = { puzzles: 0, busy: 0, other: 0 };
   const { ids } = await target.call<{ ids: string[] }>('challenges', { count: FLOOD_CHALLENGES });
   let next = 0;
   const flood = (seconds: number) =>
@@ -411,10 +416,106 @@ async function underFlood(
         },
       ],
       // Drawn, refused as busy (429) or spent (5 per id): all answers the flood may get.
-      verify: (body) => body.startsWith('{"message":'),
+      verify: (body) => {
+        if (body.startsWith('{"message":"success"')) answers.puzzles++;
+        else if (body.includes(`"error_code":${CHALLENGE_BUSY}`)) answers.busy++;
+        else answers.other++;
+        return body.startsWith('{"message":');
+      },
     });
   const { contender, side } = beside(base, 'under a puzzle flood', flood);
-  return { contender, flood: side };
+  return { contender, flood: side, answers };
+}
+
+/** What the flood got back, warm-ups included: puzzles, CHALLENGE_BUSY, anything else (a spent id). */
+interface FloodAnswers {
+  puzzles: number;
+  busy: number;
+  other: number;
+}
+
+/** Render counts per kind and the mean wall time of one, as the server's pool reports them. */
+type RenderStats = Record<string, { count: number; meanMs: number }>;
+
+interface FloodRun {
+  plainSession: Contender;
+  floodSession: Contender;
+  plainPassword: Contender;
+  floodPassword: Contender;
+  /** The flood's own samples, both pairs. */
+  flood: Sample[];
+  answers: FloodAnswers;
+  rendersBefore: RenderStats;
+  rendersAfter: RenderStats;
+}
+
+/**
+ * The session check and password login of `big`, each with and without the puzzle flood, each pair
+ * interleaved on its own (the full run and `BENCH_ONLY=puzzle-flood` both measure it here).
+ */
+async function measureFlood(target: Target, big: Portico): Promise<FloodRun> {
+  const plainSession = again(big.session);
+  const plainPassword = again(big.password);
+  const floodSession = await underFlood(target, plainSession);
+  const floodPassword = await underFlood(target, plainPassword);
+  const rendersBefore = await target.call<RenderStats>('renders');
+  await interleave([plainSession, floodSession.contender]);
+  await interleave([plainPassword, floodPassword.contender]);
+  const rendersAfter = await target.call<RenderStats>('renders');
+  return {
+    plainSession,
+    floodSession: floodSession.contender,
+    plainPassword,
+    floodPassword: floodPassword.contender,
+    flood: [...floodSession.flood, ...floodPassword.flood],
+    answers: {
+      puzzles: floodSession.answers.puzzles + floodPassword.answers.puzzles,
+      busy: floodSession.answers.busy + floodPassword.answers.busy,
+      other: floodSession.answers.other + floodPassword.answers.other,
+    },
+    rendersBefore,
+    rendersAfter,
+  };
+}
+
+/** The flood's report: rates and medians with and without it against the 10 % target, and the renders. */
+function floodReport(run: FloodRun): string[] {
+  const lines: string[] = [];
+  const floodTotal = run.flood.reduce((a, f) => a + f.latencies.length, 0);
+  const floodSeconds = run.flood.reduce((a, f) => a + f.seconds, 0);
+  const count = (stats: RenderStats) => Object.values(stats).reduce((a, r) => a + r.count, 0);
+  lines.push(
+    `| under a puzzle flood (${FLOOD_RATE}/s on POST /vc/challenge, ${FLOOD_CONNECTIONS} connections) | without | with | ratio | |`,
+  );
+  lines.push('|---|---:|---:|---:|---|');
+  for (const [name, plain, flooded] of [
+    ['session check, req/s', run.plainSession, run.floodSession],
+    ['password login, per s', run.plainPassword, run.floodPassword],
+  ] as const) {
+    const r = rps(flooded) / rps(plain);
+    lines.push(
+      `| ${name} | ${rps(plain).toFixed(1)} | ${rps(flooded).toFixed(1)} | ${pct(r)} | ${check(r >= 0.9)} |`,
+    );
+  }
+  for (const [name, plain, flooded] of [
+    ['session check, p50 ms', run.plainSession, run.floodSession],
+    ['password login, p50 ms', run.plainPassword, run.floodPassword],
+  ] as const) {
+    const a = (plain.result as Figures).p50;
+    const b = (flooded.result as Figures).p50;
+    lines.push(`| ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${pct(b / a)} | ${check(b <= a * 1.1)} |`);
+  }
+  lines.push('');
+  lines.push(
+    `The flood sent ${floodTotal} puzzle requests in ${floodSeconds.toFixed(1)} s (${(floodTotal / Math.max(1, floodSeconds)).toFixed(0)}/s); the server rendered ${count(run.rendersAfter) - count(run.rendersBefore)} puzzles meanwhile (one render lane). Render cost, mean wall time of one render: ${Object.entries(
+      run.rendersAfter,
+    )
+      .map(([kind, r]) => `${kind} ${r.meanMs.toFixed(1)} ms`)
+      .join(
+        ', ',
+      )}. Its answers, warm-ups included: ${run.answers.puzzles} puzzles, ${run.answers.busy} CHALLENGE_BUSY, ${run.answers.other} other (spent ids).`,
+  );
+  return lines;
 }
 
 // ---------------------------------------------------------------- the monitoring collector (issue 18)
@@ -606,39 +707,52 @@ const start = async (name: string, file: string) => {
   return target;
 };
 
+/** A measured case's requests per second. */
+const rps = (c: Contender) => (c.result as Figures).rps;
+
+/** A measured pair and its target: the second case's rate against the first's. */
+function pairReport(
+  [first, second]: [Contender, Contender],
+  target: string,
+  bound: number,
+): { measured: Contender[]; notes: Map<Contender, string>; report: string[] } {
+  const ratio = rps(second) / rps(first);
+  return {
+    measured: [first, second],
+    notes: new Map([[second, `${pct(ratio)} of the first`]]),
+    report: [
+      `| target | measured | |`,
+      '|---|---|---|',
+      `| ${target} | ${pct(ratio)} (${rps(second).toFixed(0)} / ${rps(first).toFixed(0)} req/s) | ${check(ratio >= bound)} |`,
+    ],
+  };
+}
+
 /**
- * `BENCH_ONLY=<case> pnpm bench`: one pair of cases on the 100,000-account server, interleaved (well
- * under a minute on a quiet machine); prints their rows and the target, then exits.
+ * `BENCH_ONLY=<case> pnpm bench`: one case of the full run on the 100,000-account server, interleaved as
+ * there (well under a minute on a quiet machine); prints its rows and its target, then exits.
  * - `identity-session`: the session check of an organisation-identity session against a personal one
  *   (issue 12: within 10 %).
  * - `collector`: the session check alone and beside the monitoring collector at its steady rate
  *   (issue 18: at least 95 % of alone).
+ * - `puzzle-flood`: the session check and password login, each with and without the puzzle flood
+ *   (issue 10: each within 10 %).
  */
-/** A measured case's requests per second. */
-const rps = (c: Contender) => (c.result as Figures).rps;
-
 const ONLY: Record<
   string,
   (
     big: Portico,
     target: Target,
-  ) => Promise<{
-    measured: [Contender, Contender];
-    target: string;
-    ratio: number;
-    bound: number;
-  }>
+  ) => Promise<{ measured: Contender[]; notes: Map<Contender, string>; report: string[] }>
 > = {
   'identity-session': async (big) => {
     log('reads: a personal and an organisation-identity session check, interleaved');
     await interleave([big.session, big.identitySession]);
-    const ratio = rps(big.identitySession) / rps(big.session);
-    return {
-      measured: [big.session, big.identitySession],
-      target: "identity session check within 10 % of a personal session's",
-      ratio,
-      bound: 0.9,
-    };
+    return pairReport(
+      [big.session, big.identitySession],
+      "identity session check within 10 % of a personal session's",
+      0.9,
+    );
   },
   collector: async (big, target) => {
     log(`the session check alone and beside the collector at ${COLLECTOR_RATE} batches/s, interleaved`);
@@ -649,11 +763,22 @@ const ONLY: Record<
     );
     await interleave([big.session, besideCollector.contender]);
     log(`the collector's own cost: ${await collectorCost(target)}`);
+    return pairReport(
+      [big.session, besideCollector.contender],
+      'session check beside the collector ≥ 95 % of alone',
+      0.95,
+    );
+  },
+  'puzzle-flood': async (big, target) => {
+    log('the puzzle flood: session check and password login with and without it, interleaved');
+    const run = await measureFlood(target, big);
     return {
-      measured: [big.session, besideCollector.contender],
-      target: 'session check beside the collector ≥ 95 % of alone',
-      ratio: rps(besideCollector.contender) / rps(big.session),
-      bound: 0.95,
+      measured: [run.plainSession, run.floodSession, run.plainPassword, run.floodPassword],
+      notes: new Map([
+        [run.floodSession, `${pct(rps(run.floodSession) / rps(run.plainSession))} of without`],
+        [run.floodPassword, `${pct(rps(run.floodPassword) / rps(run.plainPassword))} of without`],
+      ]),
+      report: floodReport(run),
     };
   },
 };
@@ -670,23 +795,18 @@ if (only) {
     log(`Portico ${label(size)}: ${seeded.users} accounts, seeded in ${seeded.seconds.toFixed(1)} s`);
     const outcome = await run(await portico(target, size), target);
     measured = outcome.measured;
-    const [first, second] = measured.map((c) => c.result as Figures) as [Figures, Figures];
-    const shown = `${(100 * outcome.ratio).toFixed(0)} % (${second.rps.toFixed(0)} / ${first.rps.toFixed(0)} req/s)`;
     lines = [
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ` +
         `load average ${loadAtStart} at the start and ${load1()} at the end (other work on the machine included).`,
       '',
       '| system | case | accounts | per s | p50 ms | p99 ms | ratio | failed |',
       '|---|---|---:|---:|---:|---:|---|---:|',
-      ...measured.map((c, i) => {
+      ...measured.map((c) => {
         const f = c.result as Figures;
-        const note = i === 1 ? `${(100 * outcome.ratio).toFixed(0)} % of the first` : '';
-        return `| ${c.system} | ${c.case} | ${c.accounts} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${note} | ${f.failures} |`;
+        return `| ${c.system} | ${c.case} | ${c.accounts} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${outcome.notes.get(c) ?? ''} | ${f.failures} |`;
       }),
       '',
-      `| target | measured | |`,
-      '|---|---|---|',
-      `| ${outcome.target} | ${shown} | ${outcome.ratio >= outcome.bound ? 'met' : '**missed**'} |`,
+      ...outcome.report,
     ];
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
@@ -749,14 +869,7 @@ try {
   await interleave([rawConcurrent, small.password, big.password, ba.signIn, rawSingle]);
   log('the puzzle flood: session check and password login with and without it, interleaved');
   const bigTarget = servers.get(SIZES[1]) as Target;
-  const plainSession = again(big.session);
-  const plainPassword = again(big.password);
-  const floodSession = await underFlood(bigTarget, plainSession);
-  const floodPassword = await underFlood(bigTarget, plainPassword);
-  const rendersBefore = await bigTarget.call<Record<string, { count: number; meanMs: number }>>('renders');
-  await interleave([plainSession, floodSession.contender]);
-  await interleave([plainPassword, floodPassword.contender]);
-  const renderStats = await bigTarget.call<Record<string, { count: number; meanMs: number }>>('renders');
+  const flood = await measureFlood(bigTarget, big);
   log('the monitoring collector: alone, then the session check beside it at a steady rate, interleaved');
   const collectAll = collectorLoad(bigTarget.url);
   const collector = contender(
@@ -796,10 +909,10 @@ try {
     small.smsLogin,
     big.sendCode,
     big.smsLogin,
-    plainSession,
-    floodSession.contender,
-    plainPassword,
-    floodPassword.contender,
+    flood.plainSession,
+    flood.floodSession,
+    flood.plainPassword,
+    flood.floodPassword,
     collector,
     quietSession,
     besideCollector.contender,
@@ -811,7 +924,6 @@ try {
   log(`Portico ${label(SIZES[1])} tables after the run: ${JSON.stringify(await bigServer.call('stats'))}`);
 
   // ------------------------------------------------------------ the report
-  const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
   const ratios = new Map<Contender, string>([
     [small.session, `${pct(rps(small.session) / rps(floor))} of floor`],
     [big.session, `${pct(rps(big.session) / rps(floor))} of floor`],
@@ -838,7 +950,6 @@ try {
     );
   }
   lines.push('');
-  const check = (ok: boolean) => (ok ? 'met' : '**missed**');
   const s = rps(big.session) / rps(floor);
   const vsBa = rps(big.session) / rps(ba.session);
   const pw = rps(big.password) / rps(rawConcurrent);
@@ -878,40 +989,7 @@ try {
   );
   lines.push('');
   // Issue 10: the session check and password sign-in under a concurrent puzzle flood.
-  const floods = [...floodSession.flood, ...floodPassword.flood];
-  const floodTotal = floods.reduce((a, f) => a + f.latencies.length, 0);
-  const floodSeconds = floods.reduce((a, f) => a + f.seconds, 0);
-  const rendered = Object.values(renderStats).reduce((a, r) => a + r.count, 0);
-  const renderedBefore = Object.values(rendersBefore).reduce((a, r) => a + r.count, 0);
-  lines.push(
-    `| under a puzzle flood (${FLOOD_RATE}/s on POST /vc/challenge, ${FLOOD_CONNECTIONS} connections) | without | with | ratio | |`,
-  );
-  lines.push('|---|---:|---:|---:|---|');
-  for (const [name, plain, flooded] of [
-    ['session check, req/s', plainSession, floodSession.contender],
-    ['password login, per s', plainPassword, floodPassword.contender],
-  ] as const) {
-    const r = rps(flooded) / rps(plain);
-    lines.push(
-      `| ${name} | ${rps(plain).toFixed(1)} | ${rps(flooded).toFixed(1)} | ${pct(r)} | ${check(r >= 0.9)} |`,
-    );
-  }
-  for (const [name, plain, flooded] of [
-    ['session check, p50 ms', plainSession, floodSession.contender],
-    ['password login, p50 ms', plainPassword, floodPassword.contender],
-  ] as const) {
-    const a = (plain.result as Figures).p50;
-    const b = (flooded.result as Figures).p50;
-    lines.push(`| ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${pct(b / a)} | ${check(b <= a * 1.1)} |`);
-  }
-  lines.push('');
-  lines.push(
-    `The flood sent ${floodTotal} puzzle requests in ${floodSeconds.toFixed(1)} s (${(floodTotal / Math.max(1, floodSeconds)).toFixed(0)}/s); the server rendered ${rendered - renderedBefore} puzzles meanwhile (one render lane). Render cost, mean wall time of one render: ${Object.entries(
-      renderStats,
-    )
-      .map(([kind, r]) => `${kind} ${r.meanMs.toFixed(1)} ms`)
-      .join(', ')}.`,
-  );
+  lines.push(...floodReport(flood));
   // Issue 18: the collector's own throughput, and the session check beside a steady collector load.
   // A rated autocannon load sends each second's requests in a burst, so the time to its last answer is
   // shorter than the slice: the rate is the answers over the slices' length.

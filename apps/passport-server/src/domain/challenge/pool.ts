@@ -1,15 +1,15 @@
 import { PassportError } from '../../errors';
 import type { CaptchaSubtype } from '../../protocol';
 import type { Puzzle } from './puzzle';
-import { puzzleKinds } from './puzzles/index';
+import { leaseRenderProcess } from './render-process';
 
 /**
- * Pre-rendered puzzles, drawn by one render lane. Drawing is sharp (libvips and librsvg on libuv's
- * thread pool, the same four threads argon2 hashes on), so a flood of puzzle requests used to queue
- * ahead of every password sign-in. Here at most `lanes` renders run at once, whatever the demand; a
- * request takes a ready puzzle (no render on its path) and the lane refills behind it. When the pool is
- * empty, a bounded number of requests wait for the lane; the rest are refused with CHALLENGE_BUSY
- * (503), so the flood waits, never the sign-ins.
+ * Pre-rendered puzzles, drawn by one render lane. A render (the SVG scene in JavaScript, then sharp
+ * on libuv's thread pool, where argon2 hashes too) runs in the render process at the lowest CPU
+ * priority (./render-process.ts), so it takes only CPU that sign-ins leave idle. At most `lanes`
+ * renders are asked for at once, whatever the demand; a request takes a ready puzzle (no render on its
+ * path) and the lane refills behind it. When the pool is empty, a bounded number of requests wait for
+ * the lane; the rest are refused with CHALLENGE_BUSY, so the flood waits, never the sign-ins.
  *
  * The pool is per instance and holds only unseen puzzles: a drawn puzzle's answer goes to the store, so
  * any instance can check it.
@@ -29,6 +29,8 @@ export interface PuzzlePool {
   stats(): Record<string, { count: number; meanMs: number }>;
   /** Waits for every render in flight (tests; closing). */
   idle(): Promise<void>;
+  /** Gives up the pool's lease on the render process (the server closes); the last lease stops it. */
+  close(): Promise<void>;
 }
 
 export interface PoolOptions {
@@ -38,12 +40,14 @@ export interface PoolOptions {
   lanes: number;
   /** Requests that may wait for an empty kind before CHALLENGE_BUSY. */
   maxWaiting: number;
-  /** The renderer (tests may hand in a counting one). */
+  /** The renderer (tests may hand in a counting one); the shared render process by default. */
   render?: (kind: CaptchaSubtype) => Promise<Puzzle>;
 }
 
 export function createPuzzlePool(options: PoolOptions): PuzzlePool {
-  const render = options.render ?? ((kind: CaptchaSubtype) => puzzleKinds[kind].generate('zh'));
+  const { render, release } = options.render
+    ? { render: options.render, release: async () => {} }
+    : leaseRenderProcess();
   const ready = new Map<CaptchaSubtype, Puzzle[]>();
   const waiting = new Map<CaptchaSubtype, { resolve(p: Puzzle): void; reject(e: unknown): void }[]>();
   /** Renders queued or running per kind, so a refill is not scheduled twice. */
@@ -143,6 +147,9 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
     idle() {
       if (!running && !queue.length) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    close() {
+      return release();
     },
   };
 }

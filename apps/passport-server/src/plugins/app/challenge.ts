@@ -11,6 +11,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     app.decorate('challenge', createChallenges(app));
+    app.addHook('onClose', async () => app.challenge.pool.close());
   },
   { name: 'challenge', dependencies: ['store', 'secret', 'sessions', 'csrf'] },
 );
