@@ -1,0 +1,141 @@
+import type { Page } from '@playwright/test';
+import {
+  type CaptchaProviderPeer,
+  GOOD,
+  PEER_PATHS,
+  SECRETS,
+  startCaptchaProviderPeer,
+} from '../support/captcha-provider';
+import { overlay, sendUpToThreshold, solveAsPerson, watchPuzzles } from '../support/challenge';
+import { callResult, formOf, openFixture, requestsTo, startCall } from '../support/fixture-page';
+import type { ServerOptions } from '../support/server';
+import { test as base, expect, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
+
+// Issue 10, item 4: a third-party challenge provider in the page. The server is configured with
+// Cloudflare Turnstile whose widget script and siteverify both live on a loopback peer speaking
+// Turnstile's documented shapes (apps/passport-server/test/support/captcha-provider-peer.ts): the
+// script implements `turnstile.render(el, {sitekey, callback, 'error-callback', language})` over one
+// button, and siteverify accepts exactly the token that button hands over.
+
+const SITE_KEY = '1x00000000000000000000AA';
+
+const test = base.extend<{
+  peer: CaptchaProviderPeer;
+  providerMode: 'behind' | 'instead';
+  scriptPath: string;
+}>({
+  providerMode: ['instead', { option: true }],
+  scriptPath: [`${PEER_PATHS.turnstileScript}?render=explicit`, { option: true }],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  peer: async ({}, use) => {
+    const peer = await startCaptchaProviderPeer();
+    try {
+      await use(peer);
+    } finally {
+      await peer.close();
+    }
+  },
+  serverOptions: async ({ peer, providerMode, scriptPath }, use) => {
+    const options: ServerOptions = {
+      env: {
+        CAPTCHA_PROVIDER: 'turnstile',
+        CAPTCHA_PROVIDER_MODE: providerMode,
+        TURNSTILE_SITE_KEY: SITE_KEY,
+        TURNSTILE_SECRET: SECRETS.turnstile,
+        TURNSTILE_VERIFY_URL: `${peer.origin}${PEER_PATHS.turnstileVerify}`,
+        TURNSTILE_SCRIPT_URL: `${peer.origin}${scriptPath}`,
+      },
+    };
+    await use(options);
+  },
+});
+
+// The fixture page is fulfilled by page.route, so Chromium counts it as a public page, and Local
+// Network Access refuses its request for the peer's script on 127.0.0.1 (a real deployment loads the
+// widget from the provider's public host). The person grants that access, as Chromium would ask them to.
+test.beforeEach(async ({ context }) => {
+  await context.grantPermissions(['local-network-access']);
+});
+
+/** The fixture page with the SDK's challenge plugin, five sends in, and the sixth one challenged. */
+async function challengedSend(page: Page, origin: string): Promise<void> {
+  await openFixture(page, origin);
+  await page.evaluate(() => window.e2e.setup({ language: 'zh' }));
+  await sendUpToThreshold(page);
+  await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
+  await expect(overlay(page)).toBeVisible();
+}
+
+const siteverifies = (peer: CaptchaProviderPeer) =>
+  peer.seen.filter((request) => request.path === PEER_PATHS.turnstileVerify);
+
+test.describe('Turnstile instead of our puzzles', () => {
+  test('the person completes the widget and the guarded call goes through', async ({
+    page,
+    server,
+    peer,
+  }) => {
+    const verifies = await requestsTo(page, '/vc/verify');
+    await challengedSend(page, server.origin);
+    const widget = overlay(page).getByRole('group', { name: '第三方安全验证' }).getByRole('button', {
+      name: '确认您是真人',
+    });
+    await expect(widget).toBeVisible();
+    // Rendered explicitly with the server's site key, in the page's language.
+    await expect(widget).toHaveAttribute('data-sitekey', SITE_KEY);
+    await expect(widget).toHaveAttribute('data-language', 'zh-cn');
+    await expect(overlay(page).getByText('请完成下方的安全验证，完成后会自动继续。')).toBeVisible();
+    expect(await seriousViolations(page), 'axe on the overlay with the widget').toEqual([]);
+
+    await widget.click();
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    await expect(overlay(page)).toHaveCount(0);
+    expect(verifies.map((request) => formOf(request).get('provider_token'))).toEqual([GOOD]);
+    expect(siteverifies(peer).map((request) => request.form.get('response'))).toEqual([GOOD]);
+  });
+
+  test('a refused token leaves the person at the challenge with a message, and the widget asks again', async ({
+    page,
+    server,
+    peer,
+  }) => {
+    peer.widgetToken = 'XXXX.DUMMY.TOKEN.FORGED';
+    await challengedSend(page, server.origin);
+    const widget = overlay(page).getByRole('button', { name: '确认您是真人' });
+    await widget.click();
+    await expect(overlay(page).getByRole('status')).toHaveText('第三方安全验证未通过，请重新完成');
+    await expect(overlay(page)).toBeVisible();
+    // The spent token is gone: the widget was reset for a fresh one.
+    await expect(widget).toBeEnabled();
+    expect(siteverifies(peer).map((request) => request.form.get('response'))).toEqual([peer.widgetToken]);
+    const settled = await page.evaluate(() =>
+      Promise.race([
+        window.e2e.result('sixth'),
+        new Promise((resolve) => setTimeout(() => resolve('pending'), 300)),
+      ]),
+    );
+    expect(settled).toBe('pending');
+  });
+});
+
+test.describe('Turnstile behind our puzzles, its script unreachable', () => {
+  test.use({ providerMode: 'behind', scriptPath: '/turnstile/v0/missing.js' });
+
+  test('says so and falls back to the picture puzzle, which passes on its own', async ({
+    page,
+    server,
+    peer,
+  }) => {
+    const puzzles = watchPuzzles(page);
+    await challengedSend(page, server.origin);
+    await expect(overlay(page).getByRole('status')).toHaveText('第三方安全验证无法加载，已改用图片验证');
+    await expect(overlay(page).getByRole('group', { name: '第三方安全验证' })).toBeHidden();
+    // The first round named the provider; the fall-back round does not.
+    await expect.poll(() => puzzles.all.length).toBe(2);
+    expect(puzzles.all.map((puzzle) => 'provider' in puzzle)).toEqual([true, false]);
+    await solveAsPerson(page, server.origin, await puzzles.next());
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    expect(siteverifies(peer)).toEqual([]);
+  });
+});
