@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import {
   type CaptchaProviderPeer,
   GOOD,
@@ -116,6 +116,35 @@ test.describe('Turnstile instead of our puzzles', () => {
       ]),
     );
     expect(settled).toBe('pending');
+  });
+});
+
+test.describe('Turnstile behind our puzzles', () => {
+  test.use({ providerMode: 'behind' });
+
+  test('the picture solved first waits for the widget; both done, the call goes through with both', async ({
+    page,
+    server,
+    peer,
+  }) => {
+    const puzzles = watchPuzzles(page);
+    const verifies = await requestsTo(page, '/vc/verify');
+    await challengedSend(page, server.origin);
+    const puzzle = await puzzles.next();
+    expect(puzzle).toMatchObject({ provider: { name: 'turnstile', site_key: SITE_KEY, mode: 'behind' } });
+    const widget = overlay(page).getByRole('button', { name: '确认您是真人' });
+    await expect(widget).toBeVisible();
+
+    await solveAsPerson(page, server.origin, puzzle);
+    await expect(overlay(page).getByRole('status')).toHaveText('请先完成下方的第三方安全验证');
+    expect(verifies).toHaveLength(0);
+    await widget.click();
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    expect(verifies).toHaveLength(1);
+    const sent = formOf(verifies[0] as Request);
+    expect(sent.get('provider_token')).toBe(GOOD);
+    expect(sent.get('pow')).toBeTruthy();
+    expect(siteverifies(peer)).toHaveLength(1);
   });
 });
 
