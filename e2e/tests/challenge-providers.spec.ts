@@ -13,18 +13,21 @@ import { test as base, expect, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 10, item 4: a third-party challenge provider in the page. The server is configured with
-// Cloudflare Turnstile whose widget script and siteverify both live on a loopback peer speaking
-// Turnstile's documented shapes (apps/passport-server/test/support/captcha-provider-peer.ts): the
+// Cloudflare Turnstile (or hCaptcha) whose widget script and siteverify both live on a loopback peer
+// speaking the provider's documented shapes (apps/passport-server/test/support/captcha-provider-peer.ts): the
 // script implements `turnstile.render(el, {sitekey, callback, 'error-callback', language})` over one
 // button, and siteverify accepts exactly the token that button hands over.
 
 const SITE_KEY = '1x00000000000000000000AA';
+const HCAPTCHA_SITE_KEY = '10000000-ffff-ffff-ffff-000000000001';
 
 const test = base.extend<{
   peer: CaptchaProviderPeer;
+  provider: 'turnstile' | 'hcaptcha';
   providerMode: 'behind' | 'instead';
   scriptPath: string;
 }>({
+  provider: ['turnstile', { option: true }],
   providerMode: ['instead', { option: true }],
   scriptPath: [`${PEER_PATHS.turnstileScript}?render=explicit`, { option: true }],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
@@ -36,16 +39,26 @@ const test = base.extend<{
       await peer.close();
     }
   },
-  serverOptions: async ({ peer, providerMode, scriptPath }, use) => {
+  serverOptions: async ({ peer, provider, providerMode, scriptPath }, use) => {
     const options: ServerOptions = {
-      env: {
-        CAPTCHA_PROVIDER: 'turnstile',
-        CAPTCHA_PROVIDER_MODE: providerMode,
-        TURNSTILE_SITE_KEY: SITE_KEY,
-        TURNSTILE_SECRET: SECRETS.turnstile,
-        TURNSTILE_VERIFY_URL: `${peer.origin}${PEER_PATHS.turnstileVerify}`,
-        TURNSTILE_SCRIPT_URL: `${peer.origin}${scriptPath}`,
-      },
+      env:
+        provider === 'turnstile'
+          ? {
+              CAPTCHA_PROVIDER: 'turnstile',
+              CAPTCHA_PROVIDER_MODE: providerMode,
+              TURNSTILE_SITE_KEY: SITE_KEY,
+              TURNSTILE_SECRET: SECRETS.turnstile,
+              TURNSTILE_VERIFY_URL: `${peer.origin}${PEER_PATHS.turnstileVerify}`,
+              TURNSTILE_SCRIPT_URL: `${peer.origin}${scriptPath}`,
+            }
+          : {
+              CAPTCHA_PROVIDER: 'hcaptcha',
+              CAPTCHA_PROVIDER_MODE: providerMode,
+              HCAPTCHA_SITE_KEY,
+              HCAPTCHA_SECRET: SECRETS.hcaptcha,
+              HCAPTCHA_VERIFY_URL: `${peer.origin}${PEER_PATHS.hcaptchaVerify}`,
+              HCAPTCHA_SCRIPT_URL: `${peer.origin}${PEER_PATHS.hcaptchaScript}?render=explicit`,
+            },
     };
     await use(options);
   },
@@ -59,9 +72,9 @@ test.beforeEach(async ({ context }) => {
 });
 
 /** The fixture page with the SDK's challenge plugin, five sends in, and the sixth one challenged. */
-async function challengedSend(page: Page, origin: string): Promise<void> {
+async function challengedSend(page: Page, origin: string, language = 'zh'): Promise<void> {
   await openFixture(page, origin);
-  await page.evaluate(() => window.e2e.setup({ language: 'zh' }));
+  await page.evaluate((l) => window.e2e.setup({ language: l }), language);
   await sendUpToThreshold(page);
   await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
   await expect(overlay(page)).toBeVisible();
@@ -166,5 +179,31 @@ test.describe('Turnstile behind our puzzles, its script unreachable', () => {
     await solveAsPerson(page, server.origin, await puzzles.next());
     expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
     expect(siteverifies(peer)).toEqual([]);
+  });
+});
+
+test.describe('hCaptcha instead of our puzzles, in English', () => {
+  test.use({ provider: 'hcaptcha' });
+
+  test('the widget speaks en (hl), and its token passes hCaptcha’s siteverify', async ({
+    page,
+    server,
+    peer,
+  }) => {
+    await challengedSend(page, server.origin, 'en');
+    const widget = overlay(page)
+      .getByRole('group', { name: 'Third-party security check' })
+      .getByRole('button', { name: 'Verify you are human' });
+    await expect(widget).toHaveAttribute('data-sitekey', HCAPTCHA_SITE_KEY);
+    await expect(widget).toHaveAttribute('data-language', 'en');
+    await expect(
+      overlay(page).getByText('Complete the check below; it continues by itself when done.'),
+    ).toBeVisible();
+    await widget.click();
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    const asked = peer.seen.filter((request) => request.path === PEER_PATHS.hcaptchaVerify);
+    expect(asked.map((request) => [request.form.get('response'), request.form.get('sitekey')])).toEqual([
+      [GOOD, HCAPTCHA_SITE_KEY],
+    ]);
   });
 });

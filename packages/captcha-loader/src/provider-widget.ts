@@ -165,6 +165,10 @@ export async function mountProviderWidget(
     sitekey: provider.site_key,
     callback: (token: string) => settle({ token }),
     'error-callback': failed,
+    // A token not yet handed over that outlives its life would only be refused: forget it.
+    'expired-callback': () => {
+      earned = undefined;
+    },
     [provider.name === 'turnstile' ? 'language' : 'hl']:
       provider.name === 'turnstile' ? (english ? 'en' : 'zh-cn') : english ? 'en' : 'zh-CN',
   });

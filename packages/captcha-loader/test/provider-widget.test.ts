@@ -103,6 +103,16 @@ describe('Turnstile', () => {
     await expect(widget.token()).resolves.toBe('early');
   });
 
+  it('forgets a token that expired before it was asked for', async () => {
+    const double = renderApi();
+    const widget = await mounted(turnstile, 'turnstile', double.api);
+    double.complete('stale');
+    (double.rendered[0]?.['expired-callback'] as () => void)();
+    const next = widget.token();
+    double.complete('fresh');
+    await expect(next).resolves.toBe('fresh');
+  });
+
   it('turns the widget’s error-callback into a provider error', async () => {
     const double = renderApi();
     const widget = await mounted(turnstile, 'turnstile', double.api, 'en');
