@@ -8,6 +8,7 @@ import {
 } from '../support/captcha-provider';
 import { overlay, sendUpToThreshold, solveAsPerson, watchPuzzles } from '../support/challenge';
 import { callResult, formOf, openFixture, requestsTo, startCall } from '../support/fixture-page';
+import { expectWorkbench, startSmsSignIn, typeCode, wrongCodeFor } from '../support/person';
 import type { ServerOptions } from '../support/server';
 import { test as base, expect, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
@@ -26,7 +27,10 @@ const test = base.extend<{
   provider: 'turnstile' | 'hcaptcha';
   providerMode: 'behind' | 'instead';
   scriptPath: string;
+  /** The challenge kinds the server picks from (default: all). */
+  kinds: string[] | undefined;
 }>({
+  kinds: [undefined, { option: true }],
   provider: ['turnstile', { option: true }],
   providerMode: ['instead', { option: true }],
   scriptPath: [`${PEER_PATHS.turnstileScript}?render=explicit`, { option: true }],
@@ -39,8 +43,9 @@ const test = base.extend<{
       await peer.close();
     }
   },
-  serverOptions: async ({ peer, provider, providerMode, scriptPath }, use) => {
+  serverOptions: async ({ peer, provider, providerMode, scriptPath, kinds }, use) => {
     const options: ServerOptions = {
+      ...(kinds ? { challengeKinds: kinds } : {}),
       env:
         provider === 'turnstile'
           ? {
@@ -107,30 +112,41 @@ test.describe('Turnstile instead of our puzzles', () => {
     expect(verifies.map((request) => formOf(request).get('provider_token'))).toEqual([GOOD]);
     expect(siteverifies(peer).map((request) => request.form.get('response'))).toEqual([GOOD]);
   });
-
-  test('a refused token leaves the person at the challenge with a message, and the widget asks again', async ({
-    page,
-    server,
-    peer,
-  }) => {
-    peer.widgetToken = 'XXXX.DUMMY.TOKEN.FORGED';
-    await challengedSend(page, server.origin);
-    const widget = overlay(page).getByRole('button', { name: '确认您是真人' });
-    await widget.click();
-    await expect(overlay(page).getByRole('status')).toHaveText('第三方安全验证未通过，请重新完成');
-    await expect(overlay(page)).toBeVisible();
-    // The spent token is gone: the widget was reset for a fresh one.
-    await expect(widget).toBeEnabled();
-    expect(siteverifies(peer).map((request) => request.form.get('response'))).toEqual([peer.widgetToken]);
-    const settled = await page.evaluate(() =>
-      Promise.race([
-        window.e2e.result('sixth'),
-        new Promise((resolve) => setTimeout(() => resolve('pending'), 300)),
-      ]),
-    );
-    expect(settled).toBe('pending');
-  });
 });
+
+// A refusal with tries left keeps the round; on the last try (whirl has one) the next round is drawn.
+for (const [kind, when] of [
+  ['text', 'tries left'],
+  ['whirl', 'the last try'],
+] as const) {
+  test.describe(`Turnstile instead of our puzzles, a ${kind} round`, () => {
+    test.use({ kinds: [kind] });
+
+    test(`a refused token leaves the person at the challenge with a message, and the widget asks again (${when})`, async ({
+      page,
+      server,
+      peer,
+    }) => {
+      peer.widgetToken = 'XXXX.DUMMY.TOKEN.FORGED';
+      await challengedSend(page, server.origin);
+      const widget = overlay(page).getByRole('button', { name: '确认您是真人' });
+      await widget.click();
+      await expect(overlay(page).getByRole('status')).toHaveText('第三方安全验证未通过，请重新完成');
+      await expect(overlay(page)).toBeVisible();
+      // The spent token is gone: the widget was reset for a fresh one.
+      await expect(widget).toBeEnabled();
+      const settled = await page.evaluate(() =>
+        Promise.race([
+          window.e2e.result('sixth'),
+          new Promise((resolve) => setTimeout(() => resolve('pending'), 300)),
+        ]),
+      );
+      expect(settled).toBe('pending');
+      // Asked once: the spent token is never sent again.
+      expect(siteverifies(peer).map((request) => request.form.get('response'))).toEqual([peer.widgetToken]);
+    });
+  });
+}
 
 test.describe('Turnstile behind our puzzles', () => {
   test.use({ providerMode: 'behind' });
@@ -205,5 +221,39 @@ test.describe('hCaptcha instead of our puzzles, in English', () => {
     expect(asked.map((request) => [request.form.get('response'), request.form.get('sitekey')])).toEqual([
       [GOOD, HCAPTCHA_SITE_KEY],
     ]);
+  });
+});
+
+test.describe('in the web app, under the pages’ content security policy', () => {
+  test('the widget’s script loads from the provider’s origin the policy names, and the sign-in goes through', async ({
+    page,
+    server,
+    outbox,
+    peer,
+  }) => {
+    const policies: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'document')
+        policies.push(response.headers()['content-security-policy'] ?? '');
+    });
+    const mobile = uniqueMobile();
+    const { form, code } = await startSmsSignIn(page, server, outbox, mobile);
+    expect(policies.at(-1)).toContain(`script-src 'self' ${peer.origin} https://challenges.cloudflare.com;`);
+    const submit = form.getByRole('button', { name: '登录', exact: true });
+    for (let i = 0; i < 3; i++) {
+      await typeCode(form, wrongCodeFor(code));
+      const answered = page.waitForResponse((response) =>
+        response.url().includes('/passport/web/sms_login/'),
+      );
+      await submit.click();
+      await answered;
+      await expect(submit).toBeEnabled();
+    }
+    await typeCode(form, code);
+    await submit.click();
+    const widget = overlay(page).getByRole('button', { name: '确认您是真人' });
+    await widget.click();
+    await expectWorkbench(page, server, { mobile });
+    expect(siteverifies(peer).map((request) => request.form.get('response'))).toEqual([GOOD]);
   });
 });

@@ -201,6 +201,30 @@ describe('a fall-back round (the widget could not run in the page)', () => {
   });
 });
 
+describe('the last try', () => {
+  it('refused by the provider is 1408 with tries_left 0, so the page knows the token was spent (regression: it was 1402, and the overlay re-sent the spent token with each new puzzle)', async () => {
+    const server = await startServer({ captchaProvider: PROVIDERS.hcaptcha() }, { plugins: [guardedRoutes] });
+    try {
+      const browser = server.browser();
+      // whirl allows one try per puzzle.
+      const data = await server.app.challenge.demand('/test/guarded', 'whirl');
+      const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+      await draw(browser, { challenge_id: id });
+      const refused = await verify(browser, { challenge_id: id, provider_token: 'forged' });
+      expect(refused.body.data).toMatchObject({
+        error_code: ErrorCode.challengeProviderFailed,
+        tries_left: 0,
+      });
+      // The puzzle is dead; a fresh one and a good token pass.
+      await draw(browser, { challenge_id: id });
+      const passed = await verify(browser, { challenge_id: id, provider_token: GOOD });
+      expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the pages’ content security policy', () => {
   const policyOf = async (server: TestServer) =>
     String((await server.app.inject({ url: '/vc/setting?aid=1128' })).headers['content-security-policy']);

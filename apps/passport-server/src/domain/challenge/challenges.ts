@@ -313,17 +313,16 @@ export function createChallenges(app: FastifyInstance): Challenges {
           kind !== 'accessible' &&
           kind !== 'provider' &&
           puzzleKinds[challenge.subtype].fatal?.(puzzle.answer, submission);
+        // The last try refused by the provider says so too: the client knows its token was spent.
+        const code = providerRefused ? 'challengeProviderFailed' : 'challengeFailed';
         if (left === 0 || fatal) {
           await store.delete(key.puzzle(challengeId));
-          throw new PassportError('challengeFailed', { tries_left: 0 });
+          throw new PassportError(code, { tries_left: 0 });
         }
         // Every try pays its own work: the next one comes with the refusal.
         const ttl = Math.max(1000, puzzle.expiresAt - runtime.now());
         const next = await pow.issue({ challengeId, serial: puzzle.serial, mode }, puzzle.maxnumber, ttl);
-        throw new PassportError(providerRefused ? 'challengeProviderFailed' : 'challengeFailed', {
-          tries_left: left,
-          pow: next,
-        });
+        throw new PassportError(code, { tries_left: left, pow: next });
       }
       // Single use: of concurrent right answers, one takes the puzzle and the challenge.
       const taken = parse<PuzzleRecord>(await store.take(key.puzzle(challengeId)), runtime.now());

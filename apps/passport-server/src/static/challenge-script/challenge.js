@@ -364,7 +364,8 @@
           }
           const slot = { fields };
           waiting = slot;
-          status.textContent = t.providerFirst;
+          // Instead of the picture, the hint above already asks for the widget; keep the status's news.
+          if (puzzle.provider.mode === 'behind') status.textContent = t.providerFirst;
           try {
             token = await providerToken();
           } catch {
@@ -410,7 +411,7 @@
             status.textContent = refusedByProvider ? t.providerRefused : t.wrong(left);
           } else {
             busy = false;
-            await load(false, t.newPuzzle);
+            await load(false, refusedByProvider ? t.providerRefused : t.newPuzzle);
           }
         } catch (error) {
           busy = false;
