@@ -45,6 +45,7 @@ function renderApi() {
     /** What the widget calls when the person completes it. */
     complete: (token: string) => (latest().callback as (t: string) => void)(token),
     error: (code: string) => (latest()['error-callback'] as (c: string) => void)(code),
+    expire: () => (latest()['expired-callback'] as () => void)(),
   };
 }
 
@@ -107,7 +108,7 @@ describe('Turnstile', () => {
     const double = renderApi();
     const widget = await mounted(turnstile, 'turnstile', double.api);
     double.complete('stale');
-    (double.rendered[0]?.['expired-callback'] as () => void)();
+    double.expire();
     const next = widget.token();
     double.complete('fresh');
     await expect(next).resolves.toBe('fresh');
