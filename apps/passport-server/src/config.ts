@@ -244,12 +244,15 @@ export const EnvSchema = Type.Object({
   TURNSTILE_SITE_KEY: Type.Optional(Type.String({ minLength: 1 })),
   TURNSTILE_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   TURNSTILE_VERIFY_URL: Url('http|https'),
+  TURNSTILE_SCRIPT_URL: Url('http|https'),
   HCAPTCHA_SITE_KEY: Type.Optional(Type.String({ minLength: 1 })),
   HCAPTCHA_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   HCAPTCHA_VERIFY_URL: Url('http|https'),
+  HCAPTCHA_SCRIPT_URL: Url('http|https'),
   GEETEST_ID: Type.Optional(Type.String({ minLength: 1 })),
   GEETEST_KEY: Type.Optional(Type.String({ minLength: 1 })),
   GEETEST_VERIFY_URL: Url('http|https'),
+  GEETEST_SCRIPT_URL: Url('http|https'),
   APP_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   CLIENT_APPS: Type.Optional(Type.String({ minLength: 2 })),
   SECOND_VERIFY: Type.Optional(
@@ -517,27 +520,43 @@ export interface CaptchaProviderConfig {
   secret: string;
   /** The provider's verification endpoint (its documented default unless a *_VERIFY_URL is set). */
   verifyUrl: string;
+  /**
+   * The widget's script, which the page loads (its documented address unless a *_SCRIPT_URL is set: a
+   * deployment that self-hosts it, or a test on loopback). Its origin joins the pages' CSP.
+   */
+  scriptUrl: string;
 }
 
 /** The provider's settings, complete or refused at start with the missing variable named. */
 function captchaProviderConfig(e: Env): CaptchaProviderConfig | undefined {
   const name = e.CAPTCHA_PROVIDER ?? 'none';
   if (name === 'none') return undefined;
-  const [siteVar, secretVar, urlVar, url] = {
+  const [siteVar, secretVar, urlVar, url, scriptVar, script] = {
     turnstile: [
       'TURNSTILE_SITE_KEY',
       'TURNSTILE_SECRET',
       'TURNSTILE_VERIFY_URL',
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      'TURNSTILE_SCRIPT_URL',
+      'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
     ],
     hcaptcha: [
       'HCAPTCHA_SITE_KEY',
       'HCAPTCHA_SECRET',
       'HCAPTCHA_VERIFY_URL',
       'https://api.hcaptcha.com/siteverify',
+      'HCAPTCHA_SCRIPT_URL',
+      'https://js.hcaptcha.com/1/api.js?render=explicit',
     ],
-    geetest: ['GEETEST_ID', 'GEETEST_KEY', 'GEETEST_VERIFY_URL', 'https://gcaptcha4.geetest.com/validate'],
-  }[name] as [keyof Env, keyof Env, keyof Env, string];
+    geetest: [
+      'GEETEST_ID',
+      'GEETEST_KEY',
+      'GEETEST_VERIFY_URL',
+      'https://gcaptcha4.geetest.com/validate',
+      'GEETEST_SCRIPT_URL',
+      'https://static.geetest.com/v4/gt4.js',
+    ],
+  }[name] as [keyof Env, keyof Env, keyof Env, string, keyof Env, string];
   for (const variable of [siteVar, secretVar]) {
     if (!e[variable])
       throw new ConfigError(String(variable), `CAPTCHA_PROVIDER=${name} needs ${String(variable)}`);
@@ -548,6 +567,7 @@ function captchaProviderConfig(e: Env): CaptchaProviderConfig | undefined {
     siteKey: String(e[siteVar]),
     secret: String(e[secretVar]),
     verifyUrl: String(e[urlVar] ?? url),
+    scriptUrl: String(e[scriptVar] ?? script),
   };
 }
 

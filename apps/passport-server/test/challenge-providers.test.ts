@@ -1,91 +1,34 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptchaProviderConfig, ConfigError, loadConfig } from '../src/config';
 import { ErrorCode } from '../src/protocol';
+import {
+  type CaptchaProviderPeer,
+  GEETEST_KEY,
+  GOOD,
+  PEER_PATHS,
+  SECRETS,
+  type SeenRequest,
+  startCaptchaProviderPeer,
+} from './support/captcha-provider-peer';
 import { answerFields, draw, expectedAnswer, guardedRoutes, verify } from './support/challenge';
 import { startServer, type TestServer } from './support/server';
 
 /**
  * Issue 10, item 4: Cloudflare Turnstile, hCaptcha and GeeTest behind or instead of our puzzles, each
  * verified through its server-side API. The providers are a real HTTP server on loopback speaking each
- * one's documented request and answer shape.
+ * one's documented request and answer shape (test/support/captcha-provider-peer.ts, shared with e2e).
  */
 
-const GOOD = 'XXXX.DUMMY.TOKEN.GOOD';
-const GEETEST_KEY = 'geetest-captcha-key';
-const SECRETS = { turnstile: 'turnstile-secret', hcaptcha: 'hcaptcha-secret' };
-
-interface Seen {
-  path: string;
-  query: URLSearchParams;
-  form: URLSearchParams;
-}
-const seen: Seen[] = [];
-let peer: Server;
-let down = false;
+let peer: CaptchaProviderPeer;
 let origin = '';
 
-async function body(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
-
 beforeAll(async () => {
-  peer = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://loopback');
-    const form = new URLSearchParams(await body(request));
-    seen.push({ path: url.pathname, query: url.searchParams, form });
-    if (down) {
-      response.writeHead(503).end('unavailable');
-      return;
-    }
-    response.setHeader('content-type', 'application/json');
-    if (url.pathname === '/turnstile/v0/siteverify') {
-      const ok = form.get('secret') === SECRETS.turnstile && form.get('response') === GOOD;
-      response.end(
-        JSON.stringify(
-          ok
-            ? {
-                success: true,
-                'error-codes': [],
-                challenge_ts: new Date().toISOString(),
-                hostname: 'localhost',
-              }
-            : { success: false, 'error-codes': ['invalid-input-response'] },
-        ),
-      );
-    } else if (url.pathname === '/siteverify') {
-      const ok = form.get('secret') === SECRETS.hcaptcha && form.get('response') === GOOD;
-      response.end(
-        JSON.stringify(
-          ok
-            ? { success: true, hostname: 'localhost' }
-            : { success: false, 'error-codes': ['invalid-input-response'] },
-        ),
-      );
-    } else if (url.pathname === '/validate') {
-      const lot = form.get('lot_number') ?? '';
-      const signed = createHmac('sha256', GEETEST_KEY).update(lot).digest('hex');
-      const ok = form.get('sign_token') === signed && form.get('pass_token') === GOOD;
-      response.end(
-        JSON.stringify(
-          ok
-            ? { result: 'success', reason: '', captcha_args: {} }
-            : { result: 'fail', reason: 'pass_token expire' },
-        ),
-      );
-    } else {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+  peer = await startCaptchaProviderPeer();
+  origin = peer.origin;
 });
 afterAll(async () => {
-  await new Promise((resolve) => peer?.close(resolve));
+  await peer?.close();
 });
 
 const PROVIDERS: Record<CaptchaProviderConfig['name'], () => CaptchaProviderConfig> = {
@@ -94,21 +37,24 @@ const PROVIDERS: Record<CaptchaProviderConfig['name'], () => CaptchaProviderConf
     mode: 'behind',
     siteKey: '1x00000000000000000000AA',
     secret: SECRETS.turnstile,
-    verifyUrl: `${origin}/turnstile/v0/siteverify`,
+    verifyUrl: `${origin}${PEER_PATHS.turnstileVerify}`,
+    scriptUrl: `${origin}${PEER_PATHS.turnstileScript}?render=explicit`,
   }),
   hcaptcha: () => ({
     name: 'hcaptcha',
     mode: 'instead',
     siteKey: '10000000-ffff-ffff-ffff-000000000001',
     secret: SECRETS.hcaptcha,
-    verifyUrl: `${origin}/siteverify`,
+    verifyUrl: `${origin}${PEER_PATHS.hcaptchaVerify}`,
+    scriptUrl: `${origin}${PEER_PATHS.hcaptchaScript}?render=explicit`,
   }),
   geetest: () => ({
     name: 'geetest',
     mode: 'behind',
     siteKey: 'geetest-captcha-id',
     secret: GEETEST_KEY,
-    verifyUrl: `${origin}/validate`,
+    verifyUrl: `${origin}${PEER_PATHS.geetestVerify}`,
+    scriptUrl: 'https://static.geetest.com/v4/gt4.js',
   }),
 };
 
@@ -137,12 +83,17 @@ describe.each(Object.keys(PROVIDERS) as CaptchaProviderConfig['name'][])('the %s
     const data = await server.app.challenge.demand('/test/guarded', 'text');
     const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
     const drawn = await draw(browser, { challenge_id: id });
-    expect(drawn.body.data.provider).toEqual({ name, site_key: config.siteKey, mode: config.mode });
+    expect(drawn.body.data.provider).toEqual({
+      name,
+      site_key: config.siteKey,
+      mode: config.mode,
+      script_url: config.scriptUrl,
+    });
     if (config.mode === 'instead') expect(drawn.body.data.image).toBe('');
     else expect(drawn.body.data.image).toMatch(/^data:image\/png;base64,/);
     const answer = await expectedAnswer(browser, id);
 
-    const before = seen.length;
+    const before = peer.seen.length;
     const refused = await verify(browser, {
       challenge_id: id,
       ...answerFields(answer),
@@ -159,9 +110,9 @@ describe.each(Object.keys(PROVIDERS) as CaptchaProviderConfig['name'][])('the %s
     expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
 
     // What the provider received: its own documented fields (the empty token never left the server).
-    const asked = seen.slice(before);
+    const asked = peer.seen.slice(before);
     expect(asked).toHaveLength(2);
-    const last = asked[1] as Seen;
+    const last = asked[1] as SeenRequest;
     if (name === 'geetest') {
       expect(last.query.get('captcha_id')).toBe(config.siteKey);
       expect(Object.fromEntries(last.form)).toEqual({
@@ -186,7 +137,7 @@ describe.each(Object.keys(PROVIDERS) as CaptchaProviderConfig['name'][])('the %s
     const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
     await draw(browser, { challenge_id: id });
     const answer = await expectedAnswer(browser, id);
-    down = true;
+    peer.down = true;
     try {
       const response = await verify(browser, {
         challenge_id: id,
@@ -195,7 +146,115 @@ describe.each(Object.keys(PROVIDERS) as CaptchaProviderConfig['name'][])('the %s
       });
       expect(response.body.data.error_code).toBe(ErrorCode.challengeProviderFailed);
     } finally {
-      down = false;
+      peer.down = false;
+    }
+  });
+});
+
+describe('a fall-back round (the widget could not run in the page)', () => {
+  const challengeOf = async (server: TestServer) => {
+    const data = await server.app.challenge.demand('/test/guarded', 'text');
+    return (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+  };
+
+  it('behind: the picture alone passes, at the accessible route’s proof of work, and the provider is not asked', async () => {
+    const server = await startServer(
+      { captchaProvider: PROVIDERS.turnstile() },
+      { plugins: [guardedRoutes] },
+    );
+    try {
+      const browser = server.browser();
+      const id = await challengeOf(server);
+      const usual = await draw(browser, { challenge_id: id });
+      const fallback = await draw(browser, { challenge_id: id, without_provider: '1' });
+      expect(fallback.body.data.provider).toBeUndefined();
+      expect(fallback.body.data.image).toMatch(/^data:image\/png;base64,/);
+      expect(fallback.body.data.pow.maxnumber).toBeGreaterThanOrEqual(
+        server.app.challenge.limits.accessiblePowMaxNumber,
+      );
+      expect(fallback.body.data.pow.maxnumber).toBeGreaterThan(usual.body.data.pow.maxnumber);
+      const before = peer.seen.length;
+      const passed = await verify(browser, {
+        challenge_id: id,
+        ...answerFields(await expectedAnswer(browser, id)),
+      });
+      expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+      expect(peer.seen.length).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('instead: there is no picture to fall back on, so the provider stays in front', async () => {
+    const server = await startServer({ captchaProvider: PROVIDERS.hcaptcha() }, { plugins: [guardedRoutes] });
+    try {
+      const browser = server.browser();
+      const id = await challengeOf(server);
+      const drawn = await draw(browser, { challenge_id: id, without_provider: '1' });
+      expect(drawn.body.data.provider?.name).toBe('hcaptcha');
+      expect(drawn.body.data.image).toBe('');
+      const refused = await verify(browser, { challenge_id: id });
+      expect(refused.body.data.error_code).toBe(ErrorCode.challengeProviderFailed);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the last try', () => {
+  it('refused by the provider is 1408 with tries_left 0, so the page knows the token was spent (regression: it was 1402, and the overlay re-sent the spent token with each new puzzle)', async () => {
+    const server = await startServer({ captchaProvider: PROVIDERS.hcaptcha() }, { plugins: [guardedRoutes] });
+    try {
+      const browser = server.browser();
+      // whirl allows one try per puzzle.
+      const data = await server.app.challenge.demand('/test/guarded', 'whirl');
+      const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+      await draw(browser, { challenge_id: id });
+      const refused = await verify(browser, { challenge_id: id, provider_token: 'forged' });
+      expect(refused.body.data).toMatchObject({
+        error_code: ErrorCode.challengeProviderFailed,
+        tries_left: 0,
+      });
+      // The puzzle is dead; a fresh one and a good token pass.
+      await draw(browser, { challenge_id: id });
+      const passed = await verify(browser, { challenge_id: id, provider_token: GOOD });
+      expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the pages’ content security policy', () => {
+  const policyOf = async (server: TestServer) =>
+    String((await server.app.inject({ url: '/vc/setting?aid=1128' })).headers['content-security-policy']);
+
+  it('lets in a provider’s documented hosts and its script’s own origin only while one is configured', async () => {
+    const none = await startServer({});
+    const turnstile = await startServer({ captchaProvider: PROVIDERS.turnstile() });
+    const hcaptcha = await startServer({
+      captchaProvider: {
+        ...PROVIDERS.hcaptcha(),
+        scriptUrl: 'https://js.hcaptcha.com/1/api.js?render=explicit',
+      },
+    });
+    try {
+      const plain = await policyOf(none);
+      expect(plain).toContain("script-src 'self';");
+      expect(plain).not.toMatch(/frame-src|cloudflare|hcaptcha|127\.0\.0\.1/);
+      const withTurnstile = await policyOf(turnstile);
+      expect(withTurnstile).toContain(`script-src 'self' ${origin} https://challenges.cloudflare.com;`);
+      expect(withTurnstile).toContain(`frame-src 'self' ${origin} https://challenges.cloudflare.com`);
+      expect(withTurnstile).toContain("frame-ancestors 'none'");
+      const withHcaptcha = await policyOf(hcaptcha);
+      for (const directive of ['script-src', 'frame-src', 'connect-src'])
+        expect(withHcaptcha).toContain(
+          `${directive} 'self' https://js.hcaptcha.com https://hcaptcha.com https://*.hcaptcha.com`,
+        );
+      // style-src keeps what it allowed before (https: and inline styles) and adds the provider.
+      expect(withHcaptcha).toMatch(/style-src 'self' https: 'unsafe-inline' https:\/\/js\.hcaptcha\.com/);
+    } finally {
+      await Promise.all([none.close(), turnstile.close(), hcaptcha.close()]);
     }
   });
 });
@@ -214,7 +273,16 @@ describe('the provider settings', () => {
       siteKey: 's',
       secret: 'x',
       verifyUrl: 'https://api.hcaptcha.com/siteverify',
+      scriptUrl: 'https://js.hcaptcha.com/1/api.js?render=explicit',
     });
+    expect(
+      loadConfig({
+        CAPTCHA_PROVIDER: 'turnstile',
+        TURNSTILE_SITE_KEY: 's',
+        TURNSTILE_SECRET: 'x',
+        TURNSTILE_SCRIPT_URL: 'https://static.example.com/turnstile.js',
+      }).captchaProvider?.scriptUrl,
+    ).toBe('https://static.example.com/turnstile.js');
     expect(loadConfig({}).captchaProvider).toBeUndefined();
   });
 });

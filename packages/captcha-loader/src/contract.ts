@@ -1,4 +1,5 @@
 import type { CaptchaShowMode, CaptchaSubtype } from '@portico/account-sdk/protocol';
+import type { ChallengeProvider, ProviderWidget } from './provider-widget';
 
 /**
  * The contract between this loader and the challenge script the server serves. The script, when it
@@ -29,6 +30,11 @@ export interface ChallengeShowOptions {
   aid: string;
   /** Base URL of the challenge service ('' means the page's own origin); the script calls `/vc/…` there. */
   host: string;
+  /**
+   * Renders the third-party widget a drawn puzzle names (`provider`) into `container`; the script sends
+   * its tokens as `provider_token`. Rejects (a `provider` CaptchaLoadError) when the widget cannot run.
+   */
+  mountProvider?: (container: unknown, provider: ChallengeProvider) => Promise<ProviderWidget>;
 }
 
 /**

@@ -2,9 +2,10 @@ const BRAND = Symbol.for('portico.captcha-loader.CaptchaLoadError');
 
 /**
  * What failed: `settings` — the `/vc/setting` request (after its one retry); `loadJSSDK` — every
- * script candidate (primary, then each backup). The name `loadJSSDK` is the spec's.
+ * script candidate (primary, then each backup), the name is the spec's; `provider` — a third-party
+ * widget (Turnstile, hCaptcha, GeeTest): its script, or an error it reported.
  */
-export type CaptchaLoadErrorType = 'settings' | 'loadJSSDK';
+export type CaptchaLoadErrorType = 'settings' | 'loadJSSDK' | 'provider';
 
 /** One candidate that did not load, in the order they were tried. */
 export interface CandidateFailure {

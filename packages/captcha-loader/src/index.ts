@@ -28,6 +28,13 @@ export {
   type LoaderSnapshot,
   type ShowOverrides,
 } from './loader';
+export {
+  type ChallengeProvider,
+  type MountProviderOptions,
+  mountProviderWidget,
+  PROVIDER_SCRIPT_URLS,
+  type ProviderWidget,
+} from './provider-widget';
 export { SCRIPT_ERROR_MESSAGE, timeoutMessage } from './script';
 export { type ChallengeSettings, fetchChallengeSettings, type SettingsRequest } from './settings';
 export { FAILED, LOADED, LOADING, type LoaderState, NOT_LOADED } from './states';

@@ -8,6 +8,7 @@ import {
 } from './contract';
 import { type Clock, type DocumentLike, type FetchLike, systemClock } from './environment';
 import { type CandidateFailure, CaptchaLoadError } from './errors';
+import { mountProviderWidget } from './provider-widget';
 import { injectScript } from './script';
 import { type ChallengeSettings, fetchChallengeSettings, resolveUrl } from './settings';
 import { FAILED, LOADED, LOADING, type LoaderState, NOT_LOADED } from './states';
@@ -36,7 +37,10 @@ export interface LoadEvent {
 }
 
 export interface CaptchaLoaderHooks {
-  /** Called once per failed load with the error `load()` rejects with. Plug the monitor in here. */
+  /**
+   * Called once per failed load with the error `load()` rejects with, and when a third-party widget's
+   * script fails (type `provider`). Plug the monitor in here.
+   */
   onLoadError?: (error: CaptchaLoadError) => void;
   /** Called each time a candidate fails and the next is tried. */
   onFallback?: (event: FallbackEvent) => void;
@@ -57,7 +61,7 @@ export interface CaptchaLoaderOptions extends CaptchaLoaderHooks {
   sideSlide?: boolean;
   /** The global the script registers on. Default 'PorticoChallenge' (`window.PorticoChallenge`). */
   globalName?: string;
-  /** Per script candidate, in ms. Default 4000. */
+  /** Per script candidate, and for a third-party widget's script, in ms. Default 4000. */
   scriptTimeout?: number;
   /** Per settings attempt, in ms. Default 20000. */
   settingsTimeout?: number;
@@ -252,6 +256,17 @@ export function createCaptchaLoader(options: CaptchaLoaderOptions): CaptchaLoade
       language: overrides.language ?? language,
       aid,
       host: baseUrl,
+      // A widget that cannot run is a load failure like the script's: onLoadError hears of it too.
+      mountProvider: (container, provider) =>
+        mountProviderWidget(container, provider, {
+          language: shown.language,
+          document: environment().document,
+          clock,
+          timeout: scriptTimeout,
+        }).catch((error: CaptchaLoadError) => {
+          callHook(options.onLoadError, error);
+          throw error;
+        }),
     };
     if (decision.action !== undefined) shown.action = decision.action;
     if (overrides.fp !== undefined) shown.fp = overrides.fp;

@@ -10,11 +10,13 @@ it('the public surface is exactly these run-time exports', () => {
       "LOADED",
       "LOADING",
       "NOT_LOADED",
+      "PROVIDER_SCRIPT_URLS",
       "SCRIPT_ERROR_MESSAGE",
       "createCaptchaLoader",
       "fetchChallengeSettings",
       "isCaptchaLoadError",
       "isChallengeApi",
+      "mountProviderWidget",
       "timeoutMessage",
     ]
   `);

@@ -447,6 +447,7 @@ describe('show', () => {
       language: 'zh',
       aid: '1128',
       host: 'https://passport.example',
+      mountProvider: expect.any(Function),
     });
   });
 

@@ -37,6 +37,12 @@ export const ChallengeBody = Type.Object(
           'accessible: no picture; a harder proof of work and a cooldown pass it (for people who cannot see the puzzle)',
       }),
     ),
+    without_provider: Type.Optional(
+      Type.Literal('1', {
+        description:
+          'a provider behind the picture whose widget could not run: the picture alone, with the accessible route’s proof of work',
+      }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -75,6 +81,7 @@ export const challengeSchema = {
           name: Type.String({ description: 'turnstile, hcaptcha or geetest' }),
           site_key: Type.String({ description: 'the widget’s public key (GeeTest: captcha id)' }),
           mode: Type.Union([Type.Literal('behind'), Type.Literal('instead')]),
+          script_url: Type.String({ description: 'the widget’s script (its documented address unless set)' }),
         }),
       ),
       image: Type.String({ description: 'PNG data URL (empty for the accessible route)' }),

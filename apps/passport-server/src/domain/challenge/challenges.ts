@@ -34,8 +34,11 @@ export interface DrawnPuzzle {
   wait?: number;
   /** The proof of work the next answer must carry. */
   pow: PowChallenge;
-  /** A third-party challenge to pass too (behind) or instead of the picture; its widget's key. */
-  provider?: { name: string; site_key: string; mode: 'behind' | 'instead' };
+  /**
+   * A third-party challenge to pass too (behind) or instead of the picture: its widget's key and script.
+   * Absent on the accessible route and on a fall-back round.
+   */
+  provider?: { name: string; site_key: string; mode: 'behind' | 'instead'; script_url: string };
   view: PuzzleView;
 }
 
@@ -49,13 +52,15 @@ export interface Challenges {
   /**
    * Draws a fresh puzzle (or, `accessible`, a round without a picture) for a live challenge id; the
    * previous puzzle of that id dies. Capped per address and device; the proof of work it hands out
-   * grows with what that address and device drew lately.
+   * grows with what that address and device drew lately. `withoutProvider` (a provider behind the
+   * picture whose widget could not run in the page): the picture alone, with the proof of work of the
+   * accessible route, which never depended on the provider either.
    */
   draw(
     challengeId: string,
     language: 'zh' | 'en',
     client: DrawClient,
-    options?: { accessible?: boolean },
+    options?: { accessible?: boolean; withoutProvider?: boolean },
   ): Promise<DrawnPuzzle>;
   /**
    * Checks an answer and its proof of work (spent first: a missing, wrong, replayed or foreign
@@ -93,6 +98,8 @@ interface PuzzleRecord {
   mode: PowMode;
   /** The proof of work's size for this puzzle's tries. */
   maxnumber: number;
+  /** A fall-back round: the provider behind the picture is not asked. */
+  withoutProvider?: boolean;
 }
 interface PassRecord {
   action: string;
@@ -198,6 +205,8 @@ export function createChallenges(app: FastifyInstance): Challenges {
     async draw(challengeId, language, client, options = {}) {
       const challenge = await liveChallenge(challengeId);
       const rendering = !options.accessible && provider?.mode !== 'instead';
+      // Only a provider behind the picture can be left out; `instead`, the picture is not there to fall back on.
+      const withoutProvider = !options.accessible && provider?.mode === 'behind' && !!options.withoutProvider;
       // A flood meets an empty pool and a full waiting room: turned away before any store write.
       if (rendering && !pool.admits(challenge.subtype)) throw new PassportError('challengeBusy');
       // Caps per address and per device: a render (or an accessible round) costs the server.
@@ -230,13 +239,15 @@ export function createChallenges(app: FastifyInstance): Challenges {
         answer = { kind: 'provider' };
         view = { image: '', width: 0, height: 0 };
       } else {
-        maxnumber = powSize(drawn, limits.powMaxNumber);
+        // A fall-back round pays the accessible route's work: leaving the provider out buys nothing.
+        maxnumber = powSize(drawn, withoutProvider ? limits.accessiblePowMaxNumber : limits.powMaxNumber);
         const puzzle = await pool.take(challenge.subtype);
         answer = puzzle.answer;
         view = puzzle.prompts ? { ...puzzle.view, prompt: puzzle.prompts[language] } : puzzle.view;
       }
       const ttl = Math.min(limits.puzzleTtlMs, challenge.expiresAt - now);
       const record: PuzzleRecord = { serial, answer, expiresAt: now + ttl, mode, maxnumber };
+      if (withoutProvider) record.withoutProvider = true;
       await store.set(key.puzzle(challengeId), JSON.stringify(record), ttl);
       const drawnPuzzle: DrawnPuzzle = {
         challenge_id: challengeId,
@@ -248,11 +259,12 @@ export function createChallenges(app: FastifyInstance): Challenges {
         view,
       };
       if (mode === 'accessible') drawnPuzzle.wait = Math.ceil(limits.accessibleCooldownMs / 1000);
-      else if (providerConfig) {
+      else if (providerConfig && !withoutProvider) {
         drawnPuzzle.provider = {
           name: providerConfig.name,
           site_key: providerConfig.siteKey,
           mode: providerConfig.mode,
+          script_url: providerConfig.scriptUrl,
         };
       }
       return drawnPuzzle;
@@ -286,7 +298,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
         puzzleKinds[challenge.subtype].check(puzzle.answer, submission);
       // The provider behind (or instead of) the picture; the accessible route never depends on it.
       let providerRefused = false;
-      if (right && provider && kind !== 'accessible') {
+      if (right && provider && kind !== 'accessible' && !puzzle.withoutProvider) {
         const idempotency = `${challengeId}:${puzzle.serial}:${tries}`;
         providerRefused = !(await provider.verify(
           submission.provider_token ?? '',
@@ -301,17 +313,16 @@ export function createChallenges(app: FastifyInstance): Challenges {
           kind !== 'accessible' &&
           kind !== 'provider' &&
           puzzleKinds[challenge.subtype].fatal?.(puzzle.answer, submission);
+        // The last try refused by the provider says so too: the client knows its token was spent.
+        const code = providerRefused ? 'challengeProviderFailed' : 'challengeFailed';
         if (left === 0 || fatal) {
           await store.delete(key.puzzle(challengeId));
-          throw new PassportError('challengeFailed', { tries_left: 0 });
+          throw new PassportError(code, { tries_left: 0 });
         }
         // Every try pays its own work: the next one comes with the refusal.
         const ttl = Math.max(1000, puzzle.expiresAt - runtime.now());
         const next = await pow.issue({ challengeId, serial: puzzle.serial, mode }, puzzle.maxnumber, ttl);
-        throw new PassportError(providerRefused ? 'challengeProviderFailed' : 'challengeFailed', {
-          tries_left: left,
-          pow: next,
-        });
+        throw new PassportError(code, { tries_left: left, pow: next });
       }
       // Single use: of concurrent right answers, one takes the puzzle and the challenge.
       const taken = parse<PuzzleRecord>(await store.take(key.puzzle(challengeId)), runtime.now());

@@ -1,6 +1,7 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify from 'fastify';
 import fp from 'fastify-plugin';
+import type { CaptchaProviderConfig } from '../../config';
 
 /**
  * Security headers on every response: a strict CSP with `frame-ancestors 'none'`, nosniff, a
@@ -33,7 +34,38 @@ export async function securityHeaders(options: FastifyHelmetOptions): Promise<[s
   return captured;
 }
 
+/**
+ * What a challenge provider's widget needs beyond 'self', as each one documents it: Turnstile a script
+ * and a frame from challenges.cloudflare.com; hCaptcha scripts, frames, styles and requests from
+ * hcaptcha.com and its subdomains; GeeTest v4 (which names no list) its scripts, styles, pictures and
+ * requests from geetest.com's hosts. The script's own origin always joins (a self-hosted copy, a test).
+ */
+export function providerSources(
+  provider: CaptchaProviderConfig | undefined,
+): Partial<Record<'scriptSrc' | 'frameSrc' | 'styleSrc' | 'connectSrc' | 'imgSrc', string[]>> {
+  if (!provider) return {};
+  const own = new URL(provider.scriptUrl).origin;
+  const hosts = {
+    turnstile: ['https://challenges.cloudflare.com'],
+    hcaptcha: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    geetest: ['https://*.geetest.com'],
+  }[provider.name];
+  const all = [...new Set([own, ...hosts])];
+  if (provider.name === 'turnstile') return { scriptSrc: all, frameSrc: all };
+  if (provider.name === 'hcaptcha') return { scriptSrc: all, frameSrc: all, styleSrc: all, connectSrc: all };
+  return { scriptSrc: all, styleSrc: all, connectSrc: all, imgSrc: all };
+}
+
 export default fp(async (app) => {
+  // Without a provider the pages load nothing from elsewhere: helmet's defaults stand. With one, its
+  // hosts join the directives it needs, after what helmet's defaults already allow there.
+  const defaults = helmet.contentSecurityPolicy.getDefaultDirectives() as Record<string, Iterable<string>>;
+  const extra = Object.fromEntries(
+    Object.entries(providerSources(app.config.captchaProvider)).map(([directive, sources]) => {
+      const name = directive.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      return [directive, [...new Set([...(defaults[name] ?? ["'self'"]), ...sources])]];
+    }),
+  );
   const headers = await securityHeaders({
     global: true,
     contentSecurityPolicy: {
@@ -44,6 +76,7 @@ export default fp(async (app) => {
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         upgradeInsecureRequests: null,
+        ...extra,
       },
     },
     strictTransportSecurity: app.config.publicOrigin.startsWith('https:') ? { maxAge: 31536000 } : false,

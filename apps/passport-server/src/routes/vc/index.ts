@@ -19,7 +19,10 @@ const vc: FastifyPluginAsyncTypebox = async (app) => {
       request.body.challenge_id,
       languageOf(request),
       { ip: rateLimitKey(request.ip), device: deviceOf(request) },
-      { accessible: request.body.mode === 'accessible' },
+      {
+        accessible: request.body.mode === 'accessible',
+        withoutProvider: request.body.without_provider === '1',
+      },
     );
     return webSuccess({ ...rest, ...view });
   });

@@ -3,6 +3,8 @@
  * loaded by @portico/captcha-loader. It registers window.PorticoChallenge = { version, show }.
  * show(options) draws the overlay (a modal dialog over a mask), fetches a puzzle, takes the answer by
  * mouse, touch or keyboard, and resolves { status: 'passed', challengeId, pass } or { status: 'closed' }.
+ * When the drawn puzzle names a third-party provider (Turnstile, hCaptcha, GeeTest), its widget is
+ * rendered through options.mountProvider (the loader's) and its token sent as provider_token.
  * Plain modern JS, no dependencies. The server fills in CONFIG (paths and CSRF names).
  */
 (() => {
@@ -37,6 +39,12 @@
       accessibleAgain: '换回图片验证',
       working: '正在进行浏览器校验…',
       busy: '验证请求过于频繁，请稍后再试',
+      provider: '第三方安全验证',
+      providerHint: '请完成下方的安全验证，完成后会自动继续。',
+      providerFirst: '请先完成下方的第三方安全验证',
+      providerRefused: '第三方安全验证未通过，请重新完成',
+      providerFallback: '第三方安全验证无法加载，已改用图片验证',
+      providerDown: '第三方安全验证无法加载，请稍后重试，或改用无图验证',
     },
     en: {
       title: 'Security check',
@@ -67,6 +75,13 @@
       accessibleAgain: 'Back to the picture puzzle',
       working: 'Checking your browser…',
       busy: 'Too many checks; try again later',
+      provider: 'Third-party security check',
+      providerHint: 'Complete the check below; it continues by itself when done.',
+      providerFirst: 'Complete the third-party check below first',
+      providerRefused: 'The third-party check was not accepted; complete it again',
+      providerFallback: 'The third-party check could not load; here is a picture puzzle instead',
+      providerDown:
+        'The third-party check could not load. Try again later, or use the check without a picture',
     },
   };
 
@@ -93,6 +108,7 @@
 .pc-hint{font-size:13px;color:#555;margin:0 0 8px}
 .pc-prompt{font-weight:600;margin:0 0 6px}
 .pc-alt{border:0;background:none;color:#1a56c4;text-decoration:underline;padding:0;margin-top:8px;font-size:13px}
+.pc-provider{margin-top:10px;min-height:24px}
 .pc-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
   let uid = 0;
@@ -213,6 +229,13 @@
       // The route for people who cannot see the puzzle: proof of work and a longer wait, never a dead end.
       const altButton = el('button', { type: 'button', class: 'pc-alt', text: t.accessible });
       const heading = el('h2', { id: ids.title, text: t.title });
+      // The provider's widget lives outside the puzzle's body: moving an iframe would reload it.
+      const providerBox = el('div', {
+        class: 'pc-provider',
+        role: 'group',
+        'aria-label': t.provider,
+        hidden: '',
+      });
       const dialog = el(
         'div',
         {
@@ -225,6 +248,7 @@
         [
           el('div', { class: 'pc-head' }, [heading, closeButton]),
           body,
+          providerBox,
           el('div', { class: 'pc-foot' }, [status, refreshButton]),
           altButton,
         ],
@@ -239,6 +263,14 @@
       let mode = 'puzzle';
       /** Bumped on every switch between the puzzle and the check without a picture. */
       let generation = 0;
+      /** The provider's widget (a promise of it), once a drawn puzzle names one. */
+      let widgetReady = null;
+      /** A token the server never sent on (the picture was wrong first): still good for the next try. */
+      let unspentToken = null;
+      /** The answer waiting for the widget's token; a newer answer replaces its fields. */
+      let waiting = null;
+      /** Set when a provider behind the picture could not run: rounds are drawn without it. */
+      let withoutProvider = false;
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
       const codeOf = (result) => Number(result?.data?.error_code);
       const refusal = (result) => ([1406, 1407].includes(codeOf(result)) ? t.busy : t.expired);
@@ -258,6 +290,7 @@
         if (done) return;
         done = true;
         document.removeEventListener('keydown', onKey, true);
+        widgetReady?.then((widget) => widget.remove()).catch(() => {});
         mask.remove();
         if (opener && typeof opener.focus === 'function') opener.focus();
         if (error) reject(error);
@@ -283,11 +316,73 @@
         }
       }
 
+      function mountWidget(provider) {
+        providerBox.hidden = false;
+        widgetReady = options.mountProvider
+          ? options.mountProvider(providerBox, provider)
+          : Promise.reject(new Error('this page loaded the challenge script without a mountProvider'));
+        widgetReady.catch(() => providerFailed(provider));
+      }
+
+      /** The widget could not run: behind the picture, fall back to it; instead of it, say so. */
+      function providerFailed(provider) {
+        if (!widgetReady || done) return;
+        widgetReady = null;
+        waiting = null;
+        providerBox.replaceChildren();
+        providerBox.hidden = true;
+        if (provider.mode === 'behind') {
+          withoutProvider = true;
+          busy = false;
+          load(false, t.providerFallback);
+        } else {
+          body.replaceChildren();
+          status.textContent = t.providerDown;
+          altButton.focus();
+        }
+      }
+
+      async function providerToken() {
+        if (unspentToken) {
+          const token = unspentToken;
+          unspentToken = null;
+          return token;
+        }
+        const widget = await widgetReady;
+        if (!widget) throw new Error('no provider widget');
+        return widget.token();
+      }
+
       async function answer(fields) {
         if (busy) return;
+        const puzzle = current;
+        let token;
+        if (puzzle.provider) {
+          if (waiting) {
+            waiting.fields = fields;
+            return;
+          }
+          const slot = { fields };
+          waiting = slot;
+          // Instead of the picture, the hint above already asks for the widget; keep the status's news.
+          if (puzzle.provider.mode === 'behind') status.textContent = t.providerFirst;
+          try {
+            token = await providerToken();
+          } catch {
+            if (waiting === slot) providerFailed(puzzle.provider);
+            return;
+          }
+          if (waiting !== slot || done || current !== puzzle || mode !== 'puzzle' || busy) {
+            // Not sent: the next answer may use it.
+            unspentToken = token;
+            return;
+          }
+          waiting = null;
+          status.textContent = '';
+          fields = { ...slot.fields, provider_token: token };
+        }
         busy = true;
         try {
-          const puzzle = current;
           if (!puzzle.ready) status.textContent = t.working;
           const pow = await puzzle.work;
           const result = await post(options, CONFIG.verifyPath, {
@@ -305,14 +400,18 @@
             puzzle.pow = result.data.pow;
             work(puzzle);
           }
+          // 1408: the provider was asked and refused, so its token is spent; otherwise it was never sent.
+          const refusedByProvider = codeOf(result) === 1408;
+          if (token && refusedByProvider) (await widgetReady)?.reset();
+          else if (token) unspentToken = token;
           const left = codeOf(result) === 1404 ? 0 : Number(result.data?.tries_left);
           if (left > 0) {
             busy = false;
             render(current);
-            status.textContent = t.wrong(left);
+            status.textContent = refusedByProvider ? t.providerRefused : t.wrong(left);
           } else {
             busy = false;
-            await load(false, t.newPuzzle);
+            await load(false, refusedByProvider ? t.providerRefused : t.newPuzzle);
           }
         } catch (error) {
           busy = false;
@@ -373,6 +472,12 @@
 
       function render(puzzle) {
         body.replaceChildren();
+        if (puzzle.provider?.mode === 'instead') {
+          // The widget is the whole check: its token goes to the server as soon as it is earned.
+          body.append(el('p', { class: 'pc-hint', id: ids.hint, text: t.providerHint }));
+          answer({});
+          return;
+        }
         const picture = el('img', {
           src: puzzle.image,
           alt: t.picture,
@@ -522,6 +627,7 @@
           const result = await post(options, CONFIG.challengePath, {
             challenge_id: options.challengeId,
             language: options.language,
+            without_provider: withoutProvider ? '1' : undefined,
           });
           busy = false;
           if (result.message !== 'success') {
@@ -531,7 +637,9 @@
             return;
           }
           current = result.data;
+          waiting = null;
           work(current);
+          if (current.provider && !widgetReady) mountWidget(current.provider);
           render(current);
         } catch (error) {
           busy = false;
@@ -548,6 +656,8 @@
         const live = () => !done && generation === mine;
         altButton.textContent = t.accessibleAgain;
         refreshButton.hidden = true;
+        providerBox.hidden = true;
+        waiting = null;
         body.replaceChildren(
           el('p', { class: 'pc-prompt', text: t.accessibleTitle }),
           el('p', { class: 'pc-hint', id: ids.hint, text: t.accessibleHint }),
@@ -604,6 +714,7 @@
         busy = false;
         altButton.textContent = t.accessible;
         refreshButton.hidden = false;
+        providerBox.hidden = !widgetReady;
         body.replaceChildren();
         load(false);
       });
