@@ -55,6 +55,11 @@ export class SdkBrowser {
       baseUrl: this.baseUrl,
       source,
       language,
+      // The SDK's default 5 s per request is a browser's patience, not a bound for a test server on a
+      // loaded 2-core machine (a registration hashes with argon2id and runs the password estimator):
+      // a fresh-clone run at load average 18 lost two tests to it. 15 s stays below the test's own 20 s,
+      // so a hang still fails, and clearly.
+      timeout: 15_000,
       fetch: this.fetch,
       document: {
         get cookie() {
