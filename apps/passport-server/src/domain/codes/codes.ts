@@ -111,7 +111,7 @@ export function createCodes(app: FastifyInstance): Codes {
       .executeTakeFirst();
 
   /**
-   * The strangers' lane's cooldown after `sent` sends this hour: the usual one up to the hourly cap,
+   * The strangers' cooldown for a target after `sent` sends this hour: the usual one up to the hourly cap,
    * then doubling with each send past it (2, 4, 8 … times), never longer than sendSlowCooldownMaxMs.
    */
   function slowedCooldown(sent: number): number {
@@ -134,7 +134,7 @@ export function createCodes(app: FastifyInstance): Codes {
     }
     const cooldownKey = `send:cooldown:${channel}:${laneKey}`;
     const hourlyKey = `send:target:${channel}:${laneKey}`;
-    // The strangers' lane slows down past its hourly cap instead of refusing (the owner on a new device
+    // Strangers' sends slow down past the hourly cap instead of refusing (the owner on a new device
     // shares it): each further send waits twice as long as the one before, up to sendSlowCooldownMaxMs.
     const cooldownMs = stranger ? slowedCooldown(await store.count(hourlyKey)) : limits.sendCooldownMs;
     const until = now + cooldownMs;
@@ -145,7 +145,7 @@ export function createCodes(app: FastifyInstance): Codes {
       });
     }
     if (stranger) {
-      // What refuses in the strangers' lane is the cap per source (target and client address): an
+      // What refuses strangers is the cap per source (target and client address): an
       // address that hammers a number locks itself, never the number.
       const sourceKey = `send:source:${channel}:${target}:${ipKey}`;
       if ((await store.incr(sourceKey, HOUR)) > limits.sendPerTargetPerHour) {
