@@ -11,18 +11,19 @@ export interface Limits {
   codeMaxAttempts: number;
   /**
    * The window of the per-target guess budget: at most codeMaxAttempts wrong guesses per target
-   * (channel + normalised mobile or e-mail) within it, whatever code types the guesses name.
+   * (channel + normalised mobile or e-mail) and code lane (the known device, or the asking client)
+   * within it, whatever code types the guesses name.
    */
   codeGuessWindowMs: number;
   /** Resend cooldown per target. */
   sendCooldownMs: number;
   /**
-   * Code sends per target per hour. The owner's lane (a known device) is refused past it; the strangers'
-   * lane slows down instead (a doubling cooldown, up to sendSlowCooldownMaxMs), and each client address
-   * is refused past it for that target.
+   * Code sends per target per hour. The owner's lane (a known device) is refused past it; strangers,
+   * counted together whichever client asks, slow down instead (a doubling cooldown, up to
+   * sendSlowCooldownMaxMs), and each client address is refused past it for that target.
    */
   sendPerTargetPerHour: number;
-  /** The longest cooldown the strangers' lane of a target slows down to past its hourly count. */
+  /** The longest cooldown strangers' sends to a target slow down to past its hourly count. */
   sendSlowCooldownMaxMs: number;
   /** Code sends per client address (IPv6 by /64) per hour. */
   sendPerIpPerHour: number;

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
-import { codeFor, freshMobile, startServer, type TestServer } from './support/server';
+import { type Browser, codeFor, freshMobile, startServer, type TestServer } from './support/server';
 
 /**
  * SECURITY.md, one-time codes, "wrong guesses": one budget of five wrong guesses per target (channel +
- * normalised number or address) per ten minutes, whatever code types the guesses name. sms_login
+ * normalised number or address) and code lane (the known device, or the client that asked) per ten
+ * minutes, whatever code types the guesses name. sms_login
  * accepts three types (24, 7, 16): one live code of each used to buy five guesses each.
  */
 let server: TestServer;
@@ -23,23 +24,26 @@ afterAll(async () => server?.close());
 const SMS_LOGIN_TYPES = [CodeType.mobileLogin, CodeType.login, CodeType.mobileRegister];
 const wrong = (code: string, by = 1) => String((Number(code) + by) % 1_000_000).padStart(6, '0');
 
-/** One live code of each type sms_login accepts, for one fresh number. */
-async function codesOfEveryType(): Promise<{ mobile: string; codes: Map<number, string> }> {
+/**
+ * One live code of each type sms_login accepts, for one fresh number, asked for by one browser (a
+ * stranger's code is guessed only by the client that asked for it).
+ */
+async function codesOfEveryType(): Promise<{ mobile: string; codes: Map<number, string>; browser: Browser }> {
   const mobile = freshMobile();
+  const browser = server.browser();
   const codes = new Map<number, string>();
   for (const type of SMS_LOGIN_TYPES) {
     if (codes.size) await passCooldown();
-    const sent = await server.browser().post(paths.web.sendCode, { mobile, type });
+    const sent = await browser.post(paths.web.sendCode, { mobile, type });
     expect(sent.body.message, `send type ${type}`).toBe('success');
     codes.set(type, await codeFor(server.app, mobile));
   }
-  return { mobile, codes };
+  return { mobile, codes, browser };
 }
 
 describe('one guess budget per target', () => {
   it('judges five wrong guesses per number across every code type sms_login accepts, not five per type', async () => {
-    const { mobile, codes } = await codesOfEveryType();
-    const browser = server.browser();
+    const { mobile, codes, browser } = await codesOfEveryType();
     const answers: number[] = [];
     for (const [type, code] of codes) {
       for (let i = 0; i < 5; i++) {
@@ -62,9 +66,8 @@ describe('one guess budget per target', () => {
   });
 
   it('does not let parallel wrong guesses across code types race past the budget', async () => {
-    const { mobile, codes } = await codesOfEveryType();
-    const browsers = Array.from({ length: 30 }, () => server.browser());
-    await Promise.all(browsers.map((b) => b.get(paths.web.accountInfo)));
+    const { mobile, codes, browser } = await codesOfEveryType();
+    const browsers = Array.from({ length: 30 }, () => browser.twin());
     const types = [...codes.keys()];
     const guesses = await Promise.all(
       browsers.map((b, i) => {
@@ -111,16 +114,23 @@ describe('one guess budget per target', () => {
       expect(guess.body.data.error_code).toBe(ErrorCode.codeWrong);
     }
     expect((await browser.post(paths.web.smsLogin, { mobile, code: first })).body.message).toBe('success');
+    // The budget is the asking client's: the same browser (its pre-session) asks each time, as a
+    // stranger still, so it forgets its session and the device token each sign-in gave it.
+    const staysAStranger = () => {
+      for (const name of [...browser.cookies.keys()])
+        if (name !== 'passport_pre') browser.cookies.delete(name);
+    };
+    staysAStranger();
     // Three sign-ins with right codes later, one wrong guess is still left.
     for (let i = 0; i < 3; i++) {
       await passCooldown();
-      const other = server.browser();
-      await other.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+      await browser.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
       const code = await codeFor(server.app, mobile);
-      expect((await other.post(paths.web.smsLogin, { mobile, code })).body.message).toBe('success');
+      expect((await browser.post(paths.web.smsLogin, { mobile, code })).body.message).toBe('success');
+      staysAStranger();
     }
     await passCooldown();
-    const last = server.browser();
+    const last = browser;
     await last.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
     const code = await codeFor(server.app, mobile);
     expect((await last.post(paths.web.smsLogin, { mobile, code: wrong(code) })).body.data.error_code).toBe(

@@ -64,8 +64,9 @@ export interface OneTimeCodesTable {
   used_at: Millis | null;
   /**
    * Who asked for it (migration 0006): 'owner' when the request came from a device the target's
-   * account remembers, '' otherwise. Each lane has its own live code, guesses, cooldown and hourly cap,
-   * so strangers hammering a number never spend the owner's.
+   * account remembers, else `c:` and a keyed hash of the asking client's pre-session or session ('' for
+   * invitations and manager transfers). Only that lane may guess it; each lane has its own live code and
+   * guesses, so strangers hammering a number never spend the owner's, nor another client's.
    */
   lane: Generated<string>;
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientLaneOf } from '../domain/codes/codes';
 import { pendingSignIn, takePendingSignIn } from '../domain/second-verify/pending';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
@@ -30,8 +31,9 @@ export async function sendSecondVerifyCode(
     purpose: CodeType.mobileLogin,
     ip: request.ip,
     language: languageOf(request),
-    // A second verification comes from a device the account does not know: the strangers' lane.
-    lane: '',
+    // A second verification comes from a device the account does not know: the lane of the browser
+    // that holds the key, so strangers' guesses elsewhere never spend its code.
+    lane: clientLaneOf(app, request),
   });
   return { mobile: mask(pending.mobile), retry_time: sent.retryAfter, expires_in: sent.expiresIn };
 }
@@ -57,7 +59,7 @@ export async function continueSignIn(
       target: pending.mobile,
       purpose: CodeType.mobileLogin,
       code: input.code,
-      lane: '',
+      lane: clientLaneOf(app, request),
     })
     .catch(async (error: unknown) => {
       await app.risk.recordFailure(request, risk);

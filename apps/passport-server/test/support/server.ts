@@ -191,6 +191,17 @@ export class Browser {
     return { status: raw.statusCode, headers: raw.headers, body, raw };
   }
 
+  /**
+   * Another browser holding this one's cookies (the same client: its pre-session and session) on an
+   * address of its own: parallel requests of one client, which a stranger's code is bound to.
+   */
+  twin(): Browser {
+    const twin = new Browser(this.app);
+    for (const [name, value] of this.cookies) twin.cookies.set(name, value);
+    twin.headers = { ...this.headers };
+    return twin;
+  }
+
   get(url: string, headers?: Record<string, string>): Promise<Answer> {
     return this.request('GET', url, undefined, headers);
   }

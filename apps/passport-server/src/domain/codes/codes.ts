@@ -11,13 +11,29 @@ import { LIMITS } from '../../protocol';
 export type Channel = 'mobile' | 'email';
 
 /**
- * Who a code is for: 'owner' when the request comes from a device the target's account remembers (its
- * device token), '' for everyone else. Each lane has its own live code, wrong-guess count, cooldown
- * and hourly count: strangers hammering a number use up their lane, never the owner's. The strangers'
- * lane (where the owner on a new device is too) slows down past its hourly count instead of refusing;
- * what refuses there is the count per client address.
+ * Who a code is for, and so who may guess it: 'owner' when the request comes from a device the target's
+ * account remembers (its device token); for everyone else the client that asked, `c:` and a keyed hash
+ * of its pre-session (or session) id, the browser binding CSRF uses. A code is guessed only from the
+ * lane it was sent to: a stranger's guesses never reach another client's code, nor the owner's, and
+ * each lane has its own live code and wrong-guess count. What stays per number for strangers is the
+ * send cooldown and hourly count (the bound on how many codes, and so guesses, strangers get): past the
+ * hourly count it slows down instead of refusing; what refuses there is the count per client address.
+ * '' is the shared lane of flows that name it (invitations, manager transfer) and of a request with
+ * neither cookie, which the CSRF check never lets send or guess.
  */
-export type CodeLane = 'owner' | '';
+export type CodeLane = typeof OWNER_LANE | '' | `c:${string}`;
+
+/** The owner's lane: a device the target's account remembers. */
+export const OWNER_LANE = 'owner' as const;
+
+/** The lane of the client a request comes from (its pre-session, else its session), '' without one. */
+export function clientLaneOf(app: FastifyInstance, request: FastifyRequest): CodeLane {
+  // The pre-session first: it outlives a sign-in and a token rotation, so a code asked for before
+  // either is still the asker's.
+  if (request.preSessionId) return `c:${hmac(app.secret, `lane|p|${request.preSessionId}`).slice(0, 32)}`;
+  if (request.session) return `c:${hmac(app.secret, `lane|s|${request.session.id}`).slice(0, 32)}`;
+  return '';
+}
 
 /** The lane of a request for a target (src/domain/devices `knowsTarget`). */
 export async function codeLaneOf(
@@ -26,7 +42,7 @@ export async function codeLaneOf(
   channel: Channel,
   target: string,
 ): Promise<CodeLane> {
-  return (await app.devices.knowsTarget(request, channel, target)) ? 'owner' : '';
+  return (await app.devices.knowsTarget(request, channel, target)) ? OWNER_LANE : clientLaneOf(app, request);
 }
 
 export interface SendCodeRequest {
@@ -62,9 +78,9 @@ export interface Codes {
  * UPDATE on `used_at IS NULL`, so of many concurrent right answers exactly one wins. A resend supersedes
  * the live code and inherits its wrong-guess count: resending never buys more guesses.
  *
- * Above the count per code sits one guess budget per target (channel + normalised target), whatever
- * purpose a guess names: an endpoint that accepts several code types (sms_login takes three) does not
- * multiply the guesses. It is a store counter charged before the comparison (an atomic increment on
+ * Above the count per code sits one guess budget per target (channel + normalised target) and lane,
+ * whatever purpose a guess names: an endpoint that accepts several code types (sms_login takes three)
+ * does not multiply the guesses. It is a store counter charged before the comparison (an atomic increment on
  * SQLite, PostgreSQL and Redis alike, so parallel guesses cannot race past it) and given back when the
  * guess was right or never judged: only wrong guesses spend it, at most `codeMaxAttempts` per
  * `codeGuessWindowMs`.
@@ -75,8 +91,9 @@ export function createCodes(app: FastifyInstance): Codes {
   const hashOf = (purpose: number, channel: Channel, target: string, code: string) =>
     hmac(secret, `otp|${purpose}|${channel}|${target}|${code}`);
 
-  // One wrong-guess budget per target (issue 9, item 5) — per lane, so strangers spending theirs never
-  // spend the owner's on a known device (item 2).
+  // One wrong-guess budget per target (issue 9, item 5) — per lane, so a stranger spending his never
+  // spends the owner's, on a known device or a new one (item 2). A lane guesses only its own codes, so
+  // the strangers' guesses on a number stay within five per code their sends produced.
   const budgetKey = (channel: Channel, target: string, lane: CodeLane) =>
     `code:guesses:${lane}:${channel}:${target}`;
 
@@ -94,7 +111,7 @@ export function createCodes(app: FastifyInstance): Codes {
       .executeTakeFirst();
 
   /**
-   * The strangers' lane's cooldown after `sent` sends this hour: the usual one up to the hourly cap,
+   * The strangers' cooldown for a target after `sent` sends this hour: the usual one up to the hourly cap,
    * then doubling with each send past it (2, 4, 8 … times), never longer than sendSlowCooldownMaxMs.
    */
   function slowedCooldown(sent: number): number {
@@ -107,16 +124,19 @@ export function createCodes(app: FastifyInstance): Codes {
   async function send(request: SendCodeRequest) {
     const { channel, target, purpose, lane } = request;
     const now = runtime.now();
-    const laneKey = lane ? `${target}:${lane}` : target;
+    // Strangers share the number's cooldown and hourly count, whichever client asks: those counts are
+    // what bound the codes (and so the guesses) strangers get.
+    const stranger = lane !== OWNER_LANE;
+    const laneKey = stranger ? target : `${target}:${lane}`;
     const ipKey = rateLimitKey(request.ip);
     if ((await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
       throw new PassportError('rateLimited');
     }
     const cooldownKey = `send:cooldown:${channel}:${laneKey}`;
     const hourlyKey = `send:target:${channel}:${laneKey}`;
-    // The strangers' lane slows down past its hourly cap instead of refusing (the owner on a new device
+    // Strangers' sends slow down past the hourly cap instead of refusing (the owner on a new device
     // shares it): each further send waits twice as long as the one before, up to sendSlowCooldownMaxMs.
-    const cooldownMs = lane === '' ? slowedCooldown(await store.count(hourlyKey)) : limits.sendCooldownMs;
+    const cooldownMs = stranger ? slowedCooldown(await store.count(hourlyKey)) : limits.sendCooldownMs;
     const until = now + cooldownMs;
     if (!(await store.setIfAbsent(cooldownKey, String(until), cooldownMs))) {
       const left = Number(await store.get(cooldownKey)) - now;
@@ -124,8 +144,8 @@ export function createCodes(app: FastifyInstance): Codes {
         retry_time: Math.max(1, Math.ceil((Number.isFinite(left) ? left : cooldownMs) / 1000)),
       });
     }
-    if (lane === '') {
-      // What refuses in the strangers' lane is the cap per source (target and client address): an
+    if (stranger) {
+      // What refuses strangers is the cap per source (target and client address): an
       // address that hammers a number locks itself, never the number.
       const sourceKey = `send:source:${channel}:${target}:${ipKey}`;
       if ((await store.incr(sourceKey, HOUR)) > limits.sendPerTargetPerHour) {
