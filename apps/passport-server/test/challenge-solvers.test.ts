@@ -14,12 +14,13 @@ import {
   colourOutlineMatch,
   darkestWindow,
   outlineMatch,
-  type Pixels,
   pixels,
   type SolvableKind,
   passRate as solverPassRate,
   templateMatch,
 } from './support/solvers';
+import { cellColour, colourBlobs, learnShapes, shapeClassifier } from './support/three-d-solvers';
+import { uprightAxis } from './support/whirl-solvers';
 
 /**
  * Issue 10, item 2: the scripts that solved the old puzzles from their images alone, run against the
@@ -82,108 +83,6 @@ async function skyCentroid(puzzle: Puzzle): Promise<Submission[]> {
   return [bright, blue, bright + 180].map((turned) => ({ angle: Math.round((360 - (turned % 360)) % 360) }));
 }
 
-/** Hue (degrees) and saturation (0-1) of an RGB pixel; saturation is 0 for greys. */
-function hueOf(red: number, green: number, blue: number): { hue: number; sat: number; value: number } {
-  const max = Math.max(red, green, blue);
-  const min = Math.min(red, green, blue);
-  const d = max - min;
-  if (d === 0) return { hue: 0, sat: 0, value: max / 255 };
-  let hue: number;
-  if (max === red) hue = ((green - blue) / d) % 6;
-  else if (max === green) hue = (blue - red) / d + 2;
-  else hue = (red - green) / d + 4;
-  return { hue: (hue * 60 + 360) % 360, sat: d / max, value: max / 255 };
-}
-
-/** The hues the review's script reads colour words as. */
-const HUES: Record<string, number> = { red: 2, yellow: 50, green: 125, blue: 220, purple: 280 };
-
-/** The pixels of the prompt's colour: saturated, not dark, within 20° of its hue. */
-async function hueMask(puzzle: Puzzle): Promise<{ image: Pixels; matches: Uint8Array }> {
-  const word = /^Click the (\w+) /.exec(puzzle.view.prompt ?? '')?.[1] ?? '';
-  const target = HUES[word];
-  if (target === undefined) throw new Error(`no colour in "${puzzle.view.prompt}"`);
-  const image = await pixels(puzzle.view.image);
-  const matches = new Uint8Array(image.width * image.height);
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const q = at(image, x, y);
-      const { hue, sat, value } = hueOf(
-        image.data[q] as number,
-        image.data[q + 1] as number,
-        image.data[q + 2] as number,
-      );
-      const off = Math.abs(((hue - target + 540) % 360) - 180);
-      if (sat >= 0.35 && value >= 0.2 && off <= 20) matches[y * image.width + x] = 1;
-    }
-  }
-  return { image, matches };
-}
-
-/**
- * The same script adapted to any layout: the connected regions of the prompt's colour, the largest
- * first, clicked at their centroids. Without a shape reader it can only pick among the solids of
- * that colour.
- */
-async function colourBlobs(puzzle: Puzzle): Promise<Submission[]> {
-  const { image, matches } = await hueMask(puzzle);
-  const { width, height } = image;
-  const seen = new Uint8Array(width * height);
-  const blobs: { count: number; sx: number; sy: number }[] = [];
-  for (let start = 0; start < matches.length; start++) {
-    if (!matches[start] || seen[start]) continue;
-    const blob = { count: 0, sx: 0, sy: 0 };
-    const stack = [start];
-    seen[start] = 1;
-    while (stack.length > 0) {
-      const i = stack.pop() as number;
-      const x = i % width;
-      const y = (i - x) / width;
-      blob.count++;
-      blob.sx += x;
-      blob.sy += y;
-      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
-        if (j >= 0 && j < matches.length && matches[j] && !seen[j]) {
-          seen[j] = 1;
-          stack.push(j);
-        }
-      }
-    }
-    if (blob.count >= 80) blobs.push(blob);
-  }
-  return blobs
-    .sort((a, b) => b.count - a.count)
-    .map((b) => ({ x: Math.round(b.sx / b.count), y: Math.round(b.sy / b.count) }));
-}
-
-/**
- * The issue's 3d solver: read the colour from the prompt, count each 3×2 grid cell's pixels of that
- * hue, and click the cells that match, the most pixels first. Fair to it: it clicks the centroid of
- * the matching pixels in the cell rather than the cell's geometric centre.
- */
-async function cellColour(puzzle: Puzzle): Promise<Submission[]> {
-  const { image, matches } = await hueMask(puzzle);
-  const cols = 3;
-  const rows = 2;
-  const cells = Array.from({ length: cols * rows }, () => ({ count: 0, sx: 0, sy: 0 }));
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      if (!matches[y * image.width + x]) continue;
-      const cell = cells[
-        Math.min(rows - 1, Math.floor((y * rows) / image.height)) * cols +
-          Math.min(cols - 1, Math.floor((x * cols) / image.width))
-      ] as { count: number; sx: number; sy: number };
-      cell.count++;
-      cell.sx += x;
-      cell.sy += y;
-    }
-  }
-  return cells
-    .filter((c) => c.count >= 80)
-    .sort((a, b) => b.count - a.count)
-    .map((c) => ({ x: Math.round(c.sx / c.count), y: Math.round(c.sy / c.count) }));
-}
-
 describe.runIf(backend === 'sqlite')('the slide puzzle against scripts', () => {
   // Measured over seven runs of 50 and three of 200 (docs/security.md). Template match and darkest
   // window: 0 % in every run, so the bound is the target. Outline match on lightness: 6-12 % over 50,
@@ -240,27 +139,57 @@ describe.runIf(backend === 'sqlite')('the whirl puzzle against scripts', () => {
     console.info(`whirl, sky centroid: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
     expect(rate).toBeLessThanOrEqual(0.18);
   }, 300_000);
+
+  // NOT held: what stands in the picture gives its up away. Measured 52 % of 400 and 52.5 % of 200;
+  // the bound, 70 %, is three standard deviations above 52 % over 100 and only guards against worse.
+  it(`is read by the door and trunks' axis and the window's side: about half of ${2 * PUZZLES} pictures`, async () => {
+    const rate = await passRate(whirl, uprightAxis, 2 * PUZZLES);
+    console.info(`whirl, upright axis: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
+    expect(rate).toBeLessThanOrEqual(0.7);
+  }, 300_000);
 });
 
 describe.runIf(backend === 'sqlite')('the 3d puzzle against scripts', () => {
-  // 100 pictures, as for whirl: one try per picture, and rates near 10 % need the larger sample for a
-  // bound three standard deviations above them to stay near the target.
+  // 100 pictures, as for whirl: one try per picture. 21 solids: a blind pick among them passes 1 in 21
+  // (4.8 %), among the 20 of the prompt's colour 1 in 20. Measured (runs of 100 here, of 300-400 with
+  // scripts/measure-3d.ts): each cell 0-1 %, regions 0-3 %, classifier 0-2 %, all about 1 % pooled:
+  // their bound, 5 %, is more than three standard deviations above 1 % over 100. The opened classifier:
+  // 2-9 % over 100, 6.0 % and 6.3 % over 400 (83 of 1,400, 5.9 %): its bound, 14 %, is more than three
+  // standard deviations above 5.9 % over 100.
+  const [BOUND, OPENED_BOUND] = [0.05, 0.14];
   it(`holds the issue's colour-of-each-cell solver well below its old 15/15, over ${2 * PUZZLES} pictures`, async () => {
     const rate = await passRate(threeD, cellColour, 2 * PUZZLES);
     console.info(`3d, colour of each cell: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
-    // Measured 100 % on the old puzzle (5 solids, 5 colours, 3 tries). Now every shape is there in the
-    // prompt's colour (11 of 12 solids), on a staggered layout that no 3×2 cell fits: measured 3 % over
-    // 400 pictures, 1-4 % over 100. The bound, 10 %, is three standard deviations above 4 %.
-    expect(rate).toBeLessThanOrEqual(0.1);
+    // Measured 100 % on the old puzzle (5 solids, 5 colours, 3 tries). Now the colour is everywhere:
+    // 20 of 21 solids and the paint between them.
+    expect(rate).toBeLessThanOrEqual(BOUND);
   }, 300_000);
 
-  it(`measures the same script adapted to the layout (regions of the colour, largest first)`, async () => {
+  it(`holds the same script adapted to the layout (regions of the colour, largest first)`, async () => {
     const rate = await passRate(threeD, colourBlobs, 2 * PUZZLES);
     console.info(`3d, colour regions: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
-    // Without reading shapes it picks one of the 11 solids of the colour (one try): measured 10 % over
-    // 400 pictures. The bound, 20 %, is three standard deviations above 10 % over 100. A shape
-    // classifier would do better: the shape is the person's cue (docs/security.md).
-    expect(rate).toBeLessThanOrEqual(0.2);
+    // A region of the colour is several solids and the flat paint between them: its centroid lands
+    // between solids.
+    expect(rate).toBeLessThanOrEqual(BOUND);
+  }, 300_000);
+
+  it('holds a shape classifier trained on 100 labelled pictures, on fresh ones', async () => {
+    const examples = await learnShapes(() => threeD.generate('en'), 2 * PUZZLES);
+    const rate = await passRate(threeD, shapeClassifier(examples), 2 * PUZZLES);
+    console.info(`3d, shape classifier: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES} within its tries`);
+    // Against the puzzle before the paint (12 solids, apart) it picked the target 96 % of 200 times:
+    // a region of the colour was one solid. Now a region is several solids and paint in outlines no
+    // solid has, so neither its measures nor its centroid are a solid's.
+    expect(rate).toBeLessThanOrEqual(BOUND);
+  }, 300_000);
+
+  it('holds the classifier on the mask opened by 9 px (the bands of paint gone) near a blind pick', async () => {
+    const examples = await learnShapes(() => threeD.generate('en'), 2 * PUZZLES, 9);
+    const rate = await passRate(threeD, shapeClassifier(examples, 9), 2 * PUZZLES);
+    console.info(`3d, shape classifier, mask opened: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES}`);
+    // Opening erases the bands and most of each solid with them: what is left is a core per solid
+    // and per splotch, nearly shapeless, so it does little better than a blind pick among 20.
+    expect(rate).toBeLessThanOrEqual(OPENED_BOUND);
   }, 300_000);
 });
 

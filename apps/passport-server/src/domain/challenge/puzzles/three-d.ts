@@ -5,16 +5,18 @@ import { pngDataUrl, svgDocument, svgToPng } from '../render';
 const WIDTH = 330;
 const HEIGHT = 210;
 /**
- * The layout: three staggered rows of slots (5, 4, 5), jittered, so neighbours may touch and a nearer
- * solid may hide the edge of one behind it. 12 solids take 12 of the 14 slots.
+ * The layout: four staggered rows of slots (6, 5, 6, 5), jittered, so neighbours touch and a nearer
+ * solid hides part of the one behind it. 21 solids take 21 of the 22 slots.
  */
-const SLOTS: [number, number][] = [0, 1, 2].flatMap((row) =>
-  Array.from({ length: row === 1 ? 4 : 5 }, (_, i): [number, number] => [
-    (i + (row === 1 ? 1 : 0.5)) * (WIDTH / 5),
-    HEIGHT / 6 + (row * HEIGHT) / 3,
+const SLOTS: [number, number][] = [0, 1, 2, 3].flatMap((row) =>
+  Array.from({ length: row % 2 === 1 ? 5 : 6 }, (_, i): [number, number] => [
+    (i + (row % 2 === 1 ? 1 : 0.5)) * (WIDTH / 6),
+    HEIGHT / 8 + (row * HEIGHT) / 4,
   ]),
 );
-const COUNT = 12;
+const COUNT = 21;
+/** Flat splotches anywhere behind the solids, half in the prompt's colour, besides one per solid. */
+const SPLOTCHES = 8;
 
 const SHAPES = {
   cube: { zh: '立方体', en: 'cube' },
@@ -60,6 +62,40 @@ function nextId(): string {
 }
 
 type Point = [number, number];
+
+/**
+ * A flat splotch behind the solids: an irregular rounded outline, one flat fill of a colour's hue at a
+ * shade a solid could have, no outline stroke. A person sees paint behind the solids (no faces, no
+ * shading); the colour's pixels now run from solid to splotch to solid.
+ */
+function splotch(colour: Colour, cx: number, cy: number, size: number): string {
+  const corners = 7;
+  const points = Array.from({ length: corners }, (_, i): Point => {
+    const angle = (i / corners) * 2 * Math.PI + uniform(-0.3, 0.3);
+    const r = size * uniform(0.55, 1.2);
+    return [cx + r * Math.cos(angle), cy + r * Math.sin(angle) * uniform(0.5, 1)];
+  });
+  // Through the midpoints, each corner a control point: a smooth closed curve.
+  const mid = (a: Point, b: Point): Point => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const start = mid(points[corners - 1] as Point, points[0] as Point);
+  let d = `M${n(start[0])} ${n(start[1])}`;
+  points.forEach((p, i) => {
+    const m = mid(p, points[(i + 1) % corners] as Point);
+    d += ` Q${n(p[0])} ${n(p[1])} ${n(m[0])} ${n(m[1])}`;
+  });
+  return `<path d="${d} Z" fill="${paint(colour)}"/>`;
+}
+
+/** A flat shade of a colour, in the range of the solids' faces. */
+const paint = (colour: Colour) => hsl(COLOURS[colour].hue + uniform(-7, 7), uniform(55, 85), uniform(34, 66));
+
+/** A flat band of paint from one point to another, bowed, with round ends. */
+function ribbon(colour: Colour, [x1, y1]: Point, [x2, y2]: Point): string {
+  const bow = uniform(-0.3, 0.3);
+  const qx = (x1 + x2) / 2 - (y2 - y1) * bow;
+  const qy = (y1 + y2) / 2 + (x2 - x1) * bow;
+  return `<path d="M${n(x1)} ${n(y1)} Q${n(qx)} ${n(qy)} ${n(x2)} ${n(y2)}" fill="none" stroke="${paint(colour)}" stroke-width="${n(uniform(7, 13))}" stroke-linecap="round"/>`;
+}
 
 /**
  * One solid centred on (cx, cy) with size a. `light` is -1 when the light comes from the left, 1 from
@@ -191,28 +227,32 @@ function draw(shape: Shape, colour: Colour, cx: number, cy: number, a: number, l
 }
 
 /**
- * 3d: shaded solids; click the one the prompt names (a colour and a shape). Every shape is there in
- * the target's colour, so the colour alone picks nothing; one more solid has the target's shape in
- * another colour, so the shape alone does not either. One try per picture: a person who reads the
- * shape needs one. Answer: the target's centre and a hit radius.
+ * 3d: shaded solids; click the one the prompt names (a colour and a shape). Every other shape is there
+ * two or three times in the target's colour, so the colour alone picks nothing; one more solid has the
+ * target's shape in another colour, so the shape alone does not either. Flat paint of each solid's
+ * colour (bands and splotches, no outline, no shading) joins it to its two nearest neighbours: a script
+ * that cuts the picture into regions of a colour gets several solids and paint per region, whose
+ * outline and centre are no solid's. A person reads the solids by their outlines and shaded faces.
+ * One try per picture: a person who reads the shape needs one. Answer: the target's centre and a hit
+ * radius.
  */
 export const threeD: PuzzleKind = {
   subtype: '3d',
-  // A script that only knows the colour picks one of 8 same-coloured solids: one try keeps that
-  // guess at 1 in 8 per picture (and a miss draws a new picture, 5 per challenge id).
+  // A script that finds every solid but reads no shape picks one of the 20 in the prompt's colour:
+  // one try keeps that guess at 1 in 20 per picture (and a miss draws a new picture, 5 per challenge).
   maxTries: 1,
   async generate(language) {
     const shapes = Object.keys(SHAPES) as Shape[];
     const colours = Object.keys(COLOURS) as Colour[];
     const target = { shape: pick(shapes), colour: pick(colours) };
     const decoy = { shape: target.shape, colour: pick(colours.filter((c) => c !== target.colour)) };
-    // Every other shape once in the target's colour, then some of them twice: the colour is shared by
-    // all but one solid, and the target's shape by it and the decoy only.
+    // Every other shape twice in the target's colour, then five of them a third time: the colour is
+    // shared by all but one solid, and the target's shape by it and the decoy only.
     const others = shapes.filter((s) => s !== target.shape);
     const solids = shuffle([
       target,
       decoy,
-      ...[...others, ...shuffle(others)]
+      ...[...others, ...others, ...shuffle(others)]
         .slice(0, COUNT - 2)
         .map((shape) => ({ shape, colour: target.colour })),
     ]);
@@ -226,12 +266,20 @@ export const threeD: PuzzleKind = {
         () =>
           `<circle cx="${n(uniform(0, WIDTH))}" cy="${n(uniform(0, HEIGHT))}" r="${n(uniform(1, 4))}" fill="${hsl(uniform(0, 360), 25, uniform(60, 85))}"/>`,
       ),
+      ...Array.from({ length: SPLOTCHES }, (_, i) =>
+        splotch(
+          i < SPLOTCHES / 2 ? target.colour : pick(colours.filter((c) => c !== target.colour)),
+          uniform(0, WIDTH),
+          uniform(0, HEIGHT),
+          uniform(14, 32),
+        ),
+      ),
     ];
     const placed = solids.map((solid, i) => {
       const [x, y] = slots[i] as [number, number];
-      const a = uniform(19, 24);
-      const cx = x + uniform(-9, 9);
-      const cy = y + uniform(-9, 9);
+      const a = uniform(15, 19);
+      const cx = x + uniform(-7, 7);
+      const cy = y + uniform(-7, 7);
       return {
         solid,
         a,
@@ -239,11 +287,27 @@ export const threeD: PuzzleKind = {
         cy: Math.min(HEIGHT - a, Math.max(a, cy)),
       };
     });
+    // Behind every solid, splotches of its colour reach towards its two nearest neighbours, so a
+    // region of the colour is several solids and the paint between them, in outlines no solid has.
+    for (const { solid, a, cx, cy } of placed) {
+      const nearest = placed
+        .filter((o) => o.solid !== solid)
+        .sort((p, q) => Math.hypot(p.cx - cx, p.cy - cy) - Math.hypot(q.cx - cx, q.cy - cy))
+        .slice(0, 2);
+      for (const { cx: nx, cy: ny } of nearest) {
+        parts.push(ribbon(solid.colour, [cx, cy], [nx, ny]));
+        const t = uniform(0.35, 0.65);
+        parts.push(splotch(solid.colour, cx + (nx - cx) * t, cy + (ny - cy) * t, a * uniform(0.95, 1.3)));
+      }
+    }
     // Back to front: a lower solid is nearer and may hide the edge of one behind it.
     placed.sort((x, y) => x.cy - y.cy);
     let answer = { x: 0, y: 0, r: 0 };
     for (const { solid, a, cx, cy } of placed) {
-      parts.push(draw(solid.shape, solid.colour, cx, cy, a, light));
+      // A tilt of up to 18° either way: the outline's box and fill change, the solid reads the same.
+      parts.push(
+        `<g transform="rotate(${n(uniform(-18, 18))} ${n(cx)} ${n(cy)})">${draw(solid.shape, solid.colour, cx, cy, a, light)}</g>`,
+      );
       if (solid === target) answer = { x: Math.round(cx), y: Math.round(cy), r: Math.round(a * 1.1) };
     }
     const png = await svgToPng(svgDocument(WIDTH, HEIGHT, parts.join('')));
