@@ -31,10 +31,10 @@ export interface ChallengeLimits {
   /** A pass's life (single use). */
   challengePassTtlMs: number;
   /**
-   * The kinds the risk rules pick from at random. Slide is not among the defaults: its row fits at most
-   * four gaps, so a script that finds them and guesses passes one puzzle in three (docs/security.md), and
-   * with slide in the mix a bot abandons every other kind until slide comes up. A deployment may still
-   * name it here.
+   * The kinds the risk rules pick from at random. Slide and whirl are not among the defaults: a script
+   * that finds slide's gaps and guesses passes one puzzle in three, one that reads whirl's upright
+   * features turns half of them upright (docs/security.md), and with a weak kind in the mix a bot
+   * abandons every other kind until the weak one comes up. A deployment may still name them here.
    */
   challengeKinds: readonly CaptchaSubtype[];
   /**
@@ -78,7 +78,7 @@ export const defaultChallengeLimits: ChallengeLimits = {
   puzzleMaxTries: 3,
   puzzlesPerChallenge: 5,
   challengePassTtlMs: 2 * 60_000,
-  challengeKinds: ['text', '3d', 'whirl'],
+  challengeKinds: ['text', '3d'],
   powMaxNumber: 100_000,
   powRampEvery: 5,
   powMaxNumberCap: 1_600_000,
