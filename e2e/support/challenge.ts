@@ -156,6 +156,25 @@ export async function rewriteSettings(
   return () => page.unroute(matches, handler);
 }
 
+/**
+ * Holds the answer to the overlay's first picture draw (`POST /vc/challenge` without `mode`) for `ms`
+ * after the server gave it, as a slow network or a loaded server would: what a person does while the
+ * picture is on its way is then tested every time, not only when the machine happens to be slow.
+ */
+export async function holdFirstPicture(page: Page, origin: string, ms: number): Promise<void> {
+  let held = false;
+  await page.route(
+    (url) => url.origin === origin && url.pathname === '/vc/challenge',
+    async (route) => {
+      if (held || new URLSearchParams(route.request().postData() ?? '').has('mode')) return route.fallback();
+      held = true;
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.fulfill({ response });
+    },
+  );
+}
+
 /** Code sends from one address (and device) that go through before the sendCode rule demands a challenge. */
 export const SENDS_BEFORE_CHALLENGE = 5;
 

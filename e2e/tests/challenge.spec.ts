@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import {
   answerOf,
+  holdFirstPicture,
   overlay,
   type PuzzleKind,
   sendUpToThreshold,
@@ -291,6 +292,9 @@ test.describe('keyboard and screen readers', () => {
       await openPage(page, server.origin, 'en');
       await sendUpToThreshold(page);
       const sends = await requestsTo(page, SEND_CODE);
+      // Someone who cannot see the picture asks for the other check at once, before the picture came:
+      // that once did nothing at all (the overlay ignored the button while it was drawing).
+      await holdFirstPicture(page, server.origin, 3_000);
       await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
       const dialog = overlay(page);
       await expect(dialog).toBeVisible();
@@ -306,8 +310,7 @@ test.describe('keyboard and screen readers', () => {
 
       // What a screen reader hears: the dialog's description says there is nothing to do, the live
       // region announces the wait, and no picture is left to describe.
-      // The switch waits for the server's answer to the no-picture draw: 10 s was not enough beside a
-      // second browser on a 2-core machine (it passed alone in 44 s, failed once in the full run).
+      // The switch waits for the server's answer to the no-picture draw (and, before, the held picture).
       await expect(dialog).toHaveAccessibleDescription(/^This check needs no picture/, { timeout: 30_000 });
       await expect(dialog.getByRole('status')).toHaveText(/^Checking; this takes about 15 seconds/);
       await expect(dialog.getByRole('img')).toHaveCount(0);

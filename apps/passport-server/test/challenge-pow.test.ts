@@ -231,6 +231,40 @@ describe('the accessible route (no picture)', () => {
   });
 });
 
+describe('a picture that comes after the switch to the check without a picture', () => {
+  let onDemand: TestServer;
+  beforeAll(async () => {
+    // No reserve: every picture waits for its render, in the one lane.
+    onDemand = await startServer(
+      {},
+      { now: () => clock, plugins: [guardedRoutes], limits: { ...LIMITS, puzzlePoolSize: 0 } },
+    );
+  });
+  afterAll(async () => onDemand?.close());
+
+  it('is not stored over the newer round: the check without a picture still passes', async () => {
+    const data = await onDemand.app.challenge.demand('/test/guarded', 'text');
+    const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+    const browser = onDemand.browser();
+    const fp = `verify_pow_${Math.random().toString(36).slice(2)}`;
+    // Three renders ahead in the lane, so the picture below waits well past the switch.
+    const ahead = [1, 2, 3].map(() => onDemand.app.challenge.pool.take('text'));
+    const picture = draw(browser, { challenge_id: id, fp });
+    while ((await onDemand.app.store.count(`vc:n:${id}`)) < 1) await new Promise((r) => setTimeout(r, 5));
+    const accessible = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
+    expect(accessible.body.data.mode).toBe('accessible');
+    await Promise.all(ahead);
+    expect((await picture).body.data.error_code).toBe(ErrorCode.challengeBusy);
+    clock += LIMITS.accessibleCooldownMs;
+    const passed = await verify(browser, {
+      challenge_id: id,
+      fp,
+      pow: await solvePow(accessible.body.data.pow),
+    });
+    expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+  });
+});
+
 describe('the pre-rendered pool', () => {
   const puzzle = (n: number): Puzzle => ({
     view: { image: `i${n}`, width: 1, height: 1 },

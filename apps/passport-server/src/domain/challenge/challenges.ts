@@ -242,6 +242,10 @@ export function createChallenges(app: FastifyInstance): Challenges {
         // A fall-back round pays the accessible route's work: leaving the provider out buys nothing.
         maxnumber = powSize(drawn, withoutProvider ? limits.accessiblePowMaxNumber : limits.powMaxNumber);
         const puzzle = await pool.take(challenge.subtype);
+        // A newer draw of this challenge began while this one waited for its picture (the person chose
+        // the check without a picture meanwhile): that round is the current one, and this picture must
+        // not be stored over it.
+        if ((await store.count(key.draws(challengeId))) !== serial) throw new PassportError('challengeBusy');
         answer = puzzle.answer;
         view = puzzle.prompts ? { ...puzzle.view, prompt: puzzle.prompts[language] } : puzzle.view;
       }

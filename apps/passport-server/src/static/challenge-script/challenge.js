@@ -258,6 +258,8 @@
         dialog,
       ]);
       let busy = false;
+      /** A picture is being drawn (part of busy): the check without a picture may take over. */
+      let loading = false;
       let done = false;
       let current = null;
       let mode = 'puzzle';
@@ -621,6 +623,8 @@
       async function load(keepStatus, message) {
         if (busy) return;
         busy = true;
+        loading = true;
+        const mine = generation;
         if (!keepStatus) status.textContent = message || '';
         if (!body.firstChild) body.append(el('p', { text: t.loading }));
         try {
@@ -629,6 +633,9 @@
             language: options.language,
             without_provider: withoutProvider ? '1' : undefined,
           });
+          loading = false;
+          // The person chose the check without a picture while this one was drawn: it has the overlay now.
+          if (generation !== mine) return;
           busy = false;
           if (result.message !== 'success') {
             status.textContent = refusal(result);
@@ -642,6 +649,8 @@
           if (current.provider && !widgetReady) mountWidget(current.provider);
           render(current);
         } catch (error) {
+          loading = false;
+          if (generation !== mine) return;
           busy = false;
           finish(null, error);
         }
@@ -649,7 +658,9 @@
 
       /** The check without a picture: a harder proof of work and a wait, announced in the live region. */
       async function accessible() {
-        if (busy) return;
+        // A picture still on its way does not hold the person back (someone who cannot see it asks at
+        // once): its answer is dropped when it comes. A try being checked does.
+        if (busy && !loading) return;
         busy = true;
         mode = 'accessible';
         const mine = ++generation;
