@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPuzzlePool } from '../src/domain/challenge/pool';
 import type { Puzzle } from '../src/domain/challenge/puzzle';
 import { PassportError } from '../src/errors';
@@ -300,6 +300,39 @@ describe('the pre-rendered pool', () => {
     expect(got.map((p) => p.view.image).sort()).toEqual(['i1', 'i2', 'i3']);
     expect(most).toBe(1);
     await pool.idle();
+  });
+
+  it('rests its lane in proportion to each render, so rendering takes at most its share of the lane', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      let made = 0;
+      const starts: number[] = [];
+      const pool = createPuzzlePool({
+        size: 0,
+        lanes: 1,
+        maxWaiting: 2,
+        share: 0.25,
+        render: async () => {
+          starts.push(performance.now());
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return puzzle(++made);
+        },
+      });
+      const first = pool.take('text');
+      const second = pool.take('text');
+      await vi.advanceTimersByTimeAsync(100);
+      expect((await first).view.image).toBe('i1');
+      // 100 ms of rendering earns 300 ms of rest at a quarter share: the next starts at 400 ms.
+      await vi.advanceTimersByTimeAsync(299);
+      expect(starts).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(starts.map((t) => t - (starts[0] ?? 0))).toEqual([0, 400]);
+      await vi.advanceTimersByTimeAsync(400);
+      expect((await second).view.image).toBe('i2');
+      await pool.idle();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a reserve per kind, so a draw renders nothing on its path', async () => {

@@ -149,6 +149,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
     size: limits.puzzlePoolSize,
     lanes: limits.renderLanes,
     maxWaiting: limits.renderMaxWaiting,
+    share: limits.renderShare,
   });
   const pow = createPow({ secret, store, now: () => runtime.now() });
   const providerConfig = app.config.captchaProvider;

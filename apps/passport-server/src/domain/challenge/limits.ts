@@ -56,6 +56,8 @@ export interface ChallengeLimits {
   puzzlePoolSize: number;
   renderLanes: number;
   renderMaxWaiting: number;
+  /** The share of its time the render lane may spend rendering (the rest it rests): see pool.ts. */
+  renderShare: number;
 }
 
 declare module '../../limits' {
@@ -90,6 +92,7 @@ export const defaultChallengeLimits: ChallengeLimits = {
   puzzlePoolSize: 2,
   renderLanes: 1,
   renderMaxWaiting: 8,
+  renderShare: 0.25,
 };
 
 /** The counts before a captcha that RISK_THRESHOLDS=relaxed raises. */

@@ -40,11 +40,17 @@ export interface PoolOptions {
   lanes: number;
   /** Requests that may wait for an empty kind before CHALLENGE_BUSY. */
   maxWaiting: number;
+  /**
+   * The share of its time a lane may spend rendering (0–1]: after a render that took t ms the lane rests
+   * t × (1/share − 1) ms before the next. 1 renders back to back.
+   */
+  share?: number;
   /** The renderer (tests may hand in a counting one); the shared render process by default. */
   render?: (kind: CaptchaSubtype) => Promise<Puzzle>;
 }
 
 export function createPuzzlePool(options: PoolOptions): PuzzlePool {
+  const share = options.share ?? 1;
   const { render, release } = options.render
     ? { render: options.render, release: async () => {} }
     : leaseRenderProcess();
@@ -90,7 +96,12 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
             }
           },
         )
-        .finally(() => {
+        .finally(async () => {
+          // A lane that rendered t ms rests in proportion before its next render: even a flood that
+          // keeps the pool empty gets at most `share` of a lane's time, so the render process (nice as
+          // it is) cannot keep a core busy beside the event loop (docs/benchmarks.md, the flood).
+          const rest = (performance.now() - started) * (1 / Math.min(1, Math.max(0.01, share)) - 1);
+          if (rest >= 1) await new Promise((resolve) => setTimeout(resolve, rest).unref());
           running--;
           pending.set(kind, (pending.get(kind) ?? 1) - 1);
           pump();
