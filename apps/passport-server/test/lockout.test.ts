@@ -163,14 +163,14 @@ describe('the account-wide rules slow strangers down without stopping the owner'
   });
 });
 
-describe('the owner on a new device, in the strangers’ lane', () => {
-  // The database store runs on the injected clock, Redis expires keys in real time: each wait moves both.
+/**
+ * A server on a clock the test moves, with second verification on and short send cooldowns (20 ms,
+ * slowed to 100 ms at most past 3 sends an hour). The database store runs on the injected clock, Redis
+ * expires keys in real time: each wait moves both.
+ */
+function slowedSends(): { readonly server: TestServer; now(): number; wait(ms: number): Promise<void> } {
   let clock = Date.now();
-  const wait = async (ms: number) => {
-    clock += ms;
-    await new Promise((resolve) => setTimeout(resolve, ms));
-  };
-  let server: TestServer;
+  let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startServer(
       { secondVerify: true },
@@ -181,13 +181,29 @@ describe('the owner on a new device, in the strangers’ lane', () => {
     );
   });
   afterAll(async () => server?.close());
+  return {
+    get server() {
+      if (!server) throw new Error('the server starts in beforeAll');
+      return server;
+    },
+    now: () => clock,
+    async wait(ms) {
+      clock += ms;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    },
+  };
+}
+
+describe('the owner on a new device, in the strangers’ lane', () => {
+  const slowed = slowedSends();
+  const { wait } = slowed;
 
   const cooldownOf = async (mobile: string) =>
-    Number(await server.app.store.get(`send:cooldown:mobile:${mobile}`)) - clock;
+    Number(await slowed.server.app.store.get(`send:cooldown:mobile:${mobile}`)) - slowed.now();
 
   it('is slowed down, never refused, after attackers from 10 addresses spend the number’s hourly sends', async () => {
-    const { mobile } = await ownerAccount(server);
-    const [first, ...others] = attackers(server);
+    const { mobile } = await ownerAccount(slowed.server);
+    const [first, ...others] = attackers(slowed.server);
     if (!first) throw new Error('no attackers');
     // The owner's sign-up sent the number one code; one address sends three more, meets its own cap
     // for the number and is refused from then on.
@@ -211,7 +227,7 @@ describe('the owner on a new device, in the strangers’ lane', () => {
       // Within the slowed cooldown the next stranger waits, not refused (on the injected clock only:
       // Redis counts a cooldown of a few milliseconds down in real time).
       if (backend === 'redis') continue;
-      const early = await browserOn(server, '203.0.113.200').post(paths.web.sendCode, {
+      const early = await browserOn(slowed.server, '203.0.113.200').post(paths.web.sendCode, {
         mobile,
         type: CodeType.mobileLogin,
       });
@@ -220,11 +236,14 @@ describe('the owner on a new device, in the strangers’ lane', () => {
     expect(cooldowns).toEqual([20, 20, 40, 80, 100, 100, 100, 100, 100, 100, 100, 100]);
 
     // The owner on a laptop the account does not know: slowed like everyone, and signs in.
-    const laptop = browserOn(server, '198.51.100.9');
+    const laptop = browserOn(slowed.server, '198.51.100.9');
     await wait(110);
     const sent = await laptop.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
     expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
-    const login = await laptop.post(paths.web.smsLogin, { mobile, code: await codeFor(server.app, mobile) });
+    const login = await laptop.post(paths.web.smsLogin, {
+      mobile,
+      code: await codeFor(slowed.server.app, mobile),
+    });
     expect(login.body.message, JSON.stringify(login.body)).toBe('success');
     expect(await isSignedIn(laptop)).toBe(true);
   });
@@ -237,33 +256,19 @@ describe('the owner on a new device, in the strangers’ lane', () => {
  * from any other client never reach it.
  */
 describe('a stranger’s code is the client’s that asked for it', () => {
-  let clock = Date.now();
-  const wait = async (ms: number) => {
-    clock += ms;
-    await new Promise((resolve) => setTimeout(resolve, ms));
-  };
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(
-      { secondVerify: true },
-      {
-        now: () => clock,
-        limits: { sendCooldownMs: 20, sendPerTargetPerHour: 3, sendSlowCooldownMaxMs: 100 },
-      },
-    );
-  });
-  afterAll(async () => server?.close());
+  const slowed = slowedSends();
+  const { wait } = slowed;
 
   it('lets the owner on a new device sign in by SMS, and pass a second verification, at once after attackers from 10 addresses spend every guess and send they can', async () => {
-    const { mobile } = await ownerAccount(server);
-    const limits = server.app.runtime.limits;
+    const { mobile } = await ownerAccount(slowed.server);
+    const limits = slowed.server.app.runtime.limits;
     let wrong = 0;
     let codes = 0;
     for (let i = 0; i < 10; i++) {
       const address = `203.0.113.${i + 10}`;
       // Each round on a fresh device (a new browser, so a new pre-session), until the address is refused.
       for (let round = 0; round <= limits.sendPerTargetPerHour; round++) {
-        const attacker = browserOn(server, address);
+        const attacker = browserOn(slowed.server, address);
         await wait(110);
         const sent = await attacker.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
         if (sent.body.message !== 'success') {
@@ -272,7 +277,7 @@ describe('a stranger’s code is the client’s that asked for it', () => {
           continue;
         }
         codes += 1;
-        const code = await codeFor(server.app, mobile);
+        const code = await codeFor(slowed.server.app, mobile);
         for (let guess = 0; guess <= limits.codeMaxAttempts; guess++) {
           const miss = await attacker.post(paths.web.smsLogin, { mobile, code: otherCode(code) });
           if (errorCodeOf(miss) === ErrorCode.codeWrong) wrong += 1;
@@ -283,23 +288,26 @@ describe('a stranger’s code is the client’s that asked for it', () => {
     // The owner on a laptop the account does not know, from a new address: the number's send cooldown
     // (what every new device meets) and no more; here the risk rules are quiet, in production this
     // stranger meets the challenge every stranger meets after failures on the number.
-    const laptop = browserOn(server, '198.51.100.9');
+    const laptop = browserOn(slowed.server, '198.51.100.9');
     await wait(110);
     const sent = await laptop.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
     expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
-    const login = await laptop.post(paths.web.smsLogin, { mobile, code: await codeFor(server.app, mobile) });
+    const login = await laptop.post(paths.web.smsLogin, {
+      mobile,
+      code: await codeFor(slowed.server.app, mobile),
+    });
     expect(login.body.message, JSON.stringify(login.body)).toBe('success');
     expect(await isSignedIn(laptop)).toBe(true);
 
     // And by password from another new device: the second verification's code is that browser's too.
-    const tablet = browserOn(server, '198.51.100.10');
+    const tablet = browserOn(slowed.server, '198.51.100.10');
     const asked = await tablet.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
     expect(errorCodeOf(asked)).toBe(ErrorCode.secondVerify);
     const key = asked.body.data.sms_code_key as string;
     await wait(110);
     const keySent = await tablet.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
     expect(keySent.body.message, JSON.stringify(keySent.body)).toBe('success');
-    const code = await codeFor(server.app, mobile);
+    const code = await codeFor(slowed.server.app, mobile);
     const continued = await tablet.post(paths.web.smsLoginContinue, { sms_code_key: key, code });
     expect(continued.body.message, JSON.stringify(continued.body)).toBe('success');
     expect(await isSignedIn(tablet)).toBe(true);
@@ -311,14 +319,14 @@ describe('a stranger’s code is the client’s that asked for it', () => {
   });
 
   it('refuses a stranger’s guesses at another client’s code without spending it, the right value included', async () => {
-    const { mobile } = await ownerAccount(server);
-    const laptop = browserOn(server, '198.51.100.11');
+    const { mobile } = await ownerAccount(slowed.server);
+    const laptop = browserOn(slowed.server, '198.51.100.11');
     await wait(110);
     expect((await laptop.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin })).body.message).toBe(
       'success',
     );
-    const laptopCode = await codeFor(server.app, mobile);
-    for (const attacker of attackers(server).slice(0, 3)) {
+    const laptopCode = await codeFor(slowed.server.app, mobile);
+    for (const attacker of attackers(slowed.server).slice(0, 3)) {
       for (let guess = 0; guess < 6; guess++) {
         const miss = await attacker.post(paths.web.smsLogin, { mobile, code: otherCode(laptopCode) });
         expect(errorCodeOf(miss)).toBe(ErrorCode.codeExpired);
@@ -329,7 +337,7 @@ describe('a stranger’s code is the client’s that asked for it', () => {
       await wait(110);
       await attacker.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
     }
-    const rows = await server.app.db
+    const rows = await slowed.server.app.db
       .selectFrom('one_time_codes')
       .select(['attempts', 'used_at', 'lane'])
       .where('target', '=', mobile)

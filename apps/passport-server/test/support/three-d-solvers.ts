@@ -1,24 +1,11 @@
 import type { Puzzle, Submission } from '../../src/domain/challenge/puzzle';
-import { at, type Pixels, pixels } from './solvers';
+import { at, hsv, type Pixels, pixels } from './solvers';
 
 /**
  * The 3d solvers of issue 10 (used by challenge-solvers.test.ts and by scripts/measure-3d.ts, which
  * runs them over more puzzles than a test should). Each reads only the client's view: the picture and
  * the prompt.
  */
-
-/** Hue (degrees) and saturation (0-1) of an RGB pixel; saturation is 0 for greys. */
-function hueOf(red: number, green: number, blue: number): { hue: number; sat: number; value: number } {
-  const max = Math.max(red, green, blue);
-  const min = Math.min(red, green, blue);
-  const d = max - min;
-  if (d === 0) return { hue: 0, sat: 0, value: max / 255 };
-  let hue: number;
-  if (max === red) hue = ((green - blue) / d) % 6;
-  else if (max === green) hue = (blue - red) / d + 2;
-  else hue = (red - green) / d + 4;
-  return { hue: (hue * 60 + 360) % 360, sat: d / max, value: max / 255 };
-}
 
 /** The hues the review's script reads colour words as. */
 const HUES: Record<string, number> = { red: 2, yellow: 50, green: 125, blue: 220, purple: 280 };
@@ -38,7 +25,7 @@ async function hueMask(puzzle: Puzzle): Promise<{ image: Pixels; matches: Uint8A
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
       const q = at(image, x, y);
-      const { hue, sat, value } = hueOf(
+      const { hue, sat, value } = hsv(
         image.data[q] as number,
         image.data[q + 1] as number,
         image.data[q + 2] as number,

@@ -1,20 +1,7 @@
 import type { Puzzle, Submission } from '../../src/domain/challenge/puzzle';
-import { at, pixels } from './solvers';
+import { at, hsv, pixels } from './solvers';
 
 /** A whirl solver of our own, beside the review's sky centroid (challenge-solvers.test.ts). */
-
-/** Hue (degrees), saturation and value (0-1) of an RGB pixel. */
-function hsv(red: number, green: number, blue: number): { hue: number; sat: number; value: number } {
-  const max = Math.max(red, green, blue);
-  const min = Math.min(red, green, blue);
-  const d = max - min;
-  if (d === 0) return { hue: 0, sat: 0, value: max / 255 };
-  let hue: number;
-  if (max === red) hue = ((green - blue) / d) % 6;
-  else if (max === green) hue = (blue - red) / d + 2;
-  else hue = (red - green) / d + 4;
-  return { hue: (hue * 60 + 360) % 360, sat: d / max, value: max / 255 };
-}
 
 interface Blob {
   count: number;
