@@ -527,47 +527,60 @@ export interface CaptchaProviderConfig {
   scriptUrl: string;
 }
 
+/** A provider's variables, and its documented endpoints where a variable is not set. */
+interface CaptchaProviderVariables {
+  siteKey: keyof Env;
+  secret: keyof Env;
+  verifyUrl: { variable: keyof Env; documented: string };
+  scriptUrl: { variable: keyof Env; documented: string };
+}
+
+const CAPTCHA_PROVIDERS: Record<CaptchaProviderConfig['name'], CaptchaProviderVariables> = {
+  turnstile: {
+    siteKey: 'TURNSTILE_SITE_KEY',
+    secret: 'TURNSTILE_SECRET',
+    verifyUrl: {
+      variable: 'TURNSTILE_VERIFY_URL',
+      documented: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    },
+    scriptUrl: {
+      variable: 'TURNSTILE_SCRIPT_URL',
+      documented: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+    },
+  },
+  hcaptcha: {
+    siteKey: 'HCAPTCHA_SITE_KEY',
+    secret: 'HCAPTCHA_SECRET',
+    verifyUrl: { variable: 'HCAPTCHA_VERIFY_URL', documented: 'https://api.hcaptcha.com/siteverify' },
+    scriptUrl: {
+      variable: 'HCAPTCHA_SCRIPT_URL',
+      documented: 'https://js.hcaptcha.com/1/api.js?render=explicit',
+    },
+  },
+  geetest: {
+    siteKey: 'GEETEST_ID',
+    secret: 'GEETEST_KEY',
+    verifyUrl: { variable: 'GEETEST_VERIFY_URL', documented: 'https://gcaptcha4.geetest.com/validate' },
+    scriptUrl: { variable: 'GEETEST_SCRIPT_URL', documented: 'https://static.geetest.com/v4/gt4.js' },
+  },
+};
+
 /** The provider's settings, complete or refused at start with the missing variable named. */
 function captchaProviderConfig(e: Env): CaptchaProviderConfig | undefined {
   const name = e.CAPTCHA_PROVIDER ?? 'none';
   if (name === 'none') return undefined;
-  const [siteVar, secretVar, urlVar, url, scriptVar, script] = {
-    turnstile: [
-      'TURNSTILE_SITE_KEY',
-      'TURNSTILE_SECRET',
-      'TURNSTILE_VERIFY_URL',
-      'https://challenges.cloudflare.com/turnstile/v0/siteverify',
-      'TURNSTILE_SCRIPT_URL',
-      'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
-    ],
-    hcaptcha: [
-      'HCAPTCHA_SITE_KEY',
-      'HCAPTCHA_SECRET',
-      'HCAPTCHA_VERIFY_URL',
-      'https://api.hcaptcha.com/siteverify',
-      'HCAPTCHA_SCRIPT_URL',
-      'https://js.hcaptcha.com/1/api.js?render=explicit',
-    ],
-    geetest: [
-      'GEETEST_ID',
-      'GEETEST_KEY',
-      'GEETEST_VERIFY_URL',
-      'https://gcaptcha4.geetest.com/validate',
-      'GEETEST_SCRIPT_URL',
-      'https://static.geetest.com/v4/gt4.js',
-    ],
-  }[name] as [keyof Env, keyof Env, keyof Env, string, keyof Env, string];
-  for (const variable of [siteVar, secretVar]) {
+  const provider = CAPTCHA_PROVIDERS[name];
+  for (const variable of [provider.siteKey, provider.secret]) {
     if (!e[variable])
       throw new ConfigError(String(variable), `CAPTCHA_PROVIDER=${name} needs ${String(variable)}`);
   }
   return {
     name,
     mode: e.CAPTCHA_PROVIDER_MODE ?? 'behind',
-    siteKey: String(e[siteVar]),
-    secret: String(e[secretVar]),
-    verifyUrl: String(e[urlVar] ?? url),
-    scriptUrl: String(e[scriptVar] ?? script),
+    siteKey: String(e[provider.siteKey]),
+    secret: String(e[provider.secret]),
+    verifyUrl: String(e[provider.verifyUrl.variable] ?? provider.verifyUrl.documented),
+    scriptUrl: String(e[provider.scriptUrl.variable] ?? provider.scriptUrl.documented),
   };
 }
 
