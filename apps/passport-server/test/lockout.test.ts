@@ -349,3 +349,93 @@ describe('a stranger’s code is the client’s that asked for it', () => {
     expect(login.body.message, JSON.stringify(login.body)).toBe('success');
   });
 });
+
+/**
+ * Issue 9 item 2, the send cooldown: strangers share the number's (SECURITY.md's 60 s cooldown per
+ * target, slowed past the hourly count), so an attacker who keeps sending keeps it armed. Whoever proves
+ * more than the number has sends of their own: the holder of the password (a second verification) and a
+ * session of the account. The real 60 s cooldown here, not a test-short one.
+ */
+describe('strangers who keep the number’s send cooldown armed', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ secondVerify: true });
+  });
+  afterAll(async () => server?.close());
+
+  /** The owner's account, and the number's cooldown armed by the first attacker; the rest are refused. */
+  async function armedByAttackers() {
+    const { mobile } = await ownerAccount(server);
+    // The sign-up's own send armed it: its minute has passed.
+    await server.app.store.delete(`send:cooldown:mobile:${mobile}`);
+    const [first, ...others] = attackers(server);
+    const sent = await first?.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(sent?.body.message, JSON.stringify(sent?.body)).toBe('success');
+    for (const attacker of others) {
+      const refused = await attacker.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+      expect(errorCodeOf(refused)).toBe(ErrorCode.codeCooldown);
+    }
+    return mobile;
+  }
+
+  it('never hold back the owner’s second verification on a new device: its sends are the password holder’s', async () => {
+    const mobile = await armedByAttackers();
+    const laptop = browserOn(server, '198.51.100.9');
+    // Signing in by SMS alone, the laptop is a stranger too: it waits for the number's cooldown.
+    const bySms = await laptop.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(errorCodeOf(bySms)).toBe(ErrorCode.codeCooldown);
+    expect(bySms.body.data.retry_time).toBeGreaterThan(50);
+
+    // With the password, the second verification's code goes out at once.
+    const asked = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(asked)).toBe(ErrorCode.secondVerify);
+    const key = asked.body.data.sms_code_key as string;
+    const sent = await laptop.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    expect(sent.body).toMatchObject({ message: 'success', data: { retry_time: 60 } });
+    // Its own cooldown holds: the password holder's sends are bounded as the strangers' are.
+    const again = await laptop.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    expect(errorCodeOf(again)).toBe(ErrorCode.codeCooldown);
+    const code = await codeFor(server.app, mobile);
+    const continued = await laptop.post(paths.web.smsLoginContinue, { sms_code_key: key, code });
+    expect(continued.body.message, JSON.stringify(continued.body)).toBe('success');
+    expect(await isSignedIn(laptop)).toBe(true);
+
+    // A stranger's send is still refused: the owner's went by, not around, the number's cooldown.
+    const stranger = browserOn(server, '203.0.113.99');
+    expect(errorCodeOf(await stranger.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin }))).toBe(
+      ErrorCode.codeCooldown,
+    );
+  });
+
+  it('never hold back a session of the account, on a browser that does not hold the device token', async () => {
+    const mobile = await armedByAttackers();
+    const home = browserOn(server, '198.51.100.7');
+    const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(signedIn)).toBe(ErrorCode.secondVerify);
+    const key = signedIn.body.data.sms_code_key as string;
+    await home.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    const continued = await home.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      code: await codeFor(server.app, mobile),
+    });
+    expect(continued.body.message, JSON.stringify(continued.body)).toBe('success');
+    // The browser loses its device token (cleared cookies, another profile): only the session is left.
+    home.cookies.delete(server.app.devices.cookieName);
+    expect(await isSignedIn(home)).toBe(true);
+
+    // Changing its mobile starts with a code to the current one: the session's own, sent at once.
+    const sent = await home.post(paths.web.sendCode, { mobile, type: CodeType.oldMobile });
+    expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+    const check = await home.post(paths.web.mobileCheckCode, {
+      mobile,
+      code: await codeFor(server.app, mobile),
+      type: CodeType.oldMobile,
+    });
+    expect(check.body.message, JSON.stringify(check.body)).toBe('success');
+
+    // Signed out, the same browser is a stranger again.
+    await home.post(paths.web.logout, {});
+    const refused = await home.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(errorCodeOf(refused)).toBe(ErrorCode.codeCooldown);
+  });
+});

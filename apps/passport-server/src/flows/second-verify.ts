@@ -34,6 +34,8 @@ export async function sendSecondVerifyCode(
     // A second verification comes from a device the account does not know: the lane of the browser
     // that holds the key, so strangers' guesses elsewhere never spend its code.
     lane: clientLaneOf(app, request),
+    // The key exists only after the password was right: its sends are not the strangers' to use up.
+    proof: 'password',
   });
   return { mobile: mask(pending.mobile), retry_time: sent.retryAfter, expires_in: sent.expiresIn };
 }

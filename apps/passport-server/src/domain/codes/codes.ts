@@ -12,18 +12,20 @@ export type Channel = 'mobile' | 'email';
 
 /**
  * Who a code is for, and so who may guess it: 'owner' when the request comes from a device the target's
- * account remembers (its device token); for everyone else the client that asked, `c:` and a keyed hash
- * of its pre-session (or session) id, the browser binding CSRF uses. A code is guessed only from the
- * lane it was sent to: a stranger's guesses never reach another client's code, nor the owner's, and
- * each lane has its own live code and wrong-guess count. What stays per number for strangers is the
- * send cooldown and hourly count (the bound on how many codes, and so guesses, strangers get): past the
- * hourly count it slows down instead of refusing; what refuses there is the count per client address.
- * '' is the shared lane of flows that name it (invitations, manager transfer) and of a request with
- * neither cookie, which the CSRF check never lets send or guess.
+ * account remembers (its device token) or from a session of that account; for everyone else the client
+ * that asked, `c:` and a keyed hash of its pre-session (or session) id, the browser binding CSRF uses.
+ * A code is guessed only from the lane it was sent to: a stranger's guesses never reach another client's
+ * code, nor the owner's, and each lane has its own live code and wrong-guess count. What stays per
+ * number for strangers is the send cooldown and hourly count (the bound on how many codes, and so
+ * guesses, strangers get): past the hourly count it slows down instead of refusing; what refuses there
+ * is the count per client address. A second verification's sends, which need the password first, keep
+ * their own such counts (`SendCodeRequest.proof`). '' is the shared lane of flows that name it
+ * (invitations, manager transfer) and of a request with neither cookie, which the CSRF check never lets
+ * send or guess. The model: the server README, "Security: no lockout an attacker can impose".
  */
 export type CodeLane = typeof OWNER_LANE | '' | `c:${string}`;
 
-/** The owner's lane: a device the target's account remembers. */
+/** The owner's lane: a device the target's account remembers, or a session of that account. */
 export const OWNER_LANE = 'owner' as const;
 
 /** The lane of the client a request comes from (its pre-session, else its session), '' without one. */
@@ -35,13 +37,17 @@ export function clientLaneOf(app: FastifyInstance, request: FastifyRequest): Cod
   return '';
 }
 
-/** The lane of a request for a target (src/domain/devices `knowsTarget`). */
+/**
+ * The lane of a request for a target: the owner's when a session of the account that holds the target
+ * asks, or a device the account remembers (src/domain/devices `knowsTarget`); else the asking client's.
+ */
 export async function codeLaneOf(
   app: FastifyInstance,
   request: FastifyRequest,
   channel: Channel,
   target: string,
 ): Promise<CodeLane> {
+  if (request.session?.user[channel] === target) return OWNER_LANE;
   return (await app.devices.knowsTarget(request, channel, target)) ? OWNER_LANE : clientLaneOf(app, request);
 }
 
@@ -54,6 +60,12 @@ export interface SendCodeRequest {
   ip: string;
   language: Language;
   lane: CodeLane;
+  /**
+   * 'password' when the sender has just proved the account's password (a second verification): such
+   * sends keep a cooldown and hourly count of their own per number, apart from the strangers', so
+   * strangers who keep the number's cooldown armed never hold back the owner who has the password.
+   */
+  proof?: 'password';
 }
 
 export interface VerifyCodeRequest {
@@ -125,9 +137,10 @@ export function createCodes(app: FastifyInstance): Codes {
     const { channel, target, purpose, lane } = request;
     const now = runtime.now();
     // Strangers share the number's cooldown and hourly count, whichever client asks: those counts are
-    // what bound the codes (and so the guesses) strangers get.
+    // what bound the codes (and so the guesses) strangers get. Senders who proved the password share a
+    // second set, under the same rules: only the password reaches it.
     const stranger = lane !== OWNER_LANE;
-    const laneKey = stranger ? target : `${target}:${lane}`;
+    const laneKey = !stranger ? `${target}:${lane}` : request.proof ? `${target}:${request.proof}` : target;
     const ipKey = rateLimitKey(request.ip);
     if ((await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
       throw new PassportError('rateLimited');
@@ -147,7 +160,7 @@ export function createCodes(app: FastifyInstance): Codes {
     if (stranger) {
       // What refuses strangers is the cap per source (target and client address): an
       // address that hammers a number locks itself, never the number.
-      const sourceKey = `send:source:${channel}:${target}:${ipKey}`;
+      const sourceKey = `send:source:${channel}:${laneKey}:${ipKey}`;
       if ((await store.incr(sourceKey, HOUR)) > limits.sendPerTargetPerHour) {
         await store.delete(cooldownKey);
         throw new PassportError('codeSendLimit');
