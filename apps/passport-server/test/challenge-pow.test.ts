@@ -263,6 +263,45 @@ describe('a picture that comes after the switch to the check without a picture',
     });
     expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
   });
+
+  it('is not stored over the newer round even when it passed the check just before the switch', async () => {
+    const data = await onDemand.app.challenge.demand('/test/guarded', 'text');
+    const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+    const browser = onDemand.browser();
+    const fp = `verify_pow_${Math.random().toString(36).slice(2)}`;
+    // The picture's record is held at its write, after the check for a newer draw, until the check
+    // without a picture has drawn and stored its own round: the narrowest window there is.
+    const store = onDemand.app.store;
+    const set = store.set.bind(store);
+    let switched: () => void = () => {};
+    const afterSwitch = new Promise<void>((resolve) => {
+      switched = resolve;
+    });
+    const held = vi.spyOn(store, 'set').mockImplementation(async (key, value, ttl) => {
+      if (key.startsWith(`vc:p:${id}`) && (JSON.parse(value) as { serial: number }).serial === 1)
+        await afterSwitch;
+      return set(key, value, ttl);
+    });
+    try {
+      const picture = draw(browser, { challenge_id: id, fp });
+      while (!held.mock.calls.some(([key]) => key.startsWith(`vc:p:${id}`))) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const accessible = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
+      expect(accessible.body.data.mode).toBe('accessible');
+      switched();
+      expect((await picture).body.message).toBe('success');
+      clock += LIMITS.accessibleCooldownMs;
+      const passed = await verify(browser, {
+        challenge_id: id,
+        fp,
+        pow: await solvePow(accessible.body.data.pow),
+      });
+      expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+    } finally {
+      held.mockRestore();
+    }
+  });
 });
 
 describe('the pre-rendered pool', () => {

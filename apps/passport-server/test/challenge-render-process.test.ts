@@ -17,8 +17,8 @@ import { type CaptchaSubtype, ErrorCode } from '../src/protocol';
  */
 
 const pools: PuzzlePool[] = [];
-const pool = () => {
-  const made = createPuzzlePool({ size: 0, lanes: 1, maxWaiting: 3 });
+const pool = (niceness?: number) => {
+  const made = createPuzzlePool({ size: 0, lanes: 1, maxWaiting: 3, niceness });
   pools.push(made);
   return made;
 };
@@ -52,6 +52,15 @@ describe('the render process', () => {
   });
 
   it('runs at the lowest CPU priority', async () => {
+    await pool().take('text');
+    expect(RENDER_NICENESS).toBe(19);
+    expect(getPriority(renderProcessId() as number)).toBe(RENDER_NICENESS);
+  });
+
+  it('renders at the niceness a pool asks for (the renderNiceness limit)', async () => {
+    await pool(10).take('text');
+    expect(getPriority(renderProcessId() as number)).toBe(10);
+    // Back to the lowest: raising a child's niceness is always allowed.
     await pool().take('text');
     expect(getPriority(renderProcessId() as number)).toBe(RENDER_NICENESS);
   });

@@ -25,6 +25,11 @@ export const QUIET_RISK = {
   puzzlesPerIp: 1_000_000,
   puzzlesPerDevice: 1_000_000,
   puzzlePoolSize: 1,
+  // Renders back to back, at normal priority: the suite's two workers keep both cores busy at normal
+  // priority, where the production lane (a quarter share, nice 19) starved slide renders past a test's
+  // 20 s on a loaded machine. test/challenge-render-process.test.ts and the bench hold those to account.
+  renderShare: 1,
+  renderNiceness: 0,
 };
 
 export type Backend = 'sqlite' | 'postgres' | 'redis';

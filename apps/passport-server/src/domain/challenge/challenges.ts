@@ -150,6 +150,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
     lanes: limits.renderLanes,
     maxWaiting: limits.renderMaxWaiting,
     share: limits.renderShare,
+    niceness: limits.renderNiceness,
   });
   const pow = createPow({ secret, store, now: () => runtime.now() });
   const providerConfig = app.config.captchaProvider;
@@ -167,10 +168,14 @@ export function createChallenges(app: FastifyInstance): Challenges {
   const key = {
     challenge: (id: string) => `vc:c:${id}`,
     draws: (id: string) => `vc:n:${id}`,
-    puzzle: (id: string) => `vc:p:${id}`,
+    /** Each draw's record under its own serial: a slow draw can never land over a newer one's. */
+    puzzle: (id: string, serial: number) => `vc:p:${id}:${serial}`,
     tries: (id: string, serial: number) => `vc:t:${id}:${serial}`,
     pass: (pass: string) => `vc:pass:${sha256(pass)}`,
   };
+
+  /** The record of the challenge's latest draw: the one its client holds, whichever draw finished last. */
+  const currentPuzzleKey = async (id: string) => key.puzzle(id, await store.count(key.draws(id)));
 
   async function liveChallenge(id: string): Promise<ChallengeRecord> {
     const record = parse<ChallengeRecord>(await store.get(key.challenge(id)), runtime.now());
@@ -244,8 +249,8 @@ export function createChallenges(app: FastifyInstance): Challenges {
         maxnumber = powSize(drawn, withoutProvider ? limits.accessiblePowMaxNumber : limits.powMaxNumber);
         const puzzle = await pool.take(challenge.subtype);
         // A newer draw of this challenge began while this one waited for its picture (the person chose
-        // the check without a picture meanwhile): that round is the current one, and this picture must
-        // not be stored over it.
+        // the check without a picture meanwhile): that round is the current one, and this picture is
+        // not shown. (One that slips past this read is stored under its own serial, never read again.)
         if ((await store.count(key.draws(challengeId))) !== serial) throw new PassportError('challengeBusy');
         answer = puzzle.answer;
         view = puzzle.prompts ? { ...puzzle.view, prompt: puzzle.prompts[language] } : puzzle.view;
@@ -253,7 +258,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
       const ttl = Math.min(limits.puzzleTtlMs, challenge.expiresAt - now);
       const record: PuzzleRecord = { serial, answer, expiresAt: now + ttl, mode, maxnumber };
       if (withoutProvider) record.withoutProvider = true;
-      await store.set(key.puzzle(challengeId), JSON.stringify(record), ttl);
+      await store.set(key.puzzle(challengeId, serial), JSON.stringify(record), ttl);
       const drawnPuzzle: DrawnPuzzle = {
         challenge_id: challengeId,
         subtype: challenge.subtype,
@@ -277,7 +282,8 @@ export function createChallenges(app: FastifyInstance): Challenges {
 
     async verify(challengeId, submission, binding) {
       const challenge = await liveChallenge(challengeId);
-      const puzzle = parse<PuzzleRecord>(await store.get(key.puzzle(challengeId)), runtime.now());
+      const puzzleKey = await currentPuzzleKey(challengeId);
+      const puzzle = parse<PuzzleRecord>(await store.get(puzzleKey), runtime.now());
       if (!puzzle) throw new PassportError('challengeExpired', { tries_left: 0 });
       const mode = puzzle.mode ?? 'puzzle';
       if (puzzle.answer.kind === 'accessible' && runtime.now() < puzzle.answer.readyAt) {
@@ -293,7 +299,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
       const tries = await store.incr(key.tries(challengeId, puzzle.serial), limits.puzzleTtlMs);
       const left = triesOf(challenge.subtype, mode) - tries;
       if (left < 0) {
-        await store.delete(key.puzzle(challengeId));
+        await store.delete(puzzleKey);
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
       const kind = puzzle.answer.kind;
@@ -321,7 +327,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
         // The last try refused by the provider says so too: the client knows its token was spent.
         const code = providerRefused ? 'challengeProviderFailed' : 'challengeFailed';
         if (left === 0 || fatal) {
-          await store.delete(key.puzzle(challengeId));
+          await store.delete(puzzleKey);
           throw new PassportError(code, { tries_left: 0 });
         }
         // Every try pays its own work: the next one comes with the refusal.
@@ -330,7 +336,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
         throw new PassportError(code, { tries_left: left, pow: next });
       }
       // Single use: of concurrent right answers, one takes the puzzle and the challenge.
-      const taken = parse<PuzzleRecord>(await store.take(key.puzzle(challengeId)), runtime.now());
+      const taken = parse<PuzzleRecord>(await store.take(puzzleKey), runtime.now());
       if (!taken || taken.serial !== puzzle.serial || !(await store.take(key.challenge(challengeId)))) {
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
@@ -360,7 +366,10 @@ export function createChallenges(app: FastifyInstance): Challenges {
     },
 
     async answerOf(challengeId) {
-      return parse<PuzzleRecord>(await store.get(key.puzzle(challengeId)), runtime.now())?.answer ?? null;
+      return (
+        parse<PuzzleRecord>(await store.get(await currentPuzzleKey(challengeId)), runtime.now())?.answer ??
+        null
+      );
     },
 
     bindingOf(request) {

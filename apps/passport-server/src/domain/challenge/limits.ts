@@ -58,6 +58,8 @@ export interface ChallengeLimits {
   renderMaxWaiting: number;
   /** The share of its time the render lane may spend rendering (the rest it rests): see pool.ts. */
   renderShare: number;
+  /** The render process's CPU priority (nice, 0–19): see render-process.ts. */
+  renderNiceness: number;
 }
 
 declare module '../../limits' {
@@ -93,6 +95,7 @@ export const defaultChallengeLimits: ChallengeLimits = {
   renderLanes: 1,
   renderMaxWaiting: 8,
   renderShare: 0.25,
+  renderNiceness: 19,
 };
 
 /** The counts before a captcha that RISK_THRESHOLDS=relaxed raises. */

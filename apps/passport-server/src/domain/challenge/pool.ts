@@ -45,6 +45,8 @@ export interface PoolOptions {
    * t × (1/share − 1) ms before the next. 1 renders back to back.
    */
   share?: number;
+  /** The render process's niceness while it renders for this pool (19, the lowest priority, by default). */
+  niceness?: number;
   /** The renderer (tests may hand in a counting one); the shared render process by default. */
   render?: (kind: CaptchaSubtype) => Promise<Puzzle>;
 }
@@ -53,7 +55,7 @@ export function createPuzzlePool(options: PoolOptions): PuzzlePool {
   const share = options.share ?? 1;
   const { render, release } = options.render
     ? { render: options.render, release: async () => {} }
-    : leaseRenderProcess();
+    : leaseRenderProcess(options.niceness);
   const ready = new Map<CaptchaSubtype, Puzzle[]>();
   const waiting = new Map<CaptchaSubtype, { resolve(p: Puzzle): void; reject(e: unknown): void }[]>();
   /** Renders queued or running per kind, so a refill is not scheduled twice. */

@@ -23,7 +23,12 @@ import type { RenderReply, RenderRequest } from './render-worker';
 export const RENDER_TIMEOUT_MS = 30_000;
 /** After the process died, renders are refused this long before another is started (no crash loop). */
 export const RESTART_DELAY_MS = 1_000;
-/** The lowest priority there is: the render process only takes CPU nobody else wants. */
+/**
+ * The lowest priority there is: the render process only takes CPU nobody else wants. A lease may ask
+ * for another (the `renderNiceness` limit; the test suite, whose workers keep both cores busy at normal
+ * priority, asks for 0): the process takes the niceness of the render it is asked for. Lowering it again
+ * needs privileges a server may not have; then it stays where it is.
+ */
 export const RENDER_NICENESS = 19;
 
 /** The worker is the .ts file beside this one when the server runs from its sources, the built .js otherwise. */
@@ -43,6 +48,8 @@ interface Running {
   pending: Map<number, Pending>;
   /** Renders asked of it and not yet answered (waiting for `ready` included). */
   busy: number;
+  /** Its niceness now (what the last render asked for). */
+  niceness: number;
   stopping: boolean;
   exited: Promise<void>;
 }
@@ -62,7 +69,19 @@ function holdOpen(running: Running, hold: boolean): void {
   }
 }
 
-function start(): Running {
+/** Sets the process's niceness; a platform or a user that may not is left at the one it has. */
+function setNiceness(running: Running, niceness: number): void {
+  if (running.niceness === niceness || running.child.pid === undefined) return;
+  try {
+    setPriority(running.child.pid, niceness);
+    running.niceness = niceness;
+  } catch {
+    // Raising one's own child's niceness is always allowed on Linux and macOS, lowering it only with
+    // privileges; if refused, the process still renders, at the priority it has.
+  }
+}
+
+function start(niceness: number): Running {
   // No execArgv: the server's flags (an inspector port, say) are not the worker's.
   const child = fork(workerPath, [], { execArgv: [], serialization: 'advanced' });
   let onReady: () => void = () => {};
@@ -76,6 +95,7 @@ function start(): Running {
     }),
     pending: new Map(),
     busy: 0,
+    niceness: 0,
     stopping: false,
     exited: new Promise<void>((resolve) => {
       onExit = resolve;
@@ -84,14 +104,7 @@ function start(): Running {
   // Renders hear it when the process goes before it is ready; one stopped unused must not leave an
   // unhandled rejection behind.
   running.ready.catch(() => {});
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, RENDER_NICENESS);
-    } catch {
-      // Raising one's own child's niceness is always allowed on Linux and macOS; if a platform refuses,
-      // the process still renders, at normal priority.
-    }
-  }
+  setNiceness(running, niceness);
   let gone = false;
   const die = (cause: unknown) => {
     if (gone) return;
@@ -119,12 +132,13 @@ function start(): Running {
   return running;
 }
 
-async function render(kind: CaptchaSubtype): Promise<Puzzle> {
+async function render(kind: CaptchaSubtype, niceness: number): Promise<Puzzle> {
   if (!current) {
     if (performance.now() - diedAt < RESTART_DELAY_MS) throw new PassportError('challengeBusy');
-    current = start();
+    current = start(niceness);
   }
   const running = current;
+  setNiceness(running, niceness);
   running.busy++;
   holdOpen(running, true);
   // Killing the process settles everything waiting on it (its start included), as CHALLENGE_BUSY.
@@ -163,12 +177,12 @@ export interface RenderLease {
   release(): Promise<void>;
 }
 
-/** Leases the render process (starts nothing: the first render does). */
-export function leaseRenderProcess(): RenderLease {
+/** Leases the render process (starts nothing: the first render does), to render at this niceness. */
+export function leaseRenderProcess(niceness = RENDER_NICENESS): RenderLease {
   leases++;
   let released = false;
   return {
-    render,
+    render: (kind) => render(kind, niceness),
     release() {
       if (released) return Promise.resolve();
       released = true;
