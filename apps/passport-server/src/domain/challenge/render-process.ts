@@ -3,6 +3,7 @@ import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassportError } from '../../errors';
+import { type PendingReplies, pendingReplies } from '../../lib/replies';
 import type { CaptchaSubtype } from '../../protocol';
 import type { Puzzle } from './puzzle';
 import type { RenderReply, RenderRequest } from './render-worker';
@@ -36,16 +37,11 @@ const workerPath = fileURLToPath(
   new URL(`./render-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
 
-interface Pending {
-  resolve(puzzle: Puzzle): void;
-  reject(error: unknown): void;
-}
-
 interface Running {
   child: ChildProcess;
   /** Settles once the worker has loaded and listens. */
   ready: Promise<void>;
-  pending: Map<number, Pending>;
+  pending: PendingReplies<Puzzle>;
   /** Renders asked of it and not yet answered (waiting for `ready` included). */
   busy: number;
   /** Its niceness now (what the last render asked for). */
@@ -56,7 +52,6 @@ interface Running {
 
 let current: Running | undefined;
 let leases = 0;
-let nextId = 1;
 let diedAt = Number.NEGATIVE_INFINITY;
 
 function holdOpen(running: Running, hold: boolean): void {
@@ -93,7 +88,7 @@ function start(niceness: number): Running {
       onReady = resolve;
       onGone = reject;
     }),
-    pending: new Map(),
+    pending: pendingReplies<Puzzle>(),
     busy: 0,
     niceness: 0,
     stopping: false,
@@ -113,17 +108,17 @@ function start(niceness: number): Running {
     if (!running.stopping) diedAt = performance.now();
     const busy = new PassportError('challengeBusy', {}, { cause });
     onGone(busy);
-    for (const { reject } of running.pending.values()) reject(busy);
-    running.pending.clear();
+    running.pending.failAll(busy);
     onExit();
   };
   child.on('message', (reply: RenderReply) => {
     if ('ready' in reply) return onReady();
-    const waiting = running.pending.get(reply.id);
-    if (!waiting) return;
-    running.pending.delete(reply.id);
-    if ('puzzle' in reply) waiting.resolve(reply.puzzle);
-    else waiting.reject(new Error(`the render process failed a puzzle: ${reply.error}`));
+    running.pending.settle(
+      reply.id,
+      'puzzle' in reply
+        ? { value: reply.puzzle }
+        : { error: new Error(`the render process failed a puzzle: ${reply.error}`) },
+    );
   });
   // 'error': it could not be started (or signalled); 'exit' may or may not follow, so both end it.
   child.on('error', die);
@@ -145,13 +140,11 @@ async function render(kind: CaptchaSubtype, niceness: number): Promise<Puzzle> {
   const timer = setTimeout(() => running.child.kill('SIGKILL'), RENDER_TIMEOUT_MS);
   try {
     await running.ready;
-    return await new Promise<Puzzle>((resolve, reject) => {
-      const id = nextId++;
-      running.pending.set(id, { resolve, reject });
+    return await running.pending.ask((id) => {
       const request: RenderRequest = { id, kind };
       running.child.send(request, (error) => {
-        if (!error || !running.pending.delete(id)) return;
-        reject(new PassportError('challengeBusy', {}, { cause: error }));
+        if (error)
+          running.pending.settle(id, { error: new PassportError('challengeBusy', {}, { cause: error }) });
       });
     });
   } finally {

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { pendingReplies } from '../../lib/replies';
 import type { MonitorEventRow } from './batch';
 
 /** What the writer thread is started with. */
@@ -34,14 +35,8 @@ export interface MonitorWriter {
  */
 export function monitorWriter(data: WriterData): MonitorWriter {
   let worker: Worker | undefined;
-  let nextId = 0;
-  const waiting = new Map<number, { resolve(value: number): void; reject(error: Error): void }>();
+  const replies = pendingReplies<number>();
   const inFlight = new Set<Promise<number>>();
-
-  const failAll = (error: Error) => {
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
 
   function started(): Worker {
     if (worker) return worker;
@@ -51,15 +46,11 @@ export function monitorWriter(data: WriterData): MonitorWriter {
     );
     thread.unref();
     thread.on('message', (reply: WriterReply) => {
-      const waiter = waiting.get(reply.id);
-      if (!waiter) return;
-      waiting.delete(reply.id);
-      if ('error' in reply) waiter.reject(new Error(`monitor.db: ${reply.error}`));
-      else waiter.resolve(reply.value);
+      replies.settle(reply.id, 'error' in reply ? { error: new Error(`monitor.db: ${reply.error}`) } : reply);
     });
     const gone = (error: Error) => {
       if (worker === thread) worker = undefined;
-      failAll(error);
+      replies.failAll(error);
     };
     thread.on('error', gone);
     thread.on('exit', (code) => gone(new Error(`the monitoring writer thread exited (${code})`)));
@@ -68,11 +59,7 @@ export function monitorWriter(data: WriterData): MonitorWriter {
   }
 
   function send(op: WriterOp): Promise<number> {
-    const id = nextId++;
-    const answer = new Promise<number>((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      started().postMessage({ ...op, id } satisfies WriterRequest);
-    });
+    const answer = replies.ask((id) => started().postMessage({ ...op, id } satisfies WriterRequest));
     inFlight.add(answer);
     const settled = () => inFlight.delete(answer);
     answer.then(settled, settled);
