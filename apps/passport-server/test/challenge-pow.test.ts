@@ -242,41 +242,66 @@ describe('a picture that comes after the switch to the check without a picture',
   });
   afterAll(async () => onDemand?.close());
 
-  it('is not stored over the newer round: the check without a picture still passes', async () => {
+  /** A text challenge, a browser and its device. */
+  async function challenged() {
     const data = await onDemand.app.challenge.demand('/test/guarded', 'text');
     const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
-    const browser = onDemand.browser();
-    const fp = `verify_pow_${Math.random().toString(36).slice(2)}`;
-    // Three renders ahead in the lane, so the picture below waits well past the switch.
-    const ahead = [1, 2, 3].map(() => onDemand.app.challenge.pool.take('text'));
-    const picture = draw(browser, { challenge_id: id, fp });
-    while ((await onDemand.app.store.count(`vc:n:${id}`)) < 1) await new Promise((r) => setTimeout(r, 5));
-    const accessible = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
-    expect(accessible.body.data.mode).toBe('accessible');
-    await Promise.all(ahead);
-    expect((await picture).body.data.error_code).toBe(ErrorCode.challengeBusy);
-    clock += LIMITS.accessibleCooldownMs;
-    const passed = await verify(browser, {
-      challenge_id: id,
-      fp,
-      pow: await solvePow(accessible.body.data.pow),
+    return { id, browser: onDemand.browser(), fp: `verify_pow_${Math.random().toString(36).slice(2)}` };
+  }
+
+  /** A promise the test settles when it likes: what a held render or write waits for. */
+  function gate() {
+    let open: () => void = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
     });
+    return { opened, open };
+  }
+
+  /** The round without a picture passes once its cooldown is over: it is the challenge's current one. */
+  async function expectAccessiblePasses(
+    { id, browser, fp }: Awaited<ReturnType<typeof challenged>>,
+    pow: PowChallenge,
+  ) {
+    clock += LIMITS.accessibleCooldownMs;
+    const passed = await verify(browser, { challenge_id: id, fp, pow: await solvePow(pow) });
     expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+  }
+
+  it('is not stored over the newer round: the check without a picture still passes', async () => {
+    const challenge = await challenged();
+    const { id, browser, fp } = challenge;
+    // The picture's render is held until the person has switched to the check without a picture.
+    const pool = onDemand.app.challenge.pool;
+    const take = pool.take.bind(pool);
+    const { opened: afterSwitch, open: switched } = gate();
+    const held = vi.spyOn(pool, 'take').mockImplementation(async (kind) => {
+      await afterSwitch;
+      return take(kind);
+    });
+    try {
+      const picture = draw(browser, { challenge_id: id, fp });
+      while (held.mock.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+      held.mockRestore();
+      const accessible = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
+      expect(accessible.body.data.mode).toBe('accessible');
+      switched();
+      expect((await picture).body.data.error_code).toBe(ErrorCode.challengeBusy);
+      await expectAccessiblePasses(challenge, accessible.body.data.pow);
+    } finally {
+      switched();
+      held.mockRestore();
+    }
   });
 
   it('is not stored over the newer round even when it passed the check just before the switch', async () => {
-    const data = await onDemand.app.challenge.demand('/test/guarded', 'text');
-    const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
-    const browser = onDemand.browser();
-    const fp = `verify_pow_${Math.random().toString(36).slice(2)}`;
+    const challenge = await challenged();
+    const { id, browser, fp } = challenge;
     // The picture's record is held at its write, after the check for a newer draw, until the check
     // without a picture has drawn and stored its own round: the narrowest window there is.
     const store = onDemand.app.store;
     const set = store.set.bind(store);
-    let switched: () => void = () => {};
-    const afterSwitch = new Promise<void>((resolve) => {
-      switched = resolve;
-    });
+    const { opened: afterSwitch, open: switched } = gate();
     const held = vi.spyOn(store, 'set').mockImplementation(async (key, value, ttl) => {
       if (key.startsWith(`vc:p:${id}`) && (JSON.parse(value) as { serial: number }).serial === 1)
         await afterSwitch;
@@ -291,13 +316,7 @@ describe('a picture that comes after the switch to the check without a picture',
       expect(accessible.body.data.mode).toBe('accessible');
       switched();
       expect((await picture).body.message).toBe('success');
-      clock += LIMITS.accessibleCooldownMs;
-      const passed = await verify(browser, {
-        challenge_id: id,
-        fp,
-        pow: await solvePow(accessible.body.data.pow),
-      });
-      expect(passed.body.message, JSON.stringify(passed.body)).toBe('success');
+      await expectAccessiblePasses(challenge, accessible.body.data.pow);
     } finally {
       held.mockRestore();
     }
