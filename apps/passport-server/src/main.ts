@@ -1,5 +1,6 @@
 import { buildServer } from './app';
-import { ConfigError, isLoopbackOrigin, loadConfig } from './config';
+import { startBanner } from './banner';
+import { ConfigError, loadConfig } from './config';
 
 /** `pnpm start`: reads the environment, starts the server, prints where it is. */
 async function main(): Promise<void> {
@@ -16,20 +17,7 @@ async function main(): Promise<void> {
   const app = await buildServer(config);
   await app.listen({ port: config.port, host: config.host });
 
-  const lines = [
-    `Portico passport server on ${config.publicOrigin} (listening on ${config.host}:${config.port})`,
-    `  storage: ${app.database.dialect} ${app.database.location}${
-      config.redisUrl ? ', counters in Redis' : app.database.store ? ', counters in store.db beside it' : ''
-    }`,
-    `  API docs: ${config.publicOrigin}/docs`,
-  ];
-  if (app.delivery.outbox) {
-    const who = isLoopbackOrigin(config.publicOrigin) ? 'this machine' : 'ANYONE who reaches this server';
-    lines.push(
-      `  dev outbox (codes you "send" land here, readable by ${who}): ${config.publicOrigin}/dev/outbox`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(startBanner(config, app));
 
   let closing = false;
   const shutdown = async (signal: string) => {

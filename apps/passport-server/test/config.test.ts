@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { startBanner } from '../src/banner';
 import { ConfigError, isLoopbackOrigin, loadConfig } from '../src/config';
+import { startServer } from './support/server';
 
 describe('configuration', () => {
   it('has working defaults with an empty environment', () => {
@@ -98,5 +100,29 @@ describe('configuration', () => {
       'http://[::2]',
     ])
       expect(isLoopbackOrigin(remote), remote).toBe(false);
+  });
+});
+
+describe('the start banner', () => {
+  const bannerOf = async (overrides: Parameters<typeof startServer>[0]) => {
+    const server = await startServer(overrides);
+    try {
+      return startBanner(server.config, server.app);
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('says who can read the dev outbox: this machine on loopback, anyone on a public origin', async () => {
+    const local = await bannerOf({});
+    expect(local).toContain('Portico passport server on http://localhost:3000');
+    expect(local).toMatch(
+      /dev outbox \(codes you "send" land here, readable by this machine\): .*\/dev\/outbox/,
+    );
+    const published = await bannerOf({ publicOrigin: 'https://passport.example.com', devOutbox: 'on' });
+    expect(published).toContain(
+      'dev outbox (codes you "send" land here, readable by ANYONE who reaches this server): https://passport.example.com/dev/outbox',
+    );
+    expect(await bannerOf({ devOutbox: 'off' })).not.toContain('dev outbox');
   });
 });
