@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenAuthDatabase } from '../src/domain/open-auth/adapter';
+import { CONSENT_PAGE } from '../src/domain/open-auth/provider';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
 import {
   DEVELOPER_APP_CREATE_PATH,
@@ -26,16 +30,26 @@ const REGISTRATION_TOKEN = 'initial-access-token-0123456789abcdef';
 const REDIRECT = 'https://app.example.com/callback';
 
 let server: TestServer;
+/** A stand-in for the web app's build: its index.html and a route list holding the consent page. */
+let webDist: string;
+const WEB_INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
 
 beforeAll(async () => {
+  webDist = mkdtempSync(join(tmpdir(), 'portico-open-auth-web-'));
+  writeFileSync(join(webDist, 'index.html'), WEB_INDEX);
+  writeFileSync(join(webDist, 'routes.json'), JSON.stringify({ routes: ['/', '/login', CONSENT_PAGE] }));
   server = await startServer({
     openAuth: {
       registrationToken: REGISTRATION_TOKEN,
       scopes: [{ name: 'video.list', zh: '查看你的视频', en: 'See your videos' }],
     },
+    apps: [{ name: 'web', mount: '/', dist: webDist }],
   });
 });
-afterAll(async () => server?.close());
+afterAll(async () => {
+  await server?.close();
+  rmSync(webDist, { recursive: true, force: true });
+});
 
 interface App {
   config: client.Configuration;
@@ -470,6 +484,62 @@ describe('the consent page and the account centre', () => {
     );
     // The next authorization goes through the consent page again.
     await authorize(app, browser);
+  });
+
+  it('the consent page the provider sends a person to is a page of the web app: never framed, revalidated, its calls never stored', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const { challenge } = pkce();
+    const start = client.buildAuthorizationUrl(app.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid user_info',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: randomState(),
+    });
+    // The provider's own redirect, as the browser gets it.
+    let location = '';
+    let answer = await browser.get(pathOf(start));
+    for (let hop = 0; hop < 4 && answer.headers.location; hop += 1) {
+      location = String(answer.headers.location);
+      if (new URL(location, ORIGIN).pathname === CONSENT_PAGE) break;
+      answer = await browser.get(pathOf(location));
+    }
+    expect(new URL(location, ORIGIN).pathname).toBe(CONSENT_PAGE);
+    const interaction = new URL(location, ORIGIN).searchParams.get('interaction') ?? '';
+
+    // The browser loads it as a page: the web app's index.html with the headers of every sign-in page.
+    const page = await browser.get(pathOf(location), {
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.raw.body).toBe(WEB_INDEX);
+    // A framed Approve button is clickjacking: no page of another origin, or of this one, may frame it.
+    const csp = String(page.headers['content-security-policy']);
+    for (const directive of [
+      "frame-ancestors 'none'",
+      "default-src 'self'",
+      "form-action 'self'",
+      "object-src 'none'",
+    ])
+      expect(csp).toContain(directive);
+    // The interaction id in its address never reaches another origin as a Referer.
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    // Revalidated on every visit, like every page of the app (hashed assets alone are cached).
+    expect(page.headers['cache-control']).toBe('no-cache');
+
+    // What the page asks and sends is never stored by a cache.
+    const info = await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`);
+    expect(info.body.status_code).toBe(0);
+    const decided = await browser.post(paths.open.webAuth, { interaction, approve: 1, scope: '' });
+    expect(decided.body.status_code).toBe(0);
+    for (const call of [info, decided]) {
+      expect(call.headers['cache-control']).toBe('no-store');
+      expect(String(call.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    }
   });
 
   it('the connect redirect of the spec lands on the authorization page through the provider', async () => {

@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { type AccountClient, accountInfo, cancelCheck, sendMobileCode, smsLogin } from '@portico/account-sdk';
+import {
+  type AccountClient,
+  accountInfo,
+  cancelCheck,
+  sendMobileCode,
+  smsLogin,
+  updateUserInfo,
+} from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import SQLite from 'better-sqlite3';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -625,6 +632,102 @@ describe('privilege escalation', () => {
       aff.createSubjectByMobile(m.client, { mobile: boss.mobile, subject_name: 'S', deputy_name: 'D' }),
       'identifierMismatch',
     );
+  });
+
+  it('ids in a header never stand for the caller, and nothing changes', async () => {
+    const boss = await manager();
+    const m = await member(boss, ['member:read']);
+    const bossIdentity = (await aff.listDeputies(m.client, { sec_subject_uid: boss.sid })).items[0]!
+      .user_identity_id;
+    const bossToken = (await userToken(boss.client)).token;
+    // The manager's ids in every header a proxy or a framework reads a user or a tenant from, the same
+    // names as cookies, and the manager's own product token as a bearer: the server reads none of them.
+    const forged = {
+      'x-user-id': boss.userId,
+      'x-sec-user-id': boss.userId,
+      'x-uid': boss.userId,
+      'x-forwarded-user': boss.userId,
+      'x-remote-user': boss.userId,
+      'remote-user': boss.userId,
+      'x-auth-request-user': boss.userId,
+      'x-user-identity-id': bossIdentity,
+      'x-identity-id': bossIdentity,
+      'x-deputy-id': bossIdentity,
+      'x-subject-uid': boss.sid,
+      'x-sec-subject-uid': boss.sid,
+      'x-organisation-id': boss.sid,
+      'x-organization-id': boss.sid,
+      'x-tenant-id': boss.sid,
+      authorization: `Bearer ${bossToken}`,
+    };
+    const plant = (browser: SdkBrowser) => {
+      browser.headers = { ...forged };
+      for (const name of ['user_id', 'sec_user_id', 'uid', 'user_identity_id'])
+        browser.cookies.set(name, {
+          value: name === 'user_identity_id' ? bossIdentity : boss.userId,
+          httpOnly: false,
+        });
+    };
+    const who = async (client: AccountClient) => {
+      const info = await accountInfo<{
+        user_id: string;
+        sec_user_id: string;
+        screen_name: string;
+        org?: unknown;
+      }>(client);
+      return {
+        info: { user_id: info.user_id, sec_user_id: info.sec_user_id, name: info.screen_name, org: info.org },
+        identities: (await aff.subjectLoginList(client)).items,
+        permissions: await aff.userPermissions(client, { subject_uid: boss.sid }),
+      };
+    };
+    const own = await who(m.client);
+    expect(own.info.user_id).toBe(m.userId);
+    const bossName = (await accountInfo<{ screen_name: string }>(boss.client)).screen_name;
+
+    plant(m.browser);
+    expect(await who(m.client), 'the member’s own answers, with the manager’s ids beside them').toEqual(own);
+    const before = await snapshotState(server.app);
+    await refused(
+      aff.updateSubject(m.client, { sec_subject_uid: boss.sid, subject_name: 'hijacked' }),
+      'permissionDenied',
+    );
+    await refused(
+      aff.freezeSubject(m.client, { sec_subject_uid: boss.sid, is_frozen: 1 }),
+      'permissionDenied',
+    );
+    await refused(
+      aff.createRole(m.client, { subject_uid: boss.sid, role_key: 'x', role_name: 'x', permissions: [] }),
+      'permissionDenied',
+    );
+    await refused(
+      aff.deleteDeputy(m.client, { sec_subject_uid: boss.sid, user_identity_id: bossIdentity }),
+      'permissionDenied',
+    );
+    expect(await snapshotState(server.app)).toEqual(before);
+    // A change the member may make lands on the member's account, not on the manager's.
+    await updateUserInfo(m.client, { name: 'Renamed Member' });
+    const names = await server.app.db
+      .selectFrom('users')
+      .select(['id', 'screen_name'])
+      .where('id', 'in', [m.userId, boss.userId])
+      .execute();
+    expect(Object.fromEntries(names.map((row) => [row.id, row.screen_name]))).toEqual({
+      [m.userId]: 'Renamed Member',
+      [boss.userId]: bossName,
+    });
+
+    // Without a session the same headers, cookies and bearer sign nobody in.
+    const stranger = server.sdkBrowser();
+    plant(stranger);
+    const client = stranger.client();
+    const unchanged = await snapshotState(server.app);
+    await refused(accountInfo(client), 'notLoggedIn');
+    await refused(aff.subjectLoginList(client), 'notLoggedIn');
+    await refused(userToken(client), 'notLoggedIn');
+    await refused(updateUserInfo(client, { name: 'Nobody' }), 'notLoggedIn');
+    await refused(aff.freezeSubject(client, { sec_subject_uid: boss.sid, is_frozen: 1 }), 'notLoggedIn');
+    expect(await snapshotState(server.app)).toEqual(unchanged);
   });
 
   it('a password given on create is re-checked', async () => {

@@ -32,6 +32,8 @@ export class SdkBrowser {
   readonly address = `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
   /** Drop the CSRF header the SDK copies from the cookie (a forged request from another page). */
   stripCsrf = false;
+  /** Headers added to every request besides the SDK's own (forged ones, in the tests that forge them). */
+  headers: Record<string, string> = {};
   /** Every exchange on the wire, in order (redirect hops included). */
   readonly exchanges: { method: string; path: string; status: number }[] = [];
 
@@ -99,6 +101,7 @@ export class SdkBrowser {
     let request = new Request(input, init);
     for (let hop = 0; hop < 5; hop += 1) {
       const headers = new Headers(request.headers);
+      for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
       const cookie = [...this.cookies].map(([name, c]) => `${name}=${c.value}`).join('; ');
       if (cookie) headers.set('cookie', cookie);
       headers.set('x-forwarded-for', this.address);

@@ -56,6 +56,17 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
   const scopes = [USER_INFO_SCOPE, ...config.openAuth.scopes];
   const Adapter = adapterClass(app.db as unknown as Kysely<OpenAuthDatabase>, runtime.now);
   const cookieKey = hmac(app.secret, 'open-auth cookies');
+  // Behind https the provider's cookies take the prefixes all of ours take (docs/protocol.md): its
+  // session is for the whole host (Path=/, no Domain: `__Host-`), the interaction cookies sit on the
+  // consent page's and the resume's paths (`__Secure-`). No other host of the domain can set a
+  // `__Host-` cookie here, and nothing on plain http can set either (test/sessions.test.ts).
+  const cookieNames = config.publicOrigin.startsWith('https:')
+    ? {
+        session: '__Host-_session',
+        interaction: '__Secure-_interaction',
+        resume: '__Secure-_interaction_resume',
+      }
+    : { session: '_session', interaction: '_interaction', resume: '_interaction_resume' };
 
   // The login prompt also asks when the provider's own session does not name the person signed in to
   // Portico (signed out, or another account since): the Portico session is the one that counts.
@@ -77,7 +88,7 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     adapter: Adapter,
     clients: [],
     jwks: { keys: [jwk] },
-    cookies: { keys: [cookieKey] },
+    cookies: { keys: [cookieKey], names: cookieNames },
     claims: { openid: ['sub'], user_info: ['name', 'picture'] },
     scopes: ['openid', 'offline_access', ...scopes.map((scope) => scope.name)],
     extraParams: ['optional_scope'],
