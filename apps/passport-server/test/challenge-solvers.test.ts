@@ -154,8 +154,8 @@ describe.runIf(backend === 'sqlite')('the 3d puzzle against scripts', () => {
   // (4.8 %), among the 20 of the prompt's colour 1 in 20. Measured (runs of 100 here, of 300-400 with
   // scripts/measure-3d.ts): each cell 0-1 %, regions 0-3 %, classifier 0-2 %, all about 1 % pooled:
   // their bound, 5 %, is more than three standard deviations above 1 % over 100. The opened classifier:
-  // 2-9 % over 100, 6.0 % and 6.3 % over 400 (83 of 1,400, 5.9 %): its bound, 14 %, is more than three
-  // standard deviations above 5.9 % over 100.
+  // 2-9 % over 100, 6.0 % and 6.3 % over 400 (83 of 1,400, 5.9 %): its bound, 14 %, is five standard
+  // deviations above 5.9 % over the 200 it draws.
   const [BOUND, OPENED_BOUND] = [0.05, 0.14];
   it(`holds the issue's colour-of-each-cell solver well below its old 15/15, over ${2 * PUZZLES} pictures`, async () => {
     const rate = await passRate(threeD, cellColour, 2 * PUZZLES);
@@ -185,8 +185,10 @@ describe.runIf(backend === 'sqlite')('the 3d puzzle against scripts', () => {
 
   it('holds the classifier on the mask opened by 9 px (the bands of paint gone) near a blind pick', async () => {
     const examples = await learnShapes(() => threeD.generate('en'), 2 * PUZZLES, 9);
-    const rate = await passRate(threeD, shapeClassifier(examples, 9), 2 * PUZZLES);
-    console.info(`3d, shape classifier, mask opened: ${(rate * 100).toFixed(0)} % of ${2 * PUZZLES}`);
+    // 200 pictures, not 100: one run of 100 read 15 % (against 4.5-7 % in twelve runs of 200), so the
+    // sample's spread, not the puzzle, came near the bound.
+    const rate = await passRate(threeD, shapeClassifier(examples, 9), 4 * PUZZLES);
+    console.info(`3d, shape classifier, mask opened: ${(rate * 100).toFixed(0)} % of ${4 * PUZZLES}`);
     // Opening erases the bands and most of each solid with them: what is left is a core per solid
     // and per splotch, nearly shapeless, so it does little better than a blind pick among 20.
     expect(rate).toBeLessThanOrEqual(OPENED_BOUND);
