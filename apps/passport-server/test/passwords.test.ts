@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../src/protocol';
+import { ErrorCode, paths } from '../src/protocol';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
 let server: TestServer;
@@ -156,5 +156,44 @@ describe('password login', () => {
       .browser()
       .post('/passport/web/user/login/', { email, password: 'password123' });
     expect(answer.body.message).toBe('success');
+  });
+
+  it('does not let 30 parallel wrong passwords from one address race past the lock', async () => {
+    // The lock is 3 here. Counted, not timed: how many guesses reach argon2id, and what each is answered.
+    const email = freshEmail();
+    await seedUser({ email });
+    const address = server.browser().remoteAddress;
+    const fromThere = async () => {
+      const browser = server.browser();
+      browser.remoteAddress = address;
+      await browser.get(paths.web.accountInfo); // its CSRF cookie first, so the 30 sign-ins leave at once
+      return browser;
+    };
+    const browsers = await Promise.all(Array.from({ length: 30 }, fromThere));
+    const { passwords } = server.app;
+    const real = passwords.verify;
+    let judged = 0;
+    passwords.verify = (stored, password) => {
+      judged += 1;
+      return real(stored, password);
+    };
+    let answers: number[];
+    try {
+      answers = (
+        await Promise.all(
+          browsers.map((b, i) => b.post(paths.web.userLogin, { email, password: `wrong ${i}` })),
+        )
+      ).map((answer) => answer.body.data.error_code);
+    } finally {
+      passwords.verify = real;
+    }
+    expect(judged).toBe(3);
+    expect(answers.filter((code) => code === ErrorCode.wrongCredentials)).toHaveLength(3);
+    expect(answers.filter((code) => code === ErrorCode.temporarilyLocked)).toHaveLength(27);
+    // As the lock says: the right password from that address waits, and the owner elsewhere signs in.
+    const right = await (await fromThere()).post(paths.web.userLogin, { email, password: PASSWORD });
+    expect(right.body.data.error_code).toBe(ErrorCode.temporarilyLocked);
+    const owner = await server.browser().post(paths.web.userLogin, { email, password: PASSWORD });
+    expect(owner.body.message).toBe('success');
   });
 });
