@@ -319,7 +319,7 @@ describe('password change, update and set (signed in)', () => {
     expect(await isSignedIn(laptop)).toBe(true);
   });
 
-  it('does not let 30 parallel wrong current passwords race past the lock', async () => {
+  it('locks after 3 of 30 parallel wrong current passwords', async () => {
     const { phone, laptop } = await accountOnTwoDevices();
     // Thirty requests of the phone's session at once (twins hold its cookies), each with another guess.
     const twins = Array.from({ length: 30 }, () => phone.twin());

@@ -159,7 +159,7 @@ describe('password login', () => {
     expect(answer.body.message).toBe('success');
   });
 
-  it('does not let 30 parallel wrong passwords from one address race past the lock', async () => {
+  it('locks after 3 of 30 parallel wrong passwords from one address', async () => {
     // The lock is 3 here. Counted, not timed: how many guesses reach argon2id, and what each is answered.
     const email = freshEmail();
     await seedUser({ email });
