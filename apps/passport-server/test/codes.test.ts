@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimitKey } from '../src/lib/ip';
 import { CodeType, ErrorCode, mixEncode } from '../src/protocol';
 import { backend, codeFor, freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
@@ -364,5 +365,62 @@ describe('resends and send caps', () => {
     expect(
       (await neighbour.post('/passport/web/send_code/', { mobile: freshMobile(), type: 24 })).body.message,
     ).toBe('success');
+  });
+});
+
+// ALLOWED_REGIONS (src/domain/accounts/targets.ts): the countries whose mobile numbers the server takes,
+// by libphonenumber's country of the number, not its calling code (+44 7911 is Guernsey, +1 416 Canada).
+// Unset, every country is allowed.
+describe('the per-country allow-list', () => {
+  const foreign = [
+    ['France', '+33 6 12 34 56 78', '+33612345678'],
+    ['Canada (+1, as the US)', '001 416 555 0123', '+14165550123'],
+    ['Guernsey (+44, as GB)', '+44 (0)7911 123456', '+447911123456'],
+  ] as const;
+  let listed: TestServer;
+  beforeAll(async () => {
+    listed = await startServer({ allowedRegions: ['CN', 'GB'] });
+  });
+  afterAll(async () => listed?.close());
+
+  const outboxFor = async (app: TestServer['app'], to: string) =>
+    (await app.inject({ method: 'GET', url: `/dev/outbox/messages?to=${encodeURIComponent(to)}` })).json()
+      .data.messages as unknown[];
+
+  it('sends to every country when ALLOWED_REGIONS is unset', async () => {
+    for (const [country, typed, e164] of foreign) {
+      const sent = await server.browser().post('/passport/web/send_code/', { mobile: typed, type: 24 });
+      expect(sent.body.message, country).toBe('success');
+      expect(await outboxFor(server.app, e164), country).toHaveLength(1);
+    }
+  });
+
+  it('refuses a number of another country with REGION_NOT_ALLOWED: no send, no cooldown, no count', async () => {
+    const browser = listed.browser();
+    for (const [country, typed, e164] of foreign) {
+      const refused = await browser.post('/passport/web/send_code/', { mobile: typed, type: 24 });
+      // A business refusal of this protocol: HTTP 200 with the error envelope (docs/protocol.md, 1308).
+      expect(refused.status, country).toBe(200);
+      expect(refused.body, country).toEqual({
+        message: 'error',
+        data: { error_code: ErrorCode.regionNotAllowed, description: expect.stringMatching(/.+/) },
+      });
+      expect(await outboxFor(listed.app, e164), country).toEqual([]);
+      expect(await listed.app.store.get(`send:cooldown:mobile:${e164}`), country).toBeNull();
+      // Nor does the code route take such a number to sign in or register with.
+      const login = await browser.post('/passport/web/sms_login/', { mobile: typed, code: '123456' });
+      expect(login.body.data.error_code, country).toBe(ErrorCode.regionNotAllowed);
+    }
+    // The refusals spent nothing of the address: its hourly send count is untouched, and it goes on to
+    // send to the listed countries, a number without +country read in DEFAULT_REGION (CN) included.
+    expect(await listed.app.store.count(`send:ip:${rateLimitKey(browser.remoteAddress)}`)).toBe(0);
+    for (const [typed, e164] of [
+      ['+44 7400 123456', '+447400123456'],
+      [freshMobile().slice(3), null],
+    ] as const) {
+      const sent = await browser.post('/passport/web/send_code/', { mobile: typed, type: 24 });
+      expect(sent.body.message, typed).toBe('success');
+      if (e164) expect(await outboxFor(listed.app, e164)).toHaveLength(1);
+    }
   });
 });

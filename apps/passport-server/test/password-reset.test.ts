@@ -319,6 +319,43 @@ describe('password change, update and set (signed in)', () => {
     expect(await isSignedIn(laptop)).toBe(true);
   });
 
+  it('locks after 3 of 30 parallel wrong current passwords', async () => {
+    const { phone, laptop } = await accountOnTwoDevices();
+    // Thirty requests of the phone's session at once (twins hold its cookies), each with another guess.
+    const twins = Array.from({ length: 30 }, () => phone.twin());
+    const { passwords } = server.app;
+    const real = passwords.verify;
+    let judged = 0;
+    passwords.verify = (stored, password) => {
+      judged += 1;
+      return real(stored, password);
+    };
+    let answers: number[];
+    try {
+      answers = (
+        await Promise.all(
+          twins.map((twin, i) =>
+            twin.post(paths.web.passwordUpdate, {
+              current_password: `wrong guess ${i}`,
+              password: OTHER_GOOD_PASSWORD,
+            }),
+          ),
+        )
+      ).map((answer) => answer.body.data.error_code);
+    } finally {
+      passwords.verify = real;
+    }
+    expect(judged).toBe(3);
+    expect(answers.filter((code) => code === ErrorCode.currentPasswordWrong)).toHaveLength(3);
+    expect(answers.filter((code) => code === ErrorCode.temporarilyLocked)).toHaveLength(27);
+    // The lock holds for the right current password too, from the account's other device.
+    const locked = await laptop.post(paths.web.passwordUpdate, {
+      current_password: GOOD_PASSWORD,
+      password: OTHER_GOOD_PASSWORD,
+    });
+    expect(locked.body.data.error_code).toBe(ErrorCode.temporarilyLocked);
+  });
+
   it('refuses a common new password on update before judging the current one', async () => {
     const { phone } = await accountOnTwoDevices();
     const answer = await phone.post(paths.web.passwordUpdate, {

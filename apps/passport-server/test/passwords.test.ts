@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../src/protocol';
+import { ErrorCode, paths } from '../src/protocol';
+import { signInBySms } from './support/flows';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
 let server: TestServer;
@@ -156,5 +157,95 @@ describe('password login', () => {
       .browser()
       .post('/passport/web/user/login/', { email, password: 'password123' });
     expect(answer.body.message).toBe('success');
+  });
+
+  it('locks after 3 of 30 parallel wrong passwords from one address', async () => {
+    // The lock is 3 here. Counted, not timed: how many guesses reach argon2id, and what each is answered.
+    const email = freshEmail();
+    await seedUser({ email });
+    const address = server.browser().remoteAddress;
+    const fromThere = async () => {
+      const browser = server.browser();
+      browser.remoteAddress = address;
+      await browser.get(paths.web.accountInfo); // its CSRF cookie first, so the 30 sign-ins leave at once
+      return browser;
+    };
+    const browsers = await Promise.all(Array.from({ length: 30 }, fromThere));
+    const { passwords } = server.app;
+    const real = passwords.verify;
+    let judged = 0;
+    passwords.verify = (stored, password) => {
+      judged += 1;
+      return real(stored, password);
+    };
+    let answers: number[];
+    try {
+      answers = (
+        await Promise.all(
+          browsers.map((b, i) => b.post(paths.web.userLogin, { email, password: `wrong ${i}` })),
+        )
+      ).map((answer) => answer.body.data.error_code);
+    } finally {
+      passwords.verify = real;
+    }
+    expect(judged).toBe(3);
+    expect(answers.filter((code) => code === ErrorCode.wrongCredentials)).toHaveLength(3);
+    expect(answers.filter((code) => code === ErrorCode.temporarilyLocked)).toHaveLength(27);
+    // As the lock says: the right password from that address waits, and the owner elsewhere signs in.
+    const right = await (await fromThere()).post(paths.web.userLogin, { email, password: PASSWORD });
+    expect(right.body.data.error_code).toBe(ErrorCode.temporarilyLocked);
+    const owner = await server.browser().post(paths.web.userLogin, { email, password: PASSWORD });
+    expect(owner.body.message).toBe('success');
+  });
+});
+
+describe('no truncation', () => {
+  // bcrypt reads 72 bytes; a form or a column might cut at 64 or 128 characters; the strength estimate
+  // reads the first 32. Each prefix below is refused where the whole password signs in.
+  const ascii = `${PASSWORD}, then violet tugboat on a quiet river at dusk, 7 lanterns under the old bridge`;
+  const wide = '東京の夜景と大阪の食べ物と京都の古い寺と北海道の雪と沖縄の青い海を見に行く約束'; // 3 bytes a character
+
+  it.each([
+    [`an ASCII password of ${ascii.length} bytes`, ascii],
+    [`a password of ${wide.length} three-byte characters (${Buffer.byteLength(wide)} bytes)`, wide],
+  ])('signs in only with the whole of %s, never a prefix of it', async (_name, password) => {
+    const browser = server.browser();
+    const { mobile } = await signInBySms(server, browser);
+    const set = await browser.post(paths.web.passwordSet, { password });
+    expect(set.body.message, 'password/set').toBe('success');
+
+    const bytes = Buffer.from(password);
+    expect(bytes.length).toBeGreaterThan(72);
+    const chars = [...password];
+    /** The longest character prefix that fits in `n` bytes. */
+    const byteCut = (n: number) => {
+      let cut = '';
+      for (const c of chars) {
+        if (Buffer.byteLength(cut + c) > n) break;
+        cut += c;
+      }
+      return cut;
+    };
+    const prefixes = new Set([
+      byteCut(72),
+      byteCut(64),
+      chars.slice(0, 64).join(''),
+      chars.slice(0, 32).join(''),
+      chars.slice(0, -1).join(''),
+    ]);
+    prefixes.delete(password);
+    expect(prefixes.size).toBeGreaterThanOrEqual(4);
+    // A fresh address for each attempt: the lock (3 here) is per address and would answer first.
+    const signIn = async (attempt: string) =>
+      (await server.browser().post(paths.web.userLogin, { mobile, password: attempt })).body;
+    for (const prefix of prefixes) {
+      expect((await signIn(prefix)).data.error_code, `${Buffer.byteLength(prefix)}-byte prefix`).toBe(
+        ErrorCode.wrongCredentials,
+      );
+    }
+    // The last character counts as much as the first.
+    const lastChanged = `${chars.slice(0, -1).join('')}${chars.at(-1) === 'x' ? 'y' : 'x'}`;
+    expect((await signIn(lastChanged)).data.error_code).toBe(ErrorCode.wrongCredentials);
+    expect((await signIn(password)).message).toBe('success');
   });
 });

@@ -51,6 +51,38 @@ describe('failures per target', () => {
     );
   });
 
+  it('demand a challenge after 3 of 30 parallel wrong passwords', async () => {
+    // Counted, not timed: how many guesses reach argon2id before the challenge stands in front of them.
+    const email = freshEmail();
+    const browsers = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const browser = ref.server.browser();
+        await browser.get(paths.web.accountInfo); // its CSRF cookie first, so the 30 sign-ins leave at once
+        return browser;
+      }),
+    );
+    const { passwords } = ref.server.app;
+    const real = passwords.verify;
+    let judged = 0;
+    passwords.verify = (stored, password) => {
+      judged += 1;
+      return real(stored, password);
+    };
+    let answers: number[];
+    try {
+      answers = (await Promise.all(browsers.map((browser) => wrongPassword(browser, email)))).map(
+        (answer) => answer.body.data.error_code,
+      );
+    } finally {
+      passwords.verify = real;
+    }
+    expect(judged).toBe(3);
+    expect(answers.filter((code) => code === ErrorCode.wrongCredentials)).toHaveLength(3);
+    expect(answers.filter((code) => code === ErrorCode.challengeRequired)).toHaveLength(27);
+    // The 27 refused were never judged, so they are not failures: the account's count stays at 3.
+    expect(await ref.server.app.store.count(`risk:fail:target:email:${email}`)).toBe(3);
+  });
+
   it('let the resent sign-in with fp and the pass reach the password check exactly once', async () => {
     const browser = ref.server.browser();
     const email = freshEmail();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -63,6 +63,50 @@ describe.runIf(backend === 'sqlite')('the store file on SQLite', () => {
       expect(again.body).toMatchObject({ message: 'error', data: { error_code: ErrorCode.codeCooldown } });
     } finally {
       await app.close();
+    }
+  });
+});
+
+// WAL on every file the server opens: a reader never waits on the writer, and a commit is one append to
+// the log (fsynced at FULL, at checkpoints only at NORMAL). journal_mode=WAL is kept in the file itself,
+// so a connection opened afterwards, with no pragma of its own, still finds it.
+describe.runIf(backend === 'sqlite')('the journal of every SQLite file', () => {
+  const { start, dataDir } = ownDataDir();
+
+  it('runs portico.db, store.db and monitor.db in WAL', async () => {
+    const app = await start();
+    const files: [string, Kysely<never> | undefined, number][] = [
+      ['portico.db', app.db as unknown as Kysely<never>, 2],
+      ['store.db', app.database.store as unknown as Kysely<never> | undefined, 1],
+      ['monitor.db', app.monitoring.db as unknown as Kysely<never>, 1],
+    ];
+    try {
+      for (const [file, db, synchronous] of files) {
+        expect(db, file).toBeDefined();
+        if (!db) continue;
+        const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+        expect(journal.rows[0]?.journal_mode, file).toBe('wal');
+        const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+        expect(sync.rows[0]?.synchronous, file).toBe(synchronous);
+      }
+      // A write goes to the log beside the file, not into it.
+      const sent = await new Browser(app).post('/passport/web/send_code/', {
+        mobile: freshMobile(),
+        type: 24,
+      });
+      expect(sent.body.message).toBe('success');
+      expect(existsSync(join(dataDir(), 'portico.db-wal'))).toBe(true);
+      expect(existsSync(join(dataDir(), 'store.db-wal'))).toBe(true);
+    } finally {
+      await app.close();
+    }
+    for (const [file] of files) {
+      const sqlite = new SQLite(join(dataDir(), file));
+      try {
+        expect(sqlite.pragma('journal_mode', { simple: true }), `${file}, opened afresh`).toBe('wal');
+      } finally {
+        sqlite.close();
+      }
     }
   });
 });

@@ -10,13 +10,11 @@ import {
   verifyWays,
 } from '../domain/cancellation/cancellation';
 import { codeLaneOf } from '../domain/codes/codes';
-import { currentPasswordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
-import { normalisePassword } from '../domain/passwords/passwords';
+import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
-import { HOUR } from '../limits';
 import { CodeType } from '../protocol';
 
 /**
@@ -93,19 +91,8 @@ async function verifyCurrentPassword(
   hash: string,
   password: string,
 ) {
-  const { store, runtime } = app;
-  const ipKey = passwordIpFailureKey(request.ip);
-  const accountKey = currentPasswordFailureKey(userId);
-  if ((await store.count(ipKey)) >= runtime.limits.passwordFailuresPerIpPerHour)
-    throw new PassportError('rateLimited');
-  if ((await store.count(accountKey)) >= runtime.limits.passwordFailuresPerAccount)
-    throw new PassportError('temporarilyLocked');
-  if (!(await app.passwords.verify(hash, normalisePassword(password)))) {
-    await store.incr(ipKey, HOUR);
-    await store.incr(accountKey, runtime.limits.passwordFailureWindowMs);
+  if (!(await currentPasswordIsRight(app, request.ip, userId, hash, password)))
     throw new PassportError('currentPasswordWrong');
-  }
-  await store.delete(accountKey);
 }
 
 /**

@@ -3,9 +3,8 @@ import { accountInfo } from '../domain/accounts/account-info';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { keepsAWayIn, rebind, setUsername } from '../domain/identifiers/bindings';
 import { usernameOf } from '../domain/identifiers/usernames';
-import { currentPasswordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
+import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { identifiersOf, policy, targetOf } from '../domain/passwords/new-password';
-import { normalisePassword } from '../domain/passwords/passwords';
 import { requireSession, type Session } from '../domain/sessions/sessions';
 import {
   isVerificationPurpose,
@@ -13,7 +12,6 @@ import {
   type VerificationPurpose,
 } from '../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../errors';
-import { HOUR } from '../limits';
 import { CodeType } from '../protocol';
 
 /**
@@ -182,20 +180,8 @@ async function proveCurrentPassword(
   hash: string,
   password: string,
 ) {
-  const { store, runtime } = app;
-  const limits = runtime.limits;
-  const ipKey = passwordIpFailureKey(request.ip);
-  const accountKey = currentPasswordFailureKey(userId);
-  if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
-    throw new PassportError('rateLimited');
-  if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
-    throw new PassportError('temporarilyLocked');
-  if (!(await app.passwords.verify(hash, normalisePassword(password)))) {
-    await store.incr(ipKey, HOUR);
-    await store.incr(accountKey, limits.passwordFailureWindowMs);
+  if (!(await currentPasswordIsRight(app, request.ip, userId, hash, password)))
     throw new PassportError('currentPasswordWrong');
-  }
-  await store.delete(accountKey);
 }
 
 /** account/verify: the signed-in person proves it is them with the account's password. */

@@ -4,12 +4,10 @@ import { emailOf, mobileOf } from '../domain/accounts/targets';
 import { infosOf } from '../domain/organisations/infos';
 import { type PageArgs, pageOf, window } from '../domain/organisations/organisations';
 import { subjectView } from '../domain/organisations/views';
-import { currentPasswordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
-import { normalisePassword } from '../domain/passwords/passwords';
+import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { normaliseUsername } from '../lib/identifiers';
-import { HOUR } from '../limits';
 import { MANAGER_ROLE_KEY } from '../protocol';
 
 /** Subjects: create (the caller becomes the one manager), list, read, update, freeze. */
@@ -44,20 +42,8 @@ function assertSelf(app: FastifyInstance, user: User, identifier: CreateSubjectI
  * client address and the account, so a stolen session buys no free guesses.
  */
 async function recheckPassword(app: FastifyInstance, request: FastifyRequest, user: User, password: string) {
-  const { store, runtime } = app;
-  const limits = runtime.limits;
-  const ipKey = passwordIpFailureKey(request.ip);
-  const accountKey = currentPasswordFailureKey(user.id);
-  if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
-    throw new PassportError('rateLimited');
-  if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
-    throw new PassportError('temporarilyLocked');
-  if (!(await app.passwords.verify(user.password_hash, normalisePassword(password)))) {
-    await store.incr(ipKey, HOUR);
-    await store.incr(accountKey, limits.passwordFailureWindowMs);
+  if (!(await currentPasswordIsRight(app, request.ip, user.id, user.password_hash, password)))
     throw new PassportError('wrongCredentials');
-  }
-  await store.delete(accountKey);
 }
 
 /** Creates a subject and its manager (the caller) in one transaction. */

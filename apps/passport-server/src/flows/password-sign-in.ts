@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identifier } from '../domain/accounts/accounts';
-import { passwordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
+import { chargePasswordGuess, passwordFailureKey } from '../domain/passwords/failures';
 import { normalisePassword } from '../domain/passwords/passwords';
+import type { FailureCharge } from '../domain/risk/risk';
 import { PassportError } from '../errors';
 import { normaliseEmail, normaliseMobile, normaliseUsername } from '../lib/identifiers';
 import { completeSignIn } from './complete-sign-in';
@@ -59,34 +60,38 @@ export async function passwordSignIn(
   reply: FastifyReply,
   body: PasswordSignIn,
 ) {
-  const { store, passwords, accounts, runtime } = app;
-  const limits = runtime.limits;
+  const { passwords, accounts } = app;
   const password = normalisePassword(body.password);
   const identifier = identifierOf(app, body);
   if (!identifier) throw new PassportError('identifierRequired');
 
-  const ipKey = passwordIpFailureKey(request.ip);
-  const accountKey = passwordFailureKey(identifier.kind, identifier.value, request.ip);
-  if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
-    throw new PassportError('rateLimited');
-  if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
-    throw new PassportError('temporarilyLocked');
-
-  const user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
-  // The owner on a device the account remembers is not held up by strangers' failures on the account.
-  const knownDevice = user ? await app.devices.isRemembered(user.id, request) : false;
-  const risk = { target: `${identifier.kind}:${identifier.value}`, knownDevice };
-  await app.risk.require(request, 'signIn', risk);
-
-  // Unknown account, no password set, wrong password: one answer, one argon2 verify each.
-  if (!(await passwords.verify(user?.password_hash ?? null, password)) || !user?.password_hash) {
-    await store.incr(ipKey, 3_600_000);
-    await store.incr(accountKey, limits.passwordFailureWindowMs);
-    await app.risk.recordFailure(request, risk);
-    throw new PassportError('wrongCredentials');
+  // Every guess is charged before argon2id judges it (the address's hourly count, the lock on this
+  // identifier and address, then the risk counters), so parallel guesses cannot race past any of them.
+  const guess = await chargePasswordGuess(
+    app,
+    request.ip,
+    passwordFailureKey(identifier.kind, identifier.value, request.ip),
+  );
+  let user: Awaited<ReturnType<typeof accounts.find>> | undefined;
+  let risk: FailureCharge | undefined;
+  let right: boolean;
+  try {
+    user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
+    // The owner on a device the account remembers is not held up by strangers' failures on the account.
+    const knownDevice = user ? await app.devices.isRemembered(user.id, request) : false;
+    risk = await app.risk.chargeFailure(request, {
+      target: `${identifier.kind}:${identifier.value}`,
+      knownDevice,
+    });
+    // Unknown account, no password set, wrong password: one answer, one argon2 verify each.
+    right = (await passwords.verify(user?.password_hash ?? null, password)) && Boolean(user?.password_hash);
+  } catch (error) {
+    await Promise.all([guess.refund(), risk?.refund()]);
+    throw error;
   }
-  await store.delete(accountKey);
-  await app.risk.recordSuccess(request, risk);
+  // A wrong guess keeps its charges: they are the failures counted.
+  if (!right || !user?.password_hash) throw new PassportError('wrongCredentials');
+  await Promise.all([guess.right(), risk?.right()]);
   if (passwords.needsRehash(user.password_hash)) {
     await accounts.setPasswordHash(user.id, await passwords.hash(password));
   }

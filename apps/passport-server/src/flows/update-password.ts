@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentPasswordFailureKey, passwordIpFailureKey } from '../domain/passwords/failures';
+import { currentPasswordIsRight } from '../domain/passwords/failures';
 import {
   changed,
   identifiersOf,
@@ -7,10 +7,8 @@ import {
   policy,
   storeNewPassword,
 } from '../domain/passwords/new-password';
-import { normalisePassword } from '../domain/passwords/passwords';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
-import { HOUR } from '../limits';
 
 /**
  * Signed in: a new password, proving the current one. A wrong current password is a password failure
@@ -25,23 +23,22 @@ export async function updatePassword(
   input: { current_password: string; password: string },
 ): Promise<PasswordChanged> {
   const { user } = requireSession(request);
-  const { store, runtime } = app;
-  const limits = runtime.limits;
-  const current = normalisePassword(input.current_password);
-  const ipKey = passwordIpFailureKey(request.ip);
-  const accountKey = currentPasswordFailureKey(user.id);
-  if ((await store.count(ipKey)) >= limits.passwordFailuresPerIpPerHour)
-    throw new PassportError('rateLimited');
-  if ((await store.count(accountKey)) >= limits.passwordFailuresPerAccount)
-    throw new PassportError('temporarilyLocked');
-  if (!user.password_hash) throw new PassportError('passwordNotSet');
-  const pw = await policy(app, request, input.password, identifiersOf(user));
-  if (!(await app.passwords.verify(user.password_hash, current))) {
-    await store.incr(ipKey, HOUR);
-    await store.incr(accountKey, limits.passwordFailureWindowMs);
-    throw new PassportError('currentPasswordWrong');
-  }
-  await store.delete(accountKey);
+  const hash = user.password_hash;
+  if (!hash) throw new PassportError('passwordNotSet');
+  // The new password is judged after the guess is charged (a locked account answers first) and before
+  // the current one is verified (a refused new password is no guess).
+  let pw: Awaited<ReturnType<typeof policy>> | undefined;
+  const right = await currentPasswordIsRight(
+    app,
+    request.ip,
+    user.id,
+    hash,
+    input.current_password,
+    async () => {
+      pw = await policy(app, request, input.password, identifiersOf(user));
+    },
+  );
+  if (!right || pw === undefined) throw new PassportError('currentPasswordWrong');
   await storeNewPassword(app, request, reply, user, pw, 'sign in anew');
   return changed(user.id, true);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassportError } from '../../errors';
-import { randomToken, sha256 } from '../../lib/crypto';
+import { randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import type { AuthorizationChecks, ProviderIdentity, ProviderName } from './providers';
 
 /**
@@ -98,7 +98,7 @@ export async function readPendingProfile(app: FastifyInstance, request: FastifyR
   const raw = key ? await app.store.get(profileKey(key)) : null;
   if (!raw || !browser) throw new PassportError('oauthStateMismatch');
   const pending = JSON.parse(raw) as PendingProfile;
-  if (pending.browser !== sha256(browser)) throw new PassportError('oauthStateMismatch');
+  if (!safeEqual(pending.browser, sha256(browser))) throw new PassportError('oauthStateMismatch');
   return pending;
 }
 

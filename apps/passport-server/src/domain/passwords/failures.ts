@@ -1,5 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { PassportError } from '../../errors';
 import { rateLimitKey } from '../../lib/ip';
+import { HOUR } from '../../limits';
 import type { Identifier } from '../accounts/accounts';
+import { normalisePassword } from './passwords';
 
 /**
  * The store key counting wrong passwords given for one identifier from one client address (IPv6 by
@@ -14,3 +18,86 @@ export const passwordIpFailureKey = (ip: string) => `pw:fail:ip:${rateLimitKey(i
 
 /** The store key counting wrong current passwords of a signed-in account (update locks on it too). */
 export const currentPasswordFailureKey = (userId: string) => `pw:fail:user:${userId}`;
+
+/** A password guess charged to its counters: settle it once the hash has judged it, or not. */
+export interface PasswordGuess {
+  /** The password was right: the address's charge is given back and the lock's count cleared. */
+  right(): Promise<void>;
+  /** The guess was never judged (refused before the hash, or failed): both charges are given back. */
+  refund(): Promise<void>;
+}
+
+/**
+ * Charges one password guess to the client address's hourly count and to the lock's count (`lockKey`)
+ * before the hash is checked, so that parallel guesses cannot race past either: each is an atomic
+ * increment in the store (SQLite, PostgreSQL and Redis alike), and only the first
+ * passwordFailuresPerIpPerHour / passwordFailuresPerAccount guesses get a verdict; the others are
+ * answered RATE_LIMITED / TEMPORARILY_LOCKED and given their charge back. A wrong guess keeps its charge:
+ * that is the failure counted. (Read first and counted after the verdict, 30 parallel wrong passwords
+ * were all judged.)
+ */
+export async function chargePasswordGuess(
+  app: FastifyInstance,
+  ip: string,
+  lockKey: string,
+): Promise<PasswordGuess> {
+  const { store, runtime } = app;
+  const limits = runtime.limits;
+  const ipKey = passwordIpFailureKey(ip);
+  const giveBack = (key: string) =>
+    store
+      .decrement(key)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'password charge refund failed'));
+  if ((await store.incr(ipKey, HOUR)) > limits.passwordFailuresPerIpPerHour) {
+    await giveBack(ipKey);
+    throw new PassportError('rateLimited');
+  }
+  let locked: boolean;
+  try {
+    locked = (await store.incr(lockKey, limits.passwordFailureWindowMs)) > limits.passwordFailuresPerAccount;
+  } catch (error) {
+    await giveBack(ipKey);
+    throw error;
+  }
+  if (locked) {
+    await Promise.all([giveBack(ipKey), giveBack(lockKey)]);
+    throw new PassportError('temporarilyLocked');
+  }
+  return {
+    async right() {
+      await Promise.all([giveBack(ipKey), store.delete(lockKey)]);
+    },
+    async refund() {
+      await Promise.all([giveBack(ipKey), giveBack(lockKey)]);
+    },
+  };
+}
+
+/**
+ * Checks a signed-in account's current password (password/update, account/verify, cancellation,
+ * a subject's creation) against its hash: a charged guess (`chargePasswordGuess`) on the client
+ * address and on the account's lock, so a stolen session buys no free guesses, in series or in parallel.
+ * `before` runs between the charge and the verdict: a check that may refuse first (the guess is then
+ * refunded, never judged).
+ */
+export async function currentPasswordIsRight(
+  app: FastifyInstance,
+  ip: string,
+  userId: string,
+  hash: string | null,
+  password: string,
+  before?: () => Promise<void>,
+): Promise<boolean> {
+  const normalised = normalisePassword(password);
+  const guess = await chargePasswordGuess(app, ip, currentPasswordFailureKey(userId));
+  let right: boolean;
+  try {
+    await before?.();
+    right = await app.passwords.verify(hash, normalised);
+  } catch (error) {
+    await guess.refund();
+    throw error;
+  }
+  if (right) await guess.right();
+  return right;
+}

@@ -31,10 +31,25 @@ export interface Risk {
   require(request: FastifyRequest, rule: RiskRule, subject?: RiskSubject): Promise<void>;
   /** Counts a failed attempt (a wrong password or code) against the target, address and device. */
   recordFailure(request: FastifyRequest, subject?: RiskSubject): Promise<void>;
+  /**
+   * `require(…, 'signIn')` and `recordFailure` in one atomic step, for a guess whose verdict takes a
+   * while (a password: argon2id): charges the failure counters first, as if the guess were wrong, and
+   * past a threshold wants a pass as `require` does (refunding the charge when it throws). Settle the
+   * charge once judged: a wrong guess keeps it (that is the failure recorded), `right()` gives it back
+   * and clears the target as `recordSuccess` does, `refund()` gives it back when there was no verdict.
+   * Read first and counted after the verdict, parallel wrong guesses all got through before any counted.
+   */
+  chargeFailure(request: FastifyRequest, subject?: RiskSubject): Promise<FailureCharge>;
   /** A success clears the target's failures (the address and device keep theirs). */
   recordSuccess(request: FastifyRequest, subject?: RiskSubject): Promise<void>;
   /** The action a request is keyed on: its route's URL pattern, never the raw path. */
   actionOf(request: FastifyRequest): string;
+}
+
+/** A failure charged before its verdict (`Risk.chargeFailure`). */
+export interface FailureCharge {
+  right(): Promise<void>;
+  refund(): Promise<void>;
 }
 
 /** The field a resent request carries its pass in (body or query), next to `fp`. */
@@ -120,15 +135,60 @@ export function createRisk(app: FastifyInstance): Risk {
     return ip > perIp || dev > perDevice || target > perTarget;
   }
 
+  /** Lets a request with a pass for its action through (spending it); else CHALLENGE_REQUIRED. */
+  async function passOrDemand(request: FastifyRequest): Promise<void> {
+    const action = risk.actionOf(request);
+    const pass = fieldOf(request, PASS_FIELD, 64);
+    if (pass && (await challenge.redeem(pass, action, challenge.bindingOf(request)))) return;
+    throw new PassportError('challengeRequired', await challenge.demand(action));
+  }
+
   const risk: Risk = {
     actionOf: (request) => normaliseAction(request.routeOptions.url ?? request.url.split('?')[0] ?? '/'),
 
     async require(request, rule, subject = {}) {
-      if (!(await demanded(request, rule, subject))) return;
-      const action = risk.actionOf(request);
-      const pass = fieldOf(request, PASS_FIELD, 64);
-      if (pass && (await challenge.redeem(pass, action, challenge.bindingOf(request)))) return;
-      throw new PassportError('challengeRequired', await challenge.demand(action));
+      if (await demanded(request, rule, subject)) await passOrDemand(request);
+    },
+
+    async chargeFailure(request, subject = {}) {
+      const keys = failureKeys(request, subject);
+      const window = limits.riskFailureWindowMs;
+      const [ip, device, target] = await Promise.all([
+        store.incr(keys.ip, window),
+        keys.device ? store.incr(keys.device, window) : 0,
+        keys.target ? store.incr(keys.target, window) : 0,
+      ]);
+      const giveBack = (...charged: (string | null)[]) =>
+        Promise.all(
+          charged.map((key) =>
+            key
+              ? store
+                  .decrement(key)
+                  .catch((error: unknown) => app.log.warn({ err: error }, 'risk refund failed'))
+              : null,
+          ),
+        ).then(() => undefined);
+      // This guess is the n-th: past the threshold (n > limit, as `count >= limit` read before it) it
+      // needs a pass, whatever the others running beside it will be told.
+      if (
+        ip > limits.challengeAfterIpFailures ||
+        device > limits.challengeAfterDeviceFailures ||
+        target > limits.challengeAfterTargetFailures
+      ) {
+        try {
+          await passOrDemand(request);
+        } catch (error) {
+          await giveBack(keys.ip, keys.device, keys.target);
+          throw error;
+        }
+      }
+      return {
+        async right() {
+          await giveBack(keys.ip, keys.device);
+          if (keys.target) await store.delete(keys.target);
+        },
+        refund: () => giveBack(keys.ip, keys.device, keys.target),
+      };
     },
 
     async recordFailure(request, subject = {}) {
