@@ -127,8 +127,9 @@ export function createSendCode(client: AccountClient, options: SendCodeOptions):
     timer =
       state.get().cooldown > 0 ? clock.setTimeout(tick, (deadline - clock.now()) % 1000 || 1000) : undefined;
   }
-  function tick() {
-    patch({ cooldown: secondsLeft() });
+  // Also the end of a send: its outcome and the cooldown it starts (`deadline`), in one update.
+  function tick(outcome?: Partial<SendCodeSnapshot>) {
+    patch({ ...outcome, cooldown: secondsLeft() });
     schedule();
   }
 
@@ -139,19 +140,16 @@ export function createSendCode(client: AccountClient, options: SendCodeOptions):
       const now = state.get();
       if (now.status === 'sending' || now.cooldown > 0) return;
       patch({ status: 'sending', error: null });
-      let next: Partial<SendCodeSnapshot>;
-      let wait: number;
       try {
         const data = await sendCode(client, { channel: options.channel, target, type: options.type });
-        next = { status: 'sent', data };
-        wait = cooldownOf(data);
+        deadline = clock.now() + cooldownOf(data) * 1000;
+        tick({ status: 'sent', data });
       } catch (error) {
-        next = { status: 'failed', error: error as AccountError };
-        wait = (error as AccountError | undefined)?.error_code === CODE_COOLDOWN ? retrySeconds(error) : 0;
+        const wait =
+          (error as AccountError | undefined)?.error_code === CODE_COOLDOWN ? retrySeconds(error) : 0;
+        deadline = clock.now() + wait * 1000;
+        tick({ status: 'failed', error: error as AccountError });
       }
-      deadline = clock.now() + wait * 1000;
-      patch({ ...next, cooldown: secondsLeft() });
-      schedule();
     },
     reset() {
       patch({ status: 'idle', error: null, data: undefined });
