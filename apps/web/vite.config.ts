@@ -40,13 +40,16 @@ export default defineConfig({
     // the phone metadata itself is a lazy chunk, kept out of vendor by tools/app-routes' LAZY_ONLY) and
     // the monitoring wiring (account-pages' startMonitoring and the funnel reports, about 1 KB; @portico/monitor
     // and web-vitals load after first paint in their own chunk): 129 KB with every branch merged (measured 128.76 KB).
+    // 129.5 KB once a code send refused with a long wait said how long and offered the password (measured
+    // 129.36 KB, +0.48 KB: the SDK's cooldown after CODE_COOLDOWN, CodeInput's minutes, the rule and the
+    // lazy hook of the notice, the tabs' focus after a switch; the notice and its texts are a lazy chunk).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 129_000,
+      budgetBytes: 129_500,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

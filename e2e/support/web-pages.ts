@@ -32,14 +32,22 @@ export const VIEWPORTS = {
  * A form POST to the passport through the page's own cookie jar (`page.request` shares the browser
  * context's cookies), with the CSRF header read from the readable token cookie, as the SDK sends it. The
  * first POST of a browser has no token yet: its 403 brings one, and the request is sent once more.
+ * `headers` go with it (an `x-forwarded-for` on a server with TRUST_PROXY). Expects success; answers
+ * the data.
  */
-async function post(page: Page, origin: string, path: string, form: Record<string, string | number>) {
+export async function postForm(
+  page: Page,
+  origin: string,
+  path: string,
+  form: Record<string, string | number>,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   for (let attempt = 1; ; attempt++) {
     const cookies = await page.context().cookies(origin);
     const csrf = cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value;
     const response = await page.request.post(`${origin}${path}`, {
       form,
-      headers: csrf ? { [CSRF_HEADER]: csrf } : {},
+      headers: csrf ? { ...headers, [CSRF_HEADER]: csrf } : headers,
       failOnStatusCode: false,
     });
     if (response.status() === 403 && attempt === 1) continue;
@@ -56,14 +64,14 @@ async function post(page: Page, origin: string, path: string, form: Record<strin
  */
 export async function registerByApi(page: Page, origin: string, outbox: Outbox, mobile: string) {
   const sentAt = Date.now() - 1000;
-  await post(page, origin, '/passport/web/send_code/', { mobile, type: CodeType.register });
+  await postForm(page, origin, '/passport/web/send_code/', { mobile, type: CodeType.register });
   const code = await outbox.code(mobile, sentAt);
-  const { verify_ticket } = await post(page, origin, '/passport/web/mobile/check_code/', {
+  const { verify_ticket } = await postForm(page, origin, '/passport/web/mobile/check_code/', {
     mobile,
     code,
     type: CodeType.register,
   });
-  await post(page, origin, '/passport/mobile/register/', {
+  await postForm(page, origin, '/passport/mobile/register/', {
     mobile,
     verify_ticket: String(verify_ticket),
     password: PASSWORD,

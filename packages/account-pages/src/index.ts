@@ -12,6 +12,7 @@ export {
 export { type MountAppOptions, mountApp } from './app/mount-app';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
+export type { OtherMethods } from './forms/long-wait';
 export {
   type NewPassword,
   NewPasswordFields,

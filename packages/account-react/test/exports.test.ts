@@ -30,6 +30,7 @@ it('the public surface is exactly these run-time exports', () => {
       "isSignedOutError",
       "isTransientError",
       "loadAllRegions",
+      "readableWait",
       "refetchOnFocusThrottled",
       "regionName",
       "sessionQueryKey",

@@ -144,6 +144,32 @@ describe('form parts', () => {
     expect(screen.getByRole('status').textContent).toBe('验证码已发送');
   });
 
+  it('CodeInput reads a long cooldown in minutes, and says "sent" only when the last send did not fail', () => {
+    const { client } = fakePassport({});
+    const cooling = new AccountError('response', { error_code: ErrorCode.codeCooldown, description: 'x' });
+    const { rerender } = renderWithAccount(
+      <CodeInput value="" onChange={() => {}} onSend={() => {}} cooldown={119} />,
+      { client },
+    );
+    expect(screen.getByRole('button', { name: '119 秒后可重发' })).toBeTruthy();
+    rerender(
+      <CodeInput value="" onChange={() => {}} onSend={() => {}} cooldown={1741} sendError={cooling} />,
+    );
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: '30 分钟后可重发' }).disabled).toBe(true);
+    // The cooldown is a wait for a code the passport refused to send, not a code on its way.
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('CodeInput in English: minutes from 2 minutes on', () => {
+    const { client } = fakePassport({});
+    renderWithAccount(<CodeInput value="" onChange={() => {}} onSend={() => {}} cooldown={120} />, {
+      client,
+      language: 'en',
+    });
+    expect(screen.getByRole('button', { name: 'Resend in 2 min' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Code sent');
+  });
+
   it('links an error to its field with aria-describedby and aria-invalid, by code and language', () => {
     const { client } = fakePassport({});
     const error = new AccountError('response', { error_code: ErrorCode.codeWrong, description: 'x' });

@@ -1,7 +1,7 @@
 import { CodeType, ErrorCode, webPaths } from '@portico/account-sdk/protocol';
 import { act } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { useSendCode } from '../src';
+import { readableWait, useSendCode } from '../src';
 import { fail, fakePassport, ok } from './support/fake-passport';
 import { renderAccountHook } from './support/render';
 
@@ -85,6 +85,27 @@ describe('useSendCode', () => {
     expect(result.current.cooldown).toBe(60);
   });
 
+  it('after CODE_COOLDOWN counts down from its retry_time and keeps the error (a send armed it elsewhere)', async () => {
+    vi.useFakeTimers();
+    const passport = fakePassport({
+      [webPaths.sendCode]: () => fail(ErrorCode.codeCooldown, undefined, { retry_time: 1740 }),
+    });
+    const { result } = renderAccountHook(
+      () => useSendCode({ channel: 'mobile', type: CodeType.mobileLogin }),
+      { client: passport.client },
+    );
+    await act(() => result.current.send('+8613912345678'));
+    await flush();
+    expect(result.current.error).toMatchObject({ error_code: ErrorCode.codeCooldown, retry_time: 1740 });
+    expect(result.current.cooldown).toBe(1740);
+    expect(result.current.isPending).toBe(false);
+
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(result.current.cooldown).toBe(1680);
+    await act(() => result.current.send('+8613912345678'));
+    expect(passport.to(webPaths.sendCode)).toHaveLength(1);
+  });
+
   it('ignores a second send while the first is in flight', async () => {
     let release!: () => void;
     const passport = fakePassport({
@@ -109,5 +130,15 @@ describe('useSendCode', () => {
     release();
     await act(() => first);
     expect(passport.to(webPaths.sendCode)).toHaveLength(1);
+  });
+});
+
+describe('readableWait', () => {
+  it('is seconds below 2 minutes, whole minutes rounded up from there', () => {
+    expect(readableWait(59)).toEqual({ seconds: 59 });
+    expect(readableWait(119)).toEqual({ seconds: 119 });
+    expect(readableWait(120)).toEqual({ minutes: 2 });
+    expect(readableWait(121)).toEqual({ minutes: 3 });
+    expect(readableWait(1800)).toEqual({ minutes: 30 });
   });
 });

@@ -58,7 +58,7 @@ function SignIn() {
     <form onSubmit={(event) => { event.preventDefault(); login.mutate({ mobile, code }); }}>
       <MobileInput value={mobile} onChange={setMobile} error={sender.error} />
       <CodeInput value={code} onChange={setCode} onSend={() => sender.send(mobile)}
-        sending={sender.isPending} cooldown={sender.cooldown} />
+        sending={sender.isPending} cooldown={sender.cooldown} sendError={sender.error} />
       <ErrorMessage error={login.error} />
       <SubmitButton pending={login.isPending}>Sign in</SubmitButton>
     </form>

@@ -14,6 +14,7 @@ import { CodeType } from '@portico/account-sdk/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { reportFunnel } from '../app/monitoring';
 import { useAuthT } from '../i18n/auth-messages';
+import { LongWait, type OtherMethods, sendProblem } from './long-wait';
 import { isCode, isEmail, isMobile } from './validate';
 
 /** The passport's error code of a failed call, when it has one. */
@@ -30,15 +31,20 @@ const CHANNELS = {
 
 /**
  * Sign-in by a one-time code, by SMS or by e-mail: the target, the code (with its send button and
- * cooldown) and submit. A mobile number without an account gets one (the passport's SMS rule).
+ * cooldown) and submit. A mobile number without an account gets one (the passport's SMS rule). When a
+ * send is refused with a long wait (`longWaitOf`), the form says how long and offers `others`' password
+ * and other code channel instead.
  */
 export function CodeLoginForm({
   channel,
   onSignedIn,
+  others,
 }: {
   channel: CodeChannel;
   /** Called with the account once the sign-in resolved (the session is in the cache by then). */
   onSignedIn: (account: AccountInfo) => void;
+  /** The page's sign-in methods and how to switch to one, offered when a code is long in coming. */
+  others?: OtherMethods;
 }) {
   const t = useAuthT();
   const { type, valid, need } = CHANNELS[channel];
@@ -50,9 +56,10 @@ export function CodeLoginForm({
   const email = useEmailCodeLogin();
   const login = channel === 'mobile' ? sms : email;
   const method = channel === 'mobile' ? 'mobile_code' : 'email_code';
-  // The funnel: the method shown, a code sent (the cooldown starts), a failed sign-in (its code).
+  // The funnel: the method shown, a code sent (the cooldown starts without a failure: after
+  // CODE_COOLDOWN it is a wait, no code), a failed sign-in (its code).
   useEffect(() => reportFunnel('method_shown', { method }), [method]);
-  const cooling = sender.cooldown > 0;
+  const cooling = sender.cooldown > 0 && !sender.error;
   const wasCooling = useRef(false);
   useEffect(() => {
     if (cooling && !wasCooling.current) reportFunnel('code_sent', { method });
@@ -78,7 +85,7 @@ export function CodeLoginForm({
     else email.mutate({ email: target, code, type }, done);
   }
 
-  const targetError = problem.target ?? sender.error;
+  const targetError = problem.target ?? sendProblem(sender);
   return (
     <form noValidate onSubmit={submit} className="form">
       {channel === 'mobile' ? (
@@ -103,8 +110,10 @@ export function CodeLoginForm({
         }}
         sending={sender.isPending}
         cooldown={sender.cooldown}
+        sendError={sender.error}
         required
       />
+      <LongWait sender={sender} channel={channel} others={others} />
       <ErrorMessage error={login.error} />
       <SubmitButton pending={login.isPending}>{t('login.submit')}</SubmitButton>
     </form>

@@ -94,6 +94,7 @@ export function CodePasswordForm({
         onSend={send}
         sending={sender.isPending}
         cooldown={sender.cooldown}
+        sendError={sender.error}
         required
       />
       <NewPasswordFields state={newPassword} label={passwordLabel} refusal={error} />

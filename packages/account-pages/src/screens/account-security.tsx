@@ -117,6 +117,7 @@ function CodeStep({
         }}
         sending={sender.isPending}
         cooldown={sender.cooldown}
+        sendError={sender.error}
         required
       />
       {extra}

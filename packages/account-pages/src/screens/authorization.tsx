@@ -181,7 +181,13 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
               {
                 key: 'sms',
                 label: t('authz.tab.sms'),
-                panel: <CodeLoginForm channel="mobile" onSignedIn={signedIn} />,
+                panel: (
+                  <CodeLoginForm
+                    channel="mobile"
+                    onSignedIn={signedIn}
+                    others={{ methods: ['password'], select: () => setMethod('password') }}
+                  />
+                ),
               },
               {
                 key: 'password',

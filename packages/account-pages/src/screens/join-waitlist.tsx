@@ -78,6 +78,7 @@ function JoinForm({
         onSend={send}
         sending={sender.isPending}
         cooldown={sender.cooldown}
+        sendError={sender.error}
         required
       />
       <div className="field">

@@ -34,7 +34,12 @@ function SignInPanel() {
         <QrLoginPanel next={search.get('next') ?? undefined} onSignedIn={goOn} />
       </Suspense>
     ) : (
-      <CodeLoginForm key={key} channel={key === 'sms' ? 'mobile' : 'email'} onSignedIn={goOn} />
+      <CodeLoginForm
+        key={key}
+        channel={key === 'sms' ? 'mobile' : 'email'}
+        onSignedIn={goOn}
+        others={{ methods, select: setMethod }}
+      />
     );
   if (methods.length === 1) return panel(methods[0]!);
   return (

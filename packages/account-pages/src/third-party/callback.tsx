@@ -102,6 +102,7 @@ function LinkByCode({
         }}
         sending={sender.isPending}
         cooldown={sender.cooldown}
+        sendError={sender.error}
         required
       />
       <ErrorMessage error={login.error} />

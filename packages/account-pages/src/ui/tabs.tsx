@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 
 export interface TabItem<K extends string> {
   key: K;
@@ -9,7 +9,7 @@ export interface TabItem<K extends string> {
 /**
  * WAI-ARIA tabs with automatic activation: one tab stop (the selected tab), arrow keys move and select,
  * Home and End jump to the ends. Only the selected panel is rendered, so a form's state lives in its
- * parent when it must survive a switch.
+ * parent when it must survive a switch. A switch from inside the panel puts focus on the new tab.
  */
 export function Tabs<K extends string>({
   label,
@@ -29,6 +29,15 @@ export function Tabs<K extends string>({
     items.findIndex((item) => item.key === selected),
   );
   const active = items[index];
+
+  // A switch made from inside a panel (a long wait's "sign in with password") takes away, with the old
+  // panel, the control that had focus: focus then goes to the newly selected tab, not to the page's start.
+  const shown = useRef(selected);
+  useEffect(() => {
+    if (shown.current !== selected && document.activeElement === document.body)
+      refs.current.get(selected)?.focus();
+    shown.current = selected;
+  }, [selected]);
 
   function move(event: KeyboardEvent<HTMLDivElement>) {
     const last = items.length - 1;

@@ -17,7 +17,10 @@ export interface UseSendCodeResult {
    * `error`. Does nothing while a send is in flight or the cooldown runs.
    */
   send(target: string): Promise<void>;
-  /** Seconds before the next send is allowed; counts down each second. 0 when a send is allowed. */
+  /**
+   * Seconds before the next send is allowed; counts down each second. 0 when a send is allowed. Runs
+   * after a success, and after a CODE_COOLDOWN failure (from its `retry_time`).
+   */
   cooldown: number;
   isPending: boolean;
   /** The last send's failure, cleared by the next send or `reset()`. */
@@ -30,8 +33,9 @@ export interface UseSendCodeResult {
 
 /**
  * Sends one-time codes with a resend cooldown, over the SDK's `createSendCode`: after a success the
- * cooldown is the passport's `retry_time` (60 s when it gives none); after a failure there is none, so
- * the person may try again.
+ * cooldown is the passport's `retry_time` (60 s when it gives none); after CODE_COOLDOWN it is that
+ * failure's `retry_time` (the wait the passport still imposes); after any other failure there is none,
+ * so the person may try again.
  */
 export function useSendCode({ channel, type }: UseSendCodeOptions): UseSendCodeResult {
   const client = useAccountClient();

@@ -1,5 +1,6 @@
 import { LIMITS } from '@portico/account-sdk/protocol';
 import { useId, useState } from 'react';
+import { readableWait } from '../codes/readable-wait';
 import { useAccountText } from '../context';
 import { describedBy, FieldNotes, type FieldProps, useFieldError } from './field';
 
@@ -14,8 +15,17 @@ export interface CodeInputProps extends FieldProps {
    * target fits: `onSend={() => sender.send(mobile)}`.
    */
   onSend?: () => unknown;
-  /** Seconds before the next send; the button shows the countdown and is disabled meanwhile. */
+  /**
+   * Seconds before the next send; the button shows the countdown (in minutes from 2 minutes on) and is
+   * disabled meanwhile.
+   */
   cooldown?: number;
+  /**
+   * The last send's failure (`useSendCode().error`). While there is one, the status line does not say
+   * "code sent": a cooldown after CODE_COOLDOWN is a wait for a code, not a code on its way. Its text
+   * is the caller's to show (usually on the target field).
+   */
+  sendError?: unknown;
   /** A send is in flight: the button says so, is busy and disabled. */
   sending?: boolean;
   /** Disables only the send button (e.g. while the mobile number is incomplete). */
@@ -40,9 +50,11 @@ export function CodeInput(props: CodeInputProps) {
 
   let sendText = props.sendLabel ?? t('code.send');
   if (sending) sendText = t('code.sending');
-  else if (cooldown > 0) sendText = t('code.cooldown', { seconds: cooldown });
-  else if (asked) sendText = t('code.resend');
-  const status = sending ? t('code.sending') : cooldown > 0 ? t('code.sent') : '';
+  else if (cooldown > 0) {
+    const wait = readableWait(cooldown);
+    sendText = 'minutes' in wait ? t('code.cooldownMinutes', wait) : t('code.cooldown', wait);
+  } else if (asked) sendText = t('code.resend');
+  const status = sending ? t('code.sending') : cooldown > 0 && props.sendError == null ? t('code.sent') : '';
 
   return (
     <div className={props.className ?? 'portico-field'}>

@@ -22,12 +22,18 @@ export interface SendCodeAnswer {
   [field: string]: unknown;
 }
 
+/** CODE_COOLDOWN (the "One-time codes" range), written out so a page carries no error table. */
+const CODE_COOLDOWN = 1304;
+
+/** A positive `retry_time`, rounded up to whole seconds; 0 when there is none. */
+function retrySeconds(answer: unknown): number {
+  const retry = (answer as { retry_time?: unknown } | null | undefined)?.retry_time;
+  return typeof retry === 'number' && Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : 0;
+}
+
 /** The passport's `retry_time` when it is a positive number of seconds, else `DEFAULT_CODE_COOLDOWN`. */
 export function cooldownOf(answer: unknown): number {
-  const retry = (answer as { retry_time?: unknown } | null | undefined)?.retry_time;
-  return typeof retry === 'number' && Number.isFinite(retry) && retry > 0
-    ? Math.ceil(retry)
-    : DEFAULT_CODE_COOLDOWN;
+  return retrySeconds(answer) || DEFAULT_CODE_COOLDOWN;
 }
 
 export interface SendCodeTarget {
@@ -51,7 +57,10 @@ export function sendCode<T = SendCodeAnswer>(
 
 export interface SendCodeSnapshot {
   status: 'idle' | 'sending' | 'sent' | 'failed';
-  /** Seconds before the next send is allowed, counted down once a second; 0 when a send is allowed. */
+  /**
+   * Seconds before the next send is allowed, counted down once a second; 0 when a send is allowed.
+   * Runs after a success, and after a CODE_COOLDOWN failure that says how long (its `retry_time`).
+   */
   cooldown: number;
   /** The last send's failure; cleared by the next send or `reset()`. */
   error: AccountError | null;
@@ -93,8 +102,11 @@ const globalClock: CooldownClock = {
 
 /**
  * Code sending with the resend cooldown: after a success the cooldown is the passport's `retry_time`
- * (60 s when it gives none); after a failure there is none, so the person may try again. The
- * countdown is kept as a deadline, so a throttled background tab still shows the right number.
+ * (60 s when it gives none); after a CODE_COOLDOWN failure it is that failure's `retry_time` (the
+ * number's cooldown was armed by another send, perhaps from another client), so the button shows the
+ * real wait instead of inviting clicks the passport refuses; after any other failure there is none, so
+ * the person may try again. The countdown is kept as a deadline, so a throttled background tab still
+ * shows the right number.
  */
 export function createSendCode(client: AccountClient, options: SendCodeOptions): SendCodeFlow {
   const clock = options.clock ?? globalClock;
@@ -115,8 +127,9 @@ export function createSendCode(client: AccountClient, options: SendCodeOptions):
     timer =
       state.get().cooldown > 0 ? clock.setTimeout(tick, (deadline - clock.now()) % 1000 || 1000) : undefined;
   }
-  function tick() {
-    patch({ cooldown: secondsLeft() });
+  // Also the end of a send: its outcome and the cooldown it starts (`deadline`), in one update.
+  function tick(outcome?: Partial<SendCodeSnapshot>) {
+    patch({ ...outcome, cooldown: secondsLeft() });
     schedule();
   }
 
@@ -130,10 +143,12 @@ export function createSendCode(client: AccountClient, options: SendCodeOptions):
       try {
         const data = await sendCode(client, { channel: options.channel, target, type: options.type });
         deadline = clock.now() + cooldownOf(data) * 1000;
-        patch({ status: 'sent', data, cooldown: secondsLeft() });
-        schedule();
+        tick({ status: 'sent', data });
       } catch (error) {
-        patch({ status: 'failed', error: error as AccountError });
+        const wait =
+          (error as AccountError | undefined)?.error_code === CODE_COOLDOWN ? retrySeconds(error) : 0;
+        deadline = clock.now() + wait * 1000;
+        tick({ status: 'failed', error: error as AccountError });
       }
     },
     reset() {

@@ -89,7 +89,83 @@ describe('createSendCode', () => {
     fixture().handle((_, response) =>
       json(response, {
         message: 'error',
-        data: { error_code: ErrorCode.codeCooldown, description: 'wait' },
+        data: { error_code: ErrorCode.deliveryFailed, description: 'not delivered' },
+      }),
+    );
+    const clock = manualClock();
+    const flow = createSendCode(client(), { channel: 'mobile', type: CodeType.mobileLogin, clock });
+    await expect(flow.send('+8613912345678')).resolves.toBeUndefined();
+    expect(flow.getSnapshot()).toMatchObject({ status: 'failed', cooldown: 0 });
+    expect(flow.getSnapshot().error?.error_code).toBe(ErrorCode.deliveryFailed);
+    expect(clock.pending()).toBe(0);
+    flow.reset();
+    expect(flow.getSnapshot()).toMatchObject({ status: 'idle', error: null });
+    // The person may try again at once.
+    await flow.send('+8613912345678');
+    expect(fixture().requests).toHaveLength(2);
+  });
+
+  it('CODE_COOLDOWN counts down from its retry_time, keeps the error, and sends nothing until it ends', async () => {
+    // The number's cooldown was armed by someone else's send: the passport says how long is left.
+    fixture().handle((_, response) =>
+      json(response, {
+        message: 'error',
+        data: { error_code: ErrorCode.codeCooldown, description: 'wait', retry_time: 1740 },
+      }),
+    );
+    const clock = manualClock();
+    const flow = createSendCode(client(), { channel: 'mobile', type: CodeType.mobileLogin, clock });
+    const seen: SendCodeSnapshot[] = [];
+    flow.subscribe(() => seen.push(flow.getSnapshot()));
+
+    await flow.send('+8613912345678');
+    expect(seen.map((s) => [s.status, s.cooldown])).toEqual([
+      ['sending', 0],
+      ['failed', 1740],
+    ]);
+    expect(flow.getSnapshot().error).toMatchObject({ error_code: ErrorCode.codeCooldown, retry_time: 1740 });
+    expect(flow.getSnapshot().data).toBeUndefined();
+
+    clock.advance(1000);
+    expect(flow.getSnapshot().cooldown).toBe(1739);
+    await flow.send('+8613912345678');
+    expect(fixture().requests).toHaveLength(1);
+
+    // reset() clears the error; the passport's cooldown, and so ours, keeps running.
+    flow.reset();
+    expect(flow.getSnapshot()).toMatchObject({ status: 'idle', error: null, cooldown: 1739 });
+
+    fixture().handle((_, response) => json(response, { message: 'success', data: { retry_time: 60 } }));
+    clock.advance(1_739_000);
+    expect(flow.getSnapshot().cooldown).toBe(0);
+    expect(clock.pending()).toBe(0);
+    await flow.send('+8613912345678');
+    expect(fixture().requests).toHaveLength(2);
+    expect(flow.getSnapshot()).toMatchObject({ status: 'sent', error: null, cooldown: 60 });
+    flow.dispose();
+  });
+
+  it('CODE_COOLDOWN without a positive retry_time starts no cooldown (nothing to count from)', async () => {
+    for (const retry_time of [undefined, 0, -5, '90']) {
+      fixture().handle((_, response) =>
+        json(response, {
+          message: 'error',
+          data: { error_code: ErrorCode.codeCooldown, description: 'wait', retry_time },
+        }),
+      );
+      const clock = manualClock();
+      const flow = createSendCode(client(), { channel: 'email', type: CodeType.emailLogin, clock });
+      await flow.send('ada@example.com');
+      expect(flow.getSnapshot(), String(retry_time)).toMatchObject({ status: 'failed', cooldown: 0 });
+      expect(clock.pending()).toBe(0);
+    }
+  });
+
+  it('only CODE_COOLDOWN is read for a wait: another failure carrying retry_time starts none', async () => {
+    fixture().handle((_, response) =>
+      json(response, {
+        message: 'error',
+        data: { error_code: ErrorCode.codeSendLimit, description: 'limit', retry_time: 600 },
       }),
     );
     const flow = createSendCode(client(), {
@@ -97,11 +173,8 @@ describe('createSendCode', () => {
       type: CodeType.mobileLogin,
       clock: manualClock(),
     });
-    await expect(flow.send('+8613912345678')).resolves.toBeUndefined();
+    await flow.send('+8613912345678');
     expect(flow.getSnapshot()).toMatchObject({ status: 'failed', cooldown: 0 });
-    expect(flow.getSnapshot().error?.error_code).toBe(ErrorCode.codeCooldown);
-    flow.reset();
-    expect(flow.getSnapshot()).toMatchObject({ status: 'idle', error: null });
   });
 
   it('a double click in one tick sends one code', async () => {
