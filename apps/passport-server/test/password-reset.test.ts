@@ -5,6 +5,7 @@ import {
   emailTicket,
   GOOD_PASSWORD,
   isSignedIn,
+  judgedWhile,
   mobileCode,
   mobileTicket,
   OTHER_GOOD_PASSWORD,
@@ -323,28 +324,16 @@ describe('password change, update and set (signed in)', () => {
     const { phone, laptop } = await accountOnTwoDevices();
     // Thirty requests of the phone's session at once (twins hold its cookies), each with another guess.
     const twins = Array.from({ length: 30 }, () => phone.twin());
-    const { passwords } = server.app;
-    const real = passwords.verify;
-    let judged = 0;
-    passwords.verify = (stored, password) => {
-      judged += 1;
-      return real(stored, password);
-    };
-    let answers: number[];
-    try {
-      answers = (
-        await Promise.all(
-          twins.map((twin, i) =>
-            twin.post(paths.web.passwordUpdate, {
-              current_password: `wrong guess ${i}`,
-              password: OTHER_GOOD_PASSWORD,
-            }),
-          ),
-        )
-      ).map((answer) => answer.body.data.error_code);
-    } finally {
-      passwords.verify = real;
-    }
+    const { judged, codes: answers } = await judgedWhile(
+      server,
+      twins.map(
+        (twin, i) => () =>
+          twin.post(paths.web.passwordUpdate, {
+            current_password: `wrong guess ${i}`,
+            password: OTHER_GOOD_PASSWORD,
+          }),
+      ),
+    );
     expect(judged).toBe(3);
     expect(answers.filter((code) => code === ErrorCode.currentPasswordWrong)).toHaveLength(3);
     expect(answers.filter((code) => code === ErrorCode.temporarilyLocked)).toHaveLength(27);

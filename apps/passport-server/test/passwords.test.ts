@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, paths } from '../src/protocol';
-import { signInBySms } from './support/flows';
+import { judgedWhile, signInBySms } from './support/flows';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
 let server: TestServer;
@@ -171,23 +171,10 @@ describe('password login', () => {
       return browser;
     };
     const browsers = await Promise.all(Array.from({ length: 30 }, fromThere));
-    const { passwords } = server.app;
-    const real = passwords.verify;
-    let judged = 0;
-    passwords.verify = (stored, password) => {
-      judged += 1;
-      return real(stored, password);
-    };
-    let answers: number[];
-    try {
-      answers = (
-        await Promise.all(
-          browsers.map((b, i) => b.post(paths.web.userLogin, { email, password: `wrong ${i}` })),
-        )
-      ).map((answer) => answer.body.data.error_code);
-    } finally {
-      passwords.verify = real;
-    }
+    const { judged, codes: answers } = await judgedWhile(
+      server,
+      browsers.map((b, i) => () => b.post(paths.web.userLogin, { email, password: `wrong ${i}` })),
+    );
     expect(judged).toBe(3);
     expect(answers.filter((code) => code === ErrorCode.wrongCredentials)).toHaveLength(3);
     expect(answers.filter((code) => code === ErrorCode.temporarilyLocked)).toHaveLength(27);

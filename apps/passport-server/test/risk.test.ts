@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Limits } from '../src/limits';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
 import { decisionOf, solve } from './support/challenge';
+import { judgedWhile } from './support/flows';
 import {
   type Browser,
   freshEmail,
@@ -61,21 +62,10 @@ describe('failures per target', () => {
         return browser;
       }),
     );
-    const { passwords } = ref.server.app;
-    const real = passwords.verify;
-    let judged = 0;
-    passwords.verify = (stored, password) => {
-      judged += 1;
-      return real(stored, password);
-    };
-    let answers: number[];
-    try {
-      answers = (await Promise.all(browsers.map((browser) => wrongPassword(browser, email)))).map(
-        (answer) => answer.body.data.error_code,
-      );
-    } finally {
-      passwords.verify = real;
-    }
+    const { judged, codes: answers } = await judgedWhile(
+      ref.server,
+      browsers.map((browser) => () => wrongPassword(browser, email)),
+    );
     expect(judged).toBe(3);
     expect(answers.filter((code) => code === ErrorCode.wrongCredentials)).toHaveLength(3);
     expect(answers.filter((code) => code === ErrorCode.challengeRequired)).toHaveLength(27);

@@ -53,3 +53,27 @@ export async function isSignedIn(browser: Browser): Promise<boolean> {
 
 /** Lets a send cooldown of a few milliseconds pass, on the database store and on Redis alike. */
 export const passCooldown = () => new Promise((resolve) => setTimeout(resolve, 15));
+
+/**
+ * Sends requests all at once and counts how many passwords the server judged (argon2id verifies) while
+ * they ran: the parallel-guess tests' measure of racing past a lock or a challenge. Answers the
+ * requests' error codes, in order.
+ */
+export async function judgedWhile(
+  server: TestServer,
+  requests: readonly (() => Promise<{ body: { data: { error_code?: number } } }>)[],
+): Promise<{ judged: number; codes: (number | undefined)[] }> {
+  const { passwords } = server.app;
+  const real = passwords.verify;
+  let judged = 0;
+  passwords.verify = (stored, password) => {
+    judged += 1;
+    return real(stored, password);
+  };
+  try {
+    const answers = await Promise.all(requests.map((request) => request()));
+    return { judged, codes: answers.map((answer) => answer.body.data.error_code) };
+  } finally {
+    passwords.verify = real;
+  }
+}
