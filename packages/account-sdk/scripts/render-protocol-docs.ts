@@ -296,10 +296,26 @@ export function renderProtocolDocs(
           'cookie',
           `HttpOnly, 60 days, path ${code('/passport/open/')}: the last open-auth connect request this browser followed and the interaction it became, signed by the server, so that interaction, once expired, can start again (${code('open/connect/resume')}); ${code('__Secure-')} behind https`,
         ],
+        // The OpenID provider's own (oidc-provider), named by the server.
+        [
+          code('_session'),
+          'cookie',
+          `the OpenID provider's session (open authorization): HttpOnly, SameSite=Lax, path ${code('/')}, signed by ${code('_session.sig')}; it remembers whom the provider signed in, while the Portico session decides (docs/open-authorization.md); ${code('__Host-_session')} behind https`,
+        ],
+        [
+          code('_interaction'),
+          'cookie',
+          `the OpenID provider's pending authorization request: HttpOnly, SameSite=Lax, path ${code('/authorization')} (the consent page), signed by ${code('_interaction.sig')}; ${code('__Secure-_interaction')} behind https`,
+        ],
+        [
+          code('_interaction_resume'),
+          'cookie',
+          `the same request on the provider's resume path (${code('/oauth/auth/<id>')}), signed by ${code('_interaction_resume.sig')}; ${code('__Secure-_interaction_resume')} behind https`,
+        ],
       ],
     ),
     '',
-    `Behind https the HttpOnly cookies carry the ${code('__Host-')} prefix (${code('__Host-sessionid')}, ${code('__Host-passport_device')}, …); with ${code('COOKIE_DOMAIN')} set, ${code('sessionid')} and ${code('passport_pre')} take ${code('__Secure-')} instead, as a ${code('__Host-')} cookie cannot name a domain.`,
+    `Behind https (an https ${code('PUBLIC_ORIGIN')}; the request's scheme and X-Forwarded-Proto change nothing) every cookie is Secure and the HttpOnly ones carry a prefix: ${code('__Host-')} for a cookie of the whole host (${code('__Host-sessionid')}, ${code('__Host-passport_device')}, ${code('__Host-_session')}, …), ${code('__Secure-')} for one on a narrower path; with ${code('COOKIE_DOMAIN')} set, ${code('sessionid')} and ${code('passport_pre')} take ${code('__Secure-')} instead, as a ${code('__Host-')} cookie cannot name a domain.`,
     '',
   );
 
