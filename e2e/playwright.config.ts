@@ -16,10 +16,8 @@ export const chromiumArgs = [
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
-  // Every test starts its own server. Three workers on a 2-core machine: with two, the fresh-clone run
-  // spent 8.5 min here using about one core on average (most of a test's time is a browser or a server
-  // waiting); a test's 120 s bound stays three times its longest (39 s) measured with two.
-  workers: 3,
+  // Every test starts its own server; two workers keep the run short on a 2-core machine.
+  workers: 2,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   // A flaky browser test is a bug to fix, not to retry.
