@@ -531,6 +531,53 @@ const migrations: Record<string, Migration> = {
       await index('open_auth_records_expires_at', ['expires_at']);
     },
   },
+  /**
+   * The events outbox: each operation's events commit with its change; consumers (the audit log,
+   * webhooks) read them in `position` order and keep their place in `event_cursors`.
+   */
+  '0018_events': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      await db.schema
+        .createTable('events')
+        .ifNotExists()
+        .addColumn('position', postgres ? 'bigserial' : 'integer', (c) =>
+          postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('stream', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('actor_user_id', 'text')
+        .addColumn('subject_id', 'text')
+        .addColumn('target_user_id', 'text')
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text')
+        .addColumn('device_id', 'text')
+        .addColumn('occurred_at', 'bigint', (c) => c.notNull())
+        .execute();
+      const index = (name: string, columns: string[]) =>
+        db.schema.createIndex(name).ifNotExists().on('events').columns(columns).execute();
+      await index('events_stream', ['stream', 'position']);
+      await index('events_subject', ['subject_id', 'position']);
+      await index('events_target_user', ['target_user_id', 'position']);
+      await index('events_actor_user', ['actor_user_id', 'position']);
+      await index('events_occurred_at', ['occurred_at']);
+      await db.schema
+        .createTable('event_cursors')
+        .ifNotExists()
+        .addColumn('consumer', 'text', (c) => c.primaryKey())
+        .addColumn('position', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('retry_at', 'bigint')
+        .addColumn('last_error', 'text')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

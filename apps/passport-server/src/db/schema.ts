@@ -320,6 +320,41 @@ export interface WaitlistEntriesTable {
   registered_at: Millis | null;
 }
 
+/**
+ * The outbox: every domain event, committed with the change that caused it (src/events). `position`
+ * orders them; consumers keep their own position in `event_cursors`.
+ */
+export interface EventsTable {
+  position: Generated<number>;
+  id: string;
+  type: string;
+  version: number;
+  /** The ordering stream: `user:<id>`, `subject:<id>`. */
+  stream: string;
+  /** JSON of the EventActor. */
+  actor: string;
+  actor_user_id: string | null;
+  subject_id: string | null;
+  target_user_id: string | null;
+  /** JSON of the event's data, as its catalogue schema describes. */
+  data: string;
+  ip: string | null;
+  device_id: string | null;
+  occurred_at: Millis;
+}
+
+/** How far each event consumer has got, and who is delivering to it now (a lease). */
+export interface EventCursorsTable {
+  consumer: string;
+  position: number;
+  lease_owner: string | null;
+  lease_until: Millis | null;
+  /** Failed tries of the event after `position`, and when to try it again. */
+  attempts: Generated<number>;
+  retry_at: Millis | null;
+  last_error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -341,6 +376,8 @@ export interface Database {
   manager_transfers: ManagerTransfersTable;
   monitor_events: MonitorEventsTable;
   waitlist_entries: WaitlistEntriesTable;
+  events: EventsTable;
+  event_cursors: EventCursorsTable;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */
