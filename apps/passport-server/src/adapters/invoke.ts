@@ -84,7 +84,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         const ctx: OperationContext = {
           caller,
           tx,
-          now: app.runtime.now,
+          now: () => app.runtime.now(),
           access: app.organisations.access,
           deliver: app.delivery,
           newId: randomUUID,

@@ -28,22 +28,69 @@ export class QueryOutsideTransactionError extends Error {
   }
 }
 
+/** One holder at a time, in arrival order (what Kysely does for a single-connection dialect). */
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+  #release: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    const previous = this.#tail;
+    let release!: () => void;
+    this.#tail = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.#release = release;
+  }
+
+  unlock(): void {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+}
+
 /**
  * The dialect with its driver refusing connections inside an open operation scope. A transaction takes
- * its one connection before the scope is entered, so only queries beside it are refused.
+ * its one connection before the scope is entered, so only queries beside it are refused. The check
+ * must come before the wait for SQLite's one connection, so the guarded driver keeps that wait itself
+ * (and tells Kysely, whose own wait would come first, that it need not).
  */
 export function guardedDialect(dialect: Dialect): Dialect {
+  const adapter = dialect.createAdapter();
+  const mutex = adapter.supportsMultipleConnections ? null : new Mutex();
+  const guardedAdapter = new Proxy(adapter, {
+    get(target, property) {
+      if (property === 'supportsMultipleConnections') return true;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
   return {
-    createAdapter: () => dialect.createAdapter(),
+    createAdapter: () => guardedAdapter,
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createDriver() {
       const driver = dialect.createDriver();
       const acquire = driver.acquireConnection.bind(driver);
-      driver.acquireConnection = () => {
+      const release = driver.releaseConnection.bind(driver);
+      driver.acquireConnection = async () => {
         const scope = operationScope.getStore();
-        if (scope?.open) return Promise.reject(new QueryOutsideTransactionError(scope.operation));
-        return acquire();
+        if (scope?.open) throw new QueryOutsideTransactionError(scope.operation);
+        await mutex?.lock();
+        try {
+          return await acquire();
+        } catch (error) {
+          mutex?.unlock();
+          throw error;
+        }
+      };
+      driver.releaseConnection = async (connection) => {
+        try {
+          await release(connection);
+        } finally {
+          mutex?.unlock();
+        }
       };
       return driver;
     },
