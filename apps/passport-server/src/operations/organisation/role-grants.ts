@@ -18,6 +18,19 @@ const subject = (input: { subject_uid: string }) => input.subject_uid;
 const identityIds = (raw: string | readonly string[]) =>
   stringListOf('sec_user_identity_ids', raw, ORGANISATION_LIMITS.identitiesPerCall) ?? [];
 
+/** One event per member the change touched, about that member's account. */
+function emitPerMember(
+  ctx: Parameters<typeof emitInSubject>[0],
+  type: 'organisation.role.granted' | 'organisation.role.revoked',
+  roleKey: string,
+  deputies: readonly { id: string; user_id: string }[],
+  changed: readonly string[],
+) {
+  for (const deputy of deputies)
+    if (changed.includes(deputy.id))
+      emitInSubject(ctx, type, { roleKey, memberId: deputy.id }, deputy.user_id);
+}
+
 export const grantRole = defineOperation({
   name: 'organisation.role.grant',
   input: schemas.userRoleAdd.body,
@@ -31,16 +44,9 @@ export const grantRole = defineOperation({
     if (Number(role.is_banned) === 1) throw new PassportError('roleBanned');
     assertGrantable(ctx.access, ctx.caller.permissions, storedPermissions(role.permissions));
     const deputies = await deputiesIn(ctx.tx, ctx.caller.subject.id, ids);
-    const granted = new Set(await linkRole(ctx.tx, role, ids, ctx.now()));
-    for (const deputy of deputies)
-      if (granted.has(deputy.id))
-        emitInSubject(
-          ctx,
-          'organisation.role.granted',
-          { roleKey: role.role_key, memberId: deputy.id },
-          deputy.user_id,
-        );
-    return { added: granted.size };
+    const granted = await linkRole(ctx.tx, role, ids, ctx.now());
+    emitPerMember(ctx, 'organisation.role.granted', role.role_key, deputies, granted);
+    return { added: granted.length };
   },
 });
 
@@ -56,16 +62,9 @@ export const revokeRole = defineOperation({
     const role = await roleIn(ctx.tx, ctx.caller.subject.id, input.role_key);
     assertWithinReach(ctx.access, ctx.caller.permissions, storedPermissions(role.permissions));
     const deputies = await deputiesIn(ctx.tx, ctx.caller.subject.id, ids);
-    const revoked = new Set(await unlinkRole(ctx.tx, role.id, ids));
-    for (const deputy of deputies)
-      if (revoked.has(deputy.id))
-        emitInSubject(
-          ctx,
-          'organisation.role.revoked',
-          { roleKey: role.role_key, memberId: deputy.id },
-          deputy.user_id,
-        );
-    return { removed: revoked.size };
+    const revoked = await unlinkRole(ctx.tx, role.id, ids);
+    emitPerMember(ctx, 'organisation.role.revoked', role.role_key, deputies, revoked);
+    return { removed: revoked.length };
   },
 });
 
