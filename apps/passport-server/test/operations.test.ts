@@ -68,7 +68,7 @@ describe('an operation called directly', () => {
     expect(await invoke(server.app, roleInfo, { subject_uid: sid, role_key: 'direct' }, as)).toEqual(role);
   });
 
-  it('checks the caller it declares before it runs: no person, or no identity in the subject', async () => {
+  it('checks the caller it declares before it runs: a person, their identity in the subject, its permission', async () => {
     const { as, sid } = await managerPrincipal();
     const input = { subject_uid: sid, role_key: 'x', role_name: 'x', permissions: [] };
     await expect(invoke(server.app, createRole, input, { kind: 'anonymous' })).rejects.toMatchObject({
@@ -82,6 +82,38 @@ describe('an operation called directly', () => {
     await expect(
       invoke(server.app, banRole, { subject_uid: stranger.sid, role_key: 'reader' }, as),
     ).rejects.toMatchObject({ errorName: 'subjectNotFound' });
+    // The stranger as a member without roles: an identity, but not the permission.
+    const now = server.app.runtime.now();
+    await server.app.db
+      .insertInto('deputies')
+      .values({
+        id: `d-${stranger.sid}`,
+        subject_id: sid,
+        user_id: stranger.as.kind === 'person' ? stranger.as.user.id : '',
+        deputy_name: 'M',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await expect(invoke(server.app, createRole, input, stranger.as)).rejects.toMatchObject({
+      errorName: 'permissionDenied',
+      extra: { permission: 'role:create' },
+    });
+  });
+
+  it('is not mounted while it declares what no adapter checks yet: a step-up, an API key', async () => {
+    const { as, sid } = await managerPrincipal();
+    const base = {
+      name: 'test.unmountable',
+      input: Type.Object({ subject_uid: Type.String() }),
+      output: Type.Object({}),
+      emits: [],
+      run: async () => ({}),
+    } as const;
+    const stepUp = defineOperation({ ...base, caller: caller.person, stepUp: 300 });
+    await expect(invoke(server.app, stepUp, { subject_uid: sid }, as)).rejects.toThrow(/step-up/);
+    const apiKey = defineOperation({ ...base, caller: caller.apiKey('roles:write') });
+    await expect(invoke(server.app, apiKey, { subject_uid: sid }, as)).rejects.toThrow(/API key/);
   });
 
   it('rolls its events back with a change that fails, and refuses an event it does not declare', async () => {
