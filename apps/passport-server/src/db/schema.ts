@@ -355,6 +355,27 @@ export interface EventCursorsTable {
   last_error: string | null;
 }
 
+/**
+ * The audit log: the outbox's events as people, managers and operators read them (src/events/consumers/
+ * audit-log). `position` is the event's outbox position (newest first is its reverse).
+ */
+export interface AuditLogTable {
+  position: number;
+  id: string;
+  type: string;
+  version: number;
+  /** JSON of the EventActor. */
+  actor: string;
+  actor_user_id: string | null;
+  subject_id: string | null;
+  target_user_id: string | null;
+  /** JSON of the event's data; erasure replaces the person's identifiers in it. */
+  data: string;
+  ip: string | null;
+  device_id: string | null;
+  occurred_at: Millis;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -378,6 +399,7 @@ export interface Database {
   waitlist_entries: WaitlistEntriesTable;
   events: EventsTable;
   event_cursors: EventCursorsTable;
+  audit_log: AuditLogTable;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */
