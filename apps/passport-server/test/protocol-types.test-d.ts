@@ -4,9 +4,12 @@
  * field added, dropped, renamed or retyped on either side fails `pnpm typecheck` (this file is in the
  * tsconfig's `include`; vitest does not run it, it has nothing to run).
  */
+
+import type { OrganisationAuditPage as OrganisationAuditData } from '@portico/affiliate-sdk';
 import type { Static, TSchema } from 'typebox';
 import type {
   AccountInfo,
+  AuditPageData,
   CheckLoginData,
   HasPasswordData,
   LogoutData,
@@ -24,6 +27,7 @@ import type {
   CheckLoginData as CheckLoginSchema,
   UserTokenData as UserTokenSchema,
 } from '../src/schemas/app';
+import type { AuditPage, OrganisationAuditPage } from '../src/schemas/audit';
 import type { LogoutData as LogoutSchema } from '../src/schemas/logout';
 import type { HasSetData, PasswordChanged } from '../src/schemas/password';
 import type {
@@ -55,6 +59,8 @@ export type Checks = [
   Expect<Matches<typeof RegisteredAnswer, RegisteredCheckData>>,
   Expect<Matches<typeof Device, RememberedDevice>>,
   Expect<Matches<typeof UserTokenSchema, UserTokenData>>,
+  Expect<Matches<typeof AuditPage, AuditPageData>>,
+  Expect<Matches<typeof OrganisationAuditPage, OrganisationAuditData>>,
 ];
 
 // The check can fail: a type that lost a field, or gained a required one, is not the same.
