@@ -5,7 +5,6 @@
  * tsconfig's `include`; vitest does not run it, it has nothing to run).
  */
 
-import type { OrganisationAuditPage as OrganisationAuditData } from '@portico/affiliate-sdk';
 import type { Static, TSchema } from 'typebox';
 import type {
   AccountInfo,
@@ -27,7 +26,7 @@ import type {
   CheckLoginData as CheckLoginSchema,
   UserTokenData as UserTokenSchema,
 } from '../src/schemas/app';
-import type { AuditPage, OrganisationAuditPage } from '../src/schemas/audit';
+import type { AuditPage } from '../src/schemas/audit';
 import type { LogoutData as LogoutSchema } from '../src/schemas/logout';
 import type { HasSetData, PasswordChanged } from '../src/schemas/password';
 import type {
@@ -60,7 +59,6 @@ export type Checks = [
   Expect<Matches<typeof Device, RememberedDevice>>,
   Expect<Matches<typeof UserTokenSchema, UserTokenData>>,
   Expect<Matches<typeof AuditPage, AuditPageData>>,
-  Expect<Matches<typeof OrganisationAuditPage, OrganisationAuditData>>,
 ];
 
 // The check can fail: a type that lost a field, or gained a required one, is not the same.

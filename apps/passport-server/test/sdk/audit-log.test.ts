@@ -7,6 +7,7 @@ import {
   smsLogin,
 } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
+import type { Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../../src/events/outbox';
@@ -28,6 +29,11 @@ beforeAll(async () => {
   server = await startSdkServer({}, { limits: { sendCooldownMs: 5 } });
 });
 afterAll(async () => server?.close());
+
+// The affiliate SDK's page type is the server schema's, both ways (a drift fails the typecheck).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const organisationPageMatches: Same<Static<typeof OrganisationAuditPage>, aff.OrganisationAuditPage> =
+  true;
 
 const personalPage = Compile(AuditPage);
 const organisationPage = Compile(OrganisationAuditPage);
