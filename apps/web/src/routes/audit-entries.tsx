@@ -24,11 +24,28 @@ const NAMED = new Set([
   'account.cancellation_completed',
 ]);
 
+const KNOWN_WORDS = new Set([
+  'audit.method.password',
+  'audit.method.mobileCode',
+  'audit.method.emailCode',
+  'audit.method.thirdParty',
+  'audit.method.qr',
+  'audit.channel.mobile',
+  'audit.channel.email',
+]);
+
 /** An entry's event in words: "Signed in (password)", or its type when the page has no words for it. */
 export function eventText(t: AuditT, entry: AuditEntry): string {
   if (!NAMED.has(entry.type)) return entry.type;
+  // A sign-in method or channel the page has words for is named in them; anything else as it is.
+  const word = (field: 'method' | 'channel', value: string) => {
+    const key = `audit.${field}.${value}`;
+    return KNOWN_WORDS.has(key) ? t(key as Parameters<AuditT>[0]) : value;
+  };
   const values = Object.fromEntries(
-    Object.entries(entry.data).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),
+    Object.entries(entry.data)
+      .filter((pair): pair is [string, string] => typeof pair[1] === 'string')
+      .map(([key, value]) => [key, key === 'method' || key === 'channel' ? word(key, value) : value]),
   );
   return t(entry.type as Parameters<AuditT>[0], values);
 }
