@@ -359,22 +359,10 @@ export interface EventCursorsTable {
  * The audit log: the outbox's events as people, managers and operators read them (src/events/consumers/
  * audit-log). `position` is the event's outbox position (newest first is its reverse).
  */
-export interface AuditLogTable {
+export type AuditLogTable = Omit<EventsTable, 'position' | 'stream'> & {
+  /** The event's outbox position; erasure replaces the person's identifiers in `data`. */
   position: number;
-  id: string;
-  type: string;
-  version: number;
-  /** JSON of the EventActor. */
-  actor: string;
-  actor_user_id: string | null;
-  subject_id: string | null;
-  target_user_id: string | null;
-  /** JSON of the event's data; erasure replaces the person's identifiers in it. */
-  data: string;
-  ip: string | null;
-  device_id: string | null;
-  occurred_at: Millis;
-}
+};
 
 export interface Database {
   users: UsersTable;
