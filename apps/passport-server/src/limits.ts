@@ -79,6 +79,16 @@ export interface Limits {
   webIdsPerIpPerHour: number;
   /** Waitlist submissions one client address may make per hour. */
   waitlistSubmitsPerIpPerHour: number;
+  /**
+   * The events dispatcher (src/events/dispatcher): how often it looks for other servers' events, how
+   * long a wake after a commit here waits to gather more, a cursor lease's life, and a failing
+   * consumer's first and longest retry delays.
+   */
+  eventPollMs: number;
+  eventWakeDelayMs: number;
+  eventLeaseMs: number;
+  eventRetryBaseMs: number;
+  eventRetryMaxMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -110,6 +120,11 @@ export const defaultLimits: Limits = {
   monitorWriteDelayMs: 250,
   webIdsPerIpPerHour: 120,
   waitlistSubmitsPerIpPerHour: 10,
+  eventPollMs: 2_000,
+  eventWakeDelayMs: 20,
+  eventLeaseMs: 30_000,
+  eventRetryBaseMs: 1_000,
+  eventRetryMaxMs: 5 * 60_000,
 };
 
 export const HOUR = 3_600_000;

@@ -215,3 +215,21 @@ export const pendingManagerTransfer = /* @__PURE__ */ get<
   T.SubjectUid,
   { transfer: T.PendingTransfer | null; manager: { user_identity_id: string; deputy_name: string } | null }
 >(p.managerPending);
+
+// The audit log
+/**
+ * A page of the organisation's audit log (`audit:read`, which the manager holds), newest first: who
+ * did what to whom, and when. Pass `next_cursor` as `cursor` for the older page.
+ */
+export const listAuditLog = /* @__PURE__ */ get<T.AuditListPayload, T.OrganisationAuditPage>(p.auditList);
+
+/**
+ * The address of the organisation's audit log as a file (CSV by default, or JSON), filtered: a link
+ * for the browser to download with its session (`<a href download>`), at most 10,000 entries.
+ */
+export function auditExportUrl(baseUrl: string, query: T.AuditExportQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  return `${baseUrl.replace(/\/$/, '')}${p.auditExport}?${params}`;
+}

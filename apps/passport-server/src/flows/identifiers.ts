@@ -12,6 +12,7 @@ import {
   type VerificationPurpose,
 } from '../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../errors';
+import { eventContextOf } from '../events/record';
 import { CodeType } from '../protocol';
 
 /**
@@ -120,7 +121,14 @@ export async function putIdentifier(
   }
   if (step === 'change')
     await app.verificationTickets.consume(session, input.ticket ?? '', 'change_identifier');
-  await rebind(app, { user, channel, from: step === 'bind' ? null : from, to, movedFrom });
+  await rebind(app, {
+    user,
+    channel,
+    from: step === 'bind' ? null : from,
+    to,
+    movedFrom,
+    context: eventContextOf(app, request),
+  });
   const kicked = input.kick_other === 1 ? await app.sessions.revokeOthers(user.id, session.id) : 0;
   const updated = await freshUser(app, session);
   request.session = { ...session, user: updated };

@@ -3,6 +3,7 @@ import { useSession } from '@portico/account-react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { loadSession } from '../lib/account';
+import { RecentActivity } from './audit-entries';
 
 /** Signed out: to login, which comes back here once signed in. */
 export async function loader() {
@@ -27,6 +28,7 @@ export function Component() {
         </p>
       </PageHeader>
       <AccountSecurity account={account} />
+      <RecentActivity />
     </div>
   );
 }

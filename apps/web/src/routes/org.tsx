@@ -8,6 +8,7 @@ import { PageHeader } from '../components/page-header';
 import { Loading } from '../components/spinner';
 import { accountClient as client, loadSession, queryClient } from '../lib/account';
 import { type OrgT, useOrgT } from './org.messages';
+import { AuditLog } from './org-audit';
 import { Invitations, ManagerTransfer } from './org-invitations';
 
 /**
@@ -511,6 +512,7 @@ export function Component() {
           <Invitations org={org} can={can} />
         )}
         {org && !org.is_frozen && <ManagerTransfer org={org} />}
+        {org && can('audit:read') && <AuditLog org={org} />}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { recordEvents } from '../../events/outbox';
 import { mask } from '../../lib/identifiers';
 import { imageUrl } from '../profile/images';
 
@@ -112,6 +113,19 @@ export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> 
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       for (const eraser of app.cancellation.erasers) await eraser.erase(trx, id);
+      await recordEvents(
+        trx,
+        [
+          {
+            type: 'account.cancellation_completed',
+            stream: `user:${id}`,
+            actor: { kind: 'system' },
+            targetUserId: id,
+            data: {},
+          },
+        ],
+        { at: now },
+      );
       return true;
     });
     if (done) erased.push(id);
