@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import type { CallerSpec, Operation, RequestContext } from '../operations/define';
+import { eventContextOf } from '../events/record';
+import type { CallerSpec, Operation } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
 import { assertMountable, invoke, type Principal } from './invoke';
 
@@ -13,12 +14,6 @@ import { assertMountable, invoke, type Principal } from './invoke';
 /** The person the session cookie proves, or nobody. */
 export const principalOf = (request: FastifyRequest): Principal =>
   request.session ? { kind: 'person', user: request.session.user } : { kind: 'anonymous' };
-
-/** Where the request came from: its address and the device id the SDK sends as `did`. */
-export function requestContextOf(request: FastifyRequest): RequestContext {
-  const did = (request.query as { did?: unknown } | undefined)?.did;
-  return { ip: request.ip, deviceId: typeof did === 'string' ? did.slice(0, 64) : null };
-}
 
 export function operationRoute<
   S extends CallerSpec,
@@ -51,13 +46,9 @@ export function operationRoute<
     data: route.data ?? operation.output,
     at: route.at,
     run: async (app, request) => {
-      const output = await invoke(
-        app,
-        operation,
-        inputOf(request),
-        principalOf(request),
-        requestContextOf(request),
-      );
+      // Where the request came from, read as the flows' own events read it.
+      const { ip = null, deviceId = null } = eventContextOf(app, request);
+      const output = await invoke(app, operation, inputOf(request), principalOf(request), { ip, deviceId });
       return route.output ? route.output(output) : output;
     },
   });
