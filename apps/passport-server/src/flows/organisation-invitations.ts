@@ -471,7 +471,7 @@ export async function acceptInvitation(
           .executeTakeFirst()
       : undefined;
     if (!inviter || Number(inviter.is_frozen) === 1) throw new PassportError('invitationCancelled');
-    const held = await app.organisations.permissionsOf(inviter);
+    const held = await app.organisations.permissionsOf(inviter, trx);
     for (const role of roles)
       for (const p of storedPermissions(role.permissions))
         if (!held.has(p)) throw new PassportError('grantExceedsOwn', { permission: p });

@@ -1050,7 +1050,7 @@ describe('organisations and account cancellation', () => {
       server.app.db.selectFrom('deputies').select('id').where('user_id', '=', m.userId).execute();
     const [deputy] = await rows();
     const eraser = server.app.cancellation.erasers.find((e) => e.key === 'deputies')!;
-    await server.app.db.transaction().execute((trx) => eraser.erase(trx, m.userId));
+    await server.app.db.transaction().execute((trx) => eraser.erase(trx, m.userId, { mobile: null, email: null }));
     expect(await rows()).toEqual([]);
     const links = await server.app.db
       .selectFrom('deputy_roles')

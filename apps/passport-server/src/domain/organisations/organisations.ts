@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { DeputyRow, RoleRow, SubjectRow, User } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, DeputyRow, RoleRow, SubjectRow, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { MAX_PAGE_SIZE } from '../../protocol';
 import { realNameSealer } from './real-name';
@@ -81,8 +82,11 @@ export interface Organisations {
    * `frozenSubjectOk` lets the manager thaw a frozen subject.
    */
   actorIn(user: User, subjectId: string, options?: { frozenSubjectOk?: boolean }): Promise<Actor>;
-  /** What a deputy holds now: every permission for the manager, else its unbanned roles' known ones. */
-  permissionsOf(deputy: Pick<DeputyRow, 'id' | 'is_manager'>): Promise<Set<string>>;
+  /**
+   * What a deputy holds now: every permission for the manager, else its unbanned roles' known ones.
+   * Inside a transaction, pass it (`db`): on SQLite the transaction holds the one connection.
+   */
+  permissionsOf(deputy: Pick<DeputyRow, 'id' | 'is_manager'>, db?: Kysely<Database>): Promise<Set<string>>;
   /** PERMISSION_DENIED unless the actor holds `permission`. */
   require(actor: Actor, permission: string): void;
   /** A deputy of the actor's subject, or MEMBER_NOT_FOUND (also for an id of another subject). */
@@ -100,9 +104,9 @@ export function createOrganisations(app: FastifyInstance): Organisations {
   const { db } = app;
   const access = accessStatement(app.config.organisations?.statement);
 
-  const permissionsOf: Organisations['permissionsOf'] = async (deputy) => {
+  const permissionsOf: Organisations['permissionsOf'] = async (deputy, within = db) => {
     if (Number(deputy.is_manager) === 1) return new Set(access.all);
-    const rows = await db
+    const rows = await within
       .selectFrom('deputy_roles')
       .innerJoin('roles', 'roles.id', 'deputy_roles.role_id')
       .select('roles.permissions')
