@@ -70,6 +70,8 @@ export interface Limits {
   webIdsPerIpPerHour: number;
   /** Waitlist submissions one client address may make per hour. */
   waitlistSubmitsPerIpPerHour: number;
+  /** Members one account, and one client address, may add (each an invitation) per hour. */
+  memberAddsPerCallerPerHour: number;
 }
 
 export const defaultLimits: Limits = {
@@ -98,6 +100,7 @@ export const defaultLimits: Limits = {
   monitorWriteDelayMs: 250,
   webIdsPerIpPerHour: 120,
   waitlistSubmitsPerIpPerHour: 10,
+  memberAddsPerCallerPerHour: 60,
 };
 
 export const HOUR = 3_600_000;

@@ -9,7 +9,7 @@ import {
 } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType, OrganisationErrorCode, type OrganisationErrorName } from '../../src/protocol';
+import { CodeType, ErrorCode, OrganisationErrorCode, type OrganisationErrorName } from '../../src/protocol';
 import { passCooldown } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { freshMobile } from '../support/server';
@@ -24,11 +24,12 @@ import { DAY_MS, testClock } from './profile-helpers';
  */
 
 const clock = testClock();
+const ADDS_PER_HOUR = 8;
 let server: SdkServer;
 beforeAll(async () => {
   server = await startSdkServer(
     { devOutbox: 'on', inviteTtlSeconds: 30 * 86_400 },
-    { limits: { sendCooldownMs: 5 }, now: clock.now },
+    { limits: { sendCooldownMs: 5, memberAddsPerCallerPerHour: ADDS_PER_HOUR }, now: clock.now },
   );
 });
 afterAll(async () => server?.close());
@@ -271,5 +272,96 @@ describe('erasure and the invitations', () => {
     const again = await signIn(boss.mobile);
     const listed = await aff.listInvitations(again.client, { subject_uid: boss.sid });
     expect(listed.items).toHaveLength(2);
+  });
+});
+
+describe('adding a member', () => {
+  it('invites an existing account, which joins only by accepting', async () => {
+    const boss = await manager();
+    await aff.createRole(boss.client, {
+      subject_uid: boss.sid,
+      role_key: 'reader',
+      role_name: 'Reader',
+      permissions: ['member:read'],
+    });
+    const existing = await signIn();
+    const invited = await aff.createUserWithRole(boss.client, {
+      subject_uid: boss.sid,
+      account: existing.mobile,
+      deputy_name: 'Asked',
+      role_key: 'reader',
+    });
+    expect(invited).toMatchObject({ channel: 'mobile', state: 'pending', role_keys: ['reader'] });
+    const memberIds = async () =>
+      (await aff.listDeputies(boss.client, { sec_subject_uid: boss.sid })).items.map(
+        (m) => m.user_identity_id,
+      );
+    expect(await memberIds()).not.toContain(invited.deputy_identity_id);
+    expect((await aff.listSubjects(existing.client, {})).items).toHaveLength(0);
+    // The person was told, on their own number, and accepts.
+    await aff.acceptInvitation(existing.client, { invite_ticket: invited.invite_ticket });
+    expect(await memberIds()).toContain(invited.deputy_identity_id);
+  });
+
+  it('answers the same whether or not an account holds the contact, and refuses usernames alike', async () => {
+    const boss = await manager();
+    await aff.createRole(boss.client, {
+      subject_uid: boss.sid,
+      role_key: 'reader',
+      role_name: 'Reader',
+      permissions: [],
+    });
+    const existing = await signIn();
+    const add = (account: string) =>
+      aff.createUserWithRole(boss.client, {
+        subject_uid: boss.sid,
+        account,
+        deputy_name: 'N',
+        role_key: 'reader',
+      });
+    const shape = (answer: object) =>
+      Object.fromEntries(
+        Object.entries(answer).map(([k, v]) => [
+          k,
+          [
+            'invite_id',
+            'deputy_identity_id',
+            'invite_ticket',
+            'link',
+            'contact',
+            'expires_at',
+            'created_at',
+            'updated_at',
+          ].includes(k)
+            ? typeof v
+            : v,
+        ]),
+      );
+    const known = await add(existing.mobile);
+    const unknown = await add(freshMobile());
+    expect(shape(unknown)).toEqual(shape(known));
+    // Usernames need a lookup to reach anyone: refused, whether one exists or not.
+    const named = await rejection(add('nobody_registered_this'));
+    expect(named.error_code).not.toBe(0);
+  });
+
+  it('charges each add to the caller: past the hourly budget it is refused', async () => {
+    const boss = await manager();
+    await aff.createRole(boss.client, {
+      subject_uid: boss.sid,
+      role_key: 'reader',
+      role_name: 'Reader',
+      permissions: [],
+    });
+    const add = () =>
+      aff.createUserWithRole(boss.client, {
+        subject_uid: boss.sid,
+        account: freshMobile(),
+        deputy_name: 'N',
+        role_key: 'reader',
+      });
+    for (let i = 0; i < ADDS_PER_HOUR; i += 1) await add();
+    const error = await rejection(add());
+    expect(error.error_code).toBe(ErrorCode.rateLimited);
   });
 });
