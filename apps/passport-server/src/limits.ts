@@ -89,6 +89,8 @@ export interface Limits {
   eventLeaseMs: number;
   eventRetryBaseMs: number;
   eventRetryMaxMs: number;
+  /** Members one account, and one client address, may add (each an invitation) per hour. */
+  memberAddsPerCallerPerHour: number;
 }
 
 export const defaultLimits: Limits = {
@@ -125,6 +127,7 @@ export const defaultLimits: Limits = {
   eventLeaseMs: 30_000,
   eventRetryBaseMs: 1_000,
   eventRetryMaxMs: 5 * 60_000,
+  memberAddsPerCallerPerHour: 60,
 };
 
 export const HOUR = 3_600_000;

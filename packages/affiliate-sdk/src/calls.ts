@@ -84,8 +84,11 @@ export const banRole = /* @__PURE__ */ defineCall<T.BanRolePayload, T.Role, Path
 export const listRoles = /* @__PURE__ */ paged<T.RoleListPayload, T.Role>(p.roleList);
 /** One role (`role:read`). */
 export const roleInfo = /* @__PURE__ */ get<T.RoleRef, T.Role>(p.roleInfo);
-/** Adds an existing account as a member with a role (`member:create` and `role:assign`). */
-export const createUserWithRole = /* @__PURE__ */ post<T.CreateUserWithRolePayload, T.Deputy>(
+/**
+ * Invites a member with a role by mobile or e-mail (`member:create` and `role:assign`): an invitation,
+ * the same whether or not an account holds the contact; the person joins when they accept it.
+ */
+export const createUserWithRole = /* @__PURE__ */ post<T.CreateUserWithRolePayload, T.IssuedInvitation>(
   p.userRoleCreateUser,
 );
 /** Gives a role to members (`role:assign`). */

@@ -11,7 +11,7 @@ import {
   migrationProvider,
   ORG_VERSION_TRIGGERS,
 } from './migrations';
-import { guardedDialect } from './operation-scope';
+import { GuardedKysely, guardedDialect } from './operation-scope';
 import type { Database, MonitorSchema, StoreSchema } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -88,8 +88,8 @@ function openSqlite(config: Config): DatabaseHandle {
   // FULL: an acknowledged write survives power loss, not only a process crash (NORMAL risks the last
   // transactions on power loss). See docs/operations.md before relaxing it.
   const sqlite = openSqliteFile(file, 'FULL');
-  const db = new Kysely<Database>({
-    dialect: guardedDialect(new SqliteDialect({ database: cachingDatabase(sqlite) })),
+  const db = new GuardedKysely<Database>({
+    dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }),
   });
   // The store's counters and short-lived state in a file of their own at NORMAL: a commit there survives
   // a process crash but may be lost with the last moments before a power loss, which is what Redis

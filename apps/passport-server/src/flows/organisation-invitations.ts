@@ -135,17 +135,21 @@ async function deliver(
   );
 }
 
-/** Creates an invitation on a channel and delivers it. */
+/**
+ * Creates an invitation on a channel and delivers it. `permissions` are what the caller must hold:
+ * `invitation:create`, or what adding a member asks (user_role/create_user, which invites too).
+ */
 export async function invite(
   app: FastifyInstance,
   request: FastifyRequest,
   channel: InviteChannel,
   input: InviteInput,
+  permissions: readonly string[] = ['invitation:create'],
 ) {
   const { user } = requireSession(request);
   const orgs = app.organisations;
   const actor = await orgs.actorIn(user, input.subject_uid);
-  orgs.require(actor, 'invitation:create');
+  for (const permission of permissions) orgs.require(actor, permission);
   const keys = stringListOf('role_keys', input.role_keys, ORGANISATION_LIMITS.inviteRolesMax) ?? [];
   await grantableRoles(app, actor, keys);
   const contact = contactOf(app, channel, input.contact);
@@ -492,7 +496,7 @@ export async function acceptInvitation(
           .executeTakeFirst()
       : undefined;
     if (!inviter || Number(inviter.is_frozen) === 1) throw new PassportError('invitationCancelled');
-    const held = await app.organisations.permissionsOf(inviter);
+    const held = await app.organisations.permissionsOf(inviter, trx);
     for (const role of roles)
       for (const p of storedPermissions(role.permissions))
         if (!held.has(p)) throw new PassportError('grantExceedsOwn', { permission: p });

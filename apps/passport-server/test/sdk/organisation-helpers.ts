@@ -47,7 +47,10 @@ export const role = (boss: Manager, roleKey: string, permissions: readonly strin
     permissions: [...permissions],
   });
 
-/** A new member of the manager's subject holding a new role (`roleKey`) with these permissions. */
+/**
+ * A new member of the manager's subject holding a new role (`roleKey`) with these permissions: invited,
+ * and the invitation accepted (adding an account is always an invitation the person accepts).
+ */
 export async function member(
   server: SdkServer,
   boss: Manager,
@@ -56,13 +59,15 @@ export async function member(
 ) {
   const p = await person(server);
   await role(boss, roleKey, permissions);
-  const deputy = await aff.createUserWithRole(boss.client, {
+  const invited = await aff.createUserWithRole(boss.client, {
     subject_uid: boss.sid,
     account: p.mobile,
     deputy_name: 'Member',
     role_key: roleKey,
   });
-  return { ...p, roleKey, identity: deputy.user_identity_id };
+  await aff.acceptInvitation(p.client, { invite_ticket: invited.invite_ticket });
+  await aff.switchMember(p.client, { to_sec_member_id: '0' });
+  return { ...p, roleKey, identity: invited.deputy_identity_id };
 }
 
 /** The organisation error a call rejects with. */

@@ -145,14 +145,18 @@ function Members({ t, org, can }: { t: OrgT; org: Org; can(p: string): boolean }
   const [account, setAccount] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState('');
+  const [invited, setInvited] = useState(false);
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
   function add(event: FormEvent) {
     event.preventDefault();
     if (!account || !name || !role) return;
+    setInvited(false);
     act.mutate(() =>
       aff
         .createUserWithRole(client, { subject_uid: sid, account, deputy_name: name, role_key: role })
         .then(() => {
+          // An invitation: the person joins when they accept it, so the list does not change yet.
+          setInvited(true);
           setAccount('');
           setName('');
         }),
@@ -259,6 +263,9 @@ function Members({ t, org, can }: { t: OrgT; org: Org; can(p: string): boolean }
               .filter((r) => !r.is_banned)
               .map((r) => [r.role_key, r.role_name])}
           />
+          <p role="status" className="success">
+            {invited ? t('org.memberInvited') : ''}
+          </p>
           <SubmitButton pending={act.isPending}>{t('org.addMember')}</SubmitButton>
         </form>
       )}

@@ -175,7 +175,7 @@ export interface RoleRef extends SubjectUid {
 }
 export interface RoleListPayload extends SubjectUid, PageQuery {}
 export interface CreateUserWithRolePayload extends SubjectUid {
-  /** The existing account to add: its username, mobile or e-mail. */
+  /** The mobile or e-mail to invite (an account holding it joins by accepting; a username is refused). */
   account: string;
   deputy_name: string;
   role_key: string;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { type AccessStatement, accessStatement, assertGrantable, assertHolds } from '../../access/statement';
-import type { DeputyRow, RoleRow, User } from '../../db/schema';
+import type { Database, DeputyRow, RoleRow, User } from '../../db/schema';
 import { MAX_PAGE_SIZE } from '../../protocol';
 import { type Actor, actorIn, deputyIn, permissionsOfDeputy, roleIn } from './actors';
 import { realNameSealer } from './real-name';
@@ -63,8 +64,11 @@ export interface Organisations {
    * `frozenSubjectOk` lets the manager thaw a frozen subject.
    */
   actorIn(user: User, subjectId: string, options?: { frozenSubjectOk?: boolean }): Promise<Actor>;
-  /** What a deputy holds now: every permission for the manager, else its unbanned roles' known ones. */
-  permissionsOf(deputy: Pick<DeputyRow, 'id' | 'is_manager'>): Promise<Set<string>>;
+  /**
+   * What a deputy holds now: every permission for the manager, else its unbanned roles' known ones.
+   * Inside a transaction, pass it (`db`): on SQLite the transaction holds the one connection.
+   */
+  permissionsOf(deputy: Pick<DeputyRow, 'id' | 'is_manager'>, db?: Kysely<Database>): Promise<Set<string>>;
   /** PERMISSION_DENIED unless the actor holds `permission`. */
   require(actor: Actor, permission: string): void;
   /** A deputy of the actor's subject, or MEMBER_NOT_FOUND (also for an id of another subject). */
@@ -86,7 +90,7 @@ export function createOrganisations(app: FastifyInstance): Organisations {
     access,
     realName: realNameSealer(app.secret),
     newId: () => randomUUID(),
-    permissionsOf: (deputy) => permissionsOfDeputy(db, access, deputy),
+    permissionsOf: (deputy, within = db) => permissionsOfDeputy(within, access, deputy),
     actorIn: (user, subjectId, options) => actorIn(db, access, user, subjectId, options),
     require: (actor, permission) => assertHolds(actor.permissions, permission),
     deputyIn: (subjectId, deputyId) => deputyIn(db, subjectId, deputyId),
