@@ -33,8 +33,15 @@ async function write(server: TestServer, count: number, stream = `user:dispatch-
   return stream;
 }
 
-/** A consumer that keeps what it was given (per stream), and fails on demand. */
-function recorder(name: string, seen: StoredEvent[], failOn?: { method: string; times: number }) {
+/**
+ * A consumer that keeps what it was given, fails on demand, and may take a moment per event (so that
+ * two dispatchers' runs overlap).
+ */
+function recorder(
+  name: string,
+  seen: StoredEvent[],
+  { failOn, slowMs }: { failOn?: { method: string; times: number }; slowMs?: number } = {},
+) {
   return {
     name,
     async handle(event: StoredEvent) {
@@ -42,6 +49,7 @@ function recorder(name: string, seen: StoredEvent[], failOn?: { method: string; 
         failOn.times -= 1;
         throw new Error('the consumer is down');
       }
+      if (slowMs) await new Promise((resolve) => setTimeout(resolve, slowMs));
       seen.push(event);
     },
   };
@@ -88,7 +96,7 @@ describe('the events dispatcher', () => {
     const server = await start();
     const seen: StoredEvent[] = [];
     const failOn = { method: 'm2', times: 3 };
-    server.app.events.dispatcher.register(recorder('flaky', seen, failOn));
+    server.app.events.dispatcher.register(recorder('flaky', seen, { failOn }));
     const stream = await write(server, 4);
     await until(() => methodsOf(seen, stream).includes('m3'), 'the event after the failing one');
     expect(failOn.times).toBe(0);
@@ -128,13 +136,18 @@ describe('the events dispatcher', () => {
       const one = await start();
       const two = await start(sameDatabase(one));
       const seen: StoredEvent[] = [];
-      one.app.events.dispatcher.register(recorder('shared', seen));
-      two.app.events.dispatcher.register(recorder('shared', seen));
-      // Both servers write at once, in many small transactions, while both deliver.
+      // Both servers write at once, in many small transactions, and both deliver at once.
       const streamsWritten = await Promise.all(
         Array.from({ length: 20 }, (_, index) => write(index % 2 === 0 ? one : two, 3)),
       );
+      one.app.events.dispatcher.register(recorder('shared', seen, { slowMs: 5 }));
+      two.app.events.dispatcher.register(recorder('shared', seen, { slowMs: 5 }));
+      await Promise.all([one.app.events.dispatcher.runOnce(), two.app.events.dispatcher.runOnce()]);
+      await Promise.all(Array.from({ length: 10 }, (_, index) => write(index % 2 === 0 ? one : two, 3))).then(
+        (more) => streamsWritten.push(...more),
+      );
       const total = streamsWritten.length * 3;
+      await Promise.all([one.app.events.dispatcher.runOnce(), two.app.events.dispatcher.runOnce()]);
       await until(() => streamsWritten.every((stream) => methodsOf(seen, stream).length >= 3), 'every event');
       // Both keep looking for a while: nothing arrives twice.
       await one.app.events.dispatcher.runOnce();
