@@ -32,8 +32,10 @@ afterAll(async () => server?.close());
 
 // The affiliate SDK's page type is the server schema's, both ways (a drift fails the typecheck).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const organisationPageMatches: Same<Static<typeof OrganisationAuditPage>, aff.OrganisationAuditPage> =
-  true;
+export const organisationPageMatches: Same<
+  Static<typeof OrganisationAuditPage>,
+  aff.OrganisationAuditPage
+> = true;
 
 const personalPage = Compile(AuditPage);
 const organisationPage = Compile(OrganisationAuditPage);
@@ -80,19 +82,28 @@ describe('a person’s own security activity', () => {
     // A stranger's wrong password on this account.
     const stranger = server.sdkBrowser().client();
     await rejection(passwordLogin(stranger, { mobile: me.mobile, password: 'not the password at all' }));
+    // And a wrong code for its number.
+    await passCooldown();
+    await sendMobileCode(stranger, { mobile: me.mobile, type: CodeType.mobileLogin });
+    const right = await server.codeFor(me.mobile);
+    await rejection(
+      smsLogin(stranger, { mobile: me.mobile, code: right === '000000' ? '111111' : '000000' }),
+    );
 
     const page = await until(
       () => activity(me.client),
-      (p) => p.entries.length >= 4,
-      'four entries',
+      (p) => p.entries.length >= 5,
+      'five entries',
     );
     expect(types(page)).toEqual([
+      'account.sign_in_failed',
       'account.sign_in_failed',
       'account.password_set',
       'account.signed_in',
       'account.signed_in',
     ]);
-    const [failed, , again, first] = page.entries as AuditEntry[];
+    const [wrongCode, failed, , again, first] = page.entries as AuditEntry[];
+    expect(wrongCode!.data).toEqual({ method: 'mobileCode', reason: 'wrong_code' });
     expect(first!.data).toEqual({ method: 'mobileCode', newDevice: true });
     expect(again!.data).toEqual({ method: 'mobileCode', newDevice: false });
     expect(first!.actor).toEqual({ kind: 'person', userId: me.userId });
@@ -101,12 +112,13 @@ describe('a person’s own security activity', () => {
     expect(failed!.data).toEqual({ method: 'password', reason: 'wrong_password' });
     // Never a password, code or token in what was recorded.
     expect(JSON.stringify(page)).not.toContain('not the password');
+    expect(JSON.stringify(page)).not.toContain(right);
 
-    // Cursor pages: two, then the rest.
-    const one = await activity(me.client, { count: 2 });
-    expect(one.entries).toEqual(page.entries.slice(0, 2));
-    const two = await activity(me.client, { count: 2, cursor: one.next_cursor });
-    expect(two.entries).toEqual(page.entries.slice(2, 4));
+    // Cursor pages: three, then the rest.
+    const one = await activity(me.client, { count: 3 });
+    expect(one.entries).toEqual(page.entries.slice(0, 3));
+    const two = await activity(me.client, { count: 3, cursor: one.next_cursor });
+    expect(two.entries).toEqual(page.entries.slice(3, 5));
     expect(two.next_cursor).toBeNull();
     expect(types(await activity(me.client, { type: 'account.signed_in' }))).toEqual([
       'account.signed_in',
