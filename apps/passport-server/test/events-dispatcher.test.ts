@@ -110,6 +110,38 @@ describe('the events dispatcher', () => {
     expect(Number(cursor.position)).toBe(seen.at(-1)?.position);
   });
 
+  it('the audit log keeps one row per event when the events are delivered again', async () => {
+    const server = await start();
+    const stream = await write(server, 3);
+    const rowsOf = () =>
+      server.app.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('target_user_id', '=', stream.slice('user:'.length))
+        .execute();
+    await until(async () => (await rowsOf()).length === 3, 'three audit rows');
+    const cursorOf = async () =>
+      Number(
+        (
+          await server.app.db
+            .selectFrom('event_cursors')
+            .select('position')
+            .where('consumer', '=', 'audit-log')
+            .executeTakeFirstOrThrow()
+        ).position,
+      );
+    const end = await cursorOf();
+    // As after a crash between the copy and the cursor's move: everything again.
+    await server.app.db
+      .updateTable('event_cursors')
+      .set({ position: 0 })
+      .where('consumer', '=', 'audit-log')
+      .execute();
+    server.app.events.dispatcher.wake();
+    await until(async () => (await cursorOf()) === end, 'the cursor back at the end');
+    expect(await rowsOf()).toHaveLength(3);
+  });
+
   it('resumes from its cursor after a restart', async () => {
     const first = await start();
     const before: StoredEvent[] = [];
