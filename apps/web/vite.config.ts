@@ -43,13 +43,15 @@ export default defineConfig({
     // 129.5 KB once a code send refused with a long wait said how long and offered the password (measured
     // 129.36 KB, +0.48 KB: the SDK's cooldown after CODE_COOLDOWN, CodeInput's minutes, the rule and the
     // lazy hook of the notice, the tabs' focus after a switch; the notice and its texts are a lazy chunk).
+    // 129.75 KB once the outbound gate's two refusals (SEND_COOLDOWN, SEND_LIMIT) joined the error
+    // catalogue with their zh/en texts (measured 129.51 KB, +0.15 KB).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 129_500,
+      budgetBytes: 129_750,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -27,6 +27,15 @@ export interface Limits {
   sendSlowCooldownMaxMs: number;
   /** Code sends per client address (IPv6 by /64) per hour. */
   sendPerIpPerHour: number;
+  /**
+   * Messages other people send to one mobile, e-mail or chat id per hour (invitations, their resends,
+   * notices), whoever sends them; each also waits for the recipient's cooldown (sendCooldownMs).
+   */
+  messagesPerRecipientPerHour: number;
+  /** Invitations and resends one account may send per hour. */
+  invitationsPerSenderPerHour: number;
+  /** Invitations and resends sent from one client address (IPv6 by /64) per hour, whichever account. */
+  invitationsPerIpPerHour: number;
   /** Password failures per identifier within passwordFailureWindowMs before a temporary lock. */
   passwordFailuresPerAccount: number;
   passwordFailureWindowMs: number;
@@ -90,6 +99,9 @@ export const defaultLimits: Limits = {
   sendPerTargetPerHour: 10,
   sendSlowCooldownMaxMs: 30 * 60_000,
   sendPerIpPerHour: 30,
+  messagesPerRecipientPerHour: 5,
+  invitationsPerSenderPerHour: 20,
+  invitationsPerIpPerHour: 30,
   passwordFailuresPerAccount: 10,
   passwordFailureWindowMs: 15 * 60_000,
   passwordFailuresPerIpPerHour: 100,
