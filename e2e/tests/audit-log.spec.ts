@@ -48,3 +48,69 @@ test('a person sees their own new-device sign-in in the account centre', async (
   expect(await seriousViolations(other), 'axe on /account/security').toEqual([]);
   await elsewhere.close();
 });
+
+// The organisation's audit log as its manager sees it (zh): who gave a role to whom, and a role banned.
+test('a manager sees role changes in the organisation’s audit log with actor, target and time', async ({
+  page,
+  browser,
+  server,
+  outbox,
+}) => {
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  const memberMobile = uniqueMobile();
+  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+  await memberContext.close();
+
+  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await page.goto(`${server.origin}/org`);
+  const create = page.getByRole('region', { name: '创建组织' });
+  await create.getByLabel('组织名称').fill('示例公司');
+  await create.getByLabel('你在组织中的名称').fill('老板');
+  await create.getByRole('button', { name: '创建组织' }).click();
+  const identity = page.getByRole('region', { name: '当前身份' });
+  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
+  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+
+  // Two roles; the member joins with one and is given the other.
+  const roles = page.getByRole('region', { name: '角色' });
+  for (const [key, name] of [
+    ['viewer', '查看者'],
+    ['editor', '编辑者'],
+  ]) {
+    await roles.getByLabel('角色标识').fill(key);
+    await roles.getByLabel('角色名称').fill(name);
+    await roles.getByRole('checkbox', { name: 'member:read' }).check();
+    await roles.getByRole('button', { name: '创建角色' }).click();
+    await expect(roles.getByRole('listitem').filter({ hasText: `${name} (${key})` })).toBeVisible();
+  }
+  const members = page.getByRole('region', { name: '成员' });
+  await members.getByLabel('成员账号（手机号、邮箱或用户名）').fill(memberMobile);
+  await members.getByLabel('成员名称').fill('小王');
+  await members.getByLabel('角色').selectOption('viewer');
+  await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+  const editor = roles.getByRole('group', { name: '编辑者 的操作' });
+  await editor.getByLabel('分配给成员: 编辑者').selectOption({ label: '小王' });
+  await editor.getByRole('button', { name: '分配给成员' }).click();
+  await roles.getByRole('group', { name: '查看者 的操作' }).getByRole('button', { name: '禁用' }).click();
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('已禁用');
+
+  // The log, newest first: who (the manager's name), what, to whom (the member's name), when.
+  await page.reload();
+  const log = page.getByRole('region', { name: '审计日志' });
+  const rows = log.getByRole('table', { name: '审计日志' }).getByRole('row');
+  const banned = rows.filter({ hasText: '禁用了角色 viewer' });
+  await expect(banned).toContainText('老板');
+  const granted = rows.filter({ hasText: '授予角色 editor' });
+  await expect(granted).toContainText('老板');
+  await expect(granted).toContainText('小王');
+  await expect(granted.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+  // Filtered to one type, only that row.
+  await log.getByLabel('事件类型（可填前缀，如 organisation.）').fill('organisation.role.granted');
+  await log.getByRole('button', { name: '筛选' }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('授予角色 editor');
+  await expect(log.getByRole('link', { name: '导出 CSV' })).toHaveAttribute('href', /format=csv/);
+  expect(await seriousViolations(page), 'axe on /org with the audit log').toEqual([]);
+});

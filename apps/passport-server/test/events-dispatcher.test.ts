@@ -33,8 +33,15 @@ async function write(server: TestServer, count: number, stream = `user:dispatch-
   return stream;
 }
 
-/** A consumer that keeps what it was given (per stream), and fails on demand. */
-function recorder(name: string, seen: StoredEvent[], failOn?: { method: string; times: number }) {
+/**
+ * A consumer that keeps what it was given, fails on demand, and may take a moment per event (so that
+ * two dispatchers' runs overlap).
+ */
+function recorder(
+  name: string,
+  seen: StoredEvent[],
+  { failOn, slowMs }: { failOn?: { method: string; times: number }; slowMs?: number } = {},
+) {
   return {
     name,
     async handle(event: StoredEvent) {
@@ -42,6 +49,7 @@ function recorder(name: string, seen: StoredEvent[], failOn?: { method: string; 
         failOn.times -= 1;
         throw new Error('the consumer is down');
       }
+      if (slowMs) await new Promise((resolve) => setTimeout(resolve, slowMs));
       seen.push(event);
     },
   };
@@ -88,7 +96,7 @@ describe('the events dispatcher', () => {
     const server = await start();
     const seen: StoredEvent[] = [];
     const failOn = { method: 'm2', times: 3 };
-    server.app.events.dispatcher.register(recorder('flaky', seen, failOn));
+    server.app.events.dispatcher.register(recorder('flaky', seen, { failOn }));
     const stream = await write(server, 4);
     await until(() => methodsOf(seen, stream).includes('m3'), 'the event after the failing one');
     expect(failOn.times).toBe(0);
@@ -100,6 +108,38 @@ describe('the events dispatcher', () => {
       .executeTakeFirstOrThrow();
     expect(cursor).toMatchObject({ attempts: 0, retry_at: null, last_error: null });
     expect(Number(cursor.position)).toBe(seen.at(-1)?.position);
+  });
+
+  it('the audit log keeps one row per event when the events are delivered again', async () => {
+    const server = await start();
+    const stream = await write(server, 3);
+    const rowsOf = () =>
+      server.app.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('target_user_id', '=', stream.slice('user:'.length))
+        .execute();
+    await until(async () => (await rowsOf()).length === 3, 'three audit rows');
+    const cursorOf = async () =>
+      Number(
+        (
+          await server.app.db
+            .selectFrom('event_cursors')
+            .select('position')
+            .where('consumer', '=', 'audit-log')
+            .executeTakeFirstOrThrow()
+        ).position,
+      );
+    const end = await cursorOf();
+    // As after a crash between the copy and the cursor's move: everything again.
+    await server.app.db
+      .updateTable('event_cursors')
+      .set({ position: 0 })
+      .where('consumer', '=', 'audit-log')
+      .execute();
+    server.app.events.dispatcher.wake();
+    await until(async () => (await cursorOf()) === end, 'the cursor back at the end');
+    expect(await rowsOf()).toHaveLength(3);
   });
 
   it('resumes from its cursor after a restart', async () => {
@@ -128,13 +168,18 @@ describe('the events dispatcher', () => {
       const one = await start();
       const two = await start(sameDatabase(one));
       const seen: StoredEvent[] = [];
-      one.app.events.dispatcher.register(recorder('shared', seen));
-      two.app.events.dispatcher.register(recorder('shared', seen));
-      // Both servers write at once, in many small transactions, while both deliver.
+      // Both servers write at once, in many small transactions, and both deliver at once.
       const streamsWritten = await Promise.all(
         Array.from({ length: 20 }, (_, index) => write(index % 2 === 0 ? one : two, 3)),
       );
+      one.app.events.dispatcher.register(recorder('shared', seen, { slowMs: 5 }));
+      two.app.events.dispatcher.register(recorder('shared', seen, { slowMs: 5 }));
+      await Promise.all([one.app.events.dispatcher.runOnce(), two.app.events.dispatcher.runOnce()]);
+      await Promise.all(Array.from({ length: 10 }, (_, index) => write(index % 2 === 0 ? one : two, 3))).then(
+        (more) => streamsWritten.push(...more),
+      );
       const total = streamsWritten.length * 3;
+      await Promise.all([one.app.events.dispatcher.runOnce(), two.app.events.dispatcher.runOnce()]);
       await until(() => streamsWritten.every((stream) => methodsOf(seen, stream).length >= 3), 'every event');
       // Both keep looking for a while: nothing arrives twice.
       await one.app.events.dispatcher.runOnce();

@@ -31,6 +31,11 @@ export interface EventConsumer {
   /** Its cursor's name: keep it stable, a new name starts from the first event. */
   name: string;
   handle(event: StoredEvent): Promise<void>;
+  /**
+   * Takes a whole batch at once instead (one multi-row write, one commit); when it throws, the batch
+   * is delivered again from its first event.
+   */
+  handleBatch?(events: readonly StoredEvent[]): Promise<void>;
 }
 
 export interface DispatcherOptions {
@@ -181,18 +186,30 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
           .limit(options.batchSize)
           .execute();
         if (rows.length === 0) return;
-        for (const row of rows) {
+        if (consumer.handleBatch) {
           try {
-            await consumer.handle(toStored(row as EventsTable & { position: number }));
+            await consumer.handleBatch(
+              rows.map((row) => toStored(row as EventsTable & { position: number })),
+            );
           } catch (error) {
-            // Keep what succeeded before it (that resets the attempts: it is a new event that fails).
-            if (position > leased && !(await advance(consumer.name, position))) return;
             options.onError(error, consumer.name);
             await fail(consumer.name, error);
             return;
           }
-          position = Number(row.position);
-        }
+          position = Number(rows.at(-1)?.position);
+        } else
+          for (const row of rows) {
+            try {
+              await consumer.handle(toStored(row as EventsTable & { position: number }));
+            } catch (error) {
+              // Keep what succeeded before it (that resets the attempts: it is a new event that fails).
+              if (position > leased && !(await advance(consumer.name, position))) return;
+              options.onError(error, consumer.name);
+              await fail(consumer.name, error);
+              return;
+            }
+            position = Number(row.position);
+          }
         // Lost the lease (it ran out and another server took it): that server goes on from the cursor.
         if (!(await advance(consumer.name, position))) return;
         if (rows.length < options.batchSize) return;

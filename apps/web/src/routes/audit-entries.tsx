@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { accountClient as client } from '../lib/account';
 import { type AuditT, useAuditT } from './audit.messages';
 
-/** The account events the page names in words; any other type is shown as it is. */
+/** The events the page names in words; any other type is shown as it is. */
 const NAMED = new Set([
   'account.signed_in',
   'account.sign_in_failed',
@@ -22,6 +22,13 @@ const NAMED = new Set([
   'account.cancellation_requested',
   'account.cancellation_abandoned',
   'account.cancellation_completed',
+  'organisation.created',
+  'organisation.role.created',
+  'organisation.role.updated',
+  'organisation.role.banned',
+  'organisation.role.unbanned',
+  'organisation.role.granted',
+  'organisation.role.revoked',
 ]);
 
 const KNOWN_WORDS = new Set([

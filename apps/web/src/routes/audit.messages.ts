@@ -49,6 +49,13 @@ export const { useTranslate: useAuditT } = defineMessages(
     'account.cancellation_requested': '申请注销账号',
     'account.cancellation_abandoned': '撤销了注销申请',
     'account.cancellation_completed': '账号已注销',
+    'organisation.created': '创建了组织 {name}',
+    'organisation.role.created': '创建了角色 {roleKey}',
+    'organisation.role.updated': '修改了角色 {roleKey}',
+    'organisation.role.banned': '禁用了角色 {roleKey}',
+    'organisation.role.unbanned': '启用了角色 {roleKey}',
+    'organisation.role.granted': '授予角色 {roleKey}',
+    'organisation.role.revoked': '收回角色 {roleKey}',
   },
   {
     'audit.recent': 'Recent security activity',
@@ -98,6 +105,13 @@ export const { useTranslate: useAuditT } = defineMessages(
     'account.cancellation_requested': 'Asked to cancel the account',
     'account.cancellation_abandoned': 'Withdrew the cancellation',
     'account.cancellation_completed': 'The account was erased',
+    'organisation.created': 'Created the organisation {name}',
+    'organisation.role.created': 'Created the role {roleKey}',
+    'organisation.role.updated': 'Changed the role {roleKey}',
+    'organisation.role.banned': 'Banned the role {roleKey}',
+    'organisation.role.unbanned': 'Lifted the ban on the role {roleKey}',
+    'organisation.role.granted': 'Gave the role {roleKey}',
+    'organisation.role.revoked': 'Took the role {roleKey}',
   },
 );
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditLogTable, Database } from '../../db/schema';
 import type { EventActor } from '../catalogue';
-import type { EventConsumer } from '../dispatcher';
+import type { EventConsumer, StoredEvent } from '../dispatcher';
 
 /** The audit log's consumer name: its cursor in `event_cursors`. */
 export const AUDIT_LOG_CONSUMER = 'audit-log';
@@ -12,27 +12,35 @@ export const AUDIT_LOG_CONSUMER = 'audit-log';
  * keyed by the event id, so a second delivery of an event changes nothing.
  */
 export function auditLogConsumer(db: Kysely<Database>): EventConsumer {
+  const rowOf = (event: StoredEvent) => ({
+    position: event.position,
+    id: event.id,
+    type: event.type,
+    version: event.version,
+    actor: JSON.stringify(event.actor),
+    actor_user_id: event.actorUserId,
+    subject_id: event.subjectId,
+    target_user_id: event.targetUserId,
+    data: JSON.stringify(event.data),
+    ip: event.ip,
+    device_id: event.deviceId,
+    occurred_at: event.occurredAt,
+  });
+  const insert = (events: readonly StoredEvent[]) =>
+    db
+      .insertInto('audit_log')
+      .values(events.map(rowOf))
+      // A second delivery of an event (same id and position) writes nothing.
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   return {
     name: AUDIT_LOG_CONSUMER,
-    async handle(event) {
-      await db
-        .insertInto('audit_log')
-        .values({
-          position: event.position,
-          id: event.id,
-          type: event.type,
-          version: event.version,
-          actor: JSON.stringify(event.actor),
-          actor_user_id: event.actorUserId,
-          subject_id: event.subjectId,
-          target_user_id: event.targetUserId,
-          data: JSON.stringify(event.data),
-          ip: event.ip,
-          device_id: event.deviceId,
-          occurred_at: event.occurredAt,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+    handle: async (event) => {
+      await insert([event]);
+    },
+    // One statement per batch: one commit, not one per event.
+    handleBatch: async (events) => {
+      await insert(events);
     },
   };
 }
