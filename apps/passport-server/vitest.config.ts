@@ -29,7 +29,7 @@ if (process.env.DATABASE_URL || process.env.REDIS_URL) projects.push(project('se
 export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   test: {
-    include: ['test/**/*.test.ts'],
+    // No `include` here: a project's include would be added to it, not put in its place.
     // Two files at a time even on a 2-core machine (Vitest's default there is one): much of a test's
     // time is waiting on PostgreSQL, Redis, argon2id's thread pool or a child process, and one worker
     // left the suite at 12.5 minutes of the CI run. Each worker has its own PostgreSQL database

@@ -10,6 +10,7 @@ import {
   OTHER_GOOD_PASSWORD,
   passCooldown,
   signInBySms,
+  warmPasswordEstimator,
 } from '../support/flows';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { Browser, backend, codeFor, freshEmail, freshMobile } from '../support/server';
@@ -24,8 +25,9 @@ import { Browser, backend, codeFor, freshEmail, freshMobile } from '../support/s
  */
 let server: SdkServer;
 beforeAll(async () => {
+  await warmPasswordEstimator();
   server = await startSdkServer({}, { limits: { sendCooldownMs: 5, passwordFailuresPerAccount: 3 } });
-});
+}, 90_000);
 afterAll(async () => server?.close());
 /** A browser over app.inject (the invitation race goes through the SDK on the server's port). */
 const browser = () => new Browser(server.app);

@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_PAGE } from '../../src/domain/open-auth/provider';
 import { CodeType, paths } from '../../src/protocol';
-import { GOOD_PASSWORD, passCooldown } from '../support/flows';
+import { GOOD_PASSWORD, passCooldown, warmPasswordEstimator } from '../support/flows';
 import { follow, pkce, randomState, rpOptions, useInject } from '../support/open-auth-client';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { Browser, backend, freshMobile } from '../support/server';
@@ -38,6 +38,7 @@ const NOT_LOGGED_IN = 1101;
 let server: SdkServer;
 let webDist: string;
 beforeAll(async () => {
+  await warmPasswordEstimator();
   webDist = mkdtempSync(join(tmpdir(), 'portico-smoke-web-'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><html><body></body></html>');
   writeFileSync(join(webDist, 'routes.json'), JSON.stringify({ routes: ['/', '/login', CONSENT_PAGE] }));
@@ -48,7 +49,7 @@ beforeAll(async () => {
     },
     { limits: { sendCooldownMs: 5 } },
   );
-});
+}, 90_000);
 afterAll(async () => {
   await server?.close();
   if (webDist) rmSync(webDist, { recursive: true, force: true });
