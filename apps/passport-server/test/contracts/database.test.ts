@@ -76,12 +76,17 @@ async function organisation() {
   return { subject, manager: boss, member, deputy: deputy2, role };
 }
 
-/** Every table and its columns, as the dialect's catalog lists them. */
+/**
+ * Every table of the server's own schema and its columns, as the dialect's catalog lists them. On
+ * PostgreSQL the catalog lists every schema of the database, other servers' included.
+ */
 async function tablesOf(app: TestServer['app']): Promise<Record<string, string[]>> {
   const tables = await app.db.introspection.getTables();
+  const schema = app.config.databaseSchema;
   return Object.fromEntries(
     tables
       .filter((t) => !t.isView && !t.name.startsWith('kysely_'))
+      .filter((t) => !schema || t.schema === schema)
       .map((t) => [t.name, t.columns.map((c) => c.name).sort()]),
   );
 }
