@@ -70,11 +70,7 @@ export function slowestFiles(root, since, count = 10) {
     if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
     const report = readJson(file);
     if (!report) continue;
-    files.push(
-      ...(runner === 'vitest'
-        ? vitestFiles(report, join(root, 'apps/passport-server'))
-        : playwrightFiles(report)),
-    );
+    files.push(...(runner === 'vitest' ? vitestFiles(report, root) : playwrightFiles(report)));
   }
   return files.sort((a, b) => b.seconds - a.seconds).slice(0, count);
 }
