@@ -1,7 +1,7 @@
-import { sendMobileCode, smsLogin } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, OrganisationErrorCode, paths } from '../../src/protocol';
+import { signedInBySms } from '../sdk/profile-helpers';
 import { seedPasswordUser } from '../support/faults';
 import {
   GOOD_PASSWORD,
@@ -116,23 +116,17 @@ describe(`one-time state under concurrency on ${backend}`, () => {
   });
 
   it('20 concurrent accepts of one invitation make exactly one membership', async () => {
-    const person = async () => {
-      const client = server.sdkBrowser().client();
-      const mobile = freshMobile();
-      await sendMobileCode(client, { mobile, type: CodeType.mobileLogin });
-      await smsLogin(client, { mobile, code: await server.codeFor(mobile) });
-      return { client, mobile };
-    };
+    const person = async () => (await signedInBySms(server)).client;
     const boss = await person();
-    const { sec_subject_uid: sid } = await aff.createSubjectByMobile(boss.client, {
+    const { sec_subject_uid: sid } = await aff.createSubjectByMobile(boss, {
       subject_name: 'Race Ltd',
       deputy_name: 'Boss',
     });
-    const link = await aff.inviteByLink(boss.client, { subject_uid: sid, deputy_name: 'Racer' });
+    const link = await aff.inviteByLink(boss, { subject_uid: sid, deputy_name: 'Racer' });
     const people = await Promise.all(Array.from({ length: 4 }, person));
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        aff.acceptInvitation(people[i % people.length]!.client, { invite_ticket: link.invite_ticket }),
+        aff.acceptInvitation(people[i % people.length]!, { invite_ticket: link.invite_ticket }),
       ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);

@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_PAGE } from '../../src/domain/open-auth/provider';
 import { CodeType, paths } from '../../src/protocol';
+import { signedInBySms } from '../sdk/profile-helpers';
 import { GOOD_PASSWORD, passCooldown, warmPasswordEstimator } from '../support/flows';
 import { follow, pkce, randomState, rpOptions, useInject } from '../support/open-auth-client';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
@@ -63,11 +64,7 @@ it('runs on the storage the project names', () => {
 
 /** A person signed in by SMS code (a new account), with a browser of their own. */
 async function person() {
-  const client = server.sdkBrowser().client();
-  const mobile = freshMobile();
-  await passCooldown();
-  await sendMobileCode(client, { mobile, type: CodeType.mobileLogin });
-  const account = await smsLogin<{ user_id: string }>(client, { mobile, code: await server.codeFor(mobile) });
+  const { client, mobile, account } = await signedInBySms(server);
   return { client, mobile, userId: account.user_id };
 }
 
