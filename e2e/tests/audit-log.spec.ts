@@ -77,7 +77,7 @@ test('a manager sees role changes in the organisation’s audit log with actor, 
   for (const [key, name] of [
     ['viewer', '查看者'],
     ['editor', '编辑者'],
-  ]) {
+  ] as const) {
     await roles.getByLabel('角色标识').fill(key);
     await roles.getByLabel('角色名称').fill(name);
     await roles.getByRole('checkbox', { name: 'member:read' }).check();
