@@ -1,6 +1,7 @@
 /**
  * `@portico/account-react`: the thin React layer over `@portico/account-sdk` shared by Portico's apps —
- * a provider, TanStack Query hooks for the session and every sign-in, the second-verification dialog,
+ * a provider, TanStack Query hooks and query options for the session, every sign-in, organisations,
+ * invitations, the profile and cancellation, the second-verification dialog,
  * error texts by code, and accessible form parts. No layout: apps bring their own.
  */
 
@@ -55,6 +56,39 @@ export {
   accountText,
   toAccountLanguage,
 } from './messages';
+export {
+  identitiesQueryOptions,
+  invitationsQueryOptions,
+  memberPermissionsQueryOptions,
+  membersQueryOptions,
+  organisationQueryOptions,
+  pendingTransferQueryOptions,
+  permissionCatalogueQueryOptions,
+  rolesQueryOptions,
+} from './organisations/organisation-queries';
+export { useInvitationAcceptance, useManagerTransfer } from './organisations/use-flows';
+export {
+  type InviteChannel,
+  type InviteVariables,
+  useAddMember,
+  useBanRole,
+  useCancelInvitation,
+  useCreateOrganisation,
+  useCreateRole,
+  useFreezeMember,
+  useFreezeOrganisation,
+  useGrantRole,
+  useInvite,
+  useLeaveOrganisation,
+  useRemoveMember,
+  useRenameMember,
+  useResendInvitation,
+  useRevokeRole,
+  useSwitchIdentity,
+  useUpdateInvitation,
+  useUpdateOrganisation,
+  useUpdateRole,
+} from './organisations/use-organisation';
 export { hasPasswordQueryOptions, useHasPassword } from './password/has-password-query';
 export {
   useChangePassword,
@@ -63,6 +97,29 @@ export {
   useSetPassword,
   useUpdatePassword,
 } from './password/use-password';
+export {
+  cancelCheckQueryOptions,
+  cancelWaysQueryOptions,
+  defaultAvatarsQueryOptions,
+  type PendingPicture,
+  type ProfileField,
+  profileDefaultsQueryOptions,
+  profileQueryOptions,
+  profileQuotaQueryOptions,
+  recommendedNamesQueryOptions,
+  reviewQueueQueryOptions,
+} from './profile/profile-queries';
+export {
+  useAbandonCancellation,
+  useConfirmCancellation,
+  useExportUserData,
+  useReviewPicture,
+  useSendCancellationCode,
+  useUpdateProfile,
+  useUploadAvatar,
+  useUploadPicture,
+  useVerifyCancellation,
+} from './profile/use-profile';
 export { type UseQrLoginOptions, type UseQrLoginResult, useQrLogin } from './qr/use-qr-login';
 export {
   ACCOUNT_QUERY_RETRIES,
@@ -72,7 +129,7 @@ export {
   isTransientError,
   refetchOnFocusThrottled,
 } from './query-client';
-export { accountQueryKeys, sessionQueryKey } from './query-keys';
+export { accountQueryKeys, organisationQueryKeys, profileQueryKeys, sessionQueryKey } from './query-keys';
 export { useRegister, useRegisterByEmail, useRegisterByMobile } from './register/use-register';
 export {
   createSecondVerifyController,
