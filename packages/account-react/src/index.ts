@@ -56,6 +56,7 @@ export {
   accountText,
   toAccountLanguage,
 } from './messages';
+export { organisationQueryKeys } from './organisations/organisation-keys';
 export {
   identitiesQueryOptions,
   invitationsQueryOptions,
@@ -97,6 +98,7 @@ export {
   useSetPassword,
   useUpdatePassword,
 } from './password/use-password';
+export { profileQueryKeys } from './profile/profile-keys';
 export {
   cancelCheckQueryOptions,
   cancelWaysQueryOptions,
@@ -129,7 +131,7 @@ export {
   isTransientError,
   refetchOnFocusThrottled,
 } from './query-client';
-export { accountQueryKeys, organisationQueryKeys, profileQueryKeys, sessionQueryKey } from './query-keys';
+export { accountQueryKeys, sessionQueryKey } from './query-keys';
 export { useRegister, useRegisterByEmail, useRegisterByMobile } from './register/use-register';
 export {
   createSecondVerifyController,

@@ -30,6 +30,7 @@ function console2() {
     [p.roleUpdate]: () => ok({ role_key: 'viewer' }),
     [p.userRoleDelete]: () => ok({ removed: 1 }),
     [p.deputyLeave]: () => ok({ left: true }),
+    '/passport/member/switch/': () => ok({}),
     [p.managerVerifyNew]: () => ok({ transfer_ticket: 't' }),
     [p.managerTransfer]: () => ok({ user_identity_id: 'd2' }),
     [p.managerPending]: () => ok({ transfer: null, manager: null }),

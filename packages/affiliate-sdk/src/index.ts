@@ -11,6 +11,7 @@ export {
   type InvitationAcceptanceFlow,
   type InvitationAcceptanceSnapshot,
 } from './flows/invitation-acceptance';
+export { leaveOrganisation } from './flows/leave';
 export {
   createManagerTransfer,
   type ManagerTransferFlow,

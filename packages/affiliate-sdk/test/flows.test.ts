@@ -1,7 +1,7 @@
 import { createAccountClient } from '@portico/account-sdk';
 import { mixDecode } from '@portico/account-sdk/protocol';
 import { describe, expect, it } from 'vitest';
-import { createInvitationAcceptance, createManagerTransfer } from '../src';
+import { createInvitationAcceptance, createManagerTransfer, leaveOrganisation } from '../src';
 import { affiliatePaths as p } from '../src/protocol';
 
 /** A client whose passport answers per path (unknown paths fail with 1005) and records each request's form. */
@@ -119,5 +119,18 @@ describe('the invitation acceptance flow', () => {
     });
     await createInvitationAcceptance(client, 'inv-2').accept();
     expect([...seen[0]!.form.keys()].filter((k) => k === 'code' || k === 'password')).toEqual([]);
+  });
+});
+
+describe('leaving an organisation', () => {
+  it('acts as the personal identity first, so the session that leaves stays signed in', async () => {
+    const { client, seen, paths } = passport({
+      '/passport/member/switch/': () => ({}),
+      [p.deputyLeave]: () => ({ left: true }),
+    });
+    await expect(leaveOrganisation(client, { sec_subject_uid: 's1' })).resolves.toEqual({ left: true });
+    expect(paths()).toEqual(['/passport/member/switch/', p.deputyLeave]);
+    expect(seen[0]!.form.get('to_sec_member_id')).toBe('0');
+    expect(seen[1]!.form.get('sec_subject_uid')).toBe('s1');
   });
 });

@@ -11,7 +11,7 @@ import {
   userPermissions,
 } from '@portico/affiliate-sdk';
 import { queryOptions } from '@tanstack/react-query';
-import { organisationQueryKeys as keys } from '../query-keys';
+import { organisationQueryKeys as keys } from './organisation-keys';
 
 /** One page holds a console's lists: the passport's largest page. */
 const PAGE = { page_size: 100 } as const;

@@ -9,8 +9,9 @@ import {
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useSyncExternalStore } from 'react';
 import { useAccountClient } from '../context';
-import { accountQueryKeys, organisationQueryKeys as keys } from '../query-keys';
+import { accountQueryKeys } from '../query-keys';
 import { sessionChanged } from '../session/session-cache';
+import { organisationQueryKeys as keys } from './organisation-keys';
 
 /** Wraps a flow's steps so each, once it succeeded, runs `after` before the step resolves. */
 function afterEach<F extends object>(flow: F, steps: (keyof F)[], after: () => Promise<unknown>): F {

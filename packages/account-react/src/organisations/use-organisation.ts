@@ -1,7 +1,8 @@
 import * as aff from '@portico/affiliate-sdk';
 import { useQueryClient } from '@tanstack/react-query';
-import { accountQueryKeys, organisationQueryKeys as keys } from '../query-keys';
+import { accountQueryKeys } from '../query-keys';
 import { useTouchingMutation } from '../touching-mutation';
+import { organisationQueryKeys as keys } from './organisation-keys';
 
 /*
  * The organisation console's changes, one hook per capability. Each takes the organisation
@@ -107,14 +108,14 @@ export const useRevokeRole = (sid: string) =>
   );
 
 /**
- * Leaves the organisation (never its manager): the identity's sessions end, so the session and the
- * identities refresh and nothing cached about the organisation stays.
+ * Leaves the organisation (never its manager) and stays signed in, as the personal identity
+ * (`leaveOrganisation`): the session and the identities refresh, nothing cached about it stays.
  */
 export function useLeaveOrganisation(sid: string) {
   const queryClient = useQueryClient();
   return useTouchingMutation(
     // biome-ignore lint/suspicious/noConfusingVoidType: the mutation takes no variables, mutate() alone
-    (client, _: void) => aff.leaveSubject(client, { sec_subject_uid: sid }),
+    (client, _: void) => aff.leaveOrganisation(client, { sec_subject_uid: sid }),
     () => {
       queryClient.removeQueries({ queryKey: keys.of(sid) });
       return [keys.identities, session];

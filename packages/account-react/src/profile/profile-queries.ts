@@ -16,7 +16,7 @@ import {
 } from '@portico/account-sdk';
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import { queryOptions } from '@tanstack/react-query';
-import { profileQueryKeys as keys } from '../query-keys';
+import { profileQueryKeys as keys } from './profile-keys';
 
 /** A profile field with an update quota. */
 export type ProfileField = 'name' | 'avatar' | 'description' | 'birthday' | 'gender';

@@ -12,9 +12,10 @@ import {
   uploadPic,
 } from '@portico/account-sdk';
 import { useAccountMutation } from '../account-mutation';
-import { accountQueryKeys, profileQueryKeys as keys } from '../query-keys';
+import { accountQueryKeys } from '../query-keys';
 import { signedOut } from '../session/session-cache';
 import { useTouchingMutation } from '../touching-mutation';
+import { profileQueryKeys as keys } from './profile-keys';
 
 /** What a profile change moves: the profile, its quotas and defaults, and the header's session. */
 const profileChanged = () => [keys.profile, keys.quotas, keys.defaults, accountQueryKeys.session];
