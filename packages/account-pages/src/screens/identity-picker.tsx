@@ -4,14 +4,11 @@ import {
   useSession,
   useSwitchIdentity,
 } from '@portico/account-react';
-import type { AccountClient } from '@portico/account-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { Problem } from '../organisations/parts';
 import { useIdentityPickerT } from './identity-picker.messages';
 
 export interface IdentityPickerProps {
-  /** The client listing the identities. Default: the nearest `<AccountProvider>`'s, which switches them. */
-  client?: AccountClient;
   /** Called after an identity became active (the picker has refreshed the account's queries already). */
   onChanged?: () => void;
 }
@@ -23,12 +20,11 @@ export interface IdentityPickerProps {
  * the account is refreshed afterwards. A frozen identity's refusal is shown as the
  * server words it.
  */
-export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
+export function IdentityPicker({ onChanged }: IdentityPickerProps) {
   const t = useIdentityPickerT();
   const session = useSession();
   const org = session.data?.org;
-  const providerClient = useAccountClient();
-  const list = useQuery(identitiesQueryOptions(client ?? providerClient));
+  const list = useQuery(identitiesQueryOptions(useAccountClient()));
   const use = useSwitchIdentity();
   return (
     <section className="card" aria-labelledby="identity-picker-title">

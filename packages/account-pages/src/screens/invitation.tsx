@@ -1,13 +1,10 @@
 import { SubmitButton, useInvitationAcceptance, useSession } from '@portico/account-react';
-import type { AccountClient } from '@portico/account-sdk';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { loginHref } from '../next/safe-next';
 import { Problem } from '../organisations/parts';
 import { useInvitationT } from './invitation.messages';
 
 export interface InvitationScreenProps {
-  /** Unused: the screen calls through the nearest `<AccountProvider>`'s client. */
-  client?: AccountClient;
   /** The ticket from the link (`?invite_ticket=`). */
   ticket: string | null;
   /** This page's path with its query, for signing in and coming back. */
