@@ -26,12 +26,13 @@ function console2() {
     [webPaths.accountInfo]: () => ok(signedInAccount),
     [p.deputyList]: () => page([]),
     [p.roleList]: () => page([]),
-    [p.inviteList + '1/']: () => page([]),
+    [`${p.inviteList}1/`]: () => page([]),
     [p.roleUpdate]: () => ok({ role_key: 'viewer' }),
     [p.userRoleDelete]: () => ok({ removed: 1 }),
     [p.deputyLeave]: () => ok({ left: true }),
     '/passport/member/switch/': () => ok({}),
     [p.managerVerifyNew]: () => ok({ transfer_ticket: 't' }),
+    [p.managerVerifyOld]: () => ok({ transfer_ticket: 'a' }),
     [p.managerTransfer]: () => ok({ user_identity_id: 'd2' }),
     [p.managerPending]: () => ok({ transfer: null, manager: null }),
   });
@@ -108,5 +109,18 @@ describe('organisation changes refresh only what they touch', () => {
     expect(fetched(p.deputyList)).toBeGreaterThan(members);
     expect(fetched(webPaths.accountInfo)).toBe(sessions + 1);
     expect(fetched(`${p.inviteList}1/`)).toBe(1);
+  });
+
+  it('proving as the manager reads the members afresh: whoever joined since is a candidate', async () => {
+    const { result, passport, fetched } = console2();
+    await waitFor(() =>
+      expect(result.current.members.isSuccess && result.current.roles.isSuccess).toBe(true),
+    );
+    const members = () => passport.to(p.deputyList).filter((r) => r.query.sec_subject_uid === 's1').length;
+    const before = members();
+    const roles = fetched(p.roleList);
+    await act(() => result.current.transfer.prove('123456'));
+    expect(members()).toBe(before + 1);
+    expect(fetched(p.roleList)).toBe(roles);
   });
 });

@@ -31,25 +31,26 @@ const refresh = (queryClient: QueryClient, queryKeys: readonly (readonly unknown
   Promise.all(queryKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
 /**
- * The manager transfer of one organisation (`createManagerTransfer`), its state subscribed: each step
- * that changes the transfer refreshes the pending transfer, the members and — once the manager
- * changed — the session and identities. Step failures are in the snapshot's `error` (and reject).
+ * The manager transfer of one organisation (`createManagerTransfer`), its state subscribed: proving
+ * refreshes the members (the candidates), and each step that changes the transfer refreshes the pending
+ * transfer, the members, the identities and the session (the manager may have changed). Step failures are in the snapshot's `error` (and reject).
  */
 export function useManagerTransfer(sid: string): ManagerTransferFlow & { snapshot: ManagerTransferSnapshot } {
   const client = useAccountClient();
   const queryClient = useQueryClient();
-  const flow = useMemo(
-    () =>
-      afterEach(createManagerTransfer(client, sid), ['start', 'accept', 'abandon'], () =>
-        refresh(queryClient, [
-          keys.transfer(sid),
-          keys.members(sid),
-          keys.identities,
-          accountQueryKeys.session,
-        ]),
-      ),
-    [client, queryClient, sid],
-  );
+  const flow = useMemo(() => {
+    const transfer = createManagerTransfer(client, sid);
+    // Proving opens the choice of the new manager: the members are read afresh (someone may have joined).
+    const proved = afterEach(transfer, ['prove'], () => refresh(queryClient, [keys.members(sid)]));
+    return afterEach(proved, ['start', 'accept', 'abandon'], () =>
+      refresh(queryClient, [
+        keys.transfer(sid),
+        keys.members(sid),
+        keys.identities,
+        accountQueryKeys.session,
+      ]),
+    );
+  }, [client, queryClient, sid]);
   const snapshot = useSyncExternalStore(flow.subscribe, flow.getSnapshot, flow.getSnapshot);
   return { ...flow, snapshot };
 }
