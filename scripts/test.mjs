@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { slowestFiles, timingReport, turboTasks } from './test-timings.mjs';
 
 function answers(port, host = '127.0.0.1', timeoutMs = 500) {
   return new Promise((resolve) => {
@@ -88,18 +89,47 @@ env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 // slow and the browser suite's timings (the 4 s script fall-back) noisy. Their builds are turbo cache
 // hits by then.
 const E2E = '@portico/e2e';
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Playwright's JSON reporter, where the browser suite's config names it, writes here (test-timings.mjs).
+env.PLAYWRIGHT_JSON_OUTPUT_FILE ??= fileURLToPath(
+  new URL('../e2e/test-results/playwright.json', import.meta.url),
+);
 const steps = [
-  ['turbo', ['run', 'build', 'typecheck', 'test', 'check:package', `--filter=!${E2E}`]],
-  ['turbo', ['run', 'typecheck', 'test', `--filter=${E2E}`]],
+  [
+    'build, typecheck, tests',
+    'turbo',
+    ['run', 'build', 'typecheck', 'test', 'check:package', `--filter=!${E2E}`],
+  ],
+  ['browser tests', 'turbo', ['run', 'typecheck', 'test', `--filter=${E2E}`]],
   // The docs cite only this repository, and their relative links resolve.
-  [process.execPath, [fileURLToPath(new URL('./check-docs.mjs', import.meta.url))]],
-  ['biome', ['check', '.']],
+  ['docs', process.execPath, [fileURLToPath(new URL('./check-docs.mjs', import.meta.url))]],
+  ['lint', 'biome', ['check', '.']],
 ];
-for (const [command, args] of steps) {
-  const { status } = spawnSync(command, args, { stdio: 'inherit', env });
+// Each stage's time, the slowest turbo tasks and test files, printed at the end whether green or not:
+// a regression in the suite's time shows in every log.
+const started = Date.now();
+const stages = [];
+const report = () => {
+  try {
+    console.log(
+      timingReport({ stages, tasks: turboTasks(root, started), files: slowestFiles(root, started) }),
+    );
+  } catch (error) {
+    console.log(`portico test: no timing report (${error instanceof Error ? error.message : error})`);
+  }
+};
+for (const [stage, command, args] of steps) {
+  const stageStarted = Date.now();
+  const { status } = spawnSync(command, command === 'turbo' ? [...args, '--summarize'] : args, {
+    stdio: 'inherit',
+    env,
+  });
+  stages.push({ stage, seconds: (Date.now() - stageStarted) / 1000, status });
   if (status !== 0) {
+    report();
     console.error(`portico test: '${command} ${args.join(' ')}' failed (exit ${status})`);
     process.exit(status ?? 1);
   }
 }
+report();
 console.log('portico test: all green');

@@ -36,7 +36,21 @@ export class Outbox {
       .toBeTruthy();
     return found as string;
   }
+
+  /** The invitation link (with its ticket) sent to `to`, waiting for it to arrive. */
+  async inviteLink(to: string): Promise<string> {
+    let link: string | undefined;
+    await expect
+      .poll(async () => {
+        link = (await this.messages(to)).map((m) => INVITE_LINK.exec(m.text)?.[1]).find(Boolean);
+        return link;
+      })
+      .toBeTruthy();
+    return link as string;
+  }
 }
+
+const INVITE_LINK = /(https?:\/\/\S+invite_ticket=[A-Za-z0-9_-]{43})/;
 
 interface Fixtures {
   /** How the test's server is started; the default is the README's start with no extra settings. */

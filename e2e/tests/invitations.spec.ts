@@ -18,19 +18,6 @@ function cooldownPassed(server: Parameters<typeof letResendCooldownPass>[0], tar
   }
 }
 
-const TICKET_LINK = /(https?:\/\/\S+invite_ticket=[A-Za-z0-9_-]{43})/;
-
-async function linkFor(outbox: { messages(to: string): Promise<{ text: string }[]> }, to: string) {
-  let link: string | undefined;
-  await expect
-    .poll(async () => {
-      link = (await outbox.messages(to)).map((m) => TICKET_LINK.exec(m.text)?.[1]).find(Boolean);
-      return link;
-    })
-    .toBeTruthy();
-  return link as string;
-}
-
 async function actAs(page: Page, org: string, name: string) {
   const identity = page.getByRole('region', { name: '当前身份' });
   await identity.getByRole('button', { name: `使用此身份: ${org} · ${name}` }).click();
@@ -74,7 +61,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
 
   // A person with no account opens the link from the mail, previews, registers and joins.
   const newcomer = await (await browser.newContext()).newPage();
-  await newcomer.goto(await linkFor(outbox, email));
+  await newcomer.goto(await outbox.inviteLink(email));
   const screen = newcomer.getByRole('region', { name: '加入组织' });
   await expect(screen).toContainText('老板 邀请你加入「示例公司」');
   await expect(screen).toContainText('角色：查看者');
@@ -106,7 +93,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await invite.getByLabel('角色').selectOption('viewer');
   await invite.getByRole('button', { name: '发送邀请' }).click();
   await expect(invite.getByRole('listitem').filter({ hasText: '小王' })).toContainText('待接受');
-  await memberPage.goto(await linkFor(outbox, memberMobile));
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
   const memberScreen = memberPage.getByRole('region', { name: '加入组织' });
   await memberScreen.getByRole('button', { name: '接受邀请' }).click();
   await expect(memberScreen.getByRole('status')).toHaveText('你已加入「示例公司」。');

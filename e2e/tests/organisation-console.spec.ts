@@ -2,8 +2,9 @@ import { PASSWORD, registerByMobile, signInByPassword, signOut } from '../suppor
 import { expect, test, uniqueMobile } from '../support/test';
 
 // The console's role and membership actions (zh) as two people in two browser contexts against the
-// real server: a manager edits a role's permissions, sees a member's roles and effective permissions and
-// takes the role back, each destructive step confirmed in a dialog; the member then leaves.
+// real server: a manager invites a member with a role, who accepts; the manager edits the role's
+// permissions, sees the member's roles and effective permissions and takes the role back, each
+// destructive step confirmed in a dialog; the member then leaves.
 
 test('a manager edits a role and takes it back from a member; the member leaves', async ({
   page,
@@ -32,11 +33,21 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   await roles.getByLabel('角色名称').fill('查看者');
   await roles.getByRole('checkbox', { name: 'member:read' }).check();
   await roles.getByRole('button', { name: '创建角色' }).click();
+  // Adding the member invites their mobile; they join once they accept from the link.
   const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员账号（手机号、邮箱或用户名）').fill(memberMobile);
+  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
   await members.getByLabel('成员名称').fill('小王');
   await members.getByLabel('角色').selectOption('viewer');
   await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
+  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
+  const joining = memberPage.getByRole('region', { name: '加入组织' });
+  await joining.getByRole('button', { name: '接受邀请' }).click();
+  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
+  await joining.getByRole('button', { name: '进入组织' }).click();
+  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await page.reload();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
 
   // The manager lets the role read roles too.
@@ -62,11 +73,9 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   await expect(detail).toContainText('没有角色。');
   await expect(detail).toContainText('生效的权限: 无');
 
-  // The member signs in, acts as the organisation identity and leaves it, once confirmed.
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await memberPage.goto(`${server.origin}/org`);
+  // The member, acting as the organisation identity since accepting, leaves it once confirmed.
+  await memberPage.reload();
   const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
-  await memberIdentity.getByRole('button', { name: '使用此身份: 示例公司 · 小王' }).click();
   await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
   const leave = memberPage.getByRole('region', { name: '退出组织' });
   await leave.getByRole('button', { name: '退出组织' }).click();

@@ -4,8 +4,9 @@ import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
 // Issue 12: the organisation console at /org (zh, the app's default), as two people in two browser
 // contexts against the real server: a manager creates an organisation and a role and adds an existing
-// (signed-out) account with it; that member signs in, picks the organisation identity and sees only what the role
-// allows; the manager freezes the member, whose next request is refused.
+// (signed-out) account with it, which invites its mobile; that member signs in, accepts, acts as the
+// organisation identity and sees only what the role allows; the manager freezes the member, whose next
+// request is refused.
 
 test('a manager builds an organisation; a member acts in it within its role until frozen', async ({
   page,
@@ -42,19 +43,28 @@ test('a manager builds an organisation; a member acts in it within its role unti
   await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText(
     'member:read',
   );
+  // Adding a member invites their mobile: nobody joins an organisation without accepting.
   const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员账号（手机号、邮箱或用户名）').fill(memberMobile);
+  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
   await members.getByLabel('成员名称').fill('小王');
   await members.getByLabel('角色').selectOption('viewer');
   await members.getByRole('button', { name: '添加成员' }).click();
-  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toHaveCount(0);
 
-  // The member signs in, picks the organisation identity and sees what member:read allows, nothing more.
+  // The member signs in, accepts from the link sent to their mobile, and acts as the new identity,
+  // seeing what member:read allows, nothing more.
   await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await memberPage.goto(`${server.origin}/org`);
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
+  const joining = memberPage.getByRole('region', { name: '加入组织' });
+  await joining.getByRole('button', { name: '接受邀请' }).click();
+  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
+  await joining.getByRole('button', { name: '进入组织' }).click();
+  await expect(memberPage).toHaveURL(`${server.origin}/org`);
   const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
-  await memberIdentity.getByRole('button', { name: '使用此身份: 示例公司 · 小王' }).click();
   await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
+  await page.reload();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
   const memberMembers = memberPage.getByRole('region', { name: '成员' });
   await expect(memberMembers.getByRole('listitem')).toHaveCount(2);
   await expect(memberMembers.getByRole('button', { name: '冻结' })).toHaveCount(0);

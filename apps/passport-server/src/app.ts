@@ -19,6 +19,7 @@ import csrf from './plugins/app/csrf';
 import db from './plugins/app/db';
 import delivery from './plugins/app/delivery';
 import devices from './plugins/app/devices';
+import events from './plugins/app/events';
 import housekeeping from './plugins/app/housekeeping';
 import mixMode from './plugins/app/mix-mode';
 import monitoring from './plugins/app/monitoring';
@@ -155,6 +156,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(cancellation);
   await app.register(organisations);
   await app.register(devices);
+  await app.register(events);
   await app.register(housekeeping);
   await app.register(profile);
   await app.register(tokens);

@@ -118,6 +118,8 @@ export interface Config {
   waitlist: boolean;
   /** MONITOR_RETENTION_DAYS, default 30: monitoring events older than this are deleted. */
   monitorRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS, default 365: audit log entries older than this are deleted. */
+  auditRetentionDays: number;
   /** Open authorization: Portico as an OAuth 2.0 / OpenID provider for third-party apps (docs/open-authorization.md). */
   openAuth: OpenAuthConfig;
   /**
@@ -297,6 +299,9 @@ export const EnvSchema = Type.Object({
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
   MONITOR_RETENTION_DAYS: Type.Optional(
+    Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
+  ),
+  AUDIT_RETENTION_DAYS: Type.Optional(
     Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
   ),
   OPEN_REGISTRATION_TOKEN: Type.Optional(
@@ -507,6 +512,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
+    auditRetentionDays: Number(e.AUDIT_RETENTION_DAYS ?? 365),
     openAuth: openAuthConfig(e),
   };
 }

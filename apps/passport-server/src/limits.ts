@@ -27,6 +27,15 @@ export interface Limits {
   sendSlowCooldownMaxMs: number;
   /** Code sends per client address (IPv6 by /64) per hour. */
   sendPerIpPerHour: number;
+  /**
+   * Messages other people send to one mobile, e-mail or chat id per hour (invitations, their resends,
+   * notices), whoever sends them; each also waits for the recipient's cooldown (sendCooldownMs).
+   */
+  messagesPerRecipientPerHour: number;
+  /** Invitations and resends one account may send per hour. */
+  invitationsPerSenderPerHour: number;
+  /** Invitations and resends sent from one client address (IPv6 by /64) per hour, whichever account. */
+  invitationsPerIpPerHour: number;
   /** Password failures per identifier within passwordFailureWindowMs before a temporary lock. */
   passwordFailuresPerAccount: number;
   passwordFailureWindowMs: number;
@@ -70,6 +79,18 @@ export interface Limits {
   webIdsPerIpPerHour: number;
   /** Waitlist submissions one client address may make per hour. */
   waitlistSubmitsPerIpPerHour: number;
+  /**
+   * The events dispatcher (src/events/dispatcher): how often it looks for other servers' events, how
+   * long a wake after a commit here waits to gather more, a cursor lease's life, and a failing
+   * consumer's first and longest retry delays.
+   */
+  eventPollMs: number;
+  eventWakeDelayMs: number;
+  eventLeaseMs: number;
+  eventRetryBaseMs: number;
+  eventRetryMaxMs: number;
+  /** Members one account, and one client address, may add (each an invitation) per hour. */
+  memberAddsPerCallerPerHour: number;
 }
 
 export const defaultLimits: Limits = {
@@ -80,6 +101,9 @@ export const defaultLimits: Limits = {
   sendPerTargetPerHour: 10,
   sendSlowCooldownMaxMs: 30 * 60_000,
   sendPerIpPerHour: 30,
+  messagesPerRecipientPerHour: 5,
+  invitationsPerSenderPerHour: 20,
+  invitationsPerIpPerHour: 30,
   passwordFailuresPerAccount: 10,
   passwordFailureWindowMs: 15 * 60_000,
   passwordFailuresPerIpPerHour: 100,
@@ -98,6 +122,12 @@ export const defaultLimits: Limits = {
   monitorWriteDelayMs: 250,
   webIdsPerIpPerHour: 120,
   waitlistSubmitsPerIpPerHour: 10,
+  eventPollMs: 2_000,
+  eventWakeDelayMs: 20,
+  eventLeaseMs: 30_000,
+  eventRetryBaseMs: 1_000,
+  eventRetryMaxMs: 5 * 60_000,
+  memberAddsPerCallerPerHour: 60,
 };
 
 export const HOUR = 3_600_000;

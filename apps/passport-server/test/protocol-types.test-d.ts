@@ -4,9 +4,11 @@
  * field added, dropped, renamed or retyped on either side fails `pnpm typecheck` (this file is in the
  * tsconfig's `include`; vitest does not run it, it has nothing to run).
  */
+
 import type { Static, TSchema } from 'typebox';
 import type {
   AccountInfo,
+  AuditPageData,
   CheckLoginData,
   HasPasswordData,
   LogoutData,
@@ -24,6 +26,7 @@ import type {
   CheckLoginData as CheckLoginSchema,
   UserTokenData as UserTokenSchema,
 } from '../src/schemas/app';
+import type { AuditPage } from '../src/schemas/audit';
 import type { LogoutData as LogoutSchema } from '../src/schemas/logout';
 import type { HasSetData, PasswordChanged } from '../src/schemas/password';
 import type {
@@ -55,6 +58,7 @@ export type Checks = [
   Expect<Matches<typeof RegisteredAnswer, RegisteredCheckData>>,
   Expect<Matches<typeof Device, RememberedDevice>>,
   Expect<Matches<typeof UserTokenSchema, UserTokenData>>,
+  Expect<Matches<typeof AuditPage, AuditPageData>>,
 ];
 
 // The check can fail: a type that lost a field, or gained a required one, is not the same.

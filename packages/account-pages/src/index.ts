@@ -1,7 +1,7 @@
 /**
  * `@portico/account-pages` (private): the screens every Portico app shares — sign-in with its method
  * tabs, sign-up and password reset in the auth shell, the account centre (security, profile,
- * cancellation) and the organisation console — and `createAuthRoutes()` to mount them. An app owns
+ * cancellation, recent security activity) and the organisation console (with its audit log) — and `createAuthRoutes()` to mount them. An app owns
  * only its route table, layout, copy and redirect policy, and imports a screen from its lazily loaded
  * route module, so each screen's code (and the dialog it confirms with) loads with its page only.
  */
@@ -16,6 +16,8 @@ export {
   startMonitoring,
 } from './app/monitoring';
 export { type MountAppOptions, mountApp } from './app/mount-app';
+export { AuditLog } from './audit/audit-log';
+export { RecentActivity } from './audit/recent-activity';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
 export type { OtherMethods } from './forms/long-wait';

@@ -1,5 +1,5 @@
 import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
-import { webPaths } from '@portico/account-sdk/protocol';
+import { decodeMixedFields, webPaths } from '@portico/account-sdk/protocol';
 import { affiliatePaths as p } from '@portico/affiliate-sdk/protocol';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -29,6 +29,8 @@ const member = {
   is_manager: false,
   permissions: ['member:read'],
 };
+/** The invitations' first page (the page number goes in the path). */
+const INVITATIONS = `${p.inviteList}1/`;
 const page = (items: unknown[]) => ok({ items, total: items.length, page: 1, page_size: 100 });
 const deputy = (id: string, name: string, extra: object) => ({
   user_identity_id: id,
@@ -194,5 +196,78 @@ describe('the organisation console', () => {
     const leave = await screen.findByRole('region', { name: '退出组织' });
     expect(within(leave).getByText('管理员不能退出组织，请先转移管理员。')).toBeTruthy();
     expect(within(leave).queryByRole('button')).toBeNull();
+  });
+
+  it('adding a member sends an invitation: it says so and refetches the invitations, not the members', async () => {
+    const inviter = { ...manager, permissions: [...manager.permissions, 'member:create', 'invitation:read'] };
+    const passport = renderConsole(inviter, {
+      [p.roleList]: () =>
+        page([{ role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 }]),
+      [INVITATIONS]: () => page([]),
+      [p.userRoleCreateUser]: () => ok({ invitation_id: 'i1', state: 'pending' }),
+    });
+    const user = userEvent.setup();
+    const members = within(await screen.findByRole('region', { name: '成员' }));
+    await user.type(members.getByLabelText('成员手机号或邮箱'), '+8613800000000');
+    await user.type(members.getByLabelText('成员名称'), '小王');
+    await user.selectOptions(await members.findByLabelText('角色'), 'viewer');
+    await expect.poll(() => passport.to(INVITATIONS).length).toBeGreaterThan(0);
+    const listed = passport.to(p.deputyList).length;
+    const invitations = passport.to(INVITATIONS).length;
+    await user.click(members.getByRole('button', { name: '添加成员' }));
+    expect(await members.findByText('邀请已发送，对方接受后即加入组织。')).toBeTruthy();
+    expect(passport.to(p.userRoleCreateUser)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      account: '+8613800000000',
+      deputy_name: '小王',
+      role_key: 'viewer',
+    });
+    await expect.poll(() => passport.to(INVITATIONS).length).toBeGreaterThan(invitations);
+    expect(passport.to(p.deputyList)).toHaveLength(listed);
+  });
+
+  it('shows the audit log with names, filters it, and refetches it after a change', async () => {
+    const auditor = { ...manager, permissions: [...manager.permissions, 'member:freeze', 'audit:read'] };
+    const entry = {
+      cursor: 'c1',
+      id: 'e1',
+      type: 'organisation.role.granted',
+      version: 1,
+      actor: { kind: 'identity', userId: 'u1' },
+      subject_id: 's1',
+      target_user_id: 'u2',
+      data: { roleKey: 'editor' },
+      ip: null,
+      occurred_at: Date.UTC(2026, 0, 2, 3, 4),
+    };
+    const passport = renderConsole(auditor, {
+      [p.deputyList]: () => page([deputy('d2', '小王', {})]),
+      [p.auditList]: () => ok({ entries: [entry], next_cursor: null, names: { u1: '老板', u2: '小王' } }),
+      [p.deputyFreeze]: () => ok({}),
+    });
+    const user = userEvent.setup();
+    const log = within(await screen.findByRole('region', { name: '审计日志' }));
+    const row = await log.findByRole('row', { name: /授予角色 editor/ });
+    expect(within(row).getByText('老板')).toBeTruthy();
+    expect(within(row).getByText('小王')).toBeTruthy();
+    expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2026-01-02T03:04:00.000Z');
+
+    await user.type(log.getByLabelText('事件类型（可填前缀，如 organisation.）'), 'organisation.role.');
+    await user.click(log.getByRole('button', { name: '筛选' }));
+    await expect
+      .poll(() => decodeMixedFields(passport.to(p.auditList).at(-1)?.query ?? {}).type)
+      .toBe('organisation.role.');
+    expect(log.getByRole('link', { name: '导出 CSV' }).getAttribute('href')).toMatch(
+      /audit\/export\/\?sec_subject_uid=s1&type=organisation\.role\.&format=csv$/,
+    );
+
+    const reads = passport.to(p.auditList).length;
+    const members = within(screen.getByRole('region', { name: '成员' }));
+    await user.click(
+      within(await members.findByRole('group', { name: '小王 的操作' })).getByRole('button', {
+        name: '冻结',
+      }),
+    );
+    await expect.poll(() => passport.to(p.auditList).length).toBeGreaterThan(reads);
   });
 });

@@ -9,6 +9,7 @@
 export { DEFAULT_CODE_COOLDOWN } from '@portico/account-sdk';
 export type { AccountInfo, SendCodeData } from './account-info';
 export { AccountProvider, type AccountProviderProps } from './account-provider';
+export { accountActivityQueryOptions, auditLogQueryOptions } from './audit/audit-queries';
 export { readableWait } from './codes/readable-wait';
 export { type UseSendCodeOptions, type UseSendCodeResult, useSendCode } from './codes/use-send-code';
 export {

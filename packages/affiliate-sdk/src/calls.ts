@@ -84,8 +84,11 @@ export const banRole = /* @__PURE__ */ defineCall<T.BanRolePayload, T.Role, Path
 export const listRoles = /* @__PURE__ */ paged<T.RoleListPayload, T.Role>(p.roleList);
 /** One role (`role:read`). */
 export const roleInfo = /* @__PURE__ */ get<T.RoleRef, T.Role>(p.roleInfo);
-/** Adds an existing account as a member with a role (`member:create` and `role:assign`). */
-export const createUserWithRole = /* @__PURE__ */ post<T.CreateUserWithRolePayload, T.Deputy>(
+/**
+ * Invites a member with a role by mobile or e-mail (`member:create` and `role:assign`): an invitation,
+ * the same whether or not an account holds the contact; the person joins when they accept it.
+ */
+export const createUserWithRole = /* @__PURE__ */ post<T.CreateUserWithRolePayload, T.IssuedInvitation>(
   p.userRoleCreateUser,
 );
 /** Gives a role to members (`role:assign`). */
@@ -215,3 +218,21 @@ export const pendingManagerTransfer = /* @__PURE__ */ get<
   T.SubjectUid,
   { transfer: T.PendingTransfer | null; manager: { user_identity_id: string; deputy_name: string } | null }
 >(p.managerPending);
+
+// The audit log
+/**
+ * A page of the organisation's audit log (`audit:read`, which the manager holds), newest first: who
+ * did what to whom, and when. Pass `next_cursor` as `cursor` for the older page.
+ */
+export const listAuditLog = /* @__PURE__ */ get<T.AuditListPayload, T.OrganisationAuditPage>(p.auditList);
+
+/**
+ * The address of the organisation's audit log as a file (CSV by default, or JSON), filtered: a link
+ * for the browser to download with its session (`<a href download>`), at most 10,000 entries.
+ */
+export function auditExportUrl(baseUrl: string, query: T.AuditExportQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  return `${baseUrl.replace(/\/$/, '')}${p.auditExport}?${params}`;
+}

@@ -31,7 +31,7 @@ it("the README's example compiles", () => {
       base_infos: { city: 'Shenzhen' },
     });
 
-    // 2. A role granting only what the manager holds, and an existing account as a member with it.
+    // 2. A role granting only what the manager holds, and Bob invited with it (by e-mail; he joins on accepting).
     await createRole(client, {
       subject_uid: org.sec_subject_uid,
       role_key: 'viewer',
@@ -45,10 +45,10 @@ it("the README's example compiles", () => {
       role_key: 'viewer',
     });
 
-    // 3. Why does Bob have member:read?
+    // 3. Once Bob has accepted: why does he have member:read?
     const why = await explainPermission(client, {
       subject_uid: org.sec_subject_uid,
-      identity_id: bob.user_identity_id,
+      identity_id: bob.deputy_identity_id,
       permission: 'member:read',
     });
     console.log(why.roles.map((r) => r.role_key)); // ['viewer']

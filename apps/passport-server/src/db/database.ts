@@ -11,6 +11,7 @@ import {
   migrationProvider,
   ORG_VERSION_TRIGGERS,
 } from './migrations';
+import { GuardedKysely, guardedDialect } from './operation-scope';
 import type { Database, MonitorSchema, StoreSchema } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -87,7 +88,9 @@ function openSqlite(config: Config): DatabaseHandle {
   // FULL: an acknowledged write survives power loss, not only a process crash (NORMAL risks the last
   // transactions on power loss). See docs/operations.md before relaxing it.
   const sqlite = openSqliteFile(file, 'FULL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
+  const db = new GuardedKysely<Database>({
+    dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }),
+  });
   // The store's counters and short-lived state in a file of their own at NORMAL: a commit there survives
   // a process crash but may be lost with the last moments before a power loss, which is what Redis
   // without persistence offers a scaled-out deployment. A code send writes five store entries; at FULL
@@ -151,7 +154,7 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
   const host = new URL(url);
   return {
     db,

@@ -578,6 +578,37 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * The audit log (src/events/consumers/audit-log): the events people, managers and operators read,
+   * copied from the outbox by its consumer and deleted after AUDIT_RETENTION_DAYS.
+   */
+  '0019_audit_log': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('audit_log')
+        .ifNotExists()
+        .addColumn('position', 'bigint', (c) => c.primaryKey())
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('actor_user_id', 'text')
+        .addColumn('subject_id', 'text')
+        .addColumn('target_user_id', 'text')
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text')
+        .addColumn('device_id', 'text')
+        .addColumn('occurred_at', 'bigint', (c) => c.notNull())
+        .execute();
+      const index = (name: string, columns: string[]) =>
+        db.schema.createIndex(name).ifNotExists().on('audit_log').columns(columns).execute();
+      await index('audit_log_subject', ['subject_id', 'position']);
+      await index('audit_log_target_user', ['target_user_id', 'position']);
+      await index('audit_log_actor_user', ['actor_user_id', 'position']);
+      await index('audit_log_occurred_at', ['occurred_at']);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -355,6 +355,15 @@ export interface EventCursorsTable {
   last_error: string | null;
 }
 
+/**
+ * The audit log: the outbox's events as people, managers and operators read them (src/events/consumers/
+ * audit-log). `position` is the event's outbox position (newest first is its reverse).
+ */
+export type AuditLogTable = Omit<EventsTable, 'position' | 'stream'> & {
+  /** The event's outbox position; erasure replaces the person's identifiers in `data`. */
+  position: number;
+};
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -378,6 +387,7 @@ export interface Database {
   waitlist_entries: WaitlistEntriesTable;
   events: EventsTable;
   event_cursors: EventCursorsTable;
+  audit_log: AuditLogTable;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */

@@ -45,6 +45,7 @@ export function codeMail(
 
 /** What every invitation message carries: the organisation, who invited, and the link. */
 export interface InvitationText {
+  /** The names as their authors wrote them: the templates show them only through `shownName`. */
   organisation: string;
   inviter: string;
   link: string;
@@ -52,14 +53,54 @@ export interface InvitationText {
   language: Language;
 }
 
-const invitationLine = ({ organisation, inviter, link, appName, language }: InvitationText) =>
-  language === 'en'
-    ? `[${appName}] ${inviter} invited you to join ${organisation}. Accept: ${link}`
-    : `【${appName}】${inviter} 邀请您加入「${organisation}」。接受邀请：${link}`;
+/** The longest name a message shows, in characters; a longer one is cut with an ellipsis. */
+export const SHOWN_NAME_MAX = 24;
 
+/** A link, a domain or an e-mail address: `scheme://`, `www.`, `@`, or a dot between a word and letters. */
+const LINK_LIKE = /[a-z][a-z0-9+.-]*:\/\/|www\.|@|[\p{L}\p{N}_-][.。｡][a-z]{2,}/iu;
+/** A phone number: five digits or more, whatever separators or digit forms sit between them. */
+const DIGIT = '[\\p{Nd}〇零一二三四五六七八九]';
+const PHONE_LIKE = new RegExp(`${DIGIT}(?:[\\s()./+-]*${DIGIT}){4,}`, 'u');
+
+/**
+ * A name another person wrote (an organisation's, an inviter's), as a message may show it, or null to
+ * leave it out. A message goes out under the server's name to someone who did not ask for it, so the
+ * name may not add lines, reorder the text (bidirectional controls), or carry a link, a domain, an
+ * e-mail address or a phone number for the reader to act on; and it is bounded. NFKC first, so
+ * full-width digits and dots are judged as the ones they look like.
+ */
+export function shownName(raw: string): string | null {
+  const name = raw
+    .normalize('NFKC')
+    // Format characters (bidirectional controls, zero-width joiners) go; line breaks become spaces.
+    .replace(/\p{Cf}/gu, '')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ')
+    .trim();
+  if (name === '' || LINK_LIKE.test(name) || PHONE_LIKE.test(name)) return null;
+  const chars = [...name];
+  return chars.length <= SHOWN_NAME_MAX ? name : `${chars.slice(0, SHOWN_NAME_MAX - 1).join('')}…`;
+}
+
+/** The fixed phrases of an invitation: who invited (or "someone") and to what (or "an organisation"). */
+function invitationPhrases({ organisation, inviter, language }: InvitationText) {
+  const org = shownName(organisation);
+  const who = shownName(inviter);
+  return language === 'en'
+    ? { who: who ?? 'Someone', org: org ?? 'an organisation' }
+    : { who: who ?? '有人', org: org === null ? '一个组织' : `「${org}」` };
+}
+
+const invitationLine = (t: InvitationText) => {
+  const { who, org } = invitationPhrases(t);
+  return t.language === 'en'
+    ? `[${t.appName}] ${who} invited you to join ${org}. Accept: ${t.link}`
+    : `【${t.appName}】${who} 邀请您加入${org}。接受邀请：${t.link}`;
+};
+
+/** The template parameters: the names as shown ('' when left out), never as written. */
 const invitationParams = (t: InvitationText) => ({
-  organisation: t.organisation,
-  inviter: t.inviter,
+  organisation: shownName(t.organisation) ?? '',
+  inviter: shownName(t.inviter) ?? '',
   link: t.link,
 });
 
@@ -88,20 +129,19 @@ export function invitationChat(to: string, t: InvitationText): ChatMessage {
 
 /** The invitation e-mail, zh or en. */
 export function invitationMail(to: string, t: InvitationText): MailMessage {
-  const { organisation, inviter, link, appName, language } = t;
+  const { link, appName, language } = t;
+  const { who, org } = invitationPhrases(t);
   const subject =
-    language === 'en'
-      ? `${inviter} invited you to ${organisation} on ${appName}`
-      : `${inviter} 邀请您加入「${organisation}」`;
+    language === 'en' ? `${who} invited you to ${org} on ${appName}` : `${who} 邀请您加入${org}`;
   const lines =
     language === 'en'
       ? [
-          `${inviter} invited you to join ${organisation} on ${appName}.`,
+          `${who} invited you to join ${org} on ${appName}.`,
           `Open this link to accept: ${link}`,
           'If you did not expect this invitation, ignore this e-mail.',
         ]
       : [
-          `${inviter} 邀请您在 ${appName} 加入「${organisation}」。`,
+          `${who} 邀请您在 ${appName} 加入${org}。`,
           `打开此链接接受邀请：${link}`,
           '如果您不认识邀请人，请忽略本邮件。',
         ];

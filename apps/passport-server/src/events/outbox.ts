@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { Compile } from 'typebox/compile';
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { Database } from '../db/schema';
@@ -13,12 +13,30 @@ export interface EventContext {
   deviceId?: string | null;
 }
 
+/**
+ * The key of the PostgreSQL lock that makes event writers commit in `position` order: held from the
+ * moment a transaction takes its positions until it commits, so no smaller position can become visible
+ * after a larger one (the dispatcher never skips an event that was still being committed). SQLite has
+ * one writer at a time and needs nothing.
+ */
+export const EVENTS_COMMIT_LOCK = 7_240_118_018;
+
+/** The dispatchers of this process, woken when events were written (src/events/dispatcher). */
+const listeners = new Set<() => void>();
+export function onEventsRecorded(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 const checks = new Map([...EVENTS].map(([type, definition]) => [type, Compile(definition.data)]));
 
 /**
  * Appends events to the outbox through `db`, which is the transaction of the change that caused them:
  * the change and its events commit together or not at all. A payload that does not match its type's
  * schema is a programming error and throws before anything is written.
+ *
+ * Call it last in the transaction: on PostgreSQL it takes the events' commit lock, which is held until
+ * the commit, so the other writers of events wait only for this transaction's commit.
  */
 export async function recordEvents(
   db: Kysely<Database>,
@@ -50,5 +68,8 @@ export async function recordEvents(
       occurred_at: context.at,
     };
   });
+  if (db.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(${EVENTS_COMMIT_LOCK}::bigint)`.execute(db);
   await db.insertInto('events').values(rows).execute();
+  for (const listener of listeners) listener();
 }

@@ -13,6 +13,7 @@ import { codeLaneOf } from '../domain/codes/codes';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
 import { CodeType } from '../protocol';
@@ -109,6 +110,11 @@ export async function confirmCancellation(
   const { user } = requireSession(request);
   if (input.abandon === 1) {
     await abandonCancellation(app, user.id);
+    await recordAccountEvent(app, request, app.db, {
+      type: 'account.cancellation_abandoned',
+      userId: user.id,
+      data: {},
+    });
     return { state: 'abandoned' as const };
   }
   if (!input.cancel_ticket) throw new PassportError('invalidParam', { field: 'body/cancel_ticket' });
@@ -122,6 +128,11 @@ export async function confirmCancellation(
     userId: user.id,
   });
   const eraseAt = await startCoolingOff(app, user);
+  await recordAccountEvent(app, request, app.db, {
+    type: 'account.cancellation_requested',
+    userId: user.id,
+    data: { eraseAt },
+  });
   await app.sessions.signOut(request, reply);
   await app.sessions.revokeAll(user.id);
   return { state: 'pending' as const, erase_at: eraseAt };

@@ -3,6 +3,7 @@ import type { User } from '../db/schema';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 import { SIGN_IN_PURPOSES } from '../lib/purposes';
 import { CodeType } from '../protocol';
 import { completeSignIn } from './complete-sign-in';
@@ -65,6 +66,15 @@ export async function codeSignIn(
     .verify({ channel, target, purpose, code: input.code, lane })
     .catch(async (error: unknown) => {
       await app.risk.recordFailure(request, risk);
+      // The account's owner sees wrong codes entered for it.
+      const owner = await app.accounts.find({ kind: channel, value: target });
+      if (owner)
+        await recordAccountEvent(app, request, app.db, {
+          type: 'account.sign_in_failed',
+          userId: owner.id,
+          anonymous: true,
+          data: { method: channel === 'mobile' ? 'mobileCode' : 'emailCode', reason: 'wrong_code' },
+        });
       throw error;
     });
   const identifier = { kind: channel, value: target } as const;

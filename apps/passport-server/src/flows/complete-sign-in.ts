@@ -3,6 +3,7 @@ import type { User } from '../db/schema';
 import { accountInfo } from '../domain/accounts/account-info';
 import { SECOND_VERIFY_TTL_MS, savePendingSignIn } from '../domain/second-verify/pending';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
 
 /** How the credential of a sign-in was proven. */
@@ -23,6 +24,8 @@ export async function completeSignIn(
   options: { newUser: boolean; proof: SignInProof },
 ) {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  // Read once: it decides the second verification and the audit log's "new device".
+  const remembered = await app.devices.isRemembered(user.id, request);
   const direct =
     !app.config.secondVerify ||
     options.newUser ||
@@ -31,7 +34,7 @@ export async function completeSignIn(
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
     !user.mobile ||
-    (await app.devices.isRemembered(user.id, request));
+    remembered;
   if (!direct && user.mobile) {
     const key = await savePendingSignIn(app, request, user.id, user.mobile);
     throw new PassportError('secondVerify', {
@@ -42,5 +45,10 @@ export async function completeSignIn(
   }
   const session = await app.sessions.signIn(request, reply, user.id);
   await app.devices.remember(user.id, request, reply);
+  await recordAccountEvent(app, request, app.db, {
+    type: 'account.signed_in',
+    userId: user.id,
+    data: { method: options.proof, newDevice: !remembered },
+  });
   return accountInfo(session, { newUser: options.newUser });
 }

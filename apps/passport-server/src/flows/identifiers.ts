@@ -12,6 +12,7 @@ import {
   type VerificationPurpose,
 } from '../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../errors';
+import { eventContextOf, recordAccountEvent } from '../events/record';
 import { CodeType } from '../protocol';
 
 /**
@@ -120,8 +121,21 @@ export async function putIdentifier(
   }
   if (step === 'change')
     await app.verificationTickets.consume(session, input.ticket ?? '', 'change_identifier');
-  await rebind(app, { user, channel, from: step === 'bind' ? null : from, to, movedFrom });
+  await rebind(app, {
+    user,
+    channel,
+    from: step === 'bind' ? null : from,
+    to,
+    movedFrom,
+    context: eventContextOf(app, request),
+  });
   const kicked = input.kick_other === 1 ? await app.sessions.revokeOthers(user.id, session.id) : 0;
+  if (kicked > 0)
+    await recordAccountEvent(app, request, app.db, {
+      type: 'account.session_revoked',
+      userId: user.id,
+      data: { reason: 'revoked' },
+    });
   const updated = await freshUser(app, session);
   request.session = { ...session, user: updated };
   return { ...accountInfo(request.session), kicked_sessions: kicked, moved: movedFrom !== null };

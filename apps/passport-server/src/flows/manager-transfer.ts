@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DeputyRow, User } from '../db/schema';
+import { assertNotLeaving } from '../domain/cancellation/cancellation';
 import type { Channel } from '../domain/codes/codes';
 import type { Actor } from '../domain/organisations/organisations';
 import { deputyView } from '../domain/organisations/views';
@@ -151,8 +152,9 @@ async function candidate(app: FastifyInstance, actor: Actor, deputyId: string) {
     .selectAll()
     .where('id', '=', deputy.user_id)
     .executeTakeFirst();
-  if (!user || Number(user.is_frozen) === 1 || user.cancel_requested_at !== null || user.erased_at !== null)
+  if (!user || Number(user.is_frozen) === 1 || user.erased_at !== null)
     throw new PassportError('newManagerInvalid');
+  if (user.cancel_erase_at !== null) throw new PassportError('cancellationPending');
   return { deputy, user, to: contactOf(user) };
 }
 
@@ -326,6 +328,7 @@ export async function transferManager(
       .where('expires_at', '>', now)
       .executeTakeFirst();
     if (Number(closed.numDeletedRows) !== 1) throw new PassportError('transferNotFound');
+    await assertNotLeaving(app, trx, user.id);
     const down = await trx
       .updateTable('deputies')
       .set({ is_manager: 0, updated_at: now })

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
-import { DeliveryError } from '../delivery/providers';
+import type { Admission } from '../delivery/gate';
 import { invitationChat, invitationMail, invitationSms } from '../delivery/templates';
 import { accountInfo } from '../domain/accounts/account-info';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
@@ -94,14 +94,30 @@ function contactOf(app: FastifyInstance, channel: InviteChannel, raw: string | u
   return value;
 }
 
-/** Sends an invitation over its channel; a provider failure is DELIVERY_FAILED. */
-async function deliver(app: FastifyInstance, request: FastifyRequest, row: InvitationRow, link: string) {
-  if (row.channel === 'link' || row.contact === null) return;
+/**
+ * Lets an invitation's message through the outbound gate (its budgets and the challenge), before the
+ * invitation is written or its ticket rotated: a refused send changes nothing. Null for a link.
+ */
+async function admitted(app: FastifyInstance, request: FastifyRequest, sender: User, row: InvitationRow) {
+  if (row.channel === 'link' || row.contact === null) return null;
+  return app.gate.admitInvitation(request, { sender: sender.id, channel: row.channel, to: row.contact });
+}
+
+/** Sends an admitted invitation over its channel; a provider failure is DELIVERY_FAILED. */
+async function deliver(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  row: InvitationRow,
+  link: string,
+  admission: Admission | null,
+) {
+  if (admission === null || row.contact === null) return;
   const subject = await app.db
     .selectFrom('subjects')
     .select('name')
     .where('id', '=', row.subject_id)
     .executeTakeFirstOrThrow();
+  // The names go through the templates' fixed wording, which shows them only as `shownName` allows.
   const text = {
     organisation: subject.name,
     inviter: row.inviter_name,
@@ -109,27 +125,31 @@ async function deliver(app: FastifyInstance, request: FastifyRequest, row: Invit
     appName: app.config.appName,
     language: languageOf(request),
   };
-  try {
-    if (row.channel === 'mobile') await app.delivery.sms.send(invitationSms(row.contact, text));
-    else if (row.channel === 'email') await app.delivery.mail.send(invitationMail(row.contact, text));
-    else await app.delivery.chat.send(invitationChat(row.contact, text));
-  } catch (error) {
-    if (error instanceof DeliveryError) throw new PassportError('deliveryFailed', {}, { cause: error });
-    throw error;
-  }
+  await app.gate.deliver(
+    admission,
+    row.channel === 'mobile'
+      ? { channel: 'sms', message: invitationSms(row.contact, text) }
+      : row.channel === 'email'
+        ? { channel: 'email', message: invitationMail(row.contact, text) }
+        : { channel: 'chat', message: invitationChat(row.contact, text) },
+  );
 }
 
-/** Creates an invitation on a channel and delivers it. */
+/**
+ * Creates an invitation on a channel and delivers it. `permissions` are what the caller must hold:
+ * `invitation:create`, or what adding a member asks (user_role/create_user, which invites too).
+ */
 export async function invite(
   app: FastifyInstance,
   request: FastifyRequest,
   channel: InviteChannel,
   input: InviteInput,
+  permissions: readonly string[] = ['invitation:create'],
 ) {
   const { user } = requireSession(request);
   const orgs = app.organisations;
   const actor = await orgs.actorIn(user, input.subject_uid);
-  orgs.require(actor, 'invitation:create');
+  for (const permission of permissions) orgs.require(actor, permission);
   const keys = stringListOf('role_keys', input.role_keys, ORGANISATION_LIMITS.inviteRolesMax) ?? [];
   await grantableRoles(app, actor, keys);
   const contact = contactOf(app, channel, input.contact);
@@ -158,9 +178,10 @@ export async function invite(
     updated_at: now,
   };
   const link = linkOf(app, input.link, ticket);
+  const admission = await admitted(app, request, user, row);
   await app.db.insertInto('invitations').values(row).execute();
   try {
-    await deliver(app, request, row, link);
+    await deliver(app, request, row, link, admission);
   } catch (error) {
     // Nobody got it: it does not stay behind as a pending invitation.
     await app.db.deleteFrom('invitations').where('id', '=', row.id).execute();
@@ -255,6 +276,7 @@ export async function resendInvitation(
   app.organisations.require(actor, 'invitation:update');
   const row = await invitationIn(app, actor.subject.id, input.invite_id);
   assertOpen(row);
+  const admission = await admitted(app, request, user, row);
   const now = app.runtime.now();
   const { ticket, hash } = newInviteTicket(app);
   const next: InvitationRow = {
@@ -277,9 +299,12 @@ export async function resendInvitation(
     .where('id', '=', row.id)
     .where('state', '=', 'pending')
     .executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) throw new PassportError('invitationUsed');
+  if (Number(done.numUpdatedRows) !== 1) {
+    await admission?.release();
+    throw new PassportError('invitationUsed');
+  }
   const link = linkOf(app, input.link, ticket);
-  await deliver(app, request, next, link);
+  await deliver(app, request, next, link, admission);
   return { ...invitationView(next, now), invite_ticket: ticket, link };
 }
 
@@ -471,7 +496,7 @@ export async function acceptInvitation(
           .executeTakeFirst()
       : undefined;
     if (!inviter || Number(inviter.is_frozen) === 1) throw new PassportError('invitationCancelled');
-    const held = await app.organisations.permissionsOf(inviter);
+    const held = await app.organisations.permissionsOf(inviter, trx);
     for (const role of roles)
       for (const p of storedPermissions(role.permissions))
         if (!held.has(p)) throw new PassportError('grantExceedsOwn', { permission: p });

@@ -1,19 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Identifier } from '../domain/accounts/accounts';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
-import {
-  isUniqueViolation,
-  type PageArgs,
-  pageOf,
-  storedPermissions,
-  window,
-} from '../domain/organisations/organisations';
+import { type PageArgs, pageOf, window } from '../domain/organisations/organisations';
 import { deputyView } from '../domain/organisations/views';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { normaliseUsername } from '../lib/identifiers';
+import { rateLimitKey } from '../lib/ip';
+import { HOUR } from '../limits';
+import { invite } from './organisation-invitations';
 
-/** Member identities (deputies): list, rename, freeze, remove, and adding an account with a role. */
+/** Member identities (deputies): list, rename, freeze, remove, and inviting a member with a role. */
 
 /** The role keys of some deputies, by deputy id. */
 async function roleKeysOf(app: FastifyInstance, deputyIds: string[]): Promise<Map<string, string[]>> {
@@ -188,8 +185,11 @@ export function accountIdentifier(app: FastifyInstance, input: string): Identifi
 }
 
 /**
- * Adds an existing account as a member with a role (member:create and role:assign; the role's
- * permissions must all be the caller's). An unknown account is ACCOUNT_NOT_FOUND.
+ * Adds a member with a role (member:create and role:assign; the role's permissions must all be the
+ * caller's) by inviting their mobile or e-mail: the person accepts, as any invitation is accepted, so
+ * nobody becomes a member without asking. No account is looked up, so the answer is the same whether
+ * or not one holds the contact; a username (which only a lookup could reach) is refused. Each call is
+ * charged to the caller's account and client address (an hourly budget), whatever it answers.
  */
 export async function createUserWithRole(
   app: FastifyInstance,
@@ -197,37 +197,30 @@ export async function createUserWithRole(
   input: { subject_uid: string; account: string; deputy_name: string; role_key: string },
 ) {
   const { user } = requireSession(request);
-  const orgs = app.organisations;
-  const actor = await orgs.actorIn(user, input.subject_uid);
-  orgs.require(actor, 'member:create');
-  orgs.require(actor, 'role:assign');
-  const role = await orgs.roleIn(actor.subject.id, input.role_key);
-  if (Number(role.is_banned) === 1) throw new PassportError('roleBanned');
-  orgs.assertGrantable(actor, storedPermissions(role.permissions));
-  const account = await app.accounts.find(accountIdentifier(app, input.account));
-  if (!account) throw new PassportError('accountNotFound');
-  const now = app.runtime.now();
-  const deputy = {
-    id: orgs.newId(),
-    subject_id: actor.subject.id,
-    user_id: account.id,
-    deputy_name: input.deputy_name,
-    is_manager: 0,
-    is_frozen: 0,
-    created_at: now,
-    updated_at: now,
-  };
-  try {
-    await app.db.transaction().execute(async (trx) => {
-      await trx.insertInto('deputies').values(deputy).execute();
-      await trx
-        .insertInto('deputy_roles')
-        .values({ deputy_id: deputy.id, role_id: role.id, subject_id: actor.subject.id, created_at: now })
-        .execute();
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new PassportError('alreadyMember');
-    throw error;
-  }
-  return deputyView(deputy, [role.role_key]);
+  await chargeMemberAdd(app, request, user.id);
+  const account = accountIdentifier(app, input.account);
+  if (account.kind === 'username') throw new PassportError('invalidParam', { field: 'account' });
+  return invite(
+    app,
+    request,
+    account.kind,
+    {
+      subject_uid: input.subject_uid,
+      deputy_name: input.deputy_name,
+      role_keys: [input.role_key],
+      contact: account.value,
+    },
+    ['member:create', 'role:assign'],
+  );
+}
+
+/** One add charged to the caller's account and client address; RATE_LIMITED past either's hourly budget. */
+async function chargeMemberAdd(app: FastifyInstance, request: FastifyRequest, userId: string) {
+  const limit = app.runtime.limits.memberAddsPerCallerPerHour;
+  const counts = await Promise.all(
+    [`user:${userId}`, `ip:${rateLimitKey(request.ip)}`].map((key) =>
+      app.store.incr(`memberadd:${key}`, HOUR),
+    ),
+  );
+  if (counts.some((count) => count > limit)) throw new PassportError('rateLimited');
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
+import { assertNotLeaving } from '../domain/cancellation/cancellation';
 import { infosOf } from '../domain/organisations/infos';
 import { type PageArgs, pageOf, window } from '../domain/organisations/organisations';
 import { subjectView } from '../domain/organisations/views';
@@ -54,6 +55,8 @@ export async function createSubject(
 ) {
   const { user } = requireSession(request);
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  // A manager cannot leave (the cancellation's sole_manager blocker): one who is leaving cannot become one.
+  if (user.cancel_erase_at !== null) throw new PassportError('cancellationPending');
   assertSelf(app, user, input.identifier);
   if (input.password !== undefined) await recheckPassword(app, request, user, input.password);
   const base = infosOf('base_infos', input.base_infos) ?? '{}';
@@ -76,6 +79,7 @@ export async function createSubject(
     updated_at: now,
   };
   await app.db.transaction().execute(async (trx) => {
+    await assertNotLeaving(app, trx, user.id);
     await trx.insertInto('subjects').values(subject).execute();
     await trx
       .insertInto('deputies')

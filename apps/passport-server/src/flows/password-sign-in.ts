@@ -4,6 +4,7 @@ import { chargePasswordGuess, passwordFailureKey } from '../domain/passwords/fai
 import { normalisePassword } from '../domain/passwords/passwords';
 import type { FailureCharge } from '../domain/risk/risk';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 import { normaliseEmail, normaliseMobile, normaliseUsername } from '../lib/identifiers';
 import { completeSignIn } from './complete-sign-in';
 
@@ -90,7 +91,17 @@ export async function passwordSignIn(
     throw error;
   }
   // A wrong guess keeps its charges: they are the failures counted.
-  if (!right || !user?.password_hash) throw new PassportError('wrongCredentials');
+  if (!right || !user?.password_hash) {
+    // The account's owner sees guesses at their password (an unknown account has nobody to tell).
+    if (user?.password_hash)
+      await recordAccountEvent(app, request, app.db, {
+        type: 'account.sign_in_failed',
+        userId: user.id,
+        anonymous: true,
+        data: { method: 'password', reason: 'wrong_password' },
+      });
+    throw new PassportError('wrongCredentials');
+  }
   await Promise.all([guess.right(), risk?.right()]);
   if (passwords.needsRehash(user.password_hash)) {
     await accounts.setPasswordHash(user.id, await passwords.hash(password));

@@ -4,12 +4,13 @@ import { candidateNames, GENERATED_NAME } from '../domain/profile/names';
 import { type ProfileChange, profileOf, updateProfile } from '../domain/profile/profile';
 import { PROFILE_NAMESPACE, remainingUpdates } from '../domain/profile/quotas';
 import { requireSession } from '../domain/sessions/sessions';
+import { eventContextOf } from '../events/record';
 import { languageOf } from '../lib/language';
 
 /** update/user_info: changes the fields sent; answers the whole profile. */
 export async function updateUserInfo(app: FastifyInstance, request: FastifyRequest, change: ProfileChange) {
   const session = requireSession(request);
-  return profileOf(await updateProfile(app, session.userId, change));
+  return profileOf(await updateProfile(app, session.userId, change, eventContextOf(app, request)));
 }
 
 /** get/remain_update_times. */

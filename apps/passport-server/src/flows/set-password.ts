@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changed, identifiersOf, type PasswordChanged, policy } from '../domain/passwords/new-password';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 
 /**
  * Signed in: a first password. It adds a way in and replaces nothing, so other sessions live on; a
@@ -17,6 +18,7 @@ export async function setPassword(
   const pw = await policy(app, request, input.password, identifiersOf(user));
   if (!(await app.accounts.setFirstPasswordHash(user.id, await app.passwords.hash(pw))))
     throw new PassportError('passwordAlreadySet');
+  await recordAccountEvent(app, request, app.db, { type: 'account.password_set', userId: user.id, data: {} });
   return changed(user.id, true);
 }
 

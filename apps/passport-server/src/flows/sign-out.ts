@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 import { sendLogoutConfirmation } from '../http/logout-confirmation';
 import { safeRedirect } from '../lib/redirect';
 
@@ -10,7 +11,14 @@ export async function signOut(
   reply: FastifyReply,
   next?: unknown,
 ) {
+  const userId = request.session?.userId;
   await app.sessions.signOut(request, reply);
+  if (userId)
+    await recordAccountEvent(app, request, app.db, {
+      type: 'account.session_revoked',
+      userId,
+      data: { reason: 'signed_out' },
+    });
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../domain/oauth/providers';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
+import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
 import { rateLimitKey } from '../lib/ip';
 import { safeRedirect } from '../lib/redirect';
@@ -119,6 +120,20 @@ async function exchange(app: FastifyInstance, request: FastifyRequest, input: Co
   }
 }
 
+/** Records that the account linked or unlinked its identity of a provider. */
+const recordLink = (
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: string,
+  provider: string,
+  linked: boolean,
+) =>
+  recordAccountEvent(app, request, app.db, {
+    type: linked ? 'account.third_party_linked' : 'account.third_party_unlinked',
+    userId,
+    data: { provider },
+  });
+
 /** The pending profile as the client sees it. */
 const profileView = (identity: ProviderIdentity) => ({
   platform: identity.provider,
@@ -206,6 +221,7 @@ export async function thirdPartySignIn(
   if (create && input.profile_key && !input.code) {
     const pending = await readPendingProfile(app, request, input.profile_key);
     const user = await createFor(app, pending, input.profile_key);
+    await recordLink(app, request, user.id, pending.provider, true);
     await dropPendingProfile(app, input.profile_key);
     return completeSignIn(app, request, reply, user, { newUser: true, proof: 'thirdParty' });
   }
@@ -221,6 +237,7 @@ export async function thirdPartySignIn(
     });
   }
   const created = await createFor(app, identity);
+  await recordLink(app, request, created.id, identity.provider, true);
   return completeSignIn(app, request, reply, created, { newUser: true, proof: 'thirdParty' });
 }
 
@@ -245,6 +262,7 @@ export async function bindLogin(
   const pending = await readPendingProfile(app, request, input.profile_key);
   const linkPending = async (user: User) => {
     await link(app, user.id, pending);
+    await recordLink(app, request, user.id, pending.provider, true);
     await dropPendingProfile(app, input.profile_key);
   };
   if (input.mobile) {
@@ -292,6 +310,7 @@ export async function bindThirdParty(app: FastifyInstance, request: FastifyReque
   providerOf(app, input.platform_app_id);
   const { identity } = await exchange(app, request, input);
   await link(app, session.userId, identity);
+  await recordLink(app, request, session.userId, identity.provider, true);
   return { linked: await linkedView(app, session.userId) };
 }
 
@@ -310,6 +329,7 @@ export async function switchThirdParty(app: FastifyInstance, request: FastifyReq
     if (holder) throw new PassportError('oauthLinkedElsewhere');
     await unlink(app, session.userId, provider.name);
     await link(app, session.userId, identity);
+    await recordLink(app, request, session.userId, identity.provider, true);
   }
   return { linked: await linkedView(app, session.userId) };
 }
@@ -327,6 +347,7 @@ export async function unbindThirdParty(
   if (!linked) throw new PassportError('oauthNotBound');
   if (!(await hasOtherWayIn(app, session.user, name))) throw new PassportError('oauthLastWayIn');
   await unlink(app, session.userId, name);
+  await recordLink(app, request, session.userId, name, false);
   return { linked: await linkedView(app, session.userId) };
 }
 

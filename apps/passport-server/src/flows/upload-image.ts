@@ -28,6 +28,9 @@ export async function uploadImage(app: FastifyInstance, request: FastifyRequest,
   const now = app.runtime.now();
   const review_state = sensitive ? ('pending' as const) : ('approved' as const);
   await app.db.transaction().execute(async (trx) => {
+    // Counted first: the charge locks the account, so concurrent uploads are counted one at a time and
+    // one refused writes nothing.
+    await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, kind);
     await trx
       .insertInto('images')
       .values({
@@ -43,10 +46,13 @@ export async function uploadImage(app: FastifyInstance, request: FastifyRequest,
         created_at: now,
       })
       .execute();
-    if (kind === 'pic') await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, 'pic');
     if (kind === 'avatar') {
-      await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, 'avatar');
-      const previous = session.user.avatar_key;
+      // The avatar as it is now, under the lock (the session's copy may be another upload's past).
+      const { avatar_key: previous } = await trx
+        .selectFrom('users')
+        .select('avatar_key')
+        .where('id', '=', session.userId)
+        .executeTakeFirstOrThrow();
       await trx
         .updateTable('users')
         .set({ avatar_key: key, updated_at: now })

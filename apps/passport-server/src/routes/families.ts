@@ -24,6 +24,7 @@ import { ssoEmailCodeLogin } from './sso/login';
 import { ssoLogout } from './sso/logout';
 import { sendMobileCode } from './sso/send-code';
 import { accountInfo } from './web/account';
+import { accountActivityRoute, operatorAuditRoute } from './web/activity';
 import {
   cancelCheckRoute,
   cancelConfirmRoute,
@@ -115,6 +116,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   smsLoginContinue,
   deviceList,
   deviceForget,
+  accountActivityRoute,
+  operatorAuditRoute,
   // Identifiers and binding (issue 14 part 2).
   mobileBind,
   mobileChange,

@@ -177,7 +177,7 @@ export const schemas = {
   roleList: get('A subject’s roles, paged (role:read)', query({ ...subjectUid, ...Page })),
   roleInfo: get('One role (role:read)', query({ ...subjectUid, role_key: RoleKey })),
   userRoleCreateUser: post(
-    'Add an existing account as a member with a role (member:create and role:assign)',
+    'Invite a member with a role by their mobile or e-mail (member:create and role:assign); they join when they accept',
     body({
       ...subjectUid,
       account: Type.String({ minLength: 1, maxLength: 254 }),

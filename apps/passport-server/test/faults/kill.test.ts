@@ -132,8 +132,8 @@ describe.runIf((process.env.PORTICO_TEST_BACKEND ?? 'sqlite') === 'sqlite')('kil
     }
   }
 
-  // Five child-process starts and kills, each waiting up to 10 s for writes to flow: on a loaded 2-core
-  // machine that is well past the 20 s default, so the test carries a bound that holds.
+  // Five child-process starts and kills, each waiting for writes to flow: the bounds only detect a hang
+  // (a start took over 15 s on a loaded 2-core machine), so the test carries one that holds under load.
   it('keeps every acknowledged account, session, sign-out and code across five kills, with intact files', async () => {
     for (let round = 0; round < 5; round++) {
       server = await start();
@@ -142,7 +142,7 @@ describe.runIf((process.env.PORTICO_TEST_BACKEND ?? 'sqlite') === 'sqlite')('kil
       const before = acked.accounts.size;
       const clients = Array.from({ length: 4 }, () => client(origin, () => running));
       // Writes are flowing (a few sign-ins acknowledged, however loaded the machine), then a random moment.
-      const flowing = await eventually(10_000, async () => acked.accounts.size - before >= 4, 20);
+      const flowing = await eventually(60_000, async () => acked.accounts.size - before >= 4, 20);
       expect(flowing, server.stderr()).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, randomInt(0, 400)));
       running = false;
@@ -167,5 +167,5 @@ describe.runIf((process.env.PORTICO_TEST_BACKEND ?? 'sqlite') === 'sqlite')('kil
       browser.cookies.set('sessionid', token);
       expect((await browser.request('GET', '/passport/web/account/info/')).message).toBe('error');
     }
-  }, 240_000);
+  }, 900_000);
 });

@@ -118,18 +118,20 @@ async function manager(name = 'Example Ltd') {
 }
 type Manager = Awaited<ReturnType<typeof manager>>;
 
-/** An existing account added to the subject with a role of these permissions. */
+/** An existing account invited to the subject with a role of these permissions, accepted, acting personally again. */
 async function member(boss: Manager, permissions: string[]) {
   const p = await person();
   const key = `r${Math.random().toString(36).slice(2, 8)}`;
   await aff.createRole(boss.client, { subject_uid: boss.sid, role_key: key, role_name: key, permissions });
-  const deputy = await aff.createUserWithRole(boss.client, {
+  const invited = await aff.createUserWithRole(boss.client, {
     subject_uid: boss.sid,
     account: p.mobile,
     deputy_name: 'Member',
     role_key: key,
   });
-  return { ...p, identity: deputy.user_identity_id };
+  await aff.acceptInvitation(p.client, { invite_ticket: invited.invite_ticket });
+  await aff.switchMember(p.client, { to_sec_member_id: '0' });
+  return { ...p, identity: invited.deputy_identity_id };
 }
 
 async function refused(call: Promise<unknown>, name: OrganisationErrorName | number) {

@@ -47,11 +47,10 @@ interface Person {
   userId: string;
 }
 
-/** A fresh account signed in by SMS code (sign-in-or-register), with its own browser. */
-async function person(): Promise<Person> {
+/** An account signed in by SMS code (sign-in-or-register; a fresh one by default), with its own browser. */
+async function person(mobile = freshMobile()): Promise<Person> {
   const browser = server.sdkBrowser();
   const client = browser.client();
-  const mobile = freshMobile();
   await passCooldown();
   await sendMobileCode(client, { mobile, type: CodeType.mobileLogin });
   const account = await smsLogin<{ user_id: string }>(client, { mobile, code: await server.codeFor(mobile) });
@@ -70,7 +69,10 @@ async function manager(name = 'Example Ltd') {
   return { ...p, subject, sid: subject.sec_subject_uid };
 }
 
-/** A new member of the manager's subject holding a new role with these permissions. */
+/**
+ * A new member of the manager's subject holding a new role with these permissions: invited by mobile,
+ * accepted, and back to acting personally (accepting makes the new identity the session's).
+ */
 async function member(
   boss: Awaited<ReturnType<typeof manager>>,
   permissions: string[],
@@ -83,13 +85,15 @@ async function member(
     role_name: roleKey,
     permissions,
   });
-  const deputy = await aff.createUserWithRole(boss.client, {
+  const invited = await aff.createUserWithRole(boss.client, {
     subject_uid: boss.sid,
     account: p.mobile,
     deputy_name: 'Member',
     role_key: roleKey,
   });
-  return { ...p, deputy, roleKey, identity: deputy.user_identity_id };
+  await aff.acceptInvitation(p.client, { invite_ticket: invited.invite_ticket });
+  await aff.switchMember(p.client, { to_sec_member_id: '0' });
+  return { ...p, roleKey, identity: invited.deputy_identity_id };
 }
 
 /** The organisation error a call rejects with. */
@@ -328,26 +332,14 @@ describe('every affiliate call through the SDK', () => {
       aff.deleteDeputy(boss.client, { sec_subject_uid: boss.sid, user_identity_id: bossIdentity }),
       'managerProtected',
     );
-    await aff
-      .createUserWithRole(boss.client, {
-        subject_uid: boss.sid,
-        account: m.mobile,
-        deputy_name: 'Twice',
-        role_key: m.roleKey,
-      })
-      .then(
-        () => expect.fail('a second identity for one account'),
-        (e) => expect(e.error_code).toBe(OrganisationErrorCode.alreadyMember),
-      );
-    await refused(
-      aff.createUserWithRole(boss.client, {
-        subject_uid: boss.sid,
-        account: freshMobile(),
-        deputy_name: 'N',
-        role_key: m.roleKey,
-      }),
-      'accountNotFound',
-    );
+    // A second invitation to a member is issued, but accepting it makes no second identity.
+    const twice = await aff.createUserWithRole(boss.client, {
+      subject_uid: boss.sid,
+      account: m.mobile,
+      deputy_name: 'Twice',
+      role_key: m.roleKey,
+    });
+    await refused(aff.acceptInvitation(m.client, { invite_ticket: twice.invite_ticket }), 'alreadyMember');
     expect(
       await aff.deleteDeputy(boss.client, { sec_subject_uid: boss.sid, user_identity_id: m.identity }),
     ).toEqual({ deleted: true });
@@ -848,7 +840,7 @@ describe('exactly one manager per subject', () => {
     expect(managers).toHaveLength(1);
   });
 
-  it('concurrent adds of one account make one identity; concurrent subject creations each get their own manager', async () => {
+  it('concurrent acceptances of adds of one account make one identity; concurrent subject creations each get their own manager', async () => {
     const boss = await manager();
     const p = await person();
     await aff.createRole(boss.client, {
@@ -857,19 +849,25 @@ describe('exactly one manager per subject', () => {
       role_name: 'r',
       permissions: [],
     });
-    const outcomes = await Promise.all(
+    const invited = await Promise.all(
       Array.from({ length: 5 }, () =>
-        aff
-          .createUserWithRole(boss.client, {
-            subject_uid: boss.sid,
-            account: p.mobile,
-            deputy_name: 'P',
-            role_key: 'r',
-          })
-          .then(
-            () => 'ok',
-            (e: { error_code: number }) => e.error_code,
-          ),
+        aff.createUserWithRole(boss.client, {
+          subject_uid: boss.sid,
+          account: p.mobile,
+          deputy_name: 'P',
+          role_key: 'r',
+        }),
+      ),
+    );
+    // Each from a session of its own (accepting turns the session into the new identity's).
+    const sessions = [p.client];
+    for (let i = 1; i < invited.length; i += 1) sessions.push((await person(p.mobile)).client);
+    const outcomes = await Promise.all(
+      invited.map((invitation, i) =>
+        aff.acceptInvitation(sessions[i]!, { invite_ticket: invitation.invite_ticket }).then(
+          () => 'ok',
+          (e: { error_code: number }) => e.error_code,
+        ),
       ),
     );
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
@@ -1050,7 +1048,9 @@ describe('organisations and account cancellation', () => {
       server.app.db.selectFrom('deputies').select('id').where('user_id', '=', m.userId).execute();
     const [deputy] = await rows();
     const eraser = server.app.cancellation.erasers.find((e) => e.key === 'deputies')!;
-    await server.app.db.transaction().execute((trx) => eraser.erase(trx, m.userId));
+    await server.app.db
+      .transaction()
+      .execute((trx) => eraser.erase(trx, m.userId, { mobile: null, email: null }));
     expect(await rows()).toEqual([]);
     const links = await server.app.db
       .selectFrom('deputy_roles')

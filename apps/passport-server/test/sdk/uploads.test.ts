@@ -365,3 +365,49 @@ describe('sensitive pictures', () => {
     expect((await fetch(`${server.baseUrl}${pic.url}`)).status).toBe(200);
   });
 });
+
+describe('upload quotas under concurrency', () => {
+  let limited: SdkServer;
+  beforeAll(async () => {
+    const quota = { times: 3, windowSeconds: 86_400 };
+    limited = await startSdkServer({ profileQuotas: { 'profile.pic': quota, 'profile.avatar': quota } });
+  });
+  afterAll(async () => limited?.close());
+
+  const imagesOf = (owner: string, kind: 'pic' | 'avatar') =>
+    limited.app.db
+      .selectFrom('images')
+      .select('key')
+      .where('owner_id', '=', owner)
+      .where('kind', '=', kind)
+      .execute();
+
+  it.each(['pic', 'avatar'] as const)(
+    '20 %s uploads at once with a quota of 3: three stored, the rest refused, nothing left over',
+    async (kind) => {
+      const { client, account } = await signedInBySms(limited);
+      const bytes = await png();
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () =>
+          kind === 'pic'
+            ? uploadPic<Uploaded>(client, { pic: blob(bytes) })
+            : uploadAvatar<Uploaded>(client, { avatar: blob(bytes) }),
+        ),
+      );
+      const stored = results.filter((r) => r.status === 'fulfilled');
+      expect(stored).toHaveLength(3);
+      for (const result of results)
+        if (result.status === 'rejected')
+          expect((result.reason as { error_code?: number }).error_code).toBe(ErrorCode.updateLimitReached);
+      const kept = (await imagesOf(account.user_id, kind)).map((row) => row.key);
+      if (kind === 'pic') {
+        expect(kept.sort()).toEqual(stored.map((r) => r.value.key).sort());
+      } else {
+        // Each avatar replaces the one before: only the profile's own is kept.
+        const info = await accountInfo<{ avatar_url: string }>(client);
+        expect(kept).toHaveLength(1);
+        expect(info.avatar_url).toContain(kept[0]);
+      }
+    },
+  );
+});

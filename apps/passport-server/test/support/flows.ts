@@ -1,10 +1,28 @@
 import { expect } from 'vitest';
+import { weakness } from '../../src/domain/passwords/strength';
 import { CodeType, paths } from '../../src/protocol';
 import { type Browser, codeFor, freshMobile, type TestServer } from './server';
 
 /** A long passphrase that passes every rule for new passwords. */
 export const GOOD_PASSWORD = 'correct horse battery staple';
 export const OTHER_GOOD_PASSWORD = 'violet tugboat on a quiet river';
+
+/**
+ * Starts the password-strength estimator's worker before a file's first new password: its first start
+ * loads the dictionaries, which on a loaded machine took longer than an estimate's bound (a RATE_LIMITED
+ * answer). Each try waits up to that bound while the worker goes on loading; the estimator is shared by
+ * every server of a test worker, so a file that runs after another finds it started.
+ */
+export async function warmPasswordEstimator(tries = 6): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await weakness(GOOD_PASSWORD, []);
+      return;
+    } catch (error) {
+      if (attempt >= tries) throw error;
+    }
+  }
+}
 
 /** Sends a code to a mobile number for a purpose and answers it as the outbox delivered it. */
 export async function mobileCode(server: TestServer, browser: Browser, mobile: string, type: number) {

@@ -40,7 +40,7 @@ export function injectFetch(app: FastifyInstance, remoteAddress = '10.77.0.1'): 
       for (const v of Array.isArray(value) ? value : [value]) out.append(name, String(v));
     }
     const status = answer.statusCode;
-    return new Response(status === 204 || status === 304 ? null : answer.rawPayload, {
+    return new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.rawPayload), {
       status,
       headers: out,
     });

@@ -32,8 +32,14 @@ export const QUIET_RISK = {
   renderNiceness: 0,
 };
 
-export type Backend = 'sqlite' | 'postgres' | 'redis';
+/**
+ * The storage of the vitest project (vitest.config.ts, docs/testing.md): `services` is PostgreSQL and
+ * Redis together, as a scaled-out deployment runs (either alone when only one of their URLs is set).
+ */
+export type Backend = 'sqlite' | 'postgres' | 'redis' | 'services';
 export const backend = (process.env.PORTICO_TEST_BACKEND ?? 'sqlite') as Backend;
+const onPostgres = backend === 'postgres' || (backend === 'services' && Boolean(process.env.DATABASE_URL));
+const onRedis = backend === 'redis' || (backend === 'services' && Boolean(process.env.REDIS_URL));
 
 /**
  * The PostgreSQL database of this test worker: DATABASE_URL's database with `_w<pool id>` appended,
@@ -78,7 +84,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Boots the real server on a temp SQLite file, or a fresh PostgreSQL schema, or with Redis. */
+/** Boots the real server on a temp SQLite file, or a fresh PostgreSQL schema, and/or with Redis. */
 export async function startServer(
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
@@ -92,8 +98,8 @@ export async function startServer(
     // Off unless a test turns it on (test/second-verify.test.ts, test/sdk/second-verify.test.ts): the
     // harness browsers send no fingerprint, so every sign-in after the first would answer 2046.
     secondVerify: false,
-    ...(backend === 'postgres' ? { databaseUrl: await postgresUrl(), databaseSchema: `t_${run}` } : {}),
-    ...(backend === 'redis' ? { redisUrl: process.env.REDIS_URL, redisPrefix: `portico-test:${run}:` } : {}),
+    ...(onPostgres ? { databaseUrl: await postgresUrl(), databaseSchema: `t_${run}` } : {}),
+    ...(onRedis ? { redisUrl: process.env.REDIS_URL, redisPrefix: `portico-test:${run}:` } : {}),
     ...overrides,
   });
   // The risk rules stay quiet unless a test asks for them (test/risk.test.ts lowers the thresholds):

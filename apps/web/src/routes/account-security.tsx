@@ -1,4 +1,4 @@
-import { AccountSecurity, loginHref, useSecurityT } from '@portico/account-pages';
+import { AccountSecurity, loginHref, RecentActivity, useSecurityT } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { PageHeader } from '../components/page-header';
@@ -27,6 +27,7 @@ export function Component() {
         </p>
       </PageHeader>
       <AccountSecurity account={account} />
+      <RecentActivity />
     </div>
   );
 }

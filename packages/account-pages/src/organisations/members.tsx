@@ -76,7 +76,7 @@ function MemberDetail({
   );
 }
 
-/** The members: rename, freeze, remove (confirmed), their roles and permissions, and adding one. */
+/** The members: rename, freeze, remove (confirmed), their roles and permissions, and inviting one. */
 export function Members({ org, can }: SectionProps) {
   const t = useOrgT();
   const client = useAccountClient();
@@ -98,6 +98,7 @@ export function Members({ org, can }: SectionProps) {
     add.mutate(
       { account, deputy_name: name, role_key: role },
       {
+        // An invitation: the person joins when they accept it, so the members do not change yet.
         onSuccess: () => {
           setAccount('');
           setName('');
@@ -207,6 +208,9 @@ export function Members({ org, can }: SectionProps) {
               .filter((r) => !r.is_banned)
               .map((r) => [r.role_key, r.role_name])}
           />
+          <p role="status" className="success">
+            {add.isSuccess ? t('org.memberInvited') : ''}
+          </p>
           <SubmitButton pending={add.isPending}>{t('org.addMember')}</SubmitButton>
         </form>
       )}

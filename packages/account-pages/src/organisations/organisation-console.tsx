@@ -1,4 +1,5 @@
 import { useSession } from '@portico/account-react';
+import { AuditLog } from '../audit/audit-log';
 import { IdentityPicker } from '../screens/identity-picker';
 import { CreateOrganisation } from './create-organisation';
 import { Explain } from './explain';
@@ -13,8 +14,8 @@ import { Settings } from './settings';
  * The organisation console: create an organisation, pick the identity to act as, and, as an
  * organisation identity, what its permissions allow — members (add, rename, freeze, remove, their roles
  * and effective permissions, take a role back), roles (create, edit, ban, assign), why a member holds a
- * permission, the organisation's details and frozen state, invitations, the manager transfer and
- * leaving. The server decides every permission; the console only hides what the active identity's
+ * permission, the organisation's details and frozen state, invitations, the manager transfer,
+ * leaving and the audit log (also while the organisation is frozen). The server decides every permission; the console only hides what the active identity's
  * `org.permissions` (from account/info) cannot do. Every destructive action asks first.
  */
 export function OrganisationConsole() {
@@ -34,6 +35,7 @@ export function OrganisationConsole() {
       {active && (can('invitation:create') || can('invitation:read')) && <Invitations {...active} />}
       {active && <ManagerTransfer {...active} />}
       {active && <Leave {...active} />}
+      {org && can('audit:read') && <AuditLog org={org} />}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import type { AuditFilters } from '@portico/affiliate-sdk';
 import { accountQueryKeys } from '../query-keys';
 
 const ORG = [...accountQueryKeys.all, 'organisation'] as const;
@@ -26,6 +27,11 @@ export const organisationQueryKeys = {
     state === undefined
       ? ([...ORG, sid, 'invitations'] as const)
       : ([...ORG, sid, 'invitations', state] as const),
+  /** Every page of the audit log (`audit(sid)`), or one page of one filter. */
+  audit: (sid: string, filters?: AuditFilters, cursor = '') =>
+    filters === undefined
+      ? ([...ORG, sid, 'audit'] as const)
+      : ([...ORG, sid, 'audit', filters, cursor] as const),
   transfer: (sid: string) => [...ORG, sid, 'transfer'] as const,
   /** An invitation's preview by its ticket (before the person is a member). */
   invitation: (ticket: string) => [...ORG, 'invitation', ticket] as const,

@@ -8,7 +8,8 @@ import { organisationQueryKeys as keys } from './organisation-keys';
  * The organisation console's changes, one hook per capability. Each takes the organisation
  * (`sec_subject_uid`) once and refreshes only what its change touches: the session where the active
  * identity's name, state or permissions may move (`account/info` carries them), the identities list
- * where a name or a membership moves, and the organisation's own lists otherwise.
+ * where a name or a membership moves, and the organisation's own lists otherwise — with its audit log,
+ * which records every change.
  */
 
 const session = accountQueryKeys.session;
@@ -26,22 +27,25 @@ export const useUpdateOrganisation = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.UpdateSubjectPayload, 'sec_subject_uid'>) =>
       aff.updateSubject(client, { ...v, sec_subject_uid: sid }),
-    () => [keys.subject(sid), keys.identities, session],
+    () => [keys.subject(sid), keys.identities, session, keys.audit(sid)],
   );
 
 /** Freezes (`1`) or thaws (`0`) the organisation; the manager only. */
 export const useFreezeOrganisation = (sid: string) =>
   useTouchingMutation(
     (client, is_frozen: 0 | 1) => aff.freezeSubject(client, { sec_subject_uid: sid, is_frozen }),
-    () => [keys.subject(sid), keys.identities, session],
+    () => [keys.subject(sid), keys.identities, session, keys.audit(sid)],
   );
 
-/** Adds an existing account as a member with a role (`member:create` and `role:assign`). */
+/**
+ * Adds a member with a role by their mobile or e-mail (`member:create` and `role:assign`): the server
+ * sends an invitation, so the members stay as they are until the person accepts it.
+ */
 export const useAddMember = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.CreateUserWithRolePayload, 'subject_uid'>) =>
       aff.createUserWithRole(client, { ...v, subject_uid: sid }),
-    () => [keys.members(sid)],
+    () => [keys.invitations(sid), keys.audit(sid)],
   );
 
 /** Renames a member (`member:update`; one's own without it). */
@@ -49,7 +53,7 @@ export const useRenameMember = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.UpdateDeputyPayload, 'sec_subject_uid'>) =>
       aff.updateDeputy(client, { ...v, sec_subject_uid: sid }),
-    () => [keys.members(sid), keys.identities, session],
+    () => [keys.members(sid), keys.identities, session, keys.audit(sid)],
   );
 
 /** Freezes or thaws a member (`member:freeze`). */
@@ -57,7 +61,7 @@ export const useFreezeMember = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.FreezeDeputyPayload, 'sec_subject_uid'>) =>
       aff.freezeDeputy(client, { ...v, sec_subject_uid: sid }),
-    () => [keys.members(sid), keys.permissions(sid)],
+    () => [keys.members(sid), keys.permissions(sid), keys.audit(sid)],
   );
 
 /** Removes a member (`member:delete`). */
@@ -65,7 +69,7 @@ export const useRemoveMember = (sid: string) =>
   useTouchingMutation(
     (client, user_identity_id: string) =>
       aff.deleteDeputy(client, { sec_subject_uid: sid, user_identity_id }),
-    () => [keys.members(sid), keys.permissions(sid)],
+    () => [keys.members(sid), keys.permissions(sid), keys.audit(sid)],
   );
 
 /** Creates a role granting only permissions the caller holds (`role:create`). */
@@ -73,7 +77,7 @@ export const useCreateRole = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.CreateRolePayload, 'subject_uid'>) =>
       aff.createRole(client, { ...v, subject_uid: sid }),
-    () => [keys.roles(sid)],
+    () => [keys.roles(sid), keys.audit(sid)],
   );
 
 /** Changes a role's name or permissions (`role:update`): its holders' permissions move with it. */
@@ -81,14 +85,14 @@ export const useUpdateRole = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.UpdateRolePayload, 'subject_uid'>) =>
       aff.updateRole(client, { ...v, subject_uid: sid }),
-    () => [keys.roles(sid), keys.permissions(sid), session],
+    () => [keys.roles(sid), keys.permissions(sid), session, keys.audit(sid)],
   );
 
 /** Bans a role (`1`) or lifts the ban (`0`) (`role:ban`): a banned role grants nothing. */
 export const useBanRole = (sid: string) =>
   useTouchingMutation(
     (client, v: { role_key: string; is_banned: 0 | 1 }) => aff.banRole(client, { ...v, subject_uid: sid }),
-    () => [keys.roles(sid), keys.permissions(sid), session],
+    () => [keys.roles(sid), keys.permissions(sid), session, keys.audit(sid)],
   );
 
 /** Gives a role to members (`role:assign`). */
@@ -96,7 +100,7 @@ export const useGrantRole = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.UserRolesPayload, 'subject_uid'>) =>
       aff.addUserRoles(client, { ...v, subject_uid: sid }),
-    () => [keys.members(sid), keys.permissions(sid), session],
+    () => [keys.members(sid), keys.permissions(sid), session, keys.audit(sid)],
   );
 
 /** Takes a role from members (`role:assign`). */
@@ -104,7 +108,7 @@ export const useRevokeRole = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.UserRolesPayload, 'subject_uid'>) =>
       aff.deleteUserRoles(client, { ...v, subject_uid: sid }),
-    () => [keys.members(sid), keys.permissions(sid), session],
+    () => [keys.members(sid), keys.permissions(sid), session, keys.audit(sid)],
   );
 
 /**
@@ -138,14 +142,14 @@ export const useInvite = (sid: string) =>
       const send = { email: aff.inviteByEmail, mobile: aff.inviteByMobile, chat: aff.inviteByChat }[channel];
       return send(client, { ...payload, contact });
     },
-    () => [keys.invitations(sid)],
+    () => [keys.invitations(sid), keys.audit(sid)],
   );
 
 /** Sends a pending or expired invitation again with a new link (`invitation:update`). */
 export const useResendInvitation = (sid: string) =>
   useTouchingMutation(
     (client, invite_id: string) => aff.resendInvitation(client, { subject_uid: sid, invite_id }),
-    () => [keys.invitations(sid)],
+    () => [keys.invitations(sid), keys.audit(sid)],
   );
 
 /** Changes a pending invitation's name or roles (`invitation:update`). */
@@ -153,14 +157,14 @@ export const useUpdateInvitation = (sid: string) =>
   useTouchingMutation(
     (client, v: In<aff.UpdateInvitationPayload, 'subject_uid'>) =>
       aff.updateInvitation(client, { ...v, subject_uid: sid }),
-    () => [keys.invitations(sid)],
+    () => [keys.invitations(sid), keys.audit(sid)],
   );
 
 /** Cancels a pending invitation: its link dies (`invitation:cancel`). */
 export const useCancelInvitation = (sid: string) =>
   useTouchingMutation(
     (client, invite_id: string) => aff.cancelInvitation(client, { subject_uid: sid, invite_id }),
-    () => [keys.invitations(sid)],
+    () => [keys.invitations(sid), keys.audit(sid)],
   );
 
 /**

@@ -1,4 +1,4 @@
-import type { DeviceListData } from '../protocol/types';
+import type { AccountActivityPayload, AuditPageData, DeviceListData } from '../protocol/types';
 import { defineCall } from './define-call';
 
 /**
@@ -12,3 +12,13 @@ export const listDevices = /* @__PURE__ */ defineCall<object, DeviceListData>(
 );
 /** Forgets one of the signed-in account's devices (the current one too): its next sign-in is verified again. */
 export const forgetDevice = /* @__PURE__ */ defineCall<{ device_id: string }>('/passport/web/device/forget/');
+/**
+ * The signed-in person's own security activity, newest first: sign-ins (`account.signed_in`, with
+ * `data.newDevice`), failed sign-ins, and changes to passwords, identifiers and linked sign-ins. Pass
+ * `next_cursor` as `cursor` for the older page.
+ */
+export const listAccountActivity = /* @__PURE__ */ defineCall<AccountActivityPayload, AuditPageData>(
+  '/passport/web/account/activity/',
+  null,
+  'GET',
+);

@@ -119,6 +119,9 @@ export const codeErrors = /* @__PURE__ */ defineErrorRange('One-time codes and t
   [1307, 'TICKET_INVALID', 200],
   [1308, 'REGION_NOT_ALLOWED', 200],
   [1309, 'CODE_TYPE_INVALID', 200],
+  // Any outbound message (an invitation, its resend): the recipient's cooldown, then the budgets.
+  [1310, 'SEND_COOLDOWN', 429],
+  [1311, 'SEND_LIMIT', 429],
 ]);
 
 export const challengeErrors = /* @__PURE__ */ defineErrorRange('The challenge', 1400, 1499, [

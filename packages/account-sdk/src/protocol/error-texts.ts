@@ -161,6 +161,8 @@ const codeErrorTexts = /* @__PURE__ */ defineErrorTexts(codeErrors, {
   TICKET_INVALID: ['验证已失效，请重新验证', 'The verification has expired; verify again'],
   REGION_NOT_ALLOWED: ['暂不支持该地区的手机号', 'Mobile numbers from this region are not supported'],
   CODE_TYPE_INVALID: ['验证码用途不正确', 'The code purpose is not valid here'],
+  SEND_COOLDOWN: ['发送太频繁，请稍后再试', 'A message was just sent; wait before sending another'],
+  SEND_LIMIT: ['发送次数已达上限，请稍后再试', 'Too many messages sent; try again later'],
 });
 
 const challengeErrorTexts = /* @__PURE__ */ defineErrorTexts(challengeErrors, {

@@ -90,6 +90,10 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'account/info',
   'device/list',
   'device/forget',
+  /** The signed-in person's own security activity (Portico's: the spec names none). */
+  'account/activity',
+  /** Every organisation's and person's audit entries, for operators (OPERATOR_USER_IDS). */
+  'operator/audit',
 ]);
 
 /** Other passport paths (spec §7), under /passport. */

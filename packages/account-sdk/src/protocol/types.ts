@@ -126,6 +126,54 @@ export interface RememberedDevice {
   current: boolean;
 }
 
+/** Who caused an audit entry. */
+export interface AuditActor {
+  kind: 'person' | 'identity' | 'apiKey' | 'anonymous' | 'system';
+  userId?: string;
+  subjectId?: string;
+  deputyId?: string;
+  keyId?: string;
+}
+
+/**
+ * One entry of an audit log: an event (`account.signed_in`, `organisation.member_removed`, …) with who
+ * caused it, whom it happened to, its data and when.
+ */
+export interface AuditEntry {
+  /** Pass as `cursor` for the entries older than this one. */
+  cursor: string;
+  /** The event id. */
+  id: string;
+  type: string;
+  /** The version of the type's data. */
+  version: number;
+  actor: AuditActor;
+  subject_id: string | null;
+  target_user_id: string | null;
+  /** The event's data, as its type and version describe it (`account.signed_in`: method, newDevice). */
+  data: { [key: string]: unknown };
+  /** The client address; null after erasure. */
+  ip: string | null;
+  /** Ms since the epoch. */
+  occurred_at: number;
+}
+
+/** A page of an audit log, newest first. */
+export interface AuditPageData {
+  entries: AuditEntry[];
+  /** The next (older) page's cursor, or null on the last page. */
+  next_cursor: string | null;
+}
+
+/** `account/activity`: the signed-in person's own security activity. */
+export interface AccountActivityPayload {
+  cursor?: string;
+  /** 1–100, default 20. */
+  count?: number;
+  /** An event type, or a prefix ending in '.' (`account.`). */
+  type?: string;
+}
+
 /** `device/list`. */
 export interface DeviceListData {
   devices: RememberedDevice[];

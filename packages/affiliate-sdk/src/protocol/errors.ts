@@ -22,6 +22,7 @@ export const organisationErrors = /* @__PURE__ */ defineErrorRange('Organisation
   [1614, 'IDENTIFIER_MISMATCH', 200],
   [1615, 'ROLE_KEY_RESERVED', 200],
   [1616, 'MANAGER_CONFLICT', 200],
+  [1620, 'CANCELLATION_PENDING', 200],
   // Invitations and the manager transfer (issue 13): 1640–1689
   [1640, 'INVITATION_NOT_FOUND', 200],
   [1641, 'INVITATION_EXPIRED', 200],
@@ -58,6 +59,10 @@ export const organisationTexts = /* @__PURE__ */ defineErrorTexts(organisationEr
   IDENTIFIER_MISMATCH: ['账号与当前登录账号不一致', 'The account does not match the signed-in account'],
   ROLE_KEY_RESERVED: ['该角色标识为系统保留', 'This role key is reserved'],
   MANAGER_CONFLICT: ['该组织已有管理员', 'This organisation already has a manager'],
+  CANCELLATION_PENDING: [
+    '该账号正在注销中，不能创建或接管组织；撤销注销后再试',
+    'This account is being cancelled: it cannot create or take over an organisation until the cancellation is abandoned',
+  ],
   INVITATION_NOT_FOUND: ['邀请不存在或链接无效', 'No such invitation, or the link is not valid'],
   INVITATION_EXPIRED: ['邀请已过期，请联系邀请人重新发送', 'This invitation has expired; ask for a new one'],
   INVITATION_CANCELLED: ['邀请已被取消', 'This invitation was cancelled'],

@@ -15,6 +15,9 @@ export const affiliatePaths = {
   subjectInfo: `${PREFIX}subject/info/`,
   subjectUpdate: `${PREFIX}subject/update/`,
   subjectFreeze: `${PREFIX}subject/freeze/`,
+  /** The organisation's audit log (audit:read), a page of it or all of it as CSV or JSON. */
+  auditList: `${PREFIX}audit/list/`,
+  auditExport: `${PREFIX}audit/export/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

@@ -15,6 +15,8 @@ export const defaultStatement = {
   member: ['read', 'create', 'update', 'freeze', 'delete'],
   role: ['read', 'create', 'update', 'ban', 'assign'],
   invitation: ['read', 'create', 'update', 'cancel'],
+  /** The organisation's audit log: who did what to whom. */
+  audit: ['read'],
 } as const satisfies Statement;
 
 /** `'role:update'`, typed from a statement. */

@@ -1,4 +1,5 @@
 /** The wire types of the affiliate calls (snake_case, as the passport sends and takes them). */
+import type { AuditPageData } from '@portico/account-sdk/protocol';
 
 /** A page of a list: the spec's defaults are page 1, 10 a page. */
 export interface PageQuery {
@@ -174,7 +175,7 @@ export interface RoleRef extends SubjectUid {
 }
 export interface RoleListPayload extends SubjectUid, PageQuery {}
 export interface CreateUserWithRolePayload extends SubjectUid {
-  /** The existing account to add: its username, mobile or e-mail. */
+  /** The mobile or e-mail to invite (an account holding it joins by accepting; a username is refused). */
   account: string;
   deputy_name: string;
   role_key: string;
@@ -352,4 +353,36 @@ export interface PendingTransfer {
   /** Which side the caller is. */
   role: 'from' | 'to';
   expires_at: number;
+}
+
+/** The filters of an organisation's audit log. */
+export interface AuditFilters {
+  /** An event type, or a prefix ending in '.' (`organisation.member_`). */
+  type?: string;
+  /** Who did it (a user id). */
+  actor_user_id?: string;
+  /** Whom it was done to (a user id). */
+  target_user_id?: string;
+  /** Ms since the epoch: from (inclusive), to (exclusive). */
+  from?: number;
+  to?: number;
+}
+
+/** `audit/list` (audit:read): a page, newest first. */
+export interface AuditListPayload extends SubjectRef, AuditFilters {
+  /** `next_cursor` of the page before. */
+  cursor?: string;
+  /** 1–100, default 20. */
+  count?: number;
+}
+
+/** A page of the organisation's audit log, with the names of the members it mentions. */
+export interface OrganisationAuditPage extends AuditPageData {
+  /** Member names by user id (people no longer members are absent: show their id). */
+  names: Record<string, string>;
+}
+
+/** `audit/export` (audit:read): the filtered log as a file. */
+export interface AuditExportQuery extends SubjectRef, AuditFilters {
+  format?: 'csv' | 'json';
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { recordEvents } from '../../events/outbox';
 import { mask } from '../../lib/identifiers';
 import { imageUrl } from '../profile/images';
 
@@ -59,6 +61,18 @@ export async function startCoolingOff(app: FastifyInstance, user: User): Promise
   return eraseAt;
 }
 
+/**
+ * CANCELLATION_PENDING while the account's cancellation is pending, read inside the transaction that
+ * would give the account something erasure must not take (an organisation to manage). Its row is
+ * locked on PostgreSQL, so a confirmation landing at the same time waits for it or is seen by it.
+ */
+export async function assertNotLeaving(app: FastifyInstance, trx: Kysely<Database>, userId: string) {
+  let read = trx.selectFrom('users').select('cancel_erase_at').where('id', '=', userId);
+  if (app.database.dialect === 'postgres') read = read.forUpdate();
+  const row = await read.executeTakeFirst();
+  if (!row || row.cancel_erase_at !== null) throw new PassportError('cancellationPending');
+}
+
 /** Withdraws a pending cancellation; the account is as it was (nothing was removed yet). */
 export async function abandonCancellation(app: FastifyInstance, userId: string): Promise<void> {
   const result = await app.db
@@ -75,8 +89,9 @@ export async function abandonCancellation(app: FastifyInstance, userId: string):
  * Erases every account whose cooling-off period is over: the user row becomes a tombstone (its id
  * stays, so it is never reused; identifiers, password, profile go, so the mobile or e-mail may
  * register afresh) and every eraser of the registry removes its rows, all in one transaction per
- * account. The tombstone update is conditional on the period being over and not abandoned, so an
- * abandon that lands first wins. Answers the ids erased.
+ * account. The account's row is read first (locked on PostgreSQL), so an abandon that lands first
+ * wins. A blocker that holds at erasure (the person came to manage an organisation after confirming)
+ * leaves the account pending, untouched, until a later run finds it clear. Answers the ids erased.
  */
 export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> {
   const now = app.runtime.now();
@@ -90,7 +105,18 @@ export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> 
   const erased: string[] = [];
   for (const { id } of due) {
     const done = await app.db.transaction().execute(async (trx) => {
-      const result = await trx
+      let read = trx
+        .selectFrom('users')
+        .select(['mobile', 'email'])
+        .where('id', '=', id)
+        .where('cancel_erase_at', '<=', now)
+        .where('erased_at', 'is', null);
+      if (app.database.dialect === 'postgres') read = read.forUpdate();
+      const user = await read.executeTakeFirst();
+      if (!user) return false;
+      for (const blocker of app.cancellation.blockers)
+        if (blocker.holdsErasure && (await blocker.holdsErasure(trx, id))) return false;
+      await trx
         .updateTable('users')
         .set({
           mobile: null,
@@ -107,11 +133,21 @@ export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> 
           updated_at: now,
         })
         .where('id', '=', id)
-        .where('cancel_erase_at', '<=', now)
-        .where('erased_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      for (const eraser of app.cancellation.erasers) await eraser.erase(trx, id);
+        .execute();
+      for (const eraser of app.cancellation.erasers) await eraser.erase(trx, id, user);
+      await recordEvents(
+        trx,
+        [
+          {
+            type: 'account.cancellation_completed',
+            stream: `user:${id}`,
+            actor: { kind: 'system' },
+            targetUserId: id,
+            data: {},
+          },
+        ],
+        { at: now },
+      );
       return true;
     });
     if (done) erased.push(id);

@@ -13,6 +13,12 @@ export interface CancelBlocker {
   key: string;
   /** Null when it does not block this account; otherwise details for the page (names, counts). */
   check(app: FastifyInstance, user: User): Promise<null | Record<string, unknown>>;
+  /**
+   * Whether it still stands at erasure, read inside the erasure's transaction: a blocker that can come
+   * about after the cancellation was confirmed (two requests race) keeps the account pending instead
+   * of erased. Leave it out for one that cannot.
+   */
+  holdsErasure?(trx: Kysely<Database>, userId: string): Promise<boolean>;
 }
 
 export interface CancelLoss {
@@ -24,8 +30,16 @@ export interface CancelLoss {
 
 export interface CancelEraser {
   key: string;
-  /** Removes the account's rows of this kind inside the erasure's transaction. */
-  erase(trx: Kysely<Database>, userId: string): Promise<void>;
+  /**
+   * Removes the account's rows of this kind inside the erasure's transaction; `identifiers` are the
+   * mobile and e-mail the account held, for rows that name the person by them rather than by id.
+   */
+  erase(trx: Kysely<Database>, userId: string, identifiers: ErasedIdentifiers): Promise<void>;
+}
+
+export interface ErasedIdentifiers {
+  mobile: string | null;
+  email: string | null;
 }
 
 export interface CancellationRegistry {

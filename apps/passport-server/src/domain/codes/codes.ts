@@ -1,11 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DeliveryError } from '../../delivery/providers';
 import { codeMail, codeSms, type Language } from '../../delivery/templates';
 import { PassportError } from '../../errors';
 import { hmac, safeEqual } from '../../lib/crypto';
-import { rateLimitKey } from '../../lib/ip';
-import { HOUR } from '../../limits';
 import { LIMITS } from '../../protocol';
 
 export type Channel = 'mobile' | 'email';
@@ -98,7 +95,7 @@ export interface Codes {
  * `codeGuessWindowMs`.
  */
 export function createCodes(app: FastifyInstance): Codes {
-  const { db, store, secret, delivery, runtime, config } = app;
+  const { db, store, secret, gate, runtime, config } = app;
   const limits = runtime.limits;
   const hashOf = (purpose: number, channel: Channel, target: string, code: string) =>
     hmac(secret, `otp|${purpose}|${channel}|${target}|${code}`);
@@ -122,17 +119,6 @@ export function createCodes(app: FastifyInstance): Codes {
       .limit(1)
       .executeTakeFirst();
 
-  /**
-   * The strangers' cooldown for a target after `sent` sends this hour: the usual one up to the hourly cap,
-   * then doubling with each send past it (2, 4, 8 … times), never longer than sendSlowCooldownMaxMs.
-   */
-  function slowedCooldown(sent: number): number {
-    const past = sent - limits.sendPerTargetPerHour + 1;
-    if (past <= 0) return limits.sendCooldownMs;
-    const slowed = limits.sendCooldownMs * 2 ** Math.min(past, 30);
-    return Math.max(limits.sendCooldownMs, Math.min(slowed, limits.sendSlowCooldownMaxMs));
-  }
-
   async function send(request: SendCodeRequest) {
     const { channel, target, purpose, lane } = request;
     const now = runtime.now();
@@ -140,42 +126,16 @@ export function createCodes(app: FastifyInstance): Codes {
     // what bound the codes (and so the guesses) strangers get. Senders who proved the password share a
     // second set, under the same rules: only the password reaches it.
     const stranger = lane !== OWNER_LANE;
-    const laneKey = !stranger ? `${target}:${lane}` : request.proof ? `${target}:${request.proof}` : target;
-    const ipKey = rateLimitKey(request.ip);
-    if ((await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
-      throw new PassportError('rateLimited');
-    }
-    const cooldownKey = `send:cooldown:${channel}:${laneKey}`;
-    const hourlyKey = `send:target:${channel}:${laneKey}`;
-    // Strangers' sends slow down past the hourly cap instead of refusing (the owner on a new device
-    // shares it): each further send waits twice as long as the one before, up to sendSlowCooldownMaxMs.
-    const cooldownMs = stranger ? slowedCooldown(await store.count(hourlyKey)) : limits.sendCooldownMs;
-    const until = now + cooldownMs;
-    if (!(await store.setIfAbsent(cooldownKey, String(until), cooldownMs))) {
-      const left = Number(await store.get(cooldownKey)) - now;
-      throw new PassportError('codeCooldown', {
-        retry_time: Math.max(1, Math.ceil((Number.isFinite(left) ? left : cooldownMs) / 1000)),
-      });
-    }
-    if (stranger) {
-      // What refuses strangers is the cap per source (target and client address): an
-      // address that hammers a number locks itself, never the number.
-      const sourceKey = `send:source:${channel}:${laneKey}:${ipKey}`;
-      if ((await store.incr(sourceKey, HOUR)) > limits.sendPerTargetPerHour) {
-        await store.delete(cooldownKey);
-        throw new PassportError('codeSendLimit');
-      }
-      await store.incr(hourlyKey, HOUR);
-    } else if ((await store.incr(hourlyKey, HOUR)) > limits.sendPerTargetPerHour) {
-      throw new PassportError('codeSendLimit');
-    }
+    const key = !stranger ? `${target}:${lane}` : request.proof ? `${target}:${request.proof}` : target;
+    const admission = await gate.admitCode({ channel, key, stranger, ip: request.ip });
+    const cooldownMs = admission.cooldownMs;
 
     const previous = await liveCode(channel, target, purpose, lane);
     const inherited = previous && previous.expires_at > now ? previous.attempts : 0;
     // A code that could not be tried is not sent (nor is the cooldown charged for it).
     const spent = await store.count(budgetKey(channel, target, lane));
     if (inherited >= limits.codeMaxAttempts || spent >= limits.codeMaxAttempts) {
-      await store.delete(cooldownKey);
+      await admission.release();
       throw new PassportError('codeTooManyAttempts');
     }
 
@@ -199,20 +159,16 @@ export function createCodes(app: FastifyInstance): Codes {
 
     const minutes = Math.round(limits.codeTtlMs / 60_000);
     try {
-      if (channel === 'mobile') {
-        await delivery.sms.send(codeSms(target, code, minutes, config.appName, request.language));
-      } else {
-        await delivery.mail.send(codeMail(target, code, minutes, config.appName, request.language));
-      }
-    } catch (error) {
-      // The user got nothing: no cooldown, and the undelivered code must not stay guessable.
-      await db.deleteFrom('one_time_codes').where('id', '=', id).execute();
-      await store.delete(cooldownKey);
-      app.log.warn(
-        { err: error instanceof DeliveryError ? error : new DeliveryError('provider error'), channel },
-        'code delivery failed',
+      await gate.deliver(
+        admission,
+        channel === 'mobile'
+          ? { channel: 'sms', message: codeSms(target, code, minutes, config.appName, request.language) }
+          : { channel: 'email', message: codeMail(target, code, minutes, config.appName, request.language) },
       );
-      throw new PassportError('deliveryFailed');
+    } catch (error) {
+      // The user got nothing: the undelivered code must not stay guessable.
+      await db.deleteFrom('one_time_codes').where('id', '=', id).execute();
+      throw error;
     }
 
     await db

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import type { DomainEvent } from '../../events/catalogue';
+import { type EventContext, recordEvents } from '../../events/outbox';
+import { mask } from '../../lib/identifiers';
 import type { Channel } from '../codes/codes';
 
 const isUniqueViolation = (error: unknown) => {
@@ -26,6 +29,27 @@ export interface Rebind {
   to: string;
   /** Another account holding `to` that gives it up (change_bind), or null. */
   movedFrom: User | null;
+  /** The request's place and time, for the events the change records with it. */
+  context: EventContext;
+}
+
+/** The person's own events of a rebind: bound or changed, and unbound on the account that gave it up. */
+function rebindEvents({ user, channel, from, to, movedFrom }: Rebind): DomainEvent[] {
+  const own = (userId: string) => ({
+    stream: `user:${userId}`,
+    actor: { kind: 'person' as const, userId: user.id },
+    targetUserId: userId,
+  });
+  return [
+    ...(movedFrom
+      ? [{ type: 'account.identifier_unbound' as const, ...own(movedFrom.id), data: { channel } }]
+      : []),
+    {
+      type: from === null ? 'account.identifier_bound' : 'account.identifier_changed',
+      ...own(user.id),
+      data: { channel, identifier: mask(to) },
+    },
+  ];
 }
 
 /**
@@ -56,6 +80,7 @@ export async function rebind(app: FastifyInstance, change: Rebind): Promise<void
         .executeTakeFirst();
       if (Number(bound.numUpdatedRows) !== 1)
         throw new PassportError(from === null ? 'identifierBound' : 'verificationInvalid', { channel });
+      await recordEvents(trx, rebindEvents(change), change.context);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new PassportError('identifierTaken');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { recordAccountEvent } from '../../events/record';
 import { rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
 import { CodeType } from '../../protocol';
@@ -92,6 +93,16 @@ export async function storeNewPassword(
   after: After,
 ) {
   await app.accounts.setPasswordHash(user.id, await app.passwords.hash(password));
+  await recordAccountEvent(app, request, app.db, {
+    type:
+      after === 'sign out here'
+        ? 'account.password_reset'
+        : user.password_hash
+          ? 'account.password_changed'
+          : 'account.password_set',
+    userId: user.id,
+    data: {},
+  });
   await app.sessions.revokeAll(user.id);
   await liftPasswordLocks(app, request, user);
   if (after === 'sign in anew') {

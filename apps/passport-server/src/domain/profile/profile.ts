@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { type EventContext, recordEvents } from '../../events/outbox';
 import { DEFAULT_AVATAR_KEYS, imageUrl } from './images';
 import { normaliseBirthday, normaliseDescription, normaliseName } from './names';
 import { chargeUpdate, PROFILE_NAMESPACE } from './quotas';
@@ -43,6 +44,8 @@ export async function updateProfile(
   app: FastifyInstance,
   userId: string,
   change: ProfileChange,
+  /** The request's place and time, for the profile_updated event. */
+  context: EventContext,
 ): Promise<User> {
   const now = app.runtime.now();
   const next: Partial<User> = {};
@@ -96,6 +99,19 @@ export async function updateProfile(
       .set({ ...changed, updated_at: now })
       .where('id', '=', userId)
       .execute();
+    await recordEvents(
+      trx,
+      [
+        {
+          type: 'account.profile_updated',
+          stream: `user:${userId}`,
+          actor: { kind: 'person', userId },
+          targetUserId: userId,
+          data: { fields },
+        },
+      ],
+      context,
+    );
     return { ...user, ...changed, updated_at: now };
   });
 }

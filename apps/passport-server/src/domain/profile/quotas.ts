@@ -80,11 +80,11 @@ export async function remainingUpdates(
 }
 
 /**
- * Counts one change of a field inside the caller's transaction: the row is written first and the
- * window counted after, so two concurrent changes cannot both slip under the limit unseen (on
- * PostgreSQL the caller holds the user row's lock; SQLite runs one writer at a time). Over the limit
- * throws UPDATE_LIMIT_REACHED with the field and when the next change is possible; the transaction
- * rolls the row back.
+ * Counts one change of a field inside the caller's transaction. The account's row is locked first
+ * (PostgreSQL; SQLite runs one writer at a time), so concurrent changes of one account are counted one
+ * after another: without it, each of twenty uploads at once counted only its own uncommitted row and
+ * most slipped under the limit. Over the limit throws UPDATE_LIMIT_REACHED with the field and when the
+ * next change is possible; the transaction rolls back whatever the caller wrote with it.
  */
 export async function chargeUpdate(
   app: FastifyInstance,
@@ -95,17 +95,19 @@ export async function chargeUpdate(
 ): Promise<void> {
   const quota = quotaOf(app, namespace, field);
   if (!quota) return;
-  await trx
-    .insertInto('profile_updates')
-    .values({ id: randomUUID(), user_id: userId, namespace, field, at: app.runtime.now() })
-    .execute();
-  if ((await countIn(app, trx, userId, namespace, field)) > quota.times) {
+  if (app.database.dialect === 'postgres')
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  if ((await countIn(app, trx, userId, namespace, field)) >= quota.times) {
     throw new PassportError('updateLimitReached', {
       field,
       field_namespace: namespace,
       next_available_at: await nextAvailable(app, trx, userId, namespace, field, quota),
     });
   }
+  await trx
+    .insertInto('profile_updates')
+    .values({ id: randomUUID(), user_id: userId, namespace, field, at: app.runtime.now() })
+    .execute();
 }
 
 async function countIn(

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { WaitlistEntriesTable } from '../../db/schema';
-import { DeliveryError } from '../../delivery/providers';
 import { PassportError } from '../../errors';
 import { hmac, randomToken } from '../../lib/crypto';
 import { mask } from '../../lib/identifiers';
@@ -167,9 +166,16 @@ export function createWaitlist(app: FastifyInstance): Waitlist {
       if (Number(admitted.numUpdatedRows) !== 1) throw new PassportError('waitlistAlreadyAdmitted');
       const link = `${config.publicOrigin}/sign-up?waitlist_token=${token}`;
       try {
-        if (entry.channel === 'mobile')
-          await app.delivery.sms.send(admissionSms(entry.target, link, config.appName, entry.language));
-        else await app.delivery.mail.send(admissionMail(entry.target, link, config.appName, entry.language));
+        const admission = await app.gate.admitNotice({ channel: entry.channel, to: entry.target });
+        await app.gate.deliver(
+          admission,
+          entry.channel === 'mobile'
+            ? { channel: 'sms', message: admissionSms(entry.target, link, config.appName, entry.language) }
+            : {
+                channel: 'email',
+                message: admissionMail(entry.target, link, config.appName, entry.language),
+              },
+        );
       } catch (error) {
         // Nobody was told: the entry waits again, so the operator can retry.
         await db
@@ -177,11 +183,7 @@ export function createWaitlist(app: FastifyInstance): Waitlist {
           .set({ state: 'waiting', admitted_at: null, admitted_by: null, token_hash: null })
           .where('id', '=', id)
           .execute();
-        app.log.warn(
-          { err: error instanceof DeliveryError ? error : new DeliveryError('provider error') },
-          'waitlist admission delivery failed',
-        );
-        throw new PassportError('deliveryFailed');
+        throw error;
       }
     },
 

@@ -1,12 +1,108 @@
 import { Type } from 'typebox';
 import { defineEvent } from '../define';
 
-/** What happens to a person's account: sign-ins, sessions, sign-in methods, profile, cancellation. */
+/** How a sign-in's credential was proven (flows/complete-sign-in's SignInProof, plus identity sign-ins). */
+const Method = Type.String({ description: 'password, mobileCode, emailCode, thirdParty, qr, …' });
+const Channel = Type.Union([Type.Literal('mobile'), Type.Literal('email')]);
+/** A masked identifier ("+86138****0000", "u***@example.com"); erasure removes it. */
+const Masked = Type.String({ description: 'the identifier, masked' });
+
+/**
+ * What happens to a person's account: sign-ins, sessions, sign-in methods, profile, cancellation. No
+ * event carries a code, a password or a token; identifiers appear masked.
+ */
 export const accountEvents = [
   defineEvent({
     type: 'account.signed_in',
     version: 1,
     summary: 'A person signed in.',
     data: Type.Object({ method: Type.String(), newDevice: Type.Boolean() }),
+  }),
+  defineEvent({
+    type: 'account.sign_in_failed',
+    version: 1,
+    summary: 'A sign-in to this account failed: a wrong password or a wrong code.',
+    data: Type.Object({
+      method: Method,
+      reason: Type.Union([Type.Literal('wrong_password'), Type.Literal('wrong_code')]),
+    }),
+  }),
+  defineEvent({
+    type: 'account.session_revoked',
+    version: 1,
+    summary: 'A session ended before its time: the person signed out.',
+    data: Type.Object({ reason: Type.Union([Type.Literal('signed_out'), Type.Literal('revoked')]) }),
+  }),
+  defineEvent({
+    type: 'account.password_changed',
+    version: 1,
+    summary: 'The person changed their password (knowing the old one, or with a code).',
+    data: Type.Object({}),
+  }),
+  defineEvent({
+    type: 'account.password_set',
+    version: 1,
+    summary: 'The person set a password on an account that had none.',
+    data: Type.Object({}),
+  }),
+  defineEvent({
+    type: 'account.password_reset',
+    version: 1,
+    summary: 'The password was reset through a code sent to the account.',
+    data: Type.Object({}),
+  }),
+  defineEvent({
+    type: 'account.identifier_bound',
+    version: 1,
+    summary: 'A mobile number or e-mail address was added to the account.',
+    data: Type.Object({ channel: Channel, identifier: Masked }),
+  }),
+  defineEvent({
+    type: 'account.identifier_changed',
+    version: 1,
+    summary: 'The account’s mobile number or e-mail address was replaced.',
+    data: Type.Object({ channel: Channel, identifier: Masked }),
+  }),
+  defineEvent({
+    type: 'account.identifier_unbound',
+    version: 1,
+    summary: 'A mobile number or e-mail address was removed from the account.',
+    data: Type.Object({ channel: Channel }),
+  }),
+  defineEvent({
+    type: 'account.third_party_linked',
+    version: 1,
+    summary: 'A third-party sign-in (a provider account) was linked.',
+    data: Type.Object({ provider: Type.String() }),
+  }),
+  defineEvent({
+    type: 'account.third_party_unlinked',
+    version: 1,
+    summary: 'A third-party sign-in was unlinked.',
+    data: Type.Object({ provider: Type.String() }),
+  }),
+  defineEvent({
+    type: 'account.profile_updated',
+    version: 1,
+    summary: 'The person changed their profile: which fields, never their values.',
+    data: Type.Object({ fields: Type.Array(Type.String()) }),
+  }),
+  defineEvent({
+    type: 'account.cancellation_requested',
+    version: 1,
+    summary: 'The person asked to cancel the account; it is erased at eraseAt unless abandoned.',
+    data: Type.Object({ eraseAt: Type.Integer({ description: 'ms since the epoch' }) }),
+  }),
+  defineEvent({
+    type: 'account.cancellation_abandoned',
+    version: 1,
+    summary: 'The person withdrew their cancellation.',
+    data: Type.Object({}),
+  }),
+  defineEvent({
+    type: 'account.cancellation_completed',
+    version: 1,
+    summary: 'The account was erased: only this pseudonymous record remains.',
+    data: Type.Object({}),
   }),
 ] as const;

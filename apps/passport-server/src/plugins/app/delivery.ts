@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { createGate } from '../../delivery/gate';
 import { Outbox } from '../../delivery/outbox';
 import {
   type ChatProvider,
@@ -9,6 +10,7 @@ import {
 import { SmtpMailProvider } from '../../delivery/smtp';
 import { WebhookChatProvider, WebhookSmsProvider } from '../../delivery/webhook';
 
+/** The providers: only the outbound gate (app.gate, src/delivery/gate.ts) sends through them. */
 export interface Delivery {
   sms: SmsProvider;
   mail: MailProvider;
@@ -55,6 +57,7 @@ export default fp(
 
     if (outbox) app.log.warn('the dev outbox is on: codes are readable by anyone at /dev/outbox');
     app.decorate('delivery', { sms, mail, chat, outbox });
+    app.decorate('gate', createGate(app));
   },
-  { name: 'delivery', dependencies: ['db'] },
+  { name: 'delivery', dependencies: ['db', 'store'] },
 );

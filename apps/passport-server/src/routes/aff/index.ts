@@ -1,3 +1,4 @@
+import * as audit from './audit';
 import * as identity from './identity';
 import * as invitations from './invitations';
 import * as members from './members';
@@ -13,4 +14,5 @@ export const AFF_ROUTES = [
   ...Object.values(identity),
   ...Object.values(invitations),
   ...Object.values(transfer),
+  ...Object.values(audit),
 ];

@@ -1,124 +1,89 @@
+import { operationRoute } from '../../adapters/operation-route';
 import {
-  addUserRoles,
-  allUserRoles,
-  banRole,
-  createRole,
-  deleteUserRoles,
   explainPermission,
-  listRoles,
-  listUserRoles,
-  resourceList,
-  roleInfo,
-  updateRole,
-  userPermissions,
-} from '../../flows/organisation-roles';
-import { affiliatePaths as paths } from '../../protocol';
+  listResources,
+  memberPermissions,
+} from '../../operations/organisation/permissions';
 import {
-  Count,
-  ExplainData,
-  LinkPage,
-  PermissionsData,
-  ResourcePage,
-  RoleData,
-  RolePage,
-  schemas,
-} from '../../schemas/organisations';
-import { flowRoute } from '../declare';
+  grantRole,
+  listRoleLinks,
+  listRoleMembers,
+  revokeRole,
+} from '../../operations/organisation/role-grants';
+import { banRole, createRole, listRoles, roleInfo, updateRole } from '../../operations/organisation/roles';
+import { affiliatePaths as paths } from '../../protocol';
+import { schemas } from '../../schemas/organisations';
 
-/** Resources, roles, member-role links, permissions (flows/organisation-roles). */
+/** Resources, roles, member-role links, permissions: the operations of src/operations/organisation. */
 
-export const resourceListRoute = flowRoute({
+export const resourceListRoute = operationRoute(listResources, {
   method: 'GET',
   schema: schemas.resourceList,
-  data: ResourcePage,
   at: [['aff', paths.resourceList]],
-  run: (app, request) => resourceList(app, request, request.query),
 });
 
-export const roleCreate = flowRoute({
+export const roleCreate = operationRoute(createRole, {
   method: 'POST',
   schema: schemas.roleCreate,
-  data: RoleData,
   at: [['aff', paths.roleCreate]],
-  run: (app, request) => createRole(app, request, request.body),
 });
 
-export const roleUpdate = flowRoute({
+export const roleUpdate = operationRoute(updateRole, {
   method: 'POST',
   schema: schemas.roleUpdate,
-  data: RoleData,
   at: [['aff', paths.roleUpdate]],
-  run: (app, request) => updateRole(app, request, request.body),
 });
 
-export const roleBan = flowRoute({
+export const roleBan = operationRoute(banRole, {
   method: 'POST',
   schema: schemas.roleBan,
-  data: RoleData,
   at: [['aff', paths.roleBan]],
-  run: (app, request) => banRole(app, request, request.body),
 });
 
-export const roleList = flowRoute({
+export const roleList = operationRoute(listRoles, {
   method: 'GET',
   schema: schemas.roleList,
-  data: RolePage,
   at: [['aff', paths.roleList]],
-  run: (app, request) => listRoles(app, request, request.query),
 });
 
-export const roleInfoRoute = flowRoute({
+export const roleInfoRoute = operationRoute(roleInfo, {
   method: 'GET',
   schema: schemas.roleInfo,
-  data: RoleData,
   at: [['aff', paths.roleInfo]],
-  run: (app, request) => roleInfo(app, request, request.query),
 });
 
-export const userRoleAdd = flowRoute({
+export const userRoleAdd = operationRoute(grantRole, {
   method: 'POST',
   schema: schemas.userRoleAdd,
-  data: Count,
   at: [['aff', paths.userRoleAdd]],
-  run: (app, request) => addUserRoles(app, request, request.body),
 });
 
-export const userRoleDelete = flowRoute({
+export const userRoleDelete = operationRoute(revokeRole, {
   method: 'POST',
   schema: schemas.userRoleDelete,
-  data: Count,
   at: [['aff', paths.userRoleDelete]],
-  run: (app, request) => deleteUserRoles(app, request, request.body),
 });
 
-export const userRoleList = flowRoute({
+export const userRoleList = operationRoute(listRoleMembers, {
   method: 'GET',
   schema: schemas.userRoleList,
-  data: LinkPage,
   at: [['aff', paths.userRoleList]],
-  run: (app, request) => listUserRoles(app, request, request.query),
 });
 
-export const userRoleAll = flowRoute({
+export const userRoleAll = operationRoute(listRoleLinks, {
   method: 'GET',
   schema: schemas.userRoleAll,
-  data: LinkPage,
   at: [['aff', paths.userRoleAll]],
-  run: (app, request) => allUserRoles(app, request, request.query),
 });
 
-export const userPermissionsRoute = flowRoute({
+export const userPermissionsRoute = operationRoute(memberPermissions, {
   method: 'GET',
   schema: schemas.userPermissions,
-  data: PermissionsData,
   at: [['aff', paths.userPermissions]],
-  run: (app, request) => userPermissions(app, request, request.query),
 });
 
-export const permissionExplain = flowRoute({
+export const permissionExplain = operationRoute(explainPermission, {
   method: 'GET',
   schema: schemas.permissionExplain,
-  data: ExplainData,
   at: [['aff', paths.permissionExplain]],
-  run: (app, request) => explainPermission(app, request, request.query),
 });

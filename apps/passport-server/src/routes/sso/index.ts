@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { checkService, withTicket } from '../../domain/sso/services';
 import { ssoTickets } from '../../domain/sso/tickets';
 import { PassportError } from '../../errors';
-import { judgeLogoutNavigation } from '../../flows/sign-out';
+import { judgeLogoutNavigation, signOut } from '../../flows/sign-out';
 import { sendLogoutConfirmation } from '../../http/logout-confirmation';
 import { mask } from '../../lib/identifiers';
 import { paths, ssoSuccess } from '../../protocol';
@@ -101,7 +101,7 @@ export default async function ssoRoutes(app: FastifyInstance) {
     const destination = checked.ok ? checked.url : '/';
     if (verdict === 'confirm')
       return sendLogoutConfirmation(request, reply, { action: paths.sso.logout, destination });
-    await app.sessions.signOut(request, reply);
+    await signOut(app, request, reply);
     return reply.header('cache-control', 'no-store').redirect(destination, 302);
   }
 

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Static, TSchema } from 'typebox';
+import { assertHolds } from '../access/statement';
+import { operationScope } from '../db/operation-scope';
+import type { Database, User } from '../db/schema';
+import { actorIn } from '../domain/organisations/actors';
+import { PassportError } from '../errors';
+import type { DomainEvent } from '../events/catalogue';
+import { recordEvents } from '../events/outbox';
+import type {
+  Caller,
+  CallerOf,
+  CallerSpec,
+  Operation,
+  OperationContext,
+  RequestContext,
+} from '../operations/define';
+
+/**
+ * Runs an operation for whoever an adapter proved the request comes from: resolves and checks the
+ * caller the operation declares, opens one transaction, runs it, and commits its change and its events
+ * together. Adapters call it; so do tests, with the person they act as.
+ */
+
+/** Who a request proved to be, before an operation asks for more (an identity, a permission). */
+export type Principal = { kind: 'anonymous' } | { kind: 'person'; user: User };
+
+const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
+
+async function callerFor(
+  app: FastifyInstance,
+  tx: Kysely<Database>,
+  operation: Operation,
+  input: unknown,
+  principal: Principal,
+): Promise<Caller> {
+  const spec: CallerSpec = operation.caller;
+  switch (spec.kind) {
+    case 'anonymous':
+      return { kind: 'anonymous' };
+    case 'person':
+      if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
+      return principal;
+    case 'identity': {
+      if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
+      const subjectId = (operation.subject as (input: unknown) => string)(input);
+      const options = { frozenSubjectOk: spec.frozenSubjectOk ?? false };
+      const actor = await actorIn(tx, app.organisations.access, principal.user, subjectId, options);
+      if (spec.permission) assertHolds(actor.permissions, spec.permission);
+      return { kind: 'identity', ...actor };
+    }
+    case 'apiKey':
+      // No adapter proves an API key yet: the management API brings its resolver.
+      throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
+  }
+}
+
+/** Refuses, at declaration, an operation no adapter can run safely yet. */
+export function assertMountable(operation: Operation): void {
+  if (operation.stepUp !== undefined)
+    throw new Error(`${operation.name} declares a step-up, which no adapter checks yet`);
+  if (operation.caller.kind === 'apiKey')
+    throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
+}
+
+export async function invoke<S extends CallerSpec, I extends TSchema, O extends TSchema>(
+  app: FastifyInstance,
+  operation: Operation<S, I, O>,
+  input: Static<I>,
+  principal: Principal,
+  request: RequestContext = NO_REQUEST,
+): Promise<Static<O>> {
+  const op = operation as unknown as Operation;
+  assertMountable(op);
+  const scope = { operation: op.name, open: true };
+  try {
+    return await app.db.transaction().execute((tx) =>
+      operationScope.run(scope, async () => {
+        const caller = await callerFor(app, tx, op, input, principal);
+        const at = app.runtime.now();
+        const events: DomainEvent[] = [];
+        const ctx: OperationContext = {
+          caller,
+          tx,
+          now: () => app.runtime.now(),
+          access: app.organisations.access,
+          deliver: app.delivery,
+          newId: randomUUID,
+          request,
+          emit(event) {
+            if (!op.emits.includes(event.type))
+              throw new Error(`${op.name} emits ${event.type}, which it does not declare`);
+            events.push(event as DomainEvent);
+          },
+        };
+        const output = await (
+          operation.run as (ctx: OperationContext<CallerOf<S>>, input: Static<I>) => Promise<Static<O>>
+        )(ctx as OperationContext<CallerOf<S>>, input);
+        await recordEvents(tx, events, { at, ...request });
+        return output;
+      }),
+    );
+  } finally {
+    scope.open = false;
+  }
+}

@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { Static, TSchema } from 'typebox';
+import type { AccessStatement, Permission } from '../access/statement';
+import type { Database, User } from '../db/schema';
+import type { Actor } from '../domain/organisations/actors';
+import type { DomainEvent, EventType } from '../events/catalogue';
+import type { Delivery } from '../plugins/app/delivery';
+
+/**
+ * A capability is one declaration: its name, its input and output schemas (the one source of its wire
+ * shape), the caller it needs, the events it emits and `run(ctx, input)`. An adapter (a route family,
+ * later the management API) resolves and checks the caller, opens the transaction, runs it, and commits
+ * the change with its events; `run` never sees the request, its cookies or headers, nor the app's
+ * database handle (docs/operations.md).
+ */
+
+/** The caller an operation needs, as it declares it. */
+export type CallerSpec =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'person' }
+  /**
+   * A member identity in the subject the input names, holding `permission` (null: any member).
+   * `frozenSubjectOk` lets the manager act in a frozen subject (to thaw it).
+   */
+  | { readonly kind: 'identity'; readonly permission: Permission | null; readonly frozenSubjectOk?: boolean }
+  /** An API key holding `scope`: declared for the management API, which brings its resolver. */
+  | { readonly kind: 'apiKey'; readonly scope: string };
+
+export const caller = {
+  anonymous: { kind: 'anonymous' },
+  person: { kind: 'person' },
+  identity: (permission: Permission | null, options: { frozenSubjectOk?: boolean } = {}) =>
+    ({ kind: 'identity', permission, ...options }) as const,
+  apiKey: (scope: string) => ({ kind: 'apiKey', scope }) as const,
+} as const satisfies Record<string, CallerSpec | ((...args: never[]) => CallerSpec)>;
+
+/** The caller as the adapter proved it. */
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'person'; user: User }
+  | ({ kind: 'identity' } & Actor)
+  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
+
+export type CallerOf<S extends CallerSpec> = Extract<Caller, { kind: S['kind'] }>;
+
+/** Where the request came from, kept with the events it causes. */
+export interface RequestContext {
+  ip: string | null;
+  /** The device id the request carried (the `did` the SDK sends), when any. */
+  deviceId: string | null;
+}
+
+/** What `run` is given: everything it may touch. */
+export interface OperationContext<C extends Caller = Caller> {
+  readonly caller: C;
+  /** The operation's transaction: every query of the operation goes through it. */
+  readonly tx: Kysely<Database>;
+  /** The server clock, in ms (the test clock moves it). */
+  now(): number;
+  readonly access: AccessStatement;
+  readonly deliver: Delivery;
+  newId(): string;
+  readonly request: RequestContext;
+  /** Records an event of a type the operation declares; it commits with the change, or not at all. */
+  emit<T extends EventType>(event: DomainEvent<T>): void;
+}
+
+export type Operation<
+  S extends CallerSpec = CallerSpec,
+  I extends TSchema = TSchema,
+  O extends TSchema = TSchema,
+> = {
+  /** A stable dotted name, `organisation.role.ban`. */
+  readonly name: string;
+  readonly input: I;
+  readonly output: O;
+  readonly caller: S;
+  /**
+   * Seconds since the caller's last verification beyond which the operation asks for a fresh one.
+   * Declared for the sign-in security work, which brings the check: until then an adapter refuses to
+   * mount an operation that declares it, so nothing runs unchecked.
+   */
+  readonly stepUp?: number;
+  readonly emits: readonly EventType[];
+  run(ctx: OperationContext<CallerOf<S>>, input: Static<I>): Promise<Static<O>>;
+} & (S extends { kind: 'identity' }
+  ? {
+      /** The subject the identity acts in, read from the input. */
+      subject(input: Static<I>): string;
+    }
+  : { subject?: never });
+
+/** Declares an operation; `run`'s caller and input are typed from the declaration. */
+export const defineOperation = <S extends CallerSpec, I extends TSchema, O extends TSchema>(
+  operation: Operation<S, I, O>,
+): Operation<S, I, O> => operation;

@@ -1,0 +1,128 @@
+import { openSecurity } from '../support/account-centre';
+import {
+  PASSWORD,
+  passSecondVerify,
+  registerByMobile,
+  signOut,
+  submitPasswordSignIn,
+} from '../support/person';
+import { expect, test, uniqueMobile } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
+
+// The audit log as a person sees it (zh): the account centre's "recent security activity" names a
+// sign-in from a browser the account did not know as a new device, and one from a known browser as a
+// known device.
+
+test('a person sees their own new-device sign-in in the account centre', async ({
+  page,
+  browser,
+  server,
+  outbox,
+}) => {
+  const mobile = uniqueMobile();
+  // Registered here: this browser is the account's known device; signing in again here is known.
+  await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+  await signOut(page, server);
+  await submitPasswordSignIn(page, server, { account: mobile, password: PASSWORD });
+  await expect(page).toHaveURL(`${server.origin}/workbench`);
+
+  // Another browser: the password, then the second verification by SMS code.
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await submitPasswordSignIn(other, server, { account: mobile, password: PASSWORD });
+  await passSecondVerify(other, outbox, mobile);
+  await expect(other).toHaveURL(`${server.origin}/workbench`);
+  await openSecurity(other, server);
+
+  const activity = other.getByRole('region', { name: '最近的安全活动' });
+  const rows = activity.getByRole('table', { name: '最近的安全活动' }).getByRole('row');
+  // The header, then newest first: this sign-in, the known browser's, its sign-out, the registration.
+  await expect(rows).toHaveCount(5);
+  await expect(rows.nth(1)).toContainText('登录（短信验证码）');
+  await expect(rows.nth(1)).toContainText('新设备');
+  await expect(rows.nth(2)).toContainText('登录（密码）');
+  await expect(rows.nth(2)).toContainText('已知设备');
+  await expect(rows.nth(3)).toContainText('退出登录');
+  await expect(rows.nth(4)).toContainText('新设备');
+  await expect(rows.nth(1).locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+  expect(await seriousViolations(other), 'axe on /account/security').toEqual([]);
+  await elsewhere.close();
+});
+
+// The organisation's audit log as its manager sees it (zh): who gave a role to whom, and a role banned.
+test('a manager sees role changes in the organisation’s audit log with actor, target and time', async ({
+  page,
+  browser,
+  server,
+  outbox,
+}) => {
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  const memberMobile = uniqueMobile();
+  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+
+  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await page.goto(`${server.origin}/org`);
+  const create = page.getByRole('region', { name: '创建组织' });
+  await create.getByLabel('组织名称').fill('示例公司');
+  await create.getByLabel('你在组织中的名称').fill('老板');
+  await create.getByRole('button', { name: '创建组织' }).click();
+  const identity = page.getByRole('region', { name: '当前身份' });
+  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
+  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+
+  // Two roles; the member joins with one and is given the other.
+  const roles = page.getByRole('region', { name: '角色' });
+  for (const [key, name] of [
+    ['viewer', '查看者'],
+    ['editor', '编辑者'],
+  ]) {
+    await roles.getByLabel('角色标识').fill(key);
+    await roles.getByLabel('角色名称').fill(name);
+    await roles.getByRole('checkbox', { name: 'member:read' }).check();
+    await roles.getByRole('button', { name: '创建角色' }).click();
+    await expect(roles.getByRole('listitem').filter({ hasText: `${name} (${key})` })).toBeVisible();
+  }
+  // Adding the member invites their mobile (still signed in in their own browser); they accept.
+  const members = page.getByRole('region', { name: '成员' });
+  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
+  await members.getByLabel('成员名称').fill('小王');
+  await members.getByLabel('角色').selectOption('viewer');
+  await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
+  const joining = memberPage.getByRole('region', { name: '加入组织' });
+  await joining.getByRole('button', { name: '接受邀请' }).click();
+  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
+  await memberContext.close();
+  await page.reload();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+  const editor = roles.getByRole('group', { name: '编辑者 的操作' });
+  await editor.getByLabel('分配给成员: 编辑者').selectOption({ label: '小王' });
+  await editor.getByRole('button', { name: '分配给成员' }).click();
+  // Banning asks first.
+  await roles.getByRole('group', { name: '查看者 的操作' }).getByRole('button', { name: '禁用' }).click();
+  await page
+    .getByRole('alertdialog', { name: '禁用角色「查看者」？' })
+    .getByRole('button', { name: '禁用' })
+    .click();
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('已禁用');
+
+  // The log, newest first: who (the manager's name), what, to whom (the member's name), when.
+  await page.reload();
+  const log = page.getByRole('region', { name: '审计日志' });
+  const rows = log.getByRole('table', { name: '审计日志' }).getByRole('row');
+  const banned = rows.filter({ hasText: '禁用了角色 viewer' });
+  await expect(banned).toContainText('老板');
+  const granted = rows.filter({ hasText: '授予角色 editor' });
+  await expect(granted).toContainText('老板');
+  await expect(granted).toContainText('小王');
+  await expect(granted.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+  // Filtered to one type, only that row.
+  await log.getByLabel('事件类型（可填前缀，如 organisation.）').fill('organisation.role.granted');
+  await log.getByRole('button', { name: '筛选' }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('授予角色 editor');
+  await expect(log.getByRole('link', { name: '导出 CSV' })).toHaveAttribute('href', /format=csv/);
+  expect(await seriousViolations(page), 'axe on /org with the audit log').toEqual([]);
+});

@@ -1,0 +1,103 @@
+import { useAccountLanguage } from '@portico/account-react';
+import type { AuditEntry } from '@portico/account-sdk';
+import { useState } from 'react';
+import type { AuditT } from './audit.messages';
+
+/** The events the page names in words; any other type is shown as it is. */
+const NAMED = new Set([
+  'account.signed_in',
+  'account.sign_in_failed',
+  'account.session_revoked',
+  'account.password_changed',
+  'account.password_set',
+  'account.password_reset',
+  'account.identifier_bound',
+  'account.identifier_changed',
+  'account.identifier_unbound',
+  'account.third_party_linked',
+  'account.third_party_unlinked',
+  'account.profile_updated',
+  'account.cancellation_requested',
+  'account.cancellation_abandoned',
+  'account.cancellation_completed',
+  'organisation.created',
+  'organisation.role.created',
+  'organisation.role.updated',
+  'organisation.role.banned',
+  'organisation.role.unbanned',
+  'organisation.role.granted',
+  'organisation.role.revoked',
+]);
+
+const KNOWN_WORDS = new Set([
+  'audit.method.password',
+  'audit.method.mobileCode',
+  'audit.method.emailCode',
+  'audit.method.thirdParty',
+  'audit.method.qr',
+  'audit.channel.mobile',
+  'audit.channel.email',
+]);
+
+/** An entry's event in words: "Signed in (password)", or its type when the page has no words for it. */
+export function eventText(t: AuditT, entry: AuditEntry): string {
+  if (!NAMED.has(entry.type)) return entry.type;
+  // A sign-in method or channel the page has words for is named in them; anything else as it is.
+  const word = (field: 'method' | 'channel', value: string) => {
+    const key = `audit.${field}.${value}`;
+    return KNOWN_WORDS.has(key) ? t(key as Parameters<AuditT>[0]) : value;
+  };
+  const values = Object.fromEntries(
+    Object.entries(entry.data)
+      .filter((pair): pair is [string, string] => typeof pair[1] === 'string')
+      .map(([key, value]) => [key, key === 'method' || key === 'channel' ? word(key, value) : value]),
+  );
+  return t(entry.type as Parameters<AuditT>[0], values);
+}
+
+/** When, in the page's language, as a <time> a screen reader reads. */
+export function When({ at }: { at: number }) {
+  const language = useAccountLanguage();
+  const date = new Date(at);
+  return (
+    <time dateTime={date.toISOString()}>{date.toLocaleString(language === 'zh' ? 'zh-CN' : 'en-GB')}</time>
+  );
+}
+
+/** Cursor pages over an audit read ('' is the first page): the cursors up to this one, to go back. */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<string[]>(['']);
+  const cursor = cursors.at(-1) ?? '';
+  return {
+    cursor,
+    hasNewer: cursors.length > 1,
+    older: (next: string) => setCursors((list) => [...list, next]),
+    newer: () => setCursors((list) => (list.length > 1 ? list.slice(0, -1) : list)),
+    reset: () => setCursors(['']),
+  };
+}
+
+export function PageButtons({
+  t,
+  pages,
+  next,
+}: {
+  t: AuditT;
+  pages: ReturnType<typeof useCursorPages>;
+  next: string | null | undefined;
+}) {
+  return (
+    <div className="audit-pages">
+      {pages.hasNewer && (
+        <button type="button" className="button-secondary" onClick={pages.newer}>
+          {t('audit.newer')}
+        </button>
+      )}
+      {next && (
+        <button type="button" className="button-secondary" onClick={() => pages.older(next)}>
+          {t('audit.older')}
+        </button>
+      )}
+    </div>
+  );
+}
