@@ -16,13 +16,14 @@ export const chromiumArgs = [
 export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
-  // Every test starts its own server; two workers keep the run short on a 2-core machine.
+  // A worker's tests share its servers (support/test.ts); two workers keep a 2-core machine busy.
   workers: 2,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   // A flaky browser test is a bug to fix, not to retry.
   retries: 0,
-  // Each test starts a server and a browser; on a loaded 2-core machine that alone can take a minute.
+  // A test may start a server (the first of its settings in its worker) and a browser context; on a
+  // loaded 2-core machine that alone can take a minute.
   timeout: 120_000,
   // One step (a registration: argon2id, a send, a page) took over 10 s with three workers on the busy
   // 2-core machine; 30 s is a bound that holds under load, and costs a passing test nothing.

@@ -1,5 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
+import { withClientAddress } from './client-address';
 import { call } from './fixture-page';
 import { uniqueMobile } from './test';
 
@@ -146,7 +147,7 @@ export async function rewriteSettings(
 ): Promise<() => Promise<void>> {
   const matches = (url: URL) => url.origin === origin && url.pathname === '/vc/setting';
   const handler = async (route: Route) => {
-    const response = await route.fetch();
+    const response = await route.fetch({ headers: withClientAddress(page.context(), route.request()) });
     const json = (await response.json()) as { data: Record<string, unknown> };
     json.data.sdk_url = addresses.primary;
     json.data.backup_urls = addresses.backups;
@@ -168,7 +169,7 @@ export async function holdFirstPicture(page: Page, origin: string, ms: number): 
     async (route) => {
       if (held || new URLSearchParams(route.request().postData() ?? '').has('mode')) return route.fallback();
       held = true;
-      const response = await route.fetch();
+      const response = await route.fetch({ headers: withClientAddress(page.context(), route.request()) });
       await new Promise((resolve) => setTimeout(resolve, ms));
       await route.fulfill({ response });
     },

@@ -56,6 +56,14 @@ const SERVER_VARIABLES = [
   'TEST_CLOCK',
 ];
 
+/**
+ * The browser's connection comes from here, and the server trusts it as a proxy (TRUST_PROXY): the
+ * tests share one server per worker, and each test's requests name a client address of the test's own
+ * in `x-forwarded-for` (support/client-address.ts), so the per-address risk counters stay each test's.
+ * A request without the header (the tests' own `fetch` to the dev routes) counts as this address.
+ */
+export const BROWSER_HOP = '127.0.0.1';
+
 export interface ServerOptions {
   /** Extra environment variables (e.g. `SECOND_VERIFY: 'off'`); the rest are the defaults. */
   env?: Record<string, string>;
@@ -101,8 +109,9 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the passport server as the README starts it: the built `dist/main.js`, default settings, a
- * fresh temp DATA_DIR and a free port. Resolves once it prints its ready line.
+ * Starts the passport server as the README starts it: the built `dist/main.js`, default settings
+ * (but TRUST_PROXY, see BROWSER_HOP), a fresh temp DATA_DIR and a free port. Resolves once it prints
+ * its ready line.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   if (!existsSync(serverMain)) {
@@ -116,7 +125,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   for (const [key, value] of Object.entries(process.env)) {
     if (!SERVER_VARIABLES.includes(key)) env[key] = value;
   }
-  Object.assign(env, { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, options.env);
+  Object.assign(
+    env,
+    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', TRUST_PROXY: BROWSER_HOP },
+    options.env,
+  );
   const args = options.challengeKinds || options.qrTtlMs ? [launcher] : [serverMain];
   if (options.challengeKinds) env.E2E_CHALLENGE_KINDS = options.challengeKinds.join(',');
   if (options.qrTtlMs) env.E2E_QR_TTL_MS = String(options.qrTtlMs);

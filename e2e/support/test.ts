@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { test as base, expect } from '@playwright/test';
+import { type BrowserContext, type BrowserContextOptions, test as base, expect } from '@playwright/test';
+import { actFrom, clientAddressFor } from './client-address';
 import { type RunningServer, type ServerOptions, startServer } from './server';
 
 export interface OutboxMessage {
@@ -52,26 +53,133 @@ export class Outbox {
 
 const INVITE_LINK = /(https?:\/\/\S+invite_ticket=[A-Za-z0-9_-]{43})/;
 
+/** Opens another browser context for the test's person (their phone, another laptop). */
+export type NewContext = (options?: BrowserContextOptions) => Promise<BrowserContext>;
+
 interface Fixtures {
-  /** How the test's server is started; the default is the README's start with no extra settings. */
+  /**
+   * The test's server settings; the default is the README's start with no extra settings. Tests with
+   * equal settings share one server per worker (`ServerPool`).
+   */
   serverOptions: ServerOptions;
-  /** A fresh passport server for this test (its own temp DATA_DIR, so no counters leak between tests). */
+  /**
+   * A server of the test's own instead of the worker's shared one: for a test that moves the server's
+   * clock (TEST_CLOCK), which would move it for every later test on that server.
+   */
+  ownServer: boolean;
+  /** The test's passport server: shared with the worker's tests of the same settings, or its own. */
   server: RunningServer;
+  /** The client address this test's browser contexts act from (support/client-address.ts). */
+  clientAddress: string;
+  /** `browser.newContext` for a second device of the test's person, acting from the test's address. */
+  newContext: NewContext;
   outbox: Outbox;
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  servers: ServerPool;
+}
+
+/**
+ * The servers of one worker, one per distinct settings, started when a test first asks for them. The
+ * worker runs its tests one after another, so a server serves one test at a time; each test brings its
+ * own data (fresh numbers and addresses, a fresh browser context, its own client address), so no test
+ * depends on another's. Only the most recently used few are kept, so a worker that goes through many
+ * settings does not keep a server (and its puzzle renderer) for each.
+ */
+export class ServerPool {
+  private readonly running = new Map<string, Promise<RunningServer>>();
+  private readonly handedOut = new WeakMap<RunningServer, number>();
+
+  constructor(private readonly keep: number) {}
+
+  async get(options: ServerOptions): Promise<RunningServer> {
+    const key = settingsKey(options);
+    let server = this.running.get(key);
+    if (server) this.running.delete(key);
+    else server = startServer(options);
+    // Map order is use order: the oldest first.
+    this.running.set(key, server);
+    while (this.running.size > this.keep) {
+      const [oldest, stopping] = this.running.entries().next().value as [string, Promise<RunningServer>];
+      this.running.delete(oldest);
+      await stopping.then((s) => s.stop()).catch(() => {});
+    }
+    return server;
+  }
+
+  /** The next client address of `server` for a test: no two tests of one server share one. */
+  nextClientAddress(server: RunningServer): string {
+    const serial = (this.handedOut.get(server) ?? 0) + 1;
+    this.handedOut.set(server, serial);
+    return clientAddressFor(serial);
+  }
+
+  async stopAll(): Promise<void> {
+    const all = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(all.map((server) => server.then((s) => s.stop()).catch(() => {})));
+  }
+}
+
+/** Settings as a key: the same settings written in another key order are the same server. */
+function settingsKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(settingsKey).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${settingsKey(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  servers: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
+    async ({}, use) => {
+      const pool = new ServerPool(3);
+      try {
+        await use(pool);
+      } finally {
+        await pool.stopAll();
+      }
+    },
+    { scope: 'worker' },
+  ],
   serverOptions: [{}, { option: true }],
-  server: async ({ serverOptions }, use, testInfo) => {
-    const server = await startServer(serverOptions);
+  ownServer: [false, { option: true }],
+  server: async ({ servers, serverOptions, ownServer }, use, testInfo) => {
+    const server = ownServer ? await startServer(serverOptions) : await servers.get(serverOptions);
+    const from = server.output().length;
     try {
       await use(server);
     } finally {
-      await server.stop();
+      if (ownServer) await server.stop();
       if (testInfo.status !== testInfo.expectedStatus) {
-        await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+        // What the server printed while this test ran.
+        await testInfo.attach('server output', {
+          body: server.output().slice(from),
+          contentType: 'text/plain',
+        });
       }
     }
+  },
+  clientAddress: async ({ servers, server }, use) => {
+    await use(servers.nextClientAddress(server));
+  },
+  context: async ({ context, server, clientAddress }, use) => {
+    await actFrom(context, server, clientAddress);
+    await use(context);
+  },
+  newContext: async ({ browser, server, clientAddress }, use) => {
+    const made: BrowserContext[] = [];
+    await use(async (options) => {
+      const context = await browser.newContext(options);
+      made.push(context);
+      await actFrom(context, server, clientAddress);
+      return context;
+    });
+    await Promise.all(made.map((context) => context.close().catch(() => {})));
   },
   outbox: async ({ server }, use) => {
     await use(new Outbox(server.origin));

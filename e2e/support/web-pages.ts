@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { CodeType, CSRF_COOKIE, CSRF_HEADER } from '@portico/account-sdk/protocol';
+import { clientHeaders } from './client-address';
 import { PASSWORD } from './person';
 import type { Outbox } from './test';
 
@@ -32,8 +33,8 @@ export const VIEWPORTS = {
  * A form POST to the passport through the page's own cookie jar (`page.request` shares the browser
  * context's cookies), with the CSRF header read from the readable token cookie, as the SDK sends it. The
  * first POST of a browser has no token yet: its 403 brings one, and the request is sent once more.
- * `headers` go with it (an `x-forwarded-for` on a server with TRUST_PROXY). Expects success; answers
- * the data.
+ * It comes from the context's client address unless `headers` name another (`x-forwarded-for`).
+ * Expects success; answers the data.
  */
 export async function postForm(
   page: Page,
@@ -47,7 +48,7 @@ export async function postForm(
     const csrf = cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value;
     const response = await page.request.post(`${origin}${path}`, {
       form,
-      headers: csrf ? { ...headers, [CSRF_HEADER]: csrf } : headers,
+      headers: { ...clientHeaders(page.context()), ...headers, ...(csrf ? { [CSRF_HEADER]: csrf } : {}) },
       failOnStatusCode: false,
     });
     if (response.status() === 403 && attempt === 1) continue;

@@ -15,7 +15,7 @@ import { seriousViolations } from '../support/web-pages';
 
 test('a person sees their own new-device sign-in in the account centre', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
@@ -27,7 +27,7 @@ test('a person sees their own new-device sign-in in the account centre', async (
   await expect(page).toHaveURL(`${server.origin}/workbench`);
 
   // Another browser: the password, then the second verification by SMS code.
-  const elsewhere = await browser.newContext();
+  const elsewhere = await newContext();
   const other = await elsewhere.newPage();
   await submitPasswordSignIn(other, server, { account: mobile, password: PASSWORD });
   await passSecondVerify(other, outbox, mobile);
@@ -52,11 +52,11 @@ test('a person sees their own new-device sign-in in the account centre', async (
 // The organisation's audit log as its manager sees it (zh): who gave a role to whom, and a role banned.
 test('a manager sees role changes in the organisation’s audit log with actor, target and time', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
-  const memberContext = await browser.newContext();
+  const memberContext = await newContext();
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
@@ -76,7 +76,7 @@ test('a manager sees role changes in the organisation’s audit log with actor, 
   for (const [key, name] of [
     ['viewer', '查看者'],
     ['editor', '编辑者'],
-  ]) {
+  ] as const) {
     await roles.getByLabel('角色标识').fill(key);
     await roles.getByLabel('角色名称').fill(name);
     await roles.getByRole('checkbox', { name: 'member:read' }).check();

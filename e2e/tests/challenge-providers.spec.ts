@@ -22,27 +22,33 @@ import { seriousViolations } from '../support/web-pages';
 const SITE_KEY = '1x00000000000000000000AA';
 const HCAPTCHA_SITE_KEY = '10000000-ffff-ffff-ffff-000000000001';
 
-const test = base.extend<{
-  peer: CaptchaProviderPeer;
-  provider: 'turnstile' | 'hcaptcha';
-  providerMode: 'behind' | 'instead';
-  scriptPath: string;
-  /** The challenge kinds the server picks from (default: all). */
-  kinds: string[] | undefined;
-}>({
+const test = base.extend<
+  {
+    provider: 'turnstile' | 'hcaptcha';
+    providerMode: 'behind' | 'instead';
+    scriptPath: string;
+    /** The challenge kinds the server picks from (default: all). */
+    kinds: string[] | undefined;
+  },
+  // One peer per worker, as the passport is one per worker (per settings): its port is in the settings.
+  { peer: CaptchaProviderPeer }
+>({
   kinds: [undefined, { option: true }],
   provider: ['turnstile', { option: true }],
   providerMode: ['instead', { option: true }],
   scriptPath: [`${PEER_PATHS.turnstileScript}?render=explicit`, { option: true }],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  peer: async ({}, use) => {
-    const peer = await startCaptchaProviderPeer();
-    try {
-      await use(peer);
-    } finally {
-      await peer.close();
-    }
-  },
+  peer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const peer = await startCaptchaProviderPeer();
+      try {
+        await use(peer);
+      } finally {
+        await peer.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
   serverOptions: async ({ peer, provider, providerMode, scriptPath, kinds }, use) => {
     const options: ServerOptions = {
       ...(kinds ? { challengeKinds: kinds } : {}),
@@ -72,8 +78,12 @@ const test = base.extend<{
 // The fixture page is fulfilled by page.route, so Chromium counts it as a public page, and Local
 // Network Access refuses its request for the peer's script on 127.0.0.1 (a real deployment loads the
 // widget from the provider's public host). The person grants that access, as Chromium would ask them to.
-test.beforeEach(async ({ context }) => {
+test.beforeEach(async ({ context, peer }) => {
   await context.grantPermissions(['local-network-access']);
+  // The shared peer as it started: up, the good widget token, and what it sees is this test's alone.
+  peer.seen.length = 0;
+  peer.down = false;
+  peer.widgetToken = GOOD;
 });
 
 /** The fixture page with the SDK's challenge plugin, five sends in, and the sixth one challenged. */

@@ -26,7 +26,7 @@ async function actAs(page: Page, org: string, name: string) {
 
 test('invite by e-mail and mobile, join through sign-up and sign-in, then transfer management', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
@@ -60,7 +60,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await expect(invite.getByRole('listitem').filter({ hasText: '小李' })).toContainText('待接受');
 
   // A person with no account opens the link from the mail, previews, registers and joins.
-  const newcomer = await (await browser.newContext()).newPage();
+  const newcomer = await (await newContext()).newPage();
   await newcomer.goto(await outbox.inviteLink(email));
   const screen = newcomer.getByRole('region', { name: '加入组织' });
   await expect(screen).toContainText('老板 邀请你加入「示例公司」');
@@ -84,7 +84,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await expect(newcomer.getByRole('region', { name: '权限说明' })).toContainText('我的权限: member:read');
 
   // A second invitation, by mobile, accepted by an existing account signed in with that mobile.
-  const memberPage = await (await browser.newContext()).newPage();
+  const memberPage = await (await newContext()).newPage();
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
   await invite.getByLabel('邀请方式').selectOption('mobile');

@@ -21,12 +21,16 @@ import { postForm, registerByApi, seriousViolations } from '../support/web-pages
 // TRUST_PROXY=true, so each stranger's send comes from an address of its own (`x-forwarded-for`), as an
 // attacker's would (one address is refused past 10 sends an hour to a number); RISK_THRESHOLDS=relaxed,
 // so the sends need no challenge (the challenge has tests of its own).
-test.use({ serverOptions: { env: { TEST_CLOCK: 'on', TRUST_PROXY: 'true', RISK_THRESHOLDS: 'relaxed' } } });
+// The clock jumps 40 minutes: a server of the test's own, so no other test's clock moves with it.
+test.use({
+  serverOptions: { env: { TEST_CLOCK: 'on', TRUST_PROXY: 'true', RISK_THRESHOLDS: 'relaxed' } },
+  ownServer: true,
+});
 
 const SEND_CODE = '/passport/web/send_code/';
 
 test('strangers slow a number’s codes to 30 minutes: the owner on a new device is told how long, offered the password, and signs in with it', async ({
-  browser,
+  newContext,
   page,
   server,
   outbox,
@@ -34,8 +38,8 @@ test('strangers slow a number’s codes to 30 minutes: the owner on a new device
   const mobile = uniqueMobile();
   // The owner's phone registers the account (one code, the first of the number's hour); the attacker is
   // a browser context of its own, neither the phone nor the owner's new laptop (`page`).
-  const phone = await browser.newContext();
-  const strangers = await browser.newContext();
+  const phone = await newContext();
+  const strangers = await newContext();
   try {
     await registerByApi(await phone.newPage(), server.origin, outbox, mobile);
     const attacker = await strangers.newPage();

@@ -158,13 +158,13 @@ it('a third-party app: sign in on the consent page, an optional scope off, appro
 
 it('a third-party app: sign in on the consent page by QR code with a signed-in phone, approve', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
   const app = await startThirdPartyApp(`${server.origin}/oauth`);
   // The phone (Pixel 7 emulation), signed in by SMS code, as in qr-login.spec.ts.
-  const phone = await browser.newContext({ ...devices['Pixel 7'] });
+  const phone = await newContext({ ...devices['Pixel 7'] });
   try {
     const phonePage = await phone.newPage();
     const mobile = uniqueMobile();

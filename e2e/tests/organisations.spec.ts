@@ -10,12 +10,12 @@ import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
 test('a manager builds an organisation; a member acts in it within its role until frozen', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
   // The member's account exists first (an existing account is what "add a member" takes).
-  const memberContext = await browser.newContext();
+  const memberContext = await newContext();
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });

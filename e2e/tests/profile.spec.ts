@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
+import { advanceServerClock } from '../support/clock';
 import {
   expectWorkbench,
   letResendCooldownPass,
@@ -62,20 +63,6 @@ async function openProfile(page: Page, server: RunningServer) {
   await page.getByRole('link', { name: '编辑个人资料' }).click();
   await expect(page).toHaveURL(`${server.origin}/account/profile`);
   await expect(page.getByRole('heading', { level: 1, name: '个人资料' })).toBeVisible();
-}
-
-/** Moves the test server's clock forward (POST /dev/clock from the page, with its CSRF token). */
-async function advanceServerClock(page: Page, ms: number) {
-  const status = await page.evaluate(async (advance) => {
-    const token = /(?:^|; )passport_csrf_token=([^;]*)/.exec(document.cookie)?.[1] ?? '';
-    const response = await fetch('/dev/clock', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-tt-passport-csrf-token': token },
-      body: `advance_ms=${advance}`,
-    });
-    return response.status;
-  }, ms);
-  expect(status).toBe(200);
 }
 
 test.describe('the account centre (zh)', () => {
@@ -158,33 +145,37 @@ test.describe('the account centre (zh)', () => {
     await expect(page.getByRole('region', { name: '注销账号' })).toHaveCount(0);
   });
 
-  test('a second account completes cancellation once the period has passed, and its mobile registers afresh', async ({
-    page,
-    server,
-    outbox,
-  }) => {
-    const mobile = uniqueMobile();
-    await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
-    await page.goto(`${server.origin}/account/cancel`);
-    // Verified by an SMS code to the account's own number (the page never sees it unmasked).
-    await expect(page.getByRole('radio', { name: /^短信验证码/ })).toBeChecked();
-    letResendCooldownPass(server, mobile);
-    const sentAt = Date.now();
-    await page.getByRole('button', { name: '发送验证码' }).click();
-    await typeCode(page.locator('main'), await outbox.code(mobile, sentAt));
-    await page.getByRole('button', { name: '验证', exact: true }).click();
-    await page.getByRole('button', { name: '确认注销账号' }).click();
-    await expect(page.getByRole('status').filter({ hasText: '已提交注销申请' })).toBeVisible();
+  test.describe('on a server of its own (the clock moves 16 days, for every test on its server)', () => {
+    test.use({ ownServer: true });
 
-    await advanceServerClock(page, 16 * 86_400_000);
-    // The data is gone: the number and password no longer sign in.
-    await page.goto(`${server.origin}/login`);
-    const form = await submitPasswordSignIn(page, server, { account: mobile, password: PASSWORD });
-    await expect(form.getByRole('alert')).toHaveText('账号或密码错误');
-    await expect(page).toHaveURL(/\/login/);
+    test('a second account completes cancellation once the period has passed, and its mobile registers afresh', async ({
+      page,
+      server,
+      outbox,
+    }) => {
+      const mobile = uniqueMobile();
+      await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+      await page.goto(`${server.origin}/account/cancel`);
+      // Verified by an SMS code to the account's own number (the page never sees it unmasked).
+      await expect(page.getByRole('radio', { name: /^短信验证码/ })).toBeChecked();
+      letResendCooldownPass(server, mobile);
+      const sentAt = Date.now();
+      await page.getByRole('button', { name: '发送验证码' }).click();
+      await typeCode(page.locator('main'), await outbox.code(mobile, sentAt));
+      await page.getByRole('button', { name: '验证', exact: true }).click();
+      await page.getByRole('button', { name: '确认注销账号' }).click();
+      await expect(page.getByRole('status').filter({ hasText: '已提交注销申请' })).toBeVisible();
 
-    // The mobile registers afresh: a new account with a generated name.
-    await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
-    await expect(page.getByRole('link', { name: /^账号：user\d{9}$/ })).toBeVisible();
+      await advanceServerClock(page, 16 * 86_400_000);
+      // The data is gone: the number and password no longer sign in.
+      await page.goto(`${server.origin}/login`);
+      const form = await submitPasswordSignIn(page, server, { account: mobile, password: PASSWORD });
+      await expect(form.getByRole('alert')).toHaveText('账号或密码错误');
+      await expect(page).toHaveURL(/\/login/);
+
+      // The mobile registers afresh: a new account with a generated name.
+      await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+      await expect(page.getByRole('link', { name: /^账号：user\d{9}$/ })).toBeVisible();
+    });
   });
 });

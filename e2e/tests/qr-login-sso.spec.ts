@@ -28,12 +28,12 @@ test.beforeEach(({ service, server }) => {
 
 test('a QR sign-in on the sso page lands on the service with a ticket', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
   service,
 }) => {
-  const phone = await browser.newContext({ ...devices['Pixel 7'] });
+  const phone = await newContext({ ...devices['Pixel 7'] });
   try {
     const phonePage = await phone.newPage();
     const mobile = uniqueMobile();

@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, devices, type Page } from '@playwright/test';
+import { type BrowserContext, devices, type Page } from '@playwright/test';
 import { wapLoginUrl } from '@portico/account-sdk';
 import { advanceServerClock } from '../support/clock';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../support/person';
 import { decodeQr, pickShownNumber } from '../support/qr';
 import type { RunningServer } from '../support/server';
-import { expect, type Outbox, test, uniqueMobile } from '../support/test';
+import { expect, type NewContext, type Outbox, test, uniqueMobile } from '../support/test';
 
 // Issue 15: QR sign-in in Chromium with two browsers. A desktop opens /login and picks the QR tab; the
 // test reads the QR code from the page's pixels (a screenshot decoded by jsQR, as a phone camera would)
@@ -19,8 +19,8 @@ import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 // request and asks for the number the desktop shows.
 
 /** A phone (Pixel 7 emulation) signed in by SMS code. */
-async function signedInPhone(browser: Browser, server: RunningServer, outbox: Outbox) {
-  const context: BrowserContext = await browser.newContext({ ...devices['Pixel 7'] });
+async function signedInPhone(newContext: NewContext, server: RunningServer, outbox: Outbox) {
+  const context: BrowserContext = await newContext({ ...devices['Pixel 7'] });
   const page = await context.newPage();
   const mobile = uniqueMobile();
   await signInBySms(page, server, outbox, { mobile });
@@ -38,11 +38,11 @@ async function desktopQr(page: Page, server: RunningServer): Promise<string> {
 
 test('the phone confirms the number the desktop shows, and the desktop lands on the workbench signed in', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
-  const phone = await signedInPhone(browser, server, outbox);
+  const phone = await signedInPhone(newContext, server, outbox);
   try {
     const address = await desktopQr(page, server);
     expect(address).toMatch(new RegExp(`^${server.origin}/app/qr\\?token=[A-Za-z0-9_-]{43}$`));
@@ -70,8 +70,8 @@ test('the phone confirms the number the desktop shows, and the desktop lands on 
   }
 });
 
-test('the phone cancels, and the desktop says so', async ({ page, browser, server, outbox }) => {
-  const phone = await signedInPhone(browser, server, outbox);
+test('the phone cancels, and the desktop says so', async ({ page, newContext, server, outbox }) => {
+  const phone = await signedInPhone(newContext, server, outbox);
   try {
     const address = await desktopQr(page, server);
     await phone.page.goto(address);
@@ -87,12 +87,13 @@ test('the phone cancels, and the desktop says so', async ({ page, browser, serve
 
 test.describe('a code that expires', () => {
   // The server runs on its test clock: the test moves it past the code's 120 s instead of waiting, so
-  // a slow machine cannot let the code expire before its QR is read.
-  test.use({ serverOptions: { env: { TEST_CLOCK: 'on' } } });
+  // a slow machine cannot let the code expire before its QR is read. The jump would move the clock for
+  // every later test on a shared server, so this test has a server of its own.
+  test.use({ serverOptions: { env: { TEST_CLOCK: 'on' } }, ownServer: true });
 
   test('the desktop waits past expiry and refreshes with one click; the expired code is refused on the phone', async ({
     page,
-    browser,
+    newContext,
     server,
     outbox,
   }) => {
@@ -106,7 +107,7 @@ test.describe('a code that expires', () => {
     expect(second).not.toBe(first);
 
     // The expired code is refused on the phone.
-    const phone = await signedInPhone(browser, server, outbox);
+    const phone = await signedInPhone(newContext, server, outbox);
     try {
       await phone.page.goto(first);
       await expect(phone.page.getByRole('alert')).toHaveText('二维码已过期，请刷新');
@@ -118,11 +119,11 @@ test.describe('a code that expires', () => {
 
 test('a phone that is not signed in is asked to sign in in the app’s screens, then confirms', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
-  const phone = await browser.newContext({ ...devices['Pixel 7'] });
+  const phone = await newContext({ ...devices['Pixel 7'] });
   try {
     const phonePage = await phone.newPage();
     const address = await desktopQr(page, server);
@@ -144,11 +145,11 @@ test('a phone that is not signed in is asked to sign in in the app’s screens, 
 });
 
 test('the wap login: the SDK’s address, the app’s sign-in in a phone layout, the login-success page, back to the service', async ({
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
-  const phone = await browser.newContext({ ...devices['Pixel 7'] });
+  const phone = await newContext({ ...devices['Pixel 7'] });
   try {
     const phonePage = await phone.newPage();
     const service = `${server.origin}/workbench`;
@@ -169,11 +170,11 @@ test('the wap login: the SDK’s address, the app’s sign-in in a phone layout,
 
 test('inside the native app: the bridge scans, is asked for the session, and closes with the result', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
-  const phone = await signedInPhone(browser, server, outbox);
+  const phone = await signedInPhone(newContext, server, outbox);
   try {
     // A stand-in for the native app (docs/app-bridge.md, version 1): it records every message and
     // answers at once; its scanner "reads" what the test put in localStorage.

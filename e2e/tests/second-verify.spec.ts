@@ -1,4 +1,4 @@
-import type { Browser, Page, Request, Response } from '@playwright/test';
+import type { Page, Request, Response } from '@playwright/test';
 import { CodeType, decodeMixedFields } from '@portico/account-sdk/protocol';
 import {
   call,
@@ -10,7 +10,7 @@ import {
   secondVerifications,
   startCall,
 } from '../support/fixture-page';
-import { expect, type Outbox, test, uniqueMobile } from '../support/test';
+import { expect, type NewContext, type Outbox, test, uniqueMobile } from '../support/test';
 
 // Issue 4: second verification. A password sign-in of an account with a mobile, from a browser (device:
 // fingerprint + did) the account has not used, answers 2046 with an `sms_code_key`. The plain SDK has no
@@ -35,8 +35,8 @@ interface Account {
  * "phone"): a type-1 code, read from the outbox, exchanged for a verify ticket, then register. That
  * browser is the account's one remembered device; every other browser context is a new device.
  */
-async function accountRegisteredElsewhere(browser: Browser, origin: string, outbox: Outbox) {
-  const phone = await browser.newContext();
+async function accountRegisteredElsewhere(newContext: NewContext, origin: string, outbox: Outbox) {
+  const phone = await newContext();
   try {
     const page = await phone.newPage();
     await openFixture(page, origin);
@@ -111,7 +111,7 @@ const secondVerifyDialog = (page: Page, language: 'en' | 'zh') =>
 
 test.describe('second verification in the web app (account-react’s dialog)', () => {
   test('a 2046 sign-in completed through the dialog: the SMS code typed there signs in through one continuation, and that browser is not asked again until it is forgotten on the workbench', async ({
-    browser,
+    newContext,
     page,
     server,
     outbox,
@@ -119,7 +119,7 @@ test.describe('second verification in the web app (account-react’s dialog)', (
     // Registration texted the number moments ago, from another browser; the dialog's send is the
     // password holder's, counted apart from that cooldown (the server README, "Security: no lockout an
     // attacker can impose"), so it goes out at once.
-    const account = await accountRegisteredElsewhere(browser, server.origin, outbox);
+    const account = await accountRegisteredElsewhere(newContext, server.origin, outbox);
     await preferEnglish(page);
     const logins = await requestsTo(page, PASSWORD_LOGIN);
     const continuations = await requestsTo(page, CONTINUE);
@@ -207,12 +207,12 @@ test.describe('second verification in the web app (account-react’s dialog)', (
 
   for (const how of ['its close button', 'Escape'] as const) {
     test(`closing it with ${how} rejects with SECOND_VALID: nothing shown, no continuation, no session`, async ({
-      browser,
+      newContext,
       page,
       server,
       outbox,
     }) => {
-      const account = await accountRegisteredElsewhere(browser, server.origin, outbox);
+      const account = await accountRegisteredElsewhere(newContext, server.origin, outbox);
       const continuations = await requestsTo(page, CONTINUE);
       const answered = answerTo(page, PASSWORD_LOGIN);
       await signInByPassword(page, server.origin, account, 'zh');
@@ -242,12 +242,12 @@ test.describe('second verification in the web app (account-react’s dialog)', (
 
 test.describe('second verification handled by the app (the SDK’s onSecondVerify)', () => {
   test('no dialog appears: the app is told the sms_code_key and the call rejects with SECOND_VALID carrying it', async ({
-    browser,
+    newContext,
     page,
     server,
     outbox,
   }) => {
-    const account = await accountRegisteredElsewhere(browser, server.origin, outbox);
+    const account = await accountRegisteredElsewhere(newContext, server.origin, outbox);
     await openFixture(page, server.origin);
     await page.evaluate(() => window.e2e.setup({ language: 'en' }));
     await handleSecondVerifyInApp(page);

@@ -10,25 +10,30 @@ import { seriousViolations } from '../support/web-pages';
 // (support/sso-service.ts) is registered in SSO_SERVICES; the person goes from it to the passport's
 // /sso/login, comes back with a ticket, and the service's back end trades the ticket for the user.
 
-const test = base.extend<{ service: SsoService }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  service: async ({}, use) => {
-    const service = await startSsoService();
-    try {
-      await use(service);
-    } finally {
-      await service.stop();
-    }
-  },
+// One service per worker, as the passport is one per worker: its port is in the passport's settings.
+const test = base.extend<object, { service: SsoService }>({
+  service: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const service = await startSsoService();
+      try {
+        await use(service);
+      } finally {
+        await service.stop();
+      }
+    },
+    { scope: 'worker' },
+  ],
   // The passport starts with the service registered (the service is up first: its port is its origin).
   serverOptions: async ({ service }, use) => {
     await use({ env: { SSO_SERVICES: service.origin } });
   },
 });
 
-/** The service knows its passport once the passport runs. */
+/** The service knows its passport once the passport runs, and counts only this test's validations. */
 test.beforeEach(({ service, server }) => {
   service.passport = server.origin;
+  service.validations.length = 0;
 });
 
 /** Opens the service's front page and follows one of its links, as a person would. */

@@ -187,7 +187,7 @@ test.describe('the web app, as a person (zh)', () => {
   });
 
   test('a password sign-in from a new browser context asks for the SMS second verification and then lands on the workbench', async ({
-    browser,
+    newContext,
     page,
     server,
     outbox,
@@ -196,7 +196,7 @@ test.describe('the web app, as a person (zh)', () => {
     await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
     letResendCooldownPass(server, mobile);
 
-    const elsewhere = await browser.newContext();
+    const elsewhere = await newContext();
     try {
       const other = await elsewhere.newPage();
       await submitPasswordSignIn(other, server, { account: mobile, password: PASSWORD });
