@@ -108,11 +108,16 @@ test('a manager sees role changes in the organisation’s audit log with actor, 
     .click();
   await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('已禁用');
 
-  // The log, newest first: who (the manager's name), what, to whom (the member's name), when.
-  await page.reload();
+  // The log, newest first: who (the manager's name), what, to whom (the member's name), when. The
+  // dispatcher copies each change into the log just after its commit, so the page is read again until
+  // the last change (the ban) is there.
   const log = page.getByRole('region', { name: '审计日志' });
   const rows = log.getByRole('table', { name: '审计日志' }).getByRole('row');
   const banned = rows.filter({ hasText: '禁用了角色 viewer' });
+  await expect(async () => {
+    await page.reload();
+    await expect(banned).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(banned).toContainText('老板');
   const granted = rows.filter({ hasText: '授予角色 editor' });
   await expect(granted).toContainText('老板');

@@ -8,11 +8,11 @@ import { expect, test, uniqueMobile } from '../support/test';
 
 test('a manager edits a role and takes it back from a member; the member leaves', async ({
   page,
-  browser,
+  newContext,
   server,
   outbox,
 }) => {
-  const memberContext = await browser.newContext();
+  const memberContext = await newContext();
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
