@@ -840,7 +840,7 @@ describe('exactly one manager per subject', () => {
     expect(managers).toHaveLength(1);
   });
 
-  it('concurrent acceptances of adds of one account make one identity; concurrent subject creations each get their own manager', async () => {
+  it('concurrent acceptances of invitations of one account make one identity; concurrent subject creations each get their own manager', async () => {
     const boss = await manager();
     const p = await person();
     await aff.createRole(boss.client, {
@@ -849,14 +849,10 @@ describe('exactly one manager per subject', () => {
       role_name: 'r',
       permissions: [],
     });
+    // Five invitations for one person (links: five messages to one number would meet its cooldown).
     const invited = await Promise.all(
       Array.from({ length: 5 }, () =>
-        aff.createUserWithRole(boss.client, {
-          subject_uid: boss.sid,
-          account: p.mobile,
-          deputy_name: 'P',
-          role_key: 'r',
-        }),
+        aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'P', role_keys: ['r'] }),
       ),
     );
     // Each from a session of its own (accepting turns the session into the new identity's).
