@@ -43,15 +43,20 @@ export default defineConfig({
     // 129.5 KB once a code send refused with a long wait said how long and offered the password (measured
     // 129.36 KB, +0.48 KB: the SDK's cooldown after CODE_COOLDOWN, CodeInput's minutes, the rule and the
     // lazy hook of the notice, the tabs' focus after a switch; the notice and its texts are a lazy chunk).
+    // 129.65 KB once the organisation, profile and cancellation screens moved into the packages (measured
+    // 129.54 KB: the vendor chunk exports the account-react internals their lazy chunks import; the
+    // screens, their hooks and the confirmation dialog are lazy, kept out of vendor by LAZY_ONLY).
     // 129.75 KB once the outbound gate's two refusals (SEND_COOLDOWN, SEND_LIMIT) joined the error
     // catalogue with their zh/en texts (measured 129.51 KB, +0.15 KB).
+    // 129.8 KB with both (measured 129.67 KB: the moved screens' vendor exports and the two refusals; the
+    // audit log's screens and query options are lazy, kept out of vendor by LAZY_ONLY).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 129_750,
+      budgetBytes: 129_800,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -60,7 +60,6 @@ test('a manager sees role changes in the organisation’s audit log with actor, 
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
-  await memberContext.close();
 
   await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
   await page.goto(`${server.origin}/org`);
@@ -84,23 +83,41 @@ test('a manager sees role changes in the organisation’s audit log with actor, 
     await roles.getByRole('button', { name: '创建角色' }).click();
     await expect(roles.getByRole('listitem').filter({ hasText: `${name} (${key})` })).toBeVisible();
   }
+  // Adding the member invites their mobile (still signed in in their own browser); they accept.
   const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员账号（手机号、邮箱或用户名）').fill(memberMobile);
+  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
   await members.getByLabel('成员名称').fill('小王');
   await members.getByLabel('角色').selectOption('viewer');
   await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
+  const joining = memberPage.getByRole('region', { name: '加入组织' });
+  await joining.getByRole('button', { name: '接受邀请' }).click();
+  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
+  await memberContext.close();
+  await page.reload();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
   const editor = roles.getByRole('group', { name: '编辑者 的操作' });
   await editor.getByLabel('分配给成员: 编辑者').selectOption({ label: '小王' });
   await editor.getByRole('button', { name: '分配给成员' }).click();
+  // Banning asks first.
   await roles.getByRole('group', { name: '查看者 的操作' }).getByRole('button', { name: '禁用' }).click();
+  await page
+    .getByRole('alertdialog', { name: '禁用角色「查看者」？' })
+    .getByRole('button', { name: '禁用' })
+    .click();
   await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('已禁用');
 
-  // The log, newest first: who (the manager's name), what, to whom (the member's name), when.
-  await page.reload();
+  // The log, newest first: who (the manager's name), what, to whom (the member's name), when. The
+  // dispatcher copies each change into the log just after its commit, so the page is read again until
+  // the last change (the ban) is there.
   const log = page.getByRole('region', { name: '审计日志' });
   const rows = log.getByRole('table', { name: '审计日志' }).getByRole('row');
   const banned = rows.filter({ hasText: '禁用了角色 viewer' });
+  await expect(async () => {
+    await page.reload();
+    await expect(banned).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(banned).toContainText('老板');
   const granted = rows.filter({ hasText: '授予角色 editor' });
   await expect(granted).toContainText('老板');

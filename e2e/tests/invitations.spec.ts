@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
+import { actFrom } from '../support/client-address';
 import { letResendCooldownPass, PASSWORD, registerByMobile } from '../support/person';
-import { expect, test, uniqueEmail, uniqueMobile } from '../support/test';
+import type { RunningServer } from '../support/server';
+import { expect, type NewContext, type ServerPool, test, uniqueEmail, uniqueMobile } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
 // Issue 13: invitations and the manager transfer in the /org console (zh), as three people in three
@@ -18,6 +20,21 @@ function cooldownPassed(server: Parameters<typeof letResendCooldownPass>[0], tar
   }
 }
 
+/**
+ * A browser of another person, acting from an address of their own: the send rule counts code sends
+ * and invitations together per client address, and three people's sends from one address would have
+ * the manager's next send challenged.
+ */
+async function anotherPerson(
+  newContext: NewContext,
+  servers: ServerPool,
+  server: RunningServer,
+): Promise<Page> {
+  const context = await newContext();
+  await actFrom(context, server, servers.nextClientAddress(server));
+  return context.newPage();
+}
+
 async function actAs(page: Page, org: string, name: string) {
   const identity = page.getByRole('region', { name: '当前身份' });
   await identity.getByRole('button', { name: `使用此身份: ${org} · ${name}` }).click();
@@ -27,6 +44,7 @@ async function actAs(page: Page, org: string, name: string) {
 test('invite by e-mail and mobile, join through sign-up and sign-in, then transfer management', async ({
   page,
   newContext,
+  servers,
   server,
   outbox,
 }) => {
@@ -60,7 +78,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await expect(invite.getByRole('listitem').filter({ hasText: '小李' })).toContainText('待接受');
 
   // A person with no account opens the link from the mail, previews, registers and joins.
-  const newcomer = await (await newContext()).newPage();
+  const newcomer = await anotherPerson(newContext, servers, server);
   await newcomer.goto(await outbox.inviteLink(email));
   const screen = newcomer.getByRole('region', { name: '加入组织' });
   await expect(screen).toContainText('老板 邀请你加入「示例公司」');
@@ -84,7 +102,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await expect(newcomer.getByRole('region', { name: '权限说明' })).toContainText('我的权限: member:read');
 
   // A second invitation, by mobile, accepted by an existing account signed in with that mobile.
-  const memberPage = await (await newContext()).newPage();
+  const memberPage = await anotherPerson(newContext, servers, server);
   const memberMobile = uniqueMobile();
   await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
   await invite.getByLabel('邀请方式').selectOption('mobile');

@@ -1,25 +1,29 @@
 // Budgets, brotli (any growth fails CI). The account SDK is the page's already: not counted.
 // Issue 13 (invitations, manager transfer) measured: protocol 2.42 kB (20 paths, 12 error codes with zh/en
 // texts), every call 2.9 kB (20 calls), the identity picker 743 B: the one `affiliatePaths` object every
-// call reads grew by the 20 new paths.
+// call reads grew by the 20 new paths. The multi-call flows (createManagerTransfer, createInvitationAcceptance,
+// leaveOrganisation and their shared state holder) measured +505 B on the whole entry: 3.42 kB.
+// The audit log (the auditList and auditExport paths, the `audit` resource of the statement, listAuditLog
+// and auditExportUrl) measured protocol 2531 B (+101 B), the whole entry 3.61 kB (+179 B) and the
+// identity picker 766 B (+16 B: it reads the one `affiliatePaths` object, which grew by the two paths).
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
     path: 'dist/protocol.js',
     ignore: ['@portico/account-sdk'],
-    limit: '2430 B',
+    limit: '2540 B',
   },
   {
-    name: 'every call + affiliatePlugin, the account SDK not counted',
+    name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '2910 B',
+    limit: '3610 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
     path: 'dist/index.js',
     import: '{ subjectLoginList, subjectLogin }',
     ignore: ['@portico/account-sdk'],
-    limit: '750 B',
+    limit: '770 B',
   },
 ];

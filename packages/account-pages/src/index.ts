@@ -1,8 +1,14 @@
 /**
  * `@portico/account-pages` (private): the screens every Portico app shares — sign-in with its method
- * tabs, sign-up and password reset in the auth shell — and `createAuthRoutes()` to mount them. An app
- * owns only its route table, layout, copy and redirect policy.
+ * tabs, sign-up and password reset in the auth shell, the account centre (security, profile,
+ * cancellation, recent security activity) and the organisation console (with its audit log) — and `createAuthRoutes()` to mount them. An app owns
+ * only its route table, layout, copy and redirect policy, and imports a screen from its lazily loaded
+ * route module, so each screen's code (and the dialog it confirms with) loads with its page only.
  */
+export { useAccountCentreT } from './account-centre/account-centre.messages';
+export { CancelPendingBanner } from './account-centre/cancel-banner';
+export { CancelScreen, type CancelScreenProps } from './account-centre/cancel-screen';
+export { ProfileScreen, type ProfileScreenProps } from './account-centre/profile-screen';
 export { lazyCaptcha } from './app/lazy-captcha';
 export {
   reportFunnel,
@@ -10,6 +16,8 @@ export {
   startMonitoring,
 } from './app/monitoring';
 export { type MountAppOptions, mountApp } from './app/mount-app';
+export { AuditLog } from './audit/audit-log';
+export { RecentActivity } from './audit/recent-activity';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
 export type { OtherMethods } from './forms/long-wait';
@@ -31,6 +39,8 @@ export {
 } from './i18n/language-store';
 export { nextOrFallback } from './next/after-sign-in';
 export { loginHref, safeNext } from './next/safe-next';
+export { useOrgT } from './organisations/organisation.messages';
+export { OrganisationConsole } from './organisations/organisation-console';
 export { type QrConfirmResult, QrConfirmScreen } from './qr/qr-confirm-screen';
 export type {
   AfterSignInContext,
@@ -50,6 +60,7 @@ export { AuthShell } from './shell/auth-shell';
 export { LinkedAccounts } from './third-party/linked-accounts';
 export { useThirdPartyT } from './third-party/messages';
 export { PROVIDER_NAMES, providerName, startThirdParty, type ThirdPartyAction } from './third-party/start';
+export { ConfirmButton, type ConfirmButtonProps } from './ui/confirm-button';
 export { Interpolate } from './ui/interpolate';
 export { LanguageSwitch } from './ui/language-switch';
 export { type TabItem, Tabs } from './ui/tabs';

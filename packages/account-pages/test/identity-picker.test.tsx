@@ -52,7 +52,7 @@ function renderPicker(routes: Parameters<typeof fakePassport>[0], language: 'zh'
       language={language}
       secondVerify={false}
     >
-      <IdentityPicker client={passport.client} />
+      <IdentityPicker />
     </AccountProvider>,
   );
   return passport;

@@ -1,6 +1,7 @@
 /**
  * `@portico/account-react`: the thin React layer over `@portico/account-sdk` shared by Portico's apps —
- * a provider, TanStack Query hooks for the session and every sign-in, the second-verification dialog,
+ * a provider, TanStack Query hooks and query options for the session, every sign-in, organisations,
+ * invitations, the profile and cancellation, the second-verification dialog,
  * error texts by code, and accessible form parts. No layout: apps bring their own.
  */
 
@@ -8,6 +9,7 @@
 export { DEFAULT_CODE_COOLDOWN } from '@portico/account-sdk';
 export type { AccountInfo, SendCodeData } from './account-info';
 export { AccountProvider, type AccountProviderProps } from './account-provider';
+export { accountActivityQueryOptions, auditLogQueryOptions } from './audit/audit-queries';
 export { readableWait } from './codes/readable-wait';
 export { type UseSendCodeOptions, type UseSendCodeResult, useSendCode } from './codes/use-send-code';
 export {
@@ -55,6 +57,40 @@ export {
   accountText,
   toAccountLanguage,
 } from './messages';
+export { organisationQueryKeys } from './organisations/organisation-keys';
+export {
+  identitiesQueryOptions,
+  invitationsQueryOptions,
+  memberPermissionsQueryOptions,
+  membersQueryOptions,
+  organisationQueryOptions,
+  pendingTransferQueryOptions,
+  permissionCatalogueQueryOptions,
+  rolesQueryOptions,
+} from './organisations/organisation-queries';
+export { useInvitationAcceptance, useManagerTransfer } from './organisations/use-flows';
+export {
+  type InviteChannel,
+  type InviteVariables,
+  useAddMember,
+  useBanRole,
+  useCancelInvitation,
+  useCreateOrganisation,
+  useCreateRole,
+  useFreezeMember,
+  useFreezeOrganisation,
+  useGrantRole,
+  useInvite,
+  useLeaveOrganisation,
+  useRemoveMember,
+  useRenameMember,
+  useResendInvitation,
+  useRevokeRole,
+  useSwitchIdentity,
+  useUpdateInvitation,
+  useUpdateOrganisation,
+  useUpdateRole,
+} from './organisations/use-organisation';
 export { hasPasswordQueryOptions, useHasPassword } from './password/has-password-query';
 export {
   useChangePassword,
@@ -63,6 +99,30 @@ export {
   useSetPassword,
   useUpdatePassword,
 } from './password/use-password';
+export { profileQueryKeys } from './profile/profile-keys';
+export {
+  cancelCheckQueryOptions,
+  cancelWaysQueryOptions,
+  defaultAvatarsQueryOptions,
+  type PendingPicture,
+  type ProfileField,
+  profileDefaultsQueryOptions,
+  profileQueryOptions,
+  profileQuotaQueryOptions,
+  recommendedNamesQueryOptions,
+  reviewQueueQueryOptions,
+} from './profile/profile-queries';
+export {
+  useAbandonCancellation,
+  useConfirmCancellation,
+  useExportUserData,
+  useReviewPicture,
+  useSendCancellationCode,
+  useUpdateProfile,
+  useUploadAvatar,
+  useUploadPicture,
+  useVerifyCancellation,
+} from './profile/use-profile';
 export { type UseQrLoginOptions, type UseQrLoginResult, useQrLogin } from './qr/use-qr-login';
 export {
   ACCOUNT_QUERY_RETRIES,

@@ -9,6 +9,8 @@ export const accountQueryKeys = {
   devices: ['portico', 'account', 'devices'] as const,
   userToken: ['portico', 'account', 'user-token'] as const,
   thirdParty: ['portico', 'account', 'third-party'] as const,
+  /** The person's recent security activity (every page of it). */
+  activity: ['portico', 'account', 'activity'] as const,
 };
 
 /** The key of `useSession`: `queryClient.getQueryData(sessionQueryKey)`. */

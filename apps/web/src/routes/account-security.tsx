@@ -1,9 +1,8 @@
-import { AccountSecurity, loginHref, useSecurityT } from '@portico/account-pages';
+import { AccountSecurity, loginHref, RecentActivity, useSecurityT } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { loadSession } from '../lib/account';
-import { RecentActivity } from './audit-entries';
 
 /** Signed out: to login, which comes back here once signed in. */
 export async function loader() {

@@ -1,6 +1,5 @@
 import { InvitationScreen, safeNext } from '@portico/account-pages';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { accountClient as client } from '../lib/account';
 
 /** The invitation page (issue 13): the shared screen; joining leads to the organisation console. */
 export function Component() {
@@ -10,7 +9,6 @@ export function Component() {
   return (
     <div className="container">
       <InvitationScreen
-        client={client}
         ticket={params.get('invite_ticket')}
         here={`${location.pathname}${location.search}`}
         onJoined={(next) => navigate(safeNext(next) ?? '/org')}

@@ -1,6 +1,6 @@
+import { CancelPendingBanner } from '@portico/account-pages';
 import { Outlet } from 'react-router';
 import { PageShell } from '../components/page-shell';
-import { CancelPendingBanner } from './account/cancel-banner';
 
 /** The main layout of the spec: header navigation (home, community, extension, workbench) and footer. */
 export function Component() {

@@ -1,47 +1,31 @@
-import { ErrorMessage, useSession } from '@portico/account-react';
-import type { AccountClient } from '@portico/account-sdk';
-import { type LoginIdentity, subjectLogin, subjectLoginList, switchMember } from '@portico/affiliate-sdk';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  identitiesQueryOptions,
+  useAccountClient,
+  useSession,
+  useSwitchIdentity,
+} from '@portico/account-react';
+import { useQuery } from '@tanstack/react-query';
+import { Problem } from '../organisations/parts';
 import { useIdentityPickerT } from './identity-picker.messages';
 
 export interface IdentityPickerProps {
-  client: AccountClient;
-  /** Called after an identity became active (the picker has refreshed every query already). */
+  /** Called after an identity became active (the picker has refreshed the account's queries already). */
   onChanged?: () => void;
 }
 
 /**
  * The organisation identity picker (issue 12), shared by the apps (web's /org, the sso flavour): the
  * active identity, and every identity of the signed-in person (`subjectLoginList`) with a button to act
- * as it (`subjectLogin`, or `switchMember` to '0' for the personal one). Acting as another identity is a
- * new session, so every query is refreshed afterwards. A frozen identity's refusal is shown as the
+ * as it (`useSwitchIdentity`). Acting as another identity is a new session, so everything cached about
+ * the account is refreshed afterwards. A frozen identity's refusal is shown as the
  * server words it.
  */
-export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
+export function IdentityPicker({ onChanged }: IdentityPickerProps) {
   const t = useIdentityPickerT();
-  const queryClient = useQueryClient();
   const session = useSession();
   const org = session.data?.org;
-  const list = useQuery({
-    queryKey: ['portico', 'org', 'identities'],
-    queryFn: () => subjectLoginList(client),
-  });
-  const use = useMutation({
-    mutationFn: async (identity: LoginIdentity): Promise<unknown> =>
-      identity.sec_subject_uid
-        ? subjectLogin(client, {
-            login_subject_uid: identity.sec_subject_uid,
-            user_identity_id: identity.user_identity_id,
-          })
-        : switchMember(client, { to_sec_member_id: '0' }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-      onChanged?.();
-    },
-  });
-  const error = use.error ?? list.error;
-  // A 16xx failure in the server's words: the account SDK's catalogue does not hold the 16xx texts.
-  const description = (error as { description?: unknown } | null)?.description;
+  const list = useQuery(identitiesQueryOptions(useAccountClient()));
+  const use = useSwitchIdentity();
   return (
     <section className="card" aria-labelledby="identity-picker-title">
       <h2 id="identity-picker-title">{t('identity.title')}</h2>
@@ -69,7 +53,7 @@ export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
                 <button
                   type="button"
                   className="button-secondary"
-                  onClick={() => use.mutate(identity)}
+                  onClick={() => use.mutate(identity, { onSuccess: () => onChanged?.() })}
                   aria-label={`${t('identity.use')}: ${name}`}
                 >
                   {t('identity.use')}
@@ -79,7 +63,7 @@ export function IdentityPicker({ client, onChanged }: IdentityPickerProps) {
           );
         })}
       </ul>
-      <ErrorMessage error={typeof description === 'string' && description ? description : error} />
+      <Problem error={use.error ?? list.error} />
     </section>
   );
 }

@@ -1,13 +1,10 @@
-import { ErrorMessage, SubmitButton, useSession } from '@portico/account-react';
-import type { AccountClient } from '@portico/account-sdk';
-import { acceptInvitation, checkInvitation, sendInvitationCode } from '@portico/affiliate-sdk';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { SubmitButton, useInvitationAcceptance, useSession } from '@portico/account-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { loginHref } from '../next/safe-next';
+import { Problem } from '../organisations/parts';
 import { useInvitationT } from './invitation.messages';
 
 export interface InvitationScreenProps {
-  client: AccountClient;
   /** The ticket from the link (`?invite_ticket=`). */
   ticket: string | null;
   /** This page's path with its query, for signing in and coming back. */
@@ -16,54 +13,43 @@ export interface InvitationScreenProps {
   onJoined(nextUrl: string | null): void;
 }
 
-/** A 16xx failure in the server's words (the account SDK's catalogue does not hold the 16xx texts). */
-const Problem = ({ error }: { error: unknown }) => {
-  const description = (error as { description?: unknown } | null)?.description;
-  return <ErrorMessage error={typeof description === 'string' && description ? description : error} />;
-};
-
 /**
  * The invitation screen (issue 13), shared by the apps: the preview (organisation, inviter, role names,
  * masked contact — nothing more); signed in, one button accepts; signed out, a mobile or e-mail
  * invitation registers in the same pass (a code to the invited contact, a password) or sends the person
- * to sign in and back.
+ * to sign in and back. The steps are the affiliate SDK's `createInvitationAcceptance`.
  */
-export function InvitationScreen({ client, ticket, here, onJoined }: InvitationScreenProps) {
+export function InvitationScreen({ ticket, here, onJoined }: InvitationScreenProps) {
   const t = useInvitationT();
-  const queryClient = useQueryClient();
   const session = useSession();
   const ids = { code: useId(), password: useId() };
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const preview = useQuery({
-    queryKey: ['portico', 'invitation', ticket],
-    queryFn: () => checkInvitation(client, { invite_ticket: ticket ?? '' }),
-    enabled: Boolean(ticket),
-    retry: false,
-  });
-  const send = useMutation({ mutationFn: () => sendInvitationCode(client, { invite_ticket: ticket ?? '' }) });
-  const accept = useMutation({
-    mutationFn: (withAccount: boolean) =>
-      acceptInvitation(
-        client,
-        withAccount ? { invite_ticket: ticket ?? '' } : { invite_ticket: ticket ?? '', password, code },
-      ),
-    onSuccess: () => queryClient.invalidateQueries(),
-  });
-  const p = preview.data;
+  const flow = useInvitationAcceptance(ticket ?? '');
+  const { preview: p, codeSentTo, joined, busy, error } = flow.snapshot;
+  const [checked, setChecked] = useState(false);
+  const { check } = flow;
+  useEffect(() => {
+    // The failure is in the snapshot; the rejection needs no handler of its own.
+    if (ticket)
+      check().then(
+        () => setChecked(true),
+        () => setChecked(true),
+      );
+  }, [ticket, check]);
+  const quietly = (step: Promise<unknown>) => step.catch(() => {});
   const signedIn = Boolean(session.data);
   const bound = p?.channel === 'mobile' || p?.channel === 'email';
   function register(event: FormEvent) {
     event.preventDefault();
-    if (code && password) accept.mutate(false);
+    if (code && password) quietly(flow.accept({ code, password }));
   }
   return (
     <section className="card" aria-labelledby="invitation-title">
       <h1 id="invitation-title">{t('invite.title')}</h1>
       {!ticket && <p role="alert">{t('invite.missing')}</p>}
-      {preview.isPending && ticket && <p>{t('invite.checking')}</p>}
-      <Problem error={preview.error} />
-      {p && !accept.data && (
+      {!checked && ticket && <p>{t('invite.checking')}</p>}
+      {p && !joined && (
         <>
           <p>
             <strong>{t('invite.from', { inviter: p.inviter_name, org: p.subject_name })}</strong>
@@ -75,7 +61,7 @@ export function InvitationScreen({ client, ticket, here, onJoined }: InvitationS
           </p>
           {p.contact && <p className="muted">{t('invite.sentTo', { contact: p.contact })}</p>}
           {signedIn ? (
-            <SubmitButton type="button" pending={accept.isPending} onClick={() => accept.mutate(true)}>
+            <SubmitButton type="button" pending={busy} onClick={() => quietly(flow.accept())}>
               {t('invite.accept')}
             </SubmitButton>
           ) : (
@@ -86,13 +72,12 @@ export function InvitationScreen({ client, ticket, here, onJoined }: InvitationS
               {bound && p.contact && (
                 <form className="form" noValidate onSubmit={register}>
                   <h2>{t('invite.register')}</h2>
-                  <button type="button" onClick={() => send.mutate()} disabled={send.isPending}>
+                  <button type="button" onClick={() => quietly(flow.sendCode())} disabled={busy}>
                     {t('invite.sendCode', { contact: p.contact })}
                   </button>
                   <p role="status" className="success">
-                    {send.isSuccess ? t('invite.codeSent') : ''}
+                    {codeSentTo ? t('invite.codeSent') : ''}
                   </p>
-                  <Problem error={send.error} />
                   <div className="portico-field">
                     <label htmlFor={ids.code}>{t('invite.code')}</label>
                     <input
@@ -113,18 +98,18 @@ export function InvitationScreen({ client, ticket, here, onJoined }: InvitationS
                       onChange={(e) => setPassword(e.target.value)}
                     />
                   </div>
-                  <SubmitButton pending={accept.isPending}>{t('invite.join')}</SubmitButton>
+                  <SubmitButton pending={busy}>{t('invite.join')}</SubmitButton>
                 </form>
               )}
             </>
           )}
-          <Problem error={accept.error} />
         </>
       )}
-      {accept.data && (
+      <Problem error={error} />
+      {joined && (
         <>
-          <p role="status">{t('invite.joined', { org: accept.data.org.subject_name })}</p>
-          <button type="button" onClick={() => onJoined(accept.data.next_url)}>
+          <p role="status">{t('invite.joined', { org: joined.org.subject_name })}</p>
+          <button type="button" onClick={() => onJoined(joined.next_url)}>
             {t('invite.continue')}
           </button>
         </>

@@ -1,12 +1,10 @@
-import type { AccountInfo } from '@portico/account-react';
-import * as aff from '@portico/affiliate-sdk';
+import { auditLogQueryOptions, useAccountClient } from '@portico/account-react';
+import { type AuditFilters, auditExportUrl, type OrganisationAuditPage } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { accountClient as client } from '../lib/account';
+import type { ActiveOrg } from '../organisations/console-context';
 import { type AuditT, useAuditT } from './audit.messages';
 import { eventText, PageButtons, useCursorPages, When } from './audit-entries';
-
-type Org = NonNullable<AccountInfo['org']>;
 
 interface Filters {
   type: string;
@@ -19,7 +17,7 @@ interface Filters {
 const EMPTY: Filters = { type: '', actor: '', target: '', from: '', to: '' };
 
 /** The filters as the calls take them: empty fields left out, dates as ms (the end date inclusive). */
-function queryOf(filters: Filters): aff.AuditFilters {
+function queryOf(filters: Filters): AuditFilters {
   const day = (value: string) => new Date(`${value}T00:00:00`).getTime();
   return {
     ...(filters.type ? { type: filters.type } : {}),
@@ -72,25 +70,17 @@ function FilterForm({ t, onApply }: { t: AuditT; onApply(filters: Filters): void
 }
 
 /** The organisation console's audit log (audit:read): filter, pages, export as CSV or JSON. */
-export function AuditLog({ org }: { org: Org }) {
+export function AuditLog({ org }: { org: ActiveOrg }) {
   const t = useAuditT();
   const id = useId();
   const sid = org.sec_subject_uid;
   const [filters, setFilters] = useState(EMPTY);
   const pages = useCursorPages();
   const query = queryOf(filters);
-  const log = useQuery({
-    queryKey: ['org', sid, 'audit', query, pages.cursor],
-    queryFn: () =>
-      aff.listAuditLog(client, {
-        sec_subject_uid: sid,
-        ...query,
-        ...(pages.cursor ? { cursor: pages.cursor } : {}),
-      }),
-  });
+  const log = useQuery(auditLogQueryOptions(useAccountClient(), sid, query, pages.cursor));
   const names = log.data?.names ?? {};
   const who = (userId: string | null | undefined) => (userId ? (names[userId] ?? userId) : '—');
-  const actorOf = (entry: aff.OrganisationAuditPage['entries'][number]) =>
+  const actorOf = (entry: OrganisationAuditPage['entries'][number]) =>
     entry.actor.userId
       ? who(entry.actor.userId)
       : t(entry.actor.kind === 'anonymous' ? 'audit.anonymous' : 'audit.system');
@@ -106,11 +96,12 @@ export function AuditLog({ org }: { org: Org }) {
           pages.reset();
         }}
       />
+      {/* The app's own origin: the passport is served beside it, and the download carries the session. */}
       <p className="audit-export">
-        <a href={aff.auditExportUrl('', { sec_subject_uid: sid, ...query, format: 'csv' })} download>
+        <a href={auditExportUrl('', { sec_subject_uid: sid, ...query, format: 'csv' })} download>
           {t('audit.exportCsv')}
         </a>{' '}
-        <a href={aff.auditExportUrl('', { sec_subject_uid: sid, ...query, format: 'json' })} download>
+        <a href={auditExportUrl('', { sec_subject_uid: sid, ...query, format: 'json' })} download>
           {t('audit.exportJson')}
         </a>
       </p>

@@ -1,4 +1,4 @@
-import { defineMessages } from '@portico/account-pages';
+import { defineMessages } from '../i18n/define';
 
 /** The audit log's texts: the account centre's recent activity and the organisation's log. */
 export const { useTranslate: useAuditT } = defineMessages(

@@ -1,7 +1,7 @@
-import { defineMessages } from '@portico/account-pages';
+import { defineMessages } from '../i18n/define';
 
 /** The account centre's profile and cancellation pages (issue 17), zh and en. */
-export const { useTranslate: useAccountT } = defineMessages(
+export const { useTranslate: useAccountCentreT } = defineMessages(
   {
     'profile.title': '个人资料',
     'profile.subtitle': '别人看到的你：昵称、头像和简介',

@@ -1,9 +1,7 @@
 import { useAccountLanguage } from '@portico/account-react';
-import { type AuditEntry, listAccountActivity } from '@portico/account-sdk';
-import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
-import { accountClient as client } from '../lib/account';
-import { type AuditT, useAuditT } from './audit.messages';
+import type { AuditEntry } from '@portico/account-sdk';
+import { useState } from 'react';
+import type { AuditT } from './audit.messages';
 
 /** The events the page names in words; any other type is shown as it is. */
 const NAMED = new Set([
@@ -66,16 +64,16 @@ export function When({ at }: { at: number }) {
   );
 }
 
-/** Cursor pages over an audit read: the cursors of the pages before this one, to go back. */
+/** Cursor pages over an audit read ('' is the first page): the cursors up to this one, to go back. */
 export function useCursorPages() {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors.at(-1);
+  const [cursors, setCursors] = useState<string[]>(['']);
+  const cursor = cursors.at(-1) ?? '';
   return {
     cursor,
     hasNewer: cursors.length > 1,
     older: (next: string) => setCursors((list) => [...list, next]),
     newer: () => setCursors((list) => (list.length > 1 ? list.slice(0, -1) : list)),
-    reset: () => setCursors([undefined]),
+    reset: () => setCursors(['']),
   };
 }
 
@@ -101,53 +99,5 @@ export function PageButtons({
         </button>
       )}
     </div>
-  );
-}
-
-/** The account centre's "recent security activity": the person's own audit entries, newest first. */
-export function RecentActivity() {
-  const t = useAuditT();
-  const id = useId();
-  const pages = useCursorPages();
-  const activity = useQuery({
-    queryKey: ['account', 'activity', pages.cursor],
-    queryFn: () =>
-      listAccountActivity(client, { count: 10, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
-  });
-  const entries = activity.data?.entries ?? [];
-  return (
-    <section className="card" aria-labelledby={id}>
-      <h2 id={id}>{t('audit.recent')}</h2>
-      <p className="muted">{t('audit.recentIntro')}</p>
-      {activity.data && entries.length === 0 && <p>{t('audit.none')}</p>}
-      {entries.length > 0 && (
-        <table className="audit-table">
-          <caption className="visually-hidden">{t('audit.recent')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('audit.time')}</th>
-              <th scope="col">{t('audit.event')}</th>
-              <th scope="col">{t('audit.details')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  <When at={entry.occurred_at} />
-                </td>
-                <td>{eventText(t, entry)}</td>
-                <td>
-                  {entry.type === 'account.signed_in' &&
-                    t(entry.data.newDevice ? 'audit.newDevice' : 'audit.knownDevice')}
-                  {entry.ip ? ` · ${entry.ip}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageButtons t={t} pages={pages} next={activity.data?.next_cursor} />
-    </section>
   );
 }

@@ -1,4 +1,4 @@
-import { defineMessages } from '@portico/account-pages';
+import { defineMessages } from '../i18n/define';
 
 export const { useTranslate: useInviteT } = defineMessages(
   {
@@ -26,6 +26,17 @@ export const { useTranslate: useInviteT } = defineMessages(
     'inv.cancel': '取消邀请',
     'inv.none': '暂无邀请。',
     'inv.rowActions': '邀请 {name} 的操作',
+    'inv.edit': '修改',
+    'inv.edit.label': '修改对 {name} 的邀请',
+    'inv.edit.title': '修改对 {name} 的邀请',
+    'inv.save': '保存修改',
+    'inv.updated': '邀请已修改。',
+    'inv.keep': '取消',
+    'inv.cancel.label': '取消对 {name} 的邀请',
+    'inv.cancel.title': '取消对 {name} 的邀请？',
+    'inv.cancel.body': '邀请链接将立即失效，对方无法再用它加入。',
+    'tr.abandon.title': '放弃这次管理员转移？',
+    'tr.abandon.body': '转移将被取消；要再转移，需要从验证身份重新开始。',
     'tr.title': '转移管理员',
     'tr.intro': '先验证你自己，再选择新管理员；新管理员验证后完成转移。',
     'tr.sendOld': '发送验证码到我的手机',
@@ -67,6 +78,17 @@ export const { useTranslate: useInviteT } = defineMessages(
     'inv.cancel': 'Cancel invitation',
     'inv.none': 'No invitations yet.',
     'inv.rowActions': 'Actions for the invitation of {name}',
+    'inv.edit': 'Edit',
+    'inv.edit.label': 'Edit the invitation of {name}',
+    'inv.edit.title': 'Edit the invitation of {name}',
+    'inv.save': 'Save the changes',
+    'inv.updated': 'The invitation was changed.',
+    'inv.keep': 'Cancel',
+    'inv.cancel.label': 'Cancel the invitation of {name}',
+    'inv.cancel.title': 'Cancel the invitation of {name}?',
+    'inv.cancel.body': 'Its link stops working at once; it can no longer be used to join.',
+    'tr.abandon.title': 'Abandon this manager transfer?',
+    'tr.abandon.body': 'The transfer is cancelled; to transfer again, start over by proving it is you.',
     'tr.title': 'Transfer management',
     'tr.intro': 'Verify yourself, then choose the new manager; the transfer completes once they verify.',
     'tr.sendOld': 'Send a code to my mobile',

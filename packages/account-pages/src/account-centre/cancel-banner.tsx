@@ -1,8 +1,5 @@
-import { ErrorMessage, SubmitButton, useSession } from '@portico/account-react';
-import { cancelConfirm } from '@portico/account-sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountClient } from '../../lib/account';
-import { useAccountT } from './messages';
+import { ErrorMessage, SubmitButton, useAbandonCancellation, useSession } from '@portico/account-react';
+import { useAccountCentreT } from './account-centre.messages';
 import { useDate } from './use-date';
 
 /**
@@ -10,14 +7,10 @@ import { useDate } from './use-date';
  * the date, and the way back. Abandoning restores the account whole.
  */
 export function CancelPendingBanner() {
-  const t = useAccountT();
+  const t = useAccountCentreT();
   const date = useDate();
   const session = useSession();
-  const queryClient = useQueryClient();
-  const abandon = useMutation({
-    mutationFn: () => cancelConfirm(accountClient, { abandon: 1 }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['portico'] }),
-  });
+  const abandon = useAbandonCancellation();
   const eraseAt = session.data?.cancel_erase_at;
   if (abandon.isSuccess && !eraseAt)
     return (

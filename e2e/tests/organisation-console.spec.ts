@@ -1,0 +1,94 @@
+import { PASSWORD, registerByMobile, signInByPassword, signOut } from '../support/person';
+import { expect, test, uniqueMobile } from '../support/test';
+
+// The console's role and membership actions (zh) as two people in two browser contexts against the
+// real server: a manager invites a member with a role, who accepts; the manager edits the role's
+// permissions, sees the member's roles and effective permissions and takes the role back, each
+// destructive step confirmed in a dialog; the member then leaves.
+
+test('a manager edits a role and takes it back from a member; the member leaves', async ({
+  page,
+  newContext,
+  server,
+  outbox,
+}) => {
+  const memberContext = await newContext();
+  const memberPage = await memberContext.newPage();
+  const memberMobile = uniqueMobile();
+  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+  await signOut(memberPage, server);
+
+  // The manager's organisation, a role reading members, and the member added with it.
+  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await page.goto(`${server.origin}/org`);
+  const create = page.getByRole('region', { name: '创建组织' });
+  await create.getByLabel('组织名称').fill('示例公司');
+  await create.getByLabel('你在组织中的名称').fill('老板');
+  await create.getByRole('button', { name: '创建组织' }).click();
+  const identity = page.getByRole('region', { name: '当前身份' });
+  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
+  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+  const roles = page.getByRole('region', { name: '角色' });
+  await roles.getByLabel('角色标识').fill('viewer');
+  await roles.getByLabel('角色名称').fill('查看者');
+  await roles.getByRole('checkbox', { name: 'member:read' }).check();
+  await roles.getByRole('button', { name: '创建角色' }).click();
+  // Adding the member invites their mobile; they join once they accept from the link.
+  const members = page.getByRole('region', { name: '成员' });
+  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
+  await members.getByLabel('成员名称').fill('小王');
+  await members.getByLabel('角色').selectOption('viewer');
+  await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
+  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
+  const joining = memberPage.getByRole('region', { name: '加入组织' });
+  await joining.getByRole('button', { name: '接受邀请' }).click();
+  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
+  await joining.getByRole('button', { name: '进入组织' }).click();
+  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await page.reload();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+
+  // The manager lets the role read roles too.
+  await roles.getByRole('button', { name: '编辑角色 查看者' }).click();
+  const edit = roles.getByRole('form', { name: '编辑角色 查看者' });
+  await edit.getByRole('checkbox', { name: 'role:read' }).check();
+  await edit.getByRole('button', { name: '保存角色' }).click();
+  await expect(roles.getByRole('status')).toHaveText('角色已保存。');
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('role:read');
+
+  // The member's roles and effective permissions; the role taken back once confirmed.
+  await members
+    .getByRole('group', { name: '小王 的操作' })
+    .getByRole('button', { name: '角色与权限' })
+    .click();
+  const detail = members.getByRole('region', { name: '小王 的角色' });
+  await expect(detail).toContainText('生效的权限');
+  await expect(detail).toContainText('role:read');
+  await detail.getByRole('button', { name: '收回角色 查看者' }).click();
+  const dialog = page.getByRole('alertdialog', { name: '收回 小王 的角色「查看者」？' });
+  await expect(dialog.getByRole('button', { name: '取消' })).toBeFocused();
+  await dialog.getByRole('button', { name: '收回' }).click();
+  await expect(detail).toContainText('没有角色。');
+  await expect(detail).toContainText('生效的权限: 无');
+
+  // The member, acting as the organisation identity since accepting, leaves it once confirmed.
+  await memberPage.reload();
+  const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
+  await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
+  const leave = memberPage.getByRole('region', { name: '退出组织' });
+  await leave.getByRole('button', { name: '退出组织' }).click();
+  await memberPage
+    .getByRole('alertdialog', { name: '退出「示例公司」？' })
+    .getByRole('button', { name: '退出组织' })
+    .click();
+  await expect(memberPage.getByRole('region', { name: '创建组织' })).toBeVisible();
+  await expect(memberIdentity.getByRole('listitem').filter({ hasText: '示例公司' })).toHaveCount(0);
+
+  await page.reload();
+  await expect(
+    page.getByRole('region', { name: '成员' }).getByRole('listitem').filter({ hasText: '小王' }),
+  ).toHaveCount(0);
+  await memberContext.close();
+});

@@ -1,0 +1,132 @@
+import { ErrorMessage } from '@portico/account-react';
+import type { ReactNode } from 'react';
+import { useId } from 'react';
+
+/**
+ * An organisation failure (16xx) in the server's own words (its `description`, in the page's language:
+ * the account SDK's catalogue does not hold the 16xx texts), anything else as the account SDK words it.
+ */
+export function Problem({ error }: { error: unknown }) {
+  const description = (error as { description?: unknown } | null)?.description;
+  return <ErrorMessage error={typeof description === 'string' && description ? description : error} />;
+}
+
+/** A labelled text input. */
+export function Field({
+  label,
+  value,
+  onChange,
+  required,
+  inputMode,
+  multiline,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  required?: boolean;
+  inputMode?: 'numeric';
+  multiline?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="portico-field">
+      <label htmlFor={id}>{label}</label>
+      {multiline ? (
+        <textarea id={id} value={value} rows={3} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input
+          id={id}
+          value={value}
+          required={required}
+          inputMode={inputMode}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A labelled native select (`placeholder` an empty first option). */
+export function Choice({
+  label,
+  value,
+  onChange,
+  options,
+  placeholder,
+  required,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  options: readonly (readonly [string, string])[];
+  placeholder?: string;
+  required?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="portico-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} required={required}>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A console section: a region named by its heading. */
+export function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * Permission checkboxes: `offered` in order; those the caller does not hold (`grantable`) are shown
+ * but disabled, since nobody grants or takes away a permission beyond their own.
+ */
+export function PermissionChecklist({
+  legend,
+  offered,
+  grantable,
+  checked,
+  onChange,
+  hint,
+}: {
+  legend: string;
+  offered: readonly string[];
+  grantable: ReadonlySet<string>;
+  checked: readonly string[];
+  onChange(next: string[]): void;
+  hint?: string;
+}) {
+  const hintId = useId();
+  return (
+    <fieldset className="org-permissions" aria-describedby={hint ? hintId : undefined}>
+      <legend>{legend}</legend>
+      {hint && (
+        <p id={hintId} className="muted">
+          {hint}
+        </p>
+      )}
+      {offered.map((p) => (
+        <label key={p}>
+          <input
+            type="checkbox"
+            checked={checked.includes(p)}
+            disabled={!grantable.has(p)}
+            onChange={(e) => onChange(e.target.checked ? [...checked, p] : checked.filter((g) => g !== p))}
+          />{' '}
+          {p}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

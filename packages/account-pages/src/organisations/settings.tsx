@@ -1,0 +1,87 @@
+import {
+  organisationQueryOptions,
+  SubmitButton,
+  useAccountClient,
+  useFreezeOrganisation,
+  useUpdateOrganisation,
+} from '@portico/account-react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { ConfirmButton } from '../ui/confirm-button';
+import type { SectionProps } from './console-context';
+import { useOrgT } from './organisation.messages';
+import { Card, Field, Problem } from './parts';
+
+/** The organisation's name and description (`subject:update`); the description lives in `base_infos`. */
+function Details({ org }: SectionProps) {
+  const t = useOrgT();
+  const client = useAccountClient();
+  const sid = org.sec_subject_uid;
+  const subject = useQuery(organisationQueryOptions(client, sid));
+  const update = useUpdateOrganisation(sid);
+  const [name, setName] = useState(org.subject_name);
+  const [description, setDescription] = useState('');
+  useEffect(() => {
+    if (!subject.data) return;
+    setName(subject.data.subject_name);
+    const text = subject.data.base_infos?.description;
+    setDescription(typeof text === 'string' ? text : '');
+  }, [subject.data]);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name) return;
+    update.mutate({
+      subject_name: name,
+      base_infos: { ...subject.data?.base_infos, description },
+    });
+  }
+  return (
+    <form className="form" noValidate onSubmit={submit} aria-labelledby="org-details">
+      <h3 id="org-details">{t('org.details')}</h3>
+      <Field label={t('org.subjectName')} value={name} onChange={setName} required />
+      <Field label={t('org.description')} value={description} onChange={setDescription} multiline />
+      <Problem error={update.error ?? subject.error} />
+      <p role="status" className="success">
+        {update.isSuccess ? t('org.detailsSaved') : ''}
+      </p>
+      <SubmitButton pending={update.isPending}>{t('org.saveDetails')}</SubmitButton>
+    </form>
+  );
+}
+
+/** Settings: the details (`subject:update`) and, for the manager, freezing (confirmed) or thawing. */
+export function Settings({ org, can }: SectionProps) {
+  const t = useOrgT();
+  const freeze = useFreezeOrganisation(org.sec_subject_uid);
+  return (
+    <Card id="org-settings" title={t('org.settings')}>
+      {org.subject_is_frozen ? <p>{t('org.subjectFrozen')}</p> : null}
+      {(org.is_manager || can('subject:update')) && !org.subject_is_frozen && <Details org={org} can={can} />}
+      {org.is_manager && (
+        <>
+          <Problem error={freeze.error} />
+          {org.subject_is_frozen ? (
+            <SubmitButton
+              type="button"
+              className="portico-submit button-secondary"
+              pending={freeze.isPending}
+              onClick={() => freeze.mutate(0)}
+            >
+              {t('org.unfreezeSubject')}
+            </SubmitButton>
+          ) : (
+            <ConfirmButton
+              className="portico-submit button-secondary"
+              title={t('org.freezeSubject.title', { org: org.subject_name })}
+              description={t('org.freezeSubject.body')}
+              disabled={freeze.isPending}
+              onConfirm={() => freeze.mutate(1)}
+            >
+              {t('org.freezeSubject')}
+            </ConfirmButton>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}

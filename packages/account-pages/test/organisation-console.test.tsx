@@ -1,0 +1,273 @@
+import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
+import { decodeMixedFields, webPaths } from '@portico/account-sdk/protocol';
+import { affiliatePaths as p } from '@portico/affiliate-sdk/protocol';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import {
+  fakePassport,
+  ok,
+  type Route,
+  signedInAccount,
+} from '../../account-react/test/support/fake-passport';
+import { OrganisationConsole } from '../src';
+
+const manager = {
+  sec_subject_uid: 's1',
+  subject_name: '示例公司',
+  user_identity_id: 'd1',
+  deputy_name: '老板',
+  is_manager: true,
+  is_frozen: 0,
+  subject_is_frozen: 0,
+  permissions: ['member:read', 'member:delete', 'role:read', 'role:update', 'role:assign', 'role:ban'],
+};
+const member = {
+  ...manager,
+  user_identity_id: 'd2',
+  deputy_name: '小王',
+  is_manager: false,
+  permissions: ['member:read'],
+};
+/** The invitations' first page (the page number goes in the path). */
+const INVITATIONS = `${p.inviteList}1/`;
+const page = (items: unknown[]) => ok({ items, total: items.length, page: 1, page_size: 100 });
+const deputy = (id: string, name: string, extra: object) => ({
+  user_identity_id: id,
+  sec_subject_uid: 's1',
+  deputy_name: name,
+  is_manager: false,
+  is_frozen: 0,
+  role_keys: [],
+  ...extra,
+});
+
+/** The console as `org` sees it; `routes` add to (or replace) a quiet organisation's answers. */
+function renderConsole(
+  org: typeof manager,
+  routes: Record<string, Route> = {},
+  language: 'zh' | 'en' = 'zh',
+) {
+  const passport = fakePassport({
+    [webPaths.accountInfo]: () => ok({ ...signedInAccount, org }),
+    [p.subjectLoginList]: () => ok({ items: [] }),
+    [p.deputyList]: () => page([]),
+    [p.roleList]: () => page([]),
+    [p.resourceList]: () => page([{ resource: 'member', actions: ['read', 'delete'] }]),
+    [p.managerPending]: () => ok({ transfer: null, manager: null }),
+    [p.subjectInfo]: () => ok({ sec_subject_uid: 's1', subject_name: '示例公司', base_infos: {} }),
+    ...routes,
+  });
+  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <AccountProvider
+      client={passport.client}
+      queryClient={queryClient}
+      language={language}
+      secondVerify={false}
+    >
+      <OrganisationConsole />
+    </AccountProvider>,
+  );
+  return passport;
+}
+
+describe('the organisation console', () => {
+  it('edits a role’s permissions; a permission the manager lacks stays as it is and cannot be ticked', async () => {
+    const viewer = { role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 };
+    let saved = viewer;
+    const passport = renderConsole(manager, {
+      [p.roleList]: () => page([saved]),
+      [p.resourceList]: () => page([{ resource: 'member', actions: ['read', 'delete', 'create'] }]),
+      [p.roleUpdate]: (r) => {
+        saved = { ...viewer, permissions: JSON.parse(r.body.permissions ?? '[]') };
+        return ok(saved);
+      },
+    });
+    const user = userEvent.setup();
+    const roles = await screen.findByRole('region', { name: '角色' });
+    await user.click(await within(roles).findByRole('button', { name: '编辑角色 查看者' }));
+    const form = within(roles).getByRole('form', { name: '编辑角色 查看者' });
+    expect((within(form).getByRole('checkbox', { name: 'member:create' }) as HTMLInputElement).disabled).toBe(
+      true,
+    );
+    await user.click(within(form).getByRole('checkbox', { name: 'member:delete' }));
+    await user.click(within(form).getByRole('button', { name: '保存角色' }));
+    expect(await within(roles).findByText('角色已保存。')).toBeTruthy();
+    expect(passport.to(p.roleUpdate)[0]!.body).toMatchObject({ role_key: 'viewer', role_name: '查看者' });
+    expect(JSON.parse(passport.to(p.roleUpdate)[0]!.body.permissions!)).toEqual([
+      'member:read',
+      'member:delete',
+    ]);
+    expect(await within(roles).findByText(/member:read, member:delete/)).toBeTruthy();
+  });
+
+  it('shows a member’s roles and effective permissions, and takes a role back only once confirmed', async () => {
+    let roleKeys = ['viewer'];
+    const passport = renderConsole(manager, {
+      [p.deputyList]: () => page([deputy('d2', '小王', { role_keys: roleKeys })]),
+      [p.roleList]: () =>
+        page([{ role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 }]),
+      [p.userPermissions]: () =>
+        ok({
+          user_identity_id: 'd2',
+          is_manager: false,
+          permissions: roleKeys.length ? ['member:read'] : [],
+        }),
+      [p.userRoleDelete]: () => {
+        roleKeys = [];
+        return ok({ removed: 1 });
+      },
+    });
+    const user = userEvent.setup();
+    const members = await screen.findByRole('region', { name: '成员' });
+    const row = within(await within(members).findByRole('group', { name: '小王 的操作' }));
+    await user.click(row.getByRole('button', { name: '角色与权限' }));
+    const detail = within(await within(members).findByRole('region', { name: '小王 的角色' }));
+    expect(await detail.findByText('生效的权限: member:read')).toBeTruthy();
+
+    // Cancel first: nothing is sent, and the focus returns to the button that opened the dialog.
+    const take = detail.getByRole('button', { name: '收回角色 查看者' });
+    await user.click(take);
+    const dialog = await screen.findByRole('alertdialog', { name: '收回 小王 的角色「查看者」？' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: '取消' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(take);
+    expect(passport.to(p.userRoleDelete)).toHaveLength(0);
+
+    await user.click(take);
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: '收回' }));
+    expect(await detail.findByText('没有角色。')).toBeTruthy();
+    expect(await detail.findByText('生效的权限: 无')).toBeTruthy();
+    expect(passport.to(p.userRoleDelete)[0]!.body).toMatchObject({ subject_uid: 's1', role_key: 'viewer' });
+  });
+
+  it('removes a member only once confirmed (en)', async () => {
+    let people = [deputy('d2', 'Wang', {})];
+    const passport = renderConsole(
+      manager,
+      {
+        [p.deputyList]: () => page(people),
+        [p.deputyDelete]: () => {
+          people = [];
+          return ok({ deleted: true });
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove the member Wang' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove the member Wang?' });
+    expect(dialog.textContent).toContain('This cannot be undone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await expect.poll(() => screen.queryByText('Wang')).toBeNull();
+    expect(passport.to(p.deputyDelete)[0]!.body).toMatchObject({
+      sec_subject_uid: 's1',
+      user_identity_id: 'd2',
+    });
+  });
+
+  it('lets a member leave once confirmed', async () => {
+    const passport = renderConsole(member, {
+      [p.deputyLeave]: () => ok({ left: true }),
+      '/passport/member/switch/': () => ok({}),
+    });
+    const user = userEvent.setup();
+    const leave = await screen.findByRole('region', { name: '退出组织' });
+    await user.click(within(leave).getByRole('button', { name: '退出组织' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: '退出「示例公司」？' })).getByRole('button', {
+        name: '退出组织',
+      }),
+    );
+    await expect.poll(() => passport.to(p.deputyLeave).length).toBe(1);
+    // As the personal identity first: leaving ends the sessions of the identity that leaves.
+    expect(
+      passport.received
+        .map((r) => r.path)
+        .filter((path) => path === p.deputyLeave || path.endsWith('/member/switch/')),
+    ).toEqual(['/passport/member/switch/', p.deputyLeave]);
+    expect(passport.to(p.deputyLeave)[0]!.body).toMatchObject({ sec_subject_uid: 's1' });
+  });
+
+  it('tells the manager to transfer before leaving', async () => {
+    renderConsole(manager);
+    const leave = await screen.findByRole('region', { name: '退出组织' });
+    expect(within(leave).getByText('管理员不能退出组织，请先转移管理员。')).toBeTruthy();
+    expect(within(leave).queryByRole('button')).toBeNull();
+  });
+
+  it('adding a member sends an invitation: it says so and refetches the invitations, not the members', async () => {
+    const inviter = { ...manager, permissions: [...manager.permissions, 'member:create', 'invitation:read'] };
+    const passport = renderConsole(inviter, {
+      [p.roleList]: () =>
+        page([{ role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 }]),
+      [INVITATIONS]: () => page([]),
+      [p.userRoleCreateUser]: () => ok({ invitation_id: 'i1', state: 'pending' }),
+    });
+    const user = userEvent.setup();
+    const members = within(await screen.findByRole('region', { name: '成员' }));
+    await user.type(members.getByLabelText('成员手机号或邮箱'), '+8613800000000');
+    await user.type(members.getByLabelText('成员名称'), '小王');
+    await user.selectOptions(await members.findByLabelText('角色'), 'viewer');
+    await expect.poll(() => passport.to(INVITATIONS).length).toBeGreaterThan(0);
+    const listed = passport.to(p.deputyList).length;
+    const invitations = passport.to(INVITATIONS).length;
+    await user.click(members.getByRole('button', { name: '添加成员' }));
+    expect(await members.findByText('邀请已发送，对方接受后即加入组织。')).toBeTruthy();
+    expect(passport.to(p.userRoleCreateUser)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      account: '+8613800000000',
+      deputy_name: '小王',
+      role_key: 'viewer',
+    });
+    await expect.poll(() => passport.to(INVITATIONS).length).toBeGreaterThan(invitations);
+    expect(passport.to(p.deputyList)).toHaveLength(listed);
+  });
+
+  it('shows the audit log with names, filters it, and refetches it after a change', async () => {
+    const auditor = { ...manager, permissions: [...manager.permissions, 'member:freeze', 'audit:read'] };
+    const entry = {
+      cursor: 'c1',
+      id: 'e1',
+      type: 'organisation.role.granted',
+      version: 1,
+      actor: { kind: 'identity', userId: 'u1' },
+      subject_id: 's1',
+      target_user_id: 'u2',
+      data: { roleKey: 'editor' },
+      ip: null,
+      occurred_at: Date.UTC(2026, 0, 2, 3, 4),
+    };
+    const passport = renderConsole(auditor, {
+      [p.deputyList]: () => page([deputy('d2', '小王', {})]),
+      [p.auditList]: () => ok({ entries: [entry], next_cursor: null, names: { u1: '老板', u2: '小王' } }),
+      [p.deputyFreeze]: () => ok({}),
+    });
+    const user = userEvent.setup();
+    const log = within(await screen.findByRole('region', { name: '审计日志' }));
+    const row = await log.findByRole('row', { name: /授予角色 editor/ });
+    expect(within(row).getByText('老板')).toBeTruthy();
+    expect(within(row).getByText('小王')).toBeTruthy();
+    expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2026-01-02T03:04:00.000Z');
+
+    await user.type(log.getByLabelText('事件类型（可填前缀，如 organisation.）'), 'organisation.role.');
+    await user.click(log.getByRole('button', { name: '筛选' }));
+    await expect
+      .poll(() => decodeMixedFields(passport.to(p.auditList).at(-1)?.query ?? {}).type)
+      .toBe('organisation.role.');
+    expect(log.getByRole('link', { name: '导出 CSV' }).getAttribute('href')).toMatch(
+      /audit\/export\/\?sec_subject_uid=s1&type=organisation\.role\.&format=csv$/,
+    );
+
+    const reads = passport.to(p.auditList).length;
+    const members = within(screen.getByRole('region', { name: '成员' }));
+    await user.click(
+      within(await members.findByRole('group', { name: '小王 的操作' })).getByRole('button', {
+        name: '冻结',
+      }),
+    );
+    await expect.poll(() => passport.to(p.auditList).length).toBeGreaterThan(reads);
+  });
+});
