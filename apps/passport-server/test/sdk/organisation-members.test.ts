@@ -146,7 +146,10 @@ describe('member and organisation events', () => {
   it('a refused change writes no event', async () => {
     const boss = await manager(server);
     const m = await member(server, boss, ['member:read']);
-    await refused(aff.freezeSubject(m.client, { sec_subject_uid: boss.sid, is_frozen: 1 }), 'permissionDenied');
+    await refused(
+      aff.freezeSubject(m.client, { sec_subject_uid: boss.sid, is_frozen: 1 }),
+      'permissionDenied',
+    );
     await refused(
       aff.deleteDeputy(m.client, { sec_subject_uid: boss.sid, user_identity_id: boss.identity }),
       'permissionDenied',
