@@ -49,8 +49,9 @@ test('a person sees their own new-device sign-in in the account centre', async (
   await elsewhere.close();
 });
 
-// The organisation's audit log as its manager sees it (zh): who gave a role to whom, and a role banned.
-test('a manager sees role changes in the organisation’s audit log with actor, target and time', async ({
+// The organisation's audit log as its manager sees it (zh): who gave a role to whom, a role banned and
+// a member removed — named in every entry as they were, though no longer a member.
+test('a manager sees role changes and a removal in the organisation’s audit log with actor, target and time', async ({
   page,
   newContext,
   server,
@@ -107,21 +108,36 @@ test('a manager sees role changes in the organisation’s audit log with actor, 
     .getByRole('button', { name: '禁用' })
     .click();
   await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('已禁用');
+  // Removing the member asks first.
+  await members
+    .getByRole('group', { name: '小王 的操作' })
+    .getByRole('button', { name: '移除成员 小王' })
+    .click();
+  await page
+    .getByRole('alertdialog', { name: '移除成员 小王？' })
+    .getByRole('button', { name: '移除' })
+    .click();
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toHaveCount(0);
 
   // The log, newest first: who (the manager's name), what, to whom (the member's name), when. The
   // dispatcher copies each change into the log just after its commit, so the page is read again until
-  // the last change (the ban) is there.
+  // the last change (the removal) is there.
   const log = page.getByRole('region', { name: '审计日志' });
   const rows = log.getByRole('table', { name: '审计日志' }).getByRole('row');
-  const banned = rows.filter({ hasText: '禁用了角色 viewer' });
+  const removed = rows.filter({ hasText: '移除了成员 小王' });
   await expect(async () => {
     await page.reload();
-    await expect(banned).toHaveCount(1, { timeout: 2_000 });
+    await expect(removed).toHaveCount(1, { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
+  await expect(removed).toContainText('老板');
+  await expect(removed.getByRole('cell').last()).toHaveText('小王');
+  await expect(removed.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+  const banned = rows.filter({ hasText: '禁用了角色 viewer' });
   await expect(banned).toContainText('老板');
   const granted = rows.filter({ hasText: '授予角色 editor' });
   await expect(granted).toContainText('老板');
-  await expect(granted).toContainText('小王');
+  // No longer a member, still named.
+  await expect(granted.getByRole('cell').last()).toHaveText('小王');
   await expect(granted.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
   // Filtered to one type, only that row.
   await log.getByLabel('事件类型（可填前缀，如 organisation.）').fill('organisation.role.granted');

@@ -270,4 +270,41 @@ describe('the organisation console', () => {
     );
     await expect.poll(() => passport.to(p.auditList).length).toBeGreaterThan(reads);
   });
+
+  it('names member and organisation events in words', async () => {
+    const auditor = { ...manager, permissions: [...manager.permissions, 'audit:read'] };
+    const event = (id: string, type: string, target: string | null, data: Record<string, unknown>) => ({
+      cursor: id,
+      id,
+      type,
+      version: 1,
+      actor: { kind: 'identity', userId: 'u1' },
+      subject_id: 's1',
+      target_user_id: target,
+      data,
+      ip: null,
+      occurred_at: Date.UTC(2026, 0, 2, 3, 4),
+    });
+    const member = (name: string) => ({ memberId: `d-${name}`, memberName: name, roleKeys: ['viewer'] });
+    renderConsole(auditor, {
+      [p.deputyList]: () => page([deputy('d2', '小王', {})]),
+      [p.auditList]: () =>
+        ok({
+          entries: [
+            event('e3', 'organisation.member.removed', 'u3', member('小李')),
+            event('e2', 'organisation.member.frozen', 'u2', member('小王')),
+            event('e1', 'organisation.thawed', null, { name: '示例公司' }),
+          ],
+          next_cursor: null,
+          // u3 is no longer a member: the server names them as they were when removed.
+          names: { u1: '老板', u2: '小王', u3: '小李' },
+        }),
+    });
+    const log = within(await screen.findByRole('region', { name: '审计日志' }));
+    const removed = await log.findByRole('row', { name: /移除了成员 小李/ });
+    expect(within(removed).getByText('老板')).toBeTruthy();
+    expect(within(removed).getByText('小李')).toBeTruthy();
+    expect(await log.findByRole('row', { name: /冻结了成员 小王/ })).toBeTruthy();
+    expect(await log.findByRole('row', { name: /解冻了组织 示例公司/ })).toBeTruthy();
+  });
 });

@@ -87,6 +87,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           now: () => app.runtime.now(),
           access: app.organisations.access,
           deliver: app.delivery,
+          realName: app.organisations.realName,
           newId: randomUUID,
           request,
           emit(event) {

@@ -1,5 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
+import type { User } from '../db/schema';
 import { eventContextOf } from '../events/record';
 import type { CallerSpec, Operation } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
@@ -33,6 +34,13 @@ export function operationRoute<
     output?: (output: Static<O>) => unknown;
     /** The documented success data; by default the operation's output schema. */
     data?: TSchema;
+    /**
+     * What the route proves of a signed-in request before the operation runs, outside its transaction:
+     * a field of the body that must name the session's own account, a password re-check (a slow hash
+     * must not hold the transaction, nor SQLite's one connection). Only for a signed-in person: without
+     * one the operation's caller check answers.
+     */
+    check?: (app: FastifyInstance, request: FlowRequest<R>, user: User) => Promise<void>;
   },
 ): FlowRoute {
   assertMountable(operation as unknown as Operation);
@@ -46,6 +54,7 @@ export function operationRoute<
     data: route.data ?? operation.output,
     at: route.at,
     run: async (app, request) => {
+      if (route.check && request.session) await route.check(app, request, request.session.user);
       // Where the request came from, read as the flows' own events read it.
       const { ip = null, deviceId = null } = eventContextOf(app, request);
       const output = await invoke(app, operation, inputOf(request), principalOf(request), { ip, deviceId });

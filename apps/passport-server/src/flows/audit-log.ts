@@ -71,7 +71,10 @@ async function auditedSubject(app: FastifyInstance, request: FastifyRequest, sub
   return actor.subject.id;
 }
 
-/** Member names by user id, for the entries' actors and targets that are members now. */
+/**
+ * Member names by user id, for the entries' actors and targets: a member's name now, or, for someone
+ * who is no longer a member, the name they had when they were removed or left (the event keeps it).
+ */
 async function memberNames(app: FastifyInstance, subjectId: string, userIds: string[]) {
   if (userIds.length === 0) return {};
   const rows = await app.db
@@ -80,7 +83,22 @@ async function memberNames(app: FastifyInstance, subjectId: string, userIds: str
     .where('subject_id', '=', subjectId)
     .where('user_id', 'in', userIds)
     .execute();
-  return Object.fromEntries(rows.map((row) => [row.user_id, row.deputy_name]));
+  const names: Record<string, string> = Object.fromEntries(rows.map((row) => [row.user_id, row.deputy_name]));
+  const gone = userIds.filter((id) => !(id in names));
+  if (gone.length === 0) return names;
+  const departures = await app.db
+    .selectFrom('audit_log')
+    .select(['target_user_id', 'data'])
+    .where('subject_id', '=', subjectId)
+    .where('type', 'in', ['organisation.member.removed', 'organisation.member.left'])
+    .where('target_user_id', 'in', gone)
+    .orderBy('position', 'desc')
+    .execute();
+  for (const { target_user_id: userId, data } of departures) {
+    const then = (JSON.parse(data) as { memberName?: unknown }).memberName;
+    if (userId && !(userId in names) && typeof then === 'string') names[userId] = then;
+  }
+  return names;
 }
 
 /** A page of an organisation's audit log, with its members' names. */

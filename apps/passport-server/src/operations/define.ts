@@ -3,6 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import type { AccessStatement, Permission } from '../access/statement';
 import type { Database, User } from '../db/schema';
 import type { Actor } from '../domain/organisations/actors';
+import type { RealNameSealer } from '../domain/organisations/real-name';
 import type { DomainEvent, EventType } from '../events/catalogue';
 import type { Delivery } from '../plugins/app/delivery';
 
@@ -59,6 +60,8 @@ export interface OperationContext<C extends Caller = Caller> {
   now(): number;
   readonly access: AccessStatement;
   readonly deliver: Delivery;
+  /** Seals an organisation's real-name fields at rest (the key derives from the server secret). */
+  readonly realName: RealNameSealer;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */

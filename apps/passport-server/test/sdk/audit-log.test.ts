@@ -172,13 +172,13 @@ describe('an organisation’s audit log', () => {
     return { boss, member, sid };
   }
 
-  /** Events of the organisation, as its operations will record them (any type reaches the log). */
+  /** Events of the organisation as its operations record them (a type these tests cause no other way). */
   async function happen(sid: string, actor: string, target: string, at: number, names: string[]) {
     await server.app.db.transaction().execute(async (tx) => {
       await recordEvents(
         tx,
         names.map((name) => ({
-          type: 'organisation.created' as const,
+          type: 'organisation.thawed' as const,
           stream: `subject:${sid}`,
           actor: { kind: 'person' as const, userId: actor },
           subjectId: sid,
@@ -197,7 +197,7 @@ describe('an organisation’s audit log', () => {
     await happen(sid, member.userId, boss.userId, t0 + 10_000, ['third']);
 
     // The role the helper created is in the log too (organisation.role.created): these three are ours.
-    const ours = { sec_subject_uid: sid, type: 'organisation.created' };
+    const ours = { sec_subject_uid: sid, type: 'organisation.thawed' };
     const all = await until(
       () => aff.listAuditLog(boss.client, ours),
       (p) => p.entries.length >= 3,
@@ -216,7 +216,7 @@ describe('an organisation’s audit log', () => {
     // A prefix: the organisation's events of every type, the role's included.
     const byType = await aff.listAuditLog(boss.client, { sec_subject_uid: sid, type: 'organisation.' });
     expect(byType.entries.map((e) => e.type)).toEqual(
-      expect.arrayContaining(['organisation.created', 'organisation.role.created']),
+      expect.arrayContaining(['organisation.thawed', 'organisation.role.created']),
     );
     const first = await aff.listAuditLog(boss.client, { ...ours, count: 2 });
     const rest = await aff.listAuditLog(boss.client, {
@@ -238,15 +238,37 @@ describe('an organisation’s audit log', () => {
     // Another organisation's log holds none of it.
     const other = await organisation();
     const theirs = await aff.listAuditLog(other.boss.client, { sec_subject_uid: other.sid });
-    expect(theirs.entries.every((e) => e.subject_id === other.sid && e.type !== 'organisation.created')).toBe(
+    expect(theirs.entries.every((e) => e.subject_id === other.sid && e.type !== 'organisation.thawed')).toBe(
       true,
     );
+  });
+
+  it('names a member who was removed by the name they had, in every entry about them', async () => {
+    const { boss, member, sid } = await organisation();
+    const identity = (await aff.listDeputies(boss.client, { sec_subject_uid: sid })).items.find(
+      (d) => d.sec_user_id === member.userId,
+    )!;
+    await aff.deleteDeputy(boss.client, {
+      sec_subject_uid: sid,
+      user_identity_id: identity.user_identity_id,
+    });
+    const page = await until(
+      () => aff.listAuditLog(boss.client, { sec_subject_uid: sid, type: 'organisation.member.' }),
+      (p) => p.entries.length === 1,
+      'the removal',
+    );
+    expect(page.entries[0]).toMatchObject({
+      type: 'organisation.member.removed',
+      target_user_id: member.userId,
+      data: { memberName: 'Member', roleKeys: ['reader'] },
+    });
+    expect(page.names).toEqual({ [boss.userId]: 'Boss', [member.userId]: 'Member' });
   });
 
   it('exports the filtered log as CSV and as JSON, to the holders of audit:read only', async () => {
     const { boss, member, sid } = await organisation();
     await happen(sid, boss.userId, member.userId, Date.now(), ['=cmd()', 'with, "quotes"']);
-    const ours = { sec_subject_uid: sid, type: 'organisation.created' };
+    const ours = { sec_subject_uid: sid, type: 'organisation.thawed' };
     await until(
       () => aff.listAuditLog(boss.client, ours),
       (p) => p.entries.length >= 2,
@@ -259,7 +281,7 @@ describe('an organisation’s audit log', () => {
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toBe('occurred_at,type,version,actor,target_user_id,subject_id,ip,data,id');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(`organisation.created,1,${boss.userId},${member.userId},${sid},192.0.2.7`);
+    expect(lines[1]).toContain(`organisation.thawed,1,${boss.userId},${member.userId},${sid},192.0.2.7`);
     // A field a spreadsheet would run as a formula is defused; quotes and commas are quoted.
     expect(lines.join('\n')).not.toMatch(/,=cmd/);
     expect(lines[1]).toContain('""name"":""with, \\""quotes\\""""');

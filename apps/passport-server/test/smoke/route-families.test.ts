@@ -200,6 +200,27 @@ describe('organisations', () => {
       .where('is_manager', '=', 1)
       .execute();
     expect(managers.map((row) => row.user_id)).toEqual([member.userId]);
+    // The new manager freezes and thaws the old one; the old one, no longer the manager, leaves.
+    const old = (await aff.listDeputies(member.client, { sec_subject_uid: sid })).items.find(
+      (d) => d.sec_user_id === boss.userId,
+    )!;
+    const on = { sec_subject_uid: sid, user_identity_id: old.user_identity_id };
+    expect((await aff.freezeDeputy(member.client, { ...on, is_frozen: 1 })).is_frozen).toBe(1);
+    await aff.freezeDeputy(member.client, { ...on, is_frozen: 0 });
+    expect(await aff.leaveOrganisation(boss.client, { sec_subject_uid: sid })).toEqual({ left: true });
+    expect((await aff.listDeputies(member.client, { sec_subject_uid: sid })).total).toBe(1);
+    const events = await server.app.db
+      .selectFrom('events')
+      .select('type')
+      .where('stream', '=', `subject:${sid}`)
+      .where('type', 'in', ['organisation.created', 'organisation.member.frozen', 'organisation.member.left'])
+      .orderBy('position')
+      .execute();
+    expect(events.map((row) => row.type)).toEqual([
+      'organisation.created',
+      'organisation.member.frozen',
+      'organisation.member.left',
+    ]);
   });
 });
 

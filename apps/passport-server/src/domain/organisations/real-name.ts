@@ -7,10 +7,12 @@ import { createSealer, type Sealer } from '../tokens/seal';
  * subject id and field name as additional data, so a sealed value copied to another row or field does
  * not open. A database dump shows neither in clear.
  */
-export function realNameSealer(secret: Buffer): {
+export interface RealNameSealer {
   seal(subjectId: string, field: 'identity_card' | 'real_name', value: string): string;
   open(subjectId: string, field: 'identity_card' | 'real_name', sealed: string): string;
-} {
+}
+
+export function realNameSealer(secret: Buffer): RealNameSealer {
   const key = Buffer.from(
     hkdfSync('sha256', secret, Buffer.alloc(0), 'portico/organisations/real-name/v1', 32),
   );

@@ -14,12 +14,73 @@ const RoleFields = Type.Object({
 /** A role link: the role and the member identity (a deputy id); the event's target is its account. */
 const RoleLink = Type.Object({ roleKey: RoleKey, memberId: Type.String() });
 
+/** The fields of an organisation an update may change (their values are not in the event). */
+const SubjectField = Type.Union([
+  Type.Literal('subject_name'),
+  Type.Literal('base_infos'),
+  Type.Literal('detail_infos'),
+  Type.Literal('identity_card'),
+  Type.Literal('real_name'),
+]);
+/**
+ * A member identity (a deputy id), its name then and its roles then, so the log still names someone
+ * who is no longer a member; the event's target is its account.
+ */
+const Member = Type.Object({
+  memberId: Type.String(),
+  memberName: Type.String(),
+  roleKeys: Type.Array(RoleKey),
+});
+
 export const organisationEvents = [
   defineEvent({
     type: 'organisation.created',
     version: 1,
     summary: 'An organisation was created; its creator is its manager.',
     data: Type.Object({ name: Type.String() }),
+  }),
+  // The organisation's own life and its members (operations/organisation/subjects.ts, members.ts).
+  defineEvent({
+    type: 'organisation.updated',
+    version: 1,
+    summary: 'An organisation’s details were changed; `changed` names the fields (never their values).',
+    data: Type.Object({ name: Type.String(), changed: Type.Array(SubjectField) }),
+  }),
+  defineEvent({
+    type: 'organisation.frozen',
+    version: 1,
+    summary: 'An organisation was frozen: only its manager can act in it, to thaw it.',
+    data: Type.Object({ name: Type.String() }),
+  }),
+  defineEvent({
+    type: 'organisation.thawed',
+    version: 1,
+    summary: 'A frozen organisation was thawed: its members can act in it again.',
+    data: Type.Object({ name: Type.String() }),
+  }),
+  defineEvent({
+    type: 'organisation.member.removed',
+    version: 1,
+    summary: 'A member was removed, with their roles; their sessions in it ended.',
+    data: Member,
+  }),
+  defineEvent({
+    type: 'organisation.member.left',
+    version: 1,
+    summary: 'A member left the organisation, with their roles; their sessions in it ended.',
+    data: Member,
+  }),
+  defineEvent({
+    type: 'organisation.member.frozen',
+    version: 1,
+    summary: 'A member identity was frozen: it cannot act in the organisation until thawed.',
+    data: Member,
+  }),
+  defineEvent({
+    type: 'organisation.member.thawed',
+    version: 1,
+    summary: 'A frozen member identity was thawed.',
+    data: Member,
   }),
   defineEvent({
     type: 'organisation.role.created',

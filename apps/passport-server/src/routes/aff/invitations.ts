@@ -9,12 +9,10 @@ import {
   sendInvitationCode,
   updateInvitation,
 } from '../../flows/organisation-invitations';
-import { leaveSubject } from '../../flows/organisation-members';
 import { affiliatePaths as paths } from '../../protocol';
 import {
   AcceptedData,
   CodeSentData,
-  Flagged,
   InvitationData,
   InvitationPage,
   PageParams,
@@ -123,12 +121,4 @@ export const inviteAccept = flowRoute({
   data: AcceptedData,
   at: [['aff', paths.inviteAccept]],
   run: (app, request, reply) => acceptInvitation(app, request, reply, request.body),
-});
-
-export const deputyLeave = flowRoute({
-  method: 'POST',
-  schema: schemas.deputyLeave,
-  data: Flagged,
-  at: [['aff', paths.deputyLeave]],
-  run: (app, request) => leaveSubject(app, request, request.body),
 });

@@ -1,58 +1,57 @@
+import { operationRoute } from '../../adapters/operation-route';
+import { createUserWithRole } from '../../flows/organisation-members';
 import {
-  createUserWithRole,
-  deleteDeputy,
-  freezeDeputy,
-  listDeputies,
-  listIdentities,
-  updateDeputy,
-} from '../../flows/organisation-members';
+  freezeMember,
+  leaveSubject,
+  listMembers,
+  listOwnIdentities,
+  removeMember,
+  renameMember,
+} from '../../operations/organisation/members';
 import { affiliatePaths as paths } from '../../protocol';
-import { InvitationData } from '../../schemas/invitations';
-import { Count, DeputyData, DeputyPage, schemas } from '../../schemas/organisations';
+import { InvitationData, invitationSchemas } from '../../schemas/invitations';
+import { schemas } from '../../schemas/organisations';
 import { flowRoute } from '../declare';
 
-/** Member identities (flows/organisation-members). */
+/** Member identities: the operations of src/operations/organisation/members.ts, and adding a member. */
 
-export const deputyList = flowRoute({
+export const deputyList = operationRoute(listMembers, {
   method: 'GET',
   schema: schemas.deputyList,
-  data: DeputyPage,
   at: [['aff', paths.deputyList]],
-  run: (app, request) => listDeputies(app, request, request.query),
 });
 
-export const identityList = flowRoute({
+export const identityList = operationRoute(listOwnIdentities, {
   method: 'GET',
   schema: schemas.identityList,
-  data: DeputyPage,
   at: [['aff', paths.identityList]],
-  run: (app, request) => listIdentities(app, request, request.query),
 });
 
-export const deputyUpdate = flowRoute({
+export const deputyUpdate = operationRoute(renameMember, {
   method: 'POST',
   schema: schemas.deputyUpdate,
-  data: DeputyData,
   at: [['aff', paths.deputyUpdate]],
-  run: (app, request) => updateDeputy(app, request, request.body),
 });
 
-export const deputyFreeze = flowRoute({
+export const deputyFreeze = operationRoute(freezeMember, {
   method: 'POST',
   schema: schemas.deputyFreeze,
-  data: DeputyData,
   at: [['aff', paths.deputyFreeze]],
-  run: (app, request) => freezeDeputy(app, request, request.body),
 });
 
-export const deputyDelete = flowRoute({
+export const deputyDelete = operationRoute(removeMember, {
   method: 'POST',
   schema: schemas.deputyDelete,
-  data: Count,
   at: [['aff', paths.deputyDelete]],
-  run: (app, request) => deleteDeputy(app, request, request.body),
 });
 
+export const deputyLeave = operationRoute(leaveSubject, {
+  method: 'POST',
+  schema: invitationSchemas.deputyLeave,
+  at: [['aff', paths.deputyLeave]],
+});
+
+// Adding a member invites them (flows/organisation-members): it becomes an operation with invitations.
 export const userRoleCreateUser = flowRoute({
   method: 'POST',
   schema: schemas.userRoleCreateUser,

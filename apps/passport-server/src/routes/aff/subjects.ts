@@ -1,77 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { operationRoute } from '../../adapters/operation-route';
+import type { User } from '../../db/schema';
+import { emailOf, mobileOf } from '../../domain/accounts/targets';
+import { currentPasswordIsRight } from '../../domain/passwords/failures';
+import { PassportError } from '../../errors';
+import { normaliseUsername } from '../../lib/identifiers';
 import {
-  createSubject,
+  type CreateIdentifier,
+  createSubjectByEmail,
+  createSubjectByMobile,
+  createSubjectByUsername,
   freezeSubject,
   listSubjects,
   subjectInfo,
   updateSubject,
-} from '../../flows/organisation-subjects';
+} from '../../operations/organisation/subjects';
 import { affiliatePaths as paths } from '../../protocol';
-import { SubjectData, SubjectPage, schemas } from '../../schemas/organisations';
-import { flowRoute } from '../declare';
+import { schemas } from '../../schemas/organisations';
+import type { FlowRequest } from '../declare';
 
-/** Subjects (flows/organisation-subjects). */
+/** Subjects: the operations of src/operations/organisation/subjects.ts. */
 
-export const createSubjectByUsername = flowRoute({
+type CreateSchema = (typeof schemas)['createByUsername' | 'createByMobile' | 'createByEmail'];
+
+/**
+ * What a create body proves besides the session: the identifier, when given, must name the signed-in
+ * account itself (IDENTIFIER_MISMATCH; a body never says who the caller is), and the current password,
+ * when given, is re-checked like password/update's — a wrong one counts against the client address and
+ * the account, so a stolen session buys no free guesses.
+ */
+const creatorCheck =
+  (kind: CreateIdentifier) =>
+  async (app: FastifyInstance, request: FlowRequest<CreateSchema>, user: User): Promise<void> => {
+    const body = request.body as { password?: string } & Partial<Record<CreateIdentifier, string>>;
+    const value = body[kind];
+    if (value !== undefined) {
+      const normalised =
+        kind === 'username'
+          ? normaliseUsername(value)
+          : kind === 'mobile'
+            ? mobileOf(app, value)
+            : emailOf(value);
+      if (!normalised || normalised !== user[kind]) throw new PassportError('identifierMismatch');
+    }
+    if (
+      body.password !== undefined &&
+      !(await currentPasswordIsRight(app, request.ip, user.id, user.password_hash, body.password))
+    )
+      throw new PassportError('wrongCredentials');
+  };
+
+export const subjectCreateByUsername = operationRoute(createSubjectByUsername, {
   method: 'POST',
   schema: schemas.createByUsername,
-  data: SubjectData,
   at: [['aff', paths.subjectCreateByUsername]],
-  run: (app, request) => {
-    const { username, ...rest } = request.body;
-    return createSubject(app, request, { identifier: { kind: 'username', value: username }, ...rest });
-  },
+  check: creatorCheck('username'),
 });
 
-export const createSubjectByMobile = flowRoute({
+export const subjectCreateByMobile = operationRoute(createSubjectByMobile, {
   method: 'POST',
   schema: schemas.createByMobile,
-  data: SubjectData,
   at: [['aff', paths.subjectCreateByMobile]],
-  run: (app, request) => {
-    const { mobile, ...rest } = request.body;
-    return createSubject(app, request, { identifier: { kind: 'mobile', value: mobile }, ...rest });
-  },
+  check: creatorCheck('mobile'),
 });
 
-export const createSubjectByEmail = flowRoute({
+export const subjectCreateByEmail = operationRoute(createSubjectByEmail, {
   method: 'POST',
   schema: schemas.createByEmail,
-  data: SubjectData,
   at: [['aff', paths.subjectCreateByEmail]],
-  run: (app, request) => {
-    const { email, ...rest } = request.body;
-    return createSubject(app, request, { identifier: { kind: 'email', value: email }, ...rest });
-  },
+  check: creatorCheck('email'),
 });
 
-export const subjectList = flowRoute({
+export const subjectList = operationRoute(listSubjects, {
   method: 'GET',
   schema: schemas.subjectList,
-  data: SubjectPage,
   at: [['aff', paths.subjectList]],
-  run: (app, request) => listSubjects(app, request, request.query),
 });
 
-export const subjectInfoRoute = flowRoute({
+export const subjectInfoRoute = operationRoute(subjectInfo, {
   method: 'GET',
   schema: schemas.subjectInfo,
-  data: SubjectData,
   at: [['aff', paths.subjectInfo]],
-  run: (app, request) => subjectInfo(app, request, request.query),
 });
 
-export const subjectUpdate = flowRoute({
+export const subjectUpdate = operationRoute(updateSubject, {
   method: 'POST',
   schema: schemas.subjectUpdate,
-  data: SubjectData,
   at: [['aff', paths.subjectUpdate]],
-  run: (app, request) => updateSubject(app, request, request.body),
 });
 
-export const subjectFreeze = flowRoute({
+export const subjectFreeze = operationRoute(freezeSubject, {
   method: 'POST',
   schema: schemas.subjectFreeze,
-  data: SubjectData,
   at: [['aff', paths.subjectFreeze]],
-  run: (app, request) => freezeSubject(app, request, request.body),
 });
