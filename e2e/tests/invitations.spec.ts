@@ -99,7 +99,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   await expect(newcomer.getByRole('region', { name: '当前身份' })).toContainText(
     '你正以 小李（示例公司）的身份操作',
   );
-  await expect(newcomer.getByRole('region', { name: '权限说明' })).toContainText('我的权限: member:read');
+  await expect(newcomer.getByRole('region', { name: '权限说明' })).toContainText('我的权限: 查看成员');
 
   // A second invitation, by mobile, accepted by an existing account signed in with that mobile.
   const memberPage = await anotherPerson(newContext, servers, server);

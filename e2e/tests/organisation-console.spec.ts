@@ -56,7 +56,10 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   await edit.getByRole('checkbox', { name: 'role:read' }).check();
   await edit.getByRole('button', { name: '保存角色' }).click();
   await expect(roles.getByRole('status')).toHaveText('角色已保存。');
-  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('role:read');
+  // Permissions are shown in words.
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText(
+    '查看成员、查看角色',
+  );
 
   // The member's roles and effective permissions; the role taken back once confirmed.
   await members
@@ -65,7 +68,7 @@ test('a manager edits a role and takes it back from a member; the member leaves'
     .click();
   const detail = members.getByRole('region', { name: '小王 的角色' });
   await expect(detail).toContainText('生效的权限');
-  await expect(detail).toContainText('role:read');
+  await expect(detail).toContainText('生效的权限: 查看成员、查看角色');
   await detail.getByRole('button', { name: '收回角色 查看者' }).click();
   const dialog = page.getByRole('alertdialog', { name: '收回 小王 的角色「查看者」？' });
   await expect(dialog.getByRole('button', { name: '取消' })).toBeFocused();

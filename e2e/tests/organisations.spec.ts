@@ -40,9 +40,7 @@ test('a manager builds an organisation; a member acts in it within its role unti
   await roles.getByLabel('角色名称').fill('查看者');
   await roles.getByRole('checkbox', { name: 'member:read' }).check();
   await roles.getByRole('button', { name: '创建角色' }).click();
-  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText(
-    'member:read',
-  );
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('查看成员');
   // Adding a member invites their mobile: nobody joins an organisation without accepting.
   const members = page.getByRole('region', { name: '成员' });
   await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
@@ -72,11 +70,11 @@ test('a manager builds an organisation; a member acts in it within its role unti
   await expect(memberPage.getByRole('region', { name: '角色' })).toHaveCount(0);
   await expect(memberPage.getByRole('region', { name: '组织设置' })).toHaveCount(0);
   const explain = memberPage.getByRole('region', { name: '权限说明' });
-  await expect(explain).toContainText('我的权限: member:read');
+  await expect(explain).toContainText('我的权限: 查看成员');
   await explain.getByLabel('权限', { exact: true }).selectOption('member:read');
   await explain.getByRole('button', { name: '查看' }).click();
-  await expect(explain.getByRole('status')).toContainText('小王 拥有 member:read');
-  await expect(explain.getByRole('status')).toContainText('由角色 查看者 授予（member:read）');
+  await expect(explain.getByRole('status')).toContainText('小王 拥有 查看成员');
+  await expect(explain.getByRole('status')).toContainText('由角色 查看者 授予（查看成员）');
   // The manager's console (every section) and the member's, at the spec's smallest and a large breakpoint.
   for (const viewport of [VIEWPORTS.xs, VIEWPORTS.lg]) {
     for (const p of [page, memberPage]) {

@@ -6,6 +6,8 @@
 // The audit log (the auditList and auditExport paths, the `audit` resource of the statement, listAuditLog
 // and auditExportUrl) measured protocol 2531 B (+101 B), the whole entry 3.61 kB (+179 B) and the
 // identity picker 766 B (+16 B: it reads the one `affiliatePaths` object, which grew by the two paths).
+// The flows' state holder is the account SDK's `createState` (exported for them) instead of a copy of
+// it: the whole entry measured 3557 B (-53 B).
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
@@ -17,7 +19,7 @@ export default [
     name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '3610 B',
+    limit: '3560 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',

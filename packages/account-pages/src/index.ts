@@ -1,7 +1,8 @@
 /**
  * `@portico/account-pages` (private): the screens every Portico app shares — sign-in with its method
  * tabs, sign-up and password reset in the auth shell, the account centre (security, profile,
- * cancellation, recent security activity) and the organisation console (with its audit log) — and `createAuthRoutes()` to mount them. An app owns
+ * cancellation, recent security activity, the workbench's sections), the organisation console (with
+ * its audit log), the developer console and the operator's monitoring screen — and `createAuthRoutes()` to mount them. An app owns
  * only its route table, layout, copy and redirect policy, and imports a screen from its lazily loaded
  * route module, so each screen's code (and the dialog it confirms with) loads with its page only.
  */
@@ -9,6 +10,12 @@ export { useAccountCentreT } from './account-centre/account-centre.messages';
 export { CancelPendingBanner } from './account-centre/cancel-banner';
 export { CancelScreen, type CancelScreenProps } from './account-centre/cancel-screen';
 export { ProfileScreen, type ProfileScreenProps } from './account-centre/profile-screen';
+export {
+  AccountSummary,
+  SignInMethods,
+  SignOutCard,
+  TrustedDevices,
+} from './account-centre/workbench-sections';
 export { lazyCaptcha } from './app/lazy-captcha';
 export {
   reportFunnel,
@@ -18,6 +25,8 @@ export {
 export { type MountAppOptions, mountApp } from './app/mount-app';
 export { AuditLog } from './audit/audit-log';
 export { RecentActivity } from './audit/recent-activity';
+export { useDeveloperT } from './developer/developer.messages';
+export { DeveloperConsole } from './developer/developer-console';
 export { CodeLoginForm } from './forms/code-login-form';
 export { CodePasswordForm, type CodePasswordValues } from './forms/code-password-form';
 export type { OtherMethods } from './forms/long-wait';
@@ -39,6 +48,8 @@ export {
 } from './i18n/language-store';
 export { nextOrFallback } from './next/after-sign-in';
 export { loginHref, safeNext } from './next/safe-next';
+export { useMonitoringT } from './operator/monitoring.messages';
+export { MonitoringScreen } from './operator/monitoring-screen';
 export { useOrgT } from './organisations/organisation.messages';
 export { OrganisationConsole } from './organisations/organisation-console';
 export { type QrConfirmResult, QrConfirmScreen } from './qr/qr-confirm-screen';

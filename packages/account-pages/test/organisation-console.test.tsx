@@ -5,6 +5,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
+  fail,
   fakePassport,
   ok,
   type Route,
@@ -88,10 +89,11 @@ describe('the organisation console', () => {
     const roles = await screen.findByRole('region', { name: '角色' });
     await user.click(await within(roles).findByRole('button', { name: '编辑角色 查看者' }));
     const form = within(roles).getByRole('form', { name: '编辑角色 查看者' });
-    expect((within(form).getByRole('checkbox', { name: 'member:create' }) as HTMLInputElement).disabled).toBe(
-      true,
-    );
-    await user.click(within(form).getByRole('checkbox', { name: 'member:delete' }));
+    // Each permission in words, its key beside it.
+    expect(
+      (within(form).getByRole('checkbox', { name: '添加成员 member:create' }) as HTMLInputElement).disabled,
+    ).toBe(true);
+    await user.click(within(form).getByRole('checkbox', { name: '移除成员 member:delete' }));
     await user.click(within(form).getByRole('button', { name: '保存角色' }));
     expect(await within(roles).findByText('角色已保存。')).toBeTruthy();
     expect(passport.to(p.roleUpdate)[0]!.body).toMatchObject({ role_key: 'viewer', role_name: '查看者' });
@@ -99,7 +101,7 @@ describe('the organisation console', () => {
       'member:read',
       'member:delete',
     ]);
-    expect(await within(roles).findByText(/member:read, member:delete/)).toBeTruthy();
+    expect(await within(roles).findByText(/查看成员、移除成员/)).toBeTruthy();
   });
 
   it('shows a member’s roles and effective permissions, and takes a role back only once confirmed', async () => {
@@ -124,7 +126,7 @@ describe('the organisation console', () => {
     const row = within(await within(members).findByRole('group', { name: '小王 的操作' }));
     await user.click(row.getByRole('button', { name: '角色与权限' }));
     const detail = within(await within(members).findByRole('region', { name: '小王 的角色' }));
-    expect(await detail.findByText('生效的权限: member:read')).toBeTruthy();
+    expect(await detail.findByText('生效的权限: 查看成员')).toBeTruthy();
 
     // Cancel first: nothing is sent, and the focus returns to the button that opened the dialog.
     const take = detail.getByRole('button', { name: '收回角色 查看者' });
@@ -306,5 +308,141 @@ describe('the organisation console', () => {
     expect(within(removed).getByText('小李')).toBeTruthy();
     expect(await log.findByRole('row', { name: /冻结了成员 小王/ })).toBeTruthy();
     expect(await log.findByRole('row', { name: /解冻了组织 示例公司/ })).toBeTruthy();
+  });
+
+  it('says why in words (en), and drops the answer once another permission is chosen', async () => {
+    const passport = renderConsole(
+      manager,
+      {
+        [p.deputyList]: () => page([deputy('d2', 'Wang', {})]),
+        [p.permissionExplain]: () =>
+          ok({
+            user_identity_id: 'd2',
+            permission: 'member:read',
+            granted: true,
+            by_manager: false,
+            roles: [{ role_key: 'viewer', role_name: 'Viewer', permissions: ['member:read', 'role:read'] }],
+          }),
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const explain = within(await screen.findByRole('region', { name: 'Permission explanation' }));
+    expect(explain.getByText(/^My permissions: See members, Remove members, See roles/)).toBeTruthy();
+    await user.selectOptions(await explain.findByLabelText('Member'), 'd2');
+    const permission = explain.getByLabelText('Permission');
+    await user.selectOptions(permission, 'member:read');
+    expect((explain.getByRole('option', { name: 'See members' }) as HTMLOptionElement).value).toBe(
+      'member:read',
+    );
+    await user.click(explain.getByRole('button', { name: 'Explain' }));
+    const answer = await explain.findByRole('status');
+    expect(answer.textContent).toContain('Wang has See members');
+    expect(answer.textContent).toContain('Granted by the role Viewer (See members, See roles)');
+    expect(passport.to(p.permissionExplain)[0]!.query).toMatchObject({
+      identity_id: 'd2',
+      permission: 'member:read',
+    });
+
+    // Asking about another permission: the answer about the first one goes.
+    await user.selectOptions(permission, 'member:delete');
+    expect(explain.queryByText(/Wang has/)).toBeNull();
+  });
+
+  it('renames the organisation; "saved" goes once the form is edited again', async () => {
+    let name = '示例公司';
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'subject:update'] },
+      {
+        [p.subjectInfo]: () =>
+          ok({ sec_subject_uid: 's1', subject_name: name, base_infos: { description: '旧的简介', size: 3 } }),
+        [p.subjectUpdate]: (r) => {
+          name = r.body.subject_name ?? name;
+          return ok({ sec_subject_uid: 's1', subject_name: name });
+        },
+      },
+    );
+    const user = userEvent.setup();
+    const settings = within(await screen.findByRole('region', { name: '组织设置' }));
+    const field = settings.getByLabelText('组织名称') as HTMLInputElement;
+    await expect
+      .poll(() => (settings.getByLabelText('组织简介') as HTMLTextAreaElement).value)
+      .toBe('旧的简介');
+    await user.clear(field);
+    await user.type(field, '新公司');
+    await user.click(settings.getByRole('button', { name: '保存资料' }));
+    expect(await settings.findByText('组织资料已保存。')).toBeTruthy();
+    const sent = passport.to(p.subjectUpdate)[0]!.body;
+    expect(sent).toMatchObject({ sec_subject_uid: 's1', subject_name: '新公司' });
+    // The other details are kept beside the description.
+    expect(JSON.parse(sent.base_infos!)).toEqual({ description: '旧的简介', size: 3 });
+
+    await user.type(settings.getByLabelText('组织简介'), '。');
+    expect(settings.queryByText('组织资料已保存。')).toBeNull();
+  });
+
+  it('changes a pending invitation’s name and role', async () => {
+    const pending = {
+      invite_id: 'i1',
+      subject_uid: 's1',
+      channel: 'email',
+      contact: 'a***@example.com',
+      deputy_name: '小李',
+      role_keys: ['viewer'],
+      state: 'pending',
+      created_at: 1,
+      expires_at: 2,
+    };
+    let invitation = pending;
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'invitation:read', 'invitation:update'] },
+      {
+        [p.roleList]: () =>
+          page([
+            { role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 },
+            { role_key: 'editor', role_name: '编辑者', permissions: ['member:read'], is_banned: 0 },
+          ]),
+        [INVITATIONS]: () => page([invitation]),
+        [p.inviteUpdate]: (r) => {
+          invitation = {
+            ...invitation,
+            deputy_name: r.body.deputy_name!,
+            role_keys: JSON.parse(r.body.role_keys!),
+          };
+          return ok(invitation);
+        },
+      },
+    );
+    const user = userEvent.setup();
+    const invitations = within(await screen.findByRole('region', { name: '邀请' }));
+    await user.click(await invitations.findByRole('button', { name: '修改对 小李 的邀请' }));
+    const form = within(invitations.getByRole('form', { name: '修改对 小李 的邀请' }));
+    const name = form.getByLabelText('成员名称');
+    await user.clear(name);
+    await user.type(name, '李四');
+    await user.selectOptions(form.getByLabelText('角色'), 'editor');
+    await user.click(form.getByRole('button', { name: '保存修改' }));
+    expect(await invitations.findByText(/李四 · a\*\*\*@example.com · 待接受 · editor/)).toBeTruthy();
+    expect(passport.to(p.inviteUpdate)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      invite_id: 'i1',
+      deputy_name: '李四',
+    });
+  });
+
+  it('a refusal goes once the next attempt is being written', async () => {
+    renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'role:create'] },
+      { [p.roleCreate]: () => fail(1602, '角色标识已存在') },
+    );
+    const user = userEvent.setup();
+    const roles = within(await screen.findByRole('region', { name: '角色' }));
+    const createForm = within(roles.getByRole('form', { name: '创建角色' }));
+    await user.type(createForm.getByLabelText('角色标识'), 'viewer');
+    await user.type(createForm.getByLabelText('角色名称'), '查看者');
+    await user.click(createForm.getByRole('button', { name: '创建角色' }));
+    expect(await roles.findByText('角色标识已存在')).toBeTruthy();
+    await user.type(createForm.getByLabelText('角色标识'), '2');
+    expect(roles.queryByText('角色标识已存在')).toBeNull();
   });
 });

@@ -57,6 +57,22 @@ export {
   accountText,
   toAccountLanguage,
 } from './messages';
+export {
+  type DeveloperApp,
+  type DeveloperApps,
+  type DeveloperAppWithSecret,
+  type DeveloperScope,
+  developerAppsQueryOptions,
+  type MonitoringFilters,
+  monitoringDashboardQueryOptions,
+  operatorQueryKeys,
+  type RegisterDeveloperApp,
+  useAdmitWaitlist,
+  useDeleteDeveloperApp,
+  useRegisterDeveloperApp,
+  useRotateDeveloperSecret,
+  waitlistQueryOptions,
+} from './operator/operator-queries';
 export { organisationQueryKeys } from './organisations/organisation-keys';
 export {
   identitiesQueryOptions,

@@ -38,7 +38,7 @@ export {
 export { waitForFingerprint } from './fingerprint/wait-for-fingerprint';
 export { isDottedHostName, webIdCookie } from './fingerprint/web-id-cookie';
 export type { CodeChannel, CodeProof, TicketAnswer } from './flows/channel';
-export type { Observable } from './flows/observable';
+export { createState, type Observable } from './flows/observable';
 export {
   createQrLogin,
   type PageVisibility,

@@ -20,14 +20,15 @@ export const appResolve = { conditions: ['@portico/source', ...defaultClientCond
  * QR flow and calls (`account-sdk/src/flows/qr-login.ts`, `calls/qrcode.ts`, `account-react/src/qr/`), which
  * stay in the chunk of the QR tab (or of the page that uses them); and the monitor (`@portico/monitor`
  * and `web-vitals`), imported after first paint by account-pages' `startMonitoring`; and `uplot`, the
- * chart library of the web app's monitoring page; and the confirmation dialog of the account centre and
+ * chart library of the operator's monitoring screen, with that screen's and the developer console's
+ * calls and hooks (`account-react/src/operator/`); and the confirmation dialog of the account centre and
  * organisation console (Radix AlertDialog and the focus and scroll locks it brings) with the organisation
  * profile and audit-log hooks (`account-react/src/{organisations,profile,audit}/`), which load with those
  * pages.
  * A package path is tested at each `node_modules/` (pnpm nests them: `.pnpm/qrcode@…/node_modules/qrcode`).
  */
 const LAZY_ONLY =
-  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs|web-vitals|uplot)[@\\/]|packages[\\/]monitor[\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party|account-sdk[\\/]src[\\/](?:calls[\\/](?:profile|bind|mobile)\.ts|user-token[\\/])|account-react[\\/]src[\\/](?:identifiers|user-token)[\\/]|node_modules[\\/](?:\.pnpm[\\/])?libphonenumber-js[@\\/]|account-react[\\/]src[\\/]forms[\\/]regions\.|node_modules[\\/](?:@radix-ui|react-remove-scroll(?:-bar)?|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es)[\\/]|account-react[\\/]src[\\/](?:organisations[\\/]|profile[\\/]|audit[\\/]|touching-mutation\.)/;
+  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs|web-vitals|uplot)[@\\/]|packages[\\/]monitor[\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party|account-sdk[\\/]src[\\/](?:calls[\\/](?:profile|bind|mobile)\.ts|user-token[\\/])|account-react[\\/]src[\\/](?:identifiers|user-token)[\\/]|node_modules[\\/](?:\.pnpm[\\/])?libphonenumber-js[@\\/]|account-react[\\/]src[\\/]forms[\\/]regions\.|node_modules[\\/](?:@radix-ui|react-remove-scroll(?:-bar)?|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es)[\\/]|account-react[\\/]src[\\/](?:organisations[\\/]|profile[\\/]|audit[\\/]|operator[\\/]|touching-mutation\.)/;
 const VENDOR_PATH = /node_modules|packages[\\/](account-sdk|account-react)[\\/]/;
 const VENDOR = (id: string): boolean => VENDOR_PATH.test(id) && !LAZY_ONLY.test(id);
 

@@ -1,6 +1,6 @@
 import { useAccountLanguage } from '@portico/account-react';
 import type { AuditEntry } from '@portico/account-sdk';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { AuditT } from './audit.messages';
 
 /** The events the page names in words; any other type is shown as it is. */
@@ -63,7 +63,7 @@ export function eventText(t: AuditT, entry: AuditEntry): string {
 }
 
 /** When, in the page's language, as a <time> a screen reader reads. */
-export function When({ at }: { at: number }) {
+function When({ at }: { at: number }) {
   const language = useAccountLanguage();
   const date = new Date(at);
   return (
@@ -84,7 +84,7 @@ export function useCursorPages() {
   };
 }
 
-export function PageButtons({
+function PageButtons({
   t,
   pages,
   next,
@@ -106,5 +106,64 @@ export function PageButtons({
         </button>
       )}
     </div>
+  );
+}
+
+/** One column of an audit table after the time: its heading and how an entry shows in it. */
+export interface AuditColumn<E> {
+  heading: string;
+  cell(entry: E): ReactNode;
+}
+
+/**
+ * A page of audit entries, the shape the account's recent activity and the organisation's log share:
+ * "nothing yet" once loaded and empty, else a table (the time, then `columns`), then the pager.
+ */
+export function AuditTable<E extends AuditEntry>({
+  t,
+  caption,
+  page,
+  columns,
+  pages,
+}: {
+  t: AuditT;
+  caption: string;
+  page: { entries: E[]; next_cursor?: string | null } | undefined;
+  columns: AuditColumn<E>[];
+  pages: ReturnType<typeof useCursorPages>;
+}) {
+  const entries = page?.entries ?? [];
+  return (
+    <>
+      {page && entries.length === 0 && <p>{t('audit.none')}</p>}
+      {entries.length > 0 && (
+        <table className="audit-table">
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('audit.time')}</th>
+              {columns.map((column) => (
+                <th key={column.heading} scope="col">
+                  {column.heading}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>
+                  <When at={entry.occurred_at} />
+                </td>
+                {columns.map((column) => (
+                  <td key={column.heading}>{column.cell(entry)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <PageButtons t={t} pages={pages} next={page?.next_cursor} />
+    </>
   );
 }

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { ActiveOrg } from '../organisations/console-context';
 import { type AuditT, useAuditT } from './audit.messages';
-import { eventText, PageButtons, useCursorPages, When } from './audit-entries';
+import { AuditTable, eventText, useCursorPages } from './audit-entries';
 
 interface Filters {
   type: string;
@@ -84,7 +84,6 @@ export function AuditLog({ org }: { org: ActiveOrg }) {
     entry.actor.userId
       ? who(entry.actor.userId)
       : t(entry.actor.kind === 'anonymous' ? 'audit.anonymous' : 'audit.system');
-  const entries = log.data?.entries ?? [];
   return (
     <section className="card audit-log" aria-labelledby={id}>
       <h2 id={id}>{t('audit.log')}</h2>
@@ -105,33 +104,17 @@ export function AuditLog({ org }: { org: ActiveOrg }) {
           {t('audit.exportJson')}
         </a>
       </p>
-      {log.data && entries.length === 0 && <p>{t('audit.none')}</p>}
-      {entries.length > 0 && (
-        <table className="audit-table">
-          <caption className="visually-hidden">{t('audit.log')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('audit.time')}</th>
-              <th scope="col">{t('audit.actor')}</th>
-              <th scope="col">{t('audit.event')}</th>
-              <th scope="col">{t('audit.target')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  <When at={entry.occurred_at} />
-                </td>
-                <td>{actorOf(entry)}</td>
-                <td>{eventText(t, entry)}</td>
-                <td>{who(entry.target_user_id)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <PageButtons t={t} pages={pages} next={log.data?.next_cursor} />
+      <AuditTable
+        t={t}
+        caption={t('audit.log')}
+        page={log.data}
+        pages={pages}
+        columns={[
+          { heading: t('audit.actor'), cell: actorOf },
+          { heading: t('audit.event'), cell: (entry) => eventText(t, entry) },
+          { heading: t('audit.target'), cell: (entry) => who(entry.target_user_id) },
+        ]}
+      />
     </section>
   );
 }

@@ -9,11 +9,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
-import { Card, Choice, Problem } from './parts';
+import { Card, Choice, clearingFirst, clearOutcome, Problem } from './parts';
+import { usePermissionWords } from './permission-words';
 
 /** "Why does this member have permission X": the roles granting it, or the manager's standing. */
 export function Explain({ org, can }: SectionProps) {
   const t = useOrgT();
+  const { word, words } = usePermissionWords();
   const client = useAccountClient();
   const sid = org.sec_subject_uid;
   const members = useQuery({ ...membersQueryOptions(client, sid), enabled: can('member:read') });
@@ -24,6 +26,8 @@ export function Explain({ org, can }: SectionProps) {
   const explain = useMutation({
     mutationFn: () => explainPermission(client, { subject_uid: sid, identity_id: who, permission }),
   });
+  // Another member or permission chosen: the last answer was about something else.
+  const asking = clearingFirst(() => clearOutcome(explain));
   const people: [string, string][] = members.data
     ? members.data.items.map((m) => [m.user_identity_id, m.deputy_name])
     : [[org.user_identity_id, org.deputy_name]];
@@ -31,7 +35,7 @@ export function Explain({ org, can }: SectionProps) {
   return (
     <Card id="org-explain" title={t('org.explain')}>
       <p>
-        {t('org.myPermissions')}: {org.permissions.join(', ') || t('org.none')}
+        {t('org.myPermissions')}: {words(org.permissions, t('org.none'))}
       </p>
       <form
         className="form"
@@ -45,16 +49,16 @@ export function Explain({ org, can }: SectionProps) {
         <Choice
           label={t('org.member')}
           value={who}
-          onChange={setWho}
+          onChange={asking(setWho)}
           placeholder={t('org.chooseMember')}
           options={people}
         />
         <Choice
           label={t('org.permission')}
           value={permission}
-          onChange={setPermission}
+          onChange={asking(setPermission)}
           placeholder={t('org.permission')}
-          options={(catalogue.data ?? []).map((p) => [p, p])}
+          options={(catalogue.data ?? []).map((p) => [p, word(p)])}
         />
         <SubmitButton pending={explain.isPending}>{t('org.check')}</SubmitButton>
       </form>
@@ -64,7 +68,7 @@ export function Explain({ org, can }: SectionProps) {
             <strong>
               {t(explain.data.granted ? 'org.granted' : 'org.notGranted', {
                 name: nameOf(explain.data.user_identity_id),
-                permission: explain.data.permission,
+                permission: word(explain.data.permission),
               })}
             </strong>
           </p>
@@ -72,7 +76,7 @@ export function Explain({ org, can }: SectionProps) {
           <ul>
             {explain.data.roles.map((r) => (
               <li key={r.role_key}>
-                {t('org.byRole', { role: r.role_name, entries: r.permissions.join(', ') })}
+                {t('org.byRole', { role: r.role_name, entries: words(r.permissions, t('org.none')) })}
               </li>
             ))}
           </ul>

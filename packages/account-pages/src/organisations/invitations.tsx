@@ -15,7 +15,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useInviteT } from './invitations.messages';
-import { Choice, Field, Problem } from './parts';
+import { Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
 
 const STATES = ['pending', 'accepted', 'cancelled', 'expired'] as const;
 
@@ -36,6 +36,7 @@ function EditInvitation({
   const update = useUpdateInvitation(sid);
   const [name, setName] = useState(invitation.deputy_name);
   const [role, setRole] = useState(invitation.role_keys[0] ?? '');
+  const edit = clearingFirst(() => clearOutcome(update));
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!name) return;
@@ -47,11 +48,11 @@ function EditInvitation({
   return (
     <form className="form" noValidate onSubmit={submit} aria-labelledby={headingId}>
       <h4 id={headingId}>{t('inv.edit.title', { name: invitation.deputy_name })}</h4>
-      <Field label={t('inv.name')} value={name} onChange={setName} required />
+      <Field label={t('inv.name')} value={name} onChange={edit(setName)} required />
       <Choice
         label={t('inv.role')}
         value={role}
-        onChange={setRole}
+        onChange={edit(setRole)}
         options={[['', t('inv.noRole')], ...roles]}
       />
       <Problem error={update.error} />
@@ -81,6 +82,13 @@ export function Invitations({ org, can }: SectionProps) {
   const send = useInvite(sid);
   const resend = useResendInvitation(sid);
   const cancel = useCancelInvitation(sid);
+  // The next invitation being written: the last one's refusal or "sent" is stale (a link to copy stays
+  // until the next one is sent: it is the result, not a message).
+  const writing = clearingFirst(() => {
+    if (send.isError || (send.isSuccess && send.data.channel !== 'link')) send.reset();
+  });
+  /** An action on the list starts: the last one's refusal is stale. */
+  const acting = () => clearOutcome(resend, cancel);
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!name || (channel !== 'link' && !contact)) return;
@@ -106,7 +114,7 @@ export function Invitations({ org, can }: SectionProps) {
           <Choice
             label={t('inv.channel')}
             value={channel}
-            onChange={(v) => setChannel(v as InviteChannel)}
+            onChange={writing((v: string) => setChannel(v as InviteChannel))}
             options={[
               ['email', t('inv.email')],
               ['mobile', t('inv.mobile')],
@@ -114,12 +122,14 @@ export function Invitations({ org, can }: SectionProps) {
               ['link', t('inv.link')],
             ]}
           />
-          {channel !== 'link' && <Field label={t('inv.contact')} value={contact} onChange={setContact} />}
-          <Field label={t('inv.name')} value={name} onChange={setName} />
+          {channel !== 'link' && (
+            <Field label={t('inv.contact')} value={contact} onChange={writing(setContact)} />
+          )}
+          <Field label={t('inv.name')} value={name} onChange={writing(setName)} />
           <Choice
             label={t('inv.role')}
             value={role}
-            onChange={setRole}
+            onChange={writing(setRole)}
             options={[['', t('inv.noRole')], ...roleOptions]}
           />
           <Problem error={send.error} />
@@ -163,13 +173,22 @@ export function Invitations({ org, can }: SectionProps) {
                       <button
                         type="button"
                         aria-label={t('inv.edit.label', { name: i.deputy_name })}
-                        onClick={() => setEditing(i.invite_id)}
+                        onClick={() => {
+                          acting();
+                          setEditing(i.invite_id);
+                        }}
                       >
                         {t('inv.edit')}
                       </button>
                     )}
                     {can('invitation:update') && (
-                      <button type="button" onClick={() => resend.mutate(i.invite_id)}>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          acting();
+                          resend.mutate(i.invite_id);
+                        }}
+                      >
                         {t('inv.resend')}
                       </button>
                     )}
@@ -178,7 +197,10 @@ export function Invitations({ org, can }: SectionProps) {
                         className="button-secondary"
                         title={t('inv.cancel.title', { name: i.deputy_name })}
                         description={t('inv.cancel.body')}
-                        onConfirm={() => cancel.mutate(i.invite_id)}
+                        onConfirm={() => {
+                          acting();
+                          cancel.mutate(i.invite_id);
+                        }}
                       >
                         {t('inv.cancel')}
                       </ConfirmButton>

@@ -16,7 +16,8 @@ import { type FormEvent, useId, useState } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
-import { Card, Choice, Field, Problem } from './parts';
+import { Card, Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
+import { usePermissionWords } from './permission-words';
 
 /** One member's roles (each with Take back, confirmed) and effective permissions. */
 function MemberDetail({
@@ -31,6 +32,7 @@ function MemberDetail({
   canAssign: boolean;
 }) {
   const t = useOrgT();
+  const { words } = usePermissionWords();
   const client = useAccountClient();
   const headingId = useId();
   const permissions = useQuery(memberPermissionsQueryOptions(client, sid, member.user_identity_id));
@@ -52,9 +54,10 @@ function MemberDetail({
                   title={t('org.takeRole.title', { name: member.deputy_name, role: roleName(key) })}
                   description={t('org.takeRole.body', { name: member.deputy_name })}
                   disabled={revoke.isPending}
-                  onConfirm={() =>
-                    revoke.mutate({ role_key: key, sec_user_identity_ids: [member.user_identity_id] })
-                  }
+                  onConfirm={() => {
+                    clearOutcome(revoke);
+                    revoke.mutate({ role_key: key, sec_user_identity_ids: [member.user_identity_id] });
+                  }}
                 >
                   {t('org.takeRole')}
                 </ConfirmButton>
@@ -66,7 +69,7 @@ function MemberDetail({
       <p>
         {t('org.effective')}:{' '}
         {permissions.data
-          ? permissions.data.permissions.join(', ') || t('org.none')
+          ? words(permissions.data.permissions, t('org.none'))
           : permissions.isPending
             ? '…'
             : ''}
@@ -92,9 +95,13 @@ export function Members({ org, can }: SectionProps) {
   const [role, setRole] = useState('');
   const [renaming, setRenaming] = useState<{ id: string; name: string }>();
   const [open, setOpen] = useState<string>();
+  /** Another action starts, or an input changes: what the last one said is stale. */
+  const fresh = () => clearOutcome(add, rename, freeze, remove);
+  const freshly = clearingFirst(fresh);
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!account || !name || !role) return;
+    fresh();
     add.mutate(
       { account, deputy_name: name, role_key: role },
       {
@@ -120,6 +127,7 @@ export function Members({ org, can }: SectionProps) {
                   className="org-inline"
                   onSubmit={(e) => {
                     e.preventDefault();
+                    fresh();
                     rename.mutate(
                       { user_identity_id: m.user_identity_id, deputy_name: renaming.name },
                       { onSuccess: () => setRenaming(undefined) },
@@ -129,7 +137,7 @@ export function Members({ org, can }: SectionProps) {
                   <Field
                     label={t('org.memberName')}
                     value={renaming.name}
-                    onChange={(v) => setRenaming({ id: m.user_identity_id, name: v })}
+                    onChange={freshly((v: string) => setRenaming({ id: m.user_identity_id, name: v }))}
                   />
                   <button type="submit">{t('org.save')}</button>
                 </form>
@@ -154,7 +162,10 @@ export function Members({ org, can }: SectionProps) {
                   <button
                     type="button"
                     className="button-secondary"
-                    onClick={() => setRenaming({ id: m.user_identity_id, name: m.deputy_name })}
+                    onClick={() => {
+                      fresh();
+                      setRenaming({ id: m.user_identity_id, name: m.deputy_name });
+                    }}
                   >
                     {t('org.rename')}
                   </button>
@@ -163,9 +174,10 @@ export function Members({ org, can }: SectionProps) {
                   <button
                     type="button"
                     className="button-secondary"
-                    onClick={() =>
-                      freeze.mutate({ user_identity_id: m.user_identity_id, is_frozen: m.is_frozen ? 0 : 1 })
-                    }
+                    onClick={() => {
+                      fresh();
+                      freeze.mutate({ user_identity_id: m.user_identity_id, is_frozen: m.is_frozen ? 0 : 1 });
+                    }}
                   >
                     {m.is_frozen ? t('org.unfreeze') : t('org.freeze')}
                   </button>
@@ -175,7 +187,10 @@ export function Members({ org, can }: SectionProps) {
                     aria-label={t('org.remove.label', { name: m.deputy_name })}
                     title={t('org.remove.title', { name: m.deputy_name })}
                     description={t('org.remove.body')}
-                    onConfirm={() => remove.mutate(m.user_identity_id)}
+                    onConfirm={() => {
+                      fresh();
+                      remove.mutate(m.user_identity_id);
+                    }}
                   >
                     {t('org.remove')}
                   </ConfirmButton>
@@ -196,12 +211,12 @@ export function Members({ org, can }: SectionProps) {
       {can('member:create') && can('role:assign') && (
         <form className="form" noValidate onSubmit={submit} aria-labelledby="org-add-member">
           <h3 id="org-add-member">{t('org.addMember')}</h3>
-          <Field label={t('org.account')} value={account} onChange={setAccount} required />
-          <Field label={t('org.memberName')} value={name} onChange={setName} required />
+          <Field label={t('org.account')} value={account} onChange={freshly(setAccount)} required />
+          <Field label={t('org.memberName')} value={name} onChange={freshly(setName)} required />
           <Choice
             label={t('org.role')}
             value={role}
-            onChange={setRole}
+            onChange={freshly(setRole)}
             placeholder={t('org.chooseRole')}
             required
             options={(roles.data?.items ?? [])

@@ -1,6 +1,24 @@
 import { ErrorMessage } from '@portico/account-react';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
+import { usePermissionWords } from './permission-words';
+
+/**
+ * Clears what the given changes last said (their error, their "saved"), so a message never outlives
+ * what it was about: call it when an input it concerns changes, and when another change starts.
+ */
+export function clearOutcome(...changes: readonly { isIdle: boolean; reset(): void }[]): void {
+  for (const change of changes) if (!change.isIdle) change.reset();
+}
+
+/** Input handlers that clear first: `const edit = clearingFirst(fresh)`, then `onChange={edit(setName)}`. */
+export const clearingFirst =
+  (clear: () => void) =>
+  <V,>(set: (value: V) => void) =>
+  (value: V) => {
+    clear();
+    set(value);
+  };
 
 /**
  * An organisation failure (16xx) in the server's own words (its `description`, in the page's language:
@@ -89,8 +107,9 @@ export function Card({ id, title, children }: { id: string; title: string; child
 }
 
 /**
- * Permission checkboxes: `offered` in order; those the caller does not hold (`grantable`) are shown
- * but disabled, since nobody grants or takes away a permission beyond their own.
+ * Permission checkboxes: `offered` in order, each in words with its key beside it; those the caller
+ * does not hold (`grantable`) are shown but disabled, since nobody grants or takes away a permission
+ * beyond their own.
  */
 export function PermissionChecklist({
   legend,
@@ -108,6 +127,7 @@ export function PermissionChecklist({
   hint?: string;
 }) {
   const hintId = useId();
+  const { word } = usePermissionWords();
   return (
     <fieldset className="org-permissions" aria-describedby={hint ? hintId : undefined}>
       <legend>{legend}</legend>
@@ -124,7 +144,13 @@ export function PermissionChecklist({
             disabled={!grantable.has(p)}
             onChange={(e) => onChange(e.target.checked ? [...checked, p] : checked.filter((g) => g !== p))}
           />{' '}
-          {p}
+          {word(p)}
+          {word(p) !== p && (
+            <>
+              {' '}
+              <code className="muted">{p}</code>
+            </>
+          )}
         </label>
       ))}
     </fieldset>

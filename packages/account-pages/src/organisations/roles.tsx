@@ -15,7 +15,8 @@ import { type FormEvent, useId, useState } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
-import { Card, Choice, Field, PermissionChecklist, Problem } from './parts';
+import { Card, Choice, clearingFirst, clearOutcome, Field, PermissionChecklist, Problem } from './parts';
+import { usePermissionWords } from './permission-words';
 
 /** Editing one role's name and permissions; only the caller's own permissions can change. */
 function EditRole({
@@ -44,16 +45,17 @@ function EditRole({
     event.preventDefault();
     update.mutate({ role_key: role.role_key, role_name: name, permissions: granted }, { onSuccess: onSaved });
   }
+  const edited = clearingFirst(() => clearOutcome(update));
   return (
     <form className="form org-edit-role" noValidate onSubmit={submit} aria-labelledby={headingId}>
       <h3 id={headingId}>{t('org.editRole.title', { role: role.role_name })}</h3>
-      <Field label={t('org.roleName')} value={name} onChange={setName} required />
+      <Field label={t('org.roleName')} value={name} onChange={edited(setName)} required />
       <PermissionChecklist
         legend={t('org.permissions')}
         offered={offered}
         grantable={held}
         checked={granted}
-        onChange={setGranted}
+        onChange={edited(setGranted)}
         hint={t('org.editRole.notYours')}
       />
       <Problem error={update.error} />
@@ -70,6 +72,7 @@ function EditRole({
 /** The roles: edit, ban (confirmed) or lift, assign to a member, and create one. */
 export function Roles({ org, can }: SectionProps) {
   const t = useOrgT();
+  const { words } = usePermissionWords();
   const client = useAccountClient();
   const sid = org.sec_subject_uid;
   const held = new Set(org.permissions);
@@ -84,9 +87,16 @@ export function Roles({ org, can }: SectionProps) {
   const [assign, setAssign] = useState<Record<string, string>>({});
   const [editing, setEditing] = useState<string>();
   const [saved, setSaved] = useState(false);
+  /** Another action starts, or an input changes: what the last one said is stale. */
+  function fresh() {
+    setSaved(false);
+    clearOutcome(create, ban, grant);
+  }
+  const freshly = clearingFirst(fresh);
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!key || !name) return;
+    fresh();
     create.mutate(
       { role_key: key, role_name: name, permissions: granted },
       {
@@ -111,7 +121,7 @@ export function Roles({ org, can }: SectionProps) {
             <li key={r.role_key}>
               <span>
                 {r.role_name} ({r.role_key}){r.is_banned ? ` · ${t('org.banned')}` : ''} —{' '}
-                {r.permissions.join(', ') || t('org.none')}
+                {words(r.permissions, t('org.none'))}
               </span>
               <fieldset className="org-actions" aria-label={t('org.rowActions', { name: r.role_name })}>
                 {can('role:update') && editing !== r.role_key && (
@@ -120,7 +130,7 @@ export function Roles({ org, can }: SectionProps) {
                     className="button-secondary"
                     aria-label={t('org.editRole.label', { role: r.role_name })}
                     onClick={() => {
-                      setSaved(false);
+                      fresh();
                       setEditing(r.role_key);
                     }}
                   >
@@ -132,7 +142,10 @@ export function Roles({ org, can }: SectionProps) {
                     <button
                       type="button"
                       className="button-secondary"
-                      onClick={() => ban.mutate({ role_key: r.role_key, is_banned: 0 })}
+                      onClick={() => {
+                        fresh();
+                        ban.mutate({ role_key: r.role_key, is_banned: 0 });
+                      }}
                     >
                       {t('org.unban')}
                     </button>
@@ -140,7 +153,10 @@ export function Roles({ org, can }: SectionProps) {
                     <ConfirmButton
                       title={t('org.ban.title', { role: r.role_name })}
                       description={t('org.ban.body')}
-                      onConfirm={() => ban.mutate({ role_key: r.role_key, is_banned: 1 })}
+                      onConfirm={() => {
+                        fresh();
+                        ban.mutate({ role_key: r.role_key, is_banned: 1 });
+                      }}
                     >
                       {t('org.ban')}
                     </ConfirmButton>
@@ -151,13 +167,15 @@ export function Roles({ org, can }: SectionProps) {
                     onSubmit={(e) => {
                       e.preventDefault();
                       const who = assign[r.role_key];
-                      if (who) grant.mutate({ role_key: r.role_key, sec_user_identity_ids: [who] });
+                      if (!who) return;
+                      fresh();
+                      grant.mutate({ role_key: r.role_key, sec_user_identity_ids: [who] });
                     }}
                   >
                     <Choice
                       label={`${t('org.assign')}: ${r.role_name}`}
                       value={assign[r.role_key] ?? ''}
-                      onChange={(v) => setAssign({ ...assign, [r.role_key]: v })}
+                      onChange={freshly((v: string) => setAssign({ ...assign, [r.role_key]: v }))}
                       placeholder={t('org.chooseMember')}
                       options={members.data.items
                         .filter((m) => !m.is_manager)
@@ -186,14 +204,14 @@ export function Roles({ org, can }: SectionProps) {
       {can('role:create') && (
         <form className="form" noValidate onSubmit={submit} aria-labelledby="org-create-role">
           <h3 id="org-create-role">{t('org.createRole')}</h3>
-          <Field label={t('org.roleKey')} value={key} onChange={setKey} required />
-          <Field label={t('org.roleName')} value={name} onChange={setName} required />
+          <Field label={t('org.roleKey')} value={key} onChange={freshly(setKey)} required />
+          <Field label={t('org.roleName')} value={name} onChange={freshly(setName)} required />
           <PermissionChecklist
             legend={t('org.permissions')}
             offered={org.permissions}
             grantable={held}
             checked={granted}
-            onChange={setGranted}
+            onChange={freshly(setGranted)}
           />
           <SubmitButton pending={create.isPending}>{t('org.createRole')}</SubmitButton>
         </form>

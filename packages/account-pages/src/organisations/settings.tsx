@@ -10,7 +10,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
-import { Card, Field, Problem } from './parts';
+import { Card, clearingFirst, clearOutcome, Field, Problem } from './parts';
 
 /** The organisation's name and description (`subject:update`); the description lives in `base_infos`. */
 function Details({ org }: SectionProps) {
@@ -27,6 +27,8 @@ function Details({ org }: SectionProps) {
     const text = subject.data.base_infos?.description;
     setDescription(typeof text === 'string' ? text : '');
   }, [subject.data]);
+  // An edit after a save: "saved" no longer describes the form.
+  const edit = clearingFirst(() => clearOutcome(update));
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!name) return;
@@ -38,8 +40,8 @@ function Details({ org }: SectionProps) {
   return (
     <form className="form" noValidate onSubmit={submit} aria-labelledby="org-details">
       <h3 id="org-details">{t('org.details')}</h3>
-      <Field label={t('org.subjectName')} value={name} onChange={setName} required />
-      <Field label={t('org.description')} value={description} onChange={setDescription} multiline />
+      <Field label={t('org.subjectName')} value={name} onChange={edit(setName)} required />
+      <Field label={t('org.description')} value={description} onChange={edit(setDescription)} multiline />
       <Problem error={update.error ?? subject.error} />
       <p role="status" className="success">
         {update.isSuccess ? t('org.detailsSaved') : ''}

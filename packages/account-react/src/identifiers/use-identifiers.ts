@@ -16,6 +16,7 @@ import {
 import type { QueryClient, UseMutationResult } from '@tanstack/react-query';
 import type { AccountInfo } from '../account-info';
 import { useAccountMutation } from '../account-mutation';
+import { profileQueryKeys } from '../profile/profile-keys';
 import { accountQueryKeys } from '../query-keys';
 
 /** What a bind or change answers: the account (identifiers masked), and what else it did. */
@@ -50,9 +51,17 @@ export type VerifyByPasswordVariables = {
   purpose?: string;
 };
 
-/** The session query holds the identifiers, `has_password` and `username`: refresh every account query. */
+/**
+ * What an identifier change touches: the session (it holds the identifiers, `has_password` and
+ * `username`), the recent activity (which records the change) and the ways to prove a cancellation
+ * (a code goes to the mobile or e-mail). Nothing else about the account moves.
+ */
 const refreshAccount = (queryClient: QueryClient) =>
-  queryClient.invalidateQueries({ queryKey: accountQueryKeys.all });
+  Promise.all(
+    [accountQueryKeys.session, accountQueryKeys.activity, profileQueryKeys.cancelWays].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
 const nothing = () => Promise.resolve();
 
 type Mutation<V, D> = UseMutationResult<D, AccountError, V>;

@@ -16,9 +16,16 @@ import { useAccountMutation } from '../account-mutation';
 import { accountQueryKeys } from '../query-keys';
 import { sessionChanged } from '../session/session-cache';
 
-/** The session too: a password change may end this session or others, and `has_password` is in it. */
+/**
+ * What a password change touches: the session (it may end this session or others, and `has_password`
+ * is in it), whether there is a password, and the recent activity (which records the change).
+ */
 const refreshAccount = (queryClient: QueryClient) =>
-  queryClient.invalidateQueries({ queryKey: accountQueryKeys.all });
+  Promise.all(
+    [accountQueryKeys.session, accountQueryKeys.hasPassword, accountQueryKeys.activity].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
 
 /**
  * Resets a forgotten password with a mobile number and SMS code (`resetPassword`). The passport ends

@@ -6,7 +6,10 @@ export interface Observable<S> {
   subscribe(listener: () => void): () => void;
 }
 
-/** A value with listeners: the state holder every flow of this folder is built on. */
+/**
+ * A value with listeners: the state holder every flow is built on (this folder's, and the affiliate
+ * SDK's), so a flow's snapshot is an `Observable`.
+ */
 export function createState<S>(initial: S) {
   let state = initial;
   const listeners = new Set<() => void>();

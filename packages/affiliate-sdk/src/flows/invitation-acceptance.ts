@@ -1,7 +1,7 @@
-import type { AccountClient, Observable } from '@portico/account-sdk';
+import { type AccountClient, createState, type Observable } from '@portico/account-sdk';
 import { acceptInvitation, checkInvitation, sendInvitationCode } from '../calls';
 import type { AcceptedInvitation, InvitationPreview } from '../protocol/types';
-import { createState, stepper } from './state';
+import { stepper } from './stepper';
 
 export interface InvitationAcceptanceSnapshot {
   /** What the ticket shows before accepting (organisation, inviter, roles, masked contact), once checked. */

@@ -1,4 +1,4 @@
-import type { AccountClient, Observable } from '@portico/account-sdk';
+import { type AccountClient, createState, type Observable } from '@portico/account-sdk';
 import {
   abandonManagerTransfer,
   sendNewManagerCode,
@@ -9,7 +9,7 @@ import {
   verifyOldManager,
 } from '../calls';
 import type { Deputy, PendingTransfer } from '../protocol/types';
-import { createState, stepper } from './state';
+import { stepper } from './stepper';
 
 export interface ManagerTransferSnapshot {
   /**

@@ -1,4 +1,4 @@
-import { defineMessages } from '@portico/account-pages';
+import { defineMessages } from '../i18n/define';
 
 /** The developer console (open authorization), zh and en. */
 export const { useTranslate: useDeveloperT } = defineMessages(

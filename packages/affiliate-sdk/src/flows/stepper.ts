@@ -1,22 +1,4 @@
-/** A value with listeners, in the account SDK's observer style: the state holder of this folder's flows. */
-export function createState<S>(initial: S) {
-  let state = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => state,
-    set(next: S) {
-      if (Object.is(next, state)) return;
-      state = next;
-      for (const listener of [...listeners]) listener();
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-  };
-}
+import type { createState } from '@portico/account-sdk';
 
 /**
  * Runs one step of a flow: `busy` while it runs, the failure kept in `error` (and rethrown, so the

@@ -1,4 +1,4 @@
-import { defineMessages } from '@portico/account-pages';
+import { defineMessages } from '../i18n/define';
 
 /** The operator's monitoring page (issue 18), zh and en. */
 export const { useTranslate: useMonitoringT } = defineMessages(

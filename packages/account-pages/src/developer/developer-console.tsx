@@ -1,0 +1,213 @@
+import {
+  type DeveloperApp,
+  type DeveloperScope,
+  developerAppsQueryOptions,
+  ErrorMessage,
+  useAccountClient,
+  useAccountLanguage,
+  useDeleteDeveloperApp,
+  useRegisterDeveloperApp,
+  useRotateDeveloperSecret,
+  type DeveloperAppWithSecret as WithSecret,
+} from '@portico/account-react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useDeveloperT } from './developer.messages';
+
+type T = ReturnType<typeof useDeveloperT>;
+
+/** The secret, shown once: focus moves to it so that a screen reader reads it out. */
+function SecretPanel({ t, app, onDone }: { t: T; app: WithSecret; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="card developer-secret" aria-labelledby="developer-secret">
+      <h2 id="developer-secret" ref={heading} tabIndex={-1}>
+        {t('secretTitle', { name: app.app_name })}
+      </h2>
+      <p>{t('secretOnce')}</p>
+      <dl>
+        <dt>{t('clientKey')}</dt>
+        <dd>
+          <code>{app.client_key}</code>
+        </dd>
+        <dt>client_secret</dt>
+        <dd>
+          <code data-testid="client-secret">{app.client_secret}</code>
+        </dd>
+      </dl>
+      <button type="button" className="button button-primary" onClick={onDone}>
+        {t('secretDone')}
+      </button>
+    </section>
+  );
+}
+
+function RegisterForm({
+  t,
+  scopes,
+  onCreated,
+}: {
+  t: T;
+  scopes: DeveloperScope[];
+  onCreated: (app: WithSecret) => void;
+}) {
+  const language = useAccountLanguage();
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const create = useRegisterDeveloperApp();
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    create.mutate(
+      {
+        app_name: String(form.get('app_name') ?? ''),
+        redirect_uris: String(form.get('redirect_uris') ?? ''),
+        scopes: [...chosen].join(' '),
+        ...(form.get('app_icon') ? { app_icon: String(form.get('app_icon')) } : {}),
+      },
+      { onSuccess: onCreated },
+    );
+  }
+  const toggle = (name: string, on: boolean) =>
+    setChosen((current) => {
+      const next = new Set(current);
+      if (on) next.add(name);
+      else next.delete(name);
+      return next;
+    });
+  return (
+    <section className="card" aria-labelledby="developer-register">
+      <h2 id="developer-register">{t('register')}</h2>
+      <form className="form" onSubmit={submit}>
+        <div className="portico-field">
+          <label htmlFor="developer-name">{t('name')}</label>
+          <input id="developer-name" name="app_name" required maxLength={64} autoComplete="off" />
+        </div>
+        <div className="portico-field">
+          <label htmlFor="developer-icon">{t('icon')}</label>
+          <input
+            id="developer-icon"
+            name="app_icon"
+            type="url"
+            pattern="https://.*"
+            maxLength={2048}
+            autoComplete="off"
+          />
+        </div>
+        <div className="portico-field">
+          <label htmlFor="developer-redirects">{t('redirects')}</label>
+          <textarea id="developer-redirects" name="redirect_uris" required rows={3} maxLength={8192} />
+        </div>
+        <fieldset className="developer-scopes">
+          <legend>{t('scopes')}</legend>
+          {scopes.map((scope) => (
+            <div key={scope.name} className="checkbox-field">
+              <input
+                id={`developer-scope-${scope.name}`}
+                type="checkbox"
+                checked={scope.name === 'user_info' || chosen.has(scope.name)}
+                disabled={scope.name === 'user_info'}
+                onChange={(event) => toggle(scope.name, event.target.checked)}
+              />
+              <label htmlFor={`developer-scope-${scope.name}`}>
+                {scope[language]} <code>{scope.name}</code>
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <ErrorMessage error={create.error} />
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          {create.isPending ? t('submitting') : t('submit')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function AppCard({ t, app, onSecret }: { t: T; app: DeveloperApp; onSecret: (app: WithSecret) => void }) {
+  const rotate = useRotateDeveloperSecret();
+  const remove = useDeleteDeveloperApp();
+  const titleId = `developer-app-${app.client_key}`;
+  return (
+    <li className="card developer-app" aria-labelledby={titleId}>
+      <h3 id={titleId}>
+        {app.app_icon ? <img src={app.app_icon} alt="" width={24} height={24} /> : null} {app.app_name}
+      </h3>
+      <dl>
+        <dt>{t('clientKey')}</dt>
+        <dd>
+          <code>{app.client_key}</code>
+        </dd>
+        <dt>{t('redirectList')}</dt>
+        <dd>{app.redirect_uris.join(', ')}</dd>
+        <dt>{t('scopeList')}</dt>
+        <dd>{app.scopes.join(', ')}</dd>
+      </dl>
+      <p>{t('authorized', { count: app.authorized_count })}</p>
+      <ErrorMessage error={rotate.error ?? remove.error} />
+      <div className="actions">
+        <button
+          type="button"
+          className="button"
+          disabled={rotate.isPending}
+          onClick={() =>
+            window.confirm(t('rotateConfirm', { name: app.app_name })) &&
+            rotate.mutate(app.client_key, { onSuccess: onSecret })
+          }
+        >
+          {t('rotate', { name: app.app_name })}
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={remove.isPending}
+          onClick={() =>
+            window.confirm(t('removeConfirm', { name: app.app_name })) && remove.mutate(app.client_key)
+          }
+        >
+          {t('remove', { name: app.app_name })}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The developer console (below the page's heading): register an app, see its key and its secret once,
+ * rotate, delete.
+ */
+export function DeveloperConsole() {
+  const t = useDeveloperT();
+  const client = useAccountClient();
+  const apps = useQuery(developerAppsQueryOptions(client));
+  const [secret, setSecret] = useState<WithSecret | null>(null);
+  if (apps.isPending)
+    return (
+      <p role="status" aria-busy="true">
+        {t('title')}…
+      </p>
+    );
+  return (
+    <>
+      <ErrorMessage error={apps.error} />
+      {secret ? <SecretPanel t={t} app={secret} onDone={() => setSecret(null)} /> : null}
+      {apps.data ? (
+        <>
+          <RegisterForm t={t} scopes={apps.data.scopes} onCreated={setSecret} />
+          <section className="card" aria-labelledby="developer-apps">
+            <h2 id="developer-apps">{t('apps')}</h2>
+            {apps.data.apps.length === 0 ? (
+              <p>{t('empty')}</p>
+            ) : (
+              <ul className="developer-apps">
+                {apps.data.apps.map((app) => (
+                  <AppCard key={app.client_key} t={t} app={app} onSecret={setSecret} />
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      ) : null}
+    </>
+  );
+}
