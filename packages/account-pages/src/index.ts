@@ -17,6 +17,7 @@ export {
   TrustedDevices,
 } from './account-centre/workbench-sections';
 export { lazyCaptcha } from './app/lazy-captcha';
+export { PAGE_REQUEST_TIMEOUT_MS } from './app/request-timeout';
 export {
   reportFunnel,
   type StartMonitoringOptions,

@@ -1,4 +1,4 @@
-import { createLanguageStore, lazyCaptcha } from '@portico/account-pages';
+import { createLanguageStore, lazyCaptcha, PAGE_REQUEST_TIMEOUT_MS } from '@portico/account-pages';
 import { createAccountQueryClient } from '@portico/account-react';
 import { createAccountClient } from '@portico/account-sdk';
 
@@ -9,7 +9,12 @@ export const AID = 1128;
 export const languageStore = createLanguageStore({ storageKey: 'portico.app.language' });
 
 /** The app flavour of the account client: `account_sdk_source=app`, on the page's own origin. */
-export const accountClient = createAccountClient({ aid: AID, source: 'app', language: languageStore.get() });
+export const accountClient = createAccountClient({
+  aid: AID,
+  source: 'app',
+  language: languageStore.get(),
+  timeout: PAGE_REQUEST_TIMEOUT_MS,
+});
 export const queryClient = createAccountQueryClient();
 
 /** The challenge the passport may ask for at sign-in, loaded on its first need. */

@@ -1,4 +1,4 @@
-import { createLanguageStore, lazyCaptcha } from '@portico/account-pages';
+import { createLanguageStore, lazyCaptcha, PAGE_REQUEST_TIMEOUT_MS } from '@portico/account-pages';
 import { createAccountQueryClient } from '@portico/account-react';
 import { createAccountClient } from '@portico/account-sdk';
 
@@ -12,7 +12,12 @@ export const languageStore = createLanguageStore({ storageKey: 'portico.sso.lang
  * The sso flavour of the account client: `account_sdk_source=sso`, the sso envelope (`error_code: 0`),
  * `ect_type` for e-mail codes. It talks to the passport on the page's own origin.
  */
-export const accountClient = createAccountClient({ aid: AID, source: 'sso', language: languageStore.get() });
+export const accountClient = createAccountClient({
+  aid: AID,
+  source: 'sso',
+  language: languageStore.get(),
+  timeout: PAGE_REQUEST_TIMEOUT_MS,
+});
 export const queryClient = createAccountQueryClient();
 
 /** The challenge the passport may ask for at sign-in, loaded on its first need. */

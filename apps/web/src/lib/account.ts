@@ -1,4 +1,4 @@
-import { lazyCaptcha } from '@portico/account-pages';
+import { lazyCaptcha, PAGE_REQUEST_TIMEOUT_MS } from '@portico/account-pages';
 import { createAccountQueryClient, sessionQueryOptions } from '@portico/account-react';
 import { createAccountClient } from '@portico/account-sdk';
 import { languageStore } from '../i18n/language';
@@ -11,7 +11,12 @@ export const AID = 1128;
  * server that serves this app), and one QueryClient with the spec's fetch defaults is shared by the
  * route loaders and the hooks.
  */
-export const accountClient = createAccountClient({ aid: AID, source: 'web', language: languageStore.get() });
+export const accountClient = createAccountClient({
+  aid: AID,
+  source: 'web',
+  language: languageStore.get(),
+  timeout: PAGE_REQUEST_TIMEOUT_MS,
+});
 export const queryClient = createAccountQueryClient();
 
 /**
