@@ -94,7 +94,11 @@ env.PLAYWRIGHT_JSON_OUTPUT_FILE ??= fileURLToPath(
   new URL('../e2e/test-results/playwright.json', import.meta.url),
 );
 const steps = [
-  ['build, typecheck, tests (browser tests included)', 'turbo', ['run', 'build', 'typecheck', 'test', 'check:package']],
+  [
+    'build, typecheck, tests (browser tests included)',
+    'turbo',
+    ['run', 'build', 'typecheck', 'test', 'check:package'],
+  ],
   // The docs cite only this repository, and their relative links resolve.
   ['docs', process.execPath, [fileURLToPath(new URL('./check-docs.mjs', import.meta.url))]],
   ['lint', 'biome', ['check', '.']],

@@ -6,7 +6,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const typescript = dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
-const { status, signal } = spawnSync(process.execPath, [join(typescript, 'bin', 'tsc'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
+const { status, signal } = spawnSync(
+  process.execPath,
+  [join(typescript, 'bin', 'tsc'), ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(status ?? (signal ? 1 : 0));
