@@ -28,7 +28,13 @@ export default defineConfig({
   // One step (a registration: argon2id, a send, a page) took over 10 s with three workers on the busy
   // 2-core machine; 30 s is a bound that holds under load, and costs a passing test nothing.
   expect: { timeout: 30_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  // The JSON report feeds the test run's timing table (scripts/test-timings.mjs): written only where
+  // scripts/test.mjs names its file (without one, Playwright would print it).
+  reporter: [
+    ['list'],
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? [['json'] as ['json']] : []),
+    ...(process.env.CI ? [['html', { open: 'never' }] as ['html', { open: 'never' }]] : []),
+  ],
   use: {
     ...devices['Desktop Chrome'],
     trace: 'retain-on-failure',

@@ -62,17 +62,18 @@ function playwrightFiles(report) {
   return [...totals].map(([file, seconds]) => ({ file: `e2e: ${file}`, seconds }));
 }
 
-/** The test files of the reports written since `since`, slowest first. */
-export function slowestFiles(root, since, count = 10) {
+/** The slowest test files of each report written since `since`, slowest first. */
+export function slowestFiles(root, since, count = 8) {
   const files = [];
   for (const { runner, path } of REPORTS) {
     const file = join(root, path);
     if (!existsSync(file) || statSync(file).mtimeMs < since) continue;
     const report = readJson(file);
     if (!report) continue;
-    files.push(...(runner === 'vitest' ? vitestFiles(report, root) : playwrightFiles(report)));
+    const found = runner === 'vitest' ? vitestFiles(report, root) : playwrightFiles(report);
+    files.push(...found.sort((a, b) => b.seconds - a.seconds).slice(0, count));
   }
-  return files.sort((a, b) => b.seconds - a.seconds).slice(0, count);
+  return files.sort((a, b) => b.seconds - a.seconds);
 }
 
 const seconds = (s) => s.toFixed(1).padStart(7);

@@ -84,11 +84,10 @@ function ensureBrowser() {
 ensureBrowser();
 env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
-// The browser tests run in a turbo step of their own, after every other package's tests: on a 2-core
-// machine a Chromium and a server per test beside the server's own integration suite would make both
-// slow and the browser suite's timings (the 4 s script fall-back) noisy. Their builds are turbo cache
-// hits by then.
-const E2E = '@portico/e2e';
+// The browser tests run in the same turbo step as everything else: turbo starts them once the apps
+// they serve are built, beside the type checks and the other suites. Run one after the other, each
+// suite left part of the two cores idle (polls, argon2id's threads, child processes, a long last
+// test) for minutes; side by side they fill it. No test may depend on a quiet machine.
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Playwright's JSON reporter, where the browser suite's config names it, writes here (test-timings.mjs).
 env.PLAYWRIGHT_JSON_OUTPUT_FILE ??= fileURLToPath(
@@ -96,11 +95,10 @@ env.PLAYWRIGHT_JSON_OUTPUT_FILE ??= fileURLToPath(
 );
 const steps = [
   [
-    'build, typecheck, tests',
+    'build, typecheck, tests (browser tests included)',
     'turbo',
-    ['run', 'build', 'typecheck', 'test', 'check:package', `--filter=!${E2E}`],
+    ['run', 'build', 'typecheck', 'test', 'check:package'],
   ],
-  ['browser tests', 'turbo', ['run', 'typecheck', 'test', `--filter=${E2E}`]],
   // The docs cite only this repository, and their relative links resolve.
   ['docs', process.execPath, [fileURLToPath(new URL('./check-docs.mjs', import.meta.url))]],
   ['lint', 'biome', ['check', '.']],

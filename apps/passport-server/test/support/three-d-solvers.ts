@@ -44,27 +44,25 @@ async function hueMask(puzzle: Puzzle): Promise<{ image: Pixels; matches: Uint8A
 function opened(mask: Uint8Array, width: number, k: number): Uint8Array {
   if (k === 0) return mask;
   const height = mask.length / width;
-  const pass = (src: Uint8Array, keep: (values: number) => boolean, horizontal: boolean) => {
+  // One pass along rows or columns: each pixel keeps 1 when its window of 2k+1 (cut at the edges) is
+  // all set (erode) or has any set (dilate). A running count makes it linear in the picture.
+  const pass = (src: Uint8Array, all: boolean, horizontal: boolean) => {
     const out = new Uint8Array(src.length);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        let count = 0;
-        let total = 0;
-        for (let d = -k; d <= k; d++) {
-          const u = horizontal ? x + d : x;
-          const v = horizontal ? y : y + d;
-          if (u < 0 || v < 0 || u >= width || v >= height) continue;
-          total++;
-          count += src[v * width + u] as number;
-        }
-        out[y * width + x] = keep(count === total ? 2 : count > 0 ? 1 : 0) ? 1 : 0;
+    const [lines, length] = horizontal ? [height, width] : [width, height];
+    const index = (line: number, i: number) => (horizontal ? line * width + i : i * width + line);
+    for (let line = 0; line < lines; line++) {
+      let count = 0;
+      for (let i = 0; i < Math.min(k, length); i++) count += src[index(line, i)] as number;
+      for (let i = 0; i < length; i++) {
+        if (i + k < length) count += src[index(line, i + k)] as number;
+        if (i - k - 1 >= 0) count -= src[index(line, i - k - 1)] as number;
+        const total = Math.min(length - 1, i + k) - Math.max(0, i - k) + 1;
+        out[index(line, i)] = (all ? count === total : count > 0) ? 1 : 0;
       }
     }
     return out;
   };
-  const all = (c: number) => c === 2;
-  const any = (c: number) => c > 0;
-  return pass(pass(pass(pass(mask, all, true), all, false), any, true), any, false);
+  return pass(pass(pass(pass(mask, true, true), true, false), false, true), false, false);
 }
 
 /** A connected region of the mask: its pixel indices, centroid and bounding box. */
