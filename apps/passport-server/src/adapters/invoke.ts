@@ -30,9 +30,7 @@ import type {
  * Who a request proved to be, before an operation asks for more (an identity, a permission): nobody, or
  * a person (by the session cookie, or a credential the route checked), with a contact it proved by code.
  */
-export type Principal =
-  | { kind: 'anonymous' }
-  | { kind: 'person'; user: User; provenContact?: ProvenContact };
+export type Principal = { kind: 'anonymous' } | { kind: 'person'; user: User; provenContact?: ProvenContact };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
 

@@ -70,7 +70,14 @@ export function operationRoute<
       const { ip = null, deviceId = null } = eventContextOf(app, request);
       const input = inputOf(request);
       const principal = route.principal ? await route.principal(app, request, input) : principalOf(request);
-      const output = await invoke(app, operation, input, principal, { ip, deviceId }, { gate: gateFor(app, request) });
+      const output = await invoke(
+        app,
+        operation,
+        input,
+        principal,
+        { ip, deviceId },
+        { gate: gateFor(app, request) },
+      );
       if (route.after) return route.after(app, request, reply, { output, principal });
       return route.output ? route.output(output) : output;
     },

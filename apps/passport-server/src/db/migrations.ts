@@ -616,7 +616,12 @@ const migrations: Record<string, Migration> = {
   '0020_invitation_lookups': {
     async up(db: Kysely<unknown>) {
       // Each statement may run again (SQLite migrations are not one transaction).
-      await db.schema.createIndex('invitations_contact').ifNotExists().on('invitations').column('contact').execute();
+      await db.schema
+        .createIndex('invitations_contact')
+        .ifNotExists()
+        .on('invitations')
+        .column('contact')
+        .execute();
       await db.schema
         .createIndex('invitations_accepted_by')
         .ifNotExists()

@@ -60,7 +60,8 @@ export async function deliverInvitation(
           : { channel: 'chat', message: invitationChat(send.to, text) },
     );
   } catch (error) {
-    if (send.withdraw) await invoke(app, withdrawUndelivered, send.withdraw, principalOf(request), where(app, request));
+    if (send.withdraw)
+      await invoke(app, withdrawUndelivered, send.withdraw, principalOf(request), where(app, request));
     throw error;
   }
 }
@@ -132,7 +133,12 @@ const accepting = new WeakMap<FastifyRequest, { newUser: boolean; proof: SignInP
 export async function provedInvitee(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { invite_ticket: string; password?: string | undefined; code?: string | undefined; extra?: string | undefined },
+  input: {
+    invite_ticket: string;
+    password?: string | undefined;
+    code?: string | undefined;
+    extra?: string | undefined;
+  },
 ): Promise<Principal> {
   const row = await liveInvitation(app.db, app.secret, input.invite_ticket, app.runtime.now());
   if (input.extra !== undefined) extraOf(input.extra);
@@ -170,7 +176,12 @@ export async function provedInvitee(
   return { kind: 'person', user: created };
 }
 
-async function verifyContact(app: FastifyInstance, channel: 'mobile' | 'email', contact: string, code: string) {
+async function verifyContact(
+  app: FastifyInstance,
+  channel: 'mobile' | 'email',
+  contact: string,
+  code: string,
+) {
   await app.codes.verify({ channel, target: contact, purpose: INVITE_CODE_PURPOSE, code, lane: LANE });
   return { channel, value: contact };
 }

@@ -30,7 +30,12 @@ import { pageOf } from '../../domain/organisations/organisations';
 import { PassportError } from '../../errors';
 import { safeRedirect } from '../../lib/redirect';
 import { ORGANISATION_LIMITS } from '../../protocol';
-import { InvitationData, InvitationPage, PreviewData, invitationSchemas as schemas } from '../../schemas/invitations';
+import {
+  InvitationData,
+  InvitationPage,
+  PreviewData,
+  invitationSchemas as schemas,
+} from '../../schemas/invitations';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
 import { emitInSubject } from './emit';
 
@@ -353,7 +358,15 @@ export const resendInvitation = defineOperation({
       updated_at: now,
     };
     const { ticket_hash, resent_count, expires_at, next_url } = next;
-    if (!(await updatePending(ctx.tx, row.id, { ticket_hash, resent_count, expires_at, next_url, updated_at: now }))) {
+    if (
+      !(await updatePending(ctx.tx, row.id, {
+        ticket_hash,
+        resent_count,
+        expires_at,
+        next_url,
+        updated_at: now,
+      }))
+    ) {
       await send?.admission.release();
       throw new PassportError('invitationUsed');
     }

@@ -1,4 +1,5 @@
 import { operationRoute } from '../../adapters/operation-route';
+import { PassportError } from '../../errors';
 import {
   deliverInvitation,
   provedInvitee,
@@ -19,7 +20,6 @@ import {
   resendInvitation,
   updateInvitation,
 } from '../../operations/organisation/invitations';
-import { PassportError } from '../../errors';
 import { affiliatePaths as paths } from '../../protocol';
 import {
   AcceptedData,
