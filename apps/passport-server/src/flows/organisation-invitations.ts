@@ -60,10 +60,24 @@ export async function deliverInvitation(
           : { channel: 'chat', message: invitationChat(send.to, text) },
     );
   } catch (error) {
+    // The caller hears DELIVERY_FAILED whatever the withdrawal meets (an invitation cancelled meanwhile).
     if (send.withdraw)
-      await invoke(app, withdrawUndelivered, send.withdraw, principalOf(request), where(app, request));
+      await invoke(app, withdrawUndelivered, send.withdraw, principalOf(request), where(app, request)).catch(
+        (failure: unknown) => app.log.warn({ err: failure }, 'withdrawing an undelivered invitation failed'),
+      );
     throw error;
   }
+}
+
+/** A route's answer to an issued or resent invitation: its message delivered, the invitation. */
+export async function answerIssued(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  { output }: { output: { invitation: unknown; send: InvitationSend | null } },
+) {
+  await deliverInvitation(app, request, output.send);
+  return output.invitation;
 }
 
 const where = (app: FastifyInstance, request: FastifyRequest) => {

@@ -1,7 +1,7 @@
 import { operationRoute } from '../../adapters/operation-route';
 import { PassportError } from '../../errors';
 import {
-  deliverInvitation,
+  answerIssued,
   provedInvitee,
   sendInvitationCode,
   signInAccepted,
@@ -38,18 +38,7 @@ import { flowRoute } from '../declare';
  */
 
 /** Issued and resent invitations: the message goes out after the commit; the answer is the invitation. */
-const issuing = {
-  data: InvitationData,
-  after: async (
-    app: Parameters<typeof deliverInvitation>[0],
-    request: Parameters<typeof deliverInvitation>[1],
-    _reply: unknown,
-    { output }: { output: { invitation: unknown; send: Parameters<typeof deliverInvitation>[2] } },
-  ) => {
-    await deliverInvitation(app, request, output.send);
-    return output.invitation;
-  },
-};
+const issuing = { data: InvitationData, after: answerIssued };
 
 export const inviteByMobileRoute = operationRoute(inviteByMobile, {
   method: 'POST',
