@@ -8,8 +8,10 @@ import {
 import * as aff from '@portico/affiliate-sdk';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoke } from '../../src/adapters/invoke';
 import type { MailMessage } from '../../src/delivery/providers';
 import { DeliveryError } from '../../src/delivery/providers';
+import { acceptInvitation } from '../../src/operations/organisation/invitations';
 import { CodeType, ErrorCode } from '../../src/protocol';
 import { GOOD_PASSWORD, passCooldown } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
@@ -213,6 +215,47 @@ describe('accepting signs in through completeSignIn', () => {
       { method: 'session', newDevice: false },
       { method: 'mobileCode', newDevice: true },
     ]);
+  });
+});
+
+describe('the accept operation, called directly', () => {
+  it('refuses a person who neither holds nor proved the invited contact, whichever adapter calls it', async () => {
+    const boss = await manager();
+    const issued = await aff.inviteByMobile(boss.client, {
+      subject_uid: boss.sid,
+      contact: freshMobile(),
+      deputy_name: 'Direct',
+    });
+    const other = await person();
+    const db = server.app.db;
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', other.userId)
+      .executeTakeFirstOrThrow();
+    const { contact } = await db
+      .selectFrom('invitations')
+      .select('contact')
+      .where('id', '=', issued.invite_id)
+      .executeTakeFirstOrThrow();
+    const input = { invite_ticket: issued.invite_ticket };
+    await expect(invoke(server.app, acceptInvitation, input, { kind: 'person', user })).rejects.toMatchObject(
+      {
+        errorName: 'invitationContactMismatch',
+      },
+    );
+    // Another contact proved is no proof of this one.
+    const elsewhere = { channel: 'mobile' as const, value: other.mobile };
+    await expect(
+      invoke(server.app, acceptInvitation, input, { kind: 'person', user, provenContact: elsewhere }),
+    ).rejects.toMatchObject({ errorName: 'invitationContactMismatch' });
+    const proven = { channel: 'mobile' as const, value: contact ?? '' };
+    const joined = await invoke(server.app, acceptInvitation, input, {
+      kind: 'person',
+      user,
+      provenContact: proven,
+    });
+    expect(joined).toMatchObject({ subject_id: boss.sid, deputy_id: issued.deputy_identity_id });
   });
 });
 
