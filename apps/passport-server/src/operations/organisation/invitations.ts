@@ -129,7 +129,7 @@ interface IssueInput {
   contact?: string | undefined;
 }
 
-/** Creates an invitation on a channel, its message admitted first; the caller's permissions are checked. */
+/** Creates an invitation on a channel, its message admitted first (the caller was checked by the adapter). */
 async function issue(ctx: IdentityContext, channel: InviteChannel, input: IssueInput): Promise<IssuedOutput> {
   const { caller: actor } = ctx;
   const keys = roleKeyList(input.role_keys) ?? [];
