@@ -279,7 +279,13 @@ export const withdrawUndelivered = defineOperation({
 const ListInput = Type.Object(
   {
     ...schemas.inviteList.querystring.properties,
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999 })),
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 999_999,
+        description: 'set by the route: the path’s page on invite/list/{page}/, 1 on invite/list/',
+      }),
+    ),
   },
   { additionalProperties: true },
 );
