@@ -445,4 +445,49 @@ describe('the organisation console', () => {
     await user.type(createForm.getByLabelText('角色标识'), '2');
     expect(roles.queryByText('角色标识已存在')).toBeNull();
   });
+
+  it('names the invitation events in words: invited by which channel, cancelled, joined', async () => {
+    const auditor = { ...manager, permissions: [...manager.permissions, 'audit:read'] };
+    const base = { version: 1, subject_id: 's1', ip: null, occurred_at: Date.UTC(2026, 0, 2, 3, 4) };
+    const entries = [
+      {
+        ...base,
+        cursor: 'c3',
+        id: 'e3',
+        type: 'organisation.member.joined',
+        actor: { kind: 'person', userId: 'u2' },
+        target_user_id: 'u2',
+        data: { invitationId: 'i1', channel: 'mobile', memberId: 'd2', roleKeys: [], inviterId: 'd1' },
+      },
+      {
+        ...base,
+        cursor: 'c2',
+        id: 'e2',
+        type: 'organisation.invitation.cancelled',
+        actor: { kind: 'identity', userId: 'u1' },
+        target_user_id: null,
+        data: { invitationId: 'i2', channel: 'link', reason: 'cancelled' },
+      },
+      {
+        ...base,
+        cursor: 'c1',
+        id: 'e1',
+        type: 'organisation.member.invited',
+        actor: { kind: 'identity', userId: 'u1' },
+        target_user_id: null,
+        data: { invitationId: 'i1', channel: 'mobile', memberId: 'd2', roleKeys: [] },
+      },
+    ];
+    renderConsole(auditor, {
+      [p.auditList]: () => ok({ entries, next_cursor: null, names: { u1: '老板', u2: '小王' } }),
+    });
+    const log = within(await screen.findByRole('region', { name: '审计日志' }));
+    expect(
+      within(await log.findByRole('row', { name: /通过手机号邀请了成员/ })).getByText('老板'),
+    ).toBeTruthy();
+    expect(await log.findByRole('row', { name: /取消了通过链接发出的邀请/ })).toBeTruthy();
+    expect(
+      within(await log.findByRole('row', { name: /接受邀请，加入了组织/ })).getAllByText('小王'),
+    ).toBeTruthy();
+  });
 });

@@ -15,7 +15,9 @@ import type {
   CallerSpec,
   Operation,
   OperationContext,
+  ProvenContact,
   RequestContext,
+  RequestGate,
 } from '../operations/define';
 
 /**
@@ -24,10 +26,24 @@ import type {
  * together. Adapters call it; so do tests, with the person they act as.
  */
 
-/** Who a request proved to be, before an operation asks for more (an identity, a permission). */
-export type Principal = { kind: 'anonymous' } | { kind: 'person'; user: User };
+/**
+ * Who a request proved to be, before an operation asks for more (an identity, a permission): nobody, or
+ * a person (by the session cookie, or a credential the route checked), with a contact it proved by code.
+ */
+export type Principal = { kind: 'anonymous' } | { kind: 'person'; user: User; provenContact?: ProvenContact };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
+
+/** Without a request there is nobody to challenge: a message cannot be admitted. */
+const NO_GATE: RequestGate = {
+  admitInvitation: () => Promise.reject(new Error('no request to admit a message for: call through a route')),
+};
+
+/** What an adapter binds to the request it serves, beyond where it came from. */
+export interface InvokeOptions {
+  /** The outbound gate for the request (its challenge pass, address and device). */
+  gate?: RequestGate;
+}
 
 async function callerFor(
   app: FastifyInstance,
@@ -71,6 +87,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   input: Static<I>,
   principal: Principal,
   request: RequestContext = NO_REQUEST,
+  options: InvokeOptions = {},
 ): Promise<Static<O>> {
   const op = operation as unknown as Operation;
   assertMountable(op);
@@ -86,8 +103,11 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           tx,
           now: () => app.runtime.now(),
           access: app.organisations.access,
+          config: app.config,
+          secret: app.secret,
           deliver: app.delivery,
           realName: app.organisations.realName,
+          gate: options.gate ?? NO_GATE,
           newId: randomUUID,
           request,
           emit(event) {

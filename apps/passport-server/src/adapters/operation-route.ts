@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { User } from '../db/schema';
 import { eventContextOf } from '../events/record';
-import type { CallerSpec, Operation } from '../operations/define';
+import type { CallerSpec, Operation, RequestGate } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
 import { assertMountable, invoke, type Principal } from './invoke';
 
@@ -15,6 +15,11 @@ import { assertMountable, invoke, type Principal } from './invoke';
 /** The person the session cookie proves, or nobody. */
 export const principalOf = (request: FastifyRequest): Principal =>
   request.session ? { kind: 'person', user: request.session.user } : { kind: 'anonymous' };
+
+/** The outbound gate, bound to the request: its challenge pass, address and device. */
+export const gateFor = (app: FastifyInstance, request: FastifyRequest): RequestGate => ({
+  admitInvitation: (send) => app.gate.admitInvitation(request, send),
+});
 
 export function operationRoute<
   S extends CallerSpec,
@@ -41,6 +46,21 @@ export function operationRoute<
      * one the operation's caller check answers.
      */
     check?: (app: FastifyInstance, request: FlowRequest<R>, user: User) => Promise<void>;
+    /**
+     * How the route proves who the request comes from, when more than the session cookie (a code
+     * proving a contact, an account registered in the same call); by default `principalOf`.
+     */
+    principal?: (app: FastifyInstance, request: FlowRequest<R>, input: Static<I>) => Promise<Principal>;
+    /**
+     * What the route does once the change has committed, outside its transaction — delivering an
+     * admitted message, signing in through completeSignIn — and the family's data it answers.
+     */
+    after?: (
+      app: FastifyInstance,
+      request: FlowRequest<R>,
+      reply: FastifyReply,
+      done: { output: Static<O>; principal: Principal },
+    ) => Promise<unknown>;
   },
 ): FlowRoute {
   assertMountable(operation as unknown as Operation);
@@ -53,11 +73,21 @@ export function operationRoute<
     schema: { ...route.schema, [inputAt]: operation.input },
     data: route.data ?? operation.output,
     at: route.at,
-    run: async (app, request) => {
+    run: async (app, request, reply) => {
       if (route.check && request.session) await route.check(app, request, request.session.user);
       // Where the request came from, read as the flows' own events read it.
       const { ip = null, deviceId = null } = eventContextOf(app, request);
-      const output = await invoke(app, operation, inputOf(request), principalOf(request), { ip, deviceId });
+      const input = inputOf(request);
+      const principal = route.principal ? await route.principal(app, request, input) : principalOf(request);
+      const output = await invoke(
+        app,
+        operation,
+        input,
+        principal,
+        { ip, deviceId },
+        { gate: gateFor(app, request) },
+      );
+      if (route.after) return route.after(app, request, reply, { output, principal });
       return route.output ? route.output(output) : output;
     },
   });

@@ -609,6 +609,27 @@ const migrations: Record<string, Migration> = {
       await index('audit_log_occurred_at', ['occurred_at']);
     },
   },
+  /**
+   * Erasure finds a person's invitations by their contact and by the account that accepted them
+   * (src/domain/organisations/cancellation.ts): without these it read the whole table for each erasure.
+   */
+  '0020_invitation_lookups': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createIndex('invitations_contact')
+        .ifNotExists()
+        .on('invitations')
+        .column('contact')
+        .execute();
+      await db.schema
+        .createIndex('invitations_accepted_by')
+        .ifNotExists()
+        .on('invitations')
+        .column('accepted_by')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -6,8 +6,12 @@ import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
 
-/** How the credential of a sign-in was proven. */
-export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty' | 'qr';
+/**
+ * How the credential of a sign-in was proven. `session`: the request's own session of the same account,
+ * which passed its sign-in's second verification (accepting an invitation signs in again, to the new
+ * identity).
+ */
+export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty' | 'qr' | 'session';
 
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
@@ -21,7 +25,12 @@ export async function completeSignIn(
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
-  options: { newUser: boolean; proof: SignInProof },
+  options: {
+    newUser: boolean;
+    proof: SignInProof;
+    /** The organisation identity (a deputy id) the session starts in; default the personal one. */
+    identity?: string;
+  },
 ) {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
   // Read once: it decides the second verification and the audit log's "new device".
@@ -33,6 +42,7 @@ export async function completeSignIn(
     // A QR sign-in was confirmed on a signed-in phone with the number this browser showed: the second
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
+    (options.proof === 'session' && request.session?.userId === user.id) ||
     !user.mobile ||
     remembered;
   if (!direct && user.mobile) {
@@ -43,7 +53,7 @@ export async function completeSignIn(
       expires_in: SECOND_VERIFY_TTL_MS / 1000,
     });
   }
-  const session = await app.sessions.signIn(request, reply, user.id);
+  const session = await app.sessions.signIn(request, reply, user.id, options.identity ?? null);
   await app.devices.remember(user.id, request, reply);
   await recordAccountEvent(app, request, app.db, {
     type: 'account.signed_in',

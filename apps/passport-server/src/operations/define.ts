@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import type { AccessStatement, Permission } from '../access/statement';
+import type { Config } from '../config';
 import type { Database, User } from '../db/schema';
+import type { Admission, InvitationAdmission } from '../delivery/gate';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
 import type { DomainEvent, EventType } from '../events/catalogue';
@@ -35,10 +37,17 @@ export const caller = {
   apiKey: (scope: string) => ({ kind: 'apiKey', scope }) as const,
 } as const satisfies Record<string, CallerSpec | ((...args: never[]) => CallerSpec)>;
 
+/** A mobile or e-mail the request proved it holds with a code sent to it, beside the account's own. */
+export interface ProvenContact {
+  channel: 'mobile' | 'email';
+  /** Normalised, as stored. */
+  value: string;
+}
+
 /** The caller as the adapter proved it. */
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'person'; user: User }
+  | { kind: 'person'; user: User; provenContact?: ProvenContact }
   | ({ kind: 'identity' } & Actor)
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
@@ -51,6 +60,15 @@ export interface RequestContext {
   deviceId: string | null;
 }
 
+/**
+ * The outbound gate (src/delivery/gate.ts) for the request that asked: an operation admits its message
+ * (the budgets and the challenge) before it writes, so a refused send changes nothing; the adapter
+ * delivers the admitted message once the change has committed.
+ */
+export interface RequestGate {
+  admitInvitation(send: InvitationAdmission): Promise<Admission>;
+}
+
 /** What `run` is given: everything it may touch. */
 export interface OperationContext<C extends Caller = Caller> {
   readonly caller: C;
@@ -59,9 +77,14 @@ export interface OperationContext<C extends Caller = Caller> {
   /** The server clock, in ms (the test clock moves it). */
   now(): number;
   readonly access: AccessStatement;
+  /** The server's settings. */
+  readonly config: Config;
+  /** The server secret: keys what is stored only as its HMAC (tickets). */
+  readonly secret: Buffer;
   readonly deliver: Delivery;
   /** Seals an organisation's real-name fields at rest (the key derives from the server secret). */
   readonly realName: RealNameSealer;
+  readonly gate: RequestGate;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */

@@ -16,6 +16,11 @@ const RoleKeys = Type.Union(
   { description: 'a JSON array of role_key' },
 );
 const Url = Type.String({ maxLength: 2048 });
+/** Kept so older clients' calls still pass: the link is the server's own (PUBLIC_ORIGIN/invite). */
+const IgnoredLink = Type.String({
+  maxLength: 2048,
+  description: 'ignored: the link is the server’s own, its public origin’s /invite page',
+});
 const Extra = Type.String({
   maxLength: L.extraMaxBytes * 2,
   description: `a JSON object, as text; at most ${L.extraMaxBytes} bytes`,
@@ -77,7 +82,7 @@ const inviteFields = {
   deputy_name: Name,
   role_keys: Type.Optional(RoleKeys),
   next_url: Type.Optional(Url),
-  link: Type.Optional(Url),
+  link: Type.Optional(IgnoredLink),
   extra: Type.Optional(Extra),
 };
 
@@ -110,7 +115,7 @@ export const invitationSchemas = {
   inviteCancel: post('Cancel an invitation (invitation:cancel)', body({ ...subjectUid, invite_id: Id })),
   inviteResend: post(
     'Send an invitation again with a new ticket; the old link dies (invitation:update)',
-    body({ ...subjectUid, invite_id: Id, next_url: Type.Optional(Url), link: Type.Optional(Url) }),
+    body({ ...subjectUid, invite_id: Id, next_url: Type.Optional(Url), link: Type.Optional(IgnoredLink) }),
   ),
   inviteUpdate: post(
     'Change the name or roles of an open invitation (invitation:update)',

@@ -34,6 +34,9 @@ const NAMED = new Set([
   'organisation.role.unbanned',
   'organisation.role.granted',
   'organisation.role.revoked',
+  'organisation.member.invited',
+  'organisation.invitation.cancelled',
+  'organisation.member.joined',
 ]);
 
 const KNOWN_WORDS = new Set([
@@ -42,8 +45,11 @@ const KNOWN_WORDS = new Set([
   'audit.method.emailCode',
   'audit.method.thirdParty',
   'audit.method.qr',
+  'audit.method.session',
   'audit.channel.mobile',
   'audit.channel.email',
+  'audit.channel.chat',
+  'audit.channel.link',
 ]);
 
 /** An entry's event in words: "Signed in (password)", or its type when the page has no words for it. */

@@ -93,7 +93,7 @@ export function Invitations({ org, can }: SectionProps) {
     event.preventDefault();
     if (!name || (channel !== 'link' && !contact)) return;
     send.mutate(
-      { channel, contact, deputy_name: name, role_keys: role ? [role] : [], link: '/invite' },
+      { channel, contact, deputy_name: name, role_keys: role ? [role] : [] },
       {
         onSuccess: () => {
           setContact('');

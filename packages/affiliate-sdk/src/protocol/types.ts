@@ -260,7 +260,10 @@ export interface InviteBase extends SubjectUid {
   role_keys?: string[];
   /** Where the invitee goes after accepting: a same-origin path or an allowed origin. */
   next_url?: string;
-  /** The page the link opens (a same-origin path or allowed origin); default `/invite`. */
+  /**
+   * @deprecated Ignored: the link is the server's own (its public origin's `/invite` page), whatever
+   * the inviter sends.
+   */
   link?: string;
   /** Free JSON details kept with the invitation (at most 2 KiB). */
   extra?: Infos;
@@ -277,6 +280,7 @@ export interface InvitationRef extends SubjectUid {
 }
 export interface ResendInvitationPayload extends InvitationRef {
   next_url?: string;
+  /** @deprecated Ignored: the link is the server's own. */
   link?: string;
 }
 export interface UpdateInvitationPayload extends InvitationRef {

@@ -1,9 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
 import { PassportError } from '../../errors';
 import { normaliseEmail, normaliseMobile } from '../../lib/identifiers';
 
+/** The settings a mobile number is read by (the app's, or an operation's `ctx.config`). */
+type MobileSettings = { config: Pick<Config, 'defaultRegion' | 'fictionalNumbers' | 'allowedRegions'> };
+
 /** A mobile number in E.164, or INVALID_MOBILE / REGION_NOT_ALLOWED. */
-export function mobileOf(app: FastifyInstance, input: string): string {
+export function mobileOf(app: MobileSettings, input: string): string {
   const mobile = normaliseMobile(input, app.config.defaultRegion, {
     fictional: app.config.fictionalNumbers,
   });

@@ -31,6 +31,53 @@ const Member = Type.Object({
   memberName: Type.String(),
   roleKeys: Type.Array(RoleKey),
 });
+/**
+ * Invitations and the members they bring. No event carries the invited mobile, e-mail or chat id (only
+ * the channel) nor the ticket: the invitation's id leads to the row, which erasure empties.
+ */
+const InviteChannel = Type.Union([
+  Type.Literal('mobile'),
+  Type.Literal('email'),
+  Type.Literal('chat'),
+  Type.Literal('link'),
+]);
+const invitationEvents = [
+  defineEvent({
+    type: 'organisation.member.invited',
+    version: 1,
+    summary: 'A member was invited on a channel, as an identity to be, with these roles.',
+    data: Type.Object({
+      invitationId: Type.String(),
+      channel: InviteChannel,
+      /** The identity acceptance makes (a deputy id). */
+      memberId: Type.String(),
+      roleKeys: Type.Array(RoleKey),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.invitation.cancelled',
+    version: 1,
+    summary: 'An invitation was cancelled (its link died), or withdrawn because its message failed.',
+    data: Type.Object({
+      invitationId: Type.String(),
+      channel: InviteChannel,
+      reason: Type.Union([Type.Literal('cancelled'), Type.Literal('undelivered')]),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.member.joined',
+    version: 1,
+    summary: 'A person accepted an invitation and became a member with its roles.',
+    data: Type.Object({
+      invitationId: Type.String(),
+      channel: InviteChannel,
+      memberId: Type.String(),
+      roleKeys: Type.Array(RoleKey),
+      /** The inviter's identity, while it exists. */
+      inviterId: Type.Union([Type.String(), Type.Null()]),
+    }),
+  }),
+] as const;
 
 export const organisationEvents = [
   defineEvent({
@@ -118,4 +165,5 @@ export const organisationEvents = [
     summary: 'A role was taken from a member (one event per member).',
     data: RoleLink,
   }),
+  ...invitationEvents,
 ] as const;

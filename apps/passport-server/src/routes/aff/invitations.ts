@@ -1,124 +1,127 @@
+import { operationRoute } from '../../adapters/operation-route';
 import { PassportError } from '../../errors';
+import {
+  answerIssued,
+  provedInvitee,
+  sendInvitationCode,
+  signInAccepted,
+} from '../../flows/organisation-invitations';
 import {
   acceptInvitation,
   cancelInvitation,
   checkInvitation,
-  invite,
+  invitationCodeTarget,
+  inviteByChat,
+  inviteByEmail,
+  inviteByLink,
+  inviteByMobile,
   listInvitations,
   resendInvitation,
-  sendInvitationCode,
   updateInvitation,
-} from '../../flows/organisation-invitations';
+} from '../../operations/organisation/invitations';
 import { affiliatePaths as paths } from '../../protocol';
 import {
   AcceptedData,
   CodeSentData,
   InvitationData,
-  InvitationPage,
   PageParams,
-  PreviewData,
   invitationSchemas as schemas,
 } from '../../schemas/invitations';
 import { flowRoute } from '../declare';
 
-/** Invitations (flows/organisation-invitations), issue 13. */
+/**
+ * Invitations: the operations of src/operations/organisation/invitations.ts. A send is admitted in the
+ * operation and delivered once it has committed; acceptance proves the invitee before it and signs the
+ * new member in through completeSignIn after it (src/flows/organisation-invitations.ts).
+ */
 
-export const inviteByMobile = flowRoute({
+/** Issued and resent invitations: the message goes out after the commit; the answer is the invitation. */
+const issuing = { data: InvitationData, after: answerIssued };
+
+export const inviteByMobileRoute = operationRoute(inviteByMobile, {
   method: 'POST',
   schema: schemas.inviteByMobile,
-  data: InvitationData,
   at: [['aff', paths.inviteByMobile]],
-  run: (app, request) => invite(app, request, 'mobile', request.body),
+  ...issuing,
 });
 
-export const inviteByEmail = flowRoute({
+export const inviteByEmailRoute = operationRoute(inviteByEmail, {
   method: 'POST',
   schema: schemas.inviteByEmail,
-  data: InvitationData,
   at: [['aff', paths.inviteByEmail]],
-  run: (app, request) => invite(app, request, 'email', request.body),
+  ...issuing,
 });
 
-export const inviteByChat = flowRoute({
+export const inviteByChatRoute = operationRoute(inviteByChat, {
   method: 'POST',
   schema: schemas.inviteByChat,
-  data: InvitationData,
   at: [['aff', paths.inviteByChat]],
-  run: (app, request) => invite(app, request, 'chat', request.body),
+  ...issuing,
 });
 
-export const inviteByLink = flowRoute({
+export const inviteByLinkRoute = operationRoute(inviteByLink, {
   method: 'POST',
   schema: schemas.inviteByLink,
-  data: InvitationData,
   at: [['aff', paths.inviteByLink]],
-  run: (app, request) => invite(app, request, 'link', { ...request.body, contact: undefined }),
+  ...issuing,
 });
 
-export const inviteListFirst = flowRoute({
+export const inviteListFirst = operationRoute(listInvitations, {
   method: 'GET',
   schema: schemas.inviteList,
-  data: InvitationPage,
   at: [['aff', paths.inviteList]],
-  run: (app, request) => listInvitations(app, request, { ...request.query, page: 1 }),
+  input: (request) => ({ ...request.query, page: 1 }),
 });
 
-export const inviteList = flowRoute({
+export const inviteList = operationRoute(listInvitations, {
   method: 'GET',
   schema: { ...schemas.inviteList, params: PageParams },
-  data: InvitationPage,
   at: [['aff', `${paths.inviteList}:page/`]],
-  run: (app, request) => {
-    const page = /^[1-9][0-9]{0,5}$/.test(request.params.page) ? Number(request.params.page) : Number.NaN;
-    if (Number.isNaN(page)) throw new PassportError('notFound');
-    return listInvitations(app, request, { ...request.query, page });
+  input: (request) => {
+    // The page in the path; anything but a page number is a 404 like any unknown path.
+    if (!/^[1-9][0-9]{0,5}$/.test(request.params.page)) throw new PassportError('notFound');
+    return { ...request.query, page: Number(request.params.page) };
   },
 });
 
-export const inviteCancel = flowRoute({
+export const inviteCancel = operationRoute(cancelInvitation, {
   method: 'POST',
   schema: schemas.inviteCancel,
-  data: InvitationData,
   at: [['aff', paths.inviteCancel]],
-  run: (app, request) => cancelInvitation(app, request, request.body),
 });
 
-export const inviteResend = flowRoute({
+export const inviteResend = operationRoute(resendInvitation, {
   method: 'POST',
   schema: schemas.inviteResend,
-  data: InvitationData,
   at: [['aff', paths.inviteResend]],
-  run: (app, request) => resendInvitation(app, request, request.body),
+  ...issuing,
 });
 
-export const inviteUpdate = flowRoute({
+export const inviteUpdate = operationRoute(updateInvitation, {
   method: 'POST',
   schema: schemas.inviteUpdate,
-  data: InvitationData,
   at: [['aff', paths.inviteUpdate]],
-  run: (app, request) => updateInvitation(app, request, request.body),
 });
 
-export const inviteCheck = flowRoute({
+export const inviteCheck = operationRoute(checkInvitation, {
   method: 'POST',
   schema: schemas.inviteCheck,
-  data: PreviewData,
   at: [['aff', paths.inviteCheck]],
-  run: (app, request) => checkInvitation(app, request.body),
 });
 
-export const inviteSendCode = flowRoute({
+export const inviteSendCode = operationRoute(invitationCodeTarget, {
   method: 'POST',
   schema: schemas.inviteSendCode,
   data: CodeSentData,
   at: [['aff', paths.inviteSendCode]],
-  run: (app, request) => sendInvitationCode(app, request, request.body),
+  after: (app, request, _reply, { output }) => sendInvitationCode(app, request, output),
 });
 
-export const inviteAccept = flowRoute({
+export const inviteAccept = operationRoute(acceptInvitation, {
   method: 'POST',
   schema: schemas.inviteAccept,
   data: AcceptedData,
   at: [['aff', paths.inviteAccept]],
-  run: (app, request, reply) => acceptInvitation(app, request, reply, request.body),
+  principal: (app, request, input) => provedInvitee(app, request, input),
+  after: signInAccepted,
 });
