@@ -22,12 +22,12 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A flaky browser test is a bug to fix, not to retry.
   retries: 0,
-  // A test may start a server (the first of its settings in its worker) and a browser context; on a
-  // loaded 2-core machine that alone can take a minute.
-  timeout: 120_000,
-  // One step (a registration: argon2id, a send, a page) took over 10 s with three workers on the busy
-  // 2-core machine; 30 s is a bound that holds under load, and costs a passing test nothing.
-  expect: { timeout: 30_000 },
+  // Hang detectors, not speed bounds. A test may start a server (the first of its settings in its
+  // worker) and a browser context, and the suite runs beside every other suite on two cores: on a
+  // loaded machine that alone can take minutes. One step (a registration: argon2id, a send, a page)
+  // took over 10 s with three workers on the busy machine; a bound costs a passing test nothing.
+  timeout: 300_000,
+  expect: { timeout: 60_000 },
   // The JSON report feeds the test run's timing table (scripts/test-timings.mjs): written only where
   // scripts/test.mjs names its file (without one, Playwright would print it).
   reporter: [

@@ -41,8 +41,10 @@ export default defineConfig({
     // estimator's worker thread and the puzzle render process, shared by design) and no test mocks a
     // module (vi.mock) or the environment; each test file still builds its own servers.
     isolate: false,
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Hang detectors, not speed bounds: CI runs this suite beside every other on two cores, where a
+    // loaded machine stretches a second of CPU to many (a server's start in a hook most of all).
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     projects,
   },
 });

@@ -32,7 +32,7 @@ export class Outbox {
           found = newest ? /\b(\d{6})\b/.exec(newest.text)?.[1] : undefined;
           return found;
         },
-        { message: `a code sent to ${to}`, timeout: 10_000 },
+        { message: `a code sent to ${to}` },
       )
       .toBeTruthy();
     return found as string;

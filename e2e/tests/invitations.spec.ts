@@ -48,7 +48,6 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   server,
   outbox,
 }) => {
-  test.setTimeout(240_000);
   // The manager: register, create the organisation and a role, act as the organisation identity.
   const bossMobile = uniqueMobile();
   await registerByMobile(page, server, outbox, { mobile: bossMobile, password: PASSWORD });

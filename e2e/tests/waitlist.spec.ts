@@ -41,8 +41,6 @@ async function signedInApi(origin: string, outbox: Outbox, mobile: string): Prom
 }
 
 test.describe('the waitlist', () => {
-  // Two server starts and three code round trips: more than the default minute on a shared machine.
-  test.describe.configure({ timeout: 180_000 });
   let dataDir: string;
   let first: RunningServer | undefined;
   let server: RunningServer;

@@ -107,8 +107,6 @@ test('a signed-out visit to the workbench goes to login and comes back after sig
 });
 
 test('next never sends the browser off the site', async ({ page, server, outbox }) => {
-  // About 65 page loads (~25 s on an idle 2-core machine): a bound that holds under load.
-  test.setTimeout(240_000);
   const { origin } = server;
   // Every spelling the one redirect rule refuses or sends off this origin (dot segments such as
   // `/.//evil.example` included), from the protocol's table.

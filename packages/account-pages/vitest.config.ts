@@ -8,8 +8,9 @@ export default defineConfig({
     // One module registry (and jsdom) per worker, not per file: creating them per file was most of this
     // suite's time in CI, where every package's tests share two cores. Tests reset what they share.
     isolate: false,
-    // CI runs every package's suite at once on two cores.
-    testTimeout: 20_000,
+    // A hang detector, not a speed bound: CI runs every suite at once on two cores, where a loaded
+    // machine stretches a second of CPU to many.
+    testTimeout: 120_000,
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['test/support/setup.ts'],

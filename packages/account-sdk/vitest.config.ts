@@ -6,8 +6,9 @@ export default defineConfig({
     // One module registry (and jsdom) per worker, not per file: creating them per file was most of this
     // suite's time in CI, where every package's tests share two cores. Tests reset what they share.
     isolate: false,
-    // CI runs every package's suite at once on two cores; property tests need headroom there.
-    testTimeout: 20_000,
+    // A hang detector, not a speed bound: CI runs every suite at once on two cores, where a loaded
+    // machine stretches a second of CPU to many.
+    testTimeout: 120_000,
     include: ['test/**/*.test.ts'],
     // The *.test-d.ts files are type-checked by the package's typecheck task (tsc -p tsconfig.json takes
     // in test/); checking them in Vitest as well ran a second tsc beside it in CI.

@@ -5,8 +5,9 @@ export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   ssr: { resolve: { conditions: ['@portico/source'] } },
   test: {
-    // CI runs every package's suite at once on two cores.
-    testTimeout: 20_000,
+    // A hang detector, not a speed bound: CI runs every suite at once on two cores, where a loaded
+    // machine stretches a second of CPU to many.
+    testTimeout: 120_000,
     include: ['test/**/*.test.ts'],
     // The *.test-d.ts files are type-checked by the package's typecheck task (tsc -p tsconfig.json takes
     // in test/); checking them in Vitest as well ran a second tsc beside it in CI.

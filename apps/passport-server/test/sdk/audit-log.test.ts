@@ -253,7 +253,7 @@ describe('an organisation’s audit log', () => {
       user_identity_id: identity.user_identity_id,
     });
     const page = await until(
-      () => aff.listAuditLog(boss.client, { sec_subject_uid: sid, type: 'organisation.member.' }),
+      () => aff.listAuditLog(boss.client, { sec_subject_uid: sid, type: 'organisation.member.removed' }),
       (p) => p.entries.length === 1,
       'the removal',
     );
