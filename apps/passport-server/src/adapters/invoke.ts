@@ -6,6 +6,7 @@ import { assertHolds } from '../access/statement';
 import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
 import { actorIn } from '../domain/organisations/actors';
+import { createTickets } from '../domain/tickets/tickets';
 import { PassportError } from '../errors';
 import type { DomainEvent } from '../events/catalogue';
 import { recordEvents } from '../events/outbox';
@@ -87,6 +88,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           now: () => app.runtime.now(),
           access: app.organisations.access,
           deliver: app.delivery,
+          tickets: createTickets(app, tx),
           newId: randomUUID,
           request,
           emit(event) {

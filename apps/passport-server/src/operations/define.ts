@@ -3,6 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import type { AccessStatement, Permission } from '../access/statement';
 import type { Database, User } from '../db/schema';
 import type { Actor } from '../domain/organisations/actors';
+import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
 import type { Delivery } from '../plugins/app/delivery';
 
@@ -59,6 +60,11 @@ export interface OperationContext<C extends Caller = Caller> {
   now(): number;
   readonly access: AccessStatement;
   readonly deliver: Delivery;
+  /**
+   * The single-use tickets a code earned in an earlier step (src/domain/tickets), read and spent
+   * through `tx`: a ticket spent by a change that fails is not spent.
+   */
+  readonly tickets: Tickets;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */

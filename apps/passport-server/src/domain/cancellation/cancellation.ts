@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { onPostgres } from '../../db/dialect';
 import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { recordEvents } from '../../events/outbox';
@@ -66,11 +67,24 @@ export async function startCoolingOff(app: FastifyInstance, user: User): Promise
  * would give the account something erasure must not take (an organisation to manage). Its row is
  * locked on PostgreSQL, so a confirmation landing at the same time waits for it or is seen by it.
  */
-export async function assertNotLeaving(app: FastifyInstance, trx: Kysely<Database>, userId: string) {
-  let read = trx.selectFrom('users').select('cancel_erase_at').where('id', '=', userId);
-  if (app.database.dialect === 'postgres') read = read.forUpdate();
-  const row = await read.executeTakeFirst();
+export async function assertStaying(trx: Kysely<Database>, userId: string): Promise<void> {
+  const row = await lockedAccount(trx, userId);
   if (!row || row.cancel_erase_at !== null) throw new PassportError('cancellationPending');
+}
+
+/** assertStaying for the flows that are not operations yet. */
+export const assertNotLeaving = (_app: FastifyInstance, trx: Kysely<Database>, userId: string) =>
+  assertStaying(trx, userId);
+
+/**
+ * The account's cancellation state, its row locked (PostgreSQL) until the transaction ends: what
+ * changes who manages an organisation and what confirms a cancellation read it first, so of the two
+ * racing one waits for the other and sees what it did.
+ */
+export function lockedAccount(trx: Kysely<Database>, userId: string) {
+  let read = trx.selectFrom('users').select(['id', 'cancel_erase_at']).where('id', '=', userId);
+  if (onPostgres(trx)) read = read.forUpdate();
+  return read.executeTakeFirst();
 }
 
 /** Withdraws a pending cancellation; the account is as it was (nothing was removed yet). */

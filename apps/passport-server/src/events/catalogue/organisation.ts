@@ -58,3 +58,17 @@ export const organisationEvents = [
     data: RoleLink,
   }),
 ] as const;
+
+/** Who manages the organisation (src/operations/organisation/transfer.ts). */
+export const managerEvents = [
+  defineEvent({
+    type: 'organisation.manager.transferred',
+    version: 1,
+    summary:
+      'The manager handed the organisation to another member, who accepted: `from` and `to` are the member identities; the target is the new manager’s account.',
+    data: Type.Object({
+      from: Type.String({ description: 'the identity that was the manager' }),
+      to: Type.String({ description: 'the identity that is the manager now' }),
+    }),
+  }),
+] as const;
