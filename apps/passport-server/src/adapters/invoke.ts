@@ -87,6 +87,8 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           tx,
           now: () => app.runtime.now(),
           access: app.organisations.access,
+          config: app.config,
+          cancellation: app.cancellation,
           deliver: app.delivery,
           tickets: createTickets(app, tx),
           newId: randomUUID,

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { eventContextOf } from '../events/record';
 import type { CallerSpec, Operation } from '../operations/define';
@@ -33,6 +33,16 @@ export function operationRoute<
     output?: (output: Static<O>) => unknown;
     /** The documented success data; by default the operation's output schema. */
     data?: TSchema;
+    /**
+     * The family's own work once the change committed, which needs the request or the reply: a code
+     * sent through the risk rules, a cookie cleared. A failure in it does not undo the change.
+     */
+    after?: (
+      app: FastifyInstance,
+      request: FlowRequest<R>,
+      reply: FastifyReply,
+      output: Static<O>,
+    ) => Promise<void>;
   },
 ): FlowRoute {
   assertMountable(operation as unknown as Operation);
@@ -45,10 +55,11 @@ export function operationRoute<
     schema: { ...route.schema, [inputAt]: operation.input },
     data: route.data ?? operation.output,
     at: route.at,
-    run: async (app, request) => {
+    run: async (app, request, reply) => {
       // Where the request came from, read as the flows' own events read it.
       const { ip = null, deviceId = null } = eventContextOf(app, request);
       const output = await invoke(app, operation, inputOf(request), principalOf(request), { ip, deviceId });
+      if (route.after) await route.after(app, request, reply, output);
       return route.output ? route.output(output) : output;
     },
   });

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import type { AccessStatement, Permission } from '../access/statement';
+import type { Config } from '../config';
 import type { Database, User } from '../db/schema';
+import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
@@ -59,6 +61,10 @@ export interface OperationContext<C extends Caller = Caller> {
   /** The server clock, in ms (the test clock moves it). */
   now(): number;
   readonly access: AccessStatement;
+  /** The server's configuration (read only). */
+  readonly config: Readonly<Config>;
+  /** What blocks a cancellation and what it takes away, as the areas registered them at start. */
+  readonly cancellation: CancellationRegistry;
   readonly deliver: Delivery;
   /**
    * The single-use tickets a code earned in an earlier step (src/domain/tickets), read and spent

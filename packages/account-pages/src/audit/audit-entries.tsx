@@ -27,6 +27,7 @@ const NAMED = new Set([
   'organisation.role.unbanned',
   'organisation.role.granted',
   'organisation.role.revoked',
+  'organisation.manager.transferred',
 ]);
 
 const KNOWN_WORDS = new Set([

@@ -56,6 +56,7 @@ export const { useTranslate: useAuditT } = defineMessages(
     'organisation.role.unbanned': '启用了角色 {roleKey}',
     'organisation.role.granted': '授予角色 {roleKey}',
     'organisation.role.revoked': '收回角色 {roleKey}',
+    'organisation.manager.transferred': '接任了组织管理员',
   },
   {
     'audit.recent': 'Recent security activity',
@@ -112,6 +113,7 @@ export const { useTranslate: useAuditT } = defineMessages(
     'organisation.role.unbanned': 'Lifted the ban on the role {roleKey}',
     'organisation.role.granted': 'Gave the role {roleKey}',
     'organisation.role.revoked': 'Took the role {roleKey}',
+    'organisation.manager.transferred': 'Took over as the organisation’s manager',
   },
 );
 

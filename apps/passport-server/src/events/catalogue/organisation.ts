@@ -65,7 +65,7 @@ export const managerEvents = [
     type: 'organisation.manager.transferred',
     version: 1,
     summary:
-      'The manager handed the organisation to another member, who accepted: `from` and `to` are the member identities; the target is the new manager’s account.',
+      'The named member accepted the manager’s hand-over and manages the organisation now: `from` and `to` are the member identities; the actor is the new manager, the target the old one’s account.',
     data: Type.Object({
       from: Type.String({ description: 'the identity that was the manager' }),
       to: Type.String({ description: 'the identity that is the manager now' }),

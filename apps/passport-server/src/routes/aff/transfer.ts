@@ -15,7 +15,7 @@ import {
 } from '../../operations/organisation/transfer';
 import { affiliatePaths as paths } from '../../protocol';
 import { CodeSentData, invitationSchemas as schemas, TicketData } from '../../schemas/invitations';
-import { type FlowRoute, flowRoute } from '../declare';
+import { flowRoute } from '../declare';
 
 /**
  * The manager transfer: its changes are the operations of src/operations/organisation/transfer.ts; its
@@ -44,20 +44,13 @@ export const managerCheckNew = operationRoute(checkNewManager, {
   at: [['aff', paths.managerCheckNew]],
 });
 
-const started = operationRoute(startTransfer, {
+export const managerStart = operationRoute(startTransfer, {
   method: 'POST',
   schema: schemas.managerStart,
   at: [['aff', paths.managerStart]],
+  // The new manager's code goes once the transfer committed, through the risk rules.
+  after: (app, request) => codeToNewManager(app, request, request.body.subject_uid),
 });
-/** The start, then the new manager's code: sent once the transfer committed, through the risk rules. */
-export const managerStart: FlowRoute = {
-  ...started,
-  run: async (app, request, reply) => {
-    const transfer = (await started.run(app, request, reply)) as { sec_subject_uid: string };
-    await codeToNewManager(app, request, transfer.sec_subject_uid);
-    return transfer;
-  },
-};
 
 export const managerSendNewCode = flowRoute({
   method: 'POST',
