@@ -597,7 +597,7 @@ describe('manager transfer', () => {
     expect((await aff.userPermissions(boss.client, { subject_uid: boss.sid })).is_manager).toBe(false);
   });
 
-  it('a ticket serves only the person who earned it, and only in its life', async () => {
+  it('another person’s use leaves a ticket alone; a ticket past its life is refused', async () => {
     const boss = await manager();
     const heir = await member(boss, ['member:read']);
     await aff.startManagerTransfer(boss.client, {

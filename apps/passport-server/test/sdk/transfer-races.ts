@@ -92,8 +92,10 @@ export function transferRaces(serverOf: () => SdkServer): void {
       expect(await managersOf(server, boss.sid)).toEqual([accepted ? heir.userId : boss.userId]);
       const events = await transferEvents(server, boss.sid);
       expect(events).toHaveLength(accepted ? 1 : 0);
-      if (accepted)
+      if (accepted) {
         expect(events[0]).toMatchObject({ actor_user_id: heir.userId, target_user_id: boss.userId });
+        expect(JSON.parse(String(events[0]!.data))).toEqual({ from: boss.identity, to: heir.identity });
+      }
       expect((await aff.pendingManagerTransfer(boss.client, { subject_uid: boss.sid })).transfer).toBeNull();
     }
   });
