@@ -6,6 +6,7 @@ import { assertHolds } from '../access/statement';
 import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
 import { actorIn } from '../domain/organisations/actors';
+import { createTickets } from '../domain/tickets/tickets';
 import { PassportError } from '../errors';
 import type { DomainEvent } from '../events/catalogue';
 import { recordEvents } from '../events/outbox';
@@ -108,6 +109,8 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           deliver: app.delivery,
           realName: app.organisations.realName,
           gate: options.gate ?? NO_GATE,
+          cancellation: app.cancellation,
+          tickets: createTickets(app, tx),
           newId: randomUUID,
           request,
           emit(event) {

@@ -53,7 +53,8 @@ export function operationRoute<
     principal?: (app: FastifyInstance, request: FlowRequest<R>, input: Static<I>) => Promise<Principal>;
     /**
      * What the route does once the change has committed, outside its transaction — delivering an
-     * admitted message, signing in through completeSignIn — and the family's data it answers.
+     * admitted message, signing in through completeSignIn, clearing a cookie — and the family's data it
+     * answers. A failure in it does not undo the change.
      */
     after?: (
       app: FastifyInstance,

@@ -1,40 +1,23 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  abandonCancellation,
-  CANCEL_PURPOSES,
-  CANCEL_TICKET_PURPOSE,
-  type CancelWay,
-  cancelCheck,
-  exportAccountData,
-  startCoolingOff,
-  verifyWays,
-} from '../domain/cancellation/cancellation';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CANCEL_TICKET_PURPOSE, type CancelWay, cancelCheck } from '../domain/cancellation/cancellation';
 import { codeLaneOf } from '../domain/codes/codes';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
-import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
 import { CodeType } from '../protocol';
 
 /**
- * Account cancellation (spec §4: verify way, check, confirm with abandon, request). The person
- * verifies inside this flow with the code and password rules of the rest of the server (the one-time
- * codes service and its guess budget; the password failure counters of password/update) and gets a
- * short-lived single-use cancel_ticket bound to their account; cancel/confirm spends it.
+ * Account cancellation's proof step (spec §4): the person verifies with the code and password rules
+ * of the rest of the server (the one-time codes service and its guess budget; the password failure
+ * counters of password/update) and gets a short-lived single-use cancel_ticket bound to their account;
+ * cancel/confirm spends it (src/operations/account/cancellation.ts). It stays a flow: the codes go
+ * through lanes and counters read from the request (its address, its device) and kept in the store.
  */
 
 /** The purpose of the codes sent to the account's own mobile or e-mail: "logged-in verify" (22). */
 const PURPOSE = CodeType.oldMobile;
-
-export function cancelVerifyWay(request: FastifyRequest) {
-  return { ways: verifyWays(requireSession(request).user) };
-}
-
-export function checkCancellation(app: FastifyInstance, request: FastifyRequest) {
-  return cancelCheck(app, requireSession(request).user);
-}
 
 /** The target of a way, or CANCEL_WAY_UNAVAILABLE. */
 function targetOf(way: CancelWay, user: { mobile: string | null; email: string | null }) {
@@ -49,7 +32,8 @@ export async function requestCancellation(
   input: { way: CancelWay; send?: number; code?: string; password?: string },
 ) {
   const { user } = requireSession(request);
-  const check = await cancelCheck(app, user);
+  const scope = { db: app.db, now: app.runtime.now(), config: app.config };
+  const check = await cancelCheck(app.cancellation, scope, user);
   if (check.blockers.length > 0) throw new PassportError('cancelBlocked', { blockers: check.blockers });
   if (user.cancel_erase_at !== null) throw new PassportError('cancelAlreadyPending');
 
@@ -94,50 +78,4 @@ async function verifyCurrentPassword(
 ) {
   if (!(await currentPasswordIsRight(app, request.ip, userId, hash, password)))
     throw new PassportError('currentPasswordWrong');
-}
-
-/**
- * cancel/confirm: with a cancel_ticket, starts the cooling-off period and signs the account out
- * everywhere (this browser included); with abandon=1, withdraws a pending cancellation (the person
- * signed in again during the period).
- */
-export async function confirmCancellation(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  input: { cancel_ticket?: string; abandon?: number },
-) {
-  const { user } = requireSession(request);
-  if (input.abandon === 1) {
-    await abandonCancellation(app, user.id);
-    await recordAccountEvent(app, request, app.db, {
-      type: 'account.cancellation_abandoned',
-      userId: user.id,
-      data: {},
-    });
-    return { state: 'abandoned' as const };
-  }
-  if (!input.cancel_ticket) throw new PassportError('invalidParam', { field: 'body/cancel_ticket' });
-  const check = await cancelCheck(app, user);
-  if (check.blockers.length > 0) throw new PassportError('cancelBlocked', { blockers: check.blockers });
-  await app.tickets.consume({
-    ticket: input.cancel_ticket,
-    purposes: CANCEL_PURPOSES,
-    channel: 'mobile',
-    target: user.id,
-    userId: user.id,
-  });
-  const eraseAt = await startCoolingOff(app, user);
-  await recordAccountEvent(app, request, app.db, {
-    type: 'account.cancellation_requested',
-    userId: user.id,
-    data: { eraseAt },
-  });
-  await app.sessions.signOut(request, reply);
-  await app.sessions.revokeAll(user.id);
-  return { state: 'pending' as const, erase_at: eraseAt };
-}
-
-export async function exportData(app: FastifyInstance, request: FastifyRequest) {
-  return exportAccountData(app, requireSession(request).user);
 }

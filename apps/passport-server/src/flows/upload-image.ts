@@ -30,7 +30,7 @@ export async function uploadImage(app: FastifyInstance, request: FastifyRequest,
   await app.db.transaction().execute(async (trx) => {
     // Counted first: the charge locks the account, so concurrent uploads are counted one at a time and
     // one refused writes nothing.
-    await chargeUpdate(app, trx, session.userId, PROFILE_NAMESPACE, kind);
+    await chargeUpdate(trx, app.config.profileQuotas, session.userId, PROFILE_NAMESPACE, kind, now);
     await trx
       .insertInto('images')
       .values({

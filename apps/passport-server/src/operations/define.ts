@@ -4,8 +4,10 @@ import type { AccessStatement, Permission } from '../access/statement';
 import type { Config } from '../config';
 import type { Database, User } from '../db/schema';
 import type { Admission, InvitationAdmission } from '../delivery/gate';
+import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
+import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
 import type { Delivery } from '../plugins/app/delivery';
 
@@ -85,6 +87,13 @@ export interface OperationContext<C extends Caller = Caller> {
   /** Seals an organisation's real-name fields at rest (the key derives from the server secret). */
   readonly realName: RealNameSealer;
   readonly gate: RequestGate;
+  /** What blocks a cancellation and what it takes away, as the areas registered them at start. */
+  readonly cancellation: CancellationRegistry;
+  /**
+   * The single-use tickets a code earned in an earlier step (src/domain/tickets), read and spent
+   * through `tx`: a ticket spent by a change that fails is not spent.
+   */
+  readonly tickets: Tickets;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */

@@ -199,7 +199,11 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
       const times = DEFAULT_QUOTAS['profile.name']!.times;
       const outcomes = await Promise.allSettled(
         Array.from({ length: times + 5 }, (_, i) =>
-          updateProfile(server.app, user.id, { name: `Name ${i}` }, { at: Date.now() }),
+          server.app.db
+            .transaction()
+            .execute((trx) =>
+              updateProfile(trx, server.app.config.profileQuotas, user.id, { name: `Name ${i}` }, Date.now()),
+            ),
         ),
       );
       const done = outcomes.filter((o) => o.status === 'fulfilled');

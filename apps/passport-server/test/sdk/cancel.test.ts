@@ -51,7 +51,7 @@ beforeAll(async () => {
         async (app: FastifyInstance) => {
           app.cancellation.addBlocker({
             key: 'sole_manager',
-            check: async (_app, user) =>
+            check: async (_scope, user) =>
               soleManagers.has(user.id) ? { organisations: ['Example Ltd'] } : null,
           });
         },

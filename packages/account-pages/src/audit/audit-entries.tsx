@@ -37,6 +37,7 @@ const NAMED = new Set([
   'organisation.member.invited',
   'organisation.invitation.cancelled',
   'organisation.member.joined',
+  'organisation.manager.transferred',
 ]);
 
 const KNOWN_WORDS = new Set([

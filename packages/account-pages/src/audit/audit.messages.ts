@@ -69,6 +69,7 @@ export const { useTranslate: useAuditT } = defineMessages(
     'organisation.member.invited': '通过{channel}邀请了成员',
     'organisation.invitation.cancelled': '取消了通过{channel}发出的邀请',
     'organisation.member.joined': '接受邀请，加入了组织',
+    'organisation.manager.transferred': '接任了组织管理员',
   },
   {
     'audit.recent': 'Recent security activity',
@@ -138,6 +139,7 @@ export const { useTranslate: useAuditT } = defineMessages(
     'organisation.member.invited': 'Invited a member by {channel}',
     'organisation.invitation.cancelled': 'Cancelled an invitation sent by {channel}',
     'organisation.member.joined': 'Accepted an invitation and joined',
+    'organisation.manager.transferred': 'Took over as the organisation’s manager',
   },
 );
 

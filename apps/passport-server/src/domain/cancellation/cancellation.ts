@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { onPostgres } from '../../db/dialect';
 import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { recordEvents } from '../../events/outbox';
 import { mask } from '../../lib/identifiers';
 import { imageUrl } from '../profile/images';
+import type { CancellationRegistry, CancelScope } from './registry';
 
 /** The ticket purpose of a cancellation (never a code type: no code is ever sent for it). */
 export const CANCEL_TICKET_PURPOSE = 9001;
@@ -21,63 +23,81 @@ export function verifyWays(user: User): { way: CancelWay; target: string }[] {
   return ways;
 }
 
-/** What blocks the cancellation and what it will take away, from the registry. */
-export async function cancelCheck(app: FastifyInstance, user: User) {
+/** What blocks the cancellation and what it will take away, from the registry, read through `scope.db`. */
+export async function cancelCheck(registry: CancellationRegistry, scope: CancelScope, user: User) {
   const blockers: { key: string; detail?: Record<string, unknown> }[] = [];
-  for (const blocker of app.cancellation.blockers) {
-    const detail = await blocker.check(app, user);
+  for (const blocker of registry.blockers) {
+    const detail = await blocker.check(scope, user);
     if (detail)
       blockers.push(Object.keys(detail).length ? { key: blocker.key, detail } : { key: blocker.key });
   }
   const losses: { key: string; count: number }[] = [];
-  for (const loss of app.cancellation.losses) {
-    const count = await loss.count(app, user);
+  for (const loss of registry.losses) {
+    const count = await loss.count(scope, user);
     if (count > 0) losses.push({ key: loss.key, count });
   }
   return {
     can_cancel: blockers.length === 0 && user.cancel_erase_at === null,
     blockers,
     losses,
-    cooling_off_days: app.config.cancelCoolingOffDays,
+    cooling_off_days: scope.config.cancelCoolingOffDays,
     ...(user.cancel_erase_at !== null ? { erase_at: Number(user.cancel_erase_at) } : {}),
   };
 }
 
 /**
- * Starts the cooling-off period: a conditional update (only an account not already waiting), so two
- * confirmations make one. Answers when the data will be erased.
+ * Starts the cooling-off period and signs the account out everywhere: a conditional update (only an
+ * account not already waiting), so two confirmations make one. Answers when the data will be erased.
  */
-export async function startCoolingOff(app: FastifyInstance, user: User): Promise<number> {
-  const now = app.runtime.now();
-  const eraseAt = now + app.config.cancelCoolingOffDays * 86_400_000;
-  const result = await app.db
+export async function startCoolingOff(
+  trx: Kysely<Database>,
+  userId: string,
+  now: number,
+  coolingOffDays: number,
+): Promise<number> {
+  const eraseAt = now + coolingOffDays * 86_400_000;
+  const result = await trx
     .updateTable('users')
     .set({ cancel_requested_at: now, cancel_erase_at: eraseAt, updated_at: now })
-    .where('id', '=', user.id)
+    .where('id', '=', userId)
     .where('cancel_erase_at', 'is', null)
     .where('erased_at', 'is', null)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new PassportError('cancelAlreadyPending');
+  await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
   return eraseAt;
 }
 
 /**
  * CANCELLATION_PENDING while the account's cancellation is pending, read inside the transaction that
  * would give the account something erasure must not take (an organisation to manage). Its row is
- * locked on PostgreSQL, so a confirmation landing at the same time waits for it or is seen by it.
+ * locked (lockedAccount), so a confirmation landing at the same time waits for it or is seen by it.
  */
-export async function assertNotLeaving(app: FastifyInstance, trx: Kysely<Database>, userId: string) {
-  let read = trx.selectFrom('users').select('cancel_erase_at').where('id', '=', userId);
-  if (app.database.dialect === 'postgres') read = read.forUpdate();
-  const row = await read.executeTakeFirst();
+export async function assertStaying(trx: Kysely<Database>, userId: string): Promise<void> {
+  const row = await lockedAccount(trx, userId);
   if (!row || row.cancel_erase_at !== null) throw new PassportError('cancellationPending');
 }
 
+/** assertStaying for the flows that are not operations yet. */
+export const assertNotLeaving = (_app: FastifyInstance, trx: Kysely<Database>, userId: string) =>
+  assertStaying(trx, userId);
+
+/**
+ * The account as it is now, its row locked (PostgreSQL) until the transaction ends: what gives the
+ * account an organisation to manage and what confirms its cancellation read it first, so of two such
+ * requests one waits for the other and sees what it did.
+ */
+export function lockedAccount(trx: Kysely<Database>, userId: string): Promise<User | undefined> {
+  let read = trx.selectFrom('users').selectAll().where('id', '=', userId);
+  if (onPostgres(trx)) read = read.forUpdate();
+  return read.executeTakeFirst();
+}
+
 /** Withdraws a pending cancellation; the account is as it was (nothing was removed yet). */
-export async function abandonCancellation(app: FastifyInstance, userId: string): Promise<void> {
-  const result = await app.db
+export async function abandonCancellation(trx: Kysely<Database>, userId: string, now: number): Promise<void> {
+  const result = await trx
     .updateTable('users')
-    .set({ cancel_requested_at: null, cancel_erase_at: null, updated_at: app.runtime.now() })
+    .set({ cancel_requested_at: null, cancel_erase_at: null, updated_at: now })
     .where('id', '=', userId)
     .where('cancel_erase_at', 'is not', null)
     .where('erased_at', 'is', null)
@@ -156,27 +176,25 @@ export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> 
 }
 
 /** Everything the account holds, as JSON, for the person to keep before confirming. */
-export async function exportAccountData(app: FastifyInstance, user: User) {
-  const [images, devices, updates] = await Promise.all([
-    app.db
-      .selectFrom('images')
-      .select(['key', 'kind', 'mime', 'width', 'height', 'size', 'review_state', 'created_at'])
-      .where('owner_id', '=', user.id)
-      .execute(),
-    app.db
-      .selectFrom('devices')
-      .select(['first_seen_at', 'last_seen_at', 'user_agent'])
-      .where('user_id', '=', user.id)
-      .execute(),
-    app.db
-      .selectFrom('profile_updates')
-      .select(['namespace', 'field', 'at'])
-      .where('user_id', '=', user.id)
-      .orderBy('at', 'asc')
-      .execute(),
-  ]);
+export async function exportAccountData(db: Kysely<Database>, user: User, now: number) {
+  const images = await db
+    .selectFrom('images')
+    .select(['key', 'kind', 'mime', 'width', 'height', 'size', 'review_state', 'created_at'])
+    .where('owner_id', '=', user.id)
+    .execute();
+  const devices = await db
+    .selectFrom('devices')
+    .select(['first_seen_at', 'last_seen_at', 'user_agent'])
+    .where('user_id', '=', user.id)
+    .execute();
+  const updates = await db
+    .selectFrom('profile_updates')
+    .select(['namespace', 'field', 'at'])
+    .where('user_id', '=', user.id)
+    .orderBy('at', 'asc')
+    .execute();
   return {
-    exported_at: app.runtime.now(),
+    exported_at: now,
     account: {
       user_id: user.id,
       mobile: user.mobile ?? '',

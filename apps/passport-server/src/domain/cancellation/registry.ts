@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
 import type { Database, User } from '../../db/schema';
 
 /**
@@ -8,11 +8,21 @@ import type { Database, User } from '../../db/schema';
  * The organisations work adds a blocker "sole manager of an organisation" (transfer first) and an
  * eraser for memberships; third-party linking adds a loss "linked identities" and its eraser.
  */
+/**
+ * What a blocker or a loss reads through: the transaction of the cancellation's operation (so what it
+ * finds holds until the commit), the server clock's now and the configuration.
+ */
+export interface CancelScope {
+  db: Kysely<Database>;
+  now: number;
+  config: Pick<Config, 'operators' | 'cancelCoolingOffDays'>;
+}
+
 export interface CancelBlocker {
   /** A stable key the pages translate, e.g. 'sole_manager'. */
   key: string;
   /** Null when it does not block this account; otherwise details for the page (names, counts). */
-  check(app: FastifyInstance, user: User): Promise<null | Record<string, unknown>>;
+  check(scope: CancelScope, user: User): Promise<null | Record<string, unknown>>;
   /**
    * Whether it still stands at erasure, read inside the erasure's transaction: a blocker that can come
    * about after the cancellation was confirmed (two requests race) keeps the account pending instead
@@ -25,7 +35,7 @@ export interface CancelLoss {
   /** A stable key the pages translate, e.g. 'pictures'. */
   key: string;
   /** How many of it the account holds (0 leaves it off the list). */
-  count(app: FastifyInstance, user: User): Promise<number>;
+  count(scope: CancelScope, user: User): Promise<number>;
 }
 
 export interface CancelEraser {
@@ -67,19 +77,19 @@ export function createCancellationRegistry(): CancellationRegistry {
   // A frozen account is under an operator's hold: leaving would erase what they are looking at.
   registry.addBlocker({
     key: 'account_frozen',
-    check: async (_app, user) => (Number(user.is_frozen) === 1 ? {} : null),
+    check: async (_scope, user) => (Number(user.is_frozen) === 1 ? {} : null),
   });
   // An operator reviews other people's pictures: the configuration must drop them first.
   registry.addBlocker({
     key: 'operator',
-    check: async (app, user) => (app.config.operators.includes(user.id) ? {} : null),
+    check: async ({ config }, user) => (config.operators.includes(user.id) ? {} : null),
   });
   registry.addLoss({ key: 'profile', count: async () => 1 });
   registry.addLoss({
     key: 'pictures',
-    count: (app, user) =>
+    count: ({ db }, user) =>
       countOf(
-        app.db
+        db
           .selectFrom('images')
           .select((eb) => eb.fn.countAll().as('count'))
           .where('owner_id', '=', user.id),
@@ -87,9 +97,9 @@ export function createCancellationRegistry(): CancellationRegistry {
   });
   registry.addLoss({
     key: 'devices',
-    count: (app, user) =>
+    count: ({ db }, user) =>
       countOf(
-        app.db
+        db
           .selectFrom('devices')
           .select((eb) => eb.fn.countAll().as('count'))
           .where('user_id', '=', user.id),
@@ -97,7 +107,7 @@ export function createCancellationRegistry(): CancellationRegistry {
   });
   registry.addLoss({
     key: 'identifiers',
-    count: async (_app, user) => [user.mobile, user.email, user.username].filter(Boolean).length,
+    count: async (_scope, user) => [user.mobile, user.email, user.username].filter(Boolean).length,
   });
   for (const table of ['images', 'profile_updates', 'devices', 'sessions'] as const) {
     registry.addEraser({

@@ -4,10 +4,10 @@ import type { CancellationRegistry } from '../cancellation/registry';
 export function addLinkedIdentityCancelRules(registry: CancellationRegistry): void {
   registry.addLoss({
     key: 'linked_identities',
-    count: async (app, user) =>
+    count: async ({ db }, user) =>
       Number(
         (
-          await app.db
+          await db
             .selectFrom('linked_identities')
             .select((eb) => eb.fn.countAll().as('count'))
             .where('user_id', '=', user.id)

@@ -22,34 +22,34 @@ const managedBy = (db: Kysely<Database>, userId: string) =>
 export function addOrganisationCancelRules(registry: CancellationRegistry): void {
   registry.addBlocker({
     key: 'sole_manager',
-    check: async (app, user) => {
-      const managed = await managedBy(app.db, user.id);
+    check: async ({ db }, user) => {
+      const managed = await managedBy(db, user.id);
       return managed.length > 0 ? { organisations: managed.map((row) => row.name) } : null;
     },
     // The check and the confirmation are two requests: an organisation created between them must not
     // lose its manager to the erasure.
     holdsErasure: async (trx, userId) => (await managedBy(trx, userId)).length > 0,
   });
-  // An open manager transfer on either side (issue 13): finish or abandon it first.
+  // An open manager transfer on either side: finish or abandon it first.
   registry.addBlocker({
     key: 'open_transfer',
-    check: async (app, user) => {
-      const open = await app.db
+    check: async ({ db, now }, user) => {
+      const open = await db
         .selectFrom('manager_transfers')
         .innerJoin('subjects', 'subjects.id', 'manager_transfers.subject_id')
         .select('subjects.name')
         .where((eb) => eb.or([eb('from_user_id', '=', user.id), eb('to_user_id', '=', user.id)]))
-        .where('manager_transfers.expires_at', '>', app.runtime.now())
+        .where('manager_transfers.expires_at', '>', now)
         .execute();
       return open.length > 0 ? { organisations: open.map((row) => row.name) } : null;
     },
   });
   registry.addLoss({
     key: 'organisation_memberships',
-    count: async (app, user) =>
+    count: async ({ db }, user) =>
       Number(
         (
-          await app.db
+          await db
             .selectFrom('deputies')
             .select((eb) => eb.fn.countAll().as('count'))
             .where('user_id', '=', user.id)

@@ -104,6 +104,18 @@ export const DEFAULT_BACKGROUND_KEYS = DEFAULT_BACKGROUND_COLOURS.map(
   (_, i) => `default-background-${i + 1}`,
 );
 
+/**
+ * The default images of an app. Every app has the built-in set today; a per-aid set is one more row
+ * in this table (a product with its own look adds its keys).
+ */
+const APP_DEFAULTS: Record<string, { avatars: string[]; backgrounds: string[] }> = {
+  '*': { avatars: DEFAULT_AVATAR_KEYS, backgrounds: DEFAULT_BACKGROUND_KEYS },
+};
+export function defaultImages(aid: string, kind: 'avatars' | 'backgrounds') {
+  const set = APP_DEFAULTS[aid] ?? APP_DEFAULTS['*']!;
+  return { images: set[kind].map((key) => ({ key, url: imageUrl(key) })) };
+}
+
 /** Writes the built-in images when they are missing (every instance may; the insert ignores conflicts). */
 export async function seedDefaultImages(app: FastifyInstance): Promise<void> {
   const existing = new Set(

@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
 
 /** The name an account is given at creation (src/domain/accounts): `user` and nine digits. */
@@ -101,4 +103,14 @@ export function candidateNames(language: 'zh' | 'en', count: number): string[] {
     out.add(language === 'zh' ? `${a}${n}${digits}` : `${a}${n}${digits}`);
   }
   return [...out];
+}
+
+/** The candidates someone already uses as their name. */
+export async function namesInUse(db: Kysely<Database>, candidates: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('users')
+    .select('screen_name')
+    .where('screen_name', 'in', candidates)
+    .execute();
+  return new Set(rows.map((row) => row.screen_name));
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import { onPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
 
@@ -31,8 +32,11 @@ export const DEFAULT_QUOTAS: Record<string, Quota> = {
   'profile.pic': { times: 50, windowSeconds: DAY },
 };
 
-export const quotaOf = (app: FastifyInstance, namespace: string, field: string): Quota | undefined =>
-  app.config.profileQuotas[`${namespace}.${field}`] ?? DEFAULT_QUOTAS[`${namespace}.${field}`];
+/** The quotas a deployment sets (PROFILE_QUOTAS), over the defaults. */
+export type QuotaOverrides = Config['profileQuotas'];
+
+export const quotaOf = (overrides: QuotaOverrides, namespace: string, field: string): Quota | undefined =>
+  overrides[`${namespace}.${field}`] ?? DEFAULT_QUOTAS[`${namespace}.${field}`];
 
 export interface Remaining {
   field: string;
@@ -45,17 +49,17 @@ export interface Remaining {
 
 /** How many changes of a field are left in its window, and when the next one is possible. */
 export async function remainingUpdates(
-  app: FastifyInstance,
   db: Kysely<Database>,
+  overrides: QuotaOverrides,
   userId: string,
   namespace: string,
   field: string,
+  now: number,
 ): Promise<Remaining> {
-  const quota = quotaOf(app, namespace, field);
+  const quota = quotaOf(overrides, namespace, field);
   const base = { field, field_namespace: namespace };
   // A field without a quota may change freely: -1 says "no limit".
   if (!quota) return { ...base, remain_times: -1, total_times: -1, window_seconds: 0, next_available_at: 0 };
-  const now = app.runtime.now();
   const since = now - quota.windowSeconds * 1000;
   const rows = await db
     .selectFrom('profile_updates')
@@ -87,67 +91,37 @@ export async function remainingUpdates(
  * next change is possible; the transaction rolls back whatever the caller wrote with it.
  */
 export async function chargeUpdate(
-  app: FastifyInstance,
   trx: Kysely<Database>,
+  overrides: QuotaOverrides,
   userId: string,
   namespace: string,
   field: string,
+  now: number,
 ): Promise<void> {
-  const quota = quotaOf(app, namespace, field);
+  const quota = quotaOf(overrides, namespace, field);
   if (!quota) return;
-  if (app.database.dialect === 'postgres')
+  if (onPostgres(trx))
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
-  if ((await countIn(app, trx, userId, namespace, field)) >= quota.times) {
+  const changes = trx
+    .selectFrom('profile_updates')
+    .where('user_id', '=', userId)
+    .where('namespace', '=', namespace)
+    .where('field', '=', field)
+    .where('at', '>', now - quota.windowSeconds * 1000);
+  const { count } = await changes
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= quota.times) {
+    // The next change is possible when the oldest change in the window leaves it.
+    const oldest = await changes.select('at').orderBy('at', 'asc').executeTakeFirst();
     throw new PassportError('updateLimitReached', {
       field,
       field_namespace: namespace,
-      next_available_at: await nextAvailable(app, trx, userId, namespace, field, quota),
+      next_available_at: oldest ? Number(oldest.at) + quota.windowSeconds * 1000 : 0,
     });
   }
   await trx
     .insertInto('profile_updates')
-    .values({ id: randomUUID(), user_id: userId, namespace, field, at: app.runtime.now() })
+    .values({ id: randomUUID(), user_id: userId, namespace, field, at: now })
     .execute();
-}
-
-async function countIn(
-  app: FastifyInstance,
-  trx: Kysely<Database>,
-  userId: string,
-  namespace: string,
-  field: string,
-): Promise<number> {
-  const quota = quotaOf(app, namespace, field)!;
-  const since = app.runtime.now() - quota.windowSeconds * 1000;
-  const { count } = await trx
-    .selectFrom('profile_updates')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .where('namespace', '=', namespace)
-    .where('field', '=', field)
-    .where('at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(count);
-}
-
-/** When the next change is possible: the oldest change in the window leaves it then. */
-async function nextAvailable(
-  app: FastifyInstance,
-  trx: Kysely<Database>,
-  userId: string,
-  namespace: string,
-  field: string,
-  quota: Quota,
-): Promise<number> {
-  const since = app.runtime.now() - quota.windowSeconds * 1000;
-  const oldest = await trx
-    .selectFrom('profile_updates')
-    .select('at')
-    .where('user_id', '=', userId)
-    .where('namespace', '=', namespace)
-    .where('field', '=', field)
-    .where('at', '>', since)
-    .orderBy('at', 'asc')
-    .executeTakeFirst();
-  return oldest ? Number(oldest.at) + quota.windowSeconds * 1000 : 0;
 }

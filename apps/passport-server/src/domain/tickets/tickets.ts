@@ -32,8 +32,8 @@ export interface TicketDemand {
 }
 
 export interface Tickets {
-  /** Issues a single-use ticket for a verified code. */
-  issue(claim: TicketClaim): Promise<IssuedTicket>;
+  /** Issues a single-use ticket for a verified code; it lives `ttlMs` (default `limits.ticketTtlMs`). */
+  issue(claim: TicketClaim, ttlMs?: number): Promise<IssuedTicket>;
   /** Uses a ticket up, or throws TICKET_INVALID (unknown, used, expired, or for another purpose/target). */
   consume(demand: TicketDemand): Promise<Required<TicketClaim>>;
   /** What a live ticket would give `consume`, without using it up (to check input before spending it). */
@@ -49,8 +49,12 @@ const TICKET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * concurrent uses exactly one gets the row. A use for the wrong purpose or target matches no row and
  * leaves the ticket alone, so it cannot be burnt by someone who does not know what it is for.
  */
-export function createTickets(app: FastifyInstance): Tickets {
-  const { db, secret, runtime } = app;
+export function createTickets(
+  app: FastifyInstance,
+  /** Where the tickets are read and written: an operation's transaction (ctx.tickets), else the app's handle. */
+  db = app.db,
+): Tickets {
+  const { secret, runtime } = app;
   const hashOf = (ticket: string) => hmac(secret, `ticket|${ticket}`);
 
   /** The conditions of a live ticket that answers the demand. */
@@ -81,7 +85,7 @@ export function createTickets(app: FastifyInstance): Tickets {
   }
 
   const tickets: Tickets = {
-    async issue(claim) {
+    async issue(claim, ttlMs = runtime.limits.ticketTtlMs) {
       const ticket = randomToken(32);
       const now = runtime.now();
       await db
@@ -93,11 +97,11 @@ export function createTickets(app: FastifyInstance): Tickets {
           target: claim.target,
           user_id: claim.userId ?? null,
           created_at: now,
-          expires_at: now + runtime.limits.ticketTtlMs,
+          expires_at: now + ttlMs,
           used_at: null,
         })
         .execute();
-      return { ticket, expiresIn: Math.round(runtime.limits.ticketTtlMs / 1000) };
+      return { ticket, expiresIn: Math.round(ttlMs / 1000) };
     },
 
     async consume(demand) {

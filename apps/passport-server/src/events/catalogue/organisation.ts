@@ -167,3 +167,17 @@ export const organisationEvents = [
   }),
   ...invitationEvents,
 ] as const;
+
+/** Who manages the organisation (src/operations/organisation/transfer.ts). */
+export const managerEvents = [
+  defineEvent({
+    type: 'organisation.manager.transferred',
+    version: 1,
+    summary:
+      'The named member accepted the manager’s hand-over and manages the organisation now: `from` and `to` are the member identities; the actor is the new manager, the target the old one’s account.',
+    data: Type.Object({
+      from: Type.String({ description: 'the identity that was the manager' }),
+      to: Type.String({ description: 'the identity that is the manager now' }),
+    }),
+  }),
+] as const;

@@ -1,28 +1,26 @@
+import { operationRoute } from '../../adapters/operation-route';
 import {
-  abandonManagerTransfer,
-  checkNewManager,
-  pendingManagerTransfer,
+  codeToNewManager,
   sendNewManagerCode,
   sendOldManagerCode,
-  startManagerTransfer,
-  transferManager,
   verifyNewManager,
   verifyOldManager,
 } from '../../flows/manager-transfer';
-import { affiliatePaths as paths } from '../../protocol';
 import {
-  CandidateData,
-  CodeSentData,
-  Flagged,
-  PendingData,
-  invitationSchemas as schemas,
-  TicketData,
-  TransferData,
-} from '../../schemas/invitations';
-import { DeputyData } from '../../schemas/organisations';
+  abandonTransfer,
+  checkNewManager,
+  confirmTransfer,
+  pendingTransfer,
+  startTransfer,
+} from '../../operations/organisation/transfer';
+import { affiliatePaths as paths } from '../../protocol';
+import { CodeSentData, invitationSchemas as schemas, TicketData } from '../../schemas/invitations';
 import { flowRoute } from '../declare';
 
-/** The manager transfer (flows/manager-transfer), issue 13. */
+/**
+ * The manager transfer: its changes are the operations of src/operations/organisation/transfer.ts; its
+ * code steps (a code, then a ticket) are flows (src/flows/manager-transfer.ts).
+ */
 
 export const managerSendOldCode = flowRoute({
   method: 'POST',
@@ -40,20 +38,21 @@ export const managerVerifyOld = flowRoute({
   run: (app, request) => verifyOldManager(app, request, request.body),
 });
 
-export const managerCheckNew = flowRoute({
+export const managerCheckNew = operationRoute(checkNewManager, {
   method: 'GET',
   schema: schemas.managerCheckNew,
-  data: CandidateData,
   at: [['aff', paths.managerCheckNew]],
-  run: (app, request) => checkNewManager(app, request, request.query),
 });
 
-export const managerStart = flowRoute({
+export const managerStart = operationRoute(startTransfer, {
   method: 'POST',
   schema: schemas.managerStart,
-  data: TransferData,
   at: [['aff', paths.managerStart]],
-  run: (app, request) => startManagerTransfer(app, request, request.body),
+  // The new manager's code goes once the transfer committed, through the risk rules.
+  after: async (app, request, _reply, { output }) => {
+    await codeToNewManager(app, request, request.body.subject_uid);
+    return output;
+  },
 });
 
 export const managerSendNewCode = flowRoute({
@@ -72,26 +71,20 @@ export const managerVerifyNew = flowRoute({
   run: (app, request) => verifyNewManager(app, request, request.body),
 });
 
-export const managerTransfer = flowRoute({
+export const managerTransfer = operationRoute(confirmTransfer, {
   method: 'POST',
   schema: schemas.managerTransfer,
-  data: DeputyData,
   at: [['aff', paths.managerTransfer]],
-  run: (app, request) => transferManager(app, request, request.body),
 });
 
-export const managerAbandon = flowRoute({
+export const managerAbandon = operationRoute(abandonTransfer, {
   method: 'POST',
   schema: schemas.managerAbandon,
-  data: Flagged,
   at: [['aff', paths.managerAbandon]],
-  run: (app, request) => abandonManagerTransfer(app, request, request.body),
 });
 
-export const managerPending = flowRoute({
+export const managerPending = operationRoute(pendingTransfer, {
   method: 'GET',
   schema: schemas.managerPending,
-  data: PendingData,
   at: [['aff', paths.managerPending]],
-  run: (app, request) => pendingManagerTransfer(app, request, request.query),
 });

@@ -1,54 +1,41 @@
 import { Type } from 'typebox';
+import { operationRoute } from '../../adapters/operation-route';
+import { defaultImages } from '../../domain/profile/images';
+import { describeImage, downloadImage, pendingPics, reviewPic } from '../../flows/upload-image';
 import {
   checkDefaultInfo,
-  defaultImages,
   recommendName,
   remainUpdateTimes,
   updateUserInfo,
-} from '../../flows/profile';
-import { describeImage, downloadImage, pendingPics, reviewPic } from '../../flows/upload-image';
+} from '../../operations/account/profile';
 import { paths } from '../../protocol';
-import {
-  DefaultInfo,
-  ImageInfo,
-  ImageList,
-  PendingPics,
-  Profile,
-  RecommendNames,
-  RemainUpdateTimes,
-  schema,
-} from '../../schemas/profile';
+import { ImageInfo, ImageList, PendingPics, schema } from '../../schemas/profile';
 import { flowRoute } from '../declare';
 
-/** The profile family (/web/user/…) and the image downloads (/user/web/download/…), issue 17. */
+/**
+ * The profile family (/web/user/…): the operations of src/operations/account/profile; the default
+ * image lists (constant data of an app, its aid in the path) and the image reviews and downloads
+ * (src/flows/upload-image) as flows.
+ */
 
 const aidPath = (path: string) => path.replace('{aid}', ':aid');
 
-export const updateUserInfoRoute = flowRoute({
+export const updateUserInfoRoute = operationRoute(updateUserInfo, {
   method: 'POST',
   schema: schema.updateUserInfo,
-  data: Profile,
   at: [['profile', paths.profile.updateUserInfo]],
-  run: (app, request) => {
-    const { name, description, birthday, gender, avatar_key } = request.body;
-    return updateUserInfo(app, request, { name, description, birthday, gender, avatar_key });
-  },
 });
 
-export const remainUpdateTimesRoute = flowRoute({
+export const remainUpdateTimesRoute = operationRoute(remainUpdateTimes, {
   method: 'GET',
   schema: schema.remainUpdateTimes,
-  data: RemainUpdateTimes,
   at: [['profile', paths.profile.getRemainUpdateTimes]],
-  run: (app, request) => remainUpdateTimes(app, request, request.query),
 });
 
-export const checkDefaultInfoRoute = flowRoute({
+export const checkDefaultInfoRoute = operationRoute(checkDefaultInfo, {
   method: 'GET',
   schema: schema.checkDefaultInfo,
-  data: DefaultInfo,
   at: [['profile', paths.profile.checkDefaultInfo]],
-  run: async (_app, request) => checkDefaultInfo(request, request.query.scene ?? 'normal'),
 });
 
 export const defaultAvatarsRoute = flowRoute({
@@ -67,12 +54,10 @@ export const defaultBackgroundsRoute = flowRoute({
   run: async (_app, request) => defaultImages(request.params.aid, 'backgrounds'),
 });
 
-export const recommendNameRoute = flowRoute({
+export const recommendNameRoute = operationRoute(recommendName, {
   method: 'GET',
   schema: schema.recommendName,
-  data: RecommendNames,
   at: [['profile', paths.profile.settingsRecommendName]],
-  run: (app, request) => recommendName(app, request),
 });
 
 export const reviewPicRoute = flowRoute({

@@ -1,31 +1,27 @@
-import { Type } from 'typebox';
+import { operationRoute } from '../../adapters/operation-route';
+import { requestCancellation } from '../../flows/cancel-account';
 import {
-  cancelVerifyWay,
+  cancellationWays,
   checkCancellation,
   confirmCancellation,
-  exportData,
-  requestCancellation,
-} from '../../flows/cancel-account';
+  exportAccount,
+} from '../../operations/account/cancellation';
 import { paths } from '../../protocol';
-import { CancelCheck, CancelConfirmed, CancelRequested, CancelWays, schema } from '../../schemas/cancel';
+import { CancelRequested, schema } from '../../schemas/cancel';
 import { flowRoute } from '../declare';
 
-/** Account cancellation (issue 17; flows/cancel-account). */
+/** Account cancellation: the operations of src/operations/account/cancellation, the proof a flow. */
 
-export const cancelVerifyWayRoute = flowRoute({
+export const cancelVerifyWayRoute = operationRoute(cancellationWays, {
   method: 'GET',
   schema: schema.verifyWay,
-  data: CancelWays,
   at: [['passport', paths.passport.authCancelVerifyWay]],
-  run: async (_app, request) => cancelVerifyWay(request),
 });
 
-export const cancelCheckRoute = flowRoute({
+export const cancelCheckRoute = operationRoute(checkCancellation, {
   method: 'GET',
   schema: schema.check,
-  data: CancelCheck,
   at: [['web', paths.web.cancelCheck]],
-  run: (app, request) => checkCancellation(app, request),
 });
 
 export const cancelRequestRoute = flowRoute({
@@ -36,18 +32,19 @@ export const cancelRequestRoute = flowRoute({
   run: (app, request) => requestCancellation(app, request, request.body),
 });
 
-export const cancelConfirmRoute = flowRoute({
+export const cancelConfirmRoute = operationRoute(confirmCancellation, {
   method: 'POST',
   schema: schema.confirm,
-  data: CancelConfirmed,
   at: [['web', paths.web.cancelConfirm]],
-  run: (app, request, reply) => confirmCancellation(app, request, reply, request.body),
+  // Every session ended with the change; this browser's cookie goes with the answer.
+  after: async (app, request, reply, { output }) => {
+    if (output.state === 'pending') await app.sessions.signOut(request, reply);
+    return output;
+  },
 });
 
-export const cancelExportRoute = flowRoute({
+export const cancelExportRoute = operationRoute(exportAccount, {
   method: 'GET',
   schema: schema.export,
-  data: Type.Record(Type.String(), Type.Unknown()),
   at: [['profile', paths.profile.getUserData]],
-  run: (app, request) => exportData(app, request),
 });
