@@ -15,7 +15,11 @@ const server = scenarioServer({}, { limits: { sendCooldownMs: 5 } });
 
 /** `who` joins by a link `inviter` issued with these roles; answers their identity in the subject. */
 async function invitedBy(inviter: Person, who: Person, sid: string, name: string, roleKeys: string[]) {
-  const link = await aff.inviteByLink(inviter.client, { subject_uid: sid, deputy_name: name, role_keys: roleKeys });
+  const link = await aff.inviteByLink(inviter.client, {
+    subject_uid: sid,
+    deputy_name: name,
+    role_keys: roleKeys,
+  });
   const joined = await aff.acceptInvitation(who.client, { invite_ticket: link.invite_ticket });
   expect(joined.org).toMatchObject({ sec_subject_uid: sid, deputy_name: name });
   return joined.org.user_identity_id;
@@ -79,10 +83,15 @@ describe('a chain of invitations', () => {
       /** An entry about `invitee` that names `inviter` (as the actor, or in its data). */
       const invited = (inviter: Person & { identity: string }, invitee: Person & { identity: string }) =>
         entries.some((entry) => {
-          const people = [entry.actor.kind === 'person' || entry.actor.kind === 'identity' ? entry.actor.userId : null];
+          const people = [
+            entry.actor.kind === 'person' || entry.actor.kind === 'identity' ? entry.actor.userId : null,
+          ];
           const text = JSON.stringify(entry.data);
           const mentions = (p: Person & { identity: string }) =>
-            people.includes(p.userId) || entry.target_user_id === p.userId || text.includes(p.userId) || text.includes(p.identity);
+            people.includes(p.userId) ||
+            entry.target_user_id === p.userId ||
+            text.includes(p.userId) ||
+            text.includes(p.identity);
           return mentions(inviter) && mentions(invitee);
         });
       expect(invited(boss, ada), 'the manager invited Ada').toBe(true);
@@ -99,12 +108,18 @@ describe('a manager cancelling their account', () => {
       const boss = await manager(server(), 'Handover Ltd');
       const heir = await member(server(), boss, ['member:read']);
 
-      const blocked = await cancelCheck<{ can_cancel: boolean; blockers: { key: string; detail?: unknown }[] }>(
-        boss.client,
-      );
+      const blocked = await cancelCheck<{
+        can_cancel: boolean;
+        blockers: { key: string; detail?: unknown }[];
+      }>(boss.client);
       expect(blocked.can_cancel).toBe(false);
-      expect(blocked.blockers).toEqual([{ key: 'sole_manager', detail: { organisations: ['Handover Ltd'] } }]);
-      const refused = await rejectsWith(cancelRequest(boss.client, { way: 'mobile', send: 1 }), 'cancelBlocked');
+      expect(blocked.blockers).toEqual([
+        { key: 'sole_manager', detail: { organisations: ['Handover Ltd'] } },
+      ]);
+      const refused = await rejectsWith(
+        cancelRequest(boss.client, { way: 'mobile', send: 1 }),
+        'cancelBlocked',
+      );
       expect(refused.data).toMatchObject({ blockers: [{ key: 'sole_manager' }] });
 
       // The hand-over: the manager proves their number and names the heir; the heir proves theirs.
@@ -142,7 +157,9 @@ describe('a manager cancelling their account', () => {
       // Confirming signs every session out; the cooling-off period is under way.
       await rejectsWith(accountInfo(boss.client), 'notLoggedIn');
       // The organisation lives on under its new manager.
-      expect((await aff.subjectInfo(heir.client, { sec_subject_uid: boss.sid })).subject_name).toBe('Handover Ltd');
+      expect((await aff.subjectInfo(heir.client, { sec_subject_uid: boss.sid })).subject_name).toBe(
+        'Handover Ltd',
+      );
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -4,7 +4,7 @@ import { isAccountError } from '@portico/account-sdk';
 import { expect, it } from 'vitest';
 import { accessStatement } from '../../src/access/statement';
 import type { Operation } from '../../src/operations/define';
-import { affiliatePaths as paths, ErrorCode, OrganisationErrorCode } from '../../src/protocol';
+import { ErrorCode, OrganisationErrorCode, affiliatePaths as paths } from '../../src/protocol';
 import { AFF_ROUTES } from '../../src/routes/aff';
 import { manager, member, role } from '../sdk/organisation-helpers';
 import { SCENARIO_TIMEOUT_MS, scenarioServer } from './harness';
@@ -157,7 +157,10 @@ it(
           toFreeze: toFreeze.identity,
           toRemove: toRemove.identity,
           grantee: grantee.identity,
-          freshKey: () => `probe${(keys += 1)}`,
+          freshKey: () => {
+            keys += 1;
+            return `probe${keys}`;
+          },
         };
         // One member's probes one after another; the members side by side.
         for (const { op, route, probe } of probed) {

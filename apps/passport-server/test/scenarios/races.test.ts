@@ -128,7 +128,9 @@ describe('races', () => {
       });
       await aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket });
       const managers = await Promise.all(
-        [boss, ...heirs].map(async (p) => (await aff.userPermissions(p.client, { subject_uid: boss.sid })).is_manager),
+        [boss, ...heirs].map(
+          async (p) => (await aff.userPermissions(p.client, { subject_uid: boss.sid })).is_manager,
+        ),
       );
       expect(managers).toEqual([boss, ...heirs].map((p) => p === heir));
     },
