@@ -21,12 +21,16 @@ export const SCENARIO_TIMEOUT_MS = 120_000;
 /** The requests that went unanswered past the deadline, since the last check. */
 const unanswered: string[] = [];
 
-/** `promise`, or a failure naming `what` once it has gone unanswered for DEADLINE_MS. */
-export async function answered<T>(what: string, promise: Promise<T>): Promise<T> {
+/**
+ * `promise`, or a failure naming `what` once it has gone unanswered for DEADLINE_MS (then `onExpiry`
+ * runs: a request is aborted, so a hung exchange does not hold the server's close).
+ */
+export async function answered<T>(what: string, promise: Promise<T>, onExpiry?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       unanswered.push(what);
+      onExpiry?.();
       reject(new Error(`the server did not answer ${what} within ${DEADLINE_MS / 1000} s`));
     }, DEADLINE_MS);
   });
@@ -37,13 +41,17 @@ export async function answered<T>(what: string, promise: Promise<T>): Promise<T>
   }
 }
 
-/** A browser whose every exchange (the SDK's requests, redirect hops included) has the deadline. */
+/** A browser whose every request (with its redirect hops) has the deadline, and is aborted past it. */
 function withDeadline(browser: SdkBrowser): SdkBrowser {
   const inner = browser.fetch;
   const fetch: typeof globalThis.fetch = (input, init) => {
     const request = new Request(input, init);
     const { pathname } = new URL(request.url);
-    return answered(`${request.method} ${pathname}`, inner(request));
+    const expired = new AbortController();
+    const signal = AbortSignal.any([request.signal, expired.signal]);
+    return answered(`${request.method} ${pathname}`, inner(new Request(request, { signal })), () =>
+      expired.abort(),
+    );
   };
   // The SDK client reads the browser's `fetch` when it is made (SdkBrowser.client).
   Object.defineProperty(browser, 'fetch', { value: fetch });
