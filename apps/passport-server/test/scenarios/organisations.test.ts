@@ -72,14 +72,19 @@ describe('a chain of invitations', () => {
     SCENARIO_TIMEOUT_MS,
   );
 
-  // Defect in main: invitations record no event (src/flows/organisation-invitations.ts emits none), so
-  // the organisation's audit log cannot say who invited whom. Passes once inviting or accepting records
-  // an event naming both people; then drop `.fails`.
-  it.fails(
+  // Joining names the inviter's identity and the person who joined (organisation.member.joined).
+  it(
     'the audit log shows who invited whom',
     async () => {
       const { boss, ada, grace } = await invitationChain('Audited Ltd');
-      const { entries } = await aff.listAuditLog(boss.client, { sec_subject_uid: boss.sid, count: 100 });
+      // The audit log is the dispatcher's copy of the events: read until both joinings are in it (the
+      // scenario's own limit is the hang detector).
+      let entries: Awaited<ReturnType<typeof aff.listAuditLog>>['entries'] = [];
+      for (;;) {
+        ({ entries } = await aff.listAuditLog(boss.client, { sec_subject_uid: boss.sid, count: 100 }));
+        if (entries.filter((entry) => entry.type === 'organisation.member.joined').length >= 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       /** An entry about `invitee` that names `inviter` (as the actor, or in its data). */
       const invited = (inviter: Person & { identity: string }, invitee: Person & { identity: string }) =>
         entries.some((entry) => {
