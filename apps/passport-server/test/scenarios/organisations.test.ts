@@ -1,4 +1,5 @@
 import { accountInfo, cancelCheck, cancelConfirm, cancelRequest } from '@portico/account-sdk';
+import type { AuditEntry } from '@portico/account-sdk/protocol';
 import * as aff from '@portico/affiliate-sdk';
 import { describe, expect, it } from 'vitest';
 import { manager, member, type Person, person, role } from '../sdk/organisation-helpers';
@@ -79,7 +80,7 @@ describe('a chain of invitations', () => {
       const { boss, ada, grace } = await invitationChain('Audited Ltd');
       // The audit log is the dispatcher's copy of the events: read until both joinings are in it (the
       // scenario's own limit is the hang detector).
-      let entries: Awaited<ReturnType<typeof aff.listAuditLog>>['entries'] = [];
+      let entries: AuditEntry[] = [];
       for (;;) {
         ({ entries } = await aff.listAuditLog(boss.client, { sec_subject_uid: boss.sid, count: 100 }));
         if (entries.filter((entry) => entry.type === 'organisation.member.joined').length >= 2) break;
