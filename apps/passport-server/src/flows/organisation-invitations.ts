@@ -525,7 +525,10 @@ export async function acceptInvitation(
         .execute();
   });
 
-  const next = await app.sessions.signIn(request, reply, user.id, row.deputy_id);
+  // Accepting while signed in proves nothing of the account: the session keeps its verification time.
+  const next = await app.sessions.signIn(request, reply, user.id, row.deputy_id, {
+    keepVerification: Boolean(session),
+  });
   if (newUser) await app.devices.remember(user.id, request, reply);
   const org = await activeIdentity(app, next);
   return { ...accountInfo(next, { newUser }), org, next_url: row.next_url };
