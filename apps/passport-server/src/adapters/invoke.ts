@@ -76,7 +76,9 @@ function assertStepUp(app: FastifyInstance, operation: Operation, principal: Pri
 /** Refuses, at declaration, an operation no adapter can run safely yet. */
 export function assertMountable(operation: Operation): void {
   if (operation.stepUp !== undefined && operation.caller.kind === 'anonymous')
-    throw new Error(`${operation.name} declares a step-up for an anonymous caller, who has nothing to verify`);
+    throw new Error(
+      `${operation.name} declares a step-up for an anonymous caller, who has nothing to verify`,
+    );
   if (operation.stepUp !== undefined && !(Number.isFinite(operation.stepUp) && operation.stepUp > 0))
     throw new Error(`${operation.name} declares a step-up of ${operation.stepUp} seconds`);
   if (operation.caller.kind === 'apiKey')

@@ -294,7 +294,11 @@ export function createSessions(app: FastifyInstance): SessionService {
     },
     async markVerified(session) {
       const now = runtime.now();
-      await db.updateTable('sessions').set({ verified_at: now }).where('token_hash', '=', session.id).execute();
+      await db
+        .updateTable('sessions')
+        .set({ verified_at: now })
+        .where('token_hash', '=', session.id)
+        .execute();
       return { ...session, verifiedAt: now };
     },
     async signOut(request, reply) {
