@@ -175,15 +175,10 @@ export const thirdPartyErrors = /* @__PURE__ */ defineErrorRange('Third-party si
  * session's last verification is too old for what it asked (adding or removing a way in); its data
  * carries the ways to prove it again (`mobile`, `email` masked, `has_password`) and `max_age` in seconds.
  */
-export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange(
-  'Second verification and step-up',
-  2046,
-  2049,
-  [
-    [2046, 'SECOND_VERIFY', 200],
-    [2047, 'STEP_UP_REQUIRED', 200],
-  ],
-);
+export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2049, [
+  [2046, 'SECOND_VERIFY', 200],
+  [2047, 'STEP_UP_REQUIRED', 200],
+]);
 
 /** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
 export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 1949, [
