@@ -76,7 +76,7 @@ describe('AccountProvider', () => {
     const plugins = watchPlugins(client);
     const captcha: ChallengeCaptcha = { show: vi.fn() };
     const { unmount } = renderWithAccount(<p>app</p>, { client, captcha, strict: true });
-    expect([...plugins].sort()).toEqual(['challenge', 'second-verify']);
+    expect([...plugins].sort()).toEqual(['challenge', 'second-verify', 'step-up']);
     unmount();
     expect(plugins.size).toBe(0);
   });
@@ -93,9 +93,9 @@ describe('AccountProvider', () => {
     );
     const { rerender } = render(tree(first));
     rerender(tree(second));
-    expect([...plugins].sort()).toEqual(['challenge', 'second-verify']);
+    expect([...plugins].sort()).toEqual(['challenge', 'second-verify', 'step-up']);
     rerender(tree(false));
-    expect([...plugins]).toEqual(['second-verify']);
+    expect([...plugins].sort()).toEqual(['second-verify', 'step-up']);
   });
 
   it('provides the client and language, defaulting to the client language', () => {
