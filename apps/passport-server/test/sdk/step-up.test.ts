@@ -4,10 +4,12 @@ import {
   emailCodeLogin,
   passwordLogin,
   resetPasswordByEmail,
+  type StepUpRequest,
   sendEmailCode,
   sendMobileCode,
   setAccount,
   setPassword,
+  stepUpPlugin,
   verifyAccount,
   verifyAuth,
 } from '@portico/account-sdk';
@@ -135,6 +137,33 @@ describe('a stolen session of an account that signed up by e-mail', () => {
     await verifyAccount(owner.client(), { password: GOOD_PASSWORD });
     const bound = await bindMobile<{ mobile: string; username: string }>(owner.client(), { mobile, code });
     expect(bound).toMatchObject({ username, mobile: expect.stringMatching(/^\+86\*+\d{4}$/) });
+  });
+
+  it('the SDK’s stepUpPlugin asks for a proof, re-verifies by a code to the own e-mail and binds in the same call', async () => {
+    const { owner, email, userId } = await emailAccount();
+    later(WINDOW_MS + 60_000);
+    const asked: StepUpRequest[] = [];
+    const client = owner.client();
+    client.use(
+      stepUpPlugin({
+        dialog: {
+          async stepUp(request) {
+            asked.push(request);
+            await passCooldown();
+            await request.sendCode({ email });
+            return { email, code: await server.codeFor(email) };
+          },
+        },
+      }),
+    );
+    const mobile = freshMobile();
+    const code = await mobileCode(owner, mobile, CodeType.bind);
+    const bound = await bindMobile<{ user_id: string }>(client, { mobile, code });
+    expect(bound.user_id).toBe(userId);
+    expect(asked).toEqual([
+      expect.objectContaining({ mobileMasked: '', hasPassword: false, maxAge: WINDOW_MS / 1000 }),
+    ]);
+    expect(asked[0]?.emailMasked).toMatch(/^u\*\*\*@example\.com$/);
   });
 
   it('dies when the owner resets the password: the thief is signed out and the new password is the owner’s', async () => {
