@@ -3,7 +3,6 @@ import {
   type ChallengeCaptcha,
   challengePlugin,
   secondVerifyPlugin,
-  stepUpPlugin,
 } from '@portico/account-sdk';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
@@ -33,8 +32,8 @@ export interface AccountProviderProps {
   secondVerify?: boolean;
   /**
    * Answer a step-up (2047: prove it is you before adding or removing a way to sign in) with the same
-   * dialog (`client.use(stepUpPlugin(…))`), then send the refused call again. Default true; `false` when
-   * the app attaches its own handling to the client.
+   * dialog (`client.use(stepUpPlugin(…))`, attached once its module has loaded after mount), then send
+   * the refused call again. Default true; `false` when the app attaches its own handling to the client.
    */
   stepUp?: boolean;
   /**
@@ -90,9 +89,16 @@ export function AccountProvider({
 
   useEffect(() => {
     if (!stepUp) return;
-    const remove = client.use(stepUpPlugin({ dialog: controller }));
+    // Imported after mount (a step-up follows a person's action on a signed-in page), so that sign-in
+    // pages carry none of the plugin.
+    let live = true;
+    let remove: (() => void) | undefined;
+    void import('./second-verify/attach-step-up').then(({ attachStepUp }) => {
+      if (live) remove = attachStepUp(client, controller);
+    });
     return () => {
-      remove();
+      live = false;
+      remove?.();
       // A step-up open for this client now has no one to answer it: its call rejects with the 2047.
       controller.closeAll();
     };

@@ -1,4 +1,4 @@
-import { isAccountError } from '@portico/account-sdk';
+import { type AccountClient, isAccountError } from '@portico/account-sdk';
 import { ErrorCode, webPaths } from '@portico/account-sdk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -45,6 +45,17 @@ function staleSessionPassport() {
   });
 }
 
+/** Resolves once the provider has attached the step-up plugin (its module loads after mount). */
+function stepUpAttached(client: AccountClient): () => Promise<void> {
+  let attached = false;
+  const use = client.use.bind(client);
+  client.use = (plugin) => {
+    if (plugin.name === 'step-up') attached = true;
+    return use(plugin);
+  };
+  return () => waitFor(() => expect(attached).toBe(true));
+}
+
 function BindMobile() {
   const bind = useBindMobile();
   return (
@@ -64,7 +75,9 @@ describe('the step-up dialog', () => {
   it('opens on 2047 with the account’s ways, sends a code to the e-mail typed in full, and the bind goes through', async () => {
     const user = userEvent.setup();
     const passport = staleSessionPassport();
+    const attached = stepUpAttached(passport.client);
     renderWithAccount(<BindMobile />, { client: passport.client, language: 'en' });
+    await attached();
     await user.click(screen.getByRole('button', { name: 'bind' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
@@ -96,7 +109,9 @@ describe('the step-up dialog', () => {
   it('takes the password, and closing rejects the bind with 2047 (zh texts)', async () => {
     const user = userEvent.setup();
     const passport = staleSessionPassport();
+    const attached = stepUpAttached(passport.client);
     renderWithAccount(<BindMobile />, { client: passport.client });
+    await attached();
     await user.click(screen.getByRole('button', { name: 'bind' }));
     const dialog = await screen.findByRole('dialog', { name: '确认是你本人' });
     await user.click(within(dialog).getByRole('radio', { name: '密码' }));
@@ -106,7 +121,9 @@ describe('the step-up dialog', () => {
     expect(passport.to(webPaths.accountVerify)).toHaveLength(1);
 
     const closing = staleSessionPassport();
+    const closingAttached = stepUpAttached(closing.client);
     renderWithAccount(<BindMobile />, { client: closing.client });
+    await closingAttached();
     await user.click(screen.getAllByRole('button', { name: 'bind' }).at(-1)!);
     const shown = await screen.findByRole('dialog', { name: '确认是你本人' });
     await user.click(within(shown).getByRole('button', { name: '关闭' }));
