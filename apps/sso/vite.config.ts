@@ -15,8 +15,8 @@ export default defineConfig({
     emitRouteList(),
     // What /sso/login loads first, with the web app's first budget: the sign-in is the same screen. 125.5 KB
     // since a long wait for a code offers the password (measured 125.21 KB; docs/web.md, "A long wait").
-    // 126 KB once the provider answers a step-up (STEP_UP_REQUIRED) with its dialog (measured 125.81 KB:
-    // the SDK's stepUpPlugin and the dialog's dispatch; the step-up panel and its texts are lazy).
+    // 126 KB once the provider answers a step-up (STEP_UP_REQUIRED) with its dialog (measured 125.68 KB:
+    // the dialog's controller and dispatch, the code and its texts; the step-up plugin and panel are lazy).
     firstLoadBudget({
       page: '/sso/login',
       modules: [

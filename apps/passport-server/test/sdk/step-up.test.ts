@@ -10,6 +10,7 @@ import {
   setAccount,
   setPassword,
   stepUpPlugin,
+  switchMember,
   verifyAccount,
   verifyAuth,
 } from '@portico/account-sdk';
@@ -137,6 +138,15 @@ describe('a stolen session of an account that signed up by e-mail', () => {
     await verifyAccount(owner.client(), { password: GOOD_PASSWORD });
     const bound = await bindMobile<{ mobile: string; username: string }>(owner.client(), { mobile, code });
     expect(bound).toMatchObject({ username, mobile: expect.stringMatching(/^\+86\*+\d{4}$/) });
+  });
+
+  it('a switch of identity renews nothing: the new session keeps the old one’s verification time', async () => {
+    const { owner } = await emailAccount();
+    later(WINDOW_MS + 60_000);
+    await switchMember(owner.client(), { to_sec_member_id: '0' });
+    const mobile = freshMobile();
+    const code = await mobileCode(owner, mobile, CodeType.bind);
+    await rejectsWith(bindMobile(owner.client(), { mobile, code }), 'stepUpRequired');
   });
 
   it('the SDK’s stepUpPlugin asks for a proof, re-verifies by a code to the own e-mail and binds in the same call', async () => {
