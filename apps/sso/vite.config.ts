@@ -15,13 +15,15 @@ export default defineConfig({
     emitRouteList(),
     // What /sso/login loads first, with the web app's first budget: the sign-in is the same screen. 125.5 KB
     // since a long wait for a code offers the password (measured 125.21 KB; docs/web.md, "A long wait").
+    // 126 KB once the provider answers a step-up (STEP_UP_REQUIRED) with its dialog (measured 125.68 KB:
+    // the dialog's controller and dispatch, the code and its texts; the step-up plugin and panel are lazy).
     firstLoadBudget({
       page: '/sso/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 125_500,
+      budgetBytes: 126_000,
     }),
   ],
   resolve: appResolve,

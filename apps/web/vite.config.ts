@@ -50,13 +50,15 @@ export default defineConfig({
     // catalogue with their zh/en texts (measured 129.51 KB, +0.15 KB).
     // 129.8 KB with both (measured 129.67 KB: the moved screens' vendor exports and the two refusals; the
     // audit log's screens and query options are lazy, kept out of vendor by LAZY_ONLY).
+    // 130.25 KB once the provider answers a step-up (measured 130.11 KB: the dialog's controller and
+    // dispatch, STEP_UP_REQUIRED's code and texts, reverify; the step-up plugin and panel are lazy chunks).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 129_800,
+      budgetBytes: 130_250,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

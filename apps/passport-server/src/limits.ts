@@ -52,6 +52,12 @@ export interface Limits {
   sweepIntervalMs: number;
   /** Verify-ticket lifetime: the step between a checked code and the action it unlocks. */
   ticketTtlMs: number;
+  /**
+   * Step-up: how recent the session's last verification (its sign-in, or a later auth/verify or
+   * account/verify) must be to add or remove a way in (bind a mobile or e-mail, set a username or a
+   * first password, link, switch or unlink a third-party account). Older: STEP_UP_REQUIRED (2047).
+   */
+  stepUpMaxAgeMs: number;
   /** check_mobile/email_registered calls per client address (IPv6 by /64) per hour: an enumeration oracle. */
   checkRegisteredPerIpPerHour: number;
   /** How long a remembered device's token proves it without a sign-in (each sign-in rotates and renews it). */
@@ -111,6 +117,7 @@ export const defaultLimits: Limits = {
   sessionTouchMs: 60_000,
   sweepIntervalMs: 10 * 60_000,
   ticketTtlMs: 10 * 60_000,
+  stepUpMaxAgeMs: 10 * 60_000,
   checkRegisteredPerIpPerHour: 10,
   deviceTrustMs: 180 * 24 * 3_600_000,
   checkRegisteredPer48PerHour: 100,

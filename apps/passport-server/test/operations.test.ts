@@ -101,7 +101,36 @@ describe('an operation called directly', () => {
     });
   });
 
-  it('is not mounted while it declares what no adapter checks yet: a step-up, an API key', async () => {
+  it('runs an operation that declares a step-up only for a person who verified within it (STEP_UP_REQUIRED otherwise)', async () => {
+    const { as, sid } = await managerPrincipal();
+    const stepUp = defineOperation({
+      name: 'test.step-up',
+      input: Type.Object({ subject_uid: Type.String() }),
+      output: Type.Object({ ran: Type.Boolean() }),
+      caller: caller.person,
+      stepUp: 300,
+      emits: [],
+      run: async () => ({ ran: true }),
+    });
+    const input = { subject_uid: sid };
+    const user = as.kind === 'person' ? as.user : undefined;
+    if (!user) throw new Error('a person');
+    expect(
+      await invoke(server.app, stepUp, input, { kind: 'person', user, verifiedAt: clock - 300_000 }),
+    ).toEqual({ ran: true });
+    for (const verifiedAt of [clock - 300_001, null, undefined])
+      await expect(
+        invoke(server.app, stepUp, input, { kind: 'person', user, verifiedAt }),
+      ).rejects.toMatchObject({
+        errorName: 'stepUpRequired',
+        extra: { max_age: 300, has_password: false },
+      });
+    await expect(invoke(server.app, stepUp, input, { kind: 'anonymous' })).rejects.toMatchObject({
+      errorName: 'notLoggedIn',
+    });
+  });
+
+  it('is not mounted while it declares what no adapter checks: an API key, a step-up for nobody', async () => {
     const { as, sid } = await managerPrincipal();
     const base = {
       name: 'test.unmountable',
@@ -110,8 +139,8 @@ describe('an operation called directly', () => {
       emits: [],
       run: async () => ({}),
     } as const;
-    const stepUp = defineOperation({ ...base, caller: caller.person, stepUp: 300 });
-    await expect(invoke(server.app, stepUp, { subject_uid: sid }, as)).rejects.toThrow(/step-up/);
+    const anonymousStepUp = defineOperation({ ...base, caller: caller.anonymous, stepUp: 300 });
+    await expect(invoke(server.app, anonymousStepUp, { subject_uid: sid }, as)).rejects.toThrow(/step-up/);
     const apiKey = defineOperation({ ...base, caller: caller.apiKey('roles:write') });
     await expect(invoke(server.app, apiKey, { subject_uid: sid }, as)).rejects.toThrow(/API key/);
   });

@@ -23,6 +23,8 @@ let google: OidcPeer;
 let github: GitHubPeer;
 let server: TestServer;
 let strict: TestServer;
+/** `server`'s clock ahead of the real one: the step-up test moves it past the window. */
+let skew = 0;
 
 const oauthConfig = () => ({
   google: { clientId: 'portico-google', clientSecret: 'google-secret-0123456789', issuer: google.issuer },
@@ -43,7 +45,10 @@ beforeAll(async () => {
   });
   github = await startGitHubPeer({ clientId: 'portico-github', clientSecret: 'github-secret-0123456789' });
   // A send cooldown of a few milliseconds: a test sends a second code to one target (passCooldown).
-  server = await startServer({ oauth: oauthConfig() }, { limits: { sendCooldownMs: 5 } });
+  server = await startServer(
+    { oauth: oauthConfig() },
+    { limits: { sendCooldownMs: 5 }, now: () => Date.now() + skew },
+  );
   // Second verification on: a third-party sign-in from a new device goes through it like any other.
   strict = await startServer({ oauth: oauthConfig(), secondVerify: true }, { limits: { sendCooldownMs: 5 } });
 });
@@ -392,6 +397,51 @@ describe('linked accounts while signed in', () => {
       await atProvider(browser, 'google', person('google')),
     );
     expect(none.body.data.error_code).toBe(ErrorCode.oauthNotBound);
+  });
+
+  it('linking, switching and unlinking need a step-up past the window; the same callback links after auth/verify', async () => {
+    const { browser, who, mobile, userId } = await linkedByMobile('github');
+    const window = server.app.runtime.limits.stepUpMaxAgeMs;
+    const verifyByMobile = async () => {
+      const code = await mobileCode(server, browser, mobile, CodeType.oldMobile);
+      const verified = await browser.post(paths.web.authVerify, { mobile, code });
+      expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');
+    };
+    skew += window + 60_000;
+
+    const callback = await atProvider(browser, 'google', person('google'), '&action=bind');
+    const refused = await browser.post(paths.web.authBind, callback);
+    expect(refused.body.data).toMatchObject({
+      error_code: ErrorCode.stepUpRequired,
+      mobile: expect.stringMatching(/^\+86\*+\d{4}$/),
+      has_password: false,
+    });
+    expect((await linksOf(server, userId)).map((l) => l.provider)).toEqual(['github']);
+    // The refusal spent nothing: once the person has proven it is them, the same callback links.
+    await verifyByMobile();
+    const bound = await browser.post(paths.web.authBind, callback);
+    expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
+
+    skew += window + 60_000;
+    const unbind = await browser.post(paths.web.authUnbind, { platform_app_id: 'google' });
+    expect(unbind.body.data.error_code).toBe(ErrorCode.stepUpRequired);
+    const switchTo = person('github');
+    const switchBack = await atProvider(browser, 'github', switchTo, '&action=switch_bind');
+    const switched = await browser.post(paths.web.authSwitchBind, switchBack);
+    expect(switched.body.data.error_code).toBe(ErrorCode.stepUpRequired);
+    const links = await linksOf(server, userId);
+    expect(links.map((l) => [l.provider, l.subject]).sort()).toEqual([
+      ['github', who],
+      ['google', expect.any(String)],
+    ]);
+    await verifyByMobile();
+    expect((await browser.post(paths.web.authSwitchBind, switchBack)).body.message).toBe('success');
+    expect((await browser.post(paths.web.authUnbind, { platform_app_id: 'google' })).body.message).toBe(
+      'success',
+    );
+    expect((await linksOf(server, userId)).map((l) => [l.provider, l.subject])).toEqual([
+      ['github', switchTo],
+    ]);
   });
 
   it('binding needs a session; share_login answers the shared session or NOT_LOGGED_IN', async () => {

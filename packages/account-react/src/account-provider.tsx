@@ -31,6 +31,12 @@ export interface AccountProviderProps {
    */
   secondVerify?: boolean;
   /**
+   * Answer a step-up (2047: prove it is you before adding or removing a way to sign in) with the same
+   * dialog (`client.use(stepUpPlugin(…))`, attached once its module has loaded after mount), then send
+   * the refused call again. Default true; `false` when the app attaches its own handling to the client.
+   */
+  stepUp?: boolean;
+  /**
    * The region the mobile field selects first, as a region code ('GB'): the app's `default_region`
    * (the server's CLIENT_APPS). Default: the field's first region (CN).
    */
@@ -40,8 +46,8 @@ export interface AccountProviderProps {
 
 /**
  * Provides the account client, the UI language and a QueryClient to the hooks and parts below it, wires
- * the challenge (when `captcha` is given) and second verification (its own dialog) into the client,
- * and renders that dialog. The plugins are attached (`client.use`) in effects and removed by their
+ * the challenge (when `captcha` is given), second verification and step-up (its own dialog) into the
+ * client, and renders that dialog. The plugins are attached (`client.use`) in effects and removed by their
  * cleanups, so React's StrictMode double mount, a changed `client` or `captcha`, and an unmount leave
  * exactly one of each.
  */
@@ -51,6 +57,7 @@ export function AccountProvider({
   language,
   captcha,
   secondVerify = true,
+  stepUp = true,
   defaultRegion,
   children,
 }: AccountProviderProps) {
@@ -80,11 +87,28 @@ export function AccountProvider({
     };
   }, [client, controller, secondVerify]);
 
+  useEffect(() => {
+    if (!stepUp) return;
+    // Imported after mount (a step-up follows a person's action on a signed-in page), so that sign-in
+    // pages carry none of the plugin.
+    let live = true;
+    let remove: (() => void) | undefined;
+    void import('./second-verify/attach-step-up').then(({ attachStepUp }) => {
+      if (live) remove = attachStepUp(client, controller);
+    });
+    return () => {
+      live = false;
+      remove?.();
+      // A step-up open for this client now has no one to answer it: its call rejects with the 2047.
+      controller.closeAll();
+    };
+  }, [client, controller, stepUp]);
+
   return (
     <QueryClientProvider client={activeQueryClient}>
       <AccountContext.Provider value={value}>
         {children}
-        {secondVerify ? <SecondVerifyDialog controller={controller} /> : null}
+        {secondVerify || stepUp ? <SecondVerifyDialog controller={controller} /> : null}
       </AccountContext.Provider>
     </QueryClientProvider>
   );

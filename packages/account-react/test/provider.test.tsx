@@ -71,17 +71,18 @@ describe('AccountProvider', () => {
     expect(passport.to(webPaths.userLogin)).toHaveLength(1);
   });
 
-  it('attaches its plugins once under StrictMode and removes them on unmount', () => {
+  it('attaches its plugins once under StrictMode and removes them on unmount', async () => {
     const { client } = fakePassport({});
     const plugins = watchPlugins(client);
     const captcha: ChallengeCaptcha = { show: vi.fn() };
     const { unmount } = renderWithAccount(<p>app</p>, { client, captcha, strict: true });
-    expect([...plugins].sort()).toEqual(['challenge', 'second-verify']);
+    // The step-up plugin is attached once its module has loaded.
+    await waitFor(() => expect([...plugins].sort()).toEqual(['challenge', 'second-verify', 'step-up']));
     unmount();
     expect(plugins.size).toBe(0);
   });
 
-  it('moves the challenge to a new captcha when the prop changes', () => {
+  it('moves the challenge to a new captcha when the prop changes', async () => {
     const { client } = fakePassport({});
     const plugins = watchPlugins(client);
     const first: ChallengeCaptcha = { show: vi.fn() };
@@ -93,9 +94,9 @@ describe('AccountProvider', () => {
     );
     const { rerender } = render(tree(first));
     rerender(tree(second));
-    expect([...plugins].sort()).toEqual(['challenge', 'second-verify']);
+    await waitFor(() => expect([...plugins].sort()).toEqual(['challenge', 'second-verify', 'step-up']));
     rerender(tree(false));
-    expect([...plugins]).toEqual(['second-verify']);
+    expect([...plugins].sort()).toEqual(['second-verify', 'step-up']);
   });
 
   it('provides the client and language, defaulting to the client language', () => {

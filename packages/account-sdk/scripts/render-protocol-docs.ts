@@ -177,6 +177,11 @@ export function renderProtocolDocs(
   out.push(
     `- ${p.SECOND_VERIFY_CODE} asks for a second verification; its data carries ${code('sms_code_key')}. Closing`,
     `  the dialog (or an app that handles it) rejects with description ${code(p.SECOND_VALID)}.`,
+    `- ${p.STEP_UP_REQUIRED_CODE} asks the signed-in person to prove it is them again before adding or removing`,
+    `  a way in; its data carries ${code('mobile')}, ${code('email')} (masked), ${code('has_password')} and ${code('max_age')}.`,
+    `  A code to the account's own mobile or e-mail (${code('auth/verify')}) or the password (${code('account/verify')})`,
+    `  renews the session's verification; the call may then be sent again. Closing the dialog rejects the`,
+    `  call with the 2047 failure as the server sent it.`,
     `- A failure whose data carries ${code(p.DECISION_CONF_FIELD)} demands a challenge; on success the request`,
     `  is resent with the fingerprint and ${code('isResend')}; closing the challenge rejects with an empty`,
     `  description; a malformed configuration logs ${code(p.WRONG_DECISION_CONFIG)}.`,

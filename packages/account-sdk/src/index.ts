@@ -96,6 +96,13 @@ export {
   type SecondVerifyRequest,
   secondVerifyPlugin,
 } from './plugins/second-verify';
+export {
+  type StepUpDialog,
+  type StepUpOptions,
+  type StepUpProof,
+  type StepUpRequest,
+  stepUpPlugin,
+} from './plugins/step-up';
 export type * from './protocol/types';
 export * from './redirects/navigate';
 export * from './redirects/urls';

@@ -7,6 +7,7 @@ import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
 import { actorIn } from '../domain/organisations/actors';
 import { createTickets } from '../domain/tickets/tickets';
+import { assertVerifiedWithin } from '../domain/sessions/step-up';
 import { PassportError } from '../errors';
 import type { DomainEvent } from '../events/catalogue';
 import { recordEvents } from '../events/outbox';
@@ -28,10 +29,19 @@ import type {
  */
 
 /**
- * Who a request proved to be, before an operation asks for more (an identity, a permission): nobody, or
- * a person (by the session cookie, or a credential the route checked), with a contact it proved by code.
+ * Who a request proved to be, before an operation asks for more (an identity, a permission, a step-up):
+ * nobody, or a person (by the session cookie, or a credential the route checked), with a contact it
+ * proved by code. `verifiedAt`: when the person last proved it is them (ms), as the session records it;
+ * absent, never.
  */
-export type Principal = { kind: 'anonymous' } | { kind: 'person'; user: User; provenContact?: ProvenContact };
+export type Principal =
+  | { kind: 'anonymous' }
+  | {
+      kind: 'person';
+      user: User;
+      provenContact?: ProvenContact;
+      verifiedAt?: number | null | undefined;
+    };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
 
@@ -59,7 +69,7 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-      return principal;
+      return { kind: 'person', user: principal.user };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
       const subjectId = (operation.subject as (input: unknown) => string)(input);
@@ -74,10 +84,24 @@ async function callerFor(
   }
 }
 
+/**
+ * An operation that declares `stepUp` runs only for a person who proved it is them within that many
+ * seconds (the one check, src/domain/sessions/step-up.ts); STEP_UP_REQUIRED otherwise.
+ */
+function assertStepUp(app: FastifyInstance, operation: Operation, principal: Principal): void {
+  if (operation.stepUp === undefined) return;
+  if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
+  assertVerifiedWithin(app, principal.user, principal.verifiedAt, operation.stepUp * 1000);
+}
+
 /** Refuses, at declaration, an operation no adapter can run safely yet. */
 export function assertMountable(operation: Operation): void {
-  if (operation.stepUp !== undefined)
-    throw new Error(`${operation.name} declares a step-up, which no adapter checks yet`);
+  if (operation.stepUp !== undefined && operation.caller.kind === 'anonymous')
+    throw new Error(
+      `${operation.name} declares a step-up for an anonymous caller, who has nothing to verify`,
+    );
+  if (operation.stepUp !== undefined && !(Number.isFinite(operation.stepUp) && operation.stepUp > 0))
+    throw new Error(`${operation.name} declares a step-up of ${operation.stepUp} seconds`);
   if (operation.caller.kind === 'apiKey')
     throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
 }
@@ -97,6 +121,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
     return await app.db.transaction().execute((tx) =>
       operationScope.run(scope, async () => {
         const caller = await callerFor(app, tx, op, input, principal);
+        assertStepUp(app, op, principal);
         const at = app.runtime.now();
         const events: DomainEvent[] = [];
         const ctx: OperationContext = {

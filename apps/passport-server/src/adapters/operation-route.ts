@@ -12,9 +12,11 @@ import { assertMountable, invoke, type Principal } from './invoke';
  * family's envelope and fails in it, exactly as a flow route does.
  */
 
-/** The person the session cookie proves, or nobody. */
+/** The person the session cookie proves (with when they last verified), or nobody. */
 export const principalOf = (request: FastifyRequest): Principal =>
-  request.session ? { kind: 'person', user: request.session.user } : { kind: 'anonymous' };
+  request.session
+    ? { kind: 'person', user: request.session.user, verifiedAt: request.session.verifiedAt }
+    : { kind: 'anonymous' };
 
 /** The outbound gate, bound to the request: its challenge pass, address and device. */
 export const gateFor = (app: FastifyInstance, request: FastifyRequest): RequestGate => ({

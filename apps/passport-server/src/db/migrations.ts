@@ -630,6 +630,18 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Step-up (src/domain/sessions/step-up.ts): when the person last proved it is them in a session.
+   * Sessions from before it have none, and a step-up asks them again.
+   */
+  '0021_session_verified_at': {
+    async up(db: Kysely<unknown>) {
+      // It may run again (SQLite migrations are not one transaction): add the column only when missing.
+      const sessions = (await db.introspection.getTables()).find((table) => table.name === 'sessions');
+      if (sessions?.columns.some((column) => column.name === 'verified_at')) return;
+      await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -49,6 +49,11 @@ export interface SessionsTable {
   did: string | null;
   /** The active organisation identity (migration 0012); null for the personal one. */
   deputy_id: Generated<string | null>;
+  /**
+   * When the person last proved it is them in this session (migration 0020): the sign-in, then each
+   * re-verification. Null (a session older than the column) is no verification: a step-up asks again.
+   */
+  verified_at: Generated<Millis | null>;
 }
 
 export interface OneTimeCodesTable {

@@ -53,7 +53,11 @@ export async function completeSignIn(
       expires_in: SECOND_VERIFY_TTL_MS / 1000,
     });
   }
-  const session = await app.sessions.signIn(request, reply, user.id, options.identity ?? null);
+  // A sign-in by the session itself (accepting an invitation) proves nothing new: the step-up's clock
+  // keeps the session's verification time.
+  const session = await app.sessions.signIn(request, reply, user.id, options.identity ?? null, {
+    keepVerification: options.proof === 'session',
+  });
   await app.devices.remember(user.id, request, reply);
   await recordAccountEvent(app, request, app.db, {
     type: 'account.signed_in',

@@ -6,6 +6,7 @@ import { usernameOf } from '../domain/identifiers/usernames';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { identifiersOf, policy, targetOf } from '../domain/passwords/new-password';
 import { requireSession, type Session } from '../domain/sessions/sessions';
+import { requireStepUp } from '../domain/sessions/step-up';
 import {
   isVerificationPurpose,
   type VerificationMethod,
@@ -79,7 +80,8 @@ export interface ChangeInput extends BindInput {
 
 /**
  * Puts a mobile or e-mail on the signed-in account: a bind (the account has none) needs a code to the
- * new target; a change also needs a verification ticket this session earned (auth/verify or
+ * new target and a step-up (the session verified recently; checked before the code, which a refused
+ * bind leaves unspent); a change also needs a verification ticket this session earned (auth/verify or
  * account/verify). The code is checked first (whoever asks has proven the target before learning
  * anything about it); a target another account holds is IDENTIFIER_TAKEN, or with `change_bind` 1
  * moved off that account when it keeps another way in (MOVE_WOULD_LOCK_OUT otherwise). `kick_other` 1 ends
@@ -97,6 +99,7 @@ export async function putIdentifier(
   const user = await freshUser(app, session);
   const from = user[channel];
   if (step === 'bind' && from) throw new PassportError('identifierBound', { channel });
+  if (step === 'bind') requireStepUp(app, session, user);
   if (step === 'change') {
     if (!from) throw new PassportError('identifierNotBound', { channel });
     if (from === to) throw new PassportError('identifierSame');
@@ -151,6 +154,15 @@ function verified(
 }
 
 /**
+ * A verification renews the session's step-up clock (src/domain/sessions/step-up.ts), then answers a
+ * ticket for the next step.
+ */
+async function verifiedSession(app: FastifyInstance, request: FastifyRequest, session: Session) {
+  request.session = await app.sessions.markVerified(session);
+  return request.session;
+}
+
+/**
  * auth/verify: the signed-in person proves it is them with a code (type 22, or 11 for e-mail) sent to
  * the account's own mobile or e-mail; answers a verification ticket bound to this session.
  */
@@ -179,7 +191,8 @@ export async function verifyByCode(
     code: input.code,
     lane: await codeLaneOf(app, request, channel, own),
   });
-  return verified(await app.verificationTickets.issue(session, purpose, channel), channel, purpose);
+  const renewed = await verifiedSession(app, request, session);
+  return verified(await app.verificationTickets.issue(renewed, purpose, channel), channel, purpose);
 }
 
 /**
@@ -209,13 +222,14 @@ export async function verifyByPassword(
   const user = await freshUser(app, session);
   if (!user.password_hash) throw new PassportError('passwordNotSet');
   await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
-  return verified(await app.verificationTickets.issue(session, purpose, 'password'), 'password', purpose);
+  const renewed = await verifiedSession(app, request, session);
+  return verified(await app.verificationTickets.issue(renewed, purpose, 'password'), 'password', purpose);
 }
 
 /**
  * Set account: a username and a password together. An account without a password gets both (the
- * password under the rules for new ones); an account with one proves it with `password` (the current
- * one) and gets the username. Either way the person then signs in with username + password.
+ * password under the rules for new ones), after a step-up; an account with one proves it with
+ * `password` (the current one, itself a fresh verification) and gets the username. Either way the person then signs in with username + password.
  */
 export async function setAccount(
   app: FastifyInstance,
@@ -230,6 +244,7 @@ export async function setAccount(
   if (user.password_hash) {
     await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
   } else {
+    requireStepUp(app, session, user);
     const pw = await policy(app, request, input.password, [...identifiersOf(user), username]);
     newHash = await app.passwords.hash(pw);
   }

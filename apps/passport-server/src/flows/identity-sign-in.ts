@@ -102,6 +102,9 @@ export function accountWithIdentity(app: FastifyInstance, request: FastifyReques
   return org instanceof Promise ? org.then(withOrg) : withOrg(org);
 }
 
+/** A switch of identity proves nothing: the new session keeps the old one's verification time. */
+const KEEP_VERIFICATION = { keepVerification: true } as const;
+
 /**
  * Makes an identity of the caller active. '0' is the personal identity. Another person's identity, or
  * one of another subject, is SUBJECT_NOT_FOUND (the same answer as a subject that does not exist). A
@@ -119,7 +122,7 @@ async function signInAs(
   const session = requireSession(request);
   if (Number(session.user.is_frozen) === 1) throw new PassportError('accountFrozen');
   if (deputyId === PERSONAL_IDENTITY) {
-    const next = await app.sessions.signIn(request, reply, session.userId, null);
+    const next = await app.sessions.signIn(request, reply, session.userId, null, KEEP_VERIFICATION);
     return accountInfo(next);
   }
   const row = await identityOf(app, session.userId, deputyId, subjectId);
@@ -130,7 +133,7 @@ async function signInAs(
     if (needFrozenUser === 1) return { ...accountInfo(session), frozen_identity: identityView(row, false) };
     throw new PassportError(subjectFrozen ? 'subjectFrozen' : 'memberFrozen');
   }
-  const next = await app.sessions.signIn(request, reply, session.userId, row.id);
+  const next = await app.sessions.signIn(request, reply, session.userId, row.id, KEEP_VERIFICATION);
   const org = await activeIdentity(app, next);
   return { ...accountInfo(next), ...(org && { org }) };
 }

@@ -1,20 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { changed, identifiersOf, type PasswordChanged, policy } from '../domain/passwords/new-password';
 import { requireSession } from '../domain/sessions/sessions';
+import { requireStepUp } from '../domain/sessions/step-up';
 import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
 
 /**
- * Signed in: a first password. It adds a way in and replaces nothing, so other sessions live on; a
- * conditional update, so of two concurrent sets one wins and the other gets PASSWORD_ALREADY_SET.
+ * Signed in: a first password. It adds a way in, so it needs a step-up (src/domain/sessions/step-up.ts);
+ * it replaces nothing, so other sessions live on; a conditional update, so of two concurrent sets one
+ * wins and the other gets PASSWORD_ALREADY_SET.
  */
 export async function setPassword(
   app: FastifyInstance,
   request: FastifyRequest,
   input: { password: string },
 ): Promise<PasswordChanged> {
-  const { user } = requireSession(request);
+  const session = requireSession(request);
+  const { user } = session;
   if (user.password_hash) throw new PassportError('passwordAlreadySet');
+  requireStepUp(app, session);
   const pw = await policy(app, request, input.password, identifiersOf(user));
   if (!(await app.accounts.setFirstPasswordHash(user.id, await app.passwords.hash(pw))))
     throw new PassportError('passwordAlreadySet');

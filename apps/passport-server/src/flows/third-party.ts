@@ -19,6 +19,7 @@ import {
   providerNameOf,
 } from '../domain/oauth/providers';
 import { requireSession } from '../domain/sessions/sessions';
+import { requireStepUp } from '../domain/sessions/step-up';
 import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
@@ -301,6 +302,10 @@ async function linkedView(app: FastifyInstance, userId: string) {
 }
 
 /**
+ * Linking, switching and unlinking add or remove a way in: each needs a step-up, checked before the
+ * provider's code is exchanged so that the same callback can be sent again once the person has proven
+ * it is them (the flow's state is spent only by the exchange).
+ *
  * auth/bind: links the identity of a fresh provider sign-in to the signed-in account. An identity
  * linked to another account is refused (OAUTH_LINKED_ELSEWHERE) whatever unbind_exist says: moving it
  * would take a way in from an account whose owner has not agreed (docs/third-party-sign-in.md).
@@ -308,6 +313,7 @@ async function linkedView(app: FastifyInstance, userId: string) {
 export async function bindThirdParty(app: FastifyInstance, request: FastifyRequest, input: CodeInput) {
   const session = requireSession(request);
   providerOf(app, input.platform_app_id);
+  requireStepUp(app, session);
   const { identity } = await exchange(app, request, input);
   await link(app, session.userId, identity);
   await recordLink(app, request, session.userId, identity.provider, true);
@@ -323,6 +329,7 @@ export async function switchThirdParty(app: FastifyInstance, request: FastifyReq
   const provider = providerOf(app, input.platform_app_id);
   const current = (await identitiesOf(app, session.userId)).find((row) => row.provider === provider.name);
   if (!current) throw new PassportError('oauthNotBound');
+  requireStepUp(app, session);
   const { identity } = await exchange(app, request, input);
   if (identity.subject !== current.subject) {
     const holder = await linkedUser(app, identity.provider, identity.subject);
@@ -346,6 +353,7 @@ export async function unbindThirdParty(
   const linked = (await identitiesOf(app, session.userId)).some((row) => row.provider === name);
   if (!linked) throw new PassportError('oauthNotBound');
   if (!(await hasOtherWayIn(app, session.user, name))) throw new PassportError('oauthLastWayIn');
+  requireStepUp(app, session);
   await unlink(app, session.userId, name);
   await recordLink(app, request, session.userId, name, false);
   return { linked: await linkedView(app, session.userId) };

@@ -111,9 +111,9 @@ export type Operation<
   readonly output: O;
   readonly caller: S;
   /**
-   * Seconds since the caller's last verification beyond which the operation asks for a fresh one.
-   * Declared for the sign-in security work, which brings the check: until then an adapter refuses to
-   * mount an operation that declares it, so nothing runs unchecked.
+   * Seconds since the caller's last verification (the session's sign-in, or a later auth/verify or
+   * account/verify) beyond which the operation answers STEP_UP_REQUIRED (2047) instead of running. The
+   * adapter checks it (src/domain/sessions/step-up.ts); flow routes use the same check.
    */
   readonly stepUp?: number;
   readonly emits: readonly EventType[];

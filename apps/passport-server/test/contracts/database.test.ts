@@ -345,6 +345,7 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
         expiresAt: 0,
         absoluteExpiresAt: 0,
         deputyId: deputy.id,
+        verifiedAt: null,
       };
       const read = activeIdentity(server.app, session);
       expect(read).toBeInstanceOf(Promise);

@@ -977,6 +977,7 @@ describe('the active identity in account/info', () => {
       createdAt: 0,
       expiresAt: 0,
       absoluteExpiresAt: 0,
+      verifiedAt: null,
       deputyId: m.identity,
     };
     const found = activeIdentity(server.app, session);

@@ -1,8 +1,17 @@
-import type { SecondVerifyDialog, SecondVerifyRequest } from '@portico/account-sdk';
+import type {
+  SecondVerifyDialog,
+  SecondVerifyRequest,
+  StepUpDialog,
+  StepUpProof,
+  StepUpRequest,
+} from '@portico/account-sdk';
 
 /** What the dialog shows: the request the SDK opened it with, or nothing. */
 export interface SecondVerifySnapshot {
+  /** A sign-in's second verification (2046), when that is what is shown. */
   request: SecondVerifyRequest | null;
+  /** A step-up (2047: prove it is you before changing how you sign in), when that is what is shown. */
+  stepUp: StepUpRequest | null;
   /** Changes with every opened request (a React key: a reopened dialog starts with an empty field). */
   id: number;
   /** When the next code may be sent for this `sms_code_key` (ms since the epoch); 0 when now. */
@@ -10,15 +19,19 @@ export interface SecondVerifySnapshot {
 }
 
 /**
- * The SDK's `SecondVerifyDialog` contract turned into a small store React subscribes to: `open` (called
- * by the SDK) shows the request and waits; `submit(code)` or `close()` (called by the dialog) settle it.
- * Requests that arrive while one is shown wait their turn. The resend deadline is kept per
- * `sms_code_key`, so a dialog reopened after a wrong code keeps its countdown.
+ * The SDK's `SecondVerifyDialog` and `StepUpDialog` contracts turned into a small store React subscribes
+ * to: `open` or `stepUp` (called by the SDK) shows the request and waits; `submit(code)`, `prove(proof)`
+ * or `close()` (called by the dialog) settle it. Requests that arrive while one is shown wait their
+ * turn. The resend deadline is kept per `sms_code_key` (one for every step-up), so a dialog reopened
+ * after a wrong code keeps its countdown.
  */
-export interface SecondVerifyController extends SecondVerifyDialog {
+export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog {
   subscribe(listener: () => void): () => void;
   getSnapshot(): SecondVerifySnapshot;
+  /** Answers the shown second verification with the code. */
   submit(code: string): void;
+  /** Answers the shown step-up with the person's proof. */
+  prove(proof: StepUpProof): void;
   close(): void;
   /** Records that a code was sent for the shown request; the next send waits `seconds`. */
   markSent(seconds: number): void;
@@ -26,37 +39,53 @@ export interface SecondVerifyController extends SecondVerifyDialog {
   closeAll(): void;
 }
 
-interface Pending {
-  id: number;
-  request: SecondVerifyRequest;
-  resolve(answer: { code: string } | null): void;
-}
+type Pending =
+  | { id: number; kind: 'code'; request: SecondVerifyRequest; resolve(answer: { code: string } | null): void }
+  | { id: number; kind: 'stepUp'; request: StepUpRequest; resolve(answer: StepUpProof | null): void };
+
+/** The resend deadline's key: the sign-in's `sms_code_key`, or one for every step-up. */
+const STEP_UP_SENDS = 'step-up';
+const sendKeyOf = (pending: Pending) =>
+  pending.kind === 'code' ? pending.request.sms_code_key : STEP_UP_SENDS;
 
 export function createSecondVerifyController(now: () => number = Date.now): SecondVerifyController {
   const queue: Pending[] = [];
   const sentUntil = new Map<string, number>();
   const listeners = new Set<() => void>();
-  let snapshot: SecondVerifySnapshot = { request: null, id: 0, sendAllowedAt: 0 };
+  const idle: SecondVerifySnapshot = { request: null, stepUp: null, id: 0, sendAllowedAt: 0 };
+  let snapshot = idle;
   let opened = 0;
 
   const publish = () => {
     const head = queue[0];
     snapshot = head
-      ? { request: head.request, id: head.id, sendAllowedAt: sentUntil.get(head.request.sms_code_key) ?? 0 }
-      : { request: null, id: 0, sendAllowedAt: 0 };
+      ? {
+          request: head.kind === 'code' ? head.request : null,
+          stepUp: head.kind === 'stepUp' ? head.request : null,
+          id: head.id,
+          sendAllowedAt: sentUntil.get(sendKeyOf(head)) ?? 0,
+        }
+      : idle;
     for (const listener of listeners) listener();
   };
-  const settle = (answer: { code: string } | null) => {
-    const head = queue.shift();
-    if (!head) return;
-    head.resolve(answer);
+  /** Settles the shown request when it is of `kind` (a stale answer of the other kind is ignored). */
+  const settle = (kind: Pending['kind'] | null, answer: { code: string } | StepUpProof | null) => {
+    const head = queue[0];
+    if (!head || (kind && head.kind !== kind)) return;
+    queue.shift();
+    (head.resolve as (value: typeof answer) => void)(answer);
     publish();
   };
 
   return {
     open: (request) =>
       new Promise((resolve) => {
-        queue.push({ id: ++opened, request, resolve });
+        queue.push({ id: ++opened, kind: 'code', request, resolve });
+        publish();
+      }),
+    stepUp: (request) =>
+      new Promise((resolve) => {
+        queue.push({ id: ++opened, kind: 'stepUp', request, resolve });
         publish();
       }),
     subscribe(listener) {
@@ -64,12 +93,13 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
       return () => listeners.delete(listener);
     },
     getSnapshot: () => snapshot,
-    submit: (code) => settle({ code }),
-    close: () => settle(null),
+    submit: (code) => settle('code', { code }),
+    prove: (proof) => settle('stepUp', proof),
+    close: () => settle(null, null),
     markSent(seconds) {
       const head = queue[0];
       if (!head) return;
-      sentUntil.set(head.request.sms_code_key, now() + seconds * 1000);
+      sentUntil.set(sendKeyOf(head), now() + seconds * 1000);
       publish();
     },
     closeAll() {

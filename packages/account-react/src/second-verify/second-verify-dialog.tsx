@@ -1,9 +1,9 @@
 import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
-import { LIMITS } from '@portico/account-sdk/protocol';
 import {
-  type CSSProperties,
   type FormEvent,
   type KeyboardEvent,
+  lazy,
+  Suspense,
   useEffect,
   useId,
   useRef,
@@ -15,34 +15,12 @@ import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
+import { CODE_LENGTH, overlayStyle, panelStyle, trapTab } from './dialog-frame';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
-/** The only hard styling of the package: an overlay must cover the page to be an overlay. */
-const overlayStyle: CSSProperties = {
-  position: 'fixed',
-  inset: 0,
-  zIndex: 2147483000,
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  padding: 16,
-  background: 'rgba(0, 0, 0, 0.45)',
-};
-const panelStyle: CSSProperties = {
-  boxSizing: 'border-box',
-  width: '100%',
-  maxWidth: 420,
-  maxHeight: '100%',
-  overflow: 'auto',
-  padding: 24,
-  borderRadius: 8,
-  // System colours follow the page's color-scheme (light or dark) without a stylesheet.
-  background: 'Canvas',
-  color: 'CanvasText',
-};
-
-const CODE_LENGTH = LIMITS.codeLength;
+/** Loaded when a step-up first opens: sign-in pages never carry it. */
+const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
 
 export interface SecondVerifyDialogProps {
   controller: SecondVerifyController;
@@ -56,18 +34,28 @@ export interface SecondVerifyDialogProps {
  * the 6-digit code field, submit and close; the SDK's error after a wrong code. Escape or the close
  * button resolves null (the sign-in rejects with SECOND_VALID). Focus moves into the dialog, stays in
  * it (Tab wraps), and returns where it was when the dialog goes.
+ *
+ * The same overlay answers a step-up (2047: a signed-in person adding or removing a way in must prove
+ * it is them again): a code to the account's own mobile or e-mail, typed in full, or its password;
+ * the refused call is then sent again. Closing it rejects the call with the 2047 failure.
  */
 export function SecondVerifyDialog({ controller, container }: SecondVerifyDialogProps) {
-  const { request, id, sendAllowedAt } = useSyncExternalStore(
+  const { request, stepUp, id, sendAllowedAt } = useSyncExternalStore(
     controller.subscribe,
     controller.getSnapshot,
     controller.getSnapshot,
   );
-  if (!request) return null;
+  if (!request && !stepUp) return null;
   const target = container ?? (typeof document !== 'undefined' ? document.body : null);
   if (!target) return null;
   return createPortal(
-    <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />,
+    request ? (
+      <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+    ) : (
+      <Suspense fallback={null}>
+        <StepUpPanel key={id} request={stepUp!} sendAllowedAt={sendAllowedAt} controller={controller} />
+      </Suspense>
+    ),
     target,
   );
 }
@@ -181,24 +169,4 @@ function DialogPanel({
       </div>
     </div>
   );
-}
-
-/** Keeps Tab and Shift+Tab inside the dialog. */
-function trapTab(event: KeyboardEvent, root: HTMLElement | null) {
-  if (!root) return;
-  const focusable = Array.from(
-    root.querySelectorAll<HTMLElement>(
-      'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])',
-    ),
-  ).filter((element) => !(element as HTMLButtonElement).disabled);
-  const first = focusable[0];
-  const last = focusable.at(-1);
-  if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
 }

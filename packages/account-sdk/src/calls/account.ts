@@ -1,3 +1,4 @@
+import type { AccountClient, CallOptions } from '../client/types';
 import { USER_LOGIN_VERSION } from '../protocol/code-types';
 import type {
   AccountInfo,
@@ -5,7 +6,9 @@ import type {
   CancelRequestPayload,
   Extra,
   MemberSwitchPayload,
+  ReverifyPayload,
   SetAccountPayload,
+  VerificationTicketData,
 } from '../protocol/types';
 import { defineCall } from './define-call';
 
@@ -26,6 +29,20 @@ export const verifyAccount = /* @__PURE__ */ defineCall<Extra>('/passport/web/ac
 });
 /** Verifies a third-party binding before a sensitive step. */
 export const verifyAuth = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/verify/');
+/**
+ * Proves the signed-in person is who the account belongs to: by a code (type 22) to its own mobile or
+ * e-mail (`verifyAuth`), or by its password (`verifyAccount`). Renews the session's step-up (what
+ * STEP_UP_REQUIRED, 2047, asks for) and answers a ticket for a change.
+ */
+export function reverify<T = VerificationTicketData>(
+  client: AccountClient,
+  proof: ReverifyPayload,
+  options?: CallOptions,
+): Promise<T> {
+  return 'password' in proof
+    ? verifyAccount<T>(client, proof, options)
+    : verifyAuth<T>(client, proof, options);
+}
 /** Authorises by SMS code. */
 export const smsAuthorize = /* @__PURE__ */ defineCall<Extra>('/passport/web/sms/authorize/');
 /** Account cancellation, step one: the ways the user can verify. */

@@ -170,9 +170,14 @@ export const thirdPartyErrors = /* @__PURE__ */ defineErrorRange('Third-party si
   [1861, 'OAUTH_ACCOUNT_EXISTS', 200],
 ]);
 
-/** The spec's fixed code (§8): the failure data carries `sms_code_key`. */
-export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2046, [
+/**
+ * The spec's fixed code (§8): the failure data carries `sms_code_key`. Beside it STEP_UP_REQUIRED: the
+ * session's last verification is too old for what it asked (adding or removing a way in); its data
+ * carries the ways to prove it again (`mobile`, `email` masked, `has_password`) and `max_age` in seconds.
+ */
+export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verification', 2046, 2049, [
   [2046, 'SECOND_VERIFY', 200],
+  [2047, 'STEP_UP_REQUIRED', 200],
 ]);
 
 /** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
@@ -312,6 +317,11 @@ export const ErrorCode = /* @__PURE__ */ (() =>
 
 /** The second-verification code (spec §8), on its own so a page checking it carries no table. */
 export const SECOND_VERIFY_CODE = 2046;
+/**
+ * The step-up code: the session must prove it is its person again (auth/verify or account/verify) before
+ * the call, which then may be sent again. On its own so a page checking it carries no table.
+ */
+export const STEP_UP_REQUIRED_CODE = 2047;
 /** Description of the rejection when the second-verification dialog closes or the app handles it. */
 export const SECOND_VALID = 'SECOND_VALID';
 

@@ -243,6 +243,7 @@ const profileErrorTexts = /* @__PURE__ */ defineErrorTexts(profileErrors, {
 
 const secondVerifyErrorTexts = /* @__PURE__ */ defineErrorTexts(secondVerifyErrors, {
   SECOND_VERIFY: ['当前设备需要二次验证', 'This device needs a second verification'],
+  STEP_UP_REQUIRED: ['为了账号安全，请先验证身份', 'Confirm it is you first: this changes how you sign in'],
 });
 
 const cancelErrorTexts = /* @__PURE__ */ defineErrorTexts(cancelErrors, {

@@ -395,6 +395,36 @@ export interface AuthUnbindPayload extends Extra {
   platform_app_id: string | number;
 }
 
+/**
+ * A proof that the signed-in person is who the account belongs to (a step-up, or the first step of a
+ * change): a code (type 22) sent to the account's own mobile or e-mail, given in full, or its password.
+ */
+export type ReverifyPayload = Extra &
+  ({ mobile: string; code: string } | { email: string; code: string } | { password: string }) & {
+    /** What the answered ticket may be spent on: 'change_identifier' (the default) or 'cancel_account'. */
+    purpose?: string;
+  };
+
+/** What a verification answers: a single-use ticket bound to this session, and the step-up renewed. */
+export interface VerificationTicketData {
+  ticket: string;
+  /** Seconds the ticket stays valid. */
+  expires_in: number;
+  /** How it was earned. */
+  method: 'mobile' | 'email' | 'password';
+  purpose: string;
+}
+
+/** The data of STEP_UP_REQUIRED (2047): the ways the person can prove it is them again. */
+export interface StepUpRequiredData {
+  /** The account's mobile and e-mail, masked; '' when it has none. */
+  mobile: string;
+  email: string;
+  has_password: boolean;
+  /** Seconds a verification counts for the refused call. */
+  max_age: number;
+}
+
 export interface SetAccountPayload extends Extra {
   username: string;
   password: string;

@@ -16,6 +16,11 @@ export interface Session {
   /** The active organisation identity (a deputy id), or null for the personal identity. */
   deputyId: string | null;
   /**
+   * When the person last proved it is them in this session (ms): its sign-in, then each re-verification
+   * (auth/verify, account/verify). Null: never (a session older than the record). Step-up reads it.
+   */
+  verifiedAt: number | null;
+  /**
    * On SQLite's fast path: the organisation tables' version read with the session row (migration
    * 0017), by which the identity lookup keeps an active identity between two changes.
    */
@@ -28,13 +33,18 @@ export interface Sessions {
   /**
    * Signs `userId` in: the request's old session (if any) dies, a new token is set. `deputyId` makes an
    * organisation identity active (subject login, member switch); default the personal identity.
+   * A sign-in is a verification, so the new session is verified now; `keepVerification` (a switch of
+   * identity, which proves nothing) carries the old session's verification time over instead.
    */
   signIn(
     request: FastifyRequest,
     reply: FastifyReply,
     userId: string,
     deputyId?: string | null,
+    options?: { keepVerification?: boolean },
   ): Promise<Session>;
+  /** Records that the person of `session` just proved it is them again (the step-up's clock). */
+  markVerified(session: Session): Promise<Session>;
   /** Kills the request's session, server side and in the browser. */
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Kills every session of a user (password reset, cancellation). */
@@ -91,6 +101,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       'sessions.expires_at',
       'sessions.absolute_expires_at',
       'sessions.deputy_id',
+      'sessions.verified_at',
     ])
     .where('sessions.token_hash', '=', '')
     .compile();
@@ -110,6 +121,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         'expires_at',
         'absolute_expires_at',
         'deputy_id',
+        'verified_at',
         // About 0.1 µs here, where a statement of its own costs about 2 µs (identity-lookup).
         sql<number>`(select v from org_version where id = 1)`.as('org_version'),
       ])
@@ -127,6 +139,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     expiresAt: number;
     absoluteExpiresAt: number;
     deputyId: string | null;
+    verifiedAt: number | null;
     orgVersion: number | undefined;
   }
   const found = (user: User, session: Omit<LookupRow, keyof User> & { org_version?: number }): Found => ({
@@ -136,6 +149,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     expiresAt: Number(session.expires_at),
     absoluteExpiresAt: Number(session.absolute_expires_at),
     deputyId: session.deputy_id ?? null,
+    verifiedAt: session.verified_at === null ? null : Number(session.verified_at),
     orgVersion: session.org_version,
   });
   /** Synchronous on SQLite's fast path, a promise otherwise. */
@@ -147,8 +161,23 @@ export function createSessions(app: FastifyInstance): SessionService {
     }
     return db.executeQuery<LookupRow>({ ...lookup, parameters: [id] }).then(({ rows: [row] }) => {
       if (!row) return undefined;
-      const { session_created_at, last_seen_at, expires_at, absolute_expires_at, deputy_id, ...user } = row;
-      return found(user, { session_created_at, last_seen_at, expires_at, absolute_expires_at, deputy_id });
+      const {
+        session_created_at,
+        last_seen_at,
+        expires_at,
+        absolute_expires_at,
+        deputy_id,
+        verified_at,
+        ...user
+      } = row;
+      return found(user, {
+        session_created_at,
+        last_seen_at,
+        expires_at,
+        absolute_expires_at,
+        deputy_id,
+        verified_at,
+      });
     });
   };
 
@@ -174,6 +203,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       expiresAt,
       absoluteExpiresAt: row.absoluteExpiresAt,
       deputyId: row.deputyId,
+      verifiedAt: row.verifiedAt,
       // A touch waits for its write: whatever runs after it reads the organisation version afresh.
       orgVersion: touch ? undefined : row.orgVersion,
     };
@@ -208,12 +238,18 @@ export function createSessions(app: FastifyInstance): SessionService {
 
   const sessions: Sessions = {
     cookieName,
-    async signIn(request, reply, userId, deputyId = null) {
-      if (request.session) await destroy(request.session.id);
+    async signIn(request, reply, userId, deputyId = null, options = {}) {
+      const previous = request.session;
+      if (previous) await destroy(previous.id);
       const token = randomToken(32);
       const id = sha256(token);
       const now = runtime.now();
       const absolute = now + absoluteMs;
+      const verifiedAt = options.keepVerification
+        ? previous?.userId === userId
+          ? previous.verifiedAt
+          : null
+        : now;
       const header = (name: string, max: number) => {
         const value = request.headers[name];
         return typeof value === 'string' ? value.slice(0, max) : null;
@@ -235,6 +271,7 @@ export function createSessions(app: FastifyInstance): SessionService {
           fp: fingerprint,
           did,
           deputy_id: deputyId,
+          verified_at: verifiedAt,
         })
         .execute();
       const user = await db
@@ -251,8 +288,18 @@ export function createSessions(app: FastifyInstance): SessionService {
         expiresAt: Math.min(now + idleMs, absolute),
         absoluteExpiresAt: absolute,
         deputyId,
+        verifiedAt,
       };
       return request.session;
+    },
+    async markVerified(session) {
+      const now = runtime.now();
+      await db
+        .updateTable('sessions')
+        .set({ verified_at: now })
+        .where('token_hash', '=', session.id)
+        .execute();
+      return { ...session, verifiedAt: now };
     },
     async signOut(request, reply) {
       if (request.session) await destroy(request.session.id);

@@ -1,0 +1,216 @@
+import { cooldownOf, type StepUpRequest } from '@portico/account-sdk';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useAccountText, useLanguageOrDefault } from '../context';
+import { CodeInput } from '../forms/code-input';
+import { EmailInput } from '../forms/email-input';
+import { MobileInput } from '../forms/mobile-input';
+import { PasswordInput } from '../forms/password-input';
+import { SubmitButton } from '../forms/submit-button';
+import { CODE_LENGTH, overlayStyle, panelStyle, trapTab } from './dialog-frame';
+import type { SecondVerifyController } from './second-verify-controller';
+import { useCooldown } from './use-cooldown';
+
+/**
+ * The step-up panel of the second-verification overlay (STEP_UP_REQUIRED, 2047): a signed-in person
+ * adding or removing a way in proves it is them again by a code to the account's own mobile or e-mail
+ * (typed in full: the account only shows it masked) or its password. A module of its own, loaded when
+ * a step-up first opens, with its texts, so that sign-in pages carry none of it.
+ */
+
+const TEXTS = {
+  zh: {
+    title: '确认是你本人',
+    intro: '添加或更改登录方式前，请先验证身份，以免账号被他人控制。',
+    noWay: '这个账号暂时没有可用于验证的方式。请退出后重新登录，再进行此操作。',
+    way: '验证方式',
+    byMobile: '手机号 {value}',
+    byEmail: '邮箱 {value}',
+    byPassword: '密码',
+    password: '当前密码',
+    targetHint: '请输入完整的 {value}',
+    needPassword: '请输入密码',
+    submit: '验证并继续',
+  },
+  en: {
+    title: 'Confirm it’s you',
+    intro:
+      'Before adding or changing a way to sign in, prove it’s you, so nobody else can take over your account.',
+    noWay: 'This account has no way to verify here. Sign out, sign in again, then try again.',
+    way: 'Verify with',
+    byMobile: 'Mobile number {value}',
+    byEmail: 'E-mail {value}',
+    byPassword: 'Password',
+    password: 'Current password',
+    targetHint: 'Enter {value} in full',
+    needPassword: 'Enter your password',
+    submit: 'Verify and continue',
+  },
+} as const;
+
+type StepUpText = keyof (typeof TEXTS)['en'];
+
+function useStepUpText() {
+  const texts = TEXTS[useLanguageOrDefault()];
+  return (key: StepUpText, value = '') => texts[key].replace('{value}', value);
+}
+
+/** Focus into the panel's first field on open, and back where it was on close. */
+function useDialogFocus(panel: { current: HTMLDivElement | null }) {
+  // The panel is keyed per request, so this runs once per opened request.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    panel.current?.querySelector<HTMLElement>('input, button')?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
+  }, [panel]);
+}
+
+type StepUpWay = 'mobile' | 'email' | 'password';
+
+/** The step-up form: a way the account has, then a code to it (or the password). */
+export function StepUpPanel({
+  request,
+  sendAllowedAt,
+  controller,
+}: {
+  request: StepUpRequest;
+  sendAllowedAt: number;
+  controller: SecondVerifyController;
+}) {
+  const t = useStepUpText();
+  const common = useAccountText();
+  const titleId = useId();
+  const introId = useId();
+  const wayName = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const ways: [StepUpWay, string][] = [];
+  if (request.mobileMasked) ways.push(['mobile', t('byMobile', request.mobileMasked)]);
+  if (request.emailMasked) ways.push(['email', t('byEmail', request.emailMasked)]);
+  if (request.hasPassword) ways.push(['password', t('byPassword')]);
+  const [way, setWay] = useState<StepUpWay | undefined>(ways[0]?.[0]);
+  const [target, setTarget] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [sending, setSending] = useState(false);
+  const [sendError, setSendError] = useState<unknown>(null);
+  const [problem, setProblem] = useState<string>();
+  const { seconds } = useCooldown(sendAllowedAt);
+  useDialogFocus(panel);
+
+  const masked = way === 'mobile' ? request.mobileMasked : request.emailMasked;
+  const to = () => (way === 'mobile' ? { mobile: target.trim() } : { email: target.trim() });
+  const send = async () => {
+    if (!target.trim()) return setProblem(t('targetHint', masked));
+    setProblem(undefined);
+    setSending(true);
+    setSendError(null);
+    try {
+      controller.markSent(cooldownOf(await request.sendCode(to())));
+    } catch (error) {
+      setSendError(error);
+    } finally {
+      setSending(false);
+    }
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (way === 'password') {
+      if (!password) return setProblem(t('needPassword'));
+      return controller.prove({ password });
+    }
+    if (!target.trim()) return setProblem(t('targetHint', masked));
+    if (code.length !== CODE_LENGTH) return setProblem(common('code.incomplete', { length: CODE_LENGTH }));
+    controller.prove({ ...to(), code });
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      controller.close();
+    } else if (event.key === 'Tab') trapTab(event, panel.current);
+  };
+
+  return (
+    <div className="portico-dialog-overlay" style={overlayStyle}>
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={introId}
+        className="portico-dialog"
+        style={panelStyle}
+        onKeyDown={onKeyDown}
+      >
+        <h2 id={titleId} className="portico-dialog-title">
+          {t('title')}
+        </h2>
+        <p id={introId} className="portico-dialog-intro">
+          {ways.length ? t('intro') : t('noWay')}
+        </p>
+        <form onSubmit={onSubmit} noValidate>
+          {ways.length > 1 ? (
+            <fieldset className="portico-dialog-ways">
+              <legend>{t('way')}</legend>
+              {ways.map(([value, label]) => (
+                <label key={value}>
+                  <input
+                    type="radio"
+                    name={wayName}
+                    value={value}
+                    checked={way === value}
+                    onChange={() => {
+                      setWay(value);
+                      setTarget('');
+                      setCode('');
+                      setProblem(undefined);
+                    }}
+                  />{' '}
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {way === 'password' ? (
+            <PasswordInput
+              label={t('password')}
+              value={password}
+              onChange={setPassword}
+              autoComplete="current-password"
+              error={problem ?? request.error}
+              required
+            />
+          ) : way ? (
+            <>
+              {way === 'mobile' ? (
+                <MobileInput value={target} onChange={setTarget} hint={t('targetHint', masked)} required />
+              ) : (
+                <EmailInput value={target} onChange={setTarget} hint={t('targetHint', masked)} required />
+              )}
+              <CodeInput
+                value={code}
+                onChange={(next) => {
+                  setCode(next);
+                  setProblem(undefined);
+                }}
+                length={CODE_LENGTH}
+                onSend={send}
+                sending={sending}
+                cooldown={seconds}
+                sendError={sendError}
+                error={problem ?? request.error}
+                required
+              />
+            </>
+          ) : null}
+          <div className="portico-dialog-actions">
+            {way ? <SubmitButton>{t('submit')}</SubmitButton> : null}
+            <button type="button" className="portico-dialog-close" onClick={() => controller.close()}>
+              {common('secondVerify.close')}
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}
