@@ -27,7 +27,12 @@ export async function completeSignIn(
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
-  options: { newUser: boolean; proof: SignInProof },
+  options: {
+    newUser: boolean;
+    proof: SignInProof;
+    /** An organisation identity to make active (an accepted invitation); default the personal one. */
+    deputyId?: string | null;
+  },
 ) {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
   const directWithoutDevice =
@@ -48,7 +53,7 @@ export async function completeSignIn(
     });
   }
   const { opened, device } = await app.db.transaction().execute(async (tx) => {
-    const opened = await app.sessions.open(tx, request, user.id);
+    const opened = await app.sessions.open(tx, request, user.id, options.deputyId ?? null);
     const device = await app.devices.store(tx, user.id, request);
     await recordAccountEvent(app, request, tx, {
       type: 'account.signed_in',
