@@ -54,8 +54,8 @@ export interface Sessions {
   signOut(request: FastifyRequest, reply: FastifyReply, db?: Kysely<Database>): Promise<void>;
   /** Kills every session of a user (password reset, cancellation); through `db` likewise. */
   revokeAll(userId: string, db?: Kysely<Database>): Promise<void>;
-  /** Kills every session of a user but `keepId` (`kick_other`); answers how many ended. */
-  revokeOthers(userId: string, keepId: string): Promise<number>;
+  /** Kills every session of a user but `keepId` (`kick_other`); answers how many ended. `db` likewise. */
+  revokeOthers(userId: string, keepId: string, db?: Kysely<Database>): Promise<number>;
 }
 
 /** A session stored by `open` whose cookie is not set yet: its token is only ever in the cookie. */
@@ -302,8 +302,8 @@ export function createSessions(app: FastifyInstance): SessionService {
     async revokeAll(userId, through = db) {
       await through.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
-    async revokeOthers(userId, keepId) {
-      const result = await db
+    async revokeOthers(userId, keepId, through = db) {
+      const result = await through
         .deleteFrom('sessions')
         .where('user_id', '=', userId)
         .where('token_hash', '!=', keepId)
