@@ -710,6 +710,22 @@ const start = async (name: string, file: string) => {
 /** A measured case's requests per second. */
 const rps = (c: Contender) => (c.result as Figures).rps;
 
+/** The bare Fastify route: the floor the reads are compared with. */
+const floorCase = (url: string) =>
+  loadContender('Fastify', 'bare route GET /', '', {
+    url,
+    connections: READ_CONNECTIONS,
+    requests: [{ method: 'GET', path: '/' }],
+    verify: (body) => body === '{"hello":"world"}',
+  });
+
+/** Raw argon2id in its own process, `concurrency` hashes in flight: the ceiling of a password login. */
+const argonCase = (argon2: Target, concurrency: number) =>
+  contender('raw argon2id', concurrency === 1 ? 'hash, 1 at a time' : `hash, ${concurrency} in flight`, '', {
+    warm: async () => {},
+    slice: () => argon2.call<Sample>('measure', { concurrency, ms: SLICE_SECONDS * 1000 }),
+  });
+
 /** A measured pair and its target: the second case's rate against the first's. */
 function pairReport(
   [first, second]: [Contender, Contender],
@@ -737,6 +753,9 @@ function pairReport(
  *   (issue 18: at least 95 % of alone).
  * - `puzzle-flood`: the session check and password login, each with and without the puzzle flood
  *   (issue 10: each within 10 %).
+ * - `sign-in`: the session check against the floor and Better Auth's get-session, and password login
+ *   against raw argon2id and Better Auth's sign-in, interleaved as in the full run (the headline
+ *   targets without the rest; about two minutes).
  */
 const ONLY: Record<
   string,
@@ -768,6 +787,34 @@ const ONLY: Record<
       'session check beside the collector ≥ 95 % of alone',
       0.95,
     );
+  },
+  'sign-in': async (big) => {
+    log('starting the floor, raw argon2id and Better Auth');
+    const floor = floorCase((await start('floor', 'floor.ts')).url);
+    const raw = argonCase(await start('argon2', 'argon2.ts'), LOGIN_CONNECTIONS);
+    const ba = await betterAuth(await start('better-auth', 'better-auth.ts'));
+    log('reads: the floor, the session check and Better Auth get-session, interleaved');
+    await interleave([floor, big.session, ba.session]);
+    log('sign-ins: raw argon2id, password login and Better Auth sign-in, interleaved');
+    await interleave([raw, big.password, ba.signIn]);
+    const session = rps(big.session) / rps(floor);
+    const vsBa = rps(big.session) / rps(ba.session);
+    const password = rps(big.password) / rps(raw);
+    return {
+      measured: [floor, big.session, ba.session, raw, big.password, ba.signIn],
+      notes: new Map([
+        [big.session, `${pct(session)} of floor, ${vsBa.toFixed(1)}× Better Auth`],
+        [big.password, `${pct(password)} of raw argon2id`],
+        [ba.signIn, `${(rps(big.password) / rps(ba.signIn)).toFixed(1)}× slower than Portico's`],
+      ]),
+      report: [
+        '| target | measured | |',
+        '|---|---|---|',
+        `| session check ≥ 50 % of the bare route | ${pct(session)} (${rps(big.session).toFixed(0)} / ${rps(floor).toFixed(0)} req/s) | ${check(session >= 0.5)} |`,
+        `| session check ≥ 10× Better Auth get-session | ${vsBa.toFixed(1)}× (${rps(big.session).toFixed(0)} / ${rps(ba.session).toFixed(0)} req/s) | ${check(vsBa >= 10)} |`,
+        `| password login ≥ 90 % of raw argon2id, ${LOGIN_CONNECTIONS} in flight | ${pct(password)} (${rps(big.password).toFixed(1)} / ${rps(raw).toFixed(1)} per s) | ${check(password >= 0.9)} |`,
+      ],
+    };
   },
   'puzzle-flood': async (big, target) => {
     log('the puzzle flood: session check and password login with and without it, interleaved');
@@ -846,22 +893,12 @@ try {
   }
   const baTarget = await start('better-auth', 'better-auth.ts');
 
-  const floor = loadContender('Fastify', 'bare route GET /', '', {
-    url: floorTarget.url,
-    connections: READ_CONNECTIONS,
-    requests: [{ method: 'GET', path: '/' }],
-    verify: (body) => body === '{"hello":"world"}',
-  });
+  const floor = floorCase(floorTarget.url);
   const small = await portico(servers.get(SIZES[0]) as Target, SIZES[0]);
   const big = await portico(servers.get(SIZES[1]) as Target, SIZES[1]);
   const ba = await betterAuth(baTarget);
-  const argonCase = (concurrency: number, name: string) =>
-    contender('raw argon2id', name, '', {
-      warm: async () => {},
-      slice: () => argon2.call<Sample>('measure', { concurrency, ms: SLICE_SECONDS * 1000 }),
-    });
-  const rawSingle = argonCase(1, 'hash, 1 at a time');
-  const rawConcurrent = argonCase(LOGIN_CONNECTIONS, `hash, ${LOGIN_CONNECTIONS} in flight`);
+  const rawSingle = argonCase(argon2, 1);
+  const rawConcurrent = argonCase(argon2, LOGIN_CONNECTIONS);
 
   log('reads: the floor, the session checks and Better Auth get-session, interleaved');
   await interleave([floor, small.session, big.session, big.identitySession, ba.session]);

@@ -36,6 +36,13 @@ export interface EventConsumer {
    * is delivered again from its first event.
    */
   handleBatch?(events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * For a consumer whose effect is rows of this database (the audit log): writes each batch through
+   * the dispatcher's transaction, the one that also takes the cursor and moves it. A delivery is then
+   * one commit per batch, lease and cursor included, and a batch is applied exactly once. It must wait
+   * on nothing but `tx`: on SQLite the transaction holds the server's one connection.
+   */
+  writeBatch?(tx: Kysely<Database>, events: readonly StoredEvent[]): Promise<void>;
 }
 
 export interface DispatcherOptions {
@@ -99,14 +106,43 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
   let pollTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
+  /**
+   * Whether any event lies past the consumer's cursor: read only, so that a poll that finds nothing
+   * takes no lease and commits nothing.
+   */
+  async function pending(name: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('events')
+      .select('position')
+      .where(
+        'position',
+        '>',
+        sql<number>`coalesce((select position from event_cursors where consumer = ${name}), 0)`,
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  const readBatch = async (through: Kysely<Database>, after: number) =>
+    (
+      await through
+        .selectFrom('events')
+        .selectAll()
+        .where('position', '>', after)
+        .orderBy('position')
+        .limit(options.batchSize)
+        .execute()
+    ).map((row) => toStored(row as EventsTable & { position: number }));
+
   /** Takes the consumer's lease when it is free, ours or expired, and its retry time has come. */
-  async function lease(name: string, now: number): Promise<number | undefined> {
-    await db
+  async function lease(name: string, now: number, through = db): Promise<number | undefined> {
+    await through
       .insertInto('event_cursors')
       .values({ consumer: name, position: 0 })
       .onConflict((oc) => oc.column('consumer').doNothing())
       .execute();
-    const taken = await db
+    const taken = await through
       .updateTable('event_cursors')
       .set({ lease_owner: owner, lease_until: now + options.leaseMs })
       .where('consumer', '=', name)
@@ -147,7 +183,8 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
       .execute();
   }
 
-  async function fail(name: string, error: unknown): Promise<void> {
+  /** Records a failure and when to retry; `leased`: only while the lease is still ours. */
+  async function fail(name: string, error: unknown, leased = true): Promise<void> {
     const row = await db
       .selectFrom('event_cursors')
       .select('attempts')
@@ -165,42 +202,80 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
         lease_until: null,
       })
       .where('consumer', '=', name)
-      .where('lease_owner', '=', owner)
+      .where((eb) =>
+        leased
+          ? eb('lease_owner', '=', owner)
+          : eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', owner)]),
+      )
       .execute();
     // Come back when the retry is due, without waiting for the poll.
     if (!stopped) setTimeout(wake, delay).unref();
   }
 
+  /**
+   * Delivers a writeBatch consumer's pending events, one transaction per batch: the lease is taken,
+   * the batch read and written, the cursor moved and the lease let go in one commit (on PostgreSQL the
+   * cursor row's lock, held until then, keeps other servers out meanwhile).
+   */
+  async function deliverInTransactions(
+    name: string,
+    writeBatch: NonNullable<EventConsumer['writeBatch']>,
+  ): Promise<void> {
+    let more = true;
+    while (more && !stopped) {
+      try {
+        more = await db.transaction().execute(async (tx) => {
+          const leased = await lease(name, Date.now(), tx);
+          if (leased === undefined) return false;
+          const events = await readBatch(tx, leased);
+          if (events.length > 0) await writeBatch(tx, events);
+          await tx
+            .updateTable('event_cursors')
+            .set({
+              position: events.at(-1)?.position ?? leased,
+              attempts: 0,
+              retry_at: null,
+              last_error: null,
+              lease_owner: null,
+              lease_until: null,
+            })
+            .where('consumer', '=', name)
+            .execute();
+          return events.length === options.batchSize;
+        });
+      } catch (error) {
+        // Rolled back: the cursor is where it was and no lease is held.
+        options.onError(error, name);
+        await fail(name, error, false);
+        return;
+      }
+    }
+  }
+
   /** Delivers one consumer's pending events, batch by batch, while it holds the lease. */
   async function deliver(consumer: EventConsumer): Promise<void> {
+    if (!(await pending(consumer.name))) return;
+    if (consumer.writeBatch) return deliverInTransactions(consumer.name, consumer.writeBatch);
     const leased = await lease(consumer.name, Date.now());
     if (leased === undefined) return;
     let position = leased;
     try {
       while (!stopped) {
-        const rows = await db
-          .selectFrom('events')
-          .selectAll()
-          .where('position', '>', position)
-          .orderBy('position')
-          .limit(options.batchSize)
-          .execute();
-        if (rows.length === 0) return;
+        const events = await readBatch(db, position);
+        if (events.length === 0) return;
         if (consumer.handleBatch) {
           try {
-            await consumer.handleBatch(
-              rows.map((row) => toStored(row as EventsTable & { position: number })),
-            );
+            await consumer.handleBatch(events);
           } catch (error) {
             options.onError(error, consumer.name);
             await fail(consumer.name, error);
             return;
           }
-          position = Number(rows.at(-1)?.position);
+          position = Number(events.at(-1)?.position);
         } else
-          for (const row of rows) {
+          for (const event of events) {
             try {
-              await consumer.handle(toStored(row as EventsTable & { position: number }));
+              await consumer.handle(event);
             } catch (error) {
               // Keep what succeeded before it (that resets the attempts: it is a new event that fails).
               if (position > leased && !(await advance(consumer.name, position))) return;
@@ -208,11 +283,11 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
               await fail(consumer.name, error);
               return;
             }
-            position = Number(row.position);
+            position = event.position;
           }
         // Lost the lease (it ran out and another server took it): that server goes on from the cursor.
         if (!(await advance(consumer.name, position))) return;
-        if (rows.length < options.batchSize) return;
+        if (events.length < options.batchSize) return;
       }
     } finally {
       await release(consumer.name);

@@ -32,7 +32,8 @@ const checks = new Map([...EVENTS].map(([type, definition]) => [type, Compile(de
 
 /**
  * Appends events to the outbox through `db`, which is the transaction of the change that caused them:
- * the change and its events commit together or not at all. A payload that does not match its type's
+ * the change and its events commit together or not at all (given the app's handle, events that
+ * describe no change of their own — a failed guess — get a transaction of their own). A payload that does not match its type's
  * schema is a programming error and throws before anything is written.
  *
  * Call it last in the transaction: on PostgreSQL it takes the events' commit lock, which is held until
@@ -44,6 +45,8 @@ export async function recordEvents(
   context: EventContext,
 ): Promise<void> {
   if (events.length === 0) return;
+  // Outside a transaction, one of its own: PostgreSQL's lock must be held until the insert commits.
+  if (!db.isTransaction) return db.transaction().execute((tx) => recordEvents(tx, events, context));
   const rows = events.map((event) => {
     const definition = EVENTS.get(event.type);
     const check = checks.get(event.type);

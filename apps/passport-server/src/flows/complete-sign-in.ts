@@ -19,6 +19,12 @@ export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty'
  * an account without a mobile, or a browser presenting the account's device token signs in (and the
  * device is remembered, its token rotated); anything else answers SECOND_VERIFY (2046) with a fresh single-use `sms_code_key` and the
  * masked mobile (spec §4, §8; flows/second-verify finishes it).
+ *
+ * The sign-in is one transaction, one commit (one fsync on SQLite at synchronous=FULL): the old session
+ * ends, the new one is stored, the device remembered and `account.signed_in` recorded, last (on
+ * PostgreSQL the events' lock is held until the commit); the cookies are set once it has committed.
+ * The device is read beforehand only when second verification depends on it; otherwise the rotation's
+ * own write tells whether the device was new (the event's `newDevice`).
  */
 export async function completeSignIn(
   app: FastifyInstance,
@@ -33,9 +39,7 @@ export async function completeSignIn(
   },
 ) {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
-  // Read once: it decides the second verification and the audit log's "new device".
-  const remembered = await app.devices.isRemembered(user.id, request);
-  const direct =
+  const directWithoutDevice =
     !app.config.secondVerify ||
     options.newUser ||
     options.proof === 'mobileCode' ||
@@ -43,9 +47,9 @@ export async function completeSignIn(
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
     (options.proof === 'session' && request.session?.userId === user.id) ||
-    !user.mobile ||
-    remembered;
-  if (!direct && user.mobile) {
+    !user.mobile;
+  const remembered = directWithoutDevice ? undefined : await app.devices.isRemembered(user.id, request);
+  if (!directWithoutDevice && !remembered && user.mobile) {
     const key = await savePendingSignIn(app, request, user.id, user.mobile);
     throw new PassportError('secondVerify', {
       sms_code_key: key,
@@ -53,16 +57,20 @@ export async function completeSignIn(
       expires_in: SECOND_VERIFY_TTL_MS / 1000,
     });
   }
-  // A sign-in by the session itself (accepting an invitation) proves nothing new: the step-up's clock
-  // keeps the session's verification time.
-  const session = await app.sessions.signIn(request, reply, user.id, options.identity ?? null, {
-    keepVerification: options.proof === 'session',
+  const { opened, device } = await app.db.transaction().execute(async (tx) => {
+    // A sign-in by the session itself (accepting an invitation) proves nothing new: the step-up's
+    // clock keeps the session's verification time.
+    const opened = await app.sessions.open(tx, request, user.id, options.identity ?? null, {
+      keepVerification: options.proof === 'session',
+    });
+    const device = await app.devices.store(tx, user.id, request);
+    await recordAccountEvent(app, request, tx, {
+      type: 'account.signed_in',
+      userId: user.id,
+      data: { method: options.proof, newDevice: !(remembered ?? device.known) },
+    });
+    return { opened, device };
   });
-  await app.devices.remember(user.id, request, reply);
-  await recordAccountEvent(app, request, app.db, {
-    type: 'account.signed_in',
-    userId: user.id,
-    data: { method: options.proof, newDevice: !remembered },
-  });
-  return accountInfo(session, { newUser: options.newUser });
+  app.devices.setCookie(reply, device);
+  return accountInfo(app.sessions.start(request, reply, opened), { newUser: options.newUser });
 }

@@ -132,13 +132,20 @@ export async function putIdentifier(
     movedFrom,
     context: eventContextOf(app, request),
   });
-  const kicked = input.kick_other === 1 ? await app.sessions.revokeOthers(user.id, session.id) : 0;
-  if (kicked > 0)
-    await recordAccountEvent(app, request, app.db, {
-      type: 'account.session_revoked',
-      userId: user.id,
-      data: { reason: 'revoked' },
-    });
+  // The other sessions' end and its event commit together.
+  const kicked =
+    input.kick_other === 1
+      ? await app.db.transaction().execute(async (tx) => {
+          const ended = await app.sessions.revokeOthers(user.id, session.id, tx);
+          if (ended > 0)
+            await recordAccountEvent(app, request, tx, {
+              type: 'account.session_revoked',
+              userId: user.id,
+              data: { reason: 'revoked' },
+            });
+          return ended;
+        })
+      : 0;
   const updated = await freshUser(app, session);
   request.session = { ...session, user: updated };
   return { ...accountInfo(request.session), kicked_sessions: kicked, moved: movedFrom !== null };

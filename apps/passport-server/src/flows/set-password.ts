@@ -20,9 +20,13 @@ export async function setPassword(
   if (user.password_hash) throw new PassportError('passwordAlreadySet');
   requireStepUp(app, session);
   const pw = await policy(app, request, input.password, identifiersOf(user));
-  if (!(await app.accounts.setFirstPasswordHash(user.id, await app.passwords.hash(pw))))
-    throw new PassportError('passwordAlreadySet');
-  await recordAccountEvent(app, request, app.db, { type: 'account.password_set', userId: user.id, data: {} });
+  const hash = await app.passwords.hash(pw);
+  // The password and its event commit together, once.
+  await app.db.transaction().execute(async (tx) => {
+    if (!(await app.accounts.setFirstPasswordHash(user.id, hash, tx)))
+      throw new PassportError('passwordAlreadySet');
+    await recordAccountEvent(app, request, tx, { type: 'account.password_set', userId: user.id, data: {} });
+  });
   return changed(user.id, true);
 }
 

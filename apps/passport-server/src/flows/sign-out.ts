@@ -4,7 +4,10 @@ import { recordAccountEvent } from '../events/record';
 import { sendLogoutConfirmation } from '../http/logout-confirmation';
 import { safeRedirect } from '../lib/redirect';
 
-/** Ends the request's session server side and in the browser; answers the checked `next`. */
+/**
+ * Ends the request's session server side and in the browser; answers the checked `next`. The session's
+ * end and its `account.session_revoked` commit together, once.
+ */
 export async function signOut(
   app: FastifyInstance,
   request: FastifyRequest,
@@ -12,13 +15,17 @@ export async function signOut(
   next?: unknown,
 ) {
   const userId = request.session?.userId;
-  await app.sessions.signOut(request, reply);
   if (userId)
-    await recordAccountEvent(app, request, app.db, {
-      type: 'account.session_revoked',
-      userId,
-      data: { reason: 'signed_out' },
+    await app.db.transaction().execute(async (tx) => {
+      await app.sessions.signOut(request, reply, tx);
+      await recordAccountEvent(app, request, tx, {
+        type: 'account.session_revoked',
+        userId,
+        data: { reason: 'signed_out' },
+      });
     });
+  // Signed out already: the cookies go all the same (a dead session's, a new pre-session id).
+  else await app.sessions.signOut(request, reply);
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }
 

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema';
 
 export type Identifier =
   | { kind: 'mobile'; value: string }
@@ -21,7 +22,8 @@ export interface Accounts {
     identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
     passwordHash: string | null,
   ): Promise<User | null>;
-  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** Replaces the password; through `db` when the change is part of a transaction (its event's). */
+  setPasswordHash(userId: string, passwordHash: string, db?: Kysely<Database>): Promise<void>;
   /**
    * Run before any new account is created, with its mobile or e-mail (null when it has neither): a
    * guard that throws stops the creation (the waitlist, src/domain/waitlist). Areas append theirs.
@@ -29,8 +31,11 @@ export interface Accounts {
   readonly guards: ((
     identifier: Extract<Identifier, { kind: 'mobile' | 'email' }> | null,
   ) => Promise<void>)[];
-  /** Sets a first password: false when the account has one already (also when a concurrent set won). */
-  setFirstPasswordHash(userId: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Sets a first password: false when the account has one already (also when a concurrent set won);
+   * through `db` likewise.
+   */
+  setFirstPasswordHash(userId: string, passwordHash: string, db?: Kysely<Database>): Promise<boolean>;
 }
 
 const isUniqueViolation = (error: unknown) => {
@@ -122,8 +127,8 @@ export function createAccounts(app: FastifyInstance): Accounts {
         throw error;
       }
     },
-    async setFirstPasswordHash(userId, passwordHash) {
-      const result = await db
+    async setFirstPasswordHash(userId, passwordHash, through = db) {
+      const result = await through
         .updateTable('users')
         .set({ password_hash: passwordHash, updated_at: runtime.now() })
         .where('id', '=', userId)
@@ -131,8 +136,8 @@ export function createAccounts(app: FastifyInstance): Accounts {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    async setPasswordHash(userId, passwordHash) {
-      await db
+    async setPasswordHash(userId, passwordHash, through = db) {
+      await through
         .updateTable('users')
         .set({ password_hash: passwordHash, updated_at: runtime.now() })
         .where('id', '=', userId)

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { fieldOf } from '../challenge/challenges';
 
@@ -35,9 +37,24 @@ export interface Devices {
    * account that remembers it follows the new one), otherwise a new token is issued; the cookie is set.
    */
   remember(userId: string, request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * remember in two halves, for a sign-in that is part of a transaction: `store` writes through `db`
+   * and answers the new token and whether the account already remembered this browser (the token it
+   * presented was live and the account's: what isRemembered would have answered, read from the
+   * rotation's own write); `setCookie`, after the commit, hands the token to the browser.
+   */
+  store(db: Kysely<Database>, userId: string, request: FastifyRequest): Promise<StoredDevice>;
+  setCookie(reply: FastifyReply, stored: StoredDevice): void;
   list(userId: string, request: FastifyRequest): Promise<DeviceView[]>;
   /** Forgets (revokes the token of) one of the account's devices; false when it has no such device. */
   forget(userId: string, id: string): Promise<boolean>;
+}
+
+/** A device token stored by `store`, not yet in the browser. */
+export interface StoredDevice {
+  token: string;
+  /** Whether the account had remembered this browser before (a live token of its own was presented). */
+  known: boolean;
 }
 
 /** Below this a fingerprint is too guessable to stand for a device (the SDK's own are ~45 characters). */
@@ -132,7 +149,7 @@ export function createDevices(app: FastifyInstance): Devices {
         .executeTakeFirst();
       return row !== undefined;
     },
-    async remember(userId, request, reply) {
+    async store(through, userId, request) {
       const now = runtime.now();
       const token = randomToken(32);
       const hash = sha256(token);
@@ -140,16 +157,17 @@ export function createDevices(app: FastifyInstance): Devices {
       const presented = presentedHash(request);
       // Rotation: the presented token dies for every account that remembered it. An unknown, expired
       // or already rotated token moves nothing (of two concurrent sign-ins one rotates).
-      if (presented) {
-        await db
-          .updateTable('devices')
-          .set({ token_hash: hash, expires_at: expiresAt })
-          .where('token_hash', '=', presented)
-          .where('expires_at', '>', now)
-          .execute();
-      }
+      const moved = presented
+        ? await through
+            .updateTable('devices')
+            .set({ token_hash: hash, expires_at: expiresAt })
+            .where('token_hash', '=', presented)
+            .where('expires_at', '>', now)
+            .returning('user_id')
+            .execute()
+        : [];
       const userAgent = userAgentOf(request);
-      await db
+      await through
         .insertInto('devices')
         .values({
           id: randomUUID(),
@@ -164,7 +182,13 @@ export function createDevices(app: FastifyInstance): Devices {
           oc.columns(['user_id', 'token_hash']).doUpdateSet({ last_seen_at: now, user_agent: userAgent }),
         )
         .execute();
-      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: Math.floor(trustMs / 1000) });
+      return { token, known: moved.some((row) => row.user_id === userId) };
+    },
+    setCookie(reply, stored) {
+      reply.setCookie(cookieName, stored.token, { ...cookieOptions, maxAge: Math.floor(trustMs / 1000) });
+    },
+    async remember(userId, request, reply) {
+      devices.setCookie(reply, await devices.store(db, userId, request));
     },
     async list(userId, request) {
       const hash = presentedHash(request);

@@ -80,9 +80,10 @@ async function liftPasswordLocks(app: FastifyInstance, request: FastifyRequest, 
 
 /**
  * Stores a new password, kills every session of the account (SECURITY.md: a password reset kills
- * server state) and lifts its password locks. Then either this browser is signed in anew (a flow "and login", or a signed-in change
- * whose user stays signed in here on a fresh token) or, when it held a session of this account, that
- * session is gone and its cookie cleared.
+ * server state) and lifts its password locks. Then either this browser is signed in anew (a flow "and
+ * login", or a signed-in change whose user stays signed in here on a fresh token) or, when it held a
+ * session of this account, that session is gone and its cookie cleared. The password, the sessions'
+ * end, the new session and the event commit together, once; the new session's cookie is set after.
  */
 export async function storeNewPassword(
   app: FastifyInstance,
@@ -92,23 +93,29 @@ export async function storeNewPassword(
   password: string,
   after: After,
 ) {
-  await app.accounts.setPasswordHash(user.id, await app.passwords.hash(password));
-  await recordAccountEvent(app, request, app.db, {
-    type:
-      after === 'sign out here'
-        ? 'account.password_reset'
-        : user.password_hash
-          ? 'account.password_changed'
-          : 'account.password_set',
-    userId: user.id,
-    data: {},
+  const hash = await app.passwords.hash(password);
+  // A frozen account's password changes all the same; it is not signed in anew.
+  const signInAnew = after === 'sign in anew' && Number(user.is_frozen) !== 1;
+  const opened = await app.db.transaction().execute(async (tx) => {
+    await app.accounts.setPasswordHash(user.id, hash, tx);
+    await app.sessions.revokeAll(user.id, tx);
+    const opened = signInAnew ? await app.sessions.open(tx, request, user.id) : null;
+    if (after === 'sign out here' && request.session?.userId === user.id)
+      await app.sessions.signOut(request, reply, tx);
+    await recordAccountEvent(app, request, tx, {
+      type:
+        after === 'sign out here'
+          ? 'account.password_reset'
+          : user.password_hash
+            ? 'account.password_changed'
+            : 'account.password_set',
+      userId: user.id,
+      data: {},
+    });
+    return opened;
   });
-  await app.sessions.revokeAll(user.id);
   await liftPasswordLocks(app, request, user);
-  if (after === 'sign in anew') {
-    if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
-    return app.sessions.signIn(request, reply, user.id);
-  }
-  if (request.session?.userId === user.id) await app.sessions.signOut(request, reply);
+  if (opened) return app.sessions.start(request, reply, opened);
+  if (after === 'sign in anew') throw new PassportError('accountFrozen');
   return null;
 }

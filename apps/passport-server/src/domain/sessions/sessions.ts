@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type CompiledQuery, sql } from 'kysely';
-import type { User } from '../../db/schema';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 
@@ -45,12 +45,34 @@ export interface Sessions {
   ): Promise<Session>;
   /** Records that the person of `session` just proved it is them again (the step-up's clock). */
   markVerified(session: Session): Promise<Session>;
-  /** Kills the request's session, server side and in the browser. */
-  signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Kills every session of a user (password reset, cancellation). */
-  revokeAll(userId: string): Promise<void>;
-  /** Kills every session of a user but `keepId` (`kick_other`); answers how many ended. */
-  revokeOthers(userId: string, keepId: string): Promise<number>;
+  /**
+   * signIn in two halves, for a sign-in that is part of a transaction (its events commit with it):
+   * `open` writes through `db` (the request's old session dies, the new one is stored, its user read)
+   * and sends nothing; `start`, after the commit, sets the cookie and makes it the request's session.
+   */
+  open(
+    db: Kysely<Database>,
+    request: FastifyRequest,
+    userId: string,
+    deputyId?: string | null,
+    options?: { keepVerification?: boolean },
+  ): Promise<OpenedSession>;
+  start(request: FastifyRequest, reply: FastifyReply, opened: OpenedSession): Session;
+  /**
+   * Kills the request's session, server side and in the browser; through `db` when the sign-out is part
+   * of a transaction.
+   */
+  signOut(request: FastifyRequest, reply: FastifyReply, db?: Kysely<Database>): Promise<void>;
+  /** Kills every session of a user (password reset, cancellation); through `db` likewise. */
+  revokeAll(userId: string, db?: Kysely<Database>): Promise<void>;
+  /** Kills every session of a user but `keepId` (`kick_other`); answers how many ended. `db` likewise. */
+  revokeOthers(userId: string, keepId: string, db?: Kysely<Database>): Promise<number>;
+}
+
+/** A session stored by `open` whose cookie is not set yet: its token is only ever in the cookie. */
+export interface OpenedSession {
+  session: Session;
+  token: string;
 }
 
 /** The request's session, or NOT_LOGGED_IN. */
@@ -80,7 +102,8 @@ export function createSessions(app: FastifyInstance): SessionService {
     ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),
   };
 
-  const destroy = (id: string) => db.deleteFrom('sessions').where('token_hash', '=', id).execute();
+  const destroy = (id: string, through = db) =>
+    through.deleteFrom('sessions').where('token_hash', '=', id).execute();
 
   // The lookup every signed-in request makes: the session by its token hash and its user, both by
   // primary key, built and compiled once. Nothing is cached across requests: every check reads the
@@ -236,61 +259,79 @@ export function createSessions(app: FastifyInstance): SessionService {
       : attach(request, reply, id, row);
   }
 
+  async function open(
+    through: Kysely<Database>,
+    request: FastifyRequest,
+    userId: string,
+    deputyId: string | null = null,
+    options: { keepVerification?: boolean } = {},
+  ): Promise<OpenedSession> {
+    const previous = request.session;
+    if (previous) await destroy(previous.id, through);
+    const token = randomToken(32);
+    const id = sha256(token);
+    const now = runtime.now();
+    const absolute = now + absoluteMs;
+    // A sign-in is a verification; a switch of identity carries the old session's time over.
+    const verifiedAt = options.keepVerification
+      ? previous?.userId === userId
+        ? previous.verifiedAt
+        : null
+      : now;
+    const header = (name: string, max: number) => {
+      const value = request.headers[name];
+      return typeof value === 'string' ? value.slice(0, max) : null;
+    };
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const fingerprint = typeof query.verifyFp === 'string' ? query.verifyFp.slice(0, 128) : null;
+    const did = typeof query.did === 'string' ? query.did.slice(0, 64) : null;
+    await through
+      .insertInto('sessions')
+      .values({
+        token_hash: id,
+        user_id: userId,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: Math.min(now + idleMs, absolute),
+        absolute_expires_at: absolute,
+        user_agent: header('user-agent', 512),
+        ip: request.ip,
+        fp: fingerprint,
+        did,
+        deputy_id: deputyId,
+        verified_at: verifiedAt,
+      })
+      .execute();
+    const user = await through
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const session: Session = {
+      id,
+      userId,
+      user,
+      createdAt: now,
+      expiresAt: Math.min(now + idleMs, absolute),
+      absoluteExpiresAt: absolute,
+      deputyId,
+      verifiedAt,
+    };
+    return { session, token };
+  }
+
+  function start(request: FastifyRequest, reply: FastifyReply, opened: OpenedSession): Session {
+    reply.setCookie(cookieName, opened.token, { ...cookieOptions, maxAge: config.sessionAbsoluteSeconds });
+    request.session = opened.session;
+    return opened.session;
+  }
+
   const sessions: Sessions = {
     cookieName,
+    open,
+    start,
     async signIn(request, reply, userId, deputyId = null, options = {}) {
-      const previous = request.session;
-      if (previous) await destroy(previous.id);
-      const token = randomToken(32);
-      const id = sha256(token);
-      const now = runtime.now();
-      const absolute = now + absoluteMs;
-      const verifiedAt = options.keepVerification
-        ? previous?.userId === userId
-          ? previous.verifiedAt
-          : null
-        : now;
-      const header = (name: string, max: number) => {
-        const value = request.headers[name];
-        return typeof value === 'string' ? value.slice(0, max) : null;
-      };
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const fingerprint = typeof query.verifyFp === 'string' ? query.verifyFp.slice(0, 128) : null;
-      const did = typeof query.did === 'string' ? query.did.slice(0, 64) : null;
-      await db
-        .insertInto('sessions')
-        .values({
-          token_hash: id,
-          user_id: userId,
-          created_at: now,
-          last_seen_at: now,
-          expires_at: Math.min(now + idleMs, absolute),
-          absolute_expires_at: absolute,
-          user_agent: header('user-agent', 512),
-          ip: request.ip,
-          fp: fingerprint,
-          did,
-          deputy_id: deputyId,
-          verified_at: verifiedAt,
-        })
-        .execute();
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: config.sessionAbsoluteSeconds });
-      request.session = {
-        id,
-        userId,
-        user,
-        createdAt: now,
-        expiresAt: Math.min(now + idleMs, absolute),
-        absoluteExpiresAt: absolute,
-        deputyId,
-        verifiedAt,
-      };
-      return request.session;
+      return start(request, reply, await open(db, request, userId, deputyId, options));
     },
     async markVerified(session) {
       const now = runtime.now();
@@ -301,18 +342,18 @@ export function createSessions(app: FastifyInstance): SessionService {
         .execute();
       return { ...session, verifiedAt: now };
     },
-    async signOut(request, reply) {
-      if (request.session) await destroy(request.session.id);
+    async signOut(request, reply, through = db) {
+      if (request.session) await destroy(request.session.id, through);
       request.session = null;
       // A new pre-session id (and so a new CSRF token) for whoever uses this browser next.
       request.preSessionId = null;
       reply.clearCookie(cookieName, cookieOptions);
     },
-    async revokeAll(userId) {
-      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    async revokeAll(userId, through = db) {
+      await through.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
-    async revokeOthers(userId, keepId) {
-      const result = await db
+    async revokeOthers(userId, keepId, through = db) {
+      const result = await through
         .deleteFrom('sessions')
         .where('user_id', '=', userId)
         .where('token_hash', '!=', keepId)

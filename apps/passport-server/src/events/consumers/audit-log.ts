@@ -8,7 +8,8 @@ export const AUDIT_LOG_CONSUMER = 'audit-log';
 
 /**
  * The first consumer of the outbox: copies every event, whatever its type, into `audit_log`, where a
- * person reads their own activity, a manager their organisation's and an operator all of it. A row is
+ * person reads their own activity, a manager their organisation's and an operator all of it. The
+ * dispatcher does it, after the requests' commits and a batch at a time, never in a request. A row is
  * keyed by the event id, so a second delivery of an event changes nothing.
  */
 export function auditLogConsumer(db: Kysely<Database>): EventConsumer {
@@ -26,8 +27,8 @@ export function auditLogConsumer(db: Kysely<Database>): EventConsumer {
     device_id: event.deviceId,
     occurred_at: event.occurredAt,
   });
-  const insert = (events: readonly StoredEvent[]) =>
-    db
+  const insert = (events: readonly StoredEvent[], through = db) =>
+    through
       .insertInto('audit_log')
       .values(events.map(rowOf))
       // A second delivery of an event (same id and position) writes nothing.
@@ -38,9 +39,9 @@ export function auditLogConsumer(db: Kysely<Database>): EventConsumer {
     handle: async (event) => {
       await insert([event]);
     },
-    // One statement per batch: one commit, not one per event.
-    handleBatch: async (events) => {
-      await insert(events);
+    // One statement per batch, in the transaction that moves the cursor: one commit per batch.
+    writeBatch: async (tx, events) => {
+      await insert(events, tx);
     },
   };
 }
