@@ -7,27 +7,73 @@
 
 import type { Static, TSchema } from 'typebox';
 import type {
+  AcceptedInvitation,
   AccountInfo,
   AuditPageData,
   CheckLoginData,
+  Deputy,
   HasPasswordData,
+  Invitation,
+  InvitationCodeSent,
+  InvitationPreview,
+  IssuedInvitation,
+  LoginIdentity,
   LogoutData,
+  MemberPermissions,
+  MonitorDashboardData,
+  NewManagerCandidate,
   OnlyUserData,
+  Page,
   PasswordChangedData,
+  PendingTransfer,
+  PermissionExplanation,
   RegisteredCheckData,
   RegisteredData,
   RememberedDevice,
+  ResourceRow,
+  Role,
   SendCodeData,
+  Subject,
   TicketData,
+  TransferTicket,
+  UserRoleLink,
   UserTokenData,
+  WaitlistListData,
 } from '../src/protocol';
+import type { WaitlistList } from '../src/routes/app/waitlist';
+import type { MonitorDashboard } from '../src/routes/monitor/index';
 import type { AccountInfo as AccountInfoSchema } from '../src/schemas/account';
 import type {
   CheckLoginData as CheckLoginSchema,
   UserTokenData as UserTokenSchema,
 } from '../src/schemas/app';
 import type { AuditPage } from '../src/schemas/audit';
+import type {
+  AcceptedData,
+  CandidateData,
+  CodeSentData,
+  InvitationData,
+  InvitationPage,
+  IssuedInvitationData,
+  PendingData,
+  PreviewData,
+  TicketData as TransferTicketSchema,
+} from '../src/schemas/invitations';
 import type { LogoutData as LogoutSchema } from '../src/schemas/logout';
+import type {
+  DeputyData,
+  DeputyPage,
+  ExplainData,
+  IdentityData,
+  LinkPage,
+  LoginListData,
+  PermissionsData,
+  ResourcePage,
+  RoleData,
+  RolePage,
+  SubjectData,
+  SubjectPage,
+} from '../src/schemas/organisations';
 import type { HasSetData, PasswordChanged } from '../src/schemas/password';
 import type {
   OnlyUserData as OnlyUserSchema,
@@ -59,6 +105,35 @@ export type Checks = [
   Expect<Matches<typeof Device, RememberedDevice>>,
   Expect<Matches<typeof UserTokenSchema, UserTokenData>>,
   Expect<Matches<typeof AuditPage, AuditPageData>>,
+  Expect<Matches<typeof WaitlistList, WaitlistListData>>,
+  Expect<Matches<typeof MonitorDashboard, MonitorDashboardData>>,
+  // The affiliate calls (@portico/affiliate-sdk/protocol).
+  Expect<Matches<typeof SubjectData, Subject>>,
+  Expect<Matches<typeof SubjectPage, Page<Subject>>>,
+  Expect<Matches<typeof DeputyData, Deputy>>,
+  Expect<Matches<typeof DeputyPage, Page<Deputy>>>,
+  Expect<Matches<typeof IdentityData, LoginIdentity>>,
+  Expect<Matches<typeof LoginListData, { items: LoginIdentity[] }>>,
+  Expect<Matches<typeof RoleData, Role>>,
+  Expect<Matches<typeof RolePage, Page<Role>>>,
+  Expect<Matches<typeof ResourcePage, Page<ResourceRow>>>,
+  Expect<Matches<typeof LinkPage, Page<UserRoleLink>>>,
+  Expect<Matches<typeof PermissionsData, MemberPermissions>>,
+  Expect<Matches<typeof ExplainData, PermissionExplanation>>,
+  Expect<Matches<typeof InvitationData, Invitation>>,
+  Expect<Matches<typeof InvitationPage, Page<Invitation>>>,
+  Expect<Matches<typeof IssuedInvitationData, IssuedInvitation>>,
+  Expect<Matches<typeof PreviewData, InvitationPreview>>,
+  Expect<Matches<typeof CodeSentData, InvitationCodeSent>>,
+  Expect<Matches<typeof AcceptedData, AcceptedInvitation>>,
+  Expect<Matches<typeof TransferTicketSchema, TransferTicket>>,
+  Expect<Matches<typeof CandidateData, NewManagerCandidate>>,
+  Expect<
+    Matches<
+      typeof PendingData,
+      { transfer: PendingTransfer | null; manager: { user_identity_id: string; deputy_name: string } | null }
+    >
+  >,
 ];
 
 // The check can fail: a type that lost a field, or gained a required one, is not the same.

@@ -1,5 +1,5 @@
 /** The wire types of the affiliate calls (snake_case, as the passport sends and takes them). */
-import type { AuditPageData } from '@portico/account-sdk/protocol';
+import type { AccountInfo, AuditPageData } from '@portico/account-sdk/protocol';
 
 /** A page of a list: the spec's defaults are page 1, 10 a page. */
 export interface PageQuery {
@@ -300,11 +300,10 @@ export interface InvitationCodeSent {
   retry_time: number;
   expires_in: number;
 }
-export interface AcceptedInvitation {
-  user_id: string;
-  new_user: boolean;
+/** The account as every sign-in answers it, now acting as the identity the invitation made. */
+export interface AcceptedInvitation extends Omit<AccountInfo, 'org'> {
   /** The identity made and now active. */
-  org: ActiveIdentity & { subject_name: string; deputy_name: string };
+  org: NonNullable<AccountInfo['org']>;
   next_url: string | null;
 }
 

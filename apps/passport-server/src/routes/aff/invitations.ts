@@ -17,6 +17,7 @@ import {
   Flagged,
   InvitationData,
   InvitationPage,
+  IssuedInvitationData,
   PageParams,
   PreviewData,
   invitationSchemas as schemas,
@@ -28,7 +29,7 @@ import { flowRoute } from '../declare';
 export const inviteByMobile = flowRoute({
   method: 'POST',
   schema: schemas.inviteByMobile,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.inviteByMobile]],
   run: (app, request) => invite(app, request, 'mobile', request.body),
 });
@@ -36,7 +37,7 @@ export const inviteByMobile = flowRoute({
 export const inviteByEmail = flowRoute({
   method: 'POST',
   schema: schemas.inviteByEmail,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.inviteByEmail]],
   run: (app, request) => invite(app, request, 'email', request.body),
 });
@@ -44,7 +45,7 @@ export const inviteByEmail = flowRoute({
 export const inviteByChat = flowRoute({
   method: 'POST',
   schema: schemas.inviteByChat,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.inviteByChat]],
   run: (app, request) => invite(app, request, 'chat', request.body),
 });
@@ -52,7 +53,7 @@ export const inviteByChat = flowRoute({
 export const inviteByLink = flowRoute({
   method: 'POST',
   schema: schemas.inviteByLink,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.inviteByLink]],
   run: (app, request) => invite(app, request, 'link', { ...request.body, contact: undefined }),
 });
@@ -88,7 +89,7 @@ export const inviteCancel = flowRoute({
 export const inviteResend = flowRoute({
   method: 'POST',
   schema: schemas.inviteResend,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.inviteResend]],
   run: (app, request) => resendInvitation(app, request, request.body),
 });

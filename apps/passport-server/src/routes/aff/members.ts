@@ -7,7 +7,7 @@ import {
   updateDeputy,
 } from '../../flows/organisation-members';
 import { affiliatePaths as paths } from '../../protocol';
-import { InvitationData } from '../../schemas/invitations';
+import { IssuedInvitationData } from '../../schemas/invitations';
 import { Count, DeputyData, DeputyPage, schemas } from '../../schemas/organisations';
 import { flowRoute } from '../declare';
 
@@ -56,7 +56,7 @@ export const deputyDelete = flowRoute({
 export const userRoleCreateUser = flowRoute({
   method: 'POST',
   schema: schemas.userRoleCreateUser,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.userRoleCreateUser]],
   run: (app, request) => createUserWithRole(app, request, request.body),
 });
