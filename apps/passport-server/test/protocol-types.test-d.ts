@@ -34,6 +34,7 @@ import type {
   Role,
   SendCodeData,
   Subject,
+  SwitchedAccountInfo,
   TicketData,
   TransferTicket,
   UserRoleLink,
@@ -61,6 +62,7 @@ import type {
 } from '../src/schemas/invitations';
 import type { LogoutData as LogoutSchema } from '../src/schemas/logout';
 import type {
+  Deleted,
   DeputyData,
   DeputyPage,
   ExplainData,
@@ -71,6 +73,7 @@ import type {
   ResourcePage,
   RoleData,
   RolePage,
+  SignedInAs,
   SubjectData,
   SubjectPage,
 } from '../src/schemas/organisations';
@@ -108,6 +111,8 @@ export type Checks = [
   Expect<Matches<typeof WaitlistList, WaitlistListData>>,
   Expect<Matches<typeof MonitorDashboard, MonitorDashboardData>>,
   // The affiliate calls (@portico/affiliate-sdk/protocol).
+  Expect<Matches<typeof SignedInAs, SwitchedAccountInfo>>,
+  Expect<Matches<typeof Deleted, { deleted: true }>>,
   Expect<Matches<typeof SubjectData, Subject>>,
   Expect<Matches<typeof SubjectPage, Page<Subject>>>,
   Expect<Matches<typeof DeputyData, Deputy>>,

@@ -118,6 +118,7 @@ export const RolePage = PageOf(RoleData);
 export const ResourcePage = PageOf(ResourceData);
 export const LinkPage = PageOf(LinkData);
 export const Count = Type.Object({}, { additionalProperties: Type.Integer() });
+export const Deleted = Type.Object({ deleted: Type.Literal(true) });
 export const PermissionsData = Type.Object({
   user_identity_id: Type.String(),
   is_manager: Type.Boolean(),
@@ -134,11 +135,22 @@ export const ExplainData = Type.Object({
       role_name: Type.String(),
       permissions: Type.Array(Type.String()),
     }),
-    { description: 'the roles granting the permission, banned or not, with their entries' },
+    { description: 'the roles granting the permission, with their entries' },
   ),
+  banned_roles: Type.Array(Type.String(), {
+    description: 'the keys of the member’s banned roles that would grant it (a ban grants nothing)',
+  }),
 });
 export const LoginListData = Type.Object({ items: Type.Array(IdentityData) });
-export const SignedInAs = AccountInfo;
+/** The account, acting as the identity now; with need_frozen_user=1, a frozen one is answered instead. */
+export const SignedInAs = Type.Object({
+  ...AccountInfo.properties,
+  frozen_identity: Type.Optional(
+    Type.Object(IdentityData.properties, {
+      description: 'the frozen identity asked for (need_frozen_user=1); the session stays as it was',
+    }),
+  ),
+});
 export const PasswordForgotten = Type.Object({ user_id: Type.String(), signed_in: Type.Boolean() });
 
 const post = <B extends TObject>(summary: string, b: B) => ({

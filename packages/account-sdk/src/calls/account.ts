@@ -6,6 +6,7 @@ import type {
   Extra,
   MemberSwitchPayload,
   SetAccountPayload,
+  SwitchedAccountInfo,
 } from '../protocol/types';
 import { defineCall } from './define-call';
 
@@ -47,4 +48,6 @@ export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload>(
 export const cancelRequest = /* @__PURE__ */ defineCall<CancelRequestPayload>('/passport/cancel/request/');
 
 /** Switches to another member identity of the signed-in user. */
-export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload>('/passport/member/switch/');
+export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload, SwitchedAccountInfo>(
+  '/passport/member/switch/',
+);

@@ -52,6 +52,28 @@ export interface AccountInfo {
   };
 }
 
+/** An identity a person may act as: '0' is the personal one, the others their organisation identities. */
+export interface MemberIdentity {
+  user_identity_id: string;
+  sec_subject_uid: string | null;
+  subject_name: string | null;
+  deputy_name: string;
+  is_manager: boolean;
+  /** 1 when the identity or its subject is frozen: it cannot be signed in as. */
+  is_frozen: 0 | 1;
+  subject_is_frozen: 0 | 1;
+  active: boolean;
+}
+
+/**
+ * What switching identity answers (`member/switch`, `subject/login`): the account, acting as the
+ * identity now. With `need_frozen_user: 1`, a frozen identity is answered in `frozen_identity` and the
+ * session stays as it was.
+ */
+export interface SwitchedAccountInfo extends AccountInfo {
+  frozen_identity?: MemberIdentity;
+}
+
 /** What a code send answers (`send_code`, `email/send_code`). */
 export interface SendCodeData {
   /** The masked number the SMS went to. */

@@ -8,7 +8,7 @@ import {
 } from '../../flows/organisation-members';
 import { affiliatePaths as paths } from '../../protocol';
 import { IssuedInvitationData } from '../../schemas/invitations';
-import { Count, DeputyData, DeputyPage, schemas } from '../../schemas/organisations';
+import { Deleted, DeputyData, DeputyPage, schemas } from '../../schemas/organisations';
 import { flowRoute } from '../declare';
 
 /** Member identities (flows/organisation-members). */
@@ -48,7 +48,7 @@ export const deputyFreeze = flowRoute({
 export const deputyDelete = flowRoute({
   method: 'POST',
   schema: schemas.deputyDelete,
-  data: Count,
+  data: Deleted,
   at: [['aff', paths.deputyDelete]],
   run: (app, request) => deleteDeputy(app, request, request.body),
 });
