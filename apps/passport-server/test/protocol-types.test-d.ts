@@ -5,30 +5,46 @@
  * tsconfig's `include`; vitest does not run it, it has nothing to run).
  */
 
-import type { Static, TSchema } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import type {
   AcceptedInvitation,
   AccountInfo,
   AuditPageData,
+  CancelCheckData,
+  CancelConfirmedData,
+  CancelRequestedData,
+  CancelWaysData,
   CheckLoginData,
+  DefaultInfoData,
   Deputy,
+  EmptyData,
   HasPasswordData,
+  IdentifierChangedData,
+  ImageInfoData,
+  ImageListData,
   Invitation,
   InvitationCodeSent,
   InvitationPreview,
   IssuedInvitation,
+  LinkedData,
   LoginIdentity,
   LogoutData,
   MemberPermissions,
   MonitorDashboardData,
   NewManagerCandidate,
+  OAuthMobileData,
+  OAuthProfileData,
   OnlyUserData,
   Page,
   PasswordChangedData,
+  PendingPicsData,
   PendingTransfer,
   PermissionExplanation,
+  ProfileData,
+  RecommendNamesData,
   RegisteredCheckData,
   RegisteredData,
+  RemainUpdateTimesData,
   RememberedDevice,
   ResourceRow,
   Role,
@@ -37,8 +53,10 @@ import type {
   SwitchedAccountInfo,
   TicketData,
   TransferTicket,
+  UploadedImage,
   UserRoleLink,
   UserTokenData,
+  VerifiedData,
   WaitlistListData,
 } from '../src/protocol';
 import type { WaitlistList } from '../src/routes/app/waitlist';
@@ -49,6 +67,8 @@ import type {
   UserTokenData as UserTokenSchema,
 } from '../src/schemas/app';
 import type { AuditPage } from '../src/schemas/audit';
+import type { CancelCheck, CancelConfirmed, CancelRequested, CancelWays } from '../src/schemas/cancel';
+import type { IdentifierChanged, Verified } from '../src/schemas/identifiers';
 import type {
   AcceptedData,
   CandidateData,
@@ -79,12 +99,23 @@ import type {
 } from '../src/schemas/organisations';
 import type { HasSetData, PasswordChanged } from '../src/schemas/password';
 import type {
+  DefaultInfo,
+  ImageInfo,
+  ImageList,
+  PendingPics,
+  Profile,
+  RecommendNames,
+  RemainUpdateTimes,
+  UploadedImage as UploadedImageSchema,
+} from '../src/schemas/profile';
+import type {
   OnlyUserData as OnlyUserSchema,
   RegisteredAnswer,
   RegisteredData as RegisteredSchema,
 } from '../src/schemas/register';
 import type { Device } from '../src/schemas/second-verify';
 import type { SendCodeData as SendCodeSchema } from '../src/schemas/send-code';
+import type { Linked, OAuthProfile, ShowOauthMobile } from '../src/schemas/third-party';
 import type { TicketData as TicketSchema } from '../src/schemas/verify';
 
 /** True only when A and B are assignable to each other, optional fields and literals included. */
@@ -109,6 +140,24 @@ export type Checks = [
   Expect<Matches<typeof UserTokenSchema, UserTokenData>>,
   Expect<Matches<typeof AuditPage, AuditPageData>>,
   Expect<Matches<typeof WaitlistList, WaitlistListData>>,
+  Expect<Matches<typeof Verified, VerifiedData>>,
+  Expect<Matches<typeof IdentifierChanged, IdentifierChangedData>>,
+  Expect<Matches<typeof CancelWays, CancelWaysData>>,
+  Expect<Matches<typeof CancelCheck, CancelCheckData>>,
+  Expect<Matches<typeof CancelRequested, CancelRequestedData>>,
+  Expect<Matches<typeof CancelConfirmed, CancelConfirmedData>>,
+  Expect<Same<Static<TObject<Record<never, never>>>, EmptyData>>,
+  Expect<Matches<typeof UploadedImageSchema, UploadedImage>>,
+  Expect<Matches<typeof Profile, ProfileData>>,
+  Expect<Matches<typeof DefaultInfo, DefaultInfoData>>,
+  Expect<Matches<typeof ImageList, ImageListData>>,
+  Expect<Matches<typeof RecommendNames, RecommendNamesData>>,
+  Expect<Matches<typeof RemainUpdateTimes, RemainUpdateTimesData>>,
+  Expect<Matches<typeof ImageInfo, ImageInfoData>>,
+  Expect<Matches<typeof PendingPics, PendingPicsData>>,
+  Expect<Matches<typeof Linked, LinkedData>>,
+  Expect<Matches<typeof OAuthProfile, OAuthProfileData>>,
+  Expect<Matches<typeof ShowOauthMobile, OAuthMobileData>>,
   Expect<Matches<typeof MonitorDashboard, MonitorDashboardData>>,
   // The affiliate calls (@portico/affiliate-sdk/protocol).
   Expect<Matches<typeof SignedInAs, SwitchedAccountInfo>>,
