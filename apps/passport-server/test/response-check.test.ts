@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PassportError } from '../src/errors';
 import { closed } from '../src/http/response-check';
@@ -84,6 +85,9 @@ describe('the response check', () => {
       allOf: [{ properties: { a: {} } }, { properties: { b: {} } }],
     });
     expect((closed(both) as { allOf: object[] }).allOf[0]).not.toHaveProperty('additionalProperties');
+    const check = Compile(closed(both) as TSchema);
+    expect(check.Check({ a: 'x', b: 'y' })).toBe(true);
+    expect(check.Check({ a: 'x', b: 'y', c: 'z' })).toBe(false);
     expect(closed(Type.Object({ a: Type.Object({ b: Type.String() }) }))).toMatchObject({
       additionalProperties: false,
       properties: { a: { additionalProperties: false } },
