@@ -61,6 +61,21 @@ function compile(schema: TSchema): Check {
   return { check: (value) => whole.Check(value), errors: (value) => explain.Errors(value) };
 }
 
+/**
+ * Checks by the schema's text, shared by every server of the process: each build declares its
+ * routes' response schemas afresh, and a suite builds hundreds of servers.
+ */
+const compiled = new Map<string, Check>();
+function compiledOf(schema: TSchema): Check {
+  const text = JSON.stringify(schema);
+  let check = compiled.get(text);
+  if (!check) {
+    check = compile(schema);
+    compiled.set(text, check);
+  }
+  return check;
+}
+
 /** The schema Fastify would pick for a status: the exact code, then `4xx`, then `default`. */
 function schemaFor(request: FastifyRequest, status: number): TSchema | undefined {
   const responses = request.routeOptions.schema?.response as Record<string, TSchema> | undefined;
@@ -81,7 +96,7 @@ export function checkResponses(app: FastifyInstance): void {
     if (!schema) return payload;
     let check = checks.get(schema);
     if (!check) {
-      check = compile(schema);
+      check = compiledOf(schema);
       checks.set(schema, check);
     }
     // What goes on the wire: undefined fields dropped, dates as text, toJSON applied.
