@@ -7,8 +7,8 @@ import { Compile } from 'typebox/compile';
  * as it goes on the wire, against the response schema its route declares for the status (the OpenAPI
  * document's, which are the SDK's wire types too), before it is sent. A body that does not match is a
  * programming error: the check logs the route and the first mismatches (on stderr too: the suite's
- * logger is silent) and throws, so the request answers 500 and the test that made it fails. Off in production: the schemas are documentation there
- * and bodies are serialised as they are (app.ts).
+ * logger is silent) and throws, so the request answers 500 and the test that made it fails. Off in
+ * production: the schemas are documentation there and bodies are serialised as they are (app.ts).
  *
  * Objects are checked closed: a field the schema does not declare is a mismatch too (a schema that
  * means to allow more says so with `additionalProperties`), so nothing reaches the wire undocumented.

@@ -106,13 +106,11 @@ export function dataSchemaOf(route: InventoryRoute): JsonSchema | undefined {
 export function looseness(schema: JsonSchema | undefined): string | undefined {
   if (!schema) return 'no 200 response schema';
   const union = schema.anyOf ?? schema.oneOf ?? (schema as { allOf?: JsonSchema[] }).allOf;
-  if (union) {
-    const loose = union
+  if (union)
+    return union
       .filter((branch) => branch.type !== 'null')
       .map(looseness)
       .find(Boolean);
-    return loose;
-  }
   if (schema.type === 'array')
     return schema.items
       ? looseness(schema.items) && `a list of ${looseness(schema.items)}`
@@ -125,7 +123,7 @@ export function looseness(schema: JsonSchema | undefined): string | undefined {
   )
     return 'an object with no declared field';
   if (schema.type === 'object') {
-    // A page or a wrapper: its lists and nested objects say what the data is.
+    // A page or a wrapper: its lists (and the branches of a field that may be null) say what it holds.
     for (const [name, field] of Object.entries(schema.properties ?? {})) {
       if (field.type !== 'array' && !field.anyOf) continue;
       const loose = looseness(field);
