@@ -7,6 +7,7 @@ import { AccessLog } from './http/access-log';
 import { apiNotFound, errorHandler, frameworkErrors } from './http/error-handler';
 import { logId, logIdHeader } from './http/log-id';
 import { loggerOptions } from './http/logger';
+import { checkResponses } from './http/response-check';
 import { collectRoutes } from './lib/route-inventory';
 import { createClock } from './lib/test-clock';
 import { defaultLimits, type Limits } from './limits';
@@ -66,6 +67,11 @@ export interface BuildOptions {
   limits?: Partial<Limits>;
   /** Extra plugins registered after the built-in routes (embedding, tests, benchmarks). */
   plugins?: FastifyPluginAsync[];
+  /**
+   * Check every JSON body against its route's response schema before it is sent; a mismatch answers
+   * 500 (src/http/response-check.ts). On in the test suite, off in production.
+   */
+  validateResponses?: boolean;
 }
 
 export interface Runtime {
@@ -130,6 +136,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   app.addHook('onRequest', logIdHeader);
+  if (options.validateResponses) checkResponses(app);
 
   app.setErrorHandler(errorHandler);
 

@@ -7,6 +7,7 @@ import {
   BODY_METHODS,
   concreteUrl,
   countsOf,
+  dataSchemaOf,
   envelopeProblem,
   errorCodeOf,
   formEncode,
@@ -14,6 +15,8 @@ import {
   isPublicDocument,
   isStateChanging,
   isStateChangingGet,
+  looseness,
+  NO_DATA_SCHEMA_ALLOWED,
   NO_INPUT_SCHEMA_ALLOWED,
   plausibleObject,
   plausibleQuery,
@@ -202,6 +205,22 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
 
   // Ajv coerces a query's "1e400" to Infinity and then skips range keywords for a non-finite number
   // (src/app.ts): only a finite minimum and maximum on every number keeps such a value out.
+  it('declares the success data of every JSON route (outside a short, commented allow-list)', () => {
+    // test/support/server.ts checks every answer against it (src/http/response-check.ts).
+    const undeclared: string[] = [];
+    for (const route of routes) {
+      const allowed = NO_DATA_SCHEMA_ALLOWED.some(
+        (a) =>
+          (typeof a.method === 'string' ? a.method === route.method : a.method.test(route.method)) &&
+          a.url.test(route.url),
+      );
+      if (allowed) continue;
+      const loose = looseness(dataSchemaOf(route));
+      if (loose) undeclared.push(`${label(route)}: ${loose}`);
+    }
+    expect(undeclared).toEqual([]);
+  });
+
   it('bounds every number of every route input, so a coerced Infinity is refused', () => {
     const unbounded: string[] = [];
     const walk = (schema: unknown, where: string) => {

@@ -12,6 +12,7 @@ import {
   checkMobileCode,
   type DeviceListData,
   defineCall,
+  exportUserData,
   isAccountError,
   type LogoutData,
   listDevices,
@@ -67,8 +68,9 @@ describe('call signatures', () => {
       resetPasswordByTicket(client, { ticket: 't', password: 'p' }),
     ).resolves.toEqualTypeOf<PasswordChangedData>();
     expectTypeOf(listDevices(client)).resolves.toEqualTypeOf<DeviceListData>();
-    // A call with no wire type yet resolves the envelope's data.
-    expectTypeOf(shareLogin(client)).resolves.toEqualTypeOf<AccountData>();
+    expectTypeOf(shareLogin(client)).resolves.toEqualTypeOf<AccountInfo>();
+    // A call with no wire type resolves the envelope's data (exportUserData: a free-form document).
+    expectTypeOf(exportUserData(client)).resolves.toEqualTypeOf<AccountData>();
   });
 
   it('require the payload fields a purpose needs', () => {

@@ -1,9 +1,9 @@
 import {
   type AccountClient,
-  type AccountInfo,
   type Call,
   type CallOptions,
   defineCall,
+  type SwitchedAccountInfo,
 } from '@portico/account-sdk';
 import { type AffiliatePath, PAGE_DEFAULTS, affiliatePaths as p } from './protocol/paths';
 import type * as T from './protocol/types';
@@ -121,7 +121,7 @@ export const subjectLoginList = /* @__PURE__ */ get<Record<never, never>, { item
   p.subjectLoginList,
 );
 /** Makes an identity active: a new session token whose account/info and product token carry it. */
-export const subjectLogin = /* @__PURE__ */ post<T.SubjectLoginPayload, AccountInfo>(p.subjectLogin);
+export const subjectLogin = /* @__PURE__ */ post<T.SubjectLoginPayload, SwitchedAccountInfo>(p.subjectLogin);
 
 // Invitations (issue 13)
 /** Invites by SMS: `contact` is the mobile number; only who proves that number accepts (`invitation:create`). */

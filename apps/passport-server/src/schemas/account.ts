@@ -1,6 +1,20 @@
 import { Type } from 'typebox';
 import { CommonQuery, webResponses } from './common';
 
+/** The active organisation identity, as account/info and the sign-ins carry it. */
+export const ActiveOrg = Type.Object({
+  sec_subject_uid: Type.String(),
+  subject_name: Type.String(),
+  user_identity_id: Type.String(),
+  deputy_name: Type.String(),
+  is_manager: Type.Boolean(),
+  is_frozen: Type.Integer({
+    description: '1 when the identity or its subject is frozen: no permissions then',
+  }),
+  subject_is_frozen: Type.Integer(),
+  permissions: Type.Array(Type.String()),
+});
+
 /** What the client learns about the signed-in account. Identifiers are masked. */
 export const AccountInfo = Type.Object({
   user_id: Type.String(),
@@ -16,20 +30,7 @@ export const AccountInfo = Type.Object({
   /** True when this sign-in created the account. */
   new_user: Type.Optional(Type.Boolean()),
   /** The active organisation identity (flows/identity-sign-in); absent for the personal identity. */
-  org: Type.Optional(
-    Type.Object({
-      sec_subject_uid: Type.String(),
-      subject_name: Type.String(),
-      user_identity_id: Type.String(),
-      deputy_name: Type.String(),
-      is_manager: Type.Boolean(),
-      is_frozen: Type.Integer({
-        description: '1 when the identity or its subject is frozen: no permissions then',
-      }),
-      subject_is_frozen: Type.Integer(),
-      permissions: Type.Array(Type.String()),
-    }),
-  ),
+  org: Type.Optional(ActiveOrg),
   /** Set while a requested cancellation waits out its cooling-off period. */
   cancel_erase_at: Type.Optional(
     Type.Integer({ description: 'when the data is erased, ms since the epoch' }),

@@ -1,6 +1,8 @@
 import { type TObject, type TProperties, Type } from 'typebox';
 import { ORGANISATION_LIMITS as L, MAX_PAGE_SIZE } from '../protocol';
+import { AccountInfo, ActiveOrg } from './account';
 import { Code, CommonQuery, FORM, MixMode } from './common';
+import { Infos, PageOf } from './organisations';
 import { NewPassword } from './register';
 
 /** Request and response schemas of invitations and the manager transfer (issue 13); responses are documentation. */
@@ -43,22 +45,49 @@ const get = <P extends TProperties>(summary: string, fields: P, tag = 'invitatio
   querystring: Type.Object({ ...CommonQuery.properties, ...fields }, { additionalProperties: true }),
 });
 
-const Loose = (description: string) => Type.Object({}, { additionalProperties: true, description });
-export const InvitationData = Loose(
-  'an invitation: invite_id, channel, masked contact, deputy_identity_id, deputy_name, role_keys, state, inviter, expires_at; with invite_ticket and link when just issued',
+const InvitationChannel = Type.Union([
+  Type.Literal('mobile'),
+  Type.Literal('email'),
+  Type.Literal('chat'),
+  Type.Literal('link'),
+]);
+const invitationFields = {
+  invite_id: Type.String(),
+  sec_subject_uid: Type.String(),
+  channel: InvitationChannel,
+  contact: Type.Union([Type.String(), Type.Null()], {
+    description: 'the masked mobile or e-mail, the chat id, or null for a link',
+  }),
+  deputy_identity_id: Type.String({ description: 'the identity the invitation creates on acceptance' }),
+  deputy_name: Type.String(),
+  role_keys: Type.Array(Type.String()),
+  state: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('accepted'),
+    Type.Literal('cancelled'),
+    Type.Literal('expired'),
+  ]),
+  inviter_identity_id: Type.Union([Type.String(), Type.Null()]),
+  inviter_name: Type.String(),
+  next_url: Type.Union([Type.String(), Type.Null()]),
+  extra: Infos,
+  resent_count: Type.Integer(),
+  expires_at: Type.Integer(),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+};
+export const InvitationData = Type.Object(invitationFields, { description: 'an invitation' });
+/** On creating or resending: the ticket and its link, shown this once. */
+export const IssuedInvitationData = Type.Object(
+  { ...invitationFields, invite_ticket: Type.String(), link: Type.String() },
+  { description: 'an invitation just issued, with its ticket and link' },
 );
-export const InvitationPage = Type.Object({
-  items: Type.Array(InvitationData),
-  page: Type.Integer(),
-  page_size: Type.Integer(),
-  total: Type.Integer(),
-  has_more: Type.Boolean(),
-});
+export const InvitationPage = PageOf(InvitationData);
 export const PreviewData = Type.Object({
   subject_name: Type.String(),
   inviter_name: Type.String(),
   role_names: Type.Array(Type.String()),
-  channel: Type.String(),
+  channel: InvitationChannel,
   contact: Type.Union([Type.String(), Type.Null()]),
   expires_at: Type.Integer(),
 });
@@ -67,13 +96,43 @@ export const CodeSentData = Type.Object({
   retry_time: Type.Integer(),
   expires_in: Type.Integer(),
 });
-export const AcceptedData = Loose('the account, its new active identity (org) and next_url');
+/** The account signed in as the new identity, which is now active, and where to go next. */
+export const AcceptedData = Type.Object({
+  ...AccountInfo.properties,
+  org: ActiveOrg,
+  next_url: Type.Union([Type.String(), Type.Null()]),
+});
 export const TicketData = Type.Object({ transfer_ticket: Type.String(), expires_in: Type.Integer() });
-export const CandidateData = Loose('user_identity_id, deputy_name, masked contact, channel');
-export const TransferData = Loose('the pending transfer: both identities, masked contact, role, expires_at');
+export const CandidateData = Type.Object({
+  user_identity_id: Type.String(),
+  deputy_name: Type.String(),
+  contact: Type.String({ description: 'where the candidate’s code would go, masked' }),
+  channel: Channel,
+});
+export const TransferData = Type.Object(
+  {
+    transfer_id: Type.String(),
+    sec_subject_uid: Type.String(),
+    from_identity_id: Type.String(),
+    from_name: Type.String(),
+    to_identity_id: Type.String(),
+    to_name: Type.String(),
+    contact: Type.String({ description: 'where the new manager’s code goes, masked' }),
+    channel: Channel,
+    role: Type.Union([Type.Literal('from'), Type.Literal('to')], { description: 'the caller’s side' }),
+    expires_at: Type.Integer(),
+  },
+  { description: 'the pending transfer' },
+);
 export const PendingData = Type.Object({
   transfer: Type.Union([TransferData, Type.Null()]),
-  manager: Type.Union([Loose('the current manager: user_identity_id, deputy_name'), Type.Null()]),
+  manager: Type.Union([
+    Type.Object(
+      { user_identity_id: Type.String(), deputy_name: Type.String() },
+      { description: 'the current manager' },
+    ),
+    Type.Null(),
+  ]),
 });
 export const Flagged = Type.Object({}, { additionalProperties: Type.Boolean() });
 

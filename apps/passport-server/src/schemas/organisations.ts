@@ -1,4 +1,4 @@
-import { type TObject, type TProperties, Type } from 'typebox';
+import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import { ORGANISATION_LIMITS as L, LIMITS, MAX_PAGE_SIZE } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CodeTypeField, CommonQuery, Flag, FORM, MixMode } from './common';
@@ -36,41 +36,121 @@ const query = <P extends TProperties>(fields: P) =>
 const body = <P extends TProperties>(fields: P) =>
   Type.Object({ ...fields, mix_mode: MixMode }, { additionalProperties: true });
 
-const Loose = (description: string) => Type.Object({}, { additionalProperties: true, description });
-const PageData = (item: string) =>
+/** JSON details the client gave (a subject's, an invitation's): free-form. */
+export const Infos = Type.Record(Type.String(), Type.Unknown(), { description: 'a JSON object' });
+export const ZeroOne = Type.Union([Type.Literal(0), Type.Literal(1)]);
+export const PageOf = <T extends TSchema>(item: T) =>
   Type.Object({
-    items: Type.Array(Loose(item)),
+    items: Type.Array(item),
     page: Type.Integer(),
     page_size: Type.Integer(),
     total: Type.Integer(),
     has_more: Type.Boolean(),
   });
-export const SubjectData = Loose(
-  'a subject: sec_subject_uid, subject_name, base_infos, detail_infos, has_real_name, is_frozen',
+export const SubjectData = Type.Object(
+  {
+    sec_subject_uid: Type.String(),
+    subject_name: Type.String(),
+    base_infos: Infos,
+    detail_infos: Infos,
+    has_real_name: Type.Boolean({
+      description: 'whether real-name fields are on file (sealed, never sent back)',
+    }),
+    is_frozen: ZeroOne,
+    created_at: Type.Integer(),
+  },
+  { description: 'a subject' },
 );
-export const DeputyData = Loose(
-  'a member identity: user_identity_id, sec_subject_uid, deputy_name, is_manager, is_frozen, role_keys',
+export const DeputyData = Type.Object(
+  {
+    user_identity_id: Type.String(),
+    sec_subject_uid: Type.String(),
+    sec_user_id: Type.String(),
+    deputy_name: Type.String(),
+    is_manager: Type.Boolean(),
+    is_frozen: ZeroOne,
+    role_keys: Type.Array(Type.String()),
+    created_at: Type.Integer(),
+  },
+  { description: 'a member identity' },
 );
-export const RoleData = Loose('a role: role_key, role_name, permissions, description, is_banned');
-export const IdentityData = Loose(
-  'an identity one may act as (user_identity_id, sec_subject_uid, subject_name, is_frozen)',
+export const RoleData = Type.Object(
+  {
+    role_key: Type.String(),
+    role_name: Type.String(),
+    permissions: Type.Array(Type.String()),
+    description: Type.String(),
+    is_banned: ZeroOne,
+    created_at: Type.Integer(),
+    updated_at: Type.Integer(),
+  },
+  { description: 'a role' },
 );
-export const SubjectPage = PageData('subject');
-export const DeputyPage = PageData('member identity');
-export const RolePage = PageData('role');
-export const ResourcePage = PageData('resource with its actions');
-export const LinkPage = PageData('member-role link');
+export const IdentityData = Type.Object(
+  {
+    user_identity_id: Type.String({ description: "'0': the personal identity" }),
+    sec_subject_uid: Type.Union([Type.String(), Type.Null()]),
+    subject_name: Type.Union([Type.String(), Type.Null()]),
+    deputy_name: Type.String(),
+    is_manager: Type.Boolean(),
+    is_frozen: ZeroOne,
+    subject_is_frozen: ZeroOne,
+    active: Type.Boolean(),
+  },
+  { description: 'an identity one may act as' },
+);
+export const ResourceData = Type.Object(
+  { resource: Type.String(), actions: Type.Array(Type.String()) },
+  { description: 'a resource with its actions' },
+);
+export const LinkData = Type.Object(
+  {
+    user_identity_id: Type.String(),
+    deputy_name: Type.String(),
+    role_key: Type.String(),
+    role_name: Type.String(),
+  },
+  { description: 'a member-role link' },
+);
+export const SubjectPage = PageOf(SubjectData);
+export const DeputyPage = PageOf(DeputyData);
+export const RolePage = PageOf(RoleData);
+export const ResourcePage = PageOf(ResourceData);
+export const LinkPage = PageOf(LinkData);
 export const Count = Type.Object({}, { additionalProperties: Type.Integer() });
+export const Deleted = Type.Object({ deleted: Type.Literal(true) });
 export const PermissionsData = Type.Object({
   user_identity_id: Type.String(),
   is_manager: Type.Boolean(),
   permissions: Type.Array(Type.String()),
 });
-export const ExplainData = Loose(
-  'granted, by_manager and the roles (with their entries) granting the permission',
-);
+export const ExplainData = Type.Object({
+  user_identity_id: Type.String(),
+  permission: Type.String(),
+  granted: Type.Boolean(),
+  by_manager: Type.Boolean({ description: 'the manager holds every permission' }),
+  roles: Type.Array(
+    Type.Object({
+      role_key: Type.String(),
+      role_name: Type.String(),
+      permissions: Type.Array(Type.String()),
+    }),
+    { description: 'the roles granting the permission, with their entries' },
+  ),
+  banned_roles: Type.Array(Type.String(), {
+    description: 'the keys of the member’s banned roles that would grant it (a ban grants nothing)',
+  }),
+});
 export const LoginListData = Type.Object({ items: Type.Array(IdentityData) });
-export const SignedInAs = AccountInfo;
+/** The account, acting as the identity now; with need_frozen_user=1, a frozen one is answered instead. */
+export const SignedInAs = Type.Object({
+  ...AccountInfo.properties,
+  frozen_identity: Type.Optional(
+    Type.Object(IdentityData.properties, {
+      description: 'the frozen identity asked for (need_frozen_user=1); the session stays as it was',
+    }),
+  ),
+});
 export const PasswordForgotten = Type.Object({ user_id: Type.String(), signed_in: Type.Boolean() });
 
 const post = <B extends TObject>(summary: string, b: B) => ({

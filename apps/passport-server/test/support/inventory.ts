@@ -52,6 +52,87 @@ export const NO_INPUT_SCHEMA_ALLOWED: readonly { method: string | RegExp; url: R
   },
 ];
 
+/**
+ * Routes whose success is not JSON data the server shapes: they declare no success data, and the
+ * response check (src/http/response-check.ts) has nothing to hold them to. Anything else without a
+ * declared data schema, or with one that names no field, fails the inventory test.
+ */
+export const NO_DATA_SCHEMA_ALLOWED: readonly { method: string | RegExp; url: RegExp; why: string }[] = [
+  { method: 'OPTIONS', url: /^\*$/, why: 'the CORS preflight catch-all of @fastify/cors: no body' },
+  { method: 'HEAD', url: /./, why: 'a HEAD answers no body; its GET declares the data' },
+  {
+    method: /^(GET|HEAD)$/,
+    url: /^\/docs(\/|$)/,
+    why: 'the OpenAPI document (generated from the schemas themselves) and the swagger UI files',
+  },
+  {
+    method: /^(GET|HEAD)$/,
+    url: /^\/\.well-known\/(openid-configuration|oauth-authorization-server)/,
+    why: 'the OpenID provider’s discovery documents (RFC 8414, OpenID Connect Discovery), shaped by oidc-provider',
+  },
+  {
+    method: /^(GET|HEAD|POST)$/,
+    url: /^(\/oauth\/\*|\/passport\/open\/oauth\/token\/)$/,
+    why: 'the OpenID provider’s endpoints: RFC 6749 answers, redirects and pages of oidc-provider',
+  },
+  { method: /^(GET|HEAD)$/, url: /^\/vc\/sdk\//, why: 'the challenge script: JavaScript' },
+  { method: /^(GET|HEAD)$/, url: /^\/dev\/outbox\/?$/, why: 'the dev outbox page: HTML' },
+  {
+    method: 'GET',
+    url: /^\/sso\/(login|logout)$/,
+    why: 'the sso pages: a redirect to the service or an HTML page (the sign-out confirmation, an error)',
+  },
+  {
+    method: 'GET',
+    url: /^\/user\/web\/download\/image\/$/,
+    why: 'an image download: the bytes (failures in the web envelope)',
+  },
+];
+
+/** Where the route declares its success data: the success branch of its 200, else the 200 itself. */
+export function dataSchemaOf(route: InventoryRoute): JsonSchema | undefined {
+  const ok = (
+    route.schema as { response?: Record<string, JsonSchema & { description?: string }> } | undefined
+  )?.response?.[200];
+  const success = ok?.anyOf?.find((branch) => (branch as { description?: string }).description === 'success');
+  return success ? success.properties?.data : ok;
+}
+
+/**
+ * Why a data schema declares no shape: it accepts anything, or it is an object (or a list of objects)
+ * that names none of its fields and allows any. `undefined` when it declares one. A field inside a
+ * declared object may still be free-form (details the client wrote, a map of counts).
+ */
+export function looseness(schema: JsonSchema | undefined): string | undefined {
+  if (!schema) return 'no 200 response schema';
+  const union = schema.anyOf ?? schema.oneOf ?? (schema as { allOf?: JsonSchema[] }).allOf;
+  if (union)
+    return union
+      .filter((branch) => branch.type !== 'null')
+      .map(looseness)
+      .find(Boolean);
+  if (schema.type === 'array')
+    return schema.items
+      ? looseness(schema.items) && `a list of ${looseness(schema.items)}`
+      : 'a list of anything';
+  if (schema.type === undefined && schema.const === undefined && !schema.enum) return 'anything';
+  if (
+    schema.type === 'object' &&
+    !Object.keys(schema.properties ?? {}).length &&
+    schema.additionalProperties === true
+  )
+    return 'an object with no declared field';
+  if (schema.type === 'object') {
+    // A page or a wrapper: its lists (and the branches of a field that may be null) say what it holds.
+    for (const [name, field] of Object.entries(schema.properties ?? {})) {
+      if (field.type !== 'array' && !field.anyOf) continue;
+      const loose = looseness(field);
+      if (loose) return `${name}: ${loose}`;
+    }
+  }
+  return undefined;
+}
+
 /** `//a/./x/../b` → `/a/b`: the path a variant reaches, for the predicates below. */
 function normalisePath(url: string): string {
   const path = (url.split('?')[0] ?? '').replace(/\/{2,}/g, '/');

@@ -106,7 +106,12 @@ export async function startServer(
   // other suites repeat failures and sends on purpose and must meet the rule they test, not a challenge.
   let app: FastifyInstance;
   try {
-    app = await buildServer(config, { ...options, limits: { ...QUIET_RISK, ...options.limits } });
+    // Every answer checked against its route's declared schema (src/http/response-check.ts).
+    app = await buildServer(config, {
+      validateResponses: true,
+      ...options,
+      limits: { ...QUIET_RISK, ...options.limits },
+    });
   } catch (error) {
     // A start that fails on purpose (a dead Redis, a bad setting) must not leave its temp dir behind.
     rmSync(dataDir, { recursive: true, force: true });

@@ -2,13 +2,18 @@ import type { AccountClient, CallOptions } from '../client/types';
 import { USER_LOGIN_VERSION } from '../protocol/code-types';
 import type {
   AccountInfo,
+  CancelCheckData,
+  CancelConfirmedData,
   CancelConfirmPayload,
+  CancelRequestedData,
   CancelRequestPayload,
+  CancelWaysData,
   Extra,
   MemberSwitchPayload,
   ReverifyPayload,
   SetAccountPayload,
-  VerificationTicketData,
+  SwitchedAccountInfo,
+  VerifiedData,
 } from '../protocol/types';
 import { defineCall } from './define-call';
 
@@ -20,48 +25,63 @@ export const accountInfo = /* @__PURE__ */ defineCall<Extra, AccountInfo>(
   '/passport/sso/account/info/',
 );
 /** The signed-in account, version 2 of the answer. */
-export const accountInfoV2 = /* @__PURE__ */ defineCall<Extra>('/passport/account/info/v2/', null, 'GET');
+export const accountInfoV2 = /* @__PURE__ */ defineCall<Extra, AccountInfo>(
+  '/passport/account/info/v2/',
+  null,
+  'GET',
+);
 /** Sets the username and password of an account that has none. */
-export const setAccount = /* @__PURE__ */ defineCall<SetAccountPayload>('/passport/account/set/');
+export const setAccount = /* @__PURE__ */ defineCall<SetAccountPayload, AccountInfo>(
+  '/passport/account/set/',
+);
 /** Verifies the signed-in account before a sensitive step. */
-export const verifyAccount = /* @__PURE__ */ defineCall<Extra>('/passport/web/account/verify/', {
-  user_login_version: USER_LOGIN_VERSION,
-});
+export const verifyAccount = /* @__PURE__ */ defineCall<Extra, VerifiedData>(
+  '/passport/web/account/verify/',
+  {
+    user_login_version: USER_LOGIN_VERSION,
+  },
+);
 /** Verifies a third-party binding before a sensitive step. */
-export const verifyAuth = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/verify/');
+export const verifyAuth = /* @__PURE__ */ defineCall<Extra, VerifiedData>('/passport/web/auth/verify/');
 /**
  * Proves the signed-in person is who the account belongs to: by a code (type 22) to its own mobile or
  * e-mail (`verifyAuth`), or by its password (`verifyAccount`). Renews the session's step-up (what
  * STEP_UP_REQUIRED, 2047, asks for) and answers a ticket for a change.
  */
-export function reverify<T = VerificationTicketData>(
+export function reverify(
   client: AccountClient,
   proof: ReverifyPayload,
   options?: CallOptions,
-): Promise<T> {
-  return 'password' in proof
-    ? verifyAccount<T>(client, proof, options)
-    : verifyAuth<T>(client, proof, options);
+): Promise<VerifiedData> {
+  return 'password' in proof ? verifyAccount(client, proof, options) : verifyAuth(client, proof, options);
 }
 /** Authorises by SMS code. */
-export const smsAuthorize = /* @__PURE__ */ defineCall<Extra>('/passport/web/sms/authorize/');
+export const smsAuthorize = /* @__PURE__ */ defineCall<Extra, AccountInfo>('/passport/web/sms/authorize/');
 /** Account cancellation, step one: the ways the user can verify. */
-export const cancelVerifyWay = /* @__PURE__ */ defineCall<Extra>(
+export const cancelVerifyWay = /* @__PURE__ */ defineCall<Extra, CancelWaysData>(
   '/passport/auth/cancel_verify_way/',
   null,
   'GET',
 );
 /** Account cancellation: whether the account can be cancelled. */
-export const cancelCheck = /* @__PURE__ */ defineCall<Extra>('/passport/web/cancel/check/', null, 'GET');
+export const cancelCheck = /* @__PURE__ */ defineCall<Extra, CancelCheckData>(
+  '/passport/web/cancel/check/',
+  null,
+  'GET',
+);
 /** Account cancellation: confirm (or `abandon: 1` to withdraw). */
-export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload>(
+export const cancelConfirm = /* @__PURE__ */ defineCall<CancelConfirmPayload, CancelConfirmedData>(
   '/passport/web/cancel/confirm/',
 );
 /**
  * Account cancellation: prove ownership by one of the verify ways. `send: 1` sends a code to the
  * account's own mobile or e-mail; then the code (or the password) answers a `cancel_ticket`.
  */
-export const cancelRequest = /* @__PURE__ */ defineCall<CancelRequestPayload>('/passport/cancel/request/');
+export const cancelRequest = /* @__PURE__ */ defineCall<CancelRequestPayload, CancelRequestedData>(
+  '/passport/cancel/request/',
+);
 
 /** Switches to another member identity of the signed-in user. */
-export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload>('/passport/member/switch/');
+export const switchMember = /* @__PURE__ */ defineCall<MemberSwitchPayload, SwitchedAccountInfo>(
+  '/passport/member/switch/',
+);

@@ -1,4 +1,4 @@
-import type { AccountActivityPayload, AuditPageData, DeviceListData } from '../protocol/types';
+import type { AccountActivityPayload, AuditPageData, DeviceListData, EmptyData } from '../protocol/types';
 import { defineCall } from './define-call';
 
 /**
@@ -11,7 +11,9 @@ export const listDevices = /* @__PURE__ */ defineCall<object, DeviceListData>(
   'GET',
 );
 /** Forgets one of the signed-in account's devices (the current one too): its next sign-in is verified again. */
-export const forgetDevice = /* @__PURE__ */ defineCall<{ device_id: string }>('/passport/web/device/forget/');
+export const forgetDevice = /* @__PURE__ */ defineCall<{ device_id: string }, EmptyData>(
+  '/passport/web/device/forget/',
+);
 /**
  * The signed-in person's own security activity, newest first: sign-ins (`account.signed_in`, with
  * `data.newDevice`), failed sign-ins, and changes to passwords, identifiers and linked sign-ins. Pass

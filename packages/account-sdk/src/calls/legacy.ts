@@ -1,13 +1,18 @@
 import type {
+  AccountInfo,
   BindMobilePayload,
   ChangeMobilePayload,
   Extra,
+  IdentifierChangedData,
+  LogoutData,
   LogoutPayload,
   MobileCodePayload,
   NextPayload,
+  PasswordChangedData,
   QrcodeData,
   QrStatusData,
   ResetPasswordPayload,
+  SendCodeData,
   SmsLoginPayload,
   TokenPayload,
 } from '../protocol/types';
@@ -15,14 +20,19 @@ import { frozen, kick, logoutByRequest, nextRoot, rebind } from './defaults';
 import { defineCall } from './define-call';
 
 /** Legacy root paths: the same flows, for servers that still answer them. */
-export const legacySendActivationCode =
-  /* @__PURE__ */ defineCall<MobileCodePayload>('/send_activation_code/');
-export const quickLogin = /* @__PURE__ */ defineCall<SmsLoginPayload>('/quick_login/', frozen);
-export const legacyAccountLogin = /* @__PURE__ */ defineCall<{ password: string } & Extra>(
+export const legacySendActivationCode = /* @__PURE__ */ defineCall<MobileCodePayload, SendCodeData>(
+  '/send_activation_code/',
+);
+export const quickLogin = /* @__PURE__ */ defineCall<SmsLoginPayload, AccountInfo>('/quick_login/', frozen);
+export const legacyAccountLogin = /* @__PURE__ */ defineCall<{ password: string } & Extra, AccountInfo>(
   '/account_login/',
   frozen,
 );
-export const legacyLogout = /* @__PURE__ */ defineCall<LogoutPayload>('/logout/', logoutByRequest, 'GET');
+export const legacyLogout = /* @__PURE__ */ defineCall<LogoutPayload, LogoutData>(
+  '/logout/',
+  logoutByRequest,
+  'GET',
+);
 export const legacyGetQrcode = /* @__PURE__ */ defineCall<NextPayload, QrcodeData>(
   '/get_qrcode/',
   nextRoot,
@@ -33,6 +43,14 @@ export const legacyCheckQrcode = /* @__PURE__ */ defineCall<TokenPayload, QrStat
   null,
   'GET',
 );
-export const legacyResetPassword = /* @__PURE__ */ defineCall<ResetPasswordPayload>('/reset_password/');
-export const legacyBindMobile = /* @__PURE__ */ defineCall<BindMobilePayload>('/bind_mobile/', kick);
-export const legacyChangeMobile = /* @__PURE__ */ defineCall<ChangeMobilePayload>('/change_mobile/', rebind);
+export const legacyResetPassword = /* @__PURE__ */ defineCall<ResetPasswordPayload, PasswordChangedData>(
+  '/reset_password/',
+);
+export const legacyBindMobile = /* @__PURE__ */ defineCall<BindMobilePayload, IdentifierChangedData>(
+  '/bind_mobile/',
+  kick,
+);
+export const legacyChangeMobile = /* @__PURE__ */ defineCall<ChangeMobilePayload, IdentifierChangedData>(
+  '/change_mobile/',
+  rebind,
+);

@@ -6,7 +6,10 @@ import type {
   AuthUnbindPayload,
   BindLoginPayload,
   Extra,
+  LinkedData,
   OAuthLoginPayload,
+  OAuthMobileData,
+  OAuthProfileData,
   ThirdPartyAccountsData,
 } from '../protocol/types';
 import { frozen, unbind } from './defaults';
@@ -47,14 +50,19 @@ export const mobileBindLogin = /* @__PURE__ */ defineCall<BindLoginPayload, Acco
   frozen,
 );
 /** The signed-in account of this browser's session, which every app of the deployment shares. */
-export const shareLogin = /* @__PURE__ */ defineCall<Extra>('/passport/web/auth/share_login/');
+export const shareLogin = /* @__PURE__ */ defineCall<Extra, AccountInfo>('/passport/web/auth/share_login/');
 
 /** Binds a third-party account. */
-export const bindAuth = /* @__PURE__ */ defineCall<AuthBindPayload>('/passport/web/auth/bind/', unbind);
+export const bindAuth = /* @__PURE__ */ defineCall<AuthBindPayload, LinkedData>(
+  '/passport/web/auth/bind/',
+  unbind,
+);
 /** Unbinds a third-party account. */
-export const unbindAuth = /* @__PURE__ */ defineCall<AuthUnbindPayload>('/passport/web/auth/unbind/');
+export const unbindAuth = /* @__PURE__ */ defineCall<AuthUnbindPayload, LinkedData>(
+  '/passport/web/auth/unbind/',
+);
 /** Moves a third-party binding to the signed-in account. */
-export const switchAuthBind = /* @__PURE__ */ defineCall<AuthBindPayload>(
+export const switchAuthBind = /* @__PURE__ */ defineCall<AuthBindPayload, LinkedData>(
   '/passport/web/auth/switch_bind/',
   unbind,
 );
@@ -69,10 +77,14 @@ export const thirdPartyAccounts = /* @__PURE__ */ defineCall<Extra, ThirdPartyAc
  * For a pending third-party profile (`profile_key`): whether its verified e-mail has an account, and
  * that account's masked mobile.
  */
-export const showOauthMobile = /* @__PURE__ */ defineCall<Extra>(
+export const showOauthMobile = /* @__PURE__ */ defineCall<Extra, OAuthMobileData>(
   '/passport/auth/show_oauth_mobile/',
   null,
   'GET',
 );
 /** The pending profile of a `profile_key` (name, avatar), in the browser that signed in. */
-export const getOauthProfile = /* @__PURE__ */ defineCall<Extra>('/web/user/get/oauth_profile/', null, 'GET');
+export const getOauthProfile = /* @__PURE__ */ defineCall<Extra, OAuthProfileData>(
+  '/web/user/get/oauth_profile/',
+  null,
+  'GET',
+);

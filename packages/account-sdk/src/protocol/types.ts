@@ -52,6 +52,50 @@ export interface AccountInfo {
   };
 }
 
+/** An identity a person may act as: '0' is the personal one, the others their organisation identities. */
+export interface MemberIdentity {
+  user_identity_id: string;
+  sec_subject_uid: string | null;
+  subject_name: string | null;
+  deputy_name: string;
+  is_manager: boolean;
+  /** 1 when the identity or its subject is frozen: it cannot be signed in as. */
+  is_frozen: 0 | 1;
+  subject_is_frozen: 0 | 1;
+  active: boolean;
+}
+
+/**
+ * What switching identity answers (`member/switch`, `subject/login`): the account, acting as the
+ * identity now. With `need_frozen_user: 1`, a frozen identity is answered in `frozen_identity` and the
+ * session stays as it was.
+ */
+export interface SwitchedAccountInfo extends AccountInfo {
+  frozen_identity?: MemberIdentity;
+}
+
+/** What binding or changing a mobile or e-mail answers: the account, and what the change did. */
+export interface IdentifierChangedData extends AccountInfo {
+  /** Other sessions ended by `kick_other`. */
+  kicked_sessions: number;
+  /** Whether the mobile or e-mail was moved off another account (`change_bind`). */
+  moved: boolean;
+}
+
+/** What `account/verify` and `auth/verify` answer: a ticket for a sensitive step. */
+export interface VerifiedData {
+  /** Single use, bound to this session. */
+  ticket: string;
+  /** Seconds the ticket stays valid. */
+  expires_in: number;
+  /** How it was earned: 'mobile', 'email' or 'password'. */
+  method: string;
+  purpose: string;
+}
+
+/** An answer with no data: `{}`. */
+export type EmptyData = Record<never, never>;
+
 /** What a code send answers (`send_code`, `email/send_code`). */
 export interface SendCodeData {
   /** The masked number the SMS went to. */
@@ -299,6 +343,26 @@ export interface LinkedIdentity {
   linked_at: number;
 }
 
+/** The linked identities left after a bind, switch or unbind. */
+export interface LinkedData {
+  linked: LinkedIdentity[];
+}
+
+/** The pending third-party profile of this browser (`get/oauth_profile`). */
+export interface OAuthProfileData {
+  platform: string;
+  name: string;
+  avatar_url: string;
+  email: string;
+  email_verified: boolean;
+}
+
+/** `show_oauth_mobile`: whether the provider's e-mail has an account, and the mobile to show. */
+export interface OAuthMobileData {
+  email_registered: boolean;
+  mobile: string;
+}
+
 /** The configured providers and, signed in, the linked identities. */
 export interface ThirdPartyAccountsData {
   providers: string[];
@@ -405,15 +469,8 @@ export type ReverifyPayload = Extra &
     purpose?: string;
   };
 
-/** What a verification answers: a single-use ticket bound to this session, and the step-up renewed. */
-export interface VerificationTicketData {
-  ticket: string;
-  /** Seconds the ticket stays valid. */
-  expires_in: number;
-  /** How it was earned. */
-  method: 'mobile' | 'email' | 'password';
-  purpose: string;
-}
+/** What a verification answers (`reverify`): a single-use ticket bound to this session; the step-up renewed. */
+export type VerificationTicketData = VerifiedData;
 
 /** The data of STEP_UP_REQUIRED (2047): the ways the person can prove it is them again. */
 export interface StepUpRequiredData {
@@ -491,6 +548,52 @@ export interface RemainUpdateTimesData {
   next_available_at: number;
 }
 
+/** What `check/default_info` answers: whether the profile still has generated defaults. */
+export interface DefaultInfoData {
+  scene: string;
+  is_default: boolean;
+  default_fields: string[];
+}
+
+/** The default avatars or background images a profile may pick. */
+export interface ImageListData {
+  images: { key: string; url: string }[];
+}
+
+/** Suggested names (`settings/recommend_name`). */
+export interface RecommendNamesData {
+  names: string[];
+}
+
+/** One image as `download/image/v2` describes it. */
+export interface ImageInfoData {
+  key: string;
+  url: string;
+  mime: string;
+  width: number;
+  height: number;
+  size: number;
+  review_state: string;
+}
+
+/** Operators: the pictures waiting for review. */
+export interface PendingPicsData {
+  pictures: {
+    key: string;
+    url: string;
+    owner_id: string;
+    width: number;
+    height: number;
+    created_at: number;
+  }[];
+}
+
+/** Operators: a reviewed picture and its new state. */
+export interface ReviewedPicData {
+  key: string;
+  review_state: string;
+}
+
 /** An uploaded image, as `upload_avatar` and `upload/pic` answer it. */
 export interface UploadedImage {
   key: string;
@@ -508,6 +611,11 @@ export interface CancelWay {
   target: string;
 }
 
+/** What `cancel_verify_way` answers: the ways the person can prove ownership. */
+export interface CancelWaysData {
+  ways: CancelWay[];
+}
+
 /** What `cancel/check` answers. */
 export interface CancelCheckData {
   can_cancel: boolean;
@@ -516,6 +624,21 @@ export interface CancelCheckData {
   losses: { key: string; count: number }[];
   cooling_off_days: number;
   /** Set while a cancellation is pending. */
+  erase_at?: number;
+}
+
+/** What `cancel/request` answers: after `send: 1` where the code went; once verified, the ticket. */
+export interface CancelRequestedData {
+  target?: string;
+  retry_time?: number;
+  /** The ticket `cancel/confirm` takes. */
+  cancel_ticket?: string;
+  expires_in?: number;
+}
+
+/** What `cancel/confirm` answers: the cancellation pending until `erase_at`, or withdrawn. */
+export interface CancelConfirmedData {
+  state: 'pending' | 'abandoned';
   erase_at?: number;
 }
 

@@ -1,5 +1,5 @@
 /** The wire types of the affiliate calls (snake_case, as the passport sends and takes them). */
-import type { AuditPageData } from '@portico/account-sdk/protocol';
+import type { AccountInfo, AuditPageData, MemberIdentity } from '@portico/account-sdk/protocol';
 
 /** A page of a list: the spec's defaults are page 1, 10 a page. */
 export interface PageQuery {
@@ -42,17 +42,7 @@ export interface Deputy {
 }
 
 /** One identity the signed-in person may act as; user_identity_id '0' is the personal one. */
-export interface LoginIdentity {
-  user_identity_id: string;
-  sec_subject_uid: string | null;
-  subject_name: string | null;
-  deputy_name: string;
-  is_manager: boolean;
-  /** 1 when the identity or its subject is frozen: it cannot be signed in as. */
-  is_frozen: 0 | 1;
-  subject_is_frozen: 0 | 1;
-  active: boolean;
-}
+export type LoginIdentity = MemberIdentity;
 
 export interface Role {
   role_key: string;
@@ -90,6 +80,8 @@ export interface PermissionExplanation {
   /** true when the member is the subject's manager (who holds every permission). */
   by_manager: boolean;
   roles: { role_key: string; role_name: string; permissions: string[] }[];
+  /** The member's banned roles that would grant it (a banned role grants nothing). */
+  banned_roles: string[];
 }
 
 /** The active identity as account/info and the product token carry it (`org` claim). */
@@ -304,11 +296,10 @@ export interface InvitationCodeSent {
   retry_time: number;
   expires_in: number;
 }
-export interface AcceptedInvitation {
-  user_id: string;
-  new_user: boolean;
+/** The account as every sign-in answers it, now acting as the identity the invitation made. */
+export interface AcceptedInvitation extends Omit<AccountInfo, 'org'> {
   /** The identity made and now active. */
-  org: ActiveIdentity & { subject_name: string; deputy_name: string };
+  org: NonNullable<AccountInfo['org']>;
   next_url: string | null;
 }
 

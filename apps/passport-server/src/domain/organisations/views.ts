@@ -11,13 +11,16 @@ const parsed = (text: string): Record<string, unknown> => {
   }
 };
 
+/** A stored 0/1 flag as the wire's 0 | 1. */
+export const flag = (value: number | bigint | string): 0 | 1 => (Number(value) === 1 ? 1 : 0);
+
 export const subjectView = (s: SubjectRow) => ({
   sec_subject_uid: s.id,
   subject_name: s.name,
   base_infos: parsed(s.base_infos),
   detail_infos: parsed(s.detail_infos),
   has_real_name: s.identity_card_sealed !== null || s.real_name_sealed !== null,
-  is_frozen: Number(s.is_frozen),
+  is_frozen: flag(s.is_frozen),
   created_at: Number(s.created_at),
 });
 
@@ -27,7 +30,7 @@ export const deputyView = (d: DeputyRow, roleKeys: string[] = []) => ({
   sec_user_id: d.user_id,
   deputy_name: d.deputy_name,
   is_manager: Number(d.is_manager) === 1,
-  is_frozen: Number(d.is_frozen),
+  is_frozen: flag(d.is_frozen),
   role_keys: roleKeys,
   created_at: Number(d.created_at),
 });
@@ -37,7 +40,7 @@ export const roleView = (r: RoleRow) => ({
   role_name: r.role_name,
   permissions: storedPermissions(r.permissions),
   description: r.description,
-  is_banned: Number(r.is_banned),
+  is_banned: flag(r.is_banned),
   created_at: Number(r.created_at),
   updated_at: Number(r.updated_at),
 });

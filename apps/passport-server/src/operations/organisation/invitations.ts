@@ -33,6 +33,7 @@ import { ORGANISATION_LIMITS } from '../../protocol';
 import {
   InvitationData,
   InvitationPage,
+  IssuedInvitationData,
   PreviewData,
   invitationSchemas as schemas,
 } from '../../schemas/invitations';
@@ -72,7 +73,7 @@ const Send = Type.Unsafe<InvitationSend | null>({
 });
 
 /** An invitation just issued or resent: the view with its ticket and link, and the message to deliver. */
-const Issued = Type.Object({ invitation: InvitationData, send: Send });
+const Issued = Type.Object({ invitation: IssuedInvitationData, send: Send });
 type IssuedOutput = Static<typeof Issued>;
 
 /** The roles an invitation grants: each exists, is not banned and grants only what the caller holds. */

@@ -24,6 +24,7 @@ import {
   AcceptedData,
   CodeSentData,
   InvitationData,
+  IssuedInvitationData,
   PageParams,
   invitationSchemas as schemas,
 } from '../../schemas/invitations';
@@ -36,7 +37,7 @@ import { flowRoute } from '../declare';
  */
 
 /** Issued and resent invitations: the message goes out after the commit; the answer is the invitation. */
-const issuing = { data: InvitationData, after: answerIssued };
+const issuing = { data: IssuedInvitationData, after: answerIssued };
 
 export const inviteByMobileRoute = operationRoute(inviteByMobile, {
   method: 'POST',

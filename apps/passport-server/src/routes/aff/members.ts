@@ -9,8 +9,8 @@ import {
   renameMember,
 } from '../../operations/organisation/members';
 import { affiliatePaths as paths } from '../../protocol';
-import { InvitationData, invitationSchemas } from '../../schemas/invitations';
-import { schemas } from '../../schemas/organisations';
+import { IssuedInvitationData, invitationSchemas } from '../../schemas/invitations';
+import { Deleted, schemas } from '../../schemas/organisations';
 import { flowRoute } from '../declare';
 
 /** Member identities: the operations of src/operations/organisation/members.ts, and adding a member. */
@@ -42,6 +42,7 @@ export const deputyFreeze = operationRoute(freezeMember, {
 export const deputyDelete = operationRoute(removeMember, {
   method: 'POST',
   schema: schemas.deputyDelete,
+  data: Deleted,
   at: [['aff', paths.deputyDelete]],
 });
 
@@ -55,7 +56,7 @@ export const deputyLeave = operationRoute(leaveSubject, {
 export const userRoleCreateUser = flowRoute({
   method: 'POST',
   schema: schemas.userRoleCreateUser,
-  data: InvitationData,
+  data: IssuedInvitationData,
   at: [['aff', paths.userRoleCreateUser]],
   run: (app, request) => createUserWithRole(app, request, request.body),
 });

@@ -16,6 +16,22 @@ export const WAITLIST_ADMIT_PATH = '/passport/web/waitlist/admit/';
 
 const State = Type.Union([Type.Literal('waiting'), Type.Literal('admitted'), Type.Literal('registered')]);
 
+/** One entry as an operator sees it: the identifier masked. */
+const WaitlistEntry = Type.Object({
+  id: Type.String(),
+  channel: Type.Union([Type.Literal('mobile'), Type.Literal('email')]),
+  target: Type.String({ description: 'the mobile or e-mail, masked' }),
+  note: Type.String(),
+  state: State,
+  joined_at: Type.Integer(),
+  admitted_at: Type.Union([Type.Integer(), Type.Null()]),
+});
+export const WaitlistList = Type.Object({
+  entries: Type.Array(WaitlistEntry),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
 const WaitlistPlace = Type.Object({
   state: State,
   position: Type.Integer(),
@@ -132,9 +148,7 @@ const waitlistRoutes: FastifyPluginAsync = async (app) => {
             page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
           }),
         ]),
-        response: webResponses(
-          Type.Object({}, { additionalProperties: true, description: 'WaitlistListData' }),
-        ),
+        response: webResponses(WaitlistList),
       },
       config: { envelope: 'web' },
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import { type MonitorBatchInput, MonitorBatchSchema, rowsOf } from '../../domain/monitoring/batch';
 import { requireSession } from '../../domain/sessions/sessions';
 import { PassportError } from '../../errors';
@@ -36,7 +36,35 @@ const dashboardQuery = Type.Intersect([
   }),
 ]);
 
-const MonitorDashboard = Type.Object({}, { additionalProperties: true, description: 'MonitorDashboardData' });
+/** A day and a count of it: the rows of the dashboard's series. */
+const Daily = <P extends TProperties>(fields: P) =>
+  Type.Array(Type.Object({ day: Type.String(), ...fields }));
+export const MonitorDashboard = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  apps: Type.Array(Type.String(), { description: 'the apps seen in the range (a filter’s choices)' }),
+  flavours: Type.Array(Type.String()),
+  funnel: Daily({
+    app: Type.String(),
+    method: Type.String(),
+    visits: Type.Number({ description: 'weighted by 1 / the sample rate' }),
+    code_sent: Type.Number(),
+    signed_in: Type.Number(),
+    failed: Type.Number(),
+    drop_off_visit: Type.Number({ description: '0–1' }),
+    drop_off_code: Type.Number({ description: '0–1' }),
+    failures: Type.Array(Type.Object({ error_code: Type.Number(), count: Type.Number() })),
+  }),
+  errors: Daily({ message: Type.String(), count: Type.Number() }),
+  vitals: Daily({ name: Type.String(), p75: Type.Number(), count: Type.Number() }),
+  sdk: Daily({
+    path: Type.String(),
+    calls: Type.Number(),
+    errors: Type.Number(),
+    error_rate: Type.Number(),
+    p75_ms: Type.Number(),
+  }),
+});
 
 /**
  * The collector (spec §7: "monitoring batches are posted", the event-list POST and the web-id POST)
