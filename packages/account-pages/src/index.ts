@@ -17,13 +17,13 @@ export {
   TrustedDevices,
 } from './account-centre/workbench-sections';
 export { lazyCaptcha } from './app/lazy-captcha';
-export { PAGE_REQUEST_TIMEOUT_MS } from './app/request-timeout';
 export {
   reportFunnel,
   type StartMonitoringOptions,
   startMonitoring,
 } from './app/monitoring';
 export { type MountAppOptions, mountApp } from './app/mount-app';
+export { PAGE_REQUEST_TIMEOUT_MS } from './app/request-timeout';
 export { AuditLog } from './audit/audit-log';
 export { RecentActivity } from './audit/recent-activity';
 export { useDeveloperT } from './developer/developer.messages';
