@@ -69,7 +69,9 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-      return { kind: 'person', user: principal.user };
+      return principal.provenContact
+        ? { kind: 'person', user: principal.user, provenContact: principal.provenContact }
+        : { kind: 'person', user: principal.user };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
       const subjectId = (operation.subject as (input: unknown) => string)(input);
