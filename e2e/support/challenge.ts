@@ -2,7 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
 import { withClientAddress } from './client-address';
 import { call } from './fixture-page';
-import { uniqueMobile } from './test';
+import { PROMPTLY, uniqueMobile } from './test';
 
 export type PuzzleKind = 'slide' | 'text' | '3d' | 'whirl';
 
@@ -39,7 +39,9 @@ export function watchPuzzles(page: Page): { next(): Promise<Puzzle>; all: Puzzle
   return {
     all,
     async next() {
-      await expect.poll(() => all.length, { message: 'the overlay drew a puzzle' }).toBeGreaterThan(taken);
+      await expect
+        .poll(() => all.length, { message: 'the overlay drew a puzzle', ...PROMPTLY })
+        .toBeGreaterThan(taken);
       taken = all.length;
       return all[all.length - 1] as Puzzle;
     },

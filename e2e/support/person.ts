@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Locator, Page } from '@playwright/test';
 import type { RunningServer } from './server';
-import { expect, type Outbox, uniqueMobile } from './test';
+import { expect, type Outbox } from './test';
 
 // A person using the web app (apps/web) in its default language, zh: they open pages by their address,
 // pick tabs, type into fields found by their labels, press buttons by their names and read their codes
@@ -142,18 +142,6 @@ export async function registerByMobile(
 ): Promise<void> {
   await register(page, server, outbox, 'mobile', mobile, password);
   await expectWorkbench(page, server, { mobile });
-}
-
-/** A fresh account registered by mobile (with {@link PASSWORD}) in this context, signed out again. */
-export async function registeredThenSignedOut(
-  page: Page,
-  server: RunningServer,
-  outbox: Outbox,
-): Promise<string> {
-  const mobile = uniqueMobile();
-  await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
-  await signOut(page, server);
-  return mobile;
 }
 
 /** Registers a new account by e-mail code on /sign-up (the "邮箱注册" tab) and ends on /workbench. */

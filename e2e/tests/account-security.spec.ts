@@ -1,10 +1,10 @@
+import { signedInBySmsOnWorkbench, signedInBySmsThroughApi } from '../support/account-api';
 import { addEmailAndUsername, openSecurity } from '../support/account-centre';
 import {
   expectWorkbench,
   letResendCooldownPass,
   PASSWORD,
   sendCodeAndRead,
-  signInBySms,
   signOut,
   submitPasswordSignIn,
   typeCode,
@@ -26,8 +26,8 @@ test.describe('the account centre: mobile, e-mail, username and password (zh)', 
     const email = uniqueEmail('bind');
     const username = `Maple${Date.now().toString(36)}`;
 
-    // Signed up by SMS: the first SMS sign-in of a number creates its account.
-    await signInBySms(page, server, outbox, { mobile });
+    // Signed up by SMS (through the API): the first SMS sign-in of a number creates its account.
+    await signedInBySmsOnWorkbench(page, server, outbox, { mobile });
     await openSecurity(page, server);
     expect(await seriousViolations(page), 'axe on /account/security').toEqual([]);
     await addEmailAndUsername(page, outbox, { email, username, password: PASSWORD });
@@ -47,7 +47,7 @@ test.describe('the account centre: mobile, e-mail, username and password (zh)', 
   }) => {
     const mobile = uniqueMobile();
     const next = uniqueMobile();
-    await signInBySms(page, server, outbox, { mobile });
+    await signedInBySmsThroughApi(page, server, outbox, { mobile });
     await page.goto(`${server.origin}/account/security`);
     const section = page.getByRole('region', { name: '手机号', exact: true });
     await section.getByRole('button', { name: '更换手机号' }).click();

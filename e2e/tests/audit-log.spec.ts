@@ -1,11 +1,6 @@
+import { registeredOnWorkbench, registeredThroughApi } from '../support/account-api';
 import { openSecurity } from '../support/account-centre';
-import {
-  PASSWORD,
-  passSecondVerify,
-  registerByMobile,
-  signOut,
-  submitPasswordSignIn,
-} from '../support/person';
+import { PASSWORD, passSecondVerify, signOut, submitPasswordSignIn } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -20,8 +15,9 @@ test('a person sees their own new-device sign-in in the account centre', async (
   outbox,
 }) => {
   const mobile = uniqueMobile();
-  // Registered here: this browser is the account's known device; signing in again here is known.
-  await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+  // Registered here (through the API): this browser is the account's known device; signing in again
+  // here is known.
+  await registeredOnWorkbench(page, server, outbox, { mobile, password: PASSWORD });
   await signOut(page, server);
   await submitPasswordSignIn(page, server, { account: mobile, password: PASSWORD });
   await expect(page).toHaveURL(`${server.origin}/workbench`);
@@ -60,9 +56,9 @@ test('a manager sees role changes and a removal in the organisation’s audit lo
   const memberContext = await newContext();
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
-  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+  await registeredThroughApi(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
 
-  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
   await page.goto(`${server.origin}/org`);
   const create = page.getByRole('region', { name: '创建组织' });
   await create.getByLabel('组织名称').fill('示例公司');

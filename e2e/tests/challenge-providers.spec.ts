@@ -10,7 +10,7 @@ import { overlay, sendUpToThreshold, solveAsPerson, watchPuzzles } from '../supp
 import { callResult, formOf, openFixture, requestsTo, startCall } from '../support/fixture-page';
 import { expectWorkbench, startSmsSignIn, typeCode, wrongCodeFor } from '../support/person';
 import type { ServerOptions } from '../support/server';
-import { test as base, expect, uniqueMobile } from '../support/test';
+import { test as base, expect, PROMPTLY, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 10, item 4: a third-party challenge provider in the page. The server is configured with
@@ -200,7 +200,7 @@ test.describe('Turnstile behind our puzzles, its script unreachable', () => {
     await expect(overlay(page).getByRole('status')).toHaveText('第三方安全验证无法加载，已改用图片验证');
     await expect(overlay(page).getByRole('group', { name: '第三方安全验证' })).toBeHidden();
     // The first round named the provider; the fall-back round does not.
-    await expect.poll(() => puzzles.all.length).toBe(2);
+    await expect.poll(() => puzzles.all.length, PROMPTLY).toBe(2);
     expect(puzzles.all.map((puzzle) => 'provider' in puzzle)).toEqual([true, false]);
     await solveAsPerson(page, server.origin, await puzzles.next());
     expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });

@@ -1,4 +1,4 @@
-import { signInBySms } from '../support/person';
+import { signedInBySmsOnWorkbench } from '../support/account-api';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -25,7 +25,7 @@ test('a person registers an app, sees its secret once, rotates it and deletes th
   server,
   outbox,
 }) => {
-  await signInBySms(page, server, outbox, { mobile: uniqueMobile() });
+  await signedInBySmsOnWorkbench(page, server, outbox, { mobile: uniqueMobile() });
   await page.getByRole('link', { name: '开发者控制台' }).click();
   await expect(page.getByRole('heading', { level: 1, name: '开发者控制台' })).toBeVisible();
   await expect(page.getByText('你还没有注册应用。')).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
+import { registeredThroughApi } from '../support/account-api';
 import { actFrom } from '../support/client-address';
-import { letResendCooldownPass, PASSWORD, registerByMobile } from '../support/person';
+import { letResendCooldownPass, PASSWORD } from '../support/person';
 import type { RunningServer } from '../support/server';
 import { expect, type NewContext, type ServerPool, test, uniqueEmail, uniqueMobile } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
@@ -50,7 +51,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
 }) => {
   // The manager: register, create the organisation and a role, act as the organisation identity.
   const bossMobile = uniqueMobile();
-  await registerByMobile(page, server, outbox, { mobile: bossMobile, password: PASSWORD });
+  await registeredThroughApi(page, server, outbox, { mobile: bossMobile, password: PASSWORD });
   await page.goto(`${server.origin}/org`);
   const create = page.getByRole('region', { name: '创建组织' });
   await create.getByLabel('组织名称').fill('示例公司');
@@ -103,7 +104,7 @@ test('invite by e-mail and mobile, join through sign-up and sign-in, then transf
   // A second invitation, by mobile, accepted by an existing account signed in with that mobile.
   const memberPage = await anotherPerson(newContext, servers, server);
   const memberMobile = uniqueMobile();
-  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
+  await registeredThroughApi(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
   await invite.getByLabel('邀请方式').selectOption('mobile');
   await invite.getByLabel('邀请对象（手机号、邮箱或聊天账号）').fill(memberMobile);
   await invite.getByLabel('成员名称').fill('小王');

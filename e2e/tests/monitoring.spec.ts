@@ -5,7 +5,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { request as playwrightRequest } from '@playwright/test';
 import { expectWorkbench, letResendCooldownPass, startSmsSignIn, typeCode } from '../support/person';
 import { type RunningServer, startServer } from '../support/server';
-import { expect, Outbox, test, uniqueMobile } from '../support/test';
+import { expect, Outbox, PROMPTLY, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 18, monitoring in Chromium: a person signs in on /login by SMS code, a JavaScript error is
@@ -82,7 +82,7 @@ test.describe('monitoring', () => {
       });
     });
     // The monitor sends a batch 1000 ms after its first event: wait until the error has left.
-    await expect.poll(() => batches.some((body) => body.includes('e2e boom'))).toBe(true);
+    await expect.poll(() => batches.some((body) => body.includes('e2e boom')), PROMPTLY).toBe(true);
     expect(batches.join('\n')).toContain('"signed_in"');
     expect(batches.join('\n')).not.toContain(mobile.slice(3));
 

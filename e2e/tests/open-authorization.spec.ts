@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { devices } from '@playwright/test';
 import * as oidc from 'openid-client';
-import { nationalNumber, sendCodeAndRead, signInBySms, typeCode } from '../support/person';
+import { signedInBySmsThroughApi } from '../support/account-api';
+import { nationalNumber, sendCodeAndRead, typeCode } from '../support/person';
 import { decodeQr, pickShownNumber } from '../support/qr';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
@@ -168,7 +169,7 @@ it('a third-party app: sign in on the consent page by QR code with a signed-in p
   try {
     const phonePage = await phone.newPage();
     const mobile = uniqueMobile();
-    await signInBySms(phonePage, server, outbox, { mobile });
+    await signedInBySmsThroughApi(phonePage, server, outbox, { mobile });
 
     await page.goto(`${app.origin}/start`);
     await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));

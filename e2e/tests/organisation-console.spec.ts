@@ -1,4 +1,5 @@
-import { PASSWORD, registerByMobile, signInByPassword, signOut } from '../support/person';
+import { registeredThroughApi } from '../support/account-api';
+import { PASSWORD, signInByPassword } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 
 // The console's role and membership actions (zh) as two people in two browser contexts against the
@@ -15,11 +16,16 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   const memberContext = await newContext();
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
-  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
-  await signOut(memberPage, server);
+  await registeredThroughApi(
+    memberPage,
+    server,
+    outbox,
+    { mobile: memberMobile, password: PASSWORD },
+    { signedOut: true },
+  );
 
   // The manager's organisation, a role reading members, and the member added with it.
-  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
   await page.goto(`${server.origin}/org`);
   const create = page.getByRole('region', { name: '创建组织' });
   await create.getByLabel('组织名称').fill('示例公司');

@@ -1,4 +1,5 @@
-import { PASSWORD, registerByMobile, signInByPassword, signOut } from '../support/person';
+import { registeredThroughApi } from '../support/account-api';
+import { PASSWORD, signInByPassword } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
@@ -18,11 +19,16 @@ test('a manager builds an organisation; a member acts in it within its role unti
   const memberContext = await newContext();
   const memberPage = await memberContext.newPage();
   const memberMobile = uniqueMobile();
-  await registerByMobile(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
-  await signOut(memberPage, server);
+  await registeredThroughApi(
+    memberPage,
+    server,
+    outbox,
+    { mobile: memberMobile, password: PASSWORD },
+    { signedOut: true },
+  );
 
   // The manager: register, create the organisation, act as its identity.
-  await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
   await page.goto(`${server.origin}/org`);
   await expect(page.getByRole('heading', { level: 1, name: '组织' })).toBeVisible();
   const create = page.getByRole('region', { name: '创建组织' });

@@ -1,17 +1,17 @@
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
+import { openWorkbench, registeredOnWorkbench, registeredThroughApi } from '../support/account-api';
 import { advanceServerClock } from '../support/clock';
 import {
   expectWorkbench,
   letResendCooldownPass,
   PASSWORD,
-  registerByMobile,
   signInByPassword,
   submitPasswordSignIn,
   typeCode,
 } from '../support/person';
 import type { RunningServer } from '../support/server';
-import { expect, test, uniqueMobile } from '../support/test';
+import { expect, PROMPTLY, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 17: the account centre in Chromium, as a person (zh, the app's default): the profile with its
@@ -71,7 +71,8 @@ test.describe('the account centre (zh)', () => {
     server,
     outbox,
   }) => {
-    await registerByMobile(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+    const mobile = uniqueMobile();
+    await registeredOnWorkbench(page, server, outbox, { mobile, password: PASSWORD });
     await openProfile(page, server);
     // The generated name and the missing avatar are pointed out.
     await expect(page.getByRole('note')).toContainText('昵称和头像');
@@ -93,7 +94,10 @@ test.describe('the account centre (zh)', () => {
       /^\/user\/web\/download\/image\/\?key=[A-Za-z0-9_-]{32}$/,
     );
     await expect
-      .poll(() => headerAvatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .poll(
+        () => headerAvatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+        PROMPTLY,
+      )
       .toBe(24);
     await expect(page.getByRole('note')).toHaveCount(0);
 
@@ -120,7 +124,7 @@ test.describe('the account centre (zh)', () => {
     outbox,
   }) => {
     const mobile = uniqueMobile();
-    await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+    await registeredThroughApi(page, server, outbox, { mobile, password: PASSWORD });
     await page.goto(`${server.origin}/account/cancel`);
     await expect(page.getByRole('heading', { level: 1, name: '注销账号' })).toBeVisible();
     await expect(page.getByRole('region', { name: '注销后将删除' })).toContainText('个人资料');
@@ -154,7 +158,7 @@ test.describe('the account centre (zh)', () => {
       outbox,
     }) => {
       const mobile = uniqueMobile();
-      await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+      await registeredThroughApi(page, server, outbox, { mobile, password: PASSWORD });
       await page.goto(`${server.origin}/account/cancel`);
       // Verified by an SMS code to the account's own number (the page never sees it unmasked).
       await expect(page.getByRole('radio', { name: /^短信验证码/ })).toBeChecked();
@@ -174,7 +178,8 @@ test.describe('the account centre (zh)', () => {
       await expect(page).toHaveURL(/\/login/);
 
       // The mobile registers afresh: a new account with a generated name.
-      await registerByMobile(page, server, outbox, { mobile, password: PASSWORD });
+      await registeredThroughApi(page, server, outbox, { mobile, password: PASSWORD });
+      await openWorkbench(page, server, { mobile });
       await expect(page.getByRole('link', { name: /^账号：user\d{9}$/ })).toBeVisible();
     });
   });

@@ -1,5 +1,6 @@
 import { devices } from '@playwright/test';
-import { masked, signInBySms } from '../support/person';
+import { signedInBySmsThroughApi } from '../support/account-api';
+import { masked } from '../support/person';
 import { decodeQr, pickShownNumber } from '../support/qr';
 import { type SsoService, startSsoService } from '../support/sso-service';
 import { test as base, expect, uniqueMobile } from '../support/test';
@@ -37,7 +38,7 @@ test('a QR sign-in on the sso page lands on the service with a ticket', async ({
   try {
     const phonePage = await phone.newPage();
     const mobile = uniqueMobile();
-    await signInBySms(phonePage, server, outbox, { mobile });
+    await signedInBySmsThroughApi(phonePage, server, outbox, { mobile });
 
     const polls: string[] = [];
     page.on('request', (request) => {

@@ -1,14 +1,8 @@
 import { type BrowserContext, devices, type Page } from '@playwright/test';
 import { wapLoginUrl } from '@portico/account-sdk';
+import { signedInBySmsThroughApi } from '../support/account-api';
 import { advanceServerClock } from '../support/clock';
-import {
-  expectWorkbench,
-  panel,
-  sendCodeAndRead,
-  signInBySms,
-  typeCode,
-  typeMobile,
-} from '../support/person';
+import { expectWorkbench, panel, sendCodeAndRead, typeCode, typeMobile } from '../support/person';
 import { decodeQr, pickShownNumber } from '../support/qr';
 import type { RunningServer } from '../support/server';
 import { expect, type NewContext, type Outbox, test, uniqueMobile } from '../support/test';
@@ -18,12 +12,12 @@ import { expect, type NewContext, type Outbox, test, uniqueMobile } from '../sup
 // and opens what it encodes on a phone (a phone-emulated context, signed in by SMS), which shows the
 // request and asks for the number the desktop shows.
 
-/** A phone (Pixel 7 emulation) signed in by SMS code. */
+/** A phone (Pixel 7 emulation) signed in by SMS code (through the API: the phone's screens are not the subject). */
 async function signedInPhone(newContext: NewContext, server: RunningServer, outbox: Outbox) {
   const context: BrowserContext = await newContext({ ...devices['Pixel 7'] });
   const page = await context.newPage();
   const mobile = uniqueMobile();
-  await signInBySms(page, server, outbox, { mobile });
+  await signedInBySmsThroughApi(page, server, outbox, { mobile });
   return { context, page, mobile };
 }
 

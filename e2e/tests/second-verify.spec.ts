@@ -1,5 +1,6 @@
 import type { Page, Request, Response } from '@playwright/test';
-import { CodeType, decodeMixedFields } from '@portico/account-sdk/protocol';
+import { decodeMixedFields } from '@portico/account-sdk/protocol';
+import { registerElsewhere } from '../support/account-api';
 import {
   call,
   callResult,
@@ -10,7 +11,8 @@ import {
   secondVerifications,
   startCall,
 } from '../support/fixture-page';
-import { expect, type NewContext, type Outbox, test, uniqueMobile } from '../support/test';
+import type { RunningServer } from '../support/server';
+import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 
 // Issue 4: second verification. A password sign-in of an account with a mobile, from a browser (device:
 // fingerprint + did) the account has not used, answers 2046 with an `sms_code_key`. The plain SDK has no
@@ -32,32 +34,14 @@ interface Account {
 
 /**
  * An account with a mobile and a password, registered through the real API on a browser of its own (its
- * "phone"): a type-1 code, read from the outbox, exchanged for a verify ticket, then register. That
- * browser is the account's one remembered device; every other browser context is a new device.
+ * "phone", support/account-api.ts): a type-1 code, read from the outbox, exchanged for a verify ticket,
+ * then register. That browser is the account's one remembered device; every browser context of the
+ * test is a new device.
  */
-async function accountRegisteredElsewhere(newContext: NewContext, origin: string, outbox: Outbox) {
-  const phone = await newContext();
-  try {
-    const page = await phone.newPage();
-    await openFixture(page, origin);
-    await page.evaluate(() => window.e2e.setup());
-    const mobile = uniqueMobile();
-    expect(await call(page, 'sendMobileCode', { mobile, type: CodeType.register })).toMatchObject({
-      ok: true,
-    });
-    const code = await outbox.code(mobile);
-    const checked = await call(page, 'checkMobileCode', { mobile, code, type: CodeType.register });
-    if (!checked.ok) throw new Error(`fixture: the register code was refused: ${JSON.stringify(checked)}`);
-    const registered = await call(page, 'registerByMobile', {
-      mobile,
-      verify_ticket: checked.data.verify_ticket,
-      password: PASSWORD,
-    });
-    if (!registered.ok) throw new Error(`fixture: registration failed: ${JSON.stringify(registered)}`);
-    return { mobile, userId: String(registered.data.user_id) } satisfies Account;
-  } finally {
-    await phone.close();
-  }
+async function accountRegisteredElsewhere(page: Page, server: RunningServer, outbox: Outbox) {
+  const mobile = uniqueMobile();
+  const userId = await registerElsewhere(page, server, outbox, { mobile, password: PASSWORD });
+  return { mobile, userId } satisfies Account;
 }
 
 /** The web app's password sign-in, as a person fills it in. */
@@ -111,7 +95,6 @@ const secondVerifyDialog = (page: Page, language: 'en' | 'zh') =>
 
 test.describe('second verification in the web app (account-react’s dialog)', () => {
   test('a 2046 sign-in completed through the dialog: the SMS code typed there signs in through one continuation, and that browser is not asked again until it is forgotten on the workbench', async ({
-    newContext,
     page,
     server,
     outbox,
@@ -119,7 +102,7 @@ test.describe('second verification in the web app (account-react’s dialog)', (
     // Registration texted the number moments ago, from another browser; the dialog's send is the
     // password holder's, counted apart from that cooldown (the server README, "Security: no lockout an
     // attacker can impose"), so it goes out at once.
-    const account = await accountRegisteredElsewhere(newContext, server.origin, outbox);
+    const account = await accountRegisteredElsewhere(page, server, outbox);
     await preferEnglish(page);
     const logins = await requestsTo(page, PASSWORD_LOGIN);
     const continuations = await requestsTo(page, CONTINUE);
@@ -207,12 +190,11 @@ test.describe('second verification in the web app (account-react’s dialog)', (
 
   for (const how of ['its close button', 'Escape'] as const) {
     test(`closing it with ${how} rejects with SECOND_VALID: nothing shown, no continuation, no session`, async ({
-      newContext,
       page,
       server,
       outbox,
     }) => {
-      const account = await accountRegisteredElsewhere(newContext, server.origin, outbox);
+      const account = await accountRegisteredElsewhere(page, server, outbox);
       const continuations = await requestsTo(page, CONTINUE);
       const answered = answerTo(page, PASSWORD_LOGIN);
       await signInByPassword(page, server.origin, account, 'zh');
@@ -242,12 +224,11 @@ test.describe('second verification in the web app (account-react’s dialog)', (
 
 test.describe('second verification handled by the app (the SDK’s onSecondVerify)', () => {
   test('no dialog appears: the app is told the sms_code_key and the call rejects with SECOND_VALID carrying it', async ({
-    newContext,
     page,
     server,
     outbox,
   }) => {
-    const account = await accountRegisteredElsewhere(newContext, server.origin, outbox);
+    const account = await accountRegisteredElsewhere(page, server, outbox);
     await openFixture(page, server.origin);
     await page.evaluate(() => window.e2e.setup({ language: 'en' }));
     await handleSecondVerifyInApp(page);

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { ErrorCode } from '@portico/account-sdk/protocol';
-import { masked, sendCodeAndRead, signInBySms, typeCode, typeMobile } from '../support/person';
+import { signedInBySmsThroughApi } from '../support/account-api';
+import { masked, sendCodeAndRead, typeCode, typeMobile } from '../support/person';
 import type { RunningServer } from '../support/server';
 import { type SsoService, startSsoService } from '../support/sso-service';
 import { test as base, expect, type Outbox, uniqueMobile } from '../support/test';
@@ -42,10 +43,10 @@ async function atService(page: Page, service: SsoService, link: '用 Portico 账
   await page.getByRole('link', { name: link }).click();
 }
 
-/** A person signed in to the passport already (in the web app, by SMS code); answers the mobile. */
+/** A person signed in to the passport already (by SMS code, through the API); answers the mobile. */
 async function signedInAlready(page: Page, server: RunningServer, outbox: Outbox): Promise<string> {
   const mobile = uniqueMobile();
-  await signInBySms(page, server, outbox, { mobile });
+  await signedInBySmsThroughApi(page, server, outbox, { mobile });
   return mobile;
 }
 

@@ -13,7 +13,7 @@ import {
   typeMobile,
 } from '../support/person';
 import { type RunningServer, startServer } from '../support/server';
-import { expect, Outbox, test, uniqueMobile } from '../support/test';
+import { expect, Outbox, PROMPTLY, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 18, the waitlist in Chromium: with WAITLIST=on a new person joins the waitlist on
@@ -125,7 +125,7 @@ test.describe('the waitlist', () => {
             .map((m) => /https?:\/\/\S+waitlist_token=\S+/.exec(m.text)?.[0])
             .find(Boolean) ?? '';
         return link;
-      })
+      }, PROMPTLY)
       .toContain('/sign-up?waitlist_token=');
     await page.goto(link);
     const again = panel(page);
