@@ -39,13 +39,20 @@ export async function manager(server: SdkServer, name = 'Example Ltd'): Promise<
 }
 
 /** A role of the manager's subject with these permissions. */
-export const role = (boss: Manager, roleKey: string, permissions: readonly string[]) =>
+export const role = (boss: Manager, roleKey: string, permissions: readonly string[], roleName = roleKey) =>
   aff.createRole(boss.client, {
     subject_uid: boss.sid,
     role_key: roleKey,
-    role_name: roleKey,
+    role_name: roleName,
     permissions: [...permissions],
   });
+
+/** A person managing a new subject that has a `reader` role (member:read), for the invitation suites. */
+export async function managerWithReader(server: SdkServer, name?: string): Promise<Manager> {
+  const boss = await manager(server, name);
+  await role(boss, 'reader', ['member:read'], 'Reader');
+  return boss;
+}
 
 /**
  * A new member of the manager's subject holding a new role (`roleKey`) with these permissions: invited,
