@@ -8,7 +8,7 @@ import { OrganisationErrorCode, type OrganisationErrorName } from '../../src/pro
 import { passCooldown } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { freshEmail } from '../support/server';
-import { type Manager, managerWithReader, member, person } from './organisation-helpers';
+import { type Manager, managersOf, managerWithReader, member, person } from './organisation-helpers';
 
 /**
  * Invitations and the manager transfer end to end through the real `@portico/affiliate-sdk` (issue 13):
@@ -105,8 +105,6 @@ const memberships = (sid: string) =>
     .select(['user_id', 'is_manager'])
     .where('subject_id', '=', sid)
     .execute();
-const managersOf = async (sid: string) =>
-  (await memberships(sid)).filter((d) => Number(d.is_manager) === 1).map((d) => d.user_id);
 
 describe('invitations', () => {
   it('by e-mail: the mail carries organisation, inviter and link; a person without an account previews, registers and joins with the role in one call', async () => {
@@ -277,7 +275,7 @@ describe('invitations', () => {
       }),
       'invitationCancelled',
     );
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     expect((await memberships(boss.sid)).length).toBe(1);
   });
 
@@ -536,10 +534,10 @@ describe('manager transfer', () => {
       code,
     });
     // A ticket is bound to its person: the old manager cannot commit with it.
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     const done = await aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketB });
     expect(done).toMatchObject({ user_identity_id: heir.identity, is_manager: true });
-    expect(await managersOf(boss.sid)).toEqual([heir.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([heir.userId]);
     await refused(
       aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketB }),
       'transferTicketInvalid',
@@ -586,9 +584,9 @@ describe('manager transfer', () => {
     } finally {
       skew = 0;
     }
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     await aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket });
-    expect(await managersOf(boss.sid)).toEqual([heir.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([heir.userId]);
   });
 
   it('either side can abandon; the tickets die with it', async () => {
@@ -628,7 +626,7 @@ describe('manager transfer', () => {
     expect(await aff.abandonManagerTransfer(heir.client, { subject_uid: boss.sid })).toEqual({
       abandoned: true,
     });
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
   });
 
   it('exactly one manager under concurrent transfers: one pending transfer per subject, one commit per ticket', async () => {
@@ -663,6 +661,6 @@ describe('manager transfer', () => {
       ),
     );
     expect(commits.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
-    expect(await managersOf(boss.sid)).toEqual([heir.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([heir.userId]);
   });
 });

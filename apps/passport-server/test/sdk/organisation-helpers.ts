@@ -86,3 +86,33 @@ export async function refused(call: Promise<unknown>, name: OrganisationErrorNam
   });
   return error;
 }
+
+/** The subject's managers, by account (one, unless something broke). */
+export async function managersOf(server: SdkServer, sid: string) {
+  const rows = await server.app.db
+    .selectFrom('deputies')
+    .select('user_id')
+    .where('subject_id', '=', sid)
+    .where('is_manager', '=', 1)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** The organisation's events whose type starts with `prefix`, oldest first, as a consumer reads them. */
+export async function eventsOf(server: SdkServer, sid: string, prefix: string) {
+  const rows = await server.app.db
+    .selectFrom('events')
+    .selectAll()
+    .where('stream', '=', `subject:${sid}`)
+    .where('type', 'like', `${prefix}%`)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({
+    type: row.type,
+    version: row.version,
+    actor: JSON.parse(row.actor),
+    subject: row.subject_id,
+    target: row.target_user_id,
+    data: JSON.parse(row.data),
+  }));
+}
