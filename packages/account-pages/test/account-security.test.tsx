@@ -1,20 +1,15 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import type { AccountClient } from '@portico/account-sdk';
 import { CodeType, ErrorCode, webPaths } from '@portico/account-sdk/protocol';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fail, fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
 import { AccountSecurity } from '../src';
+import { renderInProvider } from './support/app';
 
 /** The security section for `account`, in a provider of `language`. */
 function renderSecurity(client: AccountClient, account = signedInAccount, language: 'zh' | 'en' = 'en') {
-  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AccountProvider client={client} queryClient={queryClient} language={language} secondVerify={false}>
-      <AccountSecurity account={account} />
-    </AccountProvider>,
-  );
+  renderInProvider(client, <AccountSecurity account={account} />, language);
 }
 
 describe('the account security section', () => {

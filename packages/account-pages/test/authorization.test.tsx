@@ -1,4 +1,3 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import {
   ErrorCode,
   openPaths,
@@ -6,12 +5,12 @@ import {
   thirdPartyPaths,
   webPaths,
 } from '@portico/account-sdk/protocol';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
 import { AuthorizedApps } from '../src';
-import { renderAuthApp } from './support/app';
+import { renderAuthApp, renderInProvider } from './support/app';
 
 /** The open family answers the auth envelope. */
 const auth = (data: unknown) => ({ status_code: 0, data });
@@ -197,12 +196,7 @@ describe('the authorised apps (account centre)', () => {
         return auth({ apps });
       },
     });
-    const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <AccountProvider client={passport.client} queryClient={queryClient} language="en" secondVerify={false}>
-        <AuthorizedApps />
-      </AccountProvider>,
-    );
+    renderInProvider(passport.client, <AuthorizedApps />, 'en');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Revoke: Video Club' }));
     expect(await screen.findByText('You have not authorised any app.')).toBeTruthy();

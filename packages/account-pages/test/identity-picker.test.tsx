@@ -1,11 +1,11 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import { webPaths } from '@portico/account-sdk/protocol';
 import { affiliatePaths, OrganisationErrorCode } from '@portico/affiliate-sdk/protocol';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fail, fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
 import { IdentityPicker } from '../src';
+import { renderInProvider } from './support/app';
 
 const org = {
   sec_subject_uid: 's1',
@@ -44,17 +44,7 @@ const identities = (active: boolean, frozen = 0) => ({
 
 function renderPicker(routes: Parameters<typeof fakePassport>[0], language: 'zh' | 'en' = 'zh') {
   const passport = fakePassport(routes);
-  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AccountProvider
-      client={passport.client}
-      queryClient={queryClient}
-      language={language}
-      secondVerify={false}
-    >
-      <IdentityPicker />
-    </AccountProvider>,
-  );
+  renderInProvider(passport.client, <IdentityPicker />, language);
   return passport;
 }
 

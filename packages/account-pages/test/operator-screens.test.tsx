@@ -1,11 +1,11 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import { ErrorCode } from '@portico/account-sdk/protocol';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { fail, fakePassport, ok, type Route } from '../../account-react/test/support/fake-passport';
 import { DeveloperConsole, MonitoringScreen } from '../src';
+import { renderInProvider } from './support/app';
 
 const DASHBOARD = '/monitor/dashboard/';
 const WAITLIST = '/passport/web/waitlist/list/';
@@ -14,17 +14,7 @@ const APPS = '/passport/web/developer/apps/';
 
 function renderWith(routes: Record<string, Route>, ui: ReactNode, language: 'zh' | 'en' = 'zh') {
   const passport = fakePassport(routes);
-  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AccountProvider
-      client={passport.client}
-      queryClient={queryClient}
-      language={language}
-      secondVerify={false}
-    >
-      {ui}
-    </AccountProvider>,
-  );
+  renderInProvider(passport.client, ui, language);
   return passport;
 }
 

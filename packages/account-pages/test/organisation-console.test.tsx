@@ -1,7 +1,6 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import { decodeMixedFields, webPaths } from '@portico/account-sdk/protocol';
 import { affiliatePaths as p } from '@portico/affiliate-sdk/protocol';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
   signedInAccount,
 } from '../../account-react/test/support/fake-passport';
 import { OrganisationConsole } from '../src';
+import { renderInProvider } from './support/app';
 
 const manager = {
   sec_subject_uid: 's1',
@@ -59,17 +59,7 @@ function renderConsole(
     [p.subjectInfo]: () => ok({ sec_subject_uid: 's1', subject_name: '示例公司', base_infos: {} }),
     ...routes,
   });
-  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AccountProvider
-      client={passport.client}
-      queryClient={queryClient}
-      language={language}
-      secondVerify={false}
-    >
-      <OrganisationConsole />
-    </AccountProvider>,
-  );
+  renderInProvider(passport.client, <OrganisationConsole />, language);
   return passport;
 }
 

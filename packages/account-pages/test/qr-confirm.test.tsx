@@ -1,6 +1,5 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import { ErrorCode, passportPaths, webPaths } from '@portico/account-sdk/protocol';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -13,6 +12,7 @@ import {
 } from '../../account-react/test/support/fake-passport';
 import { QrConfirmScreen } from '../src';
 import { browserText } from '../src/qr/qr-confirm-screen';
+import { renderInProvider } from './support/app';
 
 /** The phone's confirmation screens against a scripted passport (the real server: e2e/tests/qr-login.spec.ts). */
 const scan = (extra: Record<string, unknown> = {}) =>
@@ -33,7 +33,6 @@ function renderScreen(routes: Record<string, Route>, signedIn = true) {
     ...routes,
   });
   const onClose = vi.fn();
-  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
       {
@@ -43,11 +42,7 @@ function renderScreen(routes: Record<string, Route>, signedIn = true) {
     ],
     { initialEntries: ['/qr'] },
   );
-  render(
-    <AccountProvider client={passport.client} queryClient={queryClient} language="en" secondVerify={false}>
-      <RouterProvider router={router} />
-    </AccountProvider>,
-  );
+  renderInProvider(passport.client, <RouterProvider router={router} />, 'en');
   return { passport, onClose };
 }
 

@@ -1,10 +1,10 @@
-import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import { webPaths } from '@portico/account-sdk/protocol';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakePassport, ok } from '../../account-react/test/support/fake-passport';
 import { RecentActivity } from '../src';
+import { renderInProvider } from './support/app';
 
 const entry = (id: string, type: string, data: object, ip: string | null = null) => ({
   cursor: id,
@@ -32,12 +32,7 @@ describe('the recent security activity', () => {
               next_cursor: 'older',
             }),
     });
-    const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <AccountProvider client={passport.client} queryClient={queryClient} language="en" secondVerify={false}>
-        <RecentActivity />
-      </AccountProvider>,
-    );
+    renderInProvider(passport.client, <RecentActivity />, 'en');
     const user = userEvent.setup();
     const region = within(screen.getByRole('region', { name: 'Recent security activity' }));
     const row = await region.findByRole('row', { name: /Signed in \(password\)/ });
@@ -55,12 +50,7 @@ describe('the recent security activity', () => {
     const passport = fakePassport({
       [webPaths.accountActivity]: () => ok({ entries: [], next_cursor: null }),
     });
-    const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <AccountProvider client={passport.client} queryClient={queryClient} language="zh" secondVerify={false}>
-        <RecentActivity />
-      </AccountProvider>,
-    );
+    renderInProvider(passport.client, <RecentActivity />, 'zh');
     expect(await screen.findByText('暂无记录。')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });

@@ -1,10 +1,11 @@
-import { AccountProvider, createAccountQueryClient, useLogout } from '@portico/account-react';
+import { useLogout } from '@portico/account-react';
 import { webPaths } from '@portico/account-sdk/protocol';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
 import { AccountSummary, SignInMethods, SignOutCard, TrustedDevices } from '../src';
+import { renderInProvider } from './support/app';
 
 const account = { ...signedInAccount, has_password: true, email: 'a***@example.com' };
 
@@ -38,12 +39,7 @@ describe('the workbench sections', () => {
       },
       [webPaths.logout]: () => ok({}),
     });
-    const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <AccountProvider client={passport.client} queryClient={queryClient} language="en" secondVerify={false}>
-        <Workbench />
-      </AccountProvider>,
-    );
+    renderInProvider(passport.client, <Workbench />, 'en');
     const user = userEvent.setup();
     const summary = within(screen.getByRole('region', { name: 'Your account' }));
     expect(summary.getByText('a***@example.com')).toBeTruthy();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type ChallengeCaptcha,
   type ChallengeOutcome,
@@ -17,17 +17,9 @@ import {
   WRONG_DECISION_CONFIG,
 } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
-import { json, type Passport, type SeenRequest, startPassport } from './support/passport-server';
+import { json, type Passport, type SeenRequest, usePassport } from './support/passport-server';
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
-beforeEach(() => {
-  passport.requests.length = 0;
-  passport.handle(demandUnlessPassed());
-});
+const passport = usePassport(demandUnlessPassed);
 
 const FP = 'verify_device_1';
 

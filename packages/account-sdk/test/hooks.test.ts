@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AccountError,
   type AccountPlugin,
@@ -10,16 +10,9 @@ import {
 } from '../src';
 import { DECISION_CONF_FIELD, decodeMixedFields, ErrorCode, SECOND_VALID } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
-import { json, type Passport, startPassport } from './support/passport-server';
+import { json, usePassport } from './support/passport-server';
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
-beforeEach(() => {
-  passport.requests.length = 0;
-});
+const passport = usePassport();
 
 const base = () => ({ aid: 1128, baseUrl: passport.url, document: cookieJar() });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createAccountClient,
   isAccountError,
@@ -17,21 +17,13 @@ import {
   webPaths,
 } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
-import { json, type Passport, type SeenRequest, startPassport } from './support/passport-server';
+import { json, type Passport, type SeenRequest, usePassport } from './support/passport-server';
 
 const KEY = 'sms-key-1';
 const RIGHT_CODE = '246810';
 const WRONG_CODE = 1203;
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
-beforeEach(() => {
-  passport.requests.length = 0;
-  passport.handle(newDevicePassport());
-});
+const passport = usePassport(newDevicePassport);
 
 const formOf = (request: SeenRequest) => decodeMixedFields(Object.fromEntries(request.form));
 

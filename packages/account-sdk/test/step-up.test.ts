@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   bindMobile,
   createAccountClient,
@@ -10,7 +10,7 @@ import {
 } from '../src';
 import { CodeType, decodeMixedFields, ErrorCode, STEP_UP_REQUIRED_CODE, webPaths } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
-import { json, type Passport, type SeenRequest, startPassport } from './support/passport-server';
+import { json, type Passport, type SeenRequest, usePassport } from './support/passport-server';
 
 /**
  * The step-up plugin against a fixture passport: STEP_UP_REQUIRED (2047) opens the dialog, its proof
@@ -20,14 +20,7 @@ import { json, type Passport, type SeenRequest, startPassport } from './support/
 const RIGHT_CODE = '246810';
 const WRONG_CODE = 1301;
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
-beforeEach(() => {
-  passport.requests.length = 0;
-});
+const passport = usePassport();
 
 const formOf = (request: SeenRequest) => decodeMixedFields(Object.fromEntries(request.form));
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AccountError,
   accountInfo,
@@ -11,18 +11,10 @@ import {
 } from '../src';
 import { CodeType, decodeMixedFields, ErrorCode, mixDecode, SDK_VERSION } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
-import { json, type Passport, startPassport } from './support/passport-server';
+import { json, startPassport, usePassport } from './support/passport-server';
 
-let passport: Passport;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
+const passport = usePassport(() => (_, res) => json(res, { message: 'success', data: { ok: true } }));
 afterEach(() => vi.useRealTimers());
-beforeEach(() => {
-  passport.requests.length = 0;
-  passport.handle((_, res) => json(res, { message: 'success', data: { ok: true } }));
-});
 
 const client = (options: Partial<Parameters<typeof createAccountClient>[0]> = {}) =>
   createAccountClient({ aid: 1128, baseUrl: passport.url, document: cookieJar(), ...options });

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { clearUserToken, createAccountClient, getUserToken, logout, sendMobileCode } from '../src';
 import { CodeType, ErrorCode } from '../src/protocol';
 import { cookieJar } from './support/cookie-jar';
-import { json, type Passport, startPassport } from './support/passport-server';
+import { json, usePassport } from './support/passport-server';
 
-let passport: Passport;
+const passport = usePassport();
 let minted = 0;
 let clock = 1_000_000;
-beforeAll(async () => {
-  passport = await startPassport();
-});
-afterAll(() => passport.close());
 beforeEach(() => {
   minted = 0;
-  passport.requests.length = 0;
   passport.handle((request, res) => {
     if (request.path !== '/GetUserToken') return json(res, { message: 'success', data: {} });
     minted += 1;

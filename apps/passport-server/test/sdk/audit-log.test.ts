@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../../src/events/outbox';
 import { type AuditEntry, type AuditPageData, CodeType } from '../../src/protocol';
 import { AuditPage, OrganisationAuditPage } from '../../src/schemas/audit';
-import { GOOD_PASSWORD, passCooldown } from '../support/flows';
+import { GOOD_PASSWORD, passCooldown, until } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { freshMobile } from '../support/server';
 
@@ -39,17 +39,6 @@ export const organisationPageMatches: Same<
 
 const personalPage = Compile(AuditPage);
 const organisationPage = Compile(OrganisationAuditPage);
-
-/** Waits for a condition; the deadline only catches a hang. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function signIn(client: AccountClient, mobile: string) {
   await passCooldown();

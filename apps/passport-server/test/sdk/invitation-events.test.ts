@@ -1,10 +1,4 @@
-import {
-  type AccountClient,
-  accountInfo,
-  listAccountActivity,
-  sendMobileCode,
-  smsLogin,
-} from '@portico/account-sdk';
+import { type AccountClient, accountInfo, listAccountActivity } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +6,11 @@ import { invoke } from '../../src/adapters/invoke';
 import type { MailMessage } from '../../src/delivery/providers';
 import { DeliveryError } from '../../src/delivery/providers';
 import { acceptInvitation } from '../../src/operations/organisation/invitations';
-import { CodeType, ErrorCode } from '../../src/protocol';
-import { GOOD_PASSWORD, passCooldown } from '../support/flows';
+import { ErrorCode } from '../../src/protocol';
+import { GOOD_PASSWORD, passCooldown, until } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { backend, freshEmail, freshMobile } from '../support/server';
+import { managerWithReader, person } from './organisation-helpers';
 
 /**
  * The invitation operations' events and sign-ins: an invitation, its cancellation and its acceptance
@@ -45,43 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-/** Waits for a condition; the deadline only catches a hang. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-async function person() {
-  const client = server.sdkBrowser().client();
-  const mobile = freshMobile();
-  await passCooldown();
-  await sendMobileCode(client, { mobile, type: CodeType.mobileLogin });
-  const account = await smsLogin<{ user_id: string }>(client, { mobile, code: await server.codeFor(mobile) });
-  return { client, mobile, userId: account.user_id };
-}
-
-async function manager() {
-  const boss = await person();
-  const subject = await aff.createSubjectByMobile(boss.client, {
-    mobile: boss.mobile,
-    subject_name: 'Invited Ltd',
-    deputy_name: 'Boss',
-  });
-  const sid = subject.sec_subject_uid;
-  await aff.createRole(boss.client, {
-    subject_uid: sid,
-    role_key: 'reader',
-    role_name: 'Reader',
-    permissions: ['member:read'],
-  });
-  return { ...boss, sid };
-}
-
 const log = (client: AccountClient, sid: string, type: string) =>
   aff.listAuditLog(client, { sec_subject_uid: sid, type });
 
@@ -89,8 +47,8 @@ const activity = (client: AccountClient) => listAccountActivity(client, { type: 
 
 describe('the invitation events', () => {
   it('an accepted invitation is in the organisation’s log: who invited whom as what, who joined, and when', async () => {
-    const boss = await manager();
-    const invitee = await person();
+    const boss = await managerWithReader(server, 'Invited Ltd');
+    const invitee = await person(server);
     const t0 = Date.now();
     const issued = await aff.inviteByMobile(boss.client, {
       subject_uid: boss.sid,
@@ -146,7 +104,7 @@ describe('the invitation events', () => {
   });
 
   it('a cancelled invitation is in the log with its channel, never its contact', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server, 'Invited Ltd');
     const email = freshEmail();
     const issued = await aff.inviteByEmail(boss.client, {
       subject_uid: boss.sid,
@@ -169,7 +127,7 @@ describe('the invitation events', () => {
 
 describe('accepting signs in through completeSignIn', () => {
   it('registering with the invited mobile: a sign-in by SMS code on a new device, into the new identity', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server, 'Invited Ltd');
     const mobile = freshMobile();
     const issued = await aff.inviteByMobile(boss.client, {
       subject_uid: boss.sid,
@@ -201,8 +159,8 @@ describe('accepting signs in through completeSignIn', () => {
   });
 
   it('signed in already: the session of the same account, on the device it signed in on', async () => {
-    const boss = await manager();
-    const holder = await person();
+    const boss = await managerWithReader(server, 'Invited Ltd');
+    const holder = await person(server);
     const link = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'Holder' });
     const accepted = await aff.acceptInvitation(holder.client, { invite_ticket: link.invite_ticket });
     expect(accepted).toMatchObject({ new_user: false, org: { user_identity_id: link.deputy_identity_id } });
@@ -220,13 +178,13 @@ describe('accepting signs in through completeSignIn', () => {
 
 describe('the accept operation, called directly', () => {
   it('refuses a person who neither holds nor proved the invited contact, whichever adapter calls it', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server, 'Invited Ltd');
     const issued = await aff.inviteByMobile(boss.client, {
       subject_uid: boss.sid,
       contact: freshMobile(),
       deputy_name: 'Direct',
     });
-    const other = await person();
+    const other = await person(server);
     const db = server.app.db;
     const user = await db
       .selectFrom('users')
@@ -261,7 +219,7 @@ describe('the accept operation, called directly', () => {
 
 describe('the link and the message', () => {
   it('the link is the server’s own page whatever the inviter sends', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server, 'Invited Ltd');
     const page = `${server.app.config.publicOrigin}/invite?invite_ticket=`;
     const issued = await aff.inviteByLink(boss.client, {
       subject_uid: boss.sid,
@@ -288,7 +246,7 @@ describe('the link and the message', () => {
   });
 
   it('a first message that fails leaves no invitation behind, and the log says it was withdrawn', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server, 'Invited Ltd');
     const email = freshEmail();
     mailFails = true;
     try {

@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AccountClient, accountInfo, cancelCheck, sendMobileCode, smsLogin } from '@portico/account-sdk';
+import { accountInfo, cancelCheck } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType, OrganisationErrorCode, type OrganisationErrorName } from '../../src/protocol';
+import { OrganisationErrorCode, type OrganisationErrorName } from '../../src/protocol';
 import { passCooldown } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
-import { freshEmail, freshMobile } from '../support/server';
+import { freshEmail } from '../support/server';
+import { type Manager, managersOf, managerWithReader, member, person } from './organisation-helpers';
 
 /**
  * Invitations and the manager transfer end to end through the real `@portico/affiliate-sdk` (issue 13):
@@ -89,51 +90,6 @@ async function mailTo(to: string, pattern: RegExp): Promise<string> {
 
 const TICKET = /invite_ticket=([A-Za-z0-9_-]{43})/;
 
-interface Person {
-  client: AccountClient;
-  mobile: string;
-  userId: string;
-}
-
-async function person(): Promise<Person> {
-  const client = server.sdkBrowser().client();
-  const mobile = freshMobile();
-  await passCooldown();
-  await sendMobileCode(client, { mobile, type: CodeType.mobileLogin });
-  const account = await smsLogin<{ user_id: string }>(client, { mobile, code: await server.codeFor(mobile) });
-  return { client, mobile, userId: account.user_id };
-}
-
-async function manager(name = 'Example Ltd') {
-  const p = await person();
-  const subject = await aff.createSubjectByMobile(p.client, { subject_name: name, deputy_name: 'Boss' });
-  const sid = subject.sec_subject_uid;
-  await aff.createRole(p.client, {
-    subject_uid: sid,
-    role_key: 'reader',
-    role_name: 'Reader',
-    permissions: ['member:read'],
-  });
-  return { ...p, sid };
-}
-type Manager = Awaited<ReturnType<typeof manager>>;
-
-/** An existing account invited to the subject with a role of these permissions, accepted, acting personally again. */
-async function member(boss: Manager, permissions: string[]) {
-  const p = await person();
-  const key = `r${Math.random().toString(36).slice(2, 8)}`;
-  await aff.createRole(boss.client, { subject_uid: boss.sid, role_key: key, role_name: key, permissions });
-  const invited = await aff.createUserWithRole(boss.client, {
-    subject_uid: boss.sid,
-    account: p.mobile,
-    deputy_name: 'Member',
-    role_key: key,
-  });
-  await aff.acceptInvitation(p.client, { invite_ticket: invited.invite_ticket });
-  await aff.switchMember(p.client, { to_sec_member_id: '0' });
-  return { ...p, identity: invited.deputy_identity_id };
-}
-
 async function refused(call: Promise<unknown>, name: OrganisationErrorName | number) {
   const error = await rejection(call);
   const code = typeof name === 'number' ? name : OrganisationErrorCode[name];
@@ -149,12 +105,10 @@ const memberships = (sid: string) =>
     .select(['user_id', 'is_manager'])
     .where('subject_id', '=', sid)
     .execute();
-const managersOf = async (sid: string) =>
-  (await memberships(sid)).filter((d) => Number(d.is_manager) === 1).map((d) => d.user_id);
 
 describe('invitations', () => {
   it('by e-mail: the mail carries organisation, inviter and link; a person without an account previews, registers and joins with the role in one call', async () => {
-    const boss = await manager('Harbour Works');
+    const boss = await managerWithReader(server, 'Harbour Works');
     const email = freshEmail();
     const issued = await aff.inviteByEmail(boss.client, {
       subject_uid: boss.sid,
@@ -220,9 +174,9 @@ describe('invitations', () => {
   });
 
   it('by mobile: only the account holding that mobile accepts; another is refused, a stranger must prove it', async () => {
-    const boss = await manager();
-    const invitee = await person();
-    const other = await person();
+    const boss = await managerWithReader(server);
+    const invitee = await person(server);
+    const other = await person(server);
     const issued = await aff.inviteByMobile(boss.client, {
       subject_uid: boss.sid,
       contact: invitee.mobile,
@@ -265,8 +219,8 @@ describe('invitations', () => {
   });
 
   it('resend rotates the ticket (the old link dies), update changes name and roles, cancel kills the link', async () => {
-    const boss = await manager();
-    const invitee = await person();
+    const boss = await managerWithReader(server);
+    const invitee = await person(server);
     const first = await aff.inviteByMobile(boss.client, {
       subject_uid: boss.sid,
       contact: invitee.mobile,
@@ -321,12 +275,12 @@ describe('invitations', () => {
       }),
       'invitationCancelled',
     );
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     expect((await memberships(boss.sid)).length).toBe(1);
   });
 
   it('expires after INVITE_TTL_SECONDS; the list pages with the page in the path and filters by state', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server);
     const a = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'A' });
     await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'B' });
     const page1 = await aff.listInvitations(boss.client, { subject_uid: boss.sid });
@@ -335,7 +289,7 @@ describe('invitations', () => {
     expect(page2).toMatchObject({ page: 2, page_size: 1, total: 2, has_more: false });
     expect(page2.items[0]!.deputy_name).toBe('A');
 
-    const joiner = await person();
+    const joiner = await person(server);
     skew += server.app.config.inviteTtlSeconds * 1000 + 1000;
     try {
       await refused(
@@ -364,15 +318,15 @@ describe('invitations', () => {
   });
 
   it('the inviter cannot grant more than they hold, and needs invitation:create', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server);
     await aff.createRole(boss.client, {
       subject_uid: boss.sid,
       role_key: 'admin',
       role_name: 'Admin',
       permissions: ['role:create', 'member:read'],
     });
-    const inviter = await member(boss, ['invitation:create', 'member:read']);
-    const plain = await member(boss, ['member:read']);
+    const inviter = await member(server, boss, ['invitation:create', 'member:read']);
+    const plain = await member(server, boss, ['member:read']);
     await refused(
       aff.inviteByLink(inviter.client, { subject_uid: boss.sid, deputy_name: 'X', role_keys: ['admin'] }),
       'grantExceedsOwn',
@@ -395,9 +349,9 @@ describe('invitations', () => {
   });
 
   it('50 concurrent accepts of one link make exactly one membership', async () => {
-    const boss = await manager();
+    const boss = await managerWithReader(server);
     const link = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'Racer' });
-    const people = await Promise.all(Array.from({ length: 5 }, () => person()));
+    const people = await Promise.all(Array.from({ length: 5 }, () => person(server)));
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
         aff.acceptInvitation(people[i % people.length]!.client, { invite_ticket: link.invite_ticket }),
@@ -411,7 +365,7 @@ describe('invitations', () => {
   });
 
   it('by workplace chat: delivered to the webhook on loopback with its own template; the link works once for whoever holds it', async () => {
-    const boss = await manager('Chat Co');
+    const boss = await managerWithReader(server, 'Chat Co');
     const issued = await aff.inviteByChat(boss.client, {
       subject_uid: boss.sid,
       contact: 'wx-ada',
@@ -431,17 +385,17 @@ describe('invitations', () => {
       aff.acceptInvitation(server.sdkBrowser().client(), { invite_ticket: issued.invite_ticket }),
       'invitationSignInRequired',
     );
-    const holder = await person();
+    const holder = await person(server);
     await aff.acceptInvitation(holder.client, { invite_ticket: issued.invite_ticket });
     await refused(
-      aff.acceptInvitation((await person()).client, { invite_ticket: issued.invite_ticket }),
+      aff.acceptInvitation((await person(server)).client, { invite_ticket: issued.invite_ticket }),
       'invitationUsed',
     );
   });
 
   it('another subject sees none of it; made-up tickets and ids are refused alike', async () => {
-    const boss = await manager();
-    const rival = await manager();
+    const boss = await managerWithReader(server);
+    const rival = await managerWithReader(server);
     const issued = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'Z' });
     await refused(aff.listInvitations(rival.client, { subject_uid: boss.sid }), 'subjectNotFound');
     await refused(
@@ -460,8 +414,8 @@ describe('invitations', () => {
   });
 
   it('a cancelling account cannot join; a removed or departed member loses the identity sessions at once', async () => {
-    const boss = await manager();
-    const leaving = await person();
+    const boss = await managerWithReader(server);
+    const leaving = await person(server);
     await server.app.db
       .updateTable('users')
       .set({ cancel_requested_at: Date.now() })
@@ -473,7 +427,7 @@ describe('invitations', () => {
       'invitationAccountClosed',
     );
 
-    const removed = await person();
+    const removed = await person(server);
     const again = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'R' });
     const joined = await aff.acceptInvitation(removed.client, { invite_ticket: again.invite_ticket });
     await aff.deleteDeputy(boss.client, {
@@ -483,11 +437,11 @@ describe('invitations', () => {
     await refused(accountInfo(removed.client), NOT_LOGGED_IN);
     // The spent ticket does not bring the id back.
     await refused(
-      aff.acceptInvitation((await person()).client, { invite_ticket: again.invite_ticket }),
+      aff.acceptInvitation((await person(server)).client, { invite_ticket: again.invite_ticket }),
       'invitationUsed',
     );
 
-    const departing = await person();
+    const departing = await person(server);
     const third = await aff.inviteByLink(boss.client, { subject_uid: boss.sid, deputy_name: 'D' });
     await aff.acceptInvitation(departing.client, { invite_ticket: third.invite_ticket });
     await aff.leaveSubject(departing.client, { sec_subject_uid: boss.sid });
@@ -511,8 +465,8 @@ describe('manager transfer', () => {
   }
 
   it('goes through every step: both verify by code, the commit swaps the flag, both see the pending transfer', async () => {
-    const boss = await manager();
-    const heir = await member(boss, ['member:read']);
+    const boss = await managerWithReader(server);
+    const heir = await member(server, boss, ['member:read']);
     await refused(aff.sendOldManagerCode(heir.client, { subject_uid: boss.sid }), 'permissionDenied');
     const ticketA = await oldTicket(boss);
     const candidate = await aff.checkNewManager(boss.client, {
@@ -580,10 +534,10 @@ describe('manager transfer', () => {
       code,
     });
     // A ticket is bound to its person: the old manager cannot commit with it.
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     const done = await aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketB });
     expect(done).toMatchObject({ user_identity_id: heir.identity, is_manager: true });
-    expect(await managersOf(boss.sid)).toEqual([heir.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([heir.userId]);
     await refused(
       aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket: ticketB }),
       'transferTicketInvalid',
@@ -598,8 +552,8 @@ describe('manager transfer', () => {
   });
 
   it('another person’s use leaves a ticket alone; a ticket past its life is refused', async () => {
-    const boss = await manager();
-    const heir = await member(boss, ['member:read']);
+    const boss = await managerWithReader(server);
+    const heir = await member(server, boss, ['member:read']);
     await aff.startManagerTransfer(boss.client, {
       subject_uid: boss.sid,
       transfer_ticket: await oldTicket(boss),
@@ -630,14 +584,14 @@ describe('manager transfer', () => {
     } finally {
       skew = 0;
     }
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     await aff.transferManager(heir.client, { subject_uid: boss.sid, transfer_ticket });
-    expect(await managersOf(boss.sid)).toEqual([heir.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([heir.userId]);
   });
 
   it('either side can abandon; the tickets die with it', async () => {
-    const boss = await manager();
-    const heir = await member(boss, ['member:read']);
+    const boss = await managerWithReader(server);
+    const heir = await member(server, boss, ['member:read']);
     await aff.startManagerTransfer(boss.client, {
       subject_uid: boss.sid,
       transfer_ticket: await oldTicket(boss),
@@ -661,7 +615,7 @@ describe('manager transfer', () => {
       transfer_ticket: await oldTicket(boss),
       user_identity_id: heir.identity,
     });
-    const bystander = await member(boss, ['member:read']);
+    const bystander = await member(server, boss, ['member:read']);
     await refused(
       aff.abandonManagerTransfer(bystander.client, { subject_uid: boss.sid }),
       'transferNotFound',
@@ -672,12 +626,15 @@ describe('manager transfer', () => {
     expect(await aff.abandonManagerTransfer(heir.client, { subject_uid: boss.sid })).toEqual({
       abandoned: true,
     });
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
   });
 
   it('exactly one manager under concurrent transfers: one pending transfer per subject, one commit per ticket', async () => {
-    const boss = await manager();
-    const heirs = await Promise.all([member(boss, ['member:read']), member(boss, ['member:read'])]);
+    const boss = await managerWithReader(server);
+    const heirs = await Promise.all([
+      member(server, boss, ['member:read']),
+      member(server, boss, ['member:read']),
+    ]);
     const ticket1 = await oldTicket(boss);
     const ticket2 = await oldTicket(boss);
     const starts = await Promise.allSettled(
@@ -704,6 +661,6 @@ describe('manager transfer', () => {
       ),
     );
     expect(commits.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
-    expect(await managersOf(boss.sid)).toEqual([heir.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([heir.userId]);
   });
 });

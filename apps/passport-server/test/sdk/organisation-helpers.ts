@@ -39,13 +39,20 @@ export async function manager(server: SdkServer, name = 'Example Ltd'): Promise<
 }
 
 /** A role of the manager's subject with these permissions. */
-export const role = (boss: Manager, roleKey: string, permissions: readonly string[]) =>
+export const role = (boss: Manager, roleKey: string, permissions: readonly string[], roleName = roleKey) =>
   aff.createRole(boss.client, {
     subject_uid: boss.sid,
     role_key: roleKey,
-    role_name: roleKey,
+    role_name: roleName,
     permissions: [...permissions],
   });
+
+/** A person managing a new subject that has a `reader` role (member:read), for the invitation suites. */
+export async function managerWithReader(server: SdkServer, name?: string): Promise<Manager> {
+  const boss = await manager(server, name);
+  await role(boss, 'reader', ['member:read'], 'Reader');
+  return boss;
+}
 
 /**
  * A new member of the manager's subject holding a new role (`roleKey`) with these permissions: invited,
@@ -78,4 +85,34 @@ export async function refused(call: Promise<unknown>, name: OrganisationErrorNam
     error_code: OrganisationErrorCode[name],
   });
   return error;
+}
+
+/** The subject's managers, by account (one, unless something broke). */
+export async function managersOf(server: SdkServer, sid: string) {
+  const rows = await server.app.db
+    .selectFrom('deputies')
+    .select('user_id')
+    .where('subject_id', '=', sid)
+    .where('is_manager', '=', 1)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** The organisation's events whose type starts with `prefix`, oldest first, as a consumer reads them. */
+export async function eventsOf(server: SdkServer, sid: string, prefix: string) {
+  const rows = await server.app.db
+    .selectFrom('events')
+    .selectAll()
+    .where('stream', '=', `subject:${sid}`)
+    .where('type', 'like', `${prefix}%`)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({
+    type: row.type,
+    version: row.version,
+    actor: JSON.parse(row.actor),
+    subject: row.subject_id,
+    target: row.target_user_id,
+    data: JSON.parse(row.data),
+  }));
 }

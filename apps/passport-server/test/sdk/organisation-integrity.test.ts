@@ -13,6 +13,7 @@ import { CodeType, ErrorCode, OrganisationErrorCode, type OrganisationErrorName 
 import { passCooldown } from '../support/flows';
 import { rejection, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { freshMobile } from '../support/server';
+import { managersOf } from './organisation-helpers';
 import { DAY_MS, testClock } from './profile-helpers';
 
 /**
@@ -122,16 +123,6 @@ async function cancelPending(p: Person): Promise<Person> {
   return back;
 }
 
-const managersOf = async (sid: string) =>
-  (
-    await server.app.db
-      .selectFrom('deputies')
-      .select('user_id')
-      .where('subject_id', '=', sid)
-      .where('is_manager', '=', 1)
-      .execute()
-  ).map((d) => d.user_id);
-
 describe("a member's invitation", () => {
   it('is accepted, and the server answers every other request afterwards', async () => {
     const boss = await manager();
@@ -184,7 +175,7 @@ describe('the only manager and a cancellation', () => {
       aff.checkNewManager(boss.client, { subject_uid: boss.sid, user_identity_id: leaving.identity }),
       'cancellationPending',
     );
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
   });
 
   it('erasure leaves a person who manages an organisation in place, pending, until they hand it over', async () => {
@@ -200,7 +191,7 @@ describe('the only manager and a cancellation', () => {
       .execute();
     clock.advance(DAY_MS + 1);
     expect(await server.app.eraseDueAccounts()).not.toContain(boss.userId);
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
     const user = await server.app.db
       .selectFrom('users')
       .select(['mobile', 'erased_at', 'cancel_erase_at'])
@@ -237,7 +228,7 @@ describe('the only manager and a cancellation', () => {
       'managerProtected',
     );
     await refused(aff.leaveSubject(boss.client, { sec_subject_uid: boss.sid }), 'managerProtected');
-    expect(await managersOf(boss.sid)).toEqual([boss.userId]);
+    expect(await managersOf(server, boss.sid)).toEqual([boss.userId]);
   });
 });
 

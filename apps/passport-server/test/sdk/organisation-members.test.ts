@@ -1,7 +1,7 @@
 import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
-import { type Manager, manager, member, refused, role } from './organisation-helpers';
+import { eventsOf, type Manager, manager, member, refused, role } from './organisation-helpers';
 
 /**
  * Members and the organisation itself as operations, through the real SDK: the reach rule for freezing
@@ -13,25 +13,6 @@ beforeAll(async () => {
   server = await startSdkServer({}, { limits: { sendCooldownMs: 5 } });
 });
 afterAll(async () => server?.close());
-
-/** The organisation's events of these types, oldest first, as a consumer reads them. */
-async function eventsOf(sid: string, prefix: string) {
-  const rows = await server.app.db
-    .selectFrom('events')
-    .selectAll()
-    .where('stream', '=', `subject:${sid}`)
-    .where('type', 'like', `${prefix}%`)
-    .orderBy('position')
-    .execute();
-  return rows.map((row) => ({
-    type: row.type,
-    version: row.version,
-    actor: JSON.parse(row.actor),
-    subject: row.subject_id,
-    target: row.target_user_id,
-    data: JSON.parse(row.data),
-  }));
-}
 
 const identityActor = (boss: Manager) => ({
   kind: 'identity',
@@ -84,7 +65,7 @@ describe('leaving an organisation', () => {
     expect(await aff.leaveOrganisation(m.client, { sec_subject_uid: boss.sid })).toEqual({ left: true });
     expect(await members(boss)).toEqual(['Boss']);
     await refused(aff.leaveSubject(m.client, { sec_subject_uid: boss.sid }), 'subjectNotFound');
-    const left = await eventsOf(boss.sid, 'organisation.member.left');
+    const left = await eventsOf(server, boss.sid, 'organisation.member.left');
     expect(left).toEqual([
       {
         type: 'organisation.member.left',
@@ -113,7 +94,7 @@ describe('member and organisation events', () => {
     // The member's invitation and joining come first (the invitations' own events, tested there).
     const joining = ['organisation.member.invited', 'organisation.member.joined'];
     expect(
-      (await eventsOf(boss.sid, 'organisation.member.')).filter((e) => !joining.includes(e.type)),
+      (await eventsOf(server, boss.sid, 'organisation.member.')).filter((e) => !joining.includes(e.type)),
     ).toEqual([
       { ...base, type: 'organisation.member.frozen' },
       { ...base, type: 'organisation.member.thawed' },
@@ -132,7 +113,7 @@ describe('member and organisation events', () => {
     await aff.freezeSubject(boss.client, { sec_subject_uid: boss.sid, is_frozen: 1 });
     await aff.freezeSubject(boss.client, { sec_subject_uid: boss.sid, is_frozen: 1 });
     await aff.freezeSubject(boss.client, { sec_subject_uid: boss.sid, is_frozen: 0 });
-    const events = await eventsOf(boss.sid, 'organisation.');
+    const events = await eventsOf(server, boss.sid, 'organisation.');
     const base = { version: 1, actor: identityActor(boss), subject: boss.sid, target: null };
     expect(events.filter((e) => !e.type.startsWith('organisation.role.'))).toEqual([
       { ...base, type: 'organisation.created', data: { name: 'Acme' } },
@@ -158,7 +139,7 @@ describe('member and organisation events', () => {
       aff.deleteDeputy(m.client, { sec_subject_uid: boss.sid, user_identity_id: boss.identity }),
       'permissionDenied',
     );
-    expect((await eventsOf(boss.sid, 'organisation.')).map((e) => e.type)).toEqual([
+    expect((await eventsOf(server, boss.sid, 'organisation.')).map((e) => e.type)).toEqual([
       'organisation.created',
       'organisation.role.created',
       'organisation.member.invited',

@@ -2,7 +2,7 @@ import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultStatement, permissionsOf } from '../../src/protocol';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
-import { type Manager, manager, member, refused, role } from './organisation-helpers';
+import { eventsOf, type Manager, manager, member, refused, role } from './organisation-helpers';
 
 /**
  * The grant rules through the real SDK: a role whose permissions exceed the caller's is out of its
@@ -140,21 +140,7 @@ describe('role events', () => {
       sec_user_identity_ids: [m.identity],
     });
 
-    const rows = await server.app.db
-      .selectFrom('events')
-      .selectAll()
-      .where('stream', '=', `subject:${boss.sid}`)
-      .where('type', 'like', 'organisation.role.%')
-      .orderBy('position')
-      .execute();
-    const events = rows.map((row) => ({
-      type: row.type,
-      version: row.version,
-      actor: JSON.parse(row.actor),
-      subject: row.subject_id,
-      target: row.target_user_id,
-      data: JSON.parse(row.data),
-    }));
+    const events = await eventsOf(server, boss.sid, 'organisation.role.');
     const actor = { kind: 'identity', userId: boss.userId, subjectId: boss.sid, deputyId: boss.identity };
     const base = { version: 1, actor, subject: boss.sid };
     expect(events).toEqual([

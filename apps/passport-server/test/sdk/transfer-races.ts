@@ -4,24 +4,13 @@ import { expect, it } from 'vitest';
 import { OrganisationErrorCode, type OrganisationErrorName } from '../../src/protocol';
 import { passCooldown } from '../support/flows';
 import { rejection, rejectsWith, type SdkServer } from '../support/sdk-browser';
-import { type Manager, manager, member, type Person } from './organisation-helpers';
+import { type Manager, manager, managersOf, member, type Person } from './organisation-helpers';
 
 /**
  * The manager transfer's races, through the real SDK, on whatever storage the server runs: the sqlite
  * project runs them from test/sdk/manager-transfer.test.ts, the services project (PostgreSQL, where
  * the row locks matter) from test/smoke/manager-transfer.test.ts.
  */
-
-/** The subject's managers, by account. */
-async function managersOf(server: SdkServer, sid: string) {
-  const rows = await server.app.db
-    .selectFrom('deputies')
-    .select('user_id')
-    .where('subject_id', '=', sid)
-    .where('is_manager', '=', 1)
-    .execute();
-  return rows.map((row) => row.user_id);
-}
 
 /** The manager's ticket, by the code to their mobile. */
 async function fromTicket(server: SdkServer, boss: Manager) {

@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_PAGE } from '../../src/domain/open-auth/provider';
 import { CodeType, paths } from '../../src/protocol';
+import { managersOf } from '../sdk/organisation-helpers';
 import { signedInBySms } from '../sdk/profile-helpers';
 import { GOOD_PASSWORD, passCooldown, warmPasswordEstimator } from '../support/flows';
 import { follow, pkce, randomState, rpOptions, useInject } from '../support/open-auth-client';
@@ -193,13 +194,7 @@ describe('organisations', () => {
       is_manager: true,
     });
     expect((await aff.userPermissions(boss.client, { subject_uid: sid })).is_manager).toBe(false);
-    const managers = await server.app.db
-      .selectFrom('deputies')
-      .select('user_id')
-      .where('subject_id', '=', sid)
-      .where('is_manager', '=', 1)
-      .execute();
-    expect(managers.map((row) => row.user_id)).toEqual([member.userId]);
+    expect(await managersOf(server, sid)).toEqual([member.userId]);
     // The new manager freezes and thaws the old one; the old one, no longer the manager, leaves.
     const old = (await aff.listDeputies(member.client, { sec_subject_uid: sid })).items.find(
       (d) => d.sec_user_id === boss.userId,

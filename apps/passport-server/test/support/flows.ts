@@ -95,3 +95,18 @@ export async function judgedWhile(
     passwords.verify = real;
   }
 }
+
+/** Waits for a condition; the deadline only catches a hang. */
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,6 +1,7 @@
 import { AccountProvider, createAccountQueryClient } from '@portico/account-react';
 import type { AccountClient } from '@portico/account-sdk';
 import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { type AuthRoutesOptions, createAuthRoutes } from '../../src';
 
@@ -14,7 +15,7 @@ export function renderAuthApp(
   options: Partial<AuthRoutesOptions> = {},
   language: 'zh' | 'en' = 'zh',
 ) {
-  const queryClient = createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = quietQueryClient();
   const router = createMemoryRouter(
     [
       {
@@ -27,10 +28,24 @@ export function renderAuthApp(
     ],
     { initialEntries: [at] },
   );
+  renderInProvider(client, <RouterProvider router={router} />, language, queryClient);
+  return { router, queryClient };
+}
+
+/** A query client that does not retry: a failed answer shows at once. */
+const quietQueryClient = () => createAccountQueryClient({ defaultOptions: { queries: { retry: false } } });
+
+/** `ui` inside the account provider of `client`, without the second-verification overlay. */
+export function renderInProvider(
+  client: AccountClient,
+  ui: ReactNode,
+  language: 'zh' | 'en' = 'zh',
+  queryClient = quietQueryClient(),
+) {
   render(
     <AccountProvider client={client} queryClient={queryClient} language={language} secondVerify={false}>
-      <RouterProvider router={router} />
+      {ui}
     </AccountProvider>,
   );
-  return { router, queryClient };
+  return queryClient;
 }

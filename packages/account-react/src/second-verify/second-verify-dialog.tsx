@@ -1,21 +1,12 @@
 import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
-import {
-  type FormEvent,
-  type KeyboardEvent,
-  lazy,
-  Suspense,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
-import { CODE_LENGTH, overlayStyle, panelStyle, trapTab } from './dialog-frame';
+import { CODE_LENGTH } from './dialog-frame';
+import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
@@ -70,13 +61,10 @@ function DialogPanel({
   controller: SecondVerifyController;
 }) {
   const t = useAccountText();
-  const titleId = useId();
-  const introId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const codeField = useRef<HTMLInputElement | null>(null);
   const [code, setCode] = useState('');
-  const [sending, setSending] = useState(false);
-  const [sendError, setSendError] = useState<unknown>(null);
+  const { sending, sendError, run } = useCodeSend();
   const [incomplete, setIncomplete] = useState(false);
   const { seconds } = useCooldown(sendAllowedAt);
 
@@ -94,18 +82,11 @@ function DialogPanel({
     };
   }, []);
 
-  const send = async () => {
-    setSending(true);
-    setSendError(null);
-    try {
+  const send = () =>
+    run(async () => {
       controller.markSent(cooldownOf(await request.sendCode()));
       codeField.current?.focus();
-    } catch (error) {
-      setSendError(error);
-    } finally {
-      setSending(false);
-    }
-  };
+    });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -117,56 +98,38 @@ function DialogPanel({
     controller.submit(code);
   };
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      controller.close();
-    } else if (event.key === 'Tab') trapTab(event, panel.current);
-  };
+  const close = () => controller.close();
 
   return (
-    <div className="portico-dialog-overlay" style={overlayStyle}>
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={introId}
-        className="portico-dialog"
-        style={panelStyle}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="portico-dialog-title">
-          {t('secondVerify.title')}
-        </h2>
-        <p id={introId} className="portico-dialog-intro">
-          {request.mobileMasked
-            ? t('secondVerify.intro', { mobile: request.mobileMasked })
-            : t('secondVerify.introNoMobile')}
-        </p>
-        <form onSubmit={onSubmit} noValidate>
-          <CodeInput
-            value={code}
-            onChange={(next) => {
-              setCode(next);
-              setIncomplete(false);
-            }}
-            length={CODE_LENGTH}
-            onSend={send}
-            sending={sending}
-            cooldown={seconds}
-            error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
-            required
-          />
-          <ErrorMessage error={sendError} />
-          <div className="portico-dialog-actions">
-            <SubmitButton>{t('secondVerify.submit')}</SubmitButton>
-            <button type="button" className="portico-dialog-close" onClick={() => controller.close()}>
-              {t('secondVerify.close')}
-            </button>
-          </div>
-        </form>
-      </div>
-    </div>
+    <DialogShell
+      panel={panel}
+      title={t('secondVerify.title')}
+      intro={
+        request.mobileMasked
+          ? t('secondVerify.intro', { mobile: request.mobileMasked })
+          : t('secondVerify.introNoMobile')
+      }
+      onClose={close}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <CodeInput
+          value={code}
+          onChange={(next) => {
+            setCode(next);
+            setIncomplete(false);
+          }}
+          length={CODE_LENGTH}
+          onSend={send}
+          sending={sending}
+          cooldown={seconds}
+          error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
+          required
+        />
+        <ErrorMessage error={sendError} />
+        <DialogActions onClose={close}>
+          <SubmitButton>{t('secondVerify.submit')}</SubmitButton>
+        </DialogActions>
+      </form>
+    </DialogShell>
   );
 }

@@ -1,12 +1,13 @@
 import { cooldownOf, type StepUpRequest } from '@portico/account-sdk';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useAccountText, useLanguageOrDefault } from '../context';
 import { CodeInput } from '../forms/code-input';
 import { EmailInput } from '../forms/email-input';
 import { MobileInput } from '../forms/mobile-input';
 import { PasswordInput } from '../forms/password-input';
 import { SubmitButton } from '../forms/submit-button';
-import { CODE_LENGTH, overlayStyle, panelStyle, trapTab } from './dialog-frame';
+import { CODE_LENGTH } from './dialog-frame';
+import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
@@ -80,8 +81,6 @@ export function StepUpPanel({
 }) {
   const t = useStepUpText();
   const common = useAccountText();
-  const titleId = useId();
-  const introId = useId();
   const wayName = useId();
   const panel = useRef<HTMLDivElement>(null);
   const ways: [StepUpWay, string][] = [];
@@ -92,8 +91,7 @@ export function StepUpPanel({
   const [target, setTarget] = useState('');
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [sending, setSending] = useState(false);
-  const [sendError, setSendError] = useState<unknown>(null);
+  const { sending, sendError, run } = useCodeSend();
   const [problem, setProblem] = useState<string>();
   const { seconds } = useCooldown(sendAllowedAt);
   useDialogFocus(panel);
@@ -103,15 +101,7 @@ export function StepUpPanel({
   const send = async () => {
     if (!target.trim()) return setProblem(t('targetHint', masked));
     setProblem(undefined);
-    setSending(true);
-    setSendError(null);
-    try {
-      controller.markSent(cooldownOf(await request.sendCode(to())));
-    } catch (error) {
-      setSendError(error);
-    } finally {
-      setSending(false);
-    }
+    await run(async () => controller.markSent(cooldownOf(await request.sendCode(to()))));
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -123,94 +113,74 @@ export function StepUpPanel({
     if (code.length !== CODE_LENGTH) return setProblem(common('code.incomplete', { length: CODE_LENGTH }));
     controller.prove({ ...to(), code });
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      controller.close();
-    } else if (event.key === 'Tab') trapTab(event, panel.current);
-  };
+  const close = () => controller.close();
 
   return (
-    <div className="portico-dialog-overlay" style={overlayStyle}>
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={introId}
-        className="portico-dialog"
-        style={panelStyle}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="portico-dialog-title">
-          {t('title')}
-        </h2>
-        <p id={introId} className="portico-dialog-intro">
-          {ways.length ? t('intro') : t('noWay')}
-        </p>
-        <form onSubmit={onSubmit} noValidate>
-          {ways.length > 1 ? (
-            <fieldset className="portico-dialog-ways">
-              <legend>{t('way')}</legend>
-              {ways.map(([value, label]) => (
-                <label key={value}>
-                  <input
-                    type="radio"
-                    name={wayName}
-                    value={value}
-                    checked={way === value}
-                    onChange={() => {
-                      setWay(value);
-                      setTarget('');
-                      setCode('');
-                      setProblem(undefined);
-                    }}
-                  />{' '}
-                  {label}
-                </label>
-              ))}
-            </fieldset>
-          ) : null}
-          {way === 'password' ? (
-            <PasswordInput
-              label={t('password')}
-              value={password}
-              onChange={setPassword}
-              autoComplete="current-password"
+    <DialogShell
+      panel={panel}
+      title={t('title')}
+      intro={ways.length ? t('intro') : t('noWay')}
+      onClose={close}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        {ways.length > 1 ? (
+          <fieldset className="portico-dialog-ways">
+            <legend>{t('way')}</legend>
+            {ways.map(([value, label]) => (
+              <label key={value}>
+                <input
+                  type="radio"
+                  name={wayName}
+                  value={value}
+                  checked={way === value}
+                  onChange={() => {
+                    setWay(value);
+                    setTarget('');
+                    setCode('');
+                    setProblem(undefined);
+                  }}
+                />{' '}
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        {way === 'password' ? (
+          <PasswordInput
+            label={t('password')}
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            error={problem ?? request.error}
+            required
+          />
+        ) : way ? (
+          <>
+            {way === 'mobile' ? (
+              <MobileInput value={target} onChange={setTarget} hint={t('targetHint', masked)} required />
+            ) : (
+              <EmailInput value={target} onChange={setTarget} hint={t('targetHint', masked)} required />
+            )}
+            <CodeInput
+              value={code}
+              onChange={(next) => {
+                setCode(next);
+                setProblem(undefined);
+              }}
+              length={CODE_LENGTH}
+              onSend={send}
+              sending={sending}
+              cooldown={seconds}
+              sendError={sendError}
               error={problem ?? request.error}
               required
             />
-          ) : way ? (
-            <>
-              {way === 'mobile' ? (
-                <MobileInput value={target} onChange={setTarget} hint={t('targetHint', masked)} required />
-              ) : (
-                <EmailInput value={target} onChange={setTarget} hint={t('targetHint', masked)} required />
-              )}
-              <CodeInput
-                value={code}
-                onChange={(next) => {
-                  setCode(next);
-                  setProblem(undefined);
-                }}
-                length={CODE_LENGTH}
-                onSend={send}
-                sending={sending}
-                cooldown={seconds}
-                sendError={sendError}
-                error={problem ?? request.error}
-                required
-              />
-            </>
-          ) : null}
-          <div className="portico-dialog-actions">
-            {way ? <SubmitButton>{t('submit')}</SubmitButton> : null}
-            <button type="button" className="portico-dialog-close" onClick={() => controller.close()}>
-              {common('secondVerify.close')}
-            </button>
-          </div>
-        </form>
-      </div>
-    </div>
+          </>
+        ) : null}
+        <DialogActions onClose={close}>
+          {way ? <SubmitButton>{t('submit')}</SubmitButton> : null}
+        </DialogActions>
+      </form>
+    </DialogShell>
   );
 }

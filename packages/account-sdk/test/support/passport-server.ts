@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** One request as the fixture server saw it on the wire. */
 export interface SeenRequest {
@@ -27,6 +28,27 @@ export function json(response: ServerResponse, body: unknown, status = 200, logI
  * by default every request gets the web success envelope echoing nothing.
  */
 export async function startPassport(handler?: Handler) {
+  const passport = fixturePassport(handler);
+  await passport.listen();
+  return passport;
+}
+
+/**
+ * The test file's fixture passport: listening before its first test and closed after its last; before
+ * each test its record is cleared and, given `each`, its handler set to a fresh `each()`.
+ */
+export function usePassport(each?: () => Handler): Passport {
+  const passport = fixturePassport();
+  beforeAll(() => passport.listen());
+  afterAll(() => passport.close());
+  beforeEach(() => {
+    passport.requests.length = 0;
+    if (each) passport.handle(each());
+  });
+  return passport;
+}
+
+function fixturePassport(handler?: Handler) {
   const requests: SeenRequest[] = [];
   let current: Handler = handler ?? ((_, response) => json(response, { message: 'success', data: {} }));
   const server = createServer(async (req, res) => {
@@ -51,11 +73,17 @@ export async function startPassport(handler?: Handler) {
       res.destroy(error as Error);
     }
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  let url = '';
   return {
-    url: `http://127.0.0.1:${port}`,
+    async listen() {
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    get url() {
+      if (!url) throw new Error('the fixture passport is not listening yet');
+      return url;
+    },
     requests,
     get last(): SeenRequest {
       const last = requests.at(-1);
@@ -73,4 +101,4 @@ export async function startPassport(handler?: Handler) {
   };
 }
 
-export type Passport = Awaited<ReturnType<typeof startPassport>>;
+export type Passport = Omit<ReturnType<typeof fixturePassport>, 'listen'>;

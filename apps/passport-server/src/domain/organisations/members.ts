@@ -23,32 +23,20 @@ export async function roleKeysOf(tx: Tx, deputyIds: readonly string[]): Promise<
 }
 
 /** A subject's members, paged; the manager first. */
-export async function deputyPage(tx: Tx, subjectId: string, page: PageArgs) {
-  const base = tx.selectFrom('deputies').where('subject_id', '=', subjectId);
-  const { limit, offset } = window(page);
-  const rows = await base
-    .selectAll()
-    .orderBy('is_manager', 'desc')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n), limit };
-}
+export const deputyPage = (tx: Tx, subjectId: string, page: PageArgs) =>
+  deputiesBy(tx, 'subject_id', subjectId, page);
 
 /** A person's member identities in every subject, paged. */
-export async function identityPage(tx: Tx, userId: string, page: PageArgs) {
-  const base = tx.selectFrom('deputies').where('user_id', '=', userId);
+export const identityPage = (tx: Tx, userId: string, page: PageArgs) =>
+  deputiesBy(tx, 'user_id', userId, page);
+
+/** One page of the deputies of a subject (the manager first) or of a person, oldest first. */
+async function deputiesBy(tx: Tx, by: 'subject_id' | 'user_id', id: string, page: PageArgs) {
+  const base = tx.selectFrom('deputies').where(by, '=', id);
   const { limit, offset } = window(page);
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  let query = base.selectAll();
+  if (by === 'subject_id') query = query.orderBy('is_manager', 'desc');
+  const rows = await query.orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(count.n), limit };
 }

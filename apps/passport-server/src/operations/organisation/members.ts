@@ -42,6 +42,23 @@ async function memberInReach(ctx: IdentityContext, deputyId: string) {
   return { target, roleKeys: roles.map((role) => role.role_key) };
 }
 
+/** A page of deputies as the wire shows them, each with its role keys. */
+async function deputyViewPage(
+  tx: IdentityContext['tx'],
+  { rows, total, limit }: Awaited<ReturnType<typeof deputyPage>>,
+  page: number,
+) {
+  const keys = await roleKeysOf(
+    tx,
+    rows.map((r) => r.id),
+  );
+  return pageOf(
+    rows.map((r) => deputyView(r, keys.get(r.id))),
+    total,
+    { page, page_size: limit },
+  );
+}
+
 export const listMembers = defineOperation({
   name: 'organisation.member.list',
   input: schemas.deputyList.querystring,
@@ -50,16 +67,7 @@ export const listMembers = defineOperation({
   subject,
   emits: [],
   async run(ctx, input) {
-    const { rows, total, limit } = await deputyPage(ctx.tx, ctx.caller.subject.id, input);
-    const keys = await roleKeysOf(
-      ctx.tx,
-      rows.map((r) => r.id),
-    );
-    return pageOf(
-      rows.map((r) => deputyView(r, keys.get(r.id))),
-      total,
-      { page: input.page, page_size: limit },
-    );
+    return deputyViewPage(ctx.tx, await deputyPage(ctx.tx, ctx.caller.subject.id, input), input.page);
   },
 });
 
@@ -70,16 +78,7 @@ export const listOwnIdentities = defineOperation({
   caller: caller.person,
   emits: [],
   async run(ctx, input) {
-    const { rows, total, limit } = await identityPage(ctx.tx, ctx.caller.user.id, input);
-    const keys = await roleKeysOf(
-      ctx.tx,
-      rows.map((r) => r.id),
-    );
-    return pageOf(
-      rows.map((r) => deputyView(r, keys.get(r.id))),
-      total,
-      { page: input.page, page_size: limit },
-    );
+    return deputyViewPage(ctx.tx, await identityPage(ctx.tx, ctx.caller.user.id, input), input.page);
   },
 });
 
