@@ -55,4 +55,21 @@ describe.runIf(backend === 'sqlite')('a query beside an open transaction on SQLi
     await transaction;
     expect(Number((await other).n)).toBeGreaterThanOrEqual(0);
   });
+
+  it('lets work that a transaction started and left running use the handle once it has committed', async () => {
+    const { db } = server.app;
+    // A timer set inside the callback (the events dispatcher's wake, when an event is recorded in the
+    // change's transaction) fires after the commit, in the callback's async context.
+    let later!: Promise<unknown>;
+    await db.transaction().execute(async (trx) => {
+      await countUsers(trx);
+      later = new Promise((resolve) => setTimeout(resolve, 10)).then(() =>
+        countUsers(db).then(
+          (row) => Number(row.n),
+          (error: unknown) => error,
+        ),
+      );
+    });
+    expect(await later).toBeTypeOf('number');
+  });
 });

@@ -21,8 +21,12 @@ export interface OperationScope {
 
 export const operationScope = new AsyncLocalStorage<OperationScope>();
 
-/** Set while the callback of a transaction on a one-connection (SQLite) handle runs. */
-const insideTransaction = new AsyncLocalStorage<true>();
+/**
+ * Set while the callback of a transaction on a one-connection (SQLite) handle runs. `open` turns false
+ * once it has settled: work the callback left running (a timer, the events dispatcher's wake) keeps
+ * the async context but may use the handle then.
+ */
+const insideTransaction = new AsyncLocalStorage<{ open: boolean }>();
 
 /** Thrown for a query on the app's handle inside an open transaction (an operation's, or any on SQLite). */
 export class QueryOutsideTransactionError extends Error {
@@ -85,7 +89,7 @@ export function guardedDialect(dialect: Dialect): Dialect {
       driver.acquireConnection = async () => {
         const scope = operationScope.getStore();
         if (scope?.open) throw new QueryOutsideTransactionError(scope.operation);
-        if (insideTransaction.getStore()) throw new QueryOutsideTransactionError();
+        if (insideTransaction.getStore()?.open) throw new QueryOutsideTransactionError();
         await mutex?.lock();
         try {
           return await acquire();
@@ -112,7 +116,16 @@ function marked<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
     get(target, key) {
       if (key === 'execute')
         return (callback: Parameters<TransactionBuilder<DB>['execute']>[0]) =>
-          target.execute((trx) => insideTransaction.run(true, () => callback(trx)));
+          target.execute((trx) => {
+            const mark = { open: true };
+            return insideTransaction.run(mark, async () => {
+              try {
+                return await callback(trx);
+              } finally {
+                mark.open = false;
+              }
+            });
+          });
       if (key === 'setAccessMode' || key === 'setIsolationLevel')
         return (value: never) => marked(target[key](value));
       const value: unknown = Reflect.get(target, key, target);

@@ -92,14 +92,16 @@ export async function passwordSignIn(
   }
   // A wrong guess keeps its charges: they are the failures counted.
   if (!right || !user?.password_hash) {
-    // The account's owner sees guesses at their password (an unknown account has nobody to tell).
+    // The account's owner sees guesses at their password (an unknown account has nobody to tell). Not
+    // awaited: an unknown account's answer makes no commit, so waiting for this one would let the
+    // answer's time tell that the account exists (a commit is slow on a busy disk).
     if (user?.password_hash)
-      await recordAccountEvent(app, request, app.db, {
+      recordAccountEvent(app, request, app.db, {
         type: 'account.sign_in_failed',
         userId: user.id,
         anonymous: true,
         data: { method: 'password', reason: 'wrong_password' },
-      });
+      }).catch((error: unknown) => app.log.warn({ err: error }, 'a failed sign-in was not recorded'));
     throw new PassportError('wrongCredentials');
   }
   await Promise.all([guess.right(), risk?.right()]);
