@@ -69,6 +69,9 @@ test('without COOKIE_DOMAIN the page says what to configure and the server logs 
     await page.getByRole('button', { name: 'Send code' }).click();
     await expect(page.getByRole('status')).toContainText('1011');
     await expect(page.getByRole('status')).toContainText('COOKIE_DOMAIN');
-    expect(passport.output()).toMatch(/cannot read the passport_csrf_token cookie.*set COOKIE_DOMAIN/);
+    // The log line travels through the child's stdout pipe and can arrive after the answer.
+    await expect
+      .poll(() => passport.output())
+      .toMatch(/cannot read the passport_csrf_token cookie.*set COOKIE_DOMAIN/);
   });
 });
