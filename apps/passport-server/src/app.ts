@@ -98,6 +98,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     requestIdHeader: false,
     trustProxy: config.trustProxy as boolean,
     bodyLimit: 64 * 1024,
+    // A hang detector, not a speed bound: Fastify's default (10 s per plugin) failed starts on a loaded
+    // machine, with several servers starting at once.
+    pluginTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     ajv: {
       // strictNumbers off: with it on, Ajv 8 coerces a query's "1e400" to Infinity and then skips

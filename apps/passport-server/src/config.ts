@@ -60,6 +60,12 @@ export interface Config {
   /** SECRET: the server secret (≥ 32 characters). Unset: generated once and kept in DATA_DIR/secret. */
   secret: string | undefined;
   /**
+   * REPLACE_SIGNING_KEYS=on: signing keys sealed with another SECRET are replaced by a new one (after
+   * changing SECRET on purpose). Off (the default), such a start is refused with the reason: servers
+   * sharing a database must share SECRET.
+   */
+  replaceSigningKeys: boolean;
+  /**
    * CAPTCHA_PROVIDER (turnstile, hcaptcha, geetest; default none) and its keys: a third-party challenge
    * verified through its server-side API, behind our puzzle (CAPTCHA_PROVIDER_MODE=behind, the default:
    * both must pass) or instead of it (`instead`: the provider's answer replaces the picture). The proof of
@@ -232,6 +238,7 @@ export const EnvSchema = Type.Object({
     ),
   ),
   SECRET: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  REPLACE_SIGNING_KEYS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   CAPTCHA_PROVIDER: Type.Optional(
     Type.Union(
       [Type.Literal('none'), Type.Literal('turnstile'), Type.Literal('hcaptcha'), Type.Literal('geetest')],
@@ -474,6 +481,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionAbsoluteSeconds: absolute,
     logLevel: e.LOG_LEVEL ?? 'info',
     secret: e.SECRET,
+    replaceSigningKeys: e.REPLACE_SIGNING_KEYS === 'on',
     captchaProvider: captchaProviderConfig(e),
     appName: e.APP_NAME ?? 'Portico',
     clientApps: apps,
