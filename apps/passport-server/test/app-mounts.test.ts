@@ -1,5 +1,5 @@
-import { APPS, parseRouteList, routeMatcher, routePatterns } from '@portico/app-routes';
 import { readFileSync } from 'node:fs';
+import { APPS, parseRouteList, routeMatcher, routePatterns } from '@portico/app-routes';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, EnvSchema, loadConfig } from '../src/config';
 import { landing } from '../src/routes/site/mounts';

@@ -83,6 +83,7 @@ export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violati
   [1009, 'INTERNAL_ERROR', 500],
   [1010, 'ORIGIN_NOT_ALLOWED', 403],
   [1011, 'CSRF_COOKIE_UNREADABLE', 403],
+  [1012, 'CROSS_SITE_PAGE', 403],
   [1090, 'APP_UNKNOWN', 400],
 ]);
 

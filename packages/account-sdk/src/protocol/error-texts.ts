@@ -113,6 +113,10 @@ const protocolErrorTexts = /* @__PURE__ */ defineErrorTexts(protocolErrors, {
     '本页读不到登录服务的 Cookie：需将服务端 COOKIE_DOMAIN 设为共同上级域名，或同源部署',
     "This page cannot read the sign-in service's cookie: set the server's COOKIE_DOMAIN to the shared parent domain, or serve both from one origin",
   ],
+  CROSS_SITE_PAGE: [
+    '本页与登录服务不在同一站点，浏览器不会带上登录服务的 Cookie：需经反向代理将登录服务部署在本站点下',
+    'This page is on another site than the sign-in service, so the browser withholds its cookies: serve the sign-in service under this site through a reverse proxy',
+  ],
   APP_UNKNOWN: [
     '登录服务不认识此应用的 aid：需在服务端 CLIENT_APPS 中登记它',
     "The sign-in service does not know this app's aid: register it in the server's CLIENT_APPS",
