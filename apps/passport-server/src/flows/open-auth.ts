@@ -35,10 +35,14 @@ async function interactionOf(
   return interaction;
 }
 
-/** The scopes an app asks for, split into required and optional, each described; unknown ones refused. */
-function describe(app: FastifyInstance, scope: string[], optional: string[]) {
+/**
+ * The scopes an app asks for, split into required and optional, each described; unknown ones refused.
+ * An interaction's are exactly what the request named (what approval grants); the spec's question by
+ * client_key always includes user_info, as its connect redirect asks for it.
+ */
+function describe(app: FastifyInstance, scope: string[], optional: string[], base: string[]) {
   const known = new Map(app.openAuth.scopes.map((s) => [s.name, s]));
-  const asked = [...new Set(['user_info', ...scope, ...optional])].filter((name) => !PLUMBING.has(name));
+  const asked = [...new Set([...base, ...scope, ...optional])].filter((name) => !PLUMBING.has(name));
   const info = (name: string): OpenScopeInfo => {
     const entry = known.get(name);
     if (!entry) throw new PassportError('openScopeInvalid', { scope: name });
@@ -61,6 +65,7 @@ export async function authInfo(
   let clientKey = input.client_key;
   let scope = words(input.scope);
   let optional = words(input.optionalScope);
+  let base = ['user_info'];
   if (input.interaction) {
     // Gone (half an hour passed): `resumable` tells the page it may offer to start the request again.
     const interaction = await interactionOf(app, input.interaction, {
@@ -70,6 +75,7 @@ export async function authInfo(
     clientKey = String(interaction.params.client_id ?? '');
     scope = words(interaction.params.scope);
     optional = words(interaction.params.optional_scope);
+    base = [];
   }
   if (!clientKey) throw new PassportError('openClientNotFound');
   const client = await (await app.openAuth.provider()).Client.find(clientKey).catch(() => undefined);
@@ -79,7 +85,7 @@ export async function authInfo(
     client_key: client.clientId,
     app_name: client.clientName ?? client.clientId,
     app_icon: client.logoUri ?? '',
-    ...describe(app, scope, optional),
+    ...describe(app, scope, optional, base),
     user: user
       ? {
           user_id: user.id,
