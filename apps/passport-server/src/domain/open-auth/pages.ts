@@ -58,7 +58,9 @@ const LOGOUT = {
   en: {
     title: 'Sign out?',
     body: (app?: string) =>
-      app ? `${app} asks to sign you out of your Portico account.` : 'An app asks to sign you out of your Portico account.',
+      app
+        ? `${app} asks to sign you out of your Portico account.`
+        : 'An app asks to sign you out of your Portico account.',
     detail:
       'You will need to sign in again in this browser. What you allowed apps to do stays; revoke it under "Authorised apps".',
     yes: 'Sign out',
@@ -109,7 +111,10 @@ export async function postLogoutSuccessSource(ctx: ProviderPageContext): Promise
 
 const FAILED = {
   zh: { title: '授权失败', body: '应用发来的请求无效，或已经过期。请回到应用重新开始。' },
-  en: { title: 'Authorization failed', body: 'The app’s request is invalid or has expired. Go back to the app and start again.' },
+  en: {
+    title: 'Authorization failed',
+    body: 'The app’s request is invalid or has expired. Go back to the app and start again.',
+  },
 } as const;
 
 /** renderError: the provider's error page (the OAuth error and its description, escaped). */

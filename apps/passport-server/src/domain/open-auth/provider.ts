@@ -118,7 +118,10 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     clients: [],
     jwks: { keys: [jwk] },
     cookies: { keys: [cookieKey], names: cookieNames },
-    claims: { ...SCOPE_CLAIMS, ...Object.fromEntries(config.openAuth.scopes.map((scope) => [scope.name, []])) },
+    claims: {
+      ...SCOPE_CLAIMS,
+      ...Object.fromEntries(config.openAuth.scopes.map((scope) => [scope.name, []])),
+    },
     // The ID token carries the claims of the scopes granted, as userinfo does (not only those a
     // `claims` request parameter names): a client reads name and e-mail from the ID token alone.
     conformIdTokenClaims: false,
