@@ -237,9 +237,42 @@ describe('standard scopes and claims', () => {
     });
     const { interaction } = await follow(browser, url.href, REDIRECT);
     const info = await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`);
+    // No ui_locales in the request: the page follows the person's choice or the browser.
+    expect(info.body.data.ui_language).toBeUndefined();
     expect(info.body.data.scope).toEqual([
       { name: 'profile', zh: expect.stringContaining('昵称'), en: expect.stringContaining('name') },
       { name: 'email', zh: expect.stringContaining('邮箱'), en: expect.stringContaining('e-mail') },
+    ]);
+  });
+});
+
+describe('the language of the consent page, and the authorised apps in words', () => {
+  it('ui_locales of the request names the page language; the authorised apps list describes each scope', async () => {
+    const rp = await register();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    for (const [uiLocales, language] of [
+      ['en-US zh-CN', 'en'],
+      ['fr zh-TW', 'zh'],
+      ['fr', undefined],
+    ] as const) {
+      const url = client.buildAuthorizationUrl(rp.config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid email',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        ui_locales: uiLocales,
+        prompt: 'consent',
+      });
+      const { interaction } = await follow(browser, url.href, REDIRECT);
+      const info = await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`);
+      expect(info.body.data.ui_language, uiLocales).toBe(language);
+    }
+    await codeFlow(rp, browser, 'openid email phone');
+    const listed = await browser.get(paths.open.authorizedApps);
+    expect(listed.body.data.apps[0].scope_info).toEqual([
+      expect.objectContaining({ name: 'email', en: 'Your e-mail address' }),
+      expect.objectContaining({ name: 'phone', zh: '你的手机号' }),
     ]);
   });
 });
