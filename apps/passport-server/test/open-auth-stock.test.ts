@@ -440,3 +440,105 @@ describe('registration refuses redirects off https but for loopback', () => {
       expect((await register({ redirect_uris: [redirect] })).clientId).toBeTruthy();
   });
 });
+
+describe('the device authorization grant (RFC 8628)', () => {
+  const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+  const registerDevice = () =>
+    register({
+      client_name: 'Stock CLI',
+      redirect_uris: [],
+      post_logout_redirect_uris: [],
+      response_types: [],
+      grant_types: [DEVICE_GRANT, 'refresh_token'],
+      token_endpoint_auth_method: 'none',
+    });
+  const hidden = (html: string, name: string) =>
+    html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? '';
+
+  /** The person's part, in a browser signed in to Portico: the code, its confirmation, consent. */
+  async function confirmOnPortico(browser: Browser, verification: string, userCode: string) {
+    const entry = new URL(verification);
+    const typed = await browser.get(`${entry.pathname}${entry.search}`, { 'accept-language': 'en' });
+    expect(typed.status).toBe(200);
+    const confirm = await browser.post('/oauth/device', {
+      xsrf: hidden(typed.raw.body, 'xsrf'),
+      user_code: userCode,
+    });
+    // The confirmation shows the same code the device shows, to compare.
+    expect(confirm.status).toBe(200);
+    expect(confirm.raw.body).toContain(userCode);
+    expect(confirm.raw.body).toContain('Stock CLI wants to use your Portico account on a device');
+    const confirmed = await browser.post(
+      '/oauth/device',
+      { xsrf: hidden(confirm.raw.body, 'xsrf'), user_code: userCode, confirm: 'yes' },
+      { 'accept-language': 'en' },
+    );
+    let location = String(confirmed.headers.location ?? '');
+    let interaction = '';
+    for (let step = 0; step < 6 && !interaction; step++) {
+      const next = new URL(location, origin);
+      if (next.pathname === '/authorization') interaction = next.searchParams.get('interaction') ?? '';
+      else location = String((await browser.get(`${next.pathname}${next.search}`)).headers.location ?? '');
+    }
+    expect(interaction, 'the device request reaches the consent page').toBeTruthy();
+    const info = await browser.get(`${paths.open.authInfoV2}?interaction=${interaction}`);
+    expect(info.body.data.app_name).toBe('Stock CLI');
+    const decided = await browser.post(paths.open.webAuth, { interaction, approve: 1 });
+    expect(decided.body.status_code, JSON.stringify(decided.body)).toBe(0);
+    let page = await browser.get(new URL(decided.body.data.redirect_url, origin).pathname, {
+      'accept-language': 'en',
+    });
+    for (let step = 0; step < 4 && page.status >= 300 && page.status < 400; step++) {
+      const next = new URL(String(page.headers.location), origin);
+      page = await browser.get(`${next.pathname}${next.search}`, { 'accept-language': 'en' });
+    }
+    expect(page.status).toBe(200);
+    expect(page.raw.body).toContain('Device connected');
+  }
+
+  it("openid-client's device flow: the person confirms the code and consents in a browser; the CLI gets tokens", async () => {
+    const cli = await registerDevice();
+    const browser = server.browser();
+    const { userId } = await signInBySms(server, browser);
+    const started = await client.initiateDeviceAuthorization(cli.config, { scope: 'openid profile' });
+    expect(started.interval).toBe(5);
+    expect(started.user_code).toMatch(/^[A-Z]{4}-?[A-Z]{4}$/);
+    expect(started.verification_uri).toBe(`${issuer}/device`);
+    const polling = client.pollDeviceAuthorizationGrant(cli.config, started);
+    await confirmOnPortico(browser, started.verification_uri_complete as string, started.user_code);
+    const tokens = await polling;
+    expect(tokens.claims()?.sub).toBe(userId);
+    expect(typeof tokens.claims()?.name).toBe('string');
+    expect((await client.fetchUserInfo(cli.config, tokens.access_token, userId)).sub).toBe(userId);
+  });
+
+  it('a device that polls faster than the interval is told slow_down; a wrong code is refused on the page', async () => {
+    const cli = await registerDevice();
+    const started = await client.initiateDeviceAuthorization(cli.config, { scope: 'openid' });
+    const poll = async () => {
+      const answer = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: DEVICE_GRANT,
+          device_code: started.device_code,
+          client_id: cli.clientId,
+        }),
+      });
+      return ((await answer.json()) as { error: string }).error;
+    };
+    const errors = (await Promise.all([poll(), poll()])).sort();
+    expect(errors).toEqual(['authorization_pending', 'slow_down']);
+
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const typed = await browser.get('/oauth/device', { 'accept-language': 'zh-CN' });
+    expect(typed.raw.body).toContain('连接设备');
+    const wrong = await browser.post(
+      '/oauth/device',
+      { xsrf: hidden(typed.raw.body, 'xsrf'), user_code: 'BCDF-GHJK' },
+      { 'accept-language': 'en' },
+    );
+    expect(wrong.raw.body).toContain('That code is not right');
+  });
+});

@@ -154,7 +154,12 @@ describe('a stock relying party (openid-client)', () => {
       expect(document.issuer).toBe(ISSUER);
       expect(document.code_challenge_methods_supported).toEqual(['S256']);
       expect(document.response_types_supported).toEqual(['code']);
-      expect(document.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
+      expect(document.grant_types_supported).toEqual([
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ]);
+      expect(document.device_authorization_endpoint).toBe(`${ISSUER}/device/auth`);
       expect(document.registration_endpoint).toBe(`${ISSUER}/reg`);
     }
     const jwks = await server.app.inject({ method: 'GET', url: '/oauth/jwks' });

@@ -61,6 +61,7 @@ declare module 'oidc-provider' {
   export interface ProviderContext {
     req: IncomingMessage;
     status: number;
+    body: unknown;
     append(header: string, value: string | string[]): void;
     oidc?: { route?: string; params?: Record<string, unknown> };
   }

@@ -1,4 +1,5 @@
 /// <reference path="./oidc-provider.d.ts" />
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -7,7 +8,14 @@ import { type OpenScope, STANDARD_SCOPES, USER_INFO_SCOPE } from '../../config';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
 import { adapterClass, type OpenAuthDatabase } from './adapter';
-import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
+import {
+  deviceSuccessSource,
+  logoutSource,
+  postLogoutSuccessSource,
+  renderError,
+  userCodeConfirmSource,
+  userCodeInputSource,
+} from './pages';
 import { redirectUriProblem } from './redirect-uri';
 
 /** Where the provider is mounted; the issuer is PUBLIC_ORIGIN + this. */
@@ -20,12 +28,20 @@ export const OPEN_AUTH_TTL = {
   IdToken: 3600,
   RefreshToken: 30 * 86400,
   Interaction: 1800,
+  DeviceCode: 600,
   Session: 14 * 86400,
   Grant: 365 * 86400,
 } as const;
 
 const ownToken = async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
   token.clientId === client.clientId;
+
+/** RFC 8628: the device code grant, and the polling interval a device is told (seconds). */
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const DEVICE_POLL_INTERVAL = 5;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Buffer.isBuffer(value);
 
 /** Where the provider sends a person to sign in and consent: the web app's authorization page. */
 export const CONSENT_PAGE = '/authorization';
@@ -164,6 +180,15 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
       // from the provider, and the provider's default turns every token into one for its own userinfo.
       resourceIndicators: { enabled: false },
       claimsParameter: { enabled: false },
+      // The device authorization grant (RFC 8628) for CLIs, TVs and agents: a client registered with
+      // the device_code grant type; the person confirms at /oauth/device and consents on Portico's
+      // page. The polling interval is enforced below (slow_down).
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource,
+        userCodeConfirmSource,
+        successSource: deviceSuccessSource,
+      },
       registration: config.openAuth.registrationToken
         ? { enabled: true, initialAccessToken: config.openAuth.registrationToken }
         : { enabled: false },
@@ -228,6 +253,21 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     renderError,
   });
 
+  /**
+   * RFC 8628 §3.5: a device polls at most every `interval` seconds, and 5 seconds more after each
+   * slow_down. A poll within the interval of the previous one is answered slow_down, by an atomic
+   * gate in the server's store (shared by every server of the deployment); a second of slack allows
+   * for the network.
+   */
+  async function devicePace(deviceCode: string): Promise<'ok' | 'too soon'> {
+    const key = createHash('sha256').update(deviceCode).digest('base64url');
+    const slowed = await app.store.count(`device:slow:${key}`);
+    const gate = (DEVICE_POLL_INTERVAL + 5 * slowed) * 1000 - 1000;
+    if (await app.store.setIfAbsent(`device:poll:${key}`, '1', gate)) return 'ok';
+    await app.store.incr(`device:slow:${key}`, OPEN_AUTH_TTL.DeviceCode * 1000);
+    return 'too soon';
+  }
+
   let current: { kid: string; provider: Promise<Provider> } | undefined;
   async function build(): Promise<Provider> {
     const { jwk } = await app.userTokens.keyRing.activeJwk();
@@ -236,6 +276,25 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     // taken from the request (routes/open/provider-mount).
     provider.proxy = true;
     provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'open authorization failed'));
+    provider.use(async (ctx, next) => {
+      await next();
+      const route = ctx.oidc?.route;
+      if (route === 'device_authorization' && ctx.status === 200 && isObject(ctx.body))
+        ctx.body = { ...ctx.body, interval: DEVICE_POLL_INTERVAL };
+      if (
+        route === 'token' &&
+        ctx.oidc?.params?.grant_type === DEVICE_GRANT &&
+        isObject(ctx.body) &&
+        ctx.body.error === 'authorization_pending'
+      ) {
+        const pace = await devicePace(String(ctx.oidc.params.device_code ?? ''));
+        if (pace === 'too soon')
+          ctx.body = {
+            error: 'slow_down',
+            error_description: `poll at most every ${DEVICE_POLL_INTERVAL} seconds, 5 more after each slow_down`,
+          };
+      }
+    });
     // RP-initiated logout ends the Portico session too: once the person confirmed (`logout=yes`) and
     // the provider ended its own session, before its redirect goes out.
     provider.use(async (ctx, next) => {

@@ -6,7 +6,7 @@ import { paths } from '../../protocol';
 
 /** The provider's endpoints (its default routes, with the features configured in domain/open-auth/provider). */
 const PROVIDER_PATHS =
-  /^\/(auth(\/[A-Za-z0-9_-]{1,64})?|token|token\/revocation|token\/introspection|me|reg|jwks|request|session\/end(\/confirm|\/success)?|\.well-known\/openid-configuration)$/;
+  /^\/(auth(\/[A-Za-z0-9_-]{1,64})?|token|token\/revocation|token\/introspection|me|reg|jwks|request|session\/end(\/confirm|\/success)?|device(\/auth|\/[A-Za-z0-9_-]{1,64})?|\.well-known\/openid-configuration)$/;
 
 /** The provider's discovery document, and the places stock clients look for it. */
 const DISCOVERY = '/.well-known/openid-configuration';
