@@ -333,6 +333,22 @@ describe('RP-initiated logout', () => {
     expect(await isSignedIn(browser)).toBe(true);
   });
 
+  it('a person the provider never saw (no account in its session) is not signed out of Portico unasked', async () => {
+    const rp = await register();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    // Straight to the end-session endpoint: the provider posts logout=yes by itself (its form).
+    const end = client.buildEndSessionUrl(rp.config, { post_logout_redirect_uri: LOGGED_OUT });
+    const form = await browser.get(`${end.pathname}${end.search}`);
+    expect(form.status).toBe(200);
+    const posted = await browser.post('/oauth/session/end/confirm', {
+      xsrf: logoutPage(form.raw.body).xsrf,
+      logout: 'yes',
+    });
+    expect(posted.status).toBe(303);
+    expect(await isSignedIn(browser)).toBe(true);
+  });
+
   it('refuses a post-logout URI the client did not register, and one from another client', async () => {
     const rp = await register();
     const other = await register({ post_logout_redirect_uris: ['https://other.example.com/bye'] });

@@ -63,7 +63,7 @@ declare module 'oidc-provider' {
     status: number;
     body: unknown;
     append(header: string, value: string | string[]): void;
-    oidc?: { route?: string; params?: Record<string, unknown> };
+    oidc?: { route?: string; params?: Record<string, unknown>; session?: { accountId?: string } };
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: the provider's configuration is documented, not typed

@@ -296,11 +296,15 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
       }
     });
     // RP-initiated logout ends the Portico session too: once the person confirmed (`logout=yes`) and
-    // the provider ended its own session, before its redirect goes out.
+    // the provider ended its own session, before its redirect goes out. Only when that session named
+    // the person signed in to Portico: the provider asks only then (without an account in its session
+    // it posts `logout=yes` by itself, which must not end a Portico session nobody was asked about).
     provider.use(async (ctx, next) => {
       await next();
       if (ctx.oidc?.route !== 'end_session_confirm' || !ctx.oidc.params?.logout || ctx.status !== 303) return;
-      const cleared = await (ctx.req as PorticoRequest).porticoSignOut?.();
+      const req = ctx.req as PorticoRequest;
+      if (!req.porticoUserId || ctx.oidc.session?.accountId !== req.porticoUserId) return;
+      const cleared = await req.porticoSignOut?.();
       if (cleared?.length) ctx.append('set-cookie', cleared);
     });
     return provider;
