@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../src/protocol';
@@ -556,5 +557,84 @@ describe('the device authorization grant (RFC 8628)', () => {
       { 'accept-language': 'en' },
     );
     expect(wrong.raw.body).toContain('That code is not right');
+  });
+});
+
+describe('a second stock relying party (oauth4webapi)', () => {
+  it('registers, discovers, pushes a DPoP-bound PKCE request, validates the ID token and reads userinfo', async () => {
+    const insecureFetch = { [oauth.allowInsecureRequests]: true };
+    const issuerUrl = new URL(issuer);
+    const as = await oauth.processDiscoveryResponse(
+      issuerUrl,
+      await oauth.discoveryRequest(issuerUrl, insecureFetch),
+    );
+    expect(as.end_session_endpoint).toBe(`${issuer}/session/end`);
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        {
+          client_name: 'Second RP',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+        { initialAccessToken: REGISTRATION_TOKEN, ...insecureFetch },
+      ),
+    );
+    const rp: oauth.Client = { client_id: registered.client_id };
+    const auth = oauth.ClientSecretBasic(String(registered.client_secret));
+    const DPoP = oauth.DPoP(rp, await oauth.generateKeyPair('ES256'));
+
+    const browser = server.browser();
+    const { userId, mobile } = await signInBySms(server, browser);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const pushed = await oauth.processPushedAuthorizationResponse(
+      as,
+      rp,
+      await oauth.pushedAuthorizationRequest(
+        as,
+        rp,
+        auth,
+        new URLSearchParams({
+          redirect_uri: REDIRECT,
+          response_type: 'code',
+          scope: 'openid profile phone',
+          code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          state,
+        }),
+        { DPoP, ...insecureFetch },
+      ),
+    );
+    const authorize = new URL(as.authorization_endpoint as string);
+    authorize.searchParams.set('client_id', rp.client_id);
+    authorize.searchParams.set('request_uri', pushed.request_uri);
+    const callback = await approve(browser, authorize.href);
+
+    const params = oauth.validateAuthResponse(as, rp, callback, state);
+    const result = await oauth.processAuthorizationCodeResponse(
+      as,
+      rp,
+      await oauth.authorizationCodeGrantRequest(as, rp, auth, params, REDIRECT, verifier, {
+        DPoP,
+        ...insecureFetch,
+      }),
+      { requireIdToken: true },
+    );
+    expect(result.token_type).toBe('dpop');
+    const claims = oauth.getValidatedIdTokenClaims(result);
+    expect(claims).toMatchObject({
+      sub: userId,
+      iss: issuer,
+      phone_number: mobile,
+      phone_number_verified: true,
+    });
+    const me = await oauth.processUserInfoResponse(
+      as,
+      rp,
+      userId,
+      await oauth.userInfoRequest(as, rp, result.access_token, { DPoP, ...insecureFetch }),
+    );
+    expect(me).toMatchObject({ sub: userId, phone_number: mobile, name: claims?.name });
   });
 });
