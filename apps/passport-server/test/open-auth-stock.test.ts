@@ -638,3 +638,30 @@ describe('a second stock relying party (oauth4webapi)', () => {
     expect(me).toMatchObject({ sub: userId, phone_number: mobile, name: claims?.name });
   });
 });
+
+describe('bad input at the new endpoints', () => {
+  it('answers 4xx, never 5xx: unknown device resumes, missing xsrf, a forged id_token_hint, no client', async () => {
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const answers = [
+      await browser.get('/oauth/device/no-such-interaction'),
+      await browser.post('/oauth/device', { user_code: 'BCDF-GHJK' }),
+      await browser.post('/oauth/session/end/confirm', { logout: 'yes' }),
+      await browser.get('/oauth/session/end?id_token_hint=not.a.jwt'),
+      await browser.get('/oauth/session/end?client_id=nobody&post_logout_redirect_uri=https://evil.example/'),
+      await browser.post('/oauth/device/auth', { client_id: 'nobody', scope: 'openid' }),
+      await browser.post('/oauth/request', { client_id: 'nobody' }),
+      await browser.post('/oauth/token', {
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code: 'nope',
+        client_id: 'nobody',
+      }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.raw.body.slice(0, 200)).toBeGreaterThanOrEqual(400);
+      expect(answer.status, answer.raw.body.slice(0, 200)).toBeLessThan(500);
+    }
+    // Still signed in: none of these ended the session.
+    expect(await isSignedIn(browser)).toBe(true);
+  });
+});

@@ -11,6 +11,7 @@ import { adapterClass, type OpenAuthDatabase } from './adapter';
 import {
   deviceSuccessSource,
   logoutSource,
+  type ProviderPageContext,
   postLogoutSuccessSource,
   renderError,
   userCodeConfirmSource,
@@ -276,6 +277,22 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     // taken from the request (routes/open/provider-mount).
     provider.proxy = true;
     provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'open authorization failed'));
+    // The provider's own defect on a failed request in a brand-new provider session (a device resume
+    // of an unknown id, a device form without its xsrf field): saving the unsaved session in its
+    // `finally` throws and hides the request's own error behind a 500. That request was bad input.
+    provider.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (error) {
+        if (!(error instanceof TypeError) || !error.message.startsWith('persist can only be called'))
+          throw error;
+        ctx.status = 400;
+        await renderError(ctx as unknown as ProviderPageContext, {
+          error: 'invalid_request',
+          error_description: 'the request is invalid or has expired',
+        });
+      }
+    });
     provider.use(async (ctx, next) => {
       await next();
       const route = ctx.oidc?.route;
