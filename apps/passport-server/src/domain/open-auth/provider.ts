@@ -178,7 +178,8 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
       // DPoP (RFC 9449): on; a client that sends a proof gets sender-constrained tokens.
       dPoP: { enabled: true },
       // Resource indicators (RFC 8707): off. No Portico API accepts audience-restricted access tokens
-      // from the provider, and the provider's default turns every token into one for its own userinfo.
+      // from the provider; with it on, a `resource` parameter would get a token for that resource
+      // server instead of the opaque one introspection and userinfo serve. A `resource` is ignored.
       resourceIndicators: { enabled: false },
       claimsParameter: { enabled: false },
       // The device authorization grant (RFC 8628) for CLIs, TVs and agents: a client registered with
