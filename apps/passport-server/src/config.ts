@@ -155,7 +155,8 @@ export interface OpenAuthConfig {
    */
   registrationToken: string | undefined;
   /**
-   * OPEN_SCOPES: scopes besides `user_info` (always there) that apps may ask for, as comma-separated
+   * OPEN_SCOPES: scopes besides `user_info` and the standard ones (STANDARD_SCOPES) that apps may ask
+   * for, as comma-separated
    * `name=中文说明|English description` (e.g. `video.list=查看视频|See your videos`).
    */
   scopes: OpenScope[];
@@ -605,15 +606,44 @@ export const USER_INFO_SCOPE: OpenScope = {
   en: 'Your public profile (name and picture)',
 };
 
-/** Scope names that mean something to OpenID Connect itself and cannot be declared again. */
+/**
+ * The OpenID Connect standard scopes Portico serves, and its organisation scope, each with the claims
+ * it releases (docs/open-authorization.md, "Scopes and claims") and what the consent page says.
+ */
+export const STANDARD_SCOPES: readonly (OpenScope & { claims: readonly string[] })[] = [
+  {
+    name: 'profile',
+    zh: '你的基本资料（昵称、头像、资料更新时间）',
+    en: 'Your basic profile (name, picture, when it last changed)',
+    claims: ['name', 'picture', 'locale', 'updated_at'],
+  },
+  {
+    name: 'email',
+    zh: '你的邮箱地址',
+    en: 'Your e-mail address',
+    claims: ['email', 'email_verified'],
+  },
+  {
+    name: 'phone',
+    zh: '你的手机号',
+    en: 'Your mobile number',
+    claims: ['phone_number', 'phone_number_verified'],
+  },
+  {
+    name: 'organisations',
+    zh: '你所在的组织，以及你在其中的身份名称和是否为管理员',
+    en: 'The organisations you belong to, your name in each and whether you manage it',
+    claims: ['organisations'],
+  },
+];
+
+/** Scope names that mean something to OpenID Connect or to Portico itself and cannot be declared again. */
 const RESERVED_SCOPES = new Set([
   'openid',
   'offline_access',
-  'profile',
-  'email',
-  'phone',
   'address',
   'user_info',
+  ...STANDARD_SCOPES.map((scope) => scope.name),
 ]);
 
 function openAuthConfig(e: Env): OpenAuthConfig {

@@ -884,6 +884,8 @@ export interface OpenAuthInfo {
   optionalScope: OpenScopeInfo[];
   /** The person signed in to Portico, or null: the page asks them to sign in first. */
   user: { user_id: string; name: string; avatar_url: string } | null;
+  /** The language the app asked the page to speak (its request's `ui_locales`), when it named zh or en. */
+  ui_language?: 'zh' | 'en';
 }
 
 /** open/web/auth: approve (1) or deny (0) the request of an interaction. */
@@ -905,5 +907,7 @@ export interface AuthorizedApp {
   app_name: string;
   app_icon: string;
   scopes: string[];
+  /** The same scopes, described as the consent page described them. */
+  scope_info: OpenScopeInfo[];
   authorized_at: number;
 }
