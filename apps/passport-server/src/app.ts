@@ -52,6 +52,10 @@ import vcDevAnswer from './routes/vc/dev-answer';
 import vcRoutes from './routes/vc/index';
 
 /** What the embedding code (start, tests, benchmarks) may hand in besides the config. */
+/** The challenge's prices and the reference profile they are set against (`pnpm bench` measures them). */
+export { defaultChallengeLimits } from './domain/challenge/limits';
+export { priceOf, REFERENCE_PROFILE } from './domain/challenge/price';
+
 export interface BuildOptions {
   /** Where log lines go; stdout by default. */
   logStream?: DestinationStream;
