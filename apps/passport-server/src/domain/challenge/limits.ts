@@ -92,14 +92,14 @@ export const defaultChallengeLimits: ChallengeLimits = {
   puzzlesPerChallenge: 5,
   challengePassTtlMs: 2 * 60_000,
   challengeKinds: ['text', '3d'],
-  // Reference phone (docs/security.md): 1.6 ms per attempt. 600 attempts: at most 1 s, a script
-  // 0.25 CPU-s; 6,000: at most ~10 s, a script 2.4 CPU-s; 100,000: a script ~40 CPU-s per pass.
+  // Reference phone (docs/security.md): ~1.6 ms per attempt. 500 attempts: at most ~1 s, a script
+  // ~0.2 CPU-s; 5,000: at most ~8-9 s, a script ~2 CPU-s; 100,000: a script ~37-45 CPU-s per pass.
   powCost: 5_000,
-  powAttempts: 600,
+  powAttempts: 500,
   powRampEvery: 3,
   powTargetRampEvery: 3,
   powAttackDraws: 2_000,
-  powPersonCap: 6_000,
+  powPersonCap: 5_000,
   powBotAttempts: 100_000,
   powBotAfterDraws: 12,
   accessibleCooldownMs: 15_000,
