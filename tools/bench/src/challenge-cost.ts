@@ -5,10 +5,10 @@
 // made exactly as the server makes them. Its CPU time is process.cpuUsage (libuv's threads included),
 // never wall time: CPU-seconds per pass are what the price is stated in.
 // The person: the challenge script's own solver (powSearch, read from the served challenge.js) in
-// Chromium's Web Worker, one worker, timed in the page. Chromium's CPU throttling reaches WebCrypto
-// only in part (its PBKDF2 is native code the throttle does not pace), so the reference phone is
-// computed from the desktop browser's figure and the reference profile (REFERENCE_PROFILE: 4× slower
-// per core, 2 cores); the throttled figure is printed beside it for the record.
+// Chromium's Web Worker, one worker, timed in the page (wall time: the least disturbed sample). Chromium's
+// CPU throttling does not pace WebCrypto (its PBKDF2 is native code; throttled and unthrottled runs
+// measured alike, within the machine's noise), so the reference phone is computed from the desktop
+// browser's figure and the reference profile (REFERENCE_PROFILE: 4× slower per core, 2 cores).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -23,7 +23,7 @@ const SECRET = 'bench-secret';
 const KEY_SECRET = 'bench-key-secret';
 /** Attempts per measured sample: ~1 s of one core at the default cost. */
 const SAMPLE = 1_200;
-const SAMPLES = 5;
+const SAMPLES = 6;
 /** Full passes measured at the lowest price (a check on the expected figure). */
 const LOW_PASSES = 16;
 
@@ -182,8 +182,11 @@ export async function challengeCost(): Promise<string[]> {
 
   log('person: the page’s solver in Chromium, unthrottled and at 4× CPU throttling');
   const page = await browserPerAttempt([1, REFERENCE_PROFILE.phoneSlowdown]);
-  const desktop = page.get(1) ?? Number.NaN;
+  const unthrottled = page.get(1) ?? Number.NaN;
   const throttled = page.get(REFERENCE_PROFILE.phoneSlowdown) ?? Number.NaN;
+  // The throttle does not pace WebCrypto (its native PBKDF2): both runs measure the desktop browser,
+  // and the least disturbed of all their samples is its speed.
+  const desktop = Math.min(unthrottled, throttled);
   /** Reference phone, ms per attempt of wall time (its solver on its cores). */
   const phone = (desktop * REFERENCE_PROFILE.phoneSlowdown) / REFERENCE_PROFILE.phoneCores;
 
@@ -210,12 +213,14 @@ export async function challengeCost(): Promise<string[]> {
   lines.push('| rate per attempt | ms |');
   lines.push('|---|---:|');
   lines.push(`| script, one core, CPU (Node's native PBKDF2) | ${(scriptAttempt * 1000).toFixed(2)} |`);
-  lines.push(`| Chromium, the page's solver in one worker, wall | ${desktop.toFixed(2)} |`);
   lines.push(
-    `| Chromium at ${REFERENCE_PROFILE.phoneSlowdown}× CPU throttling (reaches WebCrypto only in part; for the record) | ${throttled.toFixed(2)} |`,
+    `| Chromium, the page's solver in one worker, wall (least disturbed sample) | ${unthrottled.toFixed(2)} |`,
   );
   lines.push(
-    `| reference phone: Chromium × ${REFERENCE_PROFILE.phoneSlowdown} per core, on ${REFERENCE_PROFILE.phoneCores} cores, wall | ${phone.toFixed(2)} |`,
+    `| Chromium at ${REFERENCE_PROFILE.phoneSlowdown}× CPU throttling (does not pace WebCrypto's native PBKDF2) | ${throttled.toFixed(2)} |`,
+  );
+  lines.push(
+    `| reference phone: Chromium (the faster of the two) × ${REFERENCE_PROFILE.phoneSlowdown} per core, on ${REFERENCE_PROFILE.phoneCores} cores, wall | ${phone.toFixed(2)} |`,
   );
   lines.push('');
   lines.push('| goal | measured | met |');
