@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createPuzzlePool } from '../src/domain/challenge/pool';
 import type { Puzzle } from '../src/domain/challenge/puzzle';
 import { PassportError } from '../src/errors';
-import { type CaptchaSubtype, ErrorCode, paths } from '../src/protocol';
+import { type CaptchaSubtype, CodeType, ErrorCode, paths } from '../src/protocol';
 import {
   answerFields,
   decisionOf,
@@ -15,7 +15,7 @@ import {
   solvePow,
   verify,
 } from './support/challenge';
-import { type Browser, startServer, type TestServer } from './support/server';
+import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
 
 /**
  * Issue 10, item 1 and 3: the proof-of-work stage of every challenge (ALTCHA's scheme), the accessible
@@ -26,6 +26,7 @@ let server: TestServer;
 let clock = Date.now();
 const LIMITS = {
   challengeAfterTargetFailures: 2,
+  challengeAfterSendsPerIp: 2,
   powCost: 50,
   powAttempts: 50,
   powRampEvery: 2,
@@ -222,6 +223,28 @@ describe('the price', () => {
     const { challenge_id: id } = decisionOf(await browser.post(GUARDED, { target, password: 'right', fp }));
     return { browser, fp, id };
   }
+
+  it('doubles with the risk score: how far past its threshold the rule that demanded it was', async () => {
+    // Code sends from one address: the third is past the threshold of 2 (score 1.5), the fourth twice
+    // it (2), the eighth four times (4). Each challenge is drawn from a fresh address and device, so
+    // only the score prices it.
+    const sender = server.browser();
+    const limits: Record<number, number> = {};
+    for (let send = 1; send <= 8; send++) {
+      const sent = await sender.post(paths.web.sendCode, {
+        mobile: freshMobile(),
+        type: CodeType.mobileLogin,
+      });
+      if (send <= 2) {
+        expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+        continue;
+      }
+      const { challenge_id: id } = decisionOf(sent);
+      const { browser, fp } = browserWithDevice();
+      limits[send] = (await draw(browser, { challenge_id: id, fp })).body.data.pow.limit;
+    }
+    expect(limits).toMatchObject({ 3: 50, 4: 100, 7: 100, 8: 200 });
+  });
 
   it('rises with the puzzles drawn for one target from fresh addresses, and leaves other targets alone', async () => {
     const target = `pow-target-${process.pid}-${Date.now()}`;
