@@ -757,6 +757,8 @@ function pairReport(
  * - `sign-in`: the session check against the floor and Better Auth's get-session, and password login
  *   against raw argon2id and Better Auth's sign-in, interleaved as in the full run (the headline
  *   targets without the rest; about two minutes).
+ * - `challenge`: the challenge's proof of work, a script's CPU-seconds and a person's seconds
+ *   (src/challenge-cost.ts; no server, about a minute).
  */
 const ONLY: Record<
   string,
@@ -831,9 +833,14 @@ const ONLY: Record<
   },
 };
 const only = process.env.BENCH_ONLY;
+if (only === 'challenge') {
+  process.stdout.write(`\n${(await challengeCost()).join('\n')}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
 if (only) {
   const run = ONLY[only];
-  if (!run) throw new Error(`BENCH_ONLY: one of ${Object.keys(ONLY).join(', ')}`);
+  if (!run) throw new Error(`BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge'].join(', ')}`);
   let lines: string[] = [];
   let measured: Contender[] = [];
   try {
