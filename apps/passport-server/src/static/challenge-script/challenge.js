@@ -687,7 +687,7 @@
         }
       }
 
-      /** The check without a picture: a harder proof of work and a wait, announced in the live region. */
+      /** The check without a picture: the same proof of work and a wait, announced in the live region. */
       async function accessible() {
         // A picture still on its way does not hold the person back (someone who cannot see it asks at
         // once): its answer is dropped when it comes. A try being checked does.
