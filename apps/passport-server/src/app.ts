@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { DestinationStream } from 'pino';
 import type { Config } from './config';
 import type { MailProvider, SmsProvider } from './delivery/providers';
-import { relaxRiskLimits } from './domain/challenge/limits';
+import { relaxRiskLimits, testPowLimits } from './domain/challenge/limits';
 import { AccessLog } from './http/access-log';
 import { apiNotFound, errorHandler, frameworkErrors } from './http/error-handler';
 import { logId, logIdHeader } from './http/log-id';
@@ -52,6 +52,10 @@ import vcDevAnswer from './routes/vc/dev-answer';
 import vcRoutes from './routes/vc/index';
 
 /** What the embedding code (start, tests, benchmarks) may hand in besides the config. */
+/** The challenge's prices and the reference profile they are set against (`pnpm bench` measures them). */
+export { defaultChallengeLimits } from './domain/challenge/limits';
+export { priceOf, REFERENCE_PROFILE } from './domain/challenge/price';
+
 export interface BuildOptions {
   /** Where log lines go; stdout by default. */
   logStream?: DestinationStream;
@@ -125,10 +129,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   app.decorate('runtime', {
     now: clock ? clock.now : (options.now ?? Date.now),
     // RISK_THRESHOLDS=relaxed (loopback only, src/config.ts): the counts before a captcha × 100.
-    limits:
+    // POW_DIFFICULTY=test (loopback only): the proof of work priced for browser tests.
+    limits: ((limits) => (config.powDifficulty === 'test' ? testPowLimits(limits) : limits))(
       config.riskThresholds === 'relaxed'
         ? relaxRiskLimits({ ...defaultLimits, ...options.limits })
         : { ...defaultLimits, ...options.limits },
+    ),
     sms: options.sms,
     mail: options.mail,
     fetch: options.fetch ?? fetch,

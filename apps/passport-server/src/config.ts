@@ -135,6 +135,13 @@ export interface Config {
    */
   riskThresholds: 'default' | 'relaxed';
   /**
+   * POW_DIFFICULTY, default `default`: `test` (a loopback origin and listen address only) makes the
+   * challenge's proof of work about a thousand times cheaper, for browser tests
+   * (src/domain/challenge/limits.ts, testPowLimits). Refused anywhere else: it prices the challenge for
+   * bots at nothing.
+   */
+  powDifficulty: 'default' | 'test';
+  /**
    * Whether the numbers reserved for fiction (src/lib/identifiers.ts, FICTIONAL_RANGES: the UK's
    * 07700 900000–900999) are accepted as mobiles: on a loopback PUBLIC_ORIGIN only (development).
    */
@@ -324,6 +331,9 @@ export const EnvSchema = Type.Object({
   ),
   RISK_THRESHOLDS: Type.Optional(
     Type.Union([Type.Literal('default'), Type.Literal('relaxed')], { description: 'default or relaxed' }),
+  ),
+  POW_DIFFICULTY: Type.Optional(
+    Type.Union([Type.Literal('default'), Type.Literal('test')], { description: 'default or test' }),
   ),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -517,6 +527,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
     testClock: testClock(e.TEST_CLOCK, publicOrigin),
     riskThresholds: riskThresholds(e.RISK_THRESHOLDS, publicOrigin),
+    powDifficulty: powDifficulty(e.POW_DIFFICULTY, publicOrigin, e.HOST ?? '127.0.0.1'),
     fictionalNumbers: isLoopbackOrigin(publicOrigin),
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
@@ -712,6 +723,18 @@ function riskThresholds(value: string | undefined, publicOrigin: string): 'defau
       `relaxed thresholds let anyone send codes and guess without a captcha; ${publicOrigin} is not a loopback origin (development only)`,
     );
   return 'relaxed';
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function powDifficulty(value: string | undefined, publicOrigin: string, host: string): 'default' | 'test' {
+  if (value !== 'test') return 'default';
+  if (!isLoopbackOrigin(publicOrigin) || !LOOPBACK_HOSTS.has(host))
+    throw new ConfigError(
+      'POW_DIFFICULTY',
+      `the test difficulty lets a script pass the challenge for nothing; ${publicOrigin} (listening on ${host}) is not loopback (tests only)`,
+    );
+  return 'test';
 }
 
 /** One app of CLIENT_APPS. */
