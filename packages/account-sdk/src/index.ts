@@ -9,6 +9,7 @@ export * from './calls/codes';
 export type { AccountData, Call, CallArgs, CallMethod } from './calls/define-call';
 export { defineCall } from './calls/define-call';
 export * from './calls/devices';
+export * from './calls/factors';
 export * from './calls/legacy';
 export * from './calls/login';
 export * from './calls/mobile';
@@ -93,6 +94,7 @@ export {
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyOptions,
+  type SecondVerifyAnswer,
   type SecondVerifyRequest,
   secondVerifyPlugin,
 } from './plugins/second-verify';

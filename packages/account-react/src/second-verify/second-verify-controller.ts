@@ -1,4 +1,6 @@
 import type {
+  SecondFactorMethod,
+  SecondVerifyAnswer,
   SecondVerifyDialog,
   SecondVerifyRequest,
   StepUpDialog,
@@ -28,8 +30,8 @@ export interface SecondVerifySnapshot {
 export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog {
   subscribe(listener: () => void): () => void;
   getSnapshot(): SecondVerifySnapshot;
-  /** Answers the shown second verification with the code. */
-  submit(code: string): void;
+  /** Answers the shown second verification with the code, of `method` (default 'sms'). */
+  submit(code: string, method?: SecondFactorMethod): void;
   /** Answers the shown step-up with the person's proof. */
   prove(proof: StepUpProof): void;
   close(): void;
@@ -40,7 +42,12 @@ export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog
 }
 
 type Pending =
-  | { id: number; kind: 'code'; request: SecondVerifyRequest; resolve(answer: { code: string } | null): void }
+  | {
+      id: number;
+      kind: 'code';
+      request: SecondVerifyRequest;
+      resolve(answer: SecondVerifyAnswer | null): void;
+    }
   | { id: number; kind: 'stepUp'; request: StepUpRequest; resolve(answer: StepUpProof | null): void };
 
 /** The resend deadline's key: the sign-in's `sms_code_key`, or one for every step-up. */
@@ -69,7 +76,7 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
     for (const listener of listeners) listener();
   };
   /** Settles the shown request when it is of `kind` (a stale answer of the other kind is ignored). */
-  const settle = (kind: Pending['kind'] | null, answer: { code: string } | StepUpProof | null) => {
+  const settle = (kind: Pending['kind'] | null, answer: SecondVerifyAnswer | StepUpProof | null) => {
     const head = queue[0];
     if (!head || (kind && head.kind !== kind)) return;
     queue.shift();
@@ -93,7 +100,7 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
       return () => listeners.delete(listener);
     },
     getSnapshot: () => snapshot,
-    submit: (code) => settle('code', { code }),
+    submit: (code, method) => settle('code', method && method !== 'sms' ? { code, method } : { code }),
     prove: (proof) => settle('stepUp', proof),
     close: () => settle(null, null),
     markSent(seconds) {

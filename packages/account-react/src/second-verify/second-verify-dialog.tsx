@@ -7,6 +7,13 @@ import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
 import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
+import {
+  type CodeFactor,
+  FactorCodeField,
+  factorCodeComplete,
+  isCodeFactor,
+  WayPicker,
+} from './factor-fields';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
@@ -51,6 +58,8 @@ export function SecondVerifyDialog({ controller, container }: SecondVerifyDialog
   );
 }
 
+type SecondWay = 'sms' | CodeFactor;
+
 function DialogPanel({
   request,
   sendAllowedAt,
@@ -67,6 +76,14 @@ function DialogPanel({
   const { sending, sendError, run } = useCodeSend();
   const [incomplete, setIncomplete] = useState(false);
   const { seconds } = useCooldown(sendAllowedAt);
+  // The ways the account can answer: the SMS code (when it has a mobile), its authenticator app, a
+  // recovery code. An SMS-only account sees the SMS form alone, as before.
+  const ways: [SecondWay, string][] = [];
+  for (const method of request.methods ?? ['sms']) {
+    if (method === 'sms') ways.push(['sms', t('factor.sms', { mobile: request.mobileMasked ?? '' })]);
+    else if (isCodeFactor(method)) ways.push([method, t(`factor.${method}`)]);
+  }
+  const [way, setWay] = useState<SecondWay | undefined>(ways[0]?.[0]);
 
   // Focus in on open (the code field after a wrong code or a recent send, else the send button), and back
   // where it was on close. The panel is keyed per request, so this runs once per opened request.
@@ -90,6 +107,13 @@ function DialogPanel({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (way && way !== 'sms') {
+      if (!factorCodeComplete(way, code)) {
+        setIncomplete(true);
+        return;
+      }
+      return controller.submit(code.trim(), way);
+    }
     if (code.length !== CODE_LENGTH) {
       setIncomplete(true);
       codeField.current?.focus();
@@ -105,26 +129,58 @@ function DialogPanel({
       panel={panel}
       title={t('secondVerify.title')}
       intro={
-        request.mobileMasked
-          ? t('secondVerify.intro', { mobile: request.mobileMasked })
-          : t('secondVerify.introNoMobile')
+        ways.length > 1
+          ? t('secondVerify.introChoose')
+          : request.mobileMasked
+            ? t('secondVerify.intro', { mobile: request.mobileMasked })
+            : t('secondVerify.introNoMobile')
       }
       onClose={close}
     >
       <form onSubmit={onSubmit} noValidate>
-        <CodeInput
-          value={code}
-          onChange={(next) => {
-            setCode(next);
-            setIncomplete(false);
-          }}
-          length={CODE_LENGTH}
-          onSend={send}
-          sending={sending}
-          cooldown={seconds}
-          error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
-          required
-        />
+        {ways.length > 1 ? (
+          <WayPicker
+            legend={t('secondVerify.way')}
+            ways={ways}
+            value={way}
+            onChange={(next) => {
+              setWay(next);
+              setCode('');
+              setIncomplete(false);
+            }}
+          />
+        ) : null}
+        {way && way !== 'sms' ? (
+          <FactorCodeField
+            method={way}
+            value={code}
+            onChange={(next) => {
+              setCode(next);
+              setIncomplete(false);
+            }}
+            error={
+              incomplete
+                ? way === 'totp'
+                  ? t('code.incomplete', { length: CODE_LENGTH })
+                  : t('factor.recoveryIncomplete')
+                : request.error
+            }
+          />
+        ) : (
+          <CodeInput
+            value={code}
+            onChange={(next) => {
+              setCode(next);
+              setIncomplete(false);
+            }}
+            length={CODE_LENGTH}
+            onSend={send}
+            sending={sending}
+            cooldown={seconds}
+            error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
+            required
+          />
+        )}
         <ErrorMessage error={sendError} />
         <DialogActions onClose={close}>
           <SubmitButton>{t('secondVerify.submit')}</SubmitButton>
