@@ -91,10 +91,10 @@ export {
   challengePlugin,
 } from './plugins/challenge';
 export {
+  type SecondVerifyAnswer,
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyOptions,
-  type SecondVerifyAnswer,
   type SecondVerifyRequest,
   secondVerifyPlugin,
 } from './plugins/second-verify';

@@ -50,6 +50,8 @@ const KNOWN_WORDS = new Set([
   'audit.method.thirdParty',
   'audit.method.qr',
   'audit.method.session',
+  'audit.method.totp',
+  'audit.method.recoveryCode',
   'audit.channel.mobile',
   'audit.channel.email',
   'audit.channel.chat',

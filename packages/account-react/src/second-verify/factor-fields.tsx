@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useAccountText } from '../context';
+import { useLanguageOrDefault } from '../context';
 import { CodeInput } from '../forms/code-input';
 import { describedBy, FieldNotes, useFieldError } from '../forms/field';
 import { CODE_LENGTH } from './dialog-frame';
@@ -9,6 +9,40 @@ import { CODE_LENGTH } from './dialog-frame';
  * server named (`methods`), and the code field of an authenticator app or a recovery code. A way this
  * package does not know (a passkey, which brings its own ceremony) is left out of the group here.
  */
+
+const TEXTS = {
+  zh: {
+    'secondVerify.introChoose': '你正在新设备上登录。请选择一种方式验证身份。',
+    'secondVerify.way': '验证方式',
+    'factor.sms': '短信验证码 {mobile}',
+    'factor.totp': '身份验证器应用',
+    'factor.recovery_code': '恢复码',
+    'factor.totpLabel': '身份验证器中的 6 位验证码',
+    'factor.recoveryLabel': '输入恢复码',
+    'factor.recoveryHint': '输入保存的任一恢复码，如 abcde-fghjk；每个只能用一次',
+    'factor.recoveryIncomplete': '请输入恢复码',
+  },
+  en: {
+    'secondVerify.introChoose': 'You are signing in on a new device. Choose how to prove it’s you.',
+    'secondVerify.way': 'Verify with',
+    'factor.sms': 'Text message to {mobile}',
+    'factor.totp': 'Authenticator app',
+    'factor.recovery_code': 'Recovery code',
+    'factor.totpLabel': '6-digit code from your authenticator app',
+    'factor.recoveryLabel': 'Your recovery code',
+    'factor.recoveryHint': 'Enter one of your saved recovery codes, like abcde-fghjk; each works once',
+    'factor.recoveryIncomplete': 'Enter a recovery code',
+  },
+} as const;
+
+type FactorTextKey = keyof (typeof TEXTS)['en'];
+
+/** The factor texts in the provider's language (kept here, out of the sign-in page's first load). */
+export function useFactorText() {
+  const texts = TEXTS[useLanguageOrDefault()];
+  return (key: FactorTextKey, values: Record<string, string> = {}) =>
+    texts[key].replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
 
 /** Factors whose proof is a code typed here (beside the SMS and e-mail codes, which are sent first). */
 export const CODE_FACTORS = ['totp', 'recovery_code'] as const;
@@ -60,7 +94,7 @@ export function FactorCodeField({
   onChange(value: string): void;
   error?: unknown;
 }) {
-  const t = useAccountText();
+  const t = useFactorText();
   const id = useId();
   const errorMessage = useFieldError(error);
   if (method === 'totp')

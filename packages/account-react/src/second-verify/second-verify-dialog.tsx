@@ -7,18 +7,13 @@ import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
 import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
-import {
-  type CodeFactor,
-  FactorCodeField,
-  factorCodeComplete,
-  isCodeFactor,
-  WayPicker,
-} from './factor-fields';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
 /** Loaded when a step-up first opens: sign-in pages never carry it. */
 const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
+/** Loaded when an account with other factors (an authenticator app, recovery codes) first opens it. */
+const FactorPanel = lazy(() => import('./factor-panel').then((module) => ({ default: module.FactorPanel })));
 
 export interface SecondVerifyDialogProps {
   controller: SecondVerifyController;
@@ -36,6 +31,9 @@ export interface SecondVerifyDialogProps {
  * The same overlay answers a step-up (2047: a signed-in person adding or removing a way in must prove
  * it is them again): a code to the account's own mobile or e-mail, typed in full, or its password;
  * the refused call is then sent again. Closing it rejects the call with the 2047 failure.
+ *
+ * An account with other factors (the 2046 data's `methods`) gets a picker of its ways first
+ * (`./factor-panel`, loaded then).
  */
 export function SecondVerifyDialog({ controller, container }: SecondVerifyDialogProps) {
   const { request, stepUp, id, sendAllowedAt } = useSyncExternalStore(
@@ -47,7 +45,11 @@ export function SecondVerifyDialog({ controller, container }: SecondVerifyDialog
   const target = container ?? (typeof document !== 'undefined' ? document.body : null);
   if (!target) return null;
   return createPortal(
-    request ? (
+    request?.methods?.some((method) => method !== 'sms') ? (
+      <Suspense fallback={null}>
+        <FactorPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+      </Suspense>
+    ) : request ? (
       <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
     ) : (
       <Suspense fallback={null}>
@@ -57,8 +59,6 @@ export function SecondVerifyDialog({ controller, container }: SecondVerifyDialog
     target,
   );
 }
-
-type SecondWay = 'sms' | CodeFactor;
 
 function DialogPanel({
   request,
@@ -76,14 +76,6 @@ function DialogPanel({
   const { sending, sendError, run } = useCodeSend();
   const [incomplete, setIncomplete] = useState(false);
   const { seconds } = useCooldown(sendAllowedAt);
-  // The ways the account can answer: the SMS code (when it has a mobile), its authenticator app, a
-  // recovery code. An SMS-only account sees the SMS form alone, as before.
-  const ways: [SecondWay, string][] = [];
-  for (const method of request.methods ?? ['sms']) {
-    if (method === 'sms') ways.push(['sms', t('factor.sms', { mobile: request.mobileMasked ?? '' })]);
-    else if (isCodeFactor(method)) ways.push([method, t(`factor.${method}`)]);
-  }
-  const [way, setWay] = useState<SecondWay | undefined>(ways[0]?.[0]);
 
   // Focus in on open (the code field after a wrong code or a recent send, else the send button), and back
   // where it was on close. The panel is keyed per request, so this runs once per opened request.
@@ -107,13 +99,6 @@ function DialogPanel({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (way && way !== 'sms') {
-      if (!factorCodeComplete(way, code)) {
-        setIncomplete(true);
-        return;
-      }
-      return controller.submit(code.trim(), way);
-    }
     if (code.length !== CODE_LENGTH) {
       setIncomplete(true);
       codeField.current?.focus();
@@ -129,58 +114,26 @@ function DialogPanel({
       panel={panel}
       title={t('secondVerify.title')}
       intro={
-        ways.length > 1
-          ? t('secondVerify.introChoose')
-          : request.mobileMasked
-            ? t('secondVerify.intro', { mobile: request.mobileMasked })
-            : t('secondVerify.introNoMobile')
+        request.mobileMasked
+          ? t('secondVerify.intro', { mobile: request.mobileMasked })
+          : t('secondVerify.introNoMobile')
       }
       onClose={close}
     >
       <form onSubmit={onSubmit} noValidate>
-        {ways.length > 1 ? (
-          <WayPicker
-            legend={t('secondVerify.way')}
-            ways={ways}
-            value={way}
-            onChange={(next) => {
-              setWay(next);
-              setCode('');
-              setIncomplete(false);
-            }}
-          />
-        ) : null}
-        {way && way !== 'sms' ? (
-          <FactorCodeField
-            method={way}
-            value={code}
-            onChange={(next) => {
-              setCode(next);
-              setIncomplete(false);
-            }}
-            error={
-              incomplete
-                ? way === 'totp'
-                  ? t('code.incomplete', { length: CODE_LENGTH })
-                  : t('factor.recoveryIncomplete')
-                : request.error
-            }
-          />
-        ) : (
-          <CodeInput
-            value={code}
-            onChange={(next) => {
-              setCode(next);
-              setIncomplete(false);
-            }}
-            length={CODE_LENGTH}
-            onSend={send}
-            sending={sending}
-            cooldown={seconds}
-            error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
-            required
-          />
-        )}
+        <CodeInput
+          value={code}
+          onChange={(next) => {
+            setCode(next);
+            setIncomplete(false);
+          }}
+          length={CODE_LENGTH}
+          onSend={send}
+          sending={sending}
+          cooldown={seconds}
+          error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
+          required
+        />
         <ErrorMessage error={sendError} />
         <DialogActions onClose={close}>
           <SubmitButton>{t('secondVerify.submit')}</SubmitButton>

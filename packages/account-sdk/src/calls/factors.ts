@@ -8,7 +8,11 @@ import { defineCall } from './define-call';
  */
 
 /** What the account has set up, and every way its second verification accepts. */
-export const listFactors = /* @__PURE__ */ defineCall<Extra, FactorsData>('/passport/web/factor/list/', null, 'GET');
+export const listFactors = /* @__PURE__ */ defineCall<Extra, FactorsData>(
+  '/passport/web/factor/list/',
+  null,
+  'GET',
+);
 /** Starts an authenticator app: the secret and its otpauth:// URI, shown once. */
 export const totpStart = /* @__PURE__ */ defineCall<Extra, TotpStartedData>('/passport/web/totp/start/');
 /** Confirms the started app with its first code; it then verifies sign-ins and step-ups. */

@@ -144,7 +144,11 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
             config,
             sendCode: send,
             continueSignIn: (code, method) =>
-              smsLoginContinue(client, { sms_code_key: key, code, ...(method && method !== 'sms' && { method }) }),
+              smsLoginContinue(client, {
+                sms_code_key: key,
+                code,
+                ...(method && method !== 'sms' && { method }),
+              }),
           });
           return rejected;
         }

@@ -298,7 +298,6 @@ export const SIGN_IN_ERROR_TEXTS = [
   challengeErrorTexts,
   redirectErrorTexts,
   secondVerifyErrorTexts,
-  factorErrorTexts,
 ] as const;
 
 /** The texts of the SDK's own ranges, in code order (the server's catalogue and docs/protocol.md). */
