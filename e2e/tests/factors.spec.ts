@@ -26,13 +26,13 @@ async function serverNow(page: Page): Promise<number> {
 }
 
 /**
- * The code an authenticator app shows for `secret` one step after the server's now: never the step the
- * previous code spent (each step works once), and still within the server's ±1 step if its step turns
- * meanwhile.
+ * The code an authenticator app shows for `secret`, `steps` steps after the server's now (30 s each).
+ * Each step works once: the enrolment spends the current step, the sign-in then takes the next, which
+ * the server accepts (±1 step) whether or not its step turned meanwhile.
  */
-async function nextCode(page: Page, secret: string): Promise<string> {
+async function codeOf(page: Page, secret: string, steps: 0 | 1): Promise<string> {
   const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-  return totp.generate({ timestamp: (await serverNow(page)) + 30_000 });
+  return totp.generate({ timestamp: (await serverNow(page)) + steps * 30_000 });
 }
 
 /** Picks a way in the second-verification dialog's "验证方式" group. */
@@ -60,7 +60,7 @@ test('an authenticator app and recovery codes: set up on the security page, then
   const secret = (await app.getByTestId('totp-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   expect(await seriousViolations(page), 'axe on the set-up step').toEqual([]);
-  await app.getByRole('textbox', { name: '应用中显示的 6 位验证码' }).fill(await nextCode(page, secret));
+  await app.getByRole('textbox', { name: '应用中显示的 6 位验证码' }).fill(await codeOf(page, secret, 0));
   await app.getByRole('button', { name: '确认并开启' }).click();
   await expect(app.getByRole('status')).toHaveText('身份验证器已开启。');
   await expect(app).toContainText('已开启');
@@ -95,7 +95,7 @@ test('an authenticator app and recovery codes: set up on the security page, then
   await expect(dialog.getByRole('group', { name: '验证方式' }).getByRole('radio')).toHaveCount(3);
   await chooseWay(dialog, '身份验证器应用');
   expect(await seriousViolations(laptop), 'axe on the dialog with its factor picker').toEqual([]);
-  await dialog.getByRole('textbox', { name: '6 位验证码' }).fill(await nextCode(laptop, secret));
+  await dialog.getByRole('textbox', { name: '6 位验证码' }).fill(await codeOf(laptop, secret, 1));
   await dialog.getByRole('button', { name: '验证并登录' }).click();
   await expect(dialog).toHaveCount(0);
   await expectWorkbench(laptop, server, { mobile });

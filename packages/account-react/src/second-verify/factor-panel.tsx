@@ -50,7 +50,11 @@ export function FactorPanel({
     if (method === 'sms') ways.push(['sms', f('factor.sms', { mobile: request.mobileMasked ?? '' })]);
     else if (isCodeFactor(method)) ways.push([method, f(`factor.${method}`)]);
   }
-  const [way, setWay] = useState<SecondWay | undefined>(ways[0]?.[0]);
+  // A dialog reopened after a wrong code keeps the way the person chose.
+  const previous = controller.chosenMethod(request.sms_code_key);
+  const [way, setWay] = useState<SecondWay | undefined>(
+    ways.find(([value]) => value === previous)?.[0] ?? ways[0]?.[0],
+  );
 
   // Focus in on open (the code field after a wrong code or a recent send, else the send button), and back
   // where it was on close. The panel is keyed per request, so this runs once per opened request.

@@ -32,6 +32,8 @@ export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog
   getSnapshot(): SecondVerifySnapshot;
   /** Answers the shown second verification with the code, of `method` (default 'sms'). */
   submit(code: string, method?: SecondFactorMethod): void;
+  /** The way last chosen for a sign-in's `sms_code_key`: a dialog reopened after a wrong code keeps it. */
+  chosenMethod(smsCodeKey: string): SecondFactorMethod | undefined;
   /** Answers the shown step-up with the person's proof. */
   prove(proof: StepUpProof): void;
   close(): void;
@@ -58,6 +60,7 @@ const sendKeyOf = (pending: Pending) =>
 export function createSecondVerifyController(now: () => number = Date.now): SecondVerifyController {
   const queue: Pending[] = [];
   const sentUntil = new Map<string, number>();
+  const chosen = new Map<string, SecondFactorMethod>();
   const listeners = new Set<() => void>();
   const idle: SecondVerifySnapshot = { request: null, stepUp: null, id: 0, sendAllowedAt: 0 };
   let snapshot = idle;
@@ -100,7 +103,12 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
       return () => listeners.delete(listener);
     },
     getSnapshot: () => snapshot,
-    submit: (code, method) => settle('code', method && method !== 'sms' ? { code, method } : { code }),
+    submit(code, method) {
+      const head = queue[0];
+      if (head?.kind === 'code' && method) chosen.set(head.request.sms_code_key, method);
+      settle('code', method && method !== 'sms' ? { code, method } : { code });
+    },
+    chosenMethod: (smsCodeKey) => chosen.get(smsCodeKey),
     prove: (proof) => settle('stepUp', proof),
     close: () => settle(null, null),
     markSent(seconds) {
