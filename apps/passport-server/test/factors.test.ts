@@ -3,8 +3,8 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRecoveryCode } from '../src/domain/factors/recovery-codes';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
-import { GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms } from './support/flows';
-import { type Browser, codeFor, startServer, type TestServer } from './support/server';
+import { emailCode, GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms } from './support/flows';
+import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
 
 /**
  * Authenticator apps and recovery codes (docs/factors.md), on the running server with its clock moved
@@ -292,6 +292,59 @@ describe('second verification with any factor', () => {
     const code = await codeFor(server.app, mobile);
     const signedIn = await laptop.post(paths.web.smsLoginContinue, { sms_code_key: key, code });
     expect(signedIn.body.message).toBe('success');
+  });
+});
+
+describe('an account without a mobile', () => {
+  it('is asked for its app on a new device once it has one (and never before), with no SMS to send', async () => {
+    const email = freshEmail();
+    const home = device();
+    const code = await emailCode(server, home, email, CodeType.emailLogin);
+    expect((await home.post(paths.web.emailCodeLogin, { email, code })).body.data.new_user).toBe(true);
+    await home.post(paths.web.passwordSet, { password: GOOD_PASSWORD });
+    // No second factor yet: a new device signs in with the password alone, as before.
+    expect((await device().post(paths.web.userLogin, { email, password: GOOD_PASSWORD })).body.message).toBe(
+      'success',
+    );
+    const secret = await enrol(home);
+
+    const laptop = device();
+    const answer = await laptop.post(paths.web.userLogin, { email, password: GOOD_PASSWORD });
+    expect(errorCodeOf(answer)).toBe(ErrorCode.secondVerify);
+    expect(answer.body.data).toMatchObject({ mobile: '', methods: ['totp'] });
+    const key = answer.body.data.sms_code_key as string;
+    const send = await laptop.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    expect(errorCodeOf(send)).toBe(ErrorCode.factorUnavailable);
+    const sms = await laptop.post(paths.web.smsLoginContinue, { sms_code_key: key, code: '123456' });
+    expect(errorCodeOf(sms)).toBe(ErrorCode.factorUnavailable);
+    freezeMidStep();
+    try {
+      const signedIn = await laptop.post(paths.web.smsLoginContinue, {
+        sms_code_key: key,
+        method: 'totp',
+        code: codeAt(secret, now()),
+      });
+      expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    } finally {
+      thaw();
+    }
+  });
+});
+
+describe('erasure', () => {
+  it('deletes the app and the recovery codes of an erased account', async () => {
+    const { home, userId } = await account();
+    await enrol(home);
+    await home.post(paths.web.recoveryCodeGenerate, {});
+    await server.app.db.transaction().execute(async (trx) => {
+      for (const eraser of server.app.cancellation.erasers)
+        await eraser.erase(trx, userId, { mobile: null, email: null });
+    });
+    const left = await Promise.all([
+      server.app.db.selectFrom('totp_factors').select('user_id').where('user_id', '=', userId).execute(),
+      server.app.db.selectFrom('recovery_codes').select('user_id').where('user_id', '=', userId).execute(),
+    ]);
+    expect(left.map((rows) => rows.length)).toEqual([0, 0]);
   });
 });
 
