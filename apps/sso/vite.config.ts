@@ -23,7 +23,9 @@ export default defineConfig({
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 126_000,
+      // 126.1 KB once second verification offered an account's other factors (measured 126.05 KB: the
+      // factor error codes and paths, the plugin's `methods`, the lazy switch to the factor picker).
+      budgetBytes: 126_100,
     }),
   ],
   resolve: appResolve,

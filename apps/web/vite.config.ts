@@ -52,13 +52,16 @@ export default defineConfig({
     // audit log's screens and query options are lazy, kept out of vendor by LAZY_ONLY).
     // 130.25 KB once the provider answers a step-up (measured 130.11 KB: the dialog's controller and
     // dispatch, STEP_UP_REQUIRED's code and texts, reverify; the step-up plugin and panel are lazy chunks).
+    // 130.6 KB once second verification offered an account's other factors (measured 130.56 KB: the
+    // factor error codes and paths, the plugin's `methods` and the lazy switch to the factor picker; the
+    // picker, its texts, the factor calls and hooks are lazy chunks, kept out of vendor by LAZY_ONLY).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 130_250,
+      budgetBytes: 130_600,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -9,6 +9,7 @@ export * from './calls/codes';
 export type { AccountData, Call, CallArgs, CallMethod } from './calls/define-call';
 export { defineCall } from './calls/define-call';
 export * from './calls/devices';
+export * from './calls/factors';
 export * from './calls/legacy';
 export * from './calls/login';
 export * from './calls/mobile';
@@ -90,6 +91,7 @@ export {
   challengePlugin,
 } from './plugins/challenge';
 export {
+  type SecondVerifyAnswer,
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyOptions,

@@ -90,10 +90,15 @@ async function callerFor(
  * An operation that declares `stepUp` runs only for a person who proved it is them within that many
  * seconds (the one check, src/domain/sessions/step-up.ts); STEP_UP_REQUIRED otherwise.
  */
-function assertStepUp(app: FastifyInstance, operation: Operation, principal: Principal): void {
+async function assertStepUp(
+  app: FastifyInstance,
+  tx: Kysely<Database>,
+  operation: Operation,
+  principal: Principal,
+): Promise<void> {
   if (operation.stepUp === undefined) return;
   if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-  assertVerifiedWithin(app, principal.user, principal.verifiedAt, operation.stepUp * 1000);
+  await assertVerifiedWithin(app, tx, principal.user, principal.verifiedAt, operation.stepUp * 1000);
 }
 
 /** Refuses, at declaration, an operation no adapter can run safely yet. */
@@ -123,7 +128,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
     return await app.db.transaction().execute((tx) =>
       operationScope.run(scope, async () => {
         const caller = await callerFor(app, tx, op, input, principal);
-        assertStepUp(app, op, principal);
+        await assertStepUp(app, tx, op, principal);
         const at = app.runtime.now();
         const events: DomainEvent[] = [];
         const ctx: OperationContext = {

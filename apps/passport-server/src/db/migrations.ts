@@ -642,6 +642,38 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
   },
+  /**
+   * Authenticator apps and recovery codes (src/domain/factors, docs/factors.md): one authenticator per
+   * account, its secret sealed with the server's secret; recovery codes only as their HMAC.
+   */
+  '0022_factors': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('totp_factors')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('confirmed_at', 'bigint')
+        .addColumn('last_step', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('recovery_codes')
+        .ifNotExists()
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('recovery_codes_user')
+        .ifNotExists()
+        .on('recovery_codes')
+        .column('user_id')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

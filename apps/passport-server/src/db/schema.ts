@@ -369,6 +369,27 @@ export type AuditLogTable = Omit<EventsTable, 'position' | 'stream'> & {
   position: number;
 };
 
+/** An account's authenticator app (src/domain/factors/totp.ts); pending until its first code. */
+export interface TotpFactorsTable {
+  user_id: string;
+  /** The base32 secret, sealed (AES-256-GCM, a key derived from the server secret, the user id as AAD). */
+  secret: string;
+  created_at: Millis;
+  /** Null: enrolment started, not yet confirmed by a code. */
+  confirmed_at: Millis | null;
+  /** The last time step whose code was accepted: that step and every earlier one are spent. */
+  last_step: number | null;
+}
+
+/** An account's recovery codes (src/domain/factors/recovery-codes.ts), each usable once. */
+export interface RecoveryCodesTable {
+  /** HMAC of the user id and the normalised code; the code itself is never stored. */
+  code_hash: string;
+  user_id: string;
+  created_at: Millis;
+  used_at: Millis | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -393,6 +414,8 @@ export interface Database {
   events: EventsTable;
   event_cursors: EventCursorsTable;
   audit_log: AuditLogTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */

@@ -33,6 +33,7 @@ import {
   cancelVerifyWayRoute,
 } from './web/cancel';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
+import { FACTOR_ROUTES } from './web/factors';
 import {
   accountSet,
   accountVerify,
@@ -159,6 +160,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   ...OPEN_AUTH_ROUTES,
   // The developer console: the apps a person registers for open authorization.
   ...DEVELOPER_APP_ROUTES,
+  // Authenticator apps and recovery codes (docs/factors.md).
+  ...FACTOR_ROUTES,
 ];
 
 /**

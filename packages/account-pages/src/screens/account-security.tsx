@@ -21,6 +21,8 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { isCode, isEmail, isMobile } from '../forms/validate';
 import { type SecurityT, useSecurityT } from './account-security.messages';
+import { AuthenticatorSection } from './authenticator-section';
+import { RecoveryCodesSection } from './recovery-codes-section';
 
 /**
  * The account centre's security section (`/account/security` in the web app): the mobile number, the
@@ -465,6 +467,8 @@ export function AccountSecurity({ account }: { account: AccountInfo }) {
       <IdentifierSection t={t} channel="mobile" account={account} />
       <IdentifierSection t={t} channel="email" account={account} />
       <UsernameSection t={t} account={account} />
+      <AuthenticatorSection />
+      <RecoveryCodesSection />
     </div>
   );
 }

@@ -181,6 +181,22 @@ export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verif
   [2047, 'STEP_UP_REQUIRED', 200],
 ]);
 
+/**
+ * Authenticator apps and recovery codes (docs/factors.md): enrolment, a code already used, a way of
+ * proving it that the account does not have.
+ */
+export const factorErrors = /* @__PURE__ */ defineErrorRange(
+  'Authenticator apps and recovery codes',
+  2250,
+  2299,
+  [
+    [2251, 'FACTOR_NOT_ENROLLED', 200],
+    [2252, 'FACTOR_ALREADY_ENROLLED', 200],
+    [2253, 'FACTOR_UNAVAILABLE', 200],
+    [2254, 'TOTP_CODE_USED', 200],
+  ],
+);
+
 /** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
 export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 1949, [
   [1901, 'QR_EXPIRED', 200],
@@ -262,6 +278,7 @@ export const ERROR_RANGES = [
   cancelErrors,
   waitlistErrors,
   openAuthErrors,
+  factorErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -282,6 +299,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     cancelErrors.codes,
     waitlistErrors.codes,
     openAuthErrors.codes,
+    factorErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -295,7 +313,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof profileErrors.codes &
   typeof cancelErrors.codes &
   typeof waitlistErrors.codes &
-  typeof openAuthErrors.codes;
+  typeof openAuthErrors.codes &
+  typeof factorErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

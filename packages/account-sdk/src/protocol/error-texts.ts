@@ -13,6 +13,7 @@ import {
   type ErrorName,
   type ErrorRange,
   errorCodes,
+  factorErrors,
   identifierErrors,
   openAuthErrors,
   passwordErrors,
@@ -277,6 +278,16 @@ const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
   OPEN_APP_LIMIT: ['应用数量已达上限', 'You have registered as many apps as allowed'],
 });
 
+const factorErrorTexts = /* @__PURE__ */ defineErrorTexts(factorErrors, {
+  FACTOR_NOT_ENROLLED: ['尚未设置该验证方式', 'This way of verifying is not set up'],
+  FACTOR_ALREADY_ENROLLED: [
+    '已设置身份验证器，请先移除',
+    'An authenticator app is already set up: remove it first',
+  ],
+  FACTOR_UNAVAILABLE: ['该账号不能使用这种验证方式', 'This account cannot verify this way'],
+  TOTP_CODE_USED: ['该验证码已使用，请等待下一个', 'This code was already used: wait for the next one'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -309,6 +320,7 @@ export const ERROR_TEXTS = [
   cancelErrorTexts,
   waitlistErrorTexts,
   openAuthErrorTexts,
+  factorErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

@@ -90,6 +90,12 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'account/info',
   'device/list',
   'device/forget',
+  /** Authenticator apps and recovery codes (docs/factors.md). */
+  'factor/list',
+  'totp/start',
+  'totp/confirm',
+  'totp/remove',
+  'recovery_code/generate',
   /** The signed-in person's own security activity (Portico's: the spec names none). */
   'account/activity',
   /** Every organisation's and person's audit entries, for operators (OPERATOR_USER_IDS). */

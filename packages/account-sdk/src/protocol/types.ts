@@ -295,6 +295,11 @@ export type PasswordLoginPayload = Identifier & FrozenUser & Extra & { password:
 export interface SmsLoginContinuePayload extends Extra {
   /** From the 2046 second-verification failure. */
   sms_code_key: string;
+  /**
+   * How `code` is proven: 'sms' (the default), 'totp' (an authenticator app), 'recovery_code', or
+   * another of the 2046 data's `methods`.
+   */
+  method?: SecondFactorMethod;
 }
 
 export interface OAuthLoginPayload extends Extra, FrozenUser {
@@ -464,7 +469,13 @@ export interface AuthUnbindPayload extends Extra {
  * change): a code (type 22) sent to the account's own mobile or e-mail, given in full, or its password.
  */
 export type ReverifyPayload = Extra &
-  ({ mobile: string; code: string } | { email: string; code: string } | { password: string }) & {
+  (
+    | { mobile: string; code: string }
+    | { email: string; code: string }
+    | { password: string }
+    /** A code of a factor the account has: its authenticator app, or one of its recovery codes. */
+    | { method: SecondFactorMethod; code: string }
+  ) & {
     /** What the answered ticket may be spent on: 'change_identifier' (the default) or 'cancel_account'. */
     purpose?: string;
   };
@@ -480,6 +491,42 @@ export interface StepUpRequiredData {
   has_password: boolean;
   /** Seconds a verification counts for the refused call. */
   max_age: number;
+  /**
+   * Every way the account can verify ('sms', 'email', 'password', 'totp', 'recovery_code', …), sent
+   * only for an account with a factor beyond its mobile, e-mail and password.
+   */
+  methods?: VerifyMethod[];
+}
+
+/** A factor a second verification or a step-up accepts beside a code to the mobile or e-mail. */
+export type SecondFactorMethod = 'sms' | 'totp' | 'recovery_code' | 'passkey' | (string & {});
+/** A way a step-up or second verification names in its `methods`. */
+export type VerifyMethod = SecondFactorMethod | 'email' | 'password';
+
+/** `factor/list`: the account's authenticator app and recovery codes. */
+export interface FactorsData {
+  totp: { enabled: boolean; confirmed_at: number | null };
+  recovery_codes: { total: number; remaining: number; created_at: number | null };
+  /** Every way a second verification of this account accepts ('sms', 'totp', 'recovery_code', …). */
+  methods: SecondFactorMethod[];
+}
+
+/** `totp/start`: the new secret, shown once; confirm it with `totpConfirm` and a first code. */
+export interface TotpStartedData {
+  /** Base32, for typing into an app by hand. */
+  secret: string;
+  /** The otpauth:// URI, for the QR code. */
+  uri: string;
+  algorithm: string;
+  digits: number;
+  period: number;
+  /** Seconds left to confirm it. */
+  expires_in: number;
+}
+
+/** `recovery_code/generate`: the new codes, shown once. */
+export interface RecoveryCodesData {
+  codes: string[];
 }
 
 export interface SetAccountPayload extends Extra {
