@@ -6,9 +6,12 @@
 // export and is not one:
 // - `useFoo`, `createFoo`, `<FooBar>` and PascalCase names with two humps (`FooProps`, `AccountInfo`)
 //   must be exported by a published package (cross-references such as `createCaptchaLoader` in an
-//   account-react entry are fine), or be a global of the standard or DOM library;
-// - any other camelCase name (`smsLogin`, `maxChallenges`, `getSnapshot`) must be an export or a name
-//   the published declarations contain (an option, a field, a method).
+//   account-react entry are fine) or by a third-party dependency (`useQuery`), be named in the
+//   published declarations (`QueryClient`), or be a global of the standard or DOM library;
+// - any other camelCase name (`smsLogin`, `maxChallenges`, `getSnapshot`) must be one of those, or a
+//   name the declarations of the packages or their dependencies contain (an option, a field, a method,
+//   a string literal type such as `'loadJSSDK'`).
+// A name written as a prefix (`createSubjectBy*`) must begin an export or a declared name.
 // Only the head of a span and names called in it are read (`client.use(monitorPlugin(m))` checks
 // `monitorPlugin`); fenced code blocks, snake_case fields and UPPER_CASE names (error names, server
 // settings) are left alone. Changesets that touch only private packages are not read.
@@ -113,7 +116,8 @@ const exportsOf = (file) => {
 };
 const identifiersOf = (file, into) => {
   const visit = (node) => {
-    if (ts.isIdentifier(node)) into.add(node.text);
+    // String literal types name values too: `type: 'settings' | 'loadJSSDK'`.
+    if (ts.isIdentifier(node) || ts.isStringLiteral(node)) into.add(node.text);
     ts.forEachChild(node, visit);
   };
   visit(file);
