@@ -45,6 +45,12 @@ import {
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
 import {
+  apiKeyCreateRoute,
+  apiKeyListRoute,
+  apiKeyRevokeRoute,
+  apiKeyRotateRoute,
+} from './web/operator-keys';
+import {
   emailChangePassword,
   emailPasswordReset,
   emailPasswordResetAndLogin,
@@ -118,6 +124,10 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   deviceForget,
   accountActivityRoute,
   operatorAuditRoute,
+  apiKeyCreateRoute,
+  apiKeyListRoute,
+  apiKeyRevokeRoute,
+  apiKeyRotateRoute,
   // Identifiers and binding (issue 14 part 2).
   mobileBind,
   mobileChange,
