@@ -44,6 +44,7 @@ import appRoutes from './routes/app/index';
 import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
+import managementRoutes from './routes/management/index';
 import monitorRoutes from './routes/monitor/index';
 import providerMount from './routes/open/provider-mount';
 import siteRoutes from './routes/site/index';
@@ -191,6 +192,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(providerMount);
   await app.register(vcRoutes);
   await app.register(monitorRoutes);
+  await app.register(managementRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
   if (clock) await app.register(clockRoutes, { clock });

@@ -41,7 +41,9 @@ export type Principal =
       user: User;
       provenContact?: ProvenContact;
       verifiedAt?: number | null | undefined;
-    };
+    }
+  /** A management API key the adapter found usable (src/adapters/management-route.ts). */
+  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
 
@@ -81,8 +83,10 @@ async function callerFor(
       return { kind: 'identity', ...actor };
     }
     case 'apiKey':
-      // No adapter proves an API key yet: the management API brings its resolver.
-      throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
+      if (principal.kind !== 'apiKey') throw new PassportError('apiKeyInvalid');
+      if (!principal.scopes.has(spec.scope))
+        throw new PassportError('insufficientScope', { scope: spec.scope });
+      return { kind: 'apiKey', keyId: principal.keyId, scopes: principal.scopes };
   }
 }
 
@@ -109,8 +113,8 @@ export function assertMountable(operation: Operation): void {
     );
   if (operation.stepUp !== undefined && !(Number.isFinite(operation.stepUp) && operation.stepUp > 0))
     throw new Error(`${operation.name} declares a step-up of ${operation.stepUp} seconds`);
-  if (operation.caller.kind === 'apiKey')
-    throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
+  if (operation.stepUp !== undefined && operation.caller.kind === 'apiKey')
+    throw new Error(`${operation.name} declares a step-up for an API key, which no person holds`);
 }
 
 export async function invoke<S extends CallerSpec, I extends TSchema, O extends TSchema>(

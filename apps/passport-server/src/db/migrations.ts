@@ -674,6 +674,29 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * API keys of the management API (src/domain/api-keys): kept as the HMAC of the key, never the key;
+   * `expires_at` also ends a rotated key after its overlap.
+   */
+  '0023_api_keys': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('api_keys')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('last_used_at', 'bigint')
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

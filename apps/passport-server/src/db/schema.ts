@@ -416,6 +416,24 @@ export interface Database {
   audit_log: AuditLogTable;
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
+  api_keys: ApiKeysTable;
+}
+
+/** A management API key (migration 0023): its HMAC, never the key itself. */
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** The key's first characters, shown to tell keys apart (`portico_sk_AbCd`). */
+  prefix: string;
+  secret_hash: string;
+  /** JSON array of scopes (`users:read`, …). */
+  scopes: string;
+  created_by: string;
+  created_at: number;
+  /** Null: never. A rotated key gets one (the end of its overlap). */
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */

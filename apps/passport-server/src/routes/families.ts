@@ -46,6 +46,12 @@ import {
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
 import {
+  apiKeyCreateRoute,
+  apiKeyListRoute,
+  apiKeyRevokeRoute,
+  apiKeyRotateRoute,
+} from './web/operator-keys';
+import {
   emailChangePassword,
   emailPasswordReset,
   emailPasswordResetAndLogin,
@@ -119,6 +125,10 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   deviceForget,
   accountActivityRoute,
   operatorAuditRoute,
+  apiKeyCreateRoute,
+  apiKeyListRoute,
+  apiKeyRevokeRoute,
+  apiKeyRotateRoute,
   // Identifiers and binding (issue 14 part 2).
   mobileBind,
   mobileChange,

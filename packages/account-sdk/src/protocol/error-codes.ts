@@ -84,6 +84,8 @@ export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violati
   [1010, 'ORIGIN_NOT_ALLOWED', 403],
   [1011, 'CSRF_COOKIE_UNREADABLE', 403],
   [1012, 'CROSS_SITE_PAGE', 403],
+  [1013, 'API_KEY_INVALID', 401],
+  [1014, 'INSUFFICIENT_SCOPE', 403],
   [1090, 'APP_UNKNOWN', 400],
 ]);
 

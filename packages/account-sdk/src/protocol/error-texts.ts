@@ -118,6 +118,11 @@ const protocolErrorTexts = /* @__PURE__ */ defineErrorTexts(protocolErrors, {
     '本页与登录服务不在同一站点，浏览器不会带上登录服务的 Cookie：需经反向代理将登录服务部署在本站点下',
     'This page is on another site than the sign-in service, so the browser withholds its cookies: serve the sign-in service under this site through a reverse proxy',
   ],
+  API_KEY_INVALID: [
+    'API 密钥无效、已过期或已吊销',
+    'The API key is missing, unknown, expired or revoked',
+  ],
+  INSUFFICIENT_SCOPE: ['此 API 密钥没有该操作所需的权限范围', 'This API key lacks the scope this call needs'],
   APP_UNKNOWN: [
     '登录服务不认识此应用的 aid：需在服务端 CLIENT_APPS 中登记它',
     "The sign-in service does not know this app's aid: register it in the server's CLIENT_APPS",

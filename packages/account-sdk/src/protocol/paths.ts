@@ -100,6 +100,10 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'account/activity',
   /** Every organisation's and person's audit entries, for operators (OPERATOR_USER_IDS). */
   'operator/audit',
+  'operator/api_keys/create',
+  'operator/api_keys/list',
+  'operator/api_keys/revoke',
+  'operator/api_keys/rotate',
 ]);
 
 /** Other passport paths (spec §7), under /passport. */
