@@ -84,8 +84,6 @@ export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violati
   [1010, 'ORIGIN_NOT_ALLOWED', 403],
   [1011, 'CSRF_COOKIE_UNREADABLE', 403],
   [1012, 'CROSS_SITE_PAGE', 403],
-  [1013, 'API_KEY_INVALID', 401],
-  [1014, 'INSUFFICIENT_SCOPE', 403],
   [1090, 'APP_UNKNOWN', 400],
 ]);
 
@@ -199,6 +197,15 @@ export const factorErrors = /* @__PURE__ */ defineErrorRange(
   ],
 );
 
+/**
+ * The management API (docs/management-api.md): its API keys. A range of its own, so a sign-in page
+ * carries none of its texts.
+ */
+export const managementErrors = /* @__PURE__ */ defineErrorRange('The management API', 2300, 2349, [
+  [2301, 'API_KEY_INVALID', 401],
+  [2302, 'INSUFFICIENT_SCOPE', 403],
+]);
+
 /** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
 export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 1949, [
   [1901, 'QR_EXPIRED', 200],
@@ -281,6 +288,7 @@ export const ERROR_RANGES = [
   waitlistErrors,
   openAuthErrors,
   factorErrors,
+  managementErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -302,6 +310,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     waitlistErrors.codes,
     openAuthErrors.codes,
     factorErrors.codes,
+    managementErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -316,7 +325,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof cancelErrors.codes &
   typeof waitlistErrors.codes &
   typeof openAuthErrors.codes &
-  typeof factorErrors.codes;
+  typeof factorErrors.codes &
+  typeof managementErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

@@ -15,6 +15,7 @@ import {
   errorCodes,
   factorErrors,
   identifierErrors,
+  managementErrors,
   openAuthErrors,
   passwordErrors,
   profileErrors,
@@ -118,11 +119,6 @@ const protocolErrorTexts = /* @__PURE__ */ defineErrorTexts(protocolErrors, {
     '本页与登录服务不在同一站点，浏览器不会带上登录服务的 Cookie：需经反向代理将登录服务部署在本站点下',
     'This page is on another site than the sign-in service, so the browser withholds its cookies: serve the sign-in service under this site through a reverse proxy',
   ],
-  API_KEY_INVALID: [
-    'API 密钥无效、已过期或已吊销',
-    'The API key is missing, unknown, expired or revoked',
-  ],
-  INSUFFICIENT_SCOPE: ['此 API 密钥没有该操作所需的权限范围', 'This API key lacks the scope this call needs'],
   APP_UNKNOWN: [
     '登录服务不认识此应用的 aid：需在服务端 CLIENT_APPS 中登记它',
     "The sign-in service does not know this app's aid: register it in the server's CLIENT_APPS",
@@ -293,6 +289,11 @@ const factorErrorTexts = /* @__PURE__ */ defineErrorTexts(factorErrors, {
   TOTP_CODE_USED: ['该验证码已使用，请等待下一个', 'This code was already used: wait for the next one'],
 });
 
+const managementErrorTexts = /* @__PURE__ */ defineErrorTexts(managementErrors, {
+  API_KEY_INVALID: ['API 密钥无效、已过期或已吊销', 'The API key is missing, unknown, expired or revoked'],
+  INSUFFICIENT_SCOPE: ['此 API 密钥没有该操作所需的权限范围', 'This API key lacks the scope this call needs'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -326,6 +327,7 @@ export const ERROR_TEXTS = [
   waitlistErrorTexts,
   openAuthErrorTexts,
   factorErrorTexts,
+  managementErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);
