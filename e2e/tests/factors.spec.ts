@@ -95,7 +95,10 @@ test('an authenticator app and recovery codes: set up on the security page, then
   await confirm.getByRole('button', { name: '重新生成恢复码' }).click();
   const stepUp = page.getByRole('dialog', { name: '确认是你本人' });
   await expect(stepUp).toBeVisible();
-  await stepUp.getByRole('group', { name: '验证方式' }).getByRole('radio', { name: '身份验证器应用' }).check();
+  await stepUp
+    .getByRole('group', { name: '验证方式' })
+    .getByRole('radio', { name: '身份验证器应用' })
+    .check();
   expect(await seriousViolations(page), 'axe on the step-up with its factor picker').toEqual([]);
   await stepUp.getByRole('textbox', { name: '6 位验证码' }).fill(await codeOf(page, secret, 0));
   await stepUp.getByRole('button', { name: '验证并继续' }).click();
