@@ -25,6 +25,11 @@ const PORTICO_WEB_NAMES = [
   'totp/confirm',
   'totp/remove',
   'recovery_code/generate',
+  // The management API's keys, made by operators (docs/management-api.md).
+  'operator/api_keys/create',
+  'operator/api_keys/list',
+  'operator/api_keys/revoke',
+  'operator/api_keys/rotate',
 ];
 
 /** The web passport path names of spec §7, copied verbatim. */
