@@ -20,8 +20,17 @@ const project = (
 
 const projects: TestProjectInlineConfiguration[] = [project('sqlite', ['test/**/*.test.ts'], [SMOKE])];
 // enumeration.test.ts compares answer times: a timing oracle may come from the backend's own latencies.
+// passkeys.test.ts: its challenges live in the store, on PostgreSQL the main database beside the
+// operation's transaction (src/adapters/invoke.ts, oneTimeValues).
 if (process.env.DATABASE_URL)
-  projects.push(project('postgres', [CONTRACTS, 'test/faults/postgres.test.ts', 'test/enumeration.test.ts']));
+  projects.push(
+    project('postgres', [
+      CONTRACTS,
+      'test/faults/postgres.test.ts',
+      'test/enumeration.test.ts',
+      'test/passkeys.test.ts',
+    ]),
+  );
 if (process.env.REDIS_URL) projects.push(project('redis', [CONTRACTS, 'test/faults/redis.test.ts']));
 // PostgreSQL and Redis together, as a scaled-out deployment runs (either alone when only one is set).
 if (process.env.DATABASE_URL || process.env.REDIS_URL) projects.push(project('services', [SMOKE]));

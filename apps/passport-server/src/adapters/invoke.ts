@@ -15,6 +15,7 @@ import type {
   Caller,
   CallerOf,
   CallerSpec,
+  OneTimeValues,
   Operation,
   OperationContext,
   ProvenContact,
@@ -55,6 +56,16 @@ export interface InvokeOptions {
   /** The outbound gate for the request (its challenge pass, address and device). */
   gate?: RequestGate;
 }
+
+/**
+ * The store's single-use values for an operation. The store is not the transaction's state: on
+ * PostgreSQL without Redis it is a table reached through its own connection, which the guard against
+ * queries beside the transaction would refuse (src/db/operation-scope.ts), so its calls leave the scope.
+ */
+const oneTimeValues = (app: FastifyInstance): OneTimeValues => ({
+  put: (key, value, ttlMs) => operationScope.exit(() => app.store.set(key, value, ttlMs)),
+  take: (key) => operationScope.exit(() => app.store.take(key)),
+});
 
 async function callerFor(
   app: FastifyInstance,
@@ -138,6 +149,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           gate: options.gate ?? NO_GATE,
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
+          oneTime: oneTimeValues(app),
           newId: randomUUID,
           request,
           emit(event) {

@@ -642,6 +642,39 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
   },
+  /**
+   * Passkeys (docs/factors.md): each WebAuthn credential of an account, and the account's user handle,
+   * random (no personal data) and the same for all its passkeys.
+   */
+  '0022_passkeys': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('passkey_user_handles')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('handle', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('passkeys')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('transports', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('device_type', 'text', (c) => c.notNull())
+        .addColumn('backed_up', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('aaguid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('passkeys_user').ifNotExists().on('passkeys').column('user_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,7 +11,14 @@ import { mask } from '../lib/identifiers';
  * which passed its sign-in's second verification (accepting an invitation signs in again, to the new
  * identity).
  */
-export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty' | 'qr' | 'session';
+export type SignInProof =
+  | 'password'
+  | 'mobileCode'
+  | 'emailCode'
+  | 'thirdParty'
+  | 'qr'
+  | 'session'
+  | 'passkey';
 
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
@@ -46,6 +53,9 @@ export async function completeSignIn(
     // A QR sign-in was confirmed on a signed-in phone with the number this browser showed: the second
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
+    // A passkey with user verification is two factors in one (a device and its lock), and phishing
+    // resistant: it is the stronger second verification itself (docs/factors.md).
+    options.proof === 'passkey' ||
     (options.proof === 'session' && request.session?.userId === user.id) ||
     !user.mobile;
   const remembered = directWithoutDevice ? undefined : await app.devices.isRemembered(user.id, request);

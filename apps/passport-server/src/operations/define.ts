@@ -71,6 +71,18 @@ export interface RequestGate {
   admitInvitation(send: InvitationAdmission): Promise<Admission>;
 }
 
+/**
+ * Single-use values kept in the store with an expiry (a passkey ceremony's challenge). They live beside
+ * the database, outside the operation's transaction: a value taken by a change that then fails stays
+ * taken, so it is never usable twice.
+ */
+export interface OneTimeValues {
+  /** Keeps `value` under `key` for `ttlMs`, replacing any value. */
+  put(key: string, value: string, ttlMs: number): Promise<void>;
+  /** The live value of `key`, deleted as it is read: of many concurrent takers, one gets it. */
+  take(key: string): Promise<string | null>;
+}
+
 /** What `run` is given: everything it may touch. */
 export interface OperationContext<C extends Caller = Caller> {
   readonly caller: C;
@@ -94,6 +106,8 @@ export interface OperationContext<C extends Caller = Caller> {
    * through `tx`: a ticket spent by a change that fails is not spent.
    */
   readonly tickets: Tickets;
+  /** Single-use values in the store with expiry (src/domain/passkeys/ceremony.ts's challenges). */
+  readonly oneTime: OneTimeValues;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */

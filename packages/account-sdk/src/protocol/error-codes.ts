@@ -245,6 +245,25 @@ export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorizati
   [1706, 'OPEN_APP_LIMIT', 200],
 ]);
 
+/**
+ * Passkeys (docs/factors.md): a WebAuthn ceremony the server refuses answers 400 with the reason (its
+ * challenge unknown, expired or used; an origin or relying party not this site's; a signature counter
+ * that went back, a sign of a cloned authenticator; a proof that does not verify); managing them
+ * answers 200 with the envelope's code.
+ */
+export const passkeyErrors = /* @__PURE__ */ defineErrorRange('Passkeys', 2250, 2279, [
+  [2251, 'PASSKEY_CHALLENGE_INVALID', 400],
+  [2252, 'PASSKEY_ORIGIN_MISMATCH', 400],
+  [2253, 'PASSKEY_RP_MISMATCH', 400],
+  [2254, 'PASSKEY_COUNTER_REGRESSED', 400],
+  [2255, 'PASSKEY_VERIFICATION_FAILED', 400],
+  [2256, 'PASSKEY_UNKNOWN', 400],
+  [2257, 'PASSKEY_NOT_FOUND', 200],
+  [2258, 'PASSKEY_LAST_WAY_IN', 200],
+  [2259, 'PASSKEY_ALREADY_REGISTERED', 200],
+  [2260, 'PASSKEY_LIMIT_REACHED', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -260,6 +279,7 @@ export const ERROR_RANGES = [
   secondVerifyErrors,
   cancelErrors,
   waitlistErrors,
+  passkeyErrors,
   openAuthErrors,
 ] as const;
 
@@ -280,6 +300,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     profileErrors.codes,
     cancelErrors.codes,
     waitlistErrors.codes,
+    passkeyErrors.codes,
     openAuthErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
@@ -294,6 +315,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof profileErrors.codes &
   typeof cancelErrors.codes &
   typeof waitlistErrors.codes &
+  typeof passkeyErrors.codes &
   typeof openAuthErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;

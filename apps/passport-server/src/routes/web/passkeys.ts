@@ -1,0 +1,82 @@
+import { operationRoute } from '../../adapters/operation-route';
+import { completeSignIn } from '../../flows/complete-sign-in';
+import {
+  listPasskeys,
+  passkeyLogin,
+  passkeyLoginOptions,
+  passkeyRegister,
+  passkeyRegisterOptions,
+  removePasskey,
+  renamePasskey,
+} from '../../operations/account/passkeys';
+import { passkeyPaths } from '../../protocol';
+import { AccountInfo } from '../../schemas/account';
+import { schema } from '../../schemas/passkeys';
+
+/**
+ * Passkeys (docs/factors.md): the operations of src/operations/account/passkeys at Portico's own paths
+ * (`/passport/passkey/…`, web envelope). A passkey sign-in ends in completeSignIn like every sign-in.
+ */
+
+export const passkeyRegisterOptionsRoute = operationRoute(passkeyRegisterOptions, {
+  method: 'POST',
+  schema: schema.registerOptions,
+  at: [['passport', passkeyPaths.registerOptions]],
+});
+
+export const passkeyRegisterRoute = operationRoute(passkeyRegister, {
+  method: 'POST',
+  schema: schema.registerVerify,
+  at: [['passport', passkeyPaths.registerVerify]],
+});
+
+export const passkeyLoginOptionsRoute = operationRoute(passkeyLoginOptions, {
+  method: 'POST',
+  schema: schema.loginOptions,
+  at: [['passport', passkeyPaths.loginOptions]],
+});
+
+export const passkeyLoginRoute = operationRoute(passkeyLogin, {
+  method: 'POST',
+  schema: schema.loginVerify,
+  at: [['passport', passkeyPaths.loginVerify]],
+  data: AccountInfo,
+  // The passkey is proven and its counter kept; the sign-in itself is completeSignIn's.
+  after: async (app, request, reply, { output }) => {
+    const user = await app.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', output.user_id)
+      .executeTakeFirstOrThrow();
+    return completeSignIn(app, request, reply, user, { newUser: false, proof: 'passkey' });
+  },
+});
+
+export const passkeyListRoute = operationRoute(listPasskeys, {
+  method: 'GET',
+  schema: schema.list,
+  at: [['passport', passkeyPaths.list]],
+  input: () => ({}),
+});
+
+export const passkeyRenameRoute = operationRoute(renamePasskey, {
+  method: 'POST',
+  schema: schema.rename,
+  at: [['passport', passkeyPaths.rename]],
+});
+
+export const passkeyRemoveRoute = operationRoute(removePasskey, {
+  method: 'POST',
+  schema: schema.remove,
+  at: [['passport', passkeyPaths.remove]],
+});
+
+export const PASSKEY_ROUTES = [
+  passkeyRegisterOptionsRoute,
+  passkeyRegisterRoute,
+  passkeyLoginOptionsRoute,
+  passkeyLoginRoute,
+  passkeyListRoute,
+  passkeyRenameRoute,
+  passkeyRemoveRoute,
+];
