@@ -20,6 +20,7 @@ import { CodeType } from '@portico/account-sdk/protocol';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { isCode, isEmail, isMobile } from '../forms/validate';
+import { PasskeysSection } from '../passkeys/passkeys-section';
 import { type SecurityT, useSecurityT } from './account-security.messages';
 
 /**
@@ -465,6 +466,7 @@ export function AccountSecurity({ account }: { account: AccountInfo }) {
       <IdentifierSection t={t} channel="mobile" account={account} />
       <IdentifierSection t={t} channel="email" account={account} />
       <UsernameSection t={t} account={account} />
+      <PasskeysSection />
     </div>
   );
 }
