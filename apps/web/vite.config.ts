@@ -52,13 +52,17 @@ export default defineConfig({
     // audit log's screens and query options are lazy, kept out of vendor by LAZY_ONLY).
     // 130.25 KB once the provider answers a step-up (measured 130.11 KB: the dialog's controller and
     // dispatch, STEP_UP_REQUIRED's code and texts, reverify; the step-up plugin and panel are lazy chunks).
+    // 130.75 KB with passkeys (measured 130.59 KB, +0.48 KB: the passkey error range's codes, the vendor
+    // exports of the account-react internals the lazy passkey chunk imports, the identifier fields'
+    // autocomplete; @simplewebauthn/browser, the SDK's ceremonies and the passkey hooks are lazy, kept out
+    // of vendor by LAZY_ONLY, and load after the panel).
     firstLoadBudget({
       page: '/login',
       modules: [
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 130_250,
+      budgetBytes: 130_750,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
