@@ -389,6 +389,23 @@ describe('managing passkeys', () => {
     expect(codeOf(await browser.post(passkeyPaths.remove, { id: left.id }))).toBe(ErrorCode.passkeyLastWayIn);
   });
 
+  it('the account’s data export lists them (no key material); cancellation lists them as lost', async () => {
+    const { browser, passkey } = await personWithPasskey();
+    const exported = await browser.get(paths.profile.getUserData);
+    expect(exported.body.data.passkeys).toEqual([
+      {
+        name: 'Laptop',
+        device_type: 'singleDevice',
+        backed_up: false,
+        created_at: passkey.created_at,
+        last_used_at: null,
+      },
+    ]);
+    expect(JSON.stringify(exported.body.data)).not.toContain(passkey.id);
+    const check = await browser.get(paths.web.cancelCheck);
+    expect(check.body.data.losses).toContainEqual({ key: 'passkeys', count: 1 });
+  });
+
   it('the list, rename and remove need a session', async () => {
     const browser = server.browser();
     expect(codeOf(await browser.get(passkeyPaths.list))).toBe(ErrorCode.notLoggedIn);
