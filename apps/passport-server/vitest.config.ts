@@ -20,8 +20,8 @@ const project = (
 
 const projects: TestProjectInlineConfiguration[] = [project('sqlite', ['test/**/*.test.ts'], [SMOKE])];
 // enumeration.test.ts compares answer times: a timing oracle may come from the backend's own latencies.
-// passkeys.test.ts: its challenges live in the store, on PostgreSQL the main database beside the
-// operation's transaction (src/adapters/invoke.ts, oneTimeValues).
+// passkeys.test.ts: its challenges live in the store, on PostgreSQL a table of the main database taken
+// and written around the operation's transaction (src/adapters/invoke.ts, oneTimeValues).
 if (process.env.DATABASE_URL)
   projects.push(
     project('postgres', [

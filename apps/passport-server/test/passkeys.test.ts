@@ -228,6 +228,19 @@ describe('signing in with a passkey', () => {
     expect(await isSignedIn(thief)).toBe(false);
   });
 
+  it('the same answer sent ten times at once signs in once: the challenge is taken by one', async () => {
+    const { userId, authenticator } = await personWithPasskey();
+    const first = server.browser();
+    const credential = authenticator.get(await loginOptions(first));
+    const browsers = Array.from({ length: 10 }, () => server.browser());
+    const answers = await Promise.all(browsers.map((b) => b.post(passkeyPaths.loginVerify, { credential })));
+    expect(answers.filter((a) => a.body.message === 'success')).toHaveLength(1);
+    for (const answer of answers.filter((a) => a.body.message !== 'success'))
+      expectRefused(answer, ErrorCode.passkeyChallengeInvalid);
+    const signIns = (await eventsOf(userId, 'account.signed_in')).filter((e) => e.method === 'passkey');
+    expect(signIns).toHaveLength(1);
+  });
+
   it('refuses a challenge the server never issued', async () => {
     const { authenticator } = await personWithPasskey();
     const browser = server.browser();

@@ -58,14 +58,22 @@ export interface InvokeOptions {
 }
 
 /**
- * The store's single-use values for an operation. The store is not the transaction's state: on
- * PostgreSQL without Redis it is a table reached through its own connection, which the guard against
- * queries beside the transaction would refuse (src/db/operation-scope.ts), so its calls leave the scope.
+ * The store's single-use values for an operation (OneTimeValues): the keys it declares taken before the
+ * transaction, what it puts written after the commit.
  */
-const oneTimeValues = (app: FastifyInstance): OneTimeValues => ({
-  put: (key, value, ttlMs) => operationScope.exit(() => app.store.set(key, value, ttlMs)),
-  take: (key) => operationScope.exit(() => app.store.take(key)),
-});
+function oneTimeValues(op: Operation, taken: Map<string, string | null>) {
+  const puts: [key: string, value: string, ttlMs: number][] = [];
+  const values: OneTimeValues = {
+    put: (key, value, ttlMs) => void puts.push([key, value, ttlMs]),
+    take(key) {
+      if (!taken.has(key)) throw new Error(`${op.name} takes ${key}, which its \`takes\` does not name`);
+      const value = taken.get(key) ?? null;
+      taken.delete(key);
+      return value;
+    },
+  };
+  return { values, puts };
+}
 
 async function callerFor(
   app: FastifyInstance,
@@ -130,8 +138,15 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   const op = operation as unknown as Operation;
   assertMountable(op);
   const scope = { operation: op.name, open: true };
+  // Single-use store values, taken before the transaction (a refused step-up takes nothing).
+  const taken = new Map<string, string | null>();
+  if (op.takes) {
+    assertStepUp(app, op, principal);
+    for (const key of op.takes(input)) taken.set(key, await app.store.take(key));
+  }
+  const oneTime = oneTimeValues(op, taken);
   try {
-    return await app.db.transaction().execute((tx) =>
+    const output = await app.db.transaction().execute((tx) =>
       operationScope.run(scope, async () => {
         const caller = await callerFor(app, tx, op, input, principal);
         assertStepUp(app, op, principal);
@@ -149,7 +164,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           gate: options.gate ?? NO_GATE,
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
-          oneTime: oneTimeValues(app),
+          oneTime: oneTime.values,
           newId: randomUUID,
           request,
           emit(event) {
@@ -165,6 +180,9 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         return output;
       }),
     );
+    scope.open = false;
+    for (const [key, value, ttlMs] of oneTime.puts) await app.store.set(key, value, ttlMs);
+    return output;
   } finally {
     scope.open = false;
   }

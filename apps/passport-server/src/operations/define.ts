@@ -72,15 +72,20 @@ export interface RequestGate {
 }
 
 /**
- * Single-use values kept in the store with an expiry (a passkey ceremony's challenge). They live beside
- * the database, outside the operation's transaction: a value taken by a change that then fails stays
- * taken, so it is never usable twice.
+ * Single-use values kept in the store with an expiry (a passkey ceremony's challenge). The store is not
+ * the transaction's state, and on PostgreSQL without Redis it is a table reached through a connection of
+ * its own: the adapter takes the keys an operation declares (`takes`) before its transaction opens, and
+ * writes what it puts once the change has committed, so no operation holds a connection while it waits
+ * for another. A value taken by a change that then fails stays taken: it is never usable twice.
  */
 export interface OneTimeValues {
-  /** Keeps `value` under `key` for `ttlMs`, replacing any value. */
-  put(key: string, value: string, ttlMs: number): Promise<void>;
-  /** The live value of `key`, deleted as it is read: of many concurrent takers, one gets it. */
-  take(key: string): Promise<string | null>;
+  /** Keeps `value` under `key` for `ttlMs` once the change has committed (nothing if it fails). */
+  put(key: string, value: string, ttlMs: number): void;
+  /**
+   * What the adapter took under `key` before the transaction (null: absent or expired; a second
+   * request taking it at the same time got null). Only a key the operation's `takes` named.
+   */
+  take(key: string): string | null;
 }
 
 /** What `run` is given: everything it may touch. */
@@ -130,6 +135,11 @@ export type Operation<
    * adapter checks it (src/domain/sessions/step-up.ts); flow routes use the same check.
    */
   readonly stepUp?: number;
+  /**
+   * The store keys `run` takes (`ctx.oneTime.take`), read from the input: the adapter takes them, single
+   * use, before it opens the transaction (after the step-up check).
+   */
+  readonly takes?: (input: Static<I>) => readonly string[];
   readonly emits: readonly EventType[];
   run(ctx: OperationContext<CallerOf<S>>, input: Static<I>): Promise<Static<O>>;
 } & (S extends { kind: 'identity' }

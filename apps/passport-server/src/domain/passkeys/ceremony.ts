@@ -77,6 +77,21 @@ export function parseAuthentication(json: string): AuthenticationResponseJSON {
   return value;
 }
 
+/**
+ * The challenge a credential answers, read before the transaction to take it from the store; '' when
+ * unreadable (the operation then refuses the credential itself).
+ */
+export function answeredChallenge(json: string): string {
+  try {
+    const value = JSON.parse(json) as { response?: { clientDataJSON?: unknown } };
+    const clientData = value?.response?.clientDataJSON;
+    const challenge = typeof clientData === 'string' ? decodeClientDataJSON(clientData).challenge : '';
+    return typeof challenge === 'string' ? challenge : '';
+  } catch {
+    return '';
+  }
+}
+
 /** What the client data says: the challenge it answers and the origin the browser was at. */
 export function clientDataOf(response: { response: { clientDataJSON: string } }) {
   try {

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import {
+  answeredChallenge,
   assertOrigin,
   authenticationChallengeKey,
   authenticationOptions,
@@ -73,7 +74,7 @@ export const passkeyRegisterOptions = defineOperation({
       { handle, name, displayName: user.screen_name },
       existing,
     );
-    await ctx.oneTime.put(registrationChallengeKey(options.challenge), user.id, CEREMONY_TTL_MS);
+    ctx.oneTime.put(registrationChallengeKey(options.challenge), user.id, CEREMONY_TTL_MS);
     return {
       options: options as unknown as Static<typeof CeremonyOptions>,
       expires_in: CEREMONY_TTL_MS / 1000,
@@ -88,13 +89,15 @@ export const passkeyRegister = defineOperation({
   output: Passkey,
   caller: caller.person,
   stepUp: STEP_UP_SECONDS,
+  takes: (input) => [registrationChallengeKey(answeredChallenge(input.credential))],
   emits: ['passkey.added'],
   async run(ctx, input) {
     const { user } = ctx.caller;
     const response = parseRegistration(input.credential);
     const client = clientDataOf(response);
-    // Single use: taken before anything else is judged, so a refused answer cannot be tried again.
-    const owner = await ctx.oneTime.take(registrationChallengeKey(client.challenge));
+    // Single use: taken (before the transaction) whatever is judged next, so a refused answer cannot be
+    // tried again.
+    const owner = ctx.oneTime.take(registrationChallengeKey(client.challenge));
     if (owner !== user.id) throw new PassportError('passkeyChallengeInvalid');
     assertOrigin(ctx.config.passkeys, client.origin);
     const info = await verifyRegistration(ctx.config.passkeys, response, client.challenge);
@@ -137,7 +140,7 @@ export const passkeyLoginOptions = defineOperation({
   emits: [],
   async run(ctx) {
     const options = await authenticationOptions(ctx.config.passkeys);
-    await ctx.oneTime.put(authenticationChallengeKey(options.challenge), '1', CEREMONY_TTL_MS);
+    ctx.oneTime.put(authenticationChallengeKey(options.challenge), '1', CEREMONY_TTL_MS);
     return {
       options: options as unknown as Static<typeof CeremonyOptions>,
       expires_in: CEREMONY_TTL_MS / 1000,
@@ -154,11 +157,12 @@ export const passkeyLogin = defineOperation({
   input: PasskeyLoginBody,
   output: PasskeyProven,
   caller: caller.anonymous,
+  takes: (input) => [authenticationChallengeKey(answeredChallenge(input.credential))],
   emits: [],
   async run(ctx, input) {
     const response = parseAuthentication(input.credential);
     const client = clientDataOf(response);
-    if ((await ctx.oneTime.take(authenticationChallengeKey(client.challenge))) === null)
+    if (ctx.oneTime.take(authenticationChallengeKey(client.challenge)) === null)
       throw new PassportError('passkeyChallengeInvalid');
     assertOrigin(ctx.config.passkeys, client.origin);
     const passkey = await passkeyByCredential(ctx.tx, response.id);
