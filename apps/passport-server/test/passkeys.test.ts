@@ -241,6 +241,17 @@ describe('signing in with a passkey', () => {
     expect(signIns).toHaveLength(1);
   });
 
+  it('caps the sign-in challenges one address may ask for', async () => {
+    const browser = server.browser();
+    for (let i = 0; i < 100; i++)
+      expect((await browser.post(passkeyPaths.loginOptions)).body.message).toBe('success');
+    const refused = await browser.post(passkeyPaths.loginOptions);
+    expect({ status: refused.status, code: codeOf(refused) }).toEqual({
+      status: 429,
+      code: ErrorCode.rateLimited,
+    });
+  });
+
   it('refuses a challenge the server never issued', async () => {
     const { authenticator } = await personWithPasskey();
     const browser = server.browser();

@@ -1,5 +1,8 @@
-import { operationRoute } from '../../adapters/operation-route';
+import { operationRoute, principalOf } from '../../adapters/operation-route';
+import { CEREMONY_TTL_MS } from '../../domain/passkeys/ceremony';
+import { PassportError } from '../../errors';
 import { completeSignIn } from '../../flows/complete-sign-in';
+import { rateLimitKey } from '../../lib/ip';
 import {
   listPasskeys,
   passkeyLogin,
@@ -30,10 +33,20 @@ export const passkeyRegisterRoute = operationRoute(passkeyRegister, {
   at: [['passport', passkeyPaths.registerVerify]],
 });
 
+/** Sign-in challenges one client address may ask for in a challenge's lifetime (each is kept that long). */
+export const PASSKEY_OPTIONS_PER_IP = 100;
+
 export const passkeyLoginOptionsRoute = operationRoute(passkeyLoginOptions, {
   method: 'POST',
   schema: schema.loginOptions,
   at: [['passport', passkeyPaths.loginOptions]],
+  // Anyone may ask, and each challenge is kept in the store: a cap per address keeps a flood from
+  // filling it.
+  principal: async (app, request) => {
+    const asked = await app.store.incr(`passkey:options:${rateLimitKey(request.ip)}`, CEREMONY_TTL_MS);
+    if (asked > PASSKEY_OPTIONS_PER_IP) throw new PassportError('rateLimited');
+    return principalOf(request);
+  },
 });
 
 export const passkeyLoginRoute = operationRoute(passkeyLogin, {
