@@ -637,7 +637,15 @@ const migrations: Record<string, Migration> = {
   '0021_session_verified_at': {
     async up(db: Kysely<unknown>) {
       // It may run again (SQLite migrations are not one transaction): add the column only when missing.
-      const sessions = (await db.introspection.getTables()).find((table) => table.name === 'sessions');
+      // On PostgreSQL the introspection lists every schema of the database: read this schema's table (a
+      // deployment's DATABASE_SCHEMA beside another's `sessions` would otherwise skip the column).
+      const schema =
+        db.getExecutor().adapter instanceof PostgresAdapter
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const sessions = (await db.introspection.getTables()).find(
+        (table) => table.name === 'sessions' && (schema === undefined || table.schema === schema),
+      );
       if (sessions?.columns.some((column) => column.name === 'verified_at')) return;
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
