@@ -146,6 +146,29 @@ export interface Config {
    * 07700 900000–900999) are accepted as mobiles: on a loopback PUBLIC_ORIGIN only (development).
    */
   fictionalNumbers: boolean;
+  /** Passkeys (docs/factors.md): the relying party and the origins a ceremony may come from. */
+  passkeys: PasskeyConfig;
+}
+
+/**
+ * The WebAuthn relying party. A passkey is bound to `rpId`: every origin whose host is `rpId` or a
+ * subdomain of it may use it, so `example.com` serves `www.example.com`, `sso.example.com` and
+ * `app.example.com` alike.
+ */
+export interface PasskeyConfig {
+  /**
+   * PASSKEY_RP_ID, default COOKIE_DOMAIN (without its dot) when set, else PUBLIC_ORIGIN's host: a
+   * registrable domain that PUBLIC_ORIGIN's host ends with. Changing it later orphans every passkey.
+   */
+  rpId: string;
+  /** The name the browser shows while it asks: APP_NAME. */
+  rpName: string;
+  /**
+   * PASSKEY_ORIGINS: comma-separated origins a ceremony may come from, each on `rpId` or a subdomain
+   * of it. Default: PUBLIC_ORIGIN and every ALLOWED_ORIGINS / app origin on `rpId` (the SSO_HOST's
+   * among them).
+   */
+  origins: string[];
 }
 
 /** A scope a deployment declares for third-party apps, with what the consent page says about it. */
@@ -335,6 +358,13 @@ export const EnvSchema = Type.Object({
   POW_DIFFICULTY: Type.Optional(
     Type.Union([Type.Literal('default'), Type.Literal('test')], { description: 'default or test' }),
   ),
+  PASSKEY_RP_ID: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)*$',
+      description: 'a lower-case host name such as example.com',
+    }),
+  ),
+  PASSKEY_ORIGINS: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -370,6 +400,35 @@ function trustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true;
   if (/^[0-9]+$/.test(value)) return Number(value);
   return value;
+}
+
+/** Whether `host` is `rpId` or a subdomain of it: where a passkey of `rpId` may be used. */
+export const onRelyingParty = (host: string, rpId: string) => host === rpId || host.endsWith(`.${rpId}`);
+
+/** The relying party and its origins (PasskeyConfig), checked against each other. */
+function passkeyConfig(
+  e: Env,
+  publicOrigin: string,
+  allowedOrigins: string[],
+  appName: string,
+): PasskeyConfig {
+  const publicHost = new URL(publicOrigin).hostname;
+  const rpId = e.PASSKEY_RP_ID ?? e.COOKIE_DOMAIN?.replace(/^\./, '') ?? publicHost;
+  if (!onRelyingParty(publicHost, rpId))
+    throw new ConfigError(
+      'PASSKEY_RP_ID',
+      `"${rpId}" is not ${publicHost} nor a parent domain of it: passkeys would not work at PUBLIC_ORIGIN`,
+    );
+  const given = origins('PASSKEY_ORIGINS', e.PASSKEY_ORIGINS);
+  for (const value of given)
+    if (!onRelyingParty(new URL(value).hostname, rpId))
+      throw new ConfigError('PASSKEY_ORIGINS', `${value} is not on ${rpId} or a subdomain of it`);
+  const candidates = given.length > 0 ? given : [publicOrigin, ...allowedOrigins];
+  return {
+    rpId,
+    rpName: appName,
+    origins: [...new Set(candidates.filter((value) => onRelyingParty(new URL(value).hostname, rpId)))],
+  };
 }
 
 /** The shortest idle timeout honoured: five times the interval at which a session's last use is written. */
@@ -534,6 +593,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
     auditRetentionDays: Number(e.AUDIT_RETENTION_DAYS ?? 365),
     openAuth: openAuthConfig(e),
+    passkeys: passkeyConfig(e, publicOrigin, allowedOrigins, e.APP_NAME ?? 'Portico'),
   };
 }
 

@@ -115,6 +115,16 @@ export {
   useUpdateOrganisation,
   useUpdateRole,
 } from './organisations/use-organisation';
+export {
+  passkeysQueryKey,
+  passkeysQueryOptions,
+  usePasskeyAutofill,
+  usePasskeySignIn,
+  usePasskeys,
+  useRegisterPasskey,
+  useRemovePasskey,
+  useRenamePasskey,
+} from './passkeys/use-passkeys';
 export { hasPasswordQueryOptions, useHasPassword } from './password/has-password-query';
 export {
   useChangePassword,

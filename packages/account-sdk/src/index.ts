@@ -14,6 +14,7 @@ export * from './calls/legacy';
 export * from './calls/login';
 export * from './calls/mobile';
 export * from './calls/open';
+export * from './calls/passkeys';
 export * from './calls/password';
 export * from './calls/profile';
 export * from './calls/qrcode';

@@ -15,6 +15,7 @@ import type {
   Caller,
   CallerOf,
   CallerSpec,
+  OneTimeValues,
   Operation,
   OperationContext,
   ProvenContact,
@@ -56,6 +57,24 @@ const NO_GATE: RequestGate = {
 export interface InvokeOptions {
   /** The outbound gate for the request (its challenge pass, address and device). */
   gate?: RequestGate;
+}
+
+/**
+ * The store's single-use values for an operation (OneTimeValues): the keys it declares taken before the
+ * transaction, what it puts written after the commit.
+ */
+function oneTimeValues(op: Operation, taken: Map<string, string | null>) {
+  const puts: [key: string, value: string, ttlMs: number][] = [];
+  const values: OneTimeValues = {
+    put: (key, value, ttlMs) => void puts.push([key, value, ttlMs]),
+    take(key) {
+      if (!taken.has(key)) throw new Error(`${op.name} takes ${key}, which its \`takes\` does not name`);
+      const value = taken.get(key) ?? null;
+      taken.delete(key);
+      return value;
+    },
+  };
+  return { values, puts };
 }
 
 async function callerFor(
@@ -128,8 +147,15 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   const op = operation as unknown as Operation;
   assertMountable(op);
   const scope = { operation: op.name, open: true };
+  // Single-use store values, taken before the transaction (a refused step-up takes nothing).
+  const taken = new Map<string, string | null>();
+  if (op.takes) {
+    assertStepUp(app, op, principal);
+    for (const key of op.takes(input)) taken.set(key, await app.store.take(key));
+  }
+  const oneTime = oneTimeValues(op, taken);
   try {
-    return await app.db.transaction().execute((tx) =>
+    const output = await app.db.transaction().execute((tx) =>
       operationScope.run(scope, async () => {
         const caller = await callerFor(app, tx, op, input, principal);
         await assertStepUp(app, tx, op, principal);
@@ -147,6 +173,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           gate: options.gate ?? NO_GATE,
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
+          oneTime: oneTime.values,
           newId: randomUUID,
           request,
           emit(event) {
@@ -162,6 +189,9 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         return output;
       }),
     );
+    scope.open = false;
+    for (const [key, value, ttlMs] of oneTime.puts) await app.store.set(key, value, ttlMs);
+    return output;
   } finally {
     scope.open = false;
   }

@@ -637,7 +637,15 @@ const migrations: Record<string, Migration> = {
   '0021_session_verified_at': {
     async up(db: Kysely<unknown>) {
       // It may run again (SQLite migrations are not one transaction): add the column only when missing.
-      const sessions = (await db.introspection.getTables()).find((table) => table.name === 'sessions');
+      // On PostgreSQL the introspection lists every schema of the database: read this schema's table (a
+      // deployment's DATABASE_SCHEMA beside another's `sessions` would otherwise skip the column).
+      const schema =
+        db.getExecutor().adapter instanceof PostgresAdapter
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const sessions = (await db.introspection.getTables()).find(
+        (table) => table.name === 'sessions' && (schema === undefined || table.schema === schema),
+      );
       if (sessions?.columns.some((column) => column.name === 'verified_at')) return;
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
@@ -695,6 +703,36 @@ const migrations: Record<string, Migration> = {
         .addColumn('last_used_at', 'bigint')
         .addColumn('revoked_at', 'bigint')
         .execute();
+   * Passkeys (docs/factors.md): each WebAuthn credential of an account, and the account's user handle,
+   * random (no personal data) and the same for all its passkeys.
+   */
+  '0024_passkeys': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('passkey_user_handles')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('handle', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('passkeys')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('transports', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('device_type', 'text', (c) => c.notNull())
+        .addColumn('backed_up', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('aaguid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('passkeys_user').ifNotExists().on('passkeys').column('user_id').execute();
     },
   },
 };

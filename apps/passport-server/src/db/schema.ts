@@ -166,6 +166,38 @@ export interface LinkedIdentitiesTable {
   last_used_at: Millis | null;
 }
 
+/** An account's WebAuthn user handle (migration 0022): random, one per account, no personal data. */
+export interface PasskeyUserHandlesTable {
+  user_id: string;
+  /** base64url of 32 random bytes. */
+  handle: string;
+  created_at: Millis;
+}
+
+/** A passkey (migration 0022): one WebAuthn credential of an account. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url, as the authenticator made it. */
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  /** The signature counter last seen; 0 for authenticators that keep none. */
+  counter: number;
+  /** JSON list of the transports the browser reported (internal, hybrid, usb, …). */
+  transports: Generated<string>;
+  /** `singleDevice` or `multiDevice` (synced). */
+  device_type: string;
+  /** Whether the credential is backed up (synced) now: 0 or 1, updated at each use. */
+  backed_up: number;
+  /** The authenticator's model (AAGUID), all zeros when it does not say. */
+  aaguid: string;
+  /** The person's name for it. */
+  name: string;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
 /** An organisation (migration 0012). */
 export interface SubjectsTable {
   id: string;
@@ -401,6 +433,8 @@ export interface Database {
   store_entries: StoreEntriesTable;
   legal_documents: LegalDocumentsTable;
   linked_identities: LinkedIdentitiesTable;
+  passkeys: PasskeysTable;
+  passkey_user_handles: PasskeyUserHandlesTable;
   subjects: SubjectsTable;
   deputies: DeputiesTable;
   roles: RolesTable;
@@ -448,3 +482,4 @@ export type SessionRow = Selectable<SessionsTable>;
 export type SubjectRow = Selectable<SubjectsTable>;
 export type DeputyRow = Selectable<DeputiesTable>;
 export type RoleRow = Selectable<RolesTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;

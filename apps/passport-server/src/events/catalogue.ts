@@ -1,6 +1,7 @@
 import { accountEvents } from './catalogue/account';
 import { operatorEvents } from './catalogue/operator';
 import { managerEvents, organisationEvents } from './catalogue/organisation';
+import { passkeyEvents } from './catalogue/passkey';
 import type { DataOf, EventDefinition, EventMap } from './define';
 
 /**
@@ -9,6 +10,7 @@ import type { DataOf, EventDefinition, EventMap } from './define';
  */
 export const EVENT_DEFINITIONS = [
   ...accountEvents,
+  ...passkeyEvents,
   ...organisationEvents,
   ...managerEvents,
   ...operatorEvents,

@@ -23,7 +23,8 @@ export type SignInProof =
   | 'totp'
   | 'recoveryCode'
   /** …with a factor registered later (its name is not a proof of its own yet). */
-  | 'factor';
+  | 'factor'
+  | 'passkey';
 
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
@@ -62,6 +63,9 @@ export async function completeSignIn(
     // A QR sign-in was confirmed on a signed-in phone with the number this browser showed: the second
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
+    // A passkey with user verification is two factors in one (a device and its lock), and phishing
+    // resistant: it is the stronger second verification itself (docs/factors.md).
+    options.proof === 'passkey' ||
     (options.proof === 'session' && request.session?.userId === user.id);
   // The account's factors beyond its mobile (src/domain/factors): an account without a mobile is
   // verified by them, and an account with one is offered them beside the SMS code.

@@ -45,6 +45,7 @@ import {
 } from './web/identifiers';
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
+import { PASSKEY_ROUTES } from './web/passkeys';
 import {
   apiKeyCreateRoute,
   apiKeyListRoute,
@@ -138,6 +139,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   accountVerify,
   accountSet,
   ...THIRD_PARTY_ROUTES,
+  // Passkeys (docs/factors.md).
+  ...PASSKEY_ROUTES,
   // QR sign-in (#15)
   qrGet,
   qrCheck,

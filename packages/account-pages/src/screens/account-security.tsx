@@ -20,6 +20,7 @@ import { CodeType } from '@portico/account-sdk/protocol';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { isCode, isEmail, isMobile } from '../forms/validate';
+import { PasskeysSection } from '../passkeys/passkeys-section';
 import { type SecurityT, useSecurityT } from './account-security.messages';
 import { AuthenticatorSection } from './authenticator-section';
 import { RecoveryCodesSection } from './recovery-codes-section';
@@ -469,6 +470,7 @@ export function AccountSecurity({ account }: { account: AccountInfo }) {
       <UsernameSection t={t} account={account} />
       <AuthenticatorSection />
       <RecoveryCodesSection />
+      <PasskeysSection />
     </div>
   );
 }

@@ -271,6 +271,25 @@ export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorizati
   [1706, 'OPEN_APP_LIMIT', 200],
 ]);
 
+/**
+ * Passkeys (docs/factors.md): a WebAuthn ceremony the server refuses answers 400 with the reason (its
+ * challenge unknown, expired or used; an origin or relying party not this site's; a signature counter
+ * that went back, a sign of a cloned authenticator; a proof that does not verify); managing them
+ * answers 200 with the envelope's code.
+ */
+export const passkeyErrors = /* @__PURE__ */ defineErrorRange('Passkeys', 2200, 2249, [
+  [2201, 'PASSKEY_CHALLENGE_INVALID', 400],
+  [2202, 'PASSKEY_ORIGIN_MISMATCH', 400],
+  [2203, 'PASSKEY_RP_MISMATCH', 400],
+  [2204, 'PASSKEY_COUNTER_REGRESSED', 400],
+  [2205, 'PASSKEY_VERIFICATION_FAILED', 400],
+  [2206, 'PASSKEY_UNKNOWN', 400],
+  [2207, 'PASSKEY_NOT_FOUND', 200],
+  [2208, 'PASSKEY_LAST_WAY_IN', 200],
+  [2209, 'PASSKEY_ALREADY_REGISTERED', 200],
+  [2210, 'PASSKEY_LIMIT_REACHED', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -286,6 +305,7 @@ export const ERROR_RANGES = [
   secondVerifyErrors,
   cancelErrors,
   waitlistErrors,
+  passkeyErrors,
   openAuthErrors,
   factorErrors,
   managementErrors,
@@ -308,6 +328,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     profileErrors.codes,
     cancelErrors.codes,
     waitlistErrors.codes,
+    passkeyErrors.codes,
     openAuthErrors.codes,
     factorErrors.codes,
     managementErrors.codes,
@@ -324,6 +345,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof profileErrors.codes &
   typeof cancelErrors.codes &
   typeof waitlistErrors.codes &
+  typeof passkeyErrors.codes &
   typeof openAuthErrors.codes &
   typeof factorErrors.codes &
   typeof managementErrors.codes;

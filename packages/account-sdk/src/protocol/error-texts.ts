@@ -17,6 +17,7 @@ import {
   identifierErrors,
   managementErrors,
   openAuthErrors,
+  passkeyErrors,
   passwordErrors,
   profileErrors,
   protocolErrors,
@@ -267,6 +268,31 @@ const waitlistErrorTexts = /* @__PURE__ */ defineErrorTexts(waitlistErrors, {
   WAITLIST_ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account exists: sign in instead'],
 });
 
+const passkeyErrorTexts = /* @__PURE__ */ defineErrorTexts(passkeyErrors, {
+  PASSKEY_CHALLENGE_INVALID: [
+    '通行密钥请求已过期或已使用，请重试',
+    'This passkey request expired or was used: try again',
+  ],
+  PASSKEY_ORIGIN_MISMATCH: ['通行密钥来自其他网站，已拒绝', 'The passkey answer came from another site'],
+  PASSKEY_RP_MISMATCH: ['该通行密钥不属于本网站', 'This passkey belongs to another site'],
+  PASSKEY_COUNTER_REGRESSED: [
+    '该通行密钥可能已被复制，已拒绝登录',
+    'This passkey may have been copied: the sign-in was refused',
+  ],
+  PASSKEY_VERIFICATION_FAILED: ['通行密钥验证失败', 'The passkey could not be verified'],
+  PASSKEY_UNKNOWN: [
+    '找不到这个通行密钥，请换一种方式登录',
+    'This passkey is not registered here: sign in another way',
+  ],
+  PASSKEY_NOT_FOUND: ['找不到该通行密钥', 'No such passkey'],
+  PASSKEY_LAST_WAY_IN: [
+    '这是唯一的登录方式，无法删除',
+    'This is your only way to sign in: add another before removing it',
+  ],
+  PASSKEY_ALREADY_REGISTERED: ['该设备已添加过通行密钥', 'This device already has a passkey here'],
+  PASSKEY_LIMIT_REACHED: ['通行密钥数量已达上限', 'You have as many passkeys as allowed'],
+});
+
 const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
   OPEN_INTERACTION_EXPIRED: [
     '授权请求已过期，请回到应用重新发起',
@@ -325,6 +351,7 @@ export const ERROR_TEXTS = [
   secondVerifyErrorTexts,
   cancelErrorTexts,
   waitlistErrorTexts,
+  passkeyErrorTexts,
   openAuthErrorTexts,
   factorErrorTexts,
   managementErrorTexts,

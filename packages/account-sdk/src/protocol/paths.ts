@@ -131,6 +131,21 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
  */
 export const thirdPartyPaths = /* @__PURE__ */ family('/passport/auth/', ['providers']);
 
+/**
+ * Portico's passkey paths (the spec names none; docs/factors.md): registering one from a signed-in
+ * session, signing in with one, and the account's list. Outside `paths`, so only the pages that call
+ * them carry them.
+ */
+export const passkeyPaths = /* @__PURE__ */ family('/passport/passkey/', [
+  'register/options',
+  'register/verify',
+  'login/options',
+  'login/verify',
+  'list',
+  'rename',
+  'remove',
+]);
+
 /** The mobile family, under /passport/mobile. */
 export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [
   'send_code',

@@ -376,6 +376,58 @@ export interface ThirdPartyAccountsData {
   can_unbind: Record<string, boolean>;
 }
 
+/** A passkey of the signed-in account (docs/factors.md). */
+export interface PasskeyData {
+  id: string;
+  name: string;
+  /** `multiDevice`: synced between the person's devices (a password manager, a platform account). */
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: boolean;
+  transports: string[];
+  /** Ms since the epoch. */
+  created_at: number;
+  /** Ms since the epoch, or null while it was never used to sign in. */
+  last_used_at: number | null;
+}
+
+/** The account's passkeys, oldest first. */
+export interface PasskeyListData {
+  passkeys: PasskeyData[];
+}
+
+/**
+ * A ceremony's options, as the server generated them for `navigator.credentials`
+ * (`PublicKeyCredentialCreationOptionsJSON` or `…RequestOptionsJSON`); its challenge is single use.
+ */
+export interface PasskeyOptionsData {
+  options: { challenge: string; [key: string]: unknown };
+  /** Seconds the challenge stays usable. */
+  expires_in: number;
+}
+
+export interface PasskeyRemovedData {
+  /** The removed passkey's id. */
+  removed: string;
+}
+
+export interface PasskeyRegisterPayload extends Extra {
+  /** The `RegistrationResponseJSON` the browser answered, as JSON. */
+  credential: string;
+  /** The person's name for it (up to 64 characters). */
+  name?: string;
+}
+export interface PasskeyLoginPayload extends Extra {
+  /** The `AuthenticationResponseJSON` the browser answered, as JSON. */
+  credential: string;
+}
+export interface PasskeyRenamePayload extends Extra {
+  id: string;
+  name: string;
+}
+export interface PasskeyRemovePayload extends Extra {
+  id: string;
+}
+
 export interface RegisterByEmailPayload extends Extra {
   email: string;
   password?: string;
