@@ -65,7 +65,9 @@ export default defineConfig({
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 130_750,
+      // 131.25 KB with both, factors and passkeys (measured 131.10 KB): each grew the vendor chunk's
+      // shared exports and the code tables.
+      budgetBytes: 131_250,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -150,7 +150,8 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   // Single-use store values, taken before the transaction (a refused step-up takes nothing).
   const taken = new Map<string, string | null>();
   if (op.takes) {
-    assertStepUp(app, op, principal);
+    // Outside the transaction: a refused step-up reads the account's ways through the app's handle.
+    await assertStepUp(app, app.db, op, principal);
     for (const key of op.takes(input)) taken.set(key, await app.store.take(key));
   }
   const oneTime = oneTimeValues(op, taken);

@@ -703,6 +703,9 @@ const migrations: Record<string, Migration> = {
         .addColumn('last_used_at', 'bigint')
         .addColumn('revoked_at', 'bigint')
         .execute();
+    },
+  },
+  /**
    * Passkeys (docs/factors.md): each WebAuthn credential of an account, and the account's user handle,
    * random (no personal data) and the same for all its passkeys.
    */
