@@ -6,6 +6,7 @@ import { assertHolds } from '../access/statement';
 import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
 import { actorIn } from '../domain/organisations/actors';
+import { browserSessions, type SignInProven } from '../domain/sessions/browser';
 import { assertVerifiedWithin } from '../domain/sessions/step-up';
 import { createTickets } from '../domain/tickets/tickets';
 import { PassportError } from '../errors';
@@ -41,6 +42,8 @@ export type Principal =
       user: User;
       provenContact?: ProvenContact;
       verifiedAt?: number | null | undefined;
+      /** How a sign-in proved the person (src/flows/complete-sign-in.ts admits it). */
+      signIn?: SignInProven;
     };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
@@ -69,9 +72,12 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-      return principal.provenContact
-        ? { kind: 'person', user: principal.user, provenContact: principal.provenContact }
-        : { kind: 'person', user: principal.user };
+      return {
+        kind: 'person',
+        user: principal.user,
+        ...(principal.provenContact && { provenContact: principal.provenContact }),
+        ...(principal.signIn && { signIn: principal.signIn }),
+      };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
       const subjectId = (operation.subject as (input: unknown) => string)(input);
@@ -138,6 +144,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           gate: options.gate ?? NO_GATE,
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
+          sessions: browserSessions(app, tx, request.browser),
           newId: randomUUID,
           request,
           emit(event) {
@@ -149,7 +156,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         const output = await (
           operation.run as (ctx: OperationContext<CallerOf<S>>, input: Static<I>) => Promise<Static<O>>
         )(ctx as OperationContext<CallerOf<S>>, input);
-        await recordEvents(tx, events, { at, ...request });
+        await recordEvents(tx, events, { at, ip: request.ip, deviceId: request.deviceId });
         return output;
       }),
     );

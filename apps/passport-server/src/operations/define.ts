@@ -7,6 +7,7 @@ import type { Admission, InvitationAdmission } from '../delivery/gate';
 import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
+import type { BrowserSessions, SignInBrowser, SignInProven } from '../domain/sessions/browser';
 import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
 import type { Delivery } from '../plugins/app/delivery';
@@ -49,7 +50,7 @@ export interface ProvenContact {
 /** The caller as the adapter proved it. */
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'person'; user: User; provenContact?: ProvenContact }
+  | { kind: 'person'; user: User; provenContact?: ProvenContact; signIn?: SignInProven }
   | ({ kind: 'identity' } & Actor)
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
@@ -60,6 +61,8 @@ export interface RequestContext {
   ip: string | null;
   /** The device id the request carried (the `did` the SDK sends), when any. */
   deviceId: string | null;
+  /** What the browser presented that a sign-in or a sign-out reads (`ctx.sessions`); routes only. */
+  browser?: SignInBrowser | undefined;
 }
 
 /**
@@ -94,6 +97,11 @@ export interface OperationContext<C extends Caller = Caller> {
    * through `tx`: a ticket spent by a change that fails is not spent.
    */
   readonly tickets: Tickets;
+  /**
+   * The sessions of the browser the request came from, written through `tx`: sign-in and sign-out
+   * operations (the adapter sets or clears the cookies after the commit).
+   */
+  readonly sessions: BrowserSessions;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */
