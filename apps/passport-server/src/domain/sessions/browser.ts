@@ -19,8 +19,8 @@ export interface SignInBrowser {
   did: string | null;
   /** SHA-256 of the device token the browser presented (src/domain/devices), when a well-formed one. */
   deviceToken: string | null;
-  /** The session the browser presented, which a sign-in or a sign-out ends. */
-  session: { id: string; userId: string; verifiedAt: number | null } | null;
+  /** The session the browser presented (its identity, a deputy id or null), which a sign-in or a sign-out ends. */
+  session: { id: string; userId: string; verifiedAt: number | null; deputyId: string | null } | null;
 }
 
 /** How the credential of a sign-in was proven (flows/complete-sign-in). */
@@ -77,7 +77,9 @@ export function browserOf(app: FastifyInstance, request: FastifyRequest): SignIn
     fingerprint: clip(query.verifyFp, 128),
     did: clip(query.did, 64),
     deviceToken: app.devices.presented(request),
-    session: session ? { id: session.id, userId: session.userId, verifiedAt: session.verifiedAt } : null,
+    session: session
+      ? { id: session.id, userId: session.userId, verifiedAt: session.verifiedAt, deputyId: session.deputyId }
+      : null,
   };
 }
 
