@@ -8,6 +8,7 @@ import type { OpenedSignIn, SignInProof } from '../domain/sessions/browser';
 import type { Session } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
+import type { Operation } from '../operations/define';
 import { signIn } from '../operations/sign-in/sign-in';
 
 export type { SignInProof } from '../domain/sessions/browser';
@@ -73,6 +74,32 @@ export function finishSignIn(
   return app.sessions.start(request, reply, signedIn.session);
 }
 
+/** A sign-in operation's answer: its cookies handed to the browser, the account. */
+export async function answerSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { output }: { output: OpenedSignIn & { newUser: boolean } },
+) {
+  return accountInfo(finishSignIn(app, request, reply, output), { newUser: output.newUser });
+}
+
+/**
+ * Runs a sign-in operation for the person a flow proved and admitted, and answers the account: for a
+ * route that is no operation route (the app family's /Login) and the flows that sign in at their end.
+ */
+export async function signInThrough<O extends Operation>(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: O,
+  input: unknown,
+  principal: Principal,
+) {
+  const output = await invoke(app, operation, input, principal, requestOf(app, request));
+  return answerSignIn(app, request, reply, { output: output as OpenedSignIn & { newUser: boolean } });
+}
+
 /**
  * Ends a sign-in whose credential the flow proved: admitted, written by the `account.sign_in`
  * operation (to `identity`, a deputy id, when given; default the personal one), handed to the browser.
@@ -86,12 +113,5 @@ export async function completeSignIn(
 ) {
   const { identity, ...how } = options;
   const principal = await admitSignIn(app, request, user, how);
-  const signedIn = await invoke(
-    app,
-    signIn,
-    identity === undefined ? {} : { identity },
-    principal,
-    requestOf(app, request),
-  );
-  return accountInfo(finishSignIn(app, request, reply, signedIn), { newUser: options.newUser });
+  return signInThrough(app, request, reply, signIn, identity === undefined ? {} : { identity }, principal);
 }
