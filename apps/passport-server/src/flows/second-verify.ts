@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../adapters/invoke';
 import { clientLaneOf } from '../domain/codes/codes';
 import { pendingSignIn, takePendingSignIn } from '../domain/second-verify/pending';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
 import { CodeType } from '../protocol';
-import { completeSignIn } from './complete-sign-in';
+import { admitSignIn } from './complete-sign-in';
 
 /**
  * Second verification (spec §4, §8; issue 4 item 4). A sign-in whose credential was right, for an
@@ -41,17 +42,17 @@ export async function sendSecondVerifyCode(
 }
 
 /**
- * `sms_login_continue`: the code for the pending sign-in's mobile (type 24) finishes it. A wrong code
- * counts against the code's 5 guesses and leaves the key alive; the right one spends the code, then
- * the key (of concurrent continuations one wins), and signs in with a new token as an SMS code sign-in
- * to the account's own mobile, which remembers the device.
+ * `sms_login_continue`, before its operation (src/operations/sign-in/credentials.ts): the code for the
+ * pending sign-in's mobile (type 24) proves it. A wrong code counts against the code's 5 guesses and
+ * leaves the key alive; the right one spends the code, then the key (of concurrent continuations one
+ * wins); the operation signs in with a new token as an SMS code sign-in to the account's own mobile,
+ * which remembers the device.
  */
-export async function continueSignIn(
+export async function proveSecondVerify(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   input: { smsCodeKey: string; code: string },
-) {
+): Promise<Principal> {
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
   const risk = { target: `mobile:${pending.mobile}` };
   await app.risk.require(request, 'signIn', risk);
@@ -76,5 +77,5 @@ export async function continueSignIn(
     .executeTakeFirst();
   // The account lost or changed its mobile meanwhile: the code proved a number that is no longer its.
   if (!user || user.mobile !== pending.mobile) throw new PassportError('ticketInvalid');
-  return completeSignIn(app, request, reply, user, { newUser: false, proof: 'mobileCode' });
+  return admitSignIn(app, request, user, { newUser: false, proof: 'mobileCode' });
 }

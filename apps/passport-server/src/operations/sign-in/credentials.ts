@@ -5,6 +5,8 @@ import {
   PasswordLoginBody,
   SmsLoginBody,
 } from '../../schemas/login';
+import { QrTokenBody } from '../../schemas/qr';
+import { SmsLoginContinueBody } from '../../schemas/second-verify';
 import { caller, defineOperation } from '../define';
 import { SignedIn, signInWithin } from './sign-in';
 
@@ -39,3 +41,9 @@ export const signInByMobileCode = credentialSignIn('account.sign_in.mobile_code'
 
 /** email/code_login: an e-mail code (registers a new address first). */
 export const signInByEmailCode = credentialSignIn('account.sign_in.email_code', EmailCodeLoginBody);
+
+/** sms_login_continue: the SMS code of a sign-in that answered SECOND_VERIFY; remembers the device. */
+export const signInBySecondVerify = credentialSignIn('account.sign_in.second_verify', SmsLoginContinueBody);
+
+/** web_login: the browser that created a QR code redeems it once a signed-in phone confirmed it. */
+export const signInByQr = credentialSignIn('account.sign_in.qr', QrTokenBody);
