@@ -5,6 +5,8 @@ import { CANCEL_TICKET_PURPOSE } from '../src/domain/cancellation/cancellation';
 import { createTickets } from '../src/domain/tickets/tickets';
 import { confirmCancellation } from '../src/operations/account/cancellation';
 import { updateUserInfo } from '../src/operations/account/profile';
+import { signIn } from '../src/operations/sign-in/sign-in';
+import { signOut } from '../src/operations/sign-in/sign-out';
 import { signInBySms } from './support/flows';
 import { startServer, type TestServer } from './support/server';
 
@@ -111,5 +113,64 @@ describe('the cancellation', () => {
       errorName: 'cancelNotPending',
     });
     expect(await eventsOf(as.user.id, 'account.cancellation_abandoned')).toHaveLength(1);
+  });
+});
+
+describe('the sign-in operations', () => {
+  const browserOf = (session: { id: string; userId: string } | null) => ({
+    ip: '10.9.8.7',
+    deviceId: null,
+    browser: {
+      ip: '10.9.8.7',
+      userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Chrome/140.0',
+      fingerprint: null,
+      did: null,
+      deviceToken: null,
+      session: session && { ...session, verifiedAt: null, deputyId: null },
+    },
+  });
+  const sessionsOf = (userId: string) =>
+    server.app.db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute();
+
+  it('write the session, the device and account.signed_in together, for the browser the adapter hands over', async () => {
+    const as = await person();
+    const before = await sessionsOf(as.user.id);
+    const proven = { ...as, signIn: { proof: 'password' as const, newUser: false } };
+    const signedIn = await invoke(server.app, signIn, {}, proven, browserOf(null));
+    expect(signedIn.newUser).toBe(false);
+    expect(signedIn.device.known).toBe(false);
+    expect(await sessionsOf(as.user.id)).toHaveLength(before.length + 1);
+    expect((await eventsOf(as.user.id, 'account.signed_in')).at(-1)).toEqual({
+      data: JSON.stringify({ method: 'password', newDevice: true }),
+      ip: '10.9.8.7',
+    });
+    // Signing out ends the session the browser presented, with its event, in one transaction.
+    const id = signedIn.session.session.id;
+    const ended = await invoke(
+      server.app,
+      signOut,
+      {},
+      { kind: 'anonymous' },
+      browserOf({ id, userId: as.user.id }),
+    );
+    expect(ended).toEqual({ signedOut: true });
+    expect(await sessionsOf(as.user.id)).toHaveLength(before.length);
+    expect(await eventsOf(as.user.id, 'account.session_revoked')).toEqual([
+      { data: JSON.stringify({ reason: 'signed_out' }), ip: '10.9.8.7' },
+    ]);
+  });
+
+  it('sign nobody in without a browser or without the sign-in an adapter proved, and record nothing', async () => {
+    const as = await person();
+    const before = await eventsOf(as.user.id, 'account.signed_in');
+    const proven = { ...as, signIn: { proof: 'password' as const, newUser: false } };
+    await expect(invoke(server.app, signIn, {}, proven)).rejects.toThrow(/no browser/);
+    await expect(invoke(server.app, signIn, {}, as, browserOf(null))).rejects.toThrow(/proved/);
+    expect(await eventsOf(as.user.id, 'account.signed_in')).toEqual(before);
+    // Without a session to end, a sign-out changes nothing and records nothing.
+    expect(await invoke(server.app, signOut, {}, { kind: 'anonymous' }, browserOf(null))).toEqual({
+      signedOut: false,
+    });
+    expect(await eventsOf(as.user.id, 'account.session_revoked')).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { assertHolds } from '../access/statement';
 import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
 import { actorIn } from '../domain/organisations/actors';
+import { browserSessions, type SignInProven } from '../domain/sessions/browser';
 import { assertVerifiedWithin } from '../domain/sessions/step-up';
 import { createTickets } from '../domain/tickets/tickets';
 import { PassportError } from '../errors';
@@ -42,8 +43,10 @@ export type Principal =
       user: User;
       provenContact?: ProvenContact;
       verifiedAt?: number | null | undefined;
+      /** How a sign-in proved the person (src/flows/complete-sign-in.ts admits it). */
+      signIn?: SignInProven;
     }
-  /** A management API key the adapter found usable (src/adapters/management-route.ts). */
+  /** A management API key the adapter found usable (src/routes/management/index.ts). */
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
@@ -90,9 +93,12 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-      return principal.provenContact
-        ? { kind: 'person', user: principal.user, provenContact: principal.provenContact }
-        : { kind: 'person', user: principal.user };
+      return {
+        kind: 'person',
+        user: principal.user,
+        ...(principal.provenContact && { provenContact: principal.provenContact }),
+        ...(principal.signIn && { signIn: principal.signIn }),
+      };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
       const subjectId = (operation.subject as (input: unknown) => string)(input);
@@ -175,6 +181,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
           oneTime: oneTime.values,
+          sessions: browserSessions(app, tx, request.browser),
           newId: randomUUID,
           request,
           emit(event) {
@@ -186,7 +193,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         const output = await (
           operation.run as (ctx: OperationContext<CallerOf<S>>, input: Static<I>) => Promise<Static<O>>
         )(ctx as OperationContext<CallerOf<S>>, input);
-        await recordEvents(tx, events, { at, ...request });
+        await recordEvents(tx, events, { at, ip: request.ip, deviceId: request.deviceId });
         return output;
       }),
     );

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { User } from '../db/schema';
-import { eventContextOf } from '../events/record';
 import type { CallerSpec, Operation, RequestGate } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
 import { assertMountable, invoke, type Principal } from './invoke';
+import { requestOf } from './request';
 
 /**
  * Mounts an operation on today's path families as a flow route: the operation's input schema is the
@@ -78,18 +78,11 @@ export function operationRoute<
     at: route.at,
     run: async (app, request, reply) => {
       if (route.check && request.session) await route.check(app, request, request.session.user);
-      // Where the request came from, read as the flows' own events read it.
-      const { ip = null, deviceId = null } = eventContextOf(app, request);
       const input = inputOf(request);
       const principal = route.principal ? await route.principal(app, request, input) : principalOf(request);
-      const output = await invoke(
-        app,
-        operation,
-        input,
-        principal,
-        { ip, deviceId },
-        { gate: gateFor(app, request) },
-      );
+      const output = await invoke(app, operation, input, principal, requestOf(app, request), {
+        gate: gateFor(app, request),
+      });
       if (route.after) return route.after(app, request, reply, { output, principal });
       return route.output ? route.output(output) : output;
     },

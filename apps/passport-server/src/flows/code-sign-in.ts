@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../adapters/invoke';
 import type { User } from '../db/schema';
 import { emailOf, mobileOf } from '../domain/accounts/targets';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
 import { SIGN_IN_PURPOSES } from '../lib/purposes';
+import { signInByEmailCode, signInByMobileCode } from '../operations/sign-in/credentials';
 import { CodeType } from '../protocol';
-import { completeSignIn } from './complete-sign-in';
+import { admitSignIn, signInThrough } from './complete-sign-in';
 
 /** The code sign-ins: which channel, which purposes they consume, whether they may create an account. */
 export const CODE_SIGN_INS = {
@@ -45,16 +47,20 @@ export const CODE_SIGN_INS = {
 
 export type CodeSignInKind = keyof typeof CODE_SIGN_INS;
 
-/** Signs in (or up) with a one-time code bound to its purpose and target. */
-export async function codeSignIn(
+/**
+ * Proves a code sign-in (or sign-up), before its operation (src/operations/sign-in/credentials.ts) and
+ * outside its transaction: the code is bound to its purpose and target, checked in the lane of the
+ * request's device under the risk rules; a new account for the contact is made once it is proven;
+ * then second verification.
+ */
+export async function proveCode(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   kind: CodeSignInKind,
   input: { to: string; code: string; type: number | undefined },
   /** Runs once the code is proven and the account known, before the sign-in ends (a third-party link). */
   onProven?: (user: User) => Promise<void>,
-) {
+): Promise<Principal> {
   const { channel, allowed, fallback, register } = CODE_SIGN_INS[kind];
   const target = channel === 'mobile' ? mobileOf(app, input.to) : emailOf(input.to);
   const purpose = input.type ?? fallback;
@@ -83,9 +89,25 @@ export async function codeSignIn(
     const user = await app.accounts.find(identifier);
     if (!user) throw new PassportError('accountNotFound');
     await onProven?.(user);
-    return completeSignIn(app, request, reply, user, { newUser: false, proof });
+    return admitSignIn(app, request, user, { newUser: false, proof });
   }
   const { user, created } = await app.accounts.findOrCreate(identifier);
   await onProven?.(user);
-  return completeSignIn(app, request, reply, user, { newUser: created, proof });
+  return admitSignIn(app, request, user, { newUser: created, proof });
+}
+
+/** A code sign-in outside an operation route (the sso and open rows, a third-party link): proven, signed in. */
+export async function codeSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: CodeSignInKind,
+  input: { to: string; code: string; type: number | undefined },
+  onProven?: (user: User) => Promise<void>,
+) {
+  const principal = await proveCode(app, request, kind, input, onProven);
+  const { to, code, type } = input;
+  return CODE_SIGN_INS[kind].channel === 'mobile'
+    ? signInThrough(app, request, reply, signInByMobileCode, { mobile: to, code, type }, principal)
+    : signInThrough(app, request, reply, signInByEmailCode, { email: to, code, type }, principal);
 }

@@ -1,56 +1,47 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invoke, type Principal } from '../adapters/invoke';
+import { requestOf } from '../adapters/request';
 import type { User } from '../db/schema';
 import { accountInfo } from '../domain/accounts/account-info';
 import { factorsOf } from '../domain/factors/factors';
 import { SECOND_VERIFY_TTL_MS, savePendingSignIn } from '../domain/second-verify/pending';
+import type { OpenedSignIn, SignInProof } from '../domain/sessions/browser';
+import type { Session } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
-import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
+import type { Operation } from '../operations/define';
+import { signIn } from '../operations/sign-in/sign-in';
+
+export type { SignInProof } from '../domain/sessions/browser';
 
 /**
- * How the credential of a sign-in was proven. `session`: the request's own session of the same account,
- * which passed its sign-in's second verification (accepting an invitation signs in again, to the new
- * identity).
+ * How every sign-in ends once its credential is proven, in three steps: `admitSignIn` before the
+ * operation (it reads the device cookie and the store), the operation's transaction
+ * (src/operations/sign-in: the session, the device, `account.signed_in`, one commit), then
+ * `finishSignIn` after it (the cookies). `completeSignIn` runs the three for a flow that proved the
+ * credential itself; the sign-in routes run them as operation routes (src/routes/web/login.ts, …).
  */
-export type SignInProof =
-  | 'password'
-  | 'mobileCode'
-  | 'emailCode'
-  | 'thirdParty'
-  | 'qr'
-  | 'session'
-  /** A second verification answered with a factor of src/domain/factors (flows/second-verify). */
-  | 'totp'
-  | 'recoveryCode'
-  /** …with a factor registered later (its name is not a proof of its own yet). */
-  | 'factor'
-  | 'passkey';
+
+export interface SignInOptions {
+  newUser: boolean;
+  proof: SignInProof;
+}
 
 /**
- * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
- * account, a sign-in by an SMS code to the account's own mobile (it proves the second factor itself),
- * an account without a mobile, or a browser presenting the account's device token signs in (and the
- * device is remembered, its token rotated); anything else answers SECOND_VERIFY (2046) with a fresh single-use `sms_code_key` and the
- * masked mobile (spec §4, §8; flows/second-verify finishes it).
- *
- * The sign-in is one transaction, one commit (one fsync on SQLite at synchronous=FULL): the old session
- * ends, the new one is stored, the device remembered and `account.signed_in` recorded, last (on
- * PostgreSQL the events' lock is held until the commit); the cookies are set once it has committed.
- * The device is read beforehand only when second verification depends on it; otherwise the rotation's
- * own write tells whether the device was new (the event's `newDevice`).
+ * Admits a proven sign-in: a frozen account gets ACCOUNT_FROZEN; a new account, a sign-in by an SMS
+ * code to the account's own mobile (it proves the second factor itself), a QR confirmation, the
+ * request's own session of the same account, an account without a mobile, or a browser presenting the
+ * account's device token signs in; anything else answers SECOND_VERIFY (2046) with a fresh single-use
+ * `sms_code_key` and the masked mobile (spec §4, §8; flows/second-verify finishes it). The device is
+ * read here only when second verification depends on it; otherwise the rotation's own write, in the
+ * operation, tells whether the device was new (the event's `newDevice`).
  */
-export async function completeSignIn(
+export async function admitSignIn(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   user: User,
-  options: {
-    newUser: boolean;
-    proof: SignInProof;
-    /** The organisation identity (a deputy id) the session starts in; default the personal one. */
-    identity?: string;
-  },
-) {
+  options: SignInOptions,
+): Promise<Principal> {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
   const proven =
     !app.config.secondVerify ||
@@ -82,20 +73,58 @@ export async function completeSignIn(
       ...(factors.length > 0 && { methods: [...(user.mobile ? ['sms'] : []), ...factors] }),
     });
   }
-  const { opened, device } = await app.db.transaction().execute(async (tx) => {
-    // A sign-in by the session itself (accepting an invitation) proves nothing new: the step-up's
-    // clock keeps the session's verification time.
-    const opened = await app.sessions.open(tx, request, user.id, options.identity ?? null, {
-      keepVerification: options.proof === 'session',
-    });
-    const device = await app.devices.store(tx, user.id, request);
-    await recordAccountEvent(app, request, tx, {
-      type: 'account.signed_in',
-      userId: user.id,
-      data: { method: options.proof, newDevice: !(remembered ?? device.known) },
-    });
-    return { opened, device };
-  });
-  app.devices.setCookie(reply, device);
-  return accountInfo(app.sessions.start(request, reply, opened), { newUser: options.newUser });
+  return { kind: 'person', user, signIn: { ...options, remembered } };
+}
+
+/** Hands a committed sign-in to the browser: the device and session cookies; the new session. */
+export function finishSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signedIn: OpenedSignIn,
+): Session {
+  app.devices.setCookie(reply, signedIn.device);
+  return app.sessions.start(request, reply, signedIn.session);
+}
+
+/** A sign-in operation's answer: its cookies handed to the browser, the account. */
+export async function answerSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { output }: { output: OpenedSignIn & { newUser: boolean } },
+) {
+  return accountInfo(finishSignIn(app, request, reply, output), { newUser: output.newUser });
+}
+
+/**
+ * Runs a sign-in operation for the person a flow proved and admitted, and answers the account: for a
+ * route that is no operation route (the app family's /Login) and the flows that sign in at their end.
+ */
+export async function signInThrough<O extends Operation>(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: O,
+  input: unknown,
+  principal: Principal,
+) {
+  const output = await invoke(app, operation, input, principal, requestOf(app, request));
+  return answerSignIn(app, request, reply, { output: output as OpenedSignIn & { newUser: boolean } });
+}
+
+/**
+ * Ends a sign-in whose credential the flow proved: admitted, written by the `account.sign_in`
+ * operation (to `identity`, a deputy id, when given; default the personal one), handed to the browser.
+ */
+export async function completeSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  options: SignInOptions & { identity?: string },
+) {
+  const { identity, ...how } = options;
+  const principal = await admitSignIn(app, request, user, how);
+  return signInThrough(app, request, reply, signIn, identity === undefined ? {} : { identity }, principal);
 }

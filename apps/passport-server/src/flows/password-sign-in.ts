@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../adapters/invoke';
 import type { Identifier } from '../domain/accounts/accounts';
 import { chargePasswordGuess, passwordFailureKey } from '../domain/passwords/failures';
 import { normalisePassword } from '../domain/passwords/passwords';
@@ -6,7 +7,8 @@ import type { FailureCharge } from '../domain/risk/risk';
 import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
 import { normaliseEmail, normaliseMobile, normaliseUsername } from '../lib/identifiers';
-import { completeSignIn } from './complete-sign-in';
+import { signInByPassword } from '../operations/sign-in/credentials';
+import { admitSignIn, signInThrough } from './complete-sign-in';
 
 export interface PasswordSignIn {
   password: string;
@@ -50,17 +52,17 @@ function identifierOf(
 }
 
 /**
- * Signs in with a password and one identifier. Unknown account, no password set and wrong password give
- * one answer after one argon2 verify each; failures count per client address and per identifier and address
- * (the temporary lock, on the attacker's side), shared by every path that reaches this flow, so
- * alternating paths buys no guesses.
+ * Proves a password sign-in, before its operation (src/operations/sign-in/credentials.ts) and outside
+ * its transaction: the identifier, the guess charges, the slow hash, second verification. Unknown
+ * account, no password set and wrong password give one answer after one argon2 verify each; failures
+ * count per client address and per identifier and address (the temporary lock, on the attacker's
+ * side), shared by every path that reaches this step, so alternating paths buys no guesses.
  */
-export async function passwordSignIn(
+export async function provePassword(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   body: PasswordSignIn,
-) {
+): Promise<Principal> {
   const { passwords, accounts } = app;
   const password = normalisePassword(body.password);
   const identifier = identifierOf(app, body);
@@ -108,5 +110,16 @@ export async function passwordSignIn(
   if (passwords.needsRehash(user.password_hash)) {
     await accounts.setPasswordHash(user.id, await passwords.hash(password));
   }
-  return completeSignIn(app, request, reply, user, { newUser: false, proof: 'password' });
+  return admitSignIn(app, request, user, { newUser: false, proof: 'password' });
+}
+
+/** A password sign-in outside an operation route (the app family's /Login): proven, then signed in. */
+export async function passwordSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: PasswordSignIn,
+) {
+  const principal = await provePassword(app, request, body);
+  return signInThrough(app, request, reply, signInByPassword, body, principal);
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../adapters/invoke';
 import type { User } from '../db/schema';
 import { userAgentSummary } from '../domain/devices/devices';
 import { placeOf } from '../domain/qr/place';
@@ -19,7 +20,7 @@ import {
   type QrStatusData,
   type QrVerifyScanData,
 } from '../protocol';
-import { completeSignIn } from './complete-sign-in';
+import { admitSignIn, answerSignIn } from './complete-sign-in';
 
 /**
  * QR sign-in (docs/qr-login.md; spec §1, §4, §7; SECURITY.md "QR login").
@@ -255,17 +256,20 @@ export async function confirmQrcodeByTicket(
   return decision;
 }
 
+/** Where a redeemed code's browser goes next (its `next`), for the answer after the sign-in. */
+const redeemed = new WeakMap<FastifyRequest, string>();
+
 /**
- * web_login: the creating browser redeems its confirmed code. Exactly one of concurrent redemptions
- * creates the session (the store's setIfAbsent); the others answer QR_USED. The phone's confirmation
- * with the matched number is the second factor, so no SECOND_VERIFY follows (flows/complete-sign-in).
+ * web_login, before its operation (src/operations/sign-in/credentials.ts): the creating browser redeems
+ * its confirmed code. Exactly one of concurrent redemptions gets the person (the store's setIfAbsent);
+ * the others answer QR_USED. The phone's confirmation with the matched number is the second factor, so
+ * no SECOND_VERIFY follows (flows/complete-sign-in).
  */
-export async function webLogin(
+export async function proveQr(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   token: string,
-) {
+): Promise<Principal> {
   const state = await ownState(app, request, token);
   if (state.status === 'new' || state.status === 'scanned') throw new PassportError('qrNotConfirmed');
   if (state.status !== 'confirmed' || !state.decision) refuseTerminal(state);
@@ -276,6 +280,17 @@ export async function webLogin(
     .where('id', '=', state.decision?.userId ?? '')
     .executeTakeFirst();
   if (!user) throw new PassportError('qrExpired');
-  const account = await completeSignIn(app, request, reply, user, { newUser: false, proof: 'qr' });
-  return { ...account, redirect_url: state.code.next };
+  redeemed.set(request, state.code.next);
+  return admitSignIn(app, request, user, { newUser: false, proof: 'qr' });
+}
+
+/** web_login's answer once the sign-in committed: the account, its cookies, and where to go next. */
+export async function answerQrSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: Parameters<typeof answerSignIn>[3],
+) {
+  const account = await answerSignIn(app, request, reply, done);
+  return { ...account, redirect_url: redeemed.get(request) ?? '/' };
 }

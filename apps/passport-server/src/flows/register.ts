@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { Principal } from '../adapters/invoke';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { policy } from '../domain/passwords/new-password';
 import { PassportError } from '../errors';
+import type { Registered } from '../operations/sign-in/register';
 import { CodeType, EmailCodeType } from '../protocol';
-import { completeSignIn } from './complete-sign-in';
+import { admitSignIn, answerSignIn } from './complete-sign-in';
 
 /** The code purposes a registration ticket may come from, per channel (spec §7: register is type 1). */
 export const REGISTER_PURPOSES: Record<Channel, ReadonlySet<number>> = {
@@ -18,8 +21,6 @@ export interface Registration {
   password: string | undefined;
   /** Create the account without signing in. */
   onlyUser: boolean;
-  /** A checked redirect target to answer with (e-mail register v1). */
-  nextUrl?: string | undefined;
 }
 
 /** A new password checked against the rules, or undefined when the flow took none. */
@@ -33,18 +34,18 @@ function newPassword(
 }
 
 /**
- * Registers with a verify ticket. The password is checked before the ticket is used, so a refused
- * password does not cost the user their verification. ACCOUNT_EXISTS is only ever answered after a
- * valid ticket for that very identifier has been used: without proof of owning the mobile or e-mail,
- * registration tells nobody whether it has an account. A new account signs in directly (its first
- * device is remembered) unless only the account was asked for.
+ * Proves a registration with a verify ticket, before its operation (src/operations/sign-in/register.ts).
+ * The password is checked before the ticket is used, so a refused password does not cost the user
+ * their verification; the slow hash comes after the ticket, so a request without one costs no hash.
+ * ACCOUNT_EXISTS is only ever answered after a valid ticket for that very identifier has been used:
+ * without proof of owning the mobile or e-mail, registration tells nobody whether it has an account. A
+ * new account signs in (its first device is remembered) unless only the account was asked for.
  */
-export async function register(
+export async function proveRegistration(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   r: Registration,
-) {
+): Promise<Principal> {
   const password = await newPassword(app, request, r.password, [r.target]);
   await app.tickets.consume({
     ticket: r.ticket,
@@ -55,24 +56,39 @@ export async function register(
   const hash = password === undefined ? null : await app.passwords.hash(password);
   const user = await app.accounts.create({ kind: r.channel, value: r.target }, hash);
   if (!user) throw new PassportError('accountExists');
-  if (r.onlyUser) return { user_id: user.id, new_user: true as const, signed_in: false as const };
+  if (r.onlyUser) return { kind: 'person', user };
   // The ticket came from a code sent to the channel: that code is the sign-in's proof.
   const proof = r.channel === 'mobile' ? 'mobileCode' : 'emailCode';
-  const account = await completeSignIn(app, request, reply, user, { newUser: true, proof });
-  return { ...account, ...(r.nextUrl === undefined ? {} : { next_url: r.nextUrl }) };
+  return admitSignIn(app, request, user, { newUser: true, proof });
 }
 
 /**
- * `email/register_verify_login`: the code proves the address, as e-mail code login does. An address
- * that has an account is signed in (its password left as it is; an unknown device needs the second
- * verification), a new one is registered with the password.
+ * A registration's answer once committed: the account signed in (its cookies set; with the checked
+ * `next_url` of e-mail register v1), or the new account's id alone.
  */
-export async function registerByEmailCode(
+export async function answerRegistered(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { email: string; type: number | undefined; code: string; password: string },
+  { output }: { output: Static<typeof Registered> },
+  nextUrl?: string,
 ) {
+  if ('registered' in output)
+    return { user_id: output.registered.userId, new_user: true as const, signed_in: false as const };
+  const account = await answerSignIn(app, request, reply, { output: output.signedIn });
+  return { ...account, ...(nextUrl === undefined ? {} : { next_url: nextUrl }) };
+}
+
+/**
+ * `email/register_verify_login`, before its operation: the code proves the address, as e-mail code
+ * login does. An address that has an account is signed in (its password left as it is; an unknown
+ * device needs the second verification), a new one is registered with the password.
+ */
+export async function proveEmailCodeRegistration(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { email: string; type: number | undefined; code: string; password: string },
+): Promise<Principal> {
   const { email } = input;
   const purpose = input.type ?? EmailCodeType.register;
   if (!REGISTER_PURPOSES.email.has(purpose)) throw new PassportError('codeTypeInvalid');
@@ -94,5 +110,5 @@ export async function registerByEmailCode(
     user ??= await app.accounts.find(identifier);
     if (!user) throw new PassportError('accountNotFound');
   }
-  return completeSignIn(app, request, reply, user, { newUser: created, proof: 'emailCode' });
+  return admitSignIn(app, request, user, { newUser: created, proof: 'emailCode' });
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../adapters/invoke';
 import { clientLaneOf } from '../domain/codes/codes';
 import { proveFactor } from '../domain/factors/factors';
 import { pendingSignIn, takePendingSignIn } from '../domain/second-verify/pending';
@@ -6,7 +7,7 @@ import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
 import { CodeType } from '../protocol';
-import { completeSignIn } from './complete-sign-in';
+import { admitSignIn } from './complete-sign-in';
 
 /**
  * Second verification (spec §4, §8; issue 4 item 4). A sign-in whose credential was right, for an
@@ -44,19 +45,18 @@ export async function sendSecondVerifyCode(
 }
 
 /**
- * `sms_login_continue`: the code for the pending sign-in's mobile (type 24) finishes it. A wrong code
- * counts against the code's 5 guesses and leaves the key alive; the right one spends the code, then
- * the key (of concurrent continuations one wins), and signs in with a new token as an SMS code sign-in
- * to the account's own mobile, which remembers the device.
+ * `sms_login_continue`, before its operation (src/operations/sign-in/credentials.ts): the code for the
+ * pending sign-in's mobile (type 24) proves it. A wrong code counts against the code's 5 guesses and
+ * leaves the key alive; the right one spends the code, then the key (of concurrent continuations one
+ * wins); the operation signs in with a new token as an SMS code sign-in to the account's own mobile,
+ * which remembers the device.
  */
-export async function continueSignIn(
+export async function proveSecondVerify(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   input: { smsCodeKey: string; code: string; method?: string | undefined },
-) {
-  if (input.method !== undefined && input.method !== 'sms')
-    return continueWithFactor(app, request, reply, input);
+): Promise<Principal> {
+  if (input.method !== undefined && input.method !== 'sms') return proveWithFactor(app, request, input);
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
   if (!pending.mobile) throw new PassportError('factorUnavailable');
   const risk = { target: `mobile:${pending.mobile}` };
@@ -82,7 +82,7 @@ export async function continueSignIn(
     .executeTakeFirst();
   // The account lost or changed its mobile meanwhile: the code proved a number that is no longer its.
   if (!user || user.mobile !== pending.mobile) throw new PassportError('ticketInvalid');
-  return completeSignIn(app, request, reply, user, { newUser: false, proof: 'mobileCode' });
+  return admitSignIn(app, request, user, { newUser: false, proof: 'mobileCode' });
 }
 
 /**
@@ -91,12 +91,11 @@ export async function continueSignIn(
  * code does. Its guesses are charged to the account's factor budget in this browser's lane; the key is
  * spent only by a right proof.
  */
-async function continueWithFactor(
+async function proveWithFactor(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
   input: { smsCodeKey: string; code: string; method?: string | undefined },
-) {
+): Promise<Principal> {
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
   const method = input.method ?? '';
   const risk = { target: `user:${pending.userId}` };
@@ -118,7 +117,7 @@ async function continueWithFactor(
     .where('id', '=', pending.userId)
     .executeTakeFirst();
   if (!user) throw new PassportError('ticketInvalid');
-  return completeSignIn(app, request, reply, user, {
+  return admitSignIn(app, request, user, {
     newUser: false,
     proof: method === 'totp' ? 'totp' : method === 'recovery_code' ? 'recoveryCode' : 'factor',
   });

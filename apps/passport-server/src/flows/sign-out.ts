@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invoke } from '../adapters/invoke';
+import { requestOf } from '../adapters/request';
 import { PassportError } from '../errors';
-import { recordAccountEvent } from '../events/record';
 import { sendLogoutConfirmation } from '../http/logout-confirmation';
 import { safeRedirect } from '../lib/redirect';
+import { signOut as signOutOperation } from '../operations/sign-in/sign-out';
 
 /**
- * Ends the request's session server side and in the browser; answers the checked `next`. The session's
- * end and its `account.session_revoked` commit together, once.
+ * The sign-out's adapter: the `account.sign_out` operation ends the browser's session with its
+ * `account.session_revoked` (one commit), then the browser's cookies go; answers the checked `next`.
+ * Every logout route of every family comes here; the GET link judges the navigation first.
  */
 export async function signOut(
   app: FastifyInstance,
@@ -14,18 +17,11 @@ export async function signOut(
   reply: FastifyReply,
   next?: unknown,
 ) {
-  const userId = request.session?.userId;
-  if (userId)
-    await app.db.transaction().execute(async (tx) => {
-      await app.sessions.signOut(request, reply, tx);
-      await recordAccountEvent(app, request, tx, {
-        type: 'account.session_revoked',
-        userId,
-        data: { reason: 'signed_out' },
-      });
-    });
-  // Signed out already: the cookies go all the same (a dead session's, a new pre-session id).
-  else await app.sessions.signOut(request, reply);
+  // Signed out already: nothing to end, but the cookies go all the same (a dead session's, a new
+  // pre-session id).
+  if (request.session)
+    await invoke(app, signOutOperation, {}, { kind: 'anonymous' }, requestOf(app, request));
+  app.sessions.forget(request, reply);
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }
 

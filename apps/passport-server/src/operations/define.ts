@@ -7,6 +7,7 @@ import type { Admission, InvitationAdmission } from '../delivery/gate';
 import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
+import type { BrowserSessions, SignInBrowser, SignInProven } from '../domain/sessions/browser';
 import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
 import type { Delivery } from '../plugins/app/delivery';
@@ -49,7 +50,7 @@ export interface ProvenContact {
 /** The caller as the adapter proved it. */
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'person'; user: User; provenContact?: ProvenContact }
+  | { kind: 'person'; user: User; provenContact?: ProvenContact; signIn?: SignInProven }
   | ({ kind: 'identity' } & Actor)
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
@@ -60,6 +61,8 @@ export interface RequestContext {
   ip: string | null;
   /** The device id the request carried (the `did` the SDK sends), when any. */
   deviceId: string | null;
+  /** What the browser presented that a sign-in or a sign-out reads (`ctx.sessions`); routes only. */
+  browser?: SignInBrowser | undefined;
 }
 
 /**
@@ -113,6 +116,11 @@ export interface OperationContext<C extends Caller = Caller> {
   readonly tickets: Tickets;
   /** Single-use values in the store with expiry (src/domain/passkeys/ceremony.ts's challenges). */
   readonly oneTime: OneTimeValues;
+  /**
+   * The sessions of the browser the request came from, written through `tx`: sign-in and sign-out
+   * operations (the adapter sets or clears the cookies after the commit).
+   */
+  readonly sessions: BrowserSessions;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */
@@ -139,7 +147,7 @@ export type Operation<
    * The store keys `run` takes (`ctx.oneTime.take`), read from the input: the adapter takes them, single
    * use, before it opens the transaction (after the step-up check).
    */
-  readonly takes?: (input: Static<I>) => readonly string[];
+  takes?(input: Static<I>): readonly string[];
   readonly emits: readonly EventType[];
   run(ctx: OperationContext<CallerOf<S>>, input: Static<I>): Promise<Static<O>>;
 } & (S extends { kind: 'identity' }

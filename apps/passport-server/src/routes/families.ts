@@ -45,13 +45,13 @@ import {
 } from './web/identifiers';
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
-import { PASSKEY_ROUTES } from './web/passkeys';
 import {
   apiKeyCreateRoute,
   apiKeyListRoute,
   apiKeyRevokeRoute,
   apiKeyRotateRoute,
 } from './web/operator-keys';
+import { PASSKEY_ROUTES } from './web/passkeys';
 import {
   emailChangePassword,
   emailPasswordReset,

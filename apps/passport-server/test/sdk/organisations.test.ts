@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
   type AccountClient,
@@ -12,6 +13,7 @@ import SQLite from 'better-sqlite3';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeIdentity } from '../../src/flows/identity-sign-in';
+import { sha256 } from '../../src/lib/crypto';
 import {
   CodeType,
   defaultStatement,
@@ -407,6 +409,43 @@ describe('signing in as an identity', () => {
     expect(personal.payload.org).toBeUndefined();
     await aff.switchMember(m.client, { to_sec_member_id: m.identity });
     expect((await accountInfo(m.client)).org?.user_identity_id).toBe(m.identity);
+  });
+
+  it('is a sign-in by the session: the switch and its account.signed_in commit together, the step-up time kept', async () => {
+    const boss = await manager();
+    const m = await member(boss, []);
+    const sessionRow = (token: string | undefined) =>
+      server.app.db
+        .selectFrom('sessions')
+        .select(['verified_at', 'deputy_id'])
+        .where('token_hash', '=', sha256(token ?? ''))
+        .executeTakeFirst();
+    const signIns = () =>
+      server.app.db
+        .selectFrom('events')
+        .select(['data', 'actor'])
+        .where('stream', '=', `user:${m.userId}`)
+        .where('type', '=', 'account.signed_in')
+        .orderBy('id')
+        .execute();
+    const verifiedBefore = (await sessionRow(m.browser.session))?.verified_at;
+    expect(verifiedBefore).toBeTypeOf('number');
+    const before = (await signIns()).length;
+    await aff.subjectLogin(m.client, { login_subject_uid: boss.sid, user_identity_id: m.identity });
+    expect(await sessionRow(m.browser.session)).toEqual({
+      verified_at: verifiedBefore,
+      deputy_id: m.identity,
+    });
+    await aff.switchMember(m.client, { to_sec_member_id: '0' });
+    expect(await sessionRow(m.browser.session)).toEqual({ verified_at: verifiedBefore, deputy_id: null });
+    const recorded = (await signIns()).slice(before);
+    expect(recorded.map((row) => JSON.parse(String(row.data)))).toEqual([
+      { method: 'session', newDevice: false },
+      { method: 'session', newDevice: false },
+    ]);
+    // A refused switch signs nobody in and records nothing.
+    await refused(aff.switchMember(m.client, { to_sec_member_id: randomUUID() }), 'subjectNotFound');
+    expect((await signIns()).length).toBe(before + 2);
   });
 
   it('refuses another person’s identity, and one of another subject, as it refuses one that does not exist', async () => {

@@ -44,6 +44,14 @@ export interface Devices {
    * rotation's own write); `setCookie`, after the commit, hands the token to the browser.
    */
   store(db: Kysely<Database>, userId: string, request: FastifyRequest): Promise<StoredDevice>;
+  /** `store` for what the browser presented, as values (src/domain/sessions/browser.ts). */
+  storeFor(
+    db: Kysely<Database>,
+    userId: string,
+    browser: { deviceToken: string | null; userAgent: string | null },
+  ): Promise<StoredDevice>;
+  /** SHA-256 of the device token the request presents, when a well-formed one; else null. */
+  presented(request: FastifyRequest): string | null;
   setCookie(reply: FastifyReply, stored: StoredDevice): void;
   list(userId: string, request: FastifyRequest): Promise<DeviceView[]>;
   /** Forgets (revokes the token of) one of the account's devices; false when it has no such device. */
@@ -149,12 +157,19 @@ export function createDevices(app: FastifyInstance): Devices {
         .executeTakeFirst();
       return row !== undefined;
     },
-    async store(through, userId, request) {
+    store(through, userId, request) {
+      return devices.storeFor(through, userId, {
+        deviceToken: presentedHash(request),
+        userAgent: userAgentOf(request),
+      });
+    },
+    presented: presentedHash,
+    async storeFor(through, userId, browser) {
       const now = runtime.now();
       const token = randomToken(32);
       const hash = sha256(token);
       const expiresAt = now + trustMs;
-      const presented = presentedHash(request);
+      const presented = browser.deviceToken;
       // Rotation: the presented token dies for every account that remembered it. An unknown, expired
       // or already rotated token moves nothing (of two concurrent sign-ins one rotates).
       const moved = presented
@@ -166,7 +181,7 @@ export function createDevices(app: FastifyInstance): Devices {
             .returning('user_id')
             .execute()
         : [];
-      const userAgent = userAgentOf(request);
+      const userAgent = browser.userAgent;
       await through
         .insertInto('devices')
         .values({

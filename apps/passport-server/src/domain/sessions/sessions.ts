@@ -3,6 +3,7 @@ import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { browserOf, type SignInBrowser } from './browser';
 
 /** The signed-in state of a request. Routes read `request.session`; only this service reads the table. */
 export interface Session {
@@ -57,7 +58,19 @@ export interface Sessions {
     deputyId?: string | null,
     options?: { keepVerification?: boolean },
   ): Promise<OpenedSession>;
+  /** `open` for what the browser presented, as values (src/domain/sessions/browser.ts). */
+  openFor(
+    db: Kysely<Database>,
+    browser: SignInBrowser,
+    userId: string,
+    deputyId?: string | null,
+    options?: { keepVerification?: boolean },
+  ): Promise<OpenedSession>;
   start(request: FastifyRequest, reply: FastifyReply, opened: OpenedSession): Session;
+  /** Ends the session `id` through `db` (a sign-out's transaction); `forget` clears the browser after. */
+  endFor(db: Kysely<Database>, id: string): Promise<void>;
+  /** The browser's half of a sign-out whose session ended in a transaction: the cookie goes. */
+  forget(request: FastifyRequest, reply: FastifyReply): void;
   /**
    * Kills the request's session, server side and in the browser; through `db` when the sign-out is part
    * of a transaction.
@@ -259,14 +272,24 @@ export function createSessions(app: FastifyInstance): SessionService {
       : attach(request, reply, id, row);
   }
 
-  async function open(
+  function open(
     through: Kysely<Database>,
     request: FastifyRequest,
     userId: string,
     deputyId: string | null = null,
     options: { keepVerification?: boolean } = {},
   ): Promise<OpenedSession> {
-    const previous = request.session;
+    return openFor(through, browserOf(app, request), userId, deputyId, options);
+  }
+
+  async function openFor(
+    through: Kysely<Database>,
+    browser: SignInBrowser,
+    userId: string,
+    deputyId: string | null = null,
+    options: { keepVerification?: boolean } = {},
+  ): Promise<OpenedSession> {
+    const previous = browser.session;
     if (previous) await destroy(previous.id, through);
     const token = randomToken(32);
     const id = sha256(token);
@@ -278,13 +301,6 @@ export function createSessions(app: FastifyInstance): SessionService {
         ? previous.verifiedAt
         : null
       : now;
-    const header = (name: string, max: number) => {
-      const value = request.headers[name];
-      return typeof value === 'string' ? value.slice(0, max) : null;
-    };
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const fingerprint = typeof query.verifyFp === 'string' ? query.verifyFp.slice(0, 128) : null;
-    const did = typeof query.did === 'string' ? query.did.slice(0, 64) : null;
     await through
       .insertInto('sessions')
       .values({
@@ -294,10 +310,10 @@ export function createSessions(app: FastifyInstance): SessionService {
         last_seen_at: now,
         expires_at: Math.min(now + idleMs, absolute),
         absolute_expires_at: absolute,
-        user_agent: header('user-agent', 512),
-        ip: request.ip,
-        fp: fingerprint,
-        did,
+        user_agent: browser.userAgent,
+        ip: browser.ip,
+        fp: browser.fingerprint,
+        did: browser.did,
         deputy_id: deputyId,
         verified_at: verifiedAt,
       })
@@ -329,6 +345,7 @@ export function createSessions(app: FastifyInstance): SessionService {
   const sessions: Sessions = {
     cookieName,
     open,
+    openFor,
     start,
     async signIn(request, reply, userId, deputyId = null, options = {}) {
       return start(request, reply, await open(db, request, userId, deputyId, options));
@@ -344,6 +361,12 @@ export function createSessions(app: FastifyInstance): SessionService {
     },
     async signOut(request, reply, through = db) {
       if (request.session) await destroy(request.session.id, through);
+      sessions.forget(request, reply);
+    },
+    async endFor(through, id) {
+      await destroy(id, through);
+    },
+    forget(request, reply) {
       request.session = null;
       // A new pre-session id (and so a new CSRF token) for whoever uses this browser next.
       request.preSessionId = null;

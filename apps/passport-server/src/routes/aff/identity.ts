@@ -1,33 +1,38 @@
-import { memberSwitch, subjectLogin, subjectLoginList } from '../../flows/identity-sign-in';
+import { operationRoute } from '../../adapters/operation-route';
+import { answerSignedInAs, sessionSignIn } from '../../flows/identity-sign-in';
 import { orgForgotPassword } from '../../flows/org-forgot-password';
+import { listOwnIdentities, signInAsIdentity, switchIdentity } from '../../operations/sign-in/identity';
 import { affiliatePaths as paths } from '../../protocol';
-import { LoginListData, PasswordForgotten, SignedInAs, schemas } from '../../schemas/organisations';
+import { PasswordForgotten, SignedInAs, schemas } from '../../schemas/organisations';
 import { flowRoute } from '../declare';
 
-/** Signing in as an identity, and the organisation forgot password (flows/identity-sign-in). */
+/**
+ * Signing in as an identity: the operations of src/operations/sign-in/identity.ts, admitted and
+ * answered by src/flows/identity-sign-in.ts; and the organisation forgot password (a flow).
+ */
 
-export const subjectLoginListRoute = flowRoute({
+export const subjectLoginListRoute = operationRoute(listOwnIdentities, {
   method: 'GET',
   schema: schemas.subjectLoginList,
-  data: LoginListData,
   at: [['aff', paths.subjectLoginList]],
-  run: (app, request) => subjectLoginList(app, request),
 });
 
-export const subjectLoginRoute = flowRoute({
+export const subjectLoginRoute = operationRoute(signInAsIdentity, {
   method: 'POST',
   schema: schemas.subjectLogin,
   data: SignedInAs,
   at: [['aff', paths.subjectLogin]],
-  run: (app, request, reply) => subjectLogin(app, request, reply, request.body),
+  principal: sessionSignIn,
+  after: answerSignedInAs,
 });
 
-export const memberSwitchRoute = flowRoute({
+export const memberSwitchRoute = operationRoute(switchIdentity, {
   method: 'POST',
   schema: schemas.memberSwitch,
   data: SignedInAs,
   at: [['passport', paths.memberSwitch]],
-  run: (app, request, reply) => memberSwitch(app, request, reply, request.body),
+  principal: sessionSignIn,
+  after: answerSignedInAs,
 });
 
 export const orgForgotPasswordRoute = flowRoute({

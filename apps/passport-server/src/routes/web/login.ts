@@ -1,5 +1,13 @@
-import { codeSignIn } from '../../flows/code-sign-in';
-import { passwordSignIn } from '../../flows/password-sign-in';
+import { operationRoute } from '../../adapters/operation-route';
+import { proveCode } from '../../flows/code-sign-in';
+import { answerSignIn } from '../../flows/complete-sign-in';
+import { provePassword } from '../../flows/password-sign-in';
+import {
+  signInByEmailCode,
+  signInByEmailPassword,
+  signInByMobileCode,
+  signInByPassword,
+} from '../../operations/sign-in/credentials';
 import { paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
@@ -9,10 +17,9 @@ import {
   smsLoginOnlySchema,
   smsLoginSchema,
 } from '../../schemas/login';
-import { flowRoute } from '../declare';
 
 /** SMS code sign-in (or sign-up): sms_login, the sso flavour's, the legacy quick_login and mobile's. */
-export const smsLogin = flowRoute({
+export const smsLogin = operationRoute(signInByMobileCode, {
   method: 'POST',
   schema: smsLoginSchema,
   data: AccountInfo,
@@ -22,38 +29,35 @@ export const smsLogin = flowRoute({
     ['legacy', paths.legacy.quickLogin],
     ['mobile', paths.mobile.smsLogin],
   ],
-  run: (app, request, reply) => {
-    const { mobile, code, type } = request.body;
-    return codeSignIn(app, request, reply, 'sms', { to: mobile, code, type });
-  },
+  principal: (app, request, { mobile, code, type }) =>
+    proveCode(app, request, 'sms', { to: mobile, code, type }),
+  after: answerSignIn,
 });
 
 /** sms_login_only: existing accounts only. */
-export const smsLoginOnly = flowRoute({
+export const smsLoginOnly = operationRoute(signInByMobileCode, {
   method: 'POST',
   schema: smsLoginOnlySchema,
   data: AccountInfo,
   at: [['web', paths.web.smsLoginOnly]],
-  run: (app, request, reply) => {
-    const { mobile, code, type } = request.body;
-    return codeSignIn(app, request, reply, 'smsOnly', { to: mobile, code, type });
-  },
+  principal: (app, request, { mobile, code, type }) =>
+    proveCode(app, request, 'smsOnly', { to: mobile, code, type }),
+  after: answerSignIn,
 });
 
 /** email/code_login (the sso flavour's takes `ect_type` too: routes/sso/login). */
-export const emailCodeLogin = flowRoute({
+export const emailCodeLogin = operationRoute(signInByEmailCode, {
   method: 'POST',
   schema: emailCodeLoginSchema,
   data: AccountInfo,
   at: [['web', paths.web.emailCodeLogin]],
-  run: (app, request, reply) => {
-    const { email, code, type } = request.body;
-    return codeSignIn(app, request, reply, 'email', { to: email, code, type });
-  },
+  principal: (app, request, { email, code, type }) =>
+    proveCode(app, request, 'email', { to: email, code, type }),
+  after: answerSignIn,
 });
 
 /** Password sign-in: user/login, the sso flavour's, the legacy account_login, mobile/login and open/account. */
-export const passwordLogin = flowRoute({
+export const passwordLogin = operationRoute(signInByPassword, {
   method: 'POST',
   schema: passwordLoginSchema,
   data: AccountInfo,
@@ -64,17 +68,16 @@ export const passwordLogin = flowRoute({
     ['mobile', paths.mobile.login],
     ['open', paths.open.account],
   ],
-  run: (app, request, reply) => passwordSignIn(app, request, reply, request.body),
+  principal: (app, request, body) => provePassword(app, request, body),
+  after: answerSignIn,
 });
 
 /** email/login: a password sign-in by e-mail (the same flow and failure counters as user/login). */
-export const emailPasswordLogin = flowRoute({
+export const emailPasswordLogin = operationRoute(signInByEmailPassword, {
   method: 'POST',
   schema: emailPasswordLoginSchema,
   data: AccountInfo,
   at: [['web', paths.web.emailLogin]],
-  run: (app, request, reply) => {
-    const { email, password } = request.body;
-    return passwordSignIn(app, request, reply, { email, password });
-  },
+  principal: (app, request, { email, password }) => provePassword(app, request, { email, password }),
+  after: answerSignIn,
 });

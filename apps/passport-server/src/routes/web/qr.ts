@@ -1,12 +1,15 @@
+import { operationRoute } from '../../adapters/operation-route';
 import {
+  answerQrSignIn,
   checkQrcode,
   confirmQrcode,
   confirmQrcodeByTicket,
   getQrcode,
+  proveQr,
   scanQrcode,
   verifyScanQrcode,
-  webLogin,
 } from '../../flows/qr-login';
+import { signInByQr } from '../../operations/sign-in/credentials';
 import { paths } from '../../protocol';
 import {
   checkQrcodeSchema,
@@ -96,10 +99,11 @@ export const qrConfirmByTicket = flowRoute({
     }),
 });
 
-export const qrWebLogin = flowRoute({
+export const qrWebLogin = operationRoute(signInByQr, {
   method: 'POST',
   schema: webLoginSchema,
   data: QrLoginData,
   at: [['web', paths.web.webLogin]],
-  run: (app, request, reply) => webLogin(app, request, reply, request.body.token),
+  principal: (app, request, body) => proveQr(app, request, body.token),
+  after: answerQrSignIn,
 });

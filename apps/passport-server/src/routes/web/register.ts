@@ -1,9 +1,22 @@
+import { operationRoute } from '../../adapters/operation-route';
 import { emailOf, mobileOf } from '../../domain/accounts/targets';
 import type { Channel } from '../../domain/codes/codes';
 import { PassportError } from '../../errors';
 import { ticketForCode } from '../../flows/check-code';
-import { REGISTER_PURPOSES, register, registerByEmailCode } from '../../flows/register';
+import {
+  answerRegistered,
+  proveEmailCodeRegistration,
+  proveRegistration,
+  REGISTER_PURPOSES,
+} from '../../flows/register';
 import { safeRedirect } from '../../lib/redirect';
+import {
+  registerByContact,
+  registerByEmail,
+  registerByEmailCode,
+  registerByEmailV2,
+  registerByMobile,
+} from '../../operations/sign-in/register';
 import { EmailCodeType, paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
@@ -22,41 +35,44 @@ import { flowRoute } from '../declare';
  * Registration: by mobile (`/passport/mobile/register/`), by e-mail (`email/register`,
  * `email/register/v2`), the only-user variant (`/passport/mobile_email_register/`, or `only_user=1` on
  * any of the others), and the e-mail code steps `email/register_verify` (code → ticket) and
- * `email/register_verify_login` (code + password → account and session). The flows: flows/register.
+ * `email/register_verify_login` (code + password → account and session): the operations of
+ * src/operations/sign-in/register.ts, proved and answered by src/flows/register.ts.
  */
 
-export const mobileRegister = flowRoute({
+export const mobileRegister = operationRoute(registerByMobile, {
   method: 'POST',
   schema: mobileRegisterSchema,
   data: RegisteredData,
   at: [['web', paths.passport.mobileRegister]],
-  run: (app, request, reply) =>
-    register(app, request, reply, {
+  principal: (app, request, body) =>
+    proveRegistration(app, request, {
       channel: 'mobile',
-      target: mobileOf(app, request.body.mobile),
-      ticket: request.body.verify_ticket,
-      password: request.body.password,
-      onlyUser: request.body.only_user === 1,
+      target: mobileOf(app, body.mobile),
+      ticket: body.verify_ticket,
+      password: body.password,
+      onlyUser: body.only_user === 1,
     }),
+  after: (app, request, reply, done) => answerRegistered(app, request, reply, done),
 });
 
-export const mobileEmailRegister = flowRoute({
+export const mobileEmailRegister = operationRoute(registerByContact, {
   method: 'POST',
   schema: mobileEmailRegisterSchema,
   data: RegisteredData,
   at: [['web', paths.passport.mobileEmailRegister]],
-  run: (app, request, reply) => {
-    const { mobile, email } = request.body;
+  principal: (app, request, body) => {
+    const { mobile, email } = body;
     if ((mobile === undefined) === (email === undefined)) throw new PassportError('identifierRequired');
     const channel: Channel = mobile === undefined ? 'email' : 'mobile';
-    return register(app, request, reply, {
+    return proveRegistration(app, request, {
       channel,
       target: mobile === undefined ? emailOf(email ?? '') : mobileOf(app, mobile),
-      ticket: request.body.verify_ticket,
-      password: request.body.password,
+      ticket: body.verify_ticket,
+      password: body.password,
       onlyUser: true,
     });
   },
+  after: (app, request, reply, done) => answerRegistered(app, request, reply, done),
 });
 
 /**
@@ -64,35 +80,43 @@ export const mobileEmailRegister = flowRoute({
  * address nobody has proven to own would let anyone squat others' addresses and would be an
  * enumeration oracle, so it takes a verify ticket like v2; the challenge will stand in front of it.
  */
-export const emailRegister = flowRoute({
+export const emailRegister = operationRoute(registerByEmail, {
   method: 'POST',
   schema: emailRegisterSchema,
   data: RegisteredData,
   at: [['web', paths.web.emailRegister]],
-  run: (app, request, reply) =>
-    register(app, request, reply, {
+  principal: (app, request, body) =>
+    proveRegistration(app, request, {
       channel: 'email',
-      target: emailOf(request.body.email),
-      ticket: request.body.verify_ticket,
-      password: request.body.password,
-      onlyUser: request.body.only_user === 1,
-      nextUrl: safeRedirect(request.body.next_url, app.config.publicOrigin, app.config.allowedOrigins),
+      target: emailOf(body.email),
+      ticket: body.verify_ticket,
+      password: body.password,
+      onlyUser: body.only_user === 1,
     }),
+  after: (app, request, reply, done) =>
+    answerRegistered(
+      app,
+      request,
+      reply,
+      done,
+      safeRedirect(request.body.next_url, app.config.publicOrigin, app.config.allowedOrigins),
+    ),
 });
 
-export const emailRegisterV2 = flowRoute({
+export const emailRegisterV2 = operationRoute(registerByEmailV2, {
   method: 'POST',
   schema: emailRegisterV2Schema,
   data: RegisteredData,
   at: [['web', paths.web.emailRegisterV2]],
-  run: (app, request, reply) =>
-    register(app, request, reply, {
+  principal: (app, request, body) =>
+    proveRegistration(app, request, {
       channel: 'email',
-      target: emailOf(request.body.email),
-      ticket: request.body.verify_ticket,
-      password: request.body.password,
-      onlyUser: request.body.only_user === 1,
+      target: emailOf(body.email),
+      ticket: body.verify_ticket,
+      password: body.password,
+      onlyUser: body.only_user === 1,
     }),
+  after: (app, request, reply, done) => answerRegistered(app, request, reply, done),
 });
 
 export const emailRegisterVerify = flowRoute({
@@ -110,16 +134,17 @@ export const emailRegisterVerify = flowRoute({
     }),
 });
 
-export const emailRegisterVerifyLogin = flowRoute({
+export const emailRegisterVerifyLogin = operationRoute(registerByEmailCode, {
   method: 'POST',
   schema: emailRegisterVerifyLoginSchema,
   data: AccountInfo,
   at: [['web', paths.web.emailRegisterVerifyLogin]],
-  run: (app, request, reply) =>
-    registerByEmailCode(app, request, reply, {
-      email: emailOf(request.body.email),
-      type: request.body.type,
-      code: request.body.code,
-      password: request.body.password,
+  principal: (app, request, body) =>
+    proveEmailCodeRegistration(app, request, {
+      email: emailOf(body.email),
+      type: body.type,
+      code: body.code,
+      password: body.password,
     }),
+  after: (app, request, reply, done) => answerRegistered(app, request, reply, done),
 });

@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
+import { operationRoute } from '../../adapters/operation-route';
+import { answerSignIn } from '../../flows/complete-sign-in';
 import { forgetDevice, listDevices } from '../../flows/devices';
-import { continueSignIn } from '../../flows/second-verify';
+import { proveSecondVerify } from '../../flows/second-verify';
+import { signInBySecondVerify } from '../../operations/sign-in/credentials';
 import { paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
@@ -12,17 +15,14 @@ import {
 import { flowRoute } from '../declare';
 
 /** sms_login_continue: the second verification's last step (flows/second-verify). */
-export const smsLoginContinue = flowRoute({
+export const smsLoginContinue = operationRoute(signInBySecondVerify, {
   method: 'POST',
   schema: smsLoginContinueSchema,
   data: AccountInfo,
   at: [['web', paths.web.smsLoginContinue]],
-  run: (app, request, reply) =>
-    continueSignIn(app, request, reply, {
-      smsCodeKey: request.body.sms_code_key,
-      code: request.body.code,
-      method: request.body.method,
-    }),
+  principal: (app, request, body) =>
+    proveSecondVerify(app, request, { smsCodeKey: body.sms_code_key, code: body.code, method: body.method }),
+  after: answerSignIn,
 });
 
 /** The account's remembered devices. */

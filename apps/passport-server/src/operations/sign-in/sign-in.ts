@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import type { OpenedSignIn } from '../../domain/sessions/browser';
+import { PassportError } from '../../errors';
+import { emitForAccount } from '../account/emit';
+import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
+
+/**
+ * The end of every sign-in (docs/operations.md "Sign-in"). The adapter proves the credential and
+ * admits the sign-in before the operation, outside its transaction (src/flows/complete-sign-in.ts):
+ * the password's slow hash, the codes and the risk rules, and second verification, which reads the
+ * device cookie. The operation writes the sign-in in one transaction, one commit: the browser's old
+ * session ends, the new one is stored, the browser is remembered for the account and
+ * `account.signed_in` is recorded. The adapter sets the cookies once it has committed.
+ */
+
+type PersonContext = OperationContext<CallerOf<{ kind: 'person' }>>;
+
+/** The written sign-in, for the adapter to hand its cookies to the browser; never on the wire. */
+export const SignedIn = Type.Unsafe<OpenedSignIn & { newUser: boolean }>({
+  description: 'the session and device token the adapter sets after the commit (never on the wire)',
+});
+
+/**
+ * Signs the caller in within the operation's transaction, to `identity` (a deputy id; the personal
+ * identity by default). The caller comes with what the adapter proved (`ctx.caller.signIn`).
+ */
+export async function signInWithin(
+  ctx: PersonContext,
+  identity: string | null = null,
+): Promise<OpenedSignIn & { newUser: boolean }> {
+  const { user, signIn } = ctx.caller;
+  if (!signIn) throw new Error('a sign-in operation needs the sign-in its adapter proved');
+  if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  // A sign-in by the session itself (accepting an invitation, a switch of identity) proves nothing new:
+  // the step-up's clock keeps the session's verification time.
+  const opened = await ctx.sessions.open(user.id, {
+    deputyId: identity,
+    keepVerification: signIn.proof === 'session',
+  });
+  emitForAccount(ctx, 'account.signed_in', {
+    method: signIn.proof,
+    newDevice: !(signIn.remembered ?? opened.device.known),
+  });
+  return { ...opened, newUser: signIn.newUser };
+}
+
+/**
+ * Signs in the person whose credential the adapter proved (a password, a code, a second verification,
+ * a QR confirmation, a third-party account, an accepted invitation), to `identity` when given.
+ */
+export const signIn = defineOperation({
+  name: 'account.sign_in',
+  input: Type.Object({ identity: Type.Optional(Type.String()) }),
+  output: SignedIn,
+  caller: caller.person,
+  emits: ['account.signed_in'],
+  run: (ctx, input) => signInWithin(ctx, input.identity ?? null),
+});
