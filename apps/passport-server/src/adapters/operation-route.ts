@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { User } from '../db/schema';
 import { eventContextOf } from '../events/record';
+import { languageOf } from '../lib/language';
 import type { CallerSpec, Operation, RequestGate } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
 import { assertMountable, invoke, type Principal } from './invoke';
@@ -21,6 +22,7 @@ export const principalOf = (request: FastifyRequest): Principal =>
 /** The outbound gate, bound to the request: its challenge pass, address and device. */
 export const gateFor = (app: FastifyInstance, request: FastifyRequest): RequestGate => ({
   admitInvitation: (send) => app.gate.admitInvitation(request, send),
+  language: languageOf(request),
 });
 
 export function operationRoute<

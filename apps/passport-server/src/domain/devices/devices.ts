@@ -25,6 +25,8 @@ export interface Devices {
    * second verification to the device that started it), never a proof of a remembered device.
    */
   keyOf(request: FastifyRequest): string | null;
+  /** SHA-256 of the device token the request presents (remembered or not), or null. */
+  tokenHashOf(request: FastifyRequest): string | null;
   /** Whether the request presents a live device token the account has remembered. */
   isRemembered(userId: string, request: FastifyRequest): Promise<boolean>;
   /**
@@ -124,6 +126,7 @@ export function createDevices(app: FastifyInstance): Devices {
   const devices: Devices = {
     cookieName,
     keyOf,
+    tokenHashOf: presentedHash,
     async isRemembered(userId, request) {
       const hash = presentedHash(request);
       if (!hash) return false;
