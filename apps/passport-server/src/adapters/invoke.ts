@@ -43,6 +43,8 @@ export type Principal =
       user: User;
       provenContact?: ProvenContact;
       verifiedAt?: number | null | undefined;
+      /** The session that proved the person, when a session cookie did. */
+      sessionId?: string;
     };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
@@ -99,9 +101,12 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-      return principal.provenContact
-        ? { kind: 'person', user: principal.user, provenContact: principal.provenContact }
-        : { kind: 'person', user: principal.user };
+      return {
+        kind: 'person',
+        user: principal.user,
+        ...(principal.provenContact ? { provenContact: principal.provenContact } : {}),
+        ...(principal.sessionId ? { sessionId: principal.sessionId } : {}),
+      };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
       const subjectId = (operation.subject as (input: unknown) => string)(input);

@@ -3,7 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import type { User } from '../db/schema';
 import { eventContextOf } from '../events/record';
 import { languageOf } from '../lib/language';
-import type { CallerSpec, Operation, RequestGate } from '../operations/define';
+import type { CallerSpec, Operation, RequestContext, RequestGate } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
 import { assertMountable, invoke, type Principal } from './invoke';
 
@@ -16,8 +16,19 @@ import { assertMountable, invoke, type Principal } from './invoke';
 /** The person the session cookie proves (with when they last verified), or nobody. */
 export const principalOf = (request: FastifyRequest): Principal =>
   request.session
-    ? { kind: 'person', user: request.session.user, verifiedAt: request.session.verifiedAt }
+    ? {
+        kind: 'person',
+        user: request.session.user,
+        verifiedAt: request.session.verifiedAt,
+        sessionId: request.session.id,
+      }
     : { kind: 'anonymous' };
+
+/** Where the request came from, as the flows' own events read it: its address and device id. */
+export const requestContextOf = (app: FastifyInstance, request: FastifyRequest): RequestContext => {
+  const { ip = null, deviceId = null } = eventContextOf(app, request);
+  return { ip, deviceId };
+};
 
 /** The outbound gate, bound to the request: its challenge pass, address and device. */
 export const gateFor = (app: FastifyInstance, request: FastifyRequest): RequestGate => ({
@@ -80,18 +91,11 @@ export function operationRoute<
     at: route.at,
     run: async (app, request, reply) => {
       if (route.check && request.session) await route.check(app, request, request.session.user);
-      // Where the request came from, read as the flows' own events read it.
-      const { ip = null, deviceId = null } = eventContextOf(app, request);
       const input = inputOf(request);
       const principal = route.principal ? await route.principal(app, request, input) : principalOf(request);
-      const output = await invoke(
-        app,
-        operation,
-        input,
-        principal,
-        { ip, deviceId },
-        { gate: gateFor(app, request) },
-      );
+      const output = await invoke(app, operation, input, principal, requestContextOf(app, request), {
+        gate: gateFor(app, request),
+      });
       if (route.after) return route.after(app, request, reply, { output, principal });
       return route.output ? route.output(output) : output;
     },

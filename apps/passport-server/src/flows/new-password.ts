@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invoke } from '../adapters/invoke';
-import { gateFor } from '../adapters/operation-route';
+import { gateFor, requestContextOf } from '../adapters/operation-route';
 import type { User } from '../db/schema';
 import type { Channel } from '../domain/codes/codes';
 import { changed, liftPasswordLocks, type PasswordChanged } from '../domain/passwords/new-password';
 import type { OpenedSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
-import { eventContextOf } from '../events/record';
 import { changePassword, resetPassword } from '../operations/account/passwords';
 
 /**
@@ -15,11 +14,6 @@ import { changePassword, resetPassword } from '../operations/account/passwords';
  * hash must not hold it, nor SQLite's one connection), the operation stores it, and this browser's
  * session and the account's password locks follow.
  */
-
-const where = (app: FastifyInstance, request: FastifyRequest) => {
-  const { ip = null, deviceId = null } = eventContextOf(app, request);
-  return { ip, deviceId };
-};
 
 /**
  * A signed-in change: every session ends and this browser is signed in anew on a fresh token, in the
@@ -45,7 +39,7 @@ export async function storeChanged(
       ...(ticket ? { ticket } : {}),
     },
     { kind: 'person', user },
-    where(app, request),
+    requestContextOf(app, request),
     {
       gate: gateFor(app, request),
       within: async (tx, output) => {
@@ -78,7 +72,7 @@ export async function storeReset(
     resetPassword,
     { password_hash: hash, ...(ticket ? { ticket } : {}) },
     { kind: 'person', user },
-    where(app, request),
+    requestContextOf(app, request),
     { gate: gateFor(app, request) },
   );
   // Its session row is gone with the others: only the cookie is left to clear.

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { assertStepUp, invoke } from '../adapters/invoke';
-import { gateFor, principalOf } from '../adapters/operation-route';
+import { gateFor, principalOf, requestContextOf } from '../adapters/operation-route';
 import { changed, identifiersOf, type PasswordChanged, policy } from '../domain/passwords/new-password';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
-import { eventContextOf } from '../events/record';
 import { setFirstPassword } from '../operations/account/passwords';
 
 /**
@@ -23,17 +22,9 @@ export async function setPassword(
   assertStepUp(app, setFirstPassword, principal);
   const pw = await policy(app, request, input.password, identifiersOf(user));
   const hash = await app.passwords.hash(pw);
-  const { ip = null, deviceId = null } = eventContextOf(app, request);
-  await invoke(
-    app,
-    setFirstPassword,
-    { password_hash: hash },
-    principal,
-    { ip, deviceId },
-    {
-      gate: gateFor(app, request),
-    },
-  );
+  await invoke(app, setFirstPassword, { password_hash: hash }, principal, requestContextOf(app, request), {
+    gate: gateFor(app, request),
+  });
   return changed(user.id, true);
 }
 

@@ -49,7 +49,13 @@ export interface ProvenContact {
 /** The caller as the adapter proved it. */
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'person'; user: User; provenContact?: ProvenContact }
+  | {
+      kind: 'person';
+      user: User;
+      provenContact?: ProvenContact;
+      /** The session the person acts through, when a session cookie proved them (kick_other keeps it). */
+      sessionId?: string;
+    }
   | ({ kind: 'identity' } & Actor)
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
