@@ -31,7 +31,7 @@ export interface DatabaseHandle {
   /**
    * On SQLite, the store's own file (`store.db`, WAL, `synchronous=NORMAL`): rate-limit counters,
    * cooldowns and challenge state, the short-lived state that a scaled-out deployment keeps in Redis.
-   * Undefined on PostgreSQL, where the store uses the main database.
+   * On PostgreSQL, the main database's pool through a handle of its own, outside the operations' guard.
    */
   store?: Kysely<StoreSchema>;
   /**
@@ -155,9 +155,15 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
     client.on('error', () => {});
   });
   const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
+  // The store's counters and cooldowns on the same pool, through a handle of their own that the
+  // operations' guard does not watch: like Redis, the store is outside every transaction by design (the
+  // outbound gate charges its budgets from inside an operation, and a refused send must stay charged
+  // when the operation rolls back). Its queries are single statements; the pool is closed with `db`.
+  const store = new Kysely<StoreSchema>({ dialect: new PostgresDialect({ pool }) });
   const host = new URL(url);
   return {
     db,
+    store,
     dialect: 'postgres',
     location: `postgresql://${host.host}${host.pathname}${schema ? ` (schema ${schema})` : ''}`,
     close: () => db.destroy(),
