@@ -10,9 +10,9 @@ import {
 } from '@portico/account-sdk';
 import { CodeType } from '@portico/account-sdk/protocol';
 import { clientHeaders } from './client-address';
-import { expectWorkbench } from './person';
+import { expectWorkbench, PASSWORD } from './person';
 import type { RunningServer } from './server';
-import type { Outbox } from './test';
+import { type NewContext, type Outbox, uniqueMobile } from './test';
 
 // An account made through the passport's own API, for a test whose subject is not the sign-up or
 // sign-in screen: the SDK itself (as the web app runs it, aid 1128, source web) in this process, with
@@ -174,6 +174,31 @@ export async function registeredThroughApi(
   if (signedOut) await logout(api.client, { not_redirect: 1 });
   await handOver(page.context(), server, api);
   return userId;
+}
+
+/**
+ * The organisation specs' two people: a member's account registered through the API in a browser
+ * context of its own and signed out there (an existing account is what "add a member" takes), then the
+ * manager registered and signed in on `page`. Answers the member's context, page and mobile.
+ */
+export async function managerAndSignedOutMember(
+  page: Page,
+  newContext: NewContext,
+  server: RunningServer,
+  outbox: Outbox,
+): Promise<{ memberContext: BrowserContext; memberPage: Page; memberMobile: string }> {
+  const memberContext = await newContext();
+  const memberPage = await memberContext.newPage();
+  const memberMobile = uniqueMobile();
+  await registeredThroughApi(
+    memberPage,
+    server,
+    outbox,
+    { mobile: memberMobile, password: PASSWORD },
+    { signedOut: true },
+  );
+  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  return { memberContext, memberPage, memberMobile };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { registeredThroughApi } from '../support/account-api';
+import { managerAndSignedOutMember } from '../support/account-api';
 import { PASSWORD, signInByPassword } from '../support/person';
-import { expect, test, uniqueMobile } from '../support/test';
+import { expect, test } from '../support/test';
 
 // The console's role and membership actions (zh) as two people in two browser contexts against the
 // real server: a manager invites a member with a role, who accepts; the manager edits the role's
@@ -13,19 +13,14 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   server,
   outbox,
 }) => {
-  const memberContext = await newContext();
-  const memberPage = await memberContext.newPage();
-  const memberMobile = uniqueMobile();
-  await registeredThroughApi(
-    memberPage,
+  // The member's account (signed out), and the manager; then the manager's organisation, a role reading
+  // members, and the member added with it.
+  const { memberContext, memberPage, memberMobile } = await managerAndSignedOutMember(
+    page,
+    newContext,
     server,
     outbox,
-    { mobile: memberMobile, password: PASSWORD },
-    { signedOut: true },
   );
-
-  // The manager's organisation, a role reading members, and the member added with it.
-  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
   await page.goto(`${server.origin}/org`);
   const create = page.getByRole('region', { name: '创建组织' });
   await create.getByLabel('组织名称').fill('示例公司');

@@ -1,6 +1,6 @@
-import { registeredThroughApi } from '../support/account-api';
+import { managerAndSignedOutMember } from '../support/account-api';
 import { PASSWORD, signInByPassword } from '../support/person';
-import { expect, test, uniqueMobile } from '../support/test';
+import { expect, test } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
 // Issue 12: the organisation console at /org (zh, the app's default), as two people in two browser
@@ -15,20 +15,14 @@ test('a manager builds an organisation; a member acts in it within its role unti
   server,
   outbox,
 }) => {
-  // The member's account exists first (an existing account is what "add a member" takes).
-  const memberContext = await newContext();
-  const memberPage = await memberContext.newPage();
-  const memberMobile = uniqueMobile();
-  await registeredThroughApi(
-    memberPage,
+  // The member's account exists first (an existing account is what "add a member" takes); then the
+  // manager: register, create the organisation, act as its identity.
+  const { memberContext, memberPage, memberMobile } = await managerAndSignedOutMember(
+    page,
+    newContext,
     server,
     outbox,
-    { mobile: memberMobile, password: PASSWORD },
-    { signedOut: true },
   );
-
-  // The manager: register, create the organisation, act as its identity.
-  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
   await page.goto(`${server.origin}/org`);
   await expect(page.getByRole('heading', { level: 1, name: '组织' })).toBeVisible();
   const create = page.getByRole('region', { name: '创建组织' });

@@ -9,7 +9,11 @@ export function startBanner(config: Config, app: FastifyInstance): string {
   const lines = [
     `Portico passport server on ${config.publicOrigin} (listening on ${config.host}:${config.port})`,
     `  storage: ${app.database.dialect} ${app.database.location}${
-      config.redisUrl ? ', counters in Redis' : app.database.store ? ', counters in store.db beside it' : ''
+      config.redisUrl
+        ? ', counters in Redis'
+        : app.database.dialect === 'sqlite'
+          ? ', counters in store.db beside it'
+          : ''
     }`,
     `  API docs: ${config.publicOrigin}/docs`,
   ];

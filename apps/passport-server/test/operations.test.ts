@@ -232,6 +232,10 @@ describe('the seams an operation must not cross', () => {
       /\bFastify(Instance|Request|Reply)\b/,
       /\.(cookies|headers)\b/,
       /\brequest\.(body|query|session|ip)\b/,
+      // Messages leave through ctx.gate only: no provider, no delivery service, no template sent by hand.
+      /from '[^']*\/delivery\/(providers|outbox|smtp|webhook)'/,
+      /from '[^']*\/plugins\/app\/delivery'/,
+      /\bctx\.deliver\b/,
     ];
     const offences = files.flatMap((file) => {
       const text = readFileSync(file, 'utf8');

@@ -5,6 +5,7 @@ import type { Static, TSchema } from 'typebox';
 import { assertHolds } from '../access/statement';
 import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
+import { noticeMail, noticeSms } from '../delivery/templates';
 import { actorIn } from '../domain/organisations/actors';
 import { browserSessions, type SignInProven } from '../domain/sessions/browser';
 import { assertVerifiedWithin } from '../domain/sessions/step-up';
@@ -16,6 +17,7 @@ import type {
   Caller,
   CallerOf,
   CallerSpec,
+  Notice,
   OneTimeValues,
   Operation,
   OperationContext,
@@ -45,6 +47,8 @@ export type Principal =
       verifiedAt?: number | null | undefined;
       /** How a sign-in proved the person (src/flows/complete-sign-in.ts admits it). */
       signIn?: SignInProven;
+      /** The session that proved the person, when a session cookie did. */
+      sessionId?: string;
     }
   /** A management API key the adapter found usable (src/routes/management/index.ts). */
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
@@ -54,12 +58,40 @@ const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
 /** Without a request there is nobody to challenge: a message cannot be admitted. */
 const NO_GATE: RequestGate = {
   admitInvitation: () => Promise.reject(new Error('no request to admit a message for: call through a route')),
+  language: 'zh',
 };
 
 /** What an adapter binds to the request it serves, beyond where it came from. */
 export interface InvokeOptions {
   /** The outbound gate for the request (its challenge pass, address and device). */
   gate?: RequestGate;
+  /**
+   * What the adapter writes with the change, in its transaction, after `run` (a session re-issued to
+   * this browser): it commits with the change or not at all.
+   */
+  within?: (tx: Kysely<Database>, output: unknown) => Promise<void>;
+}
+
+/**
+ * Sends an operation's notices once its change has committed, each through the gate's recipient
+ * budgets in its fixed template. A notice refused (the recipient's cooldown) or undelivered is logged;
+ * the change stands.
+ */
+async function sendNotices(app: FastifyInstance, notices: readonly Notice[], gate: RequestGate) {
+  for (const notice of notices) {
+    try {
+      const admission = await app.gate.admitNotice({ channel: notice.channel, to: notice.to });
+      const { appName } = app.config;
+      await app.gate.deliver(
+        admission,
+        notice.channel === 'mobile'
+          ? { channel: 'sms', message: noticeSms(notice.to, notice.kind, appName, gate.language) }
+          : { channel: 'email', message: noticeMail(notice.to, notice.kind, appName, gate.language) },
+      );
+    } catch (error) {
+      app.log.warn({ err: error, kind: notice.kind, channel: notice.channel }, 'a notice was not sent');
+    }
+  }
 }
 
 /**
@@ -98,6 +130,7 @@ async function callerFor(
         user: principal.user,
         ...(principal.provenContact && { provenContact: principal.provenContact }),
         ...(principal.signIn && { signIn: principal.signIn }),
+        ...(principal.sessionId && { sessionId: principal.sessionId }),
       };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
@@ -119,7 +152,7 @@ async function callerFor(
  * An operation that declares `stepUp` runs only for a person who proved it is them within that many
  * seconds (the one check, src/domain/sessions/step-up.ts); STEP_UP_REQUIRED otherwise.
  */
-async function assertStepUp(
+export async function assertStepUp(
   app: FastifyInstance,
   tx: Kysely<Database>,
   operation: Operation,
@@ -127,7 +160,9 @@ async function assertStepUp(
 ): Promise<void> {
   if (operation.stepUp === undefined) return;
   if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-  await assertVerifiedWithin(app, tx, principal.user, principal.verifiedAt, operation.stepUp * 1000);
+  const maxAgeMs =
+    operation.stepUp === 'window' ? app.runtime.limits.stepUpMaxAgeMs : operation.stepUp * 1000;
+  await assertVerifiedWithin(app, tx, principal.user, principal.verifiedAt, maxAgeMs);
 }
 
 /** Refuses, at declaration, an operation no adapter can run safely yet. */
@@ -136,7 +171,11 @@ export function assertMountable(operation: Operation): void {
     throw new Error(
       `${operation.name} declares a step-up for an anonymous caller, who has nothing to verify`,
     );
-  if (operation.stepUp !== undefined && !(Number.isFinite(operation.stepUp) && operation.stepUp > 0))
+  if (
+    operation.stepUp !== undefined &&
+    operation.stepUp !== 'window' &&
+    !(Number.isFinite(operation.stepUp) && operation.stepUp > 0)
+  )
     throw new Error(`${operation.name} declares a step-up of ${operation.stepUp} seconds`);
   if (operation.stepUp !== undefined && operation.caller.kind === 'apiKey')
     throw new Error(`${operation.name} declares a step-up for an API key, which no person holds`);
@@ -153,6 +192,8 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   const op = operation as unknown as Operation;
   assertMountable(op);
   const scope = { operation: op.name, open: true };
+  const gate = options.gate ?? NO_GATE;
+  const notices: Notice[] = [];
   // Single-use store values, taken before the transaction (a refused step-up takes nothing).
   const taken = new Map<string, string | null>();
   if (op.takes) {
@@ -161,8 +202,9 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
     for (const key of op.takes(input)) taken.set(key, await app.store.take(key));
   }
   const oneTime = oneTimeValues(op, taken);
+  let output: Static<O>;
   try {
-    const output = await app.db.transaction().execute((tx) =>
+    output = await app.db.transaction().execute((tx) =>
       operationScope.run(scope, async () => {
         const caller = await callerFor(app, tx, op, input, principal);
         await assertStepUp(app, tx, op, principal);
@@ -175,9 +217,11 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           access: app.organisations.access,
           config: app.config,
           secret: app.secret,
-          deliver: app.delivery,
           realName: app.organisations.realName,
-          gate: options.gate ?? NO_GATE,
+          gate: {
+            admitInvitation: (send) => gate.admitInvitation(send),
+            notify: (notice) => void notices.push(notice),
+          },
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
           oneTime: oneTime.values,
@@ -193,14 +237,16 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         const output = await (
           operation.run as (ctx: OperationContext<CallerOf<S>>, input: Static<I>) => Promise<Static<O>>
         )(ctx as OperationContext<CallerOf<S>>, input);
+        if (options.within) await options.within(tx, output);
         await recordEvents(tx, events, { at, ip: request.ip, deviceId: request.deviceId });
         return output;
       }),
     );
-    scope.open = false;
-    for (const [key, value, ttlMs] of oneTime.puts) await app.store.set(key, value, ttlMs);
-    return output;
   } finally {
     scope.open = false;
   }
+  // After the commit: the single-use values the operation put, then its notices through the gate.
+  for (const [key, value, ttlMs] of oneTime.puts) await app.store.set(key, value, ttlMs);
+  await sendNotices(app, notices, gate);
+  return output;
 }

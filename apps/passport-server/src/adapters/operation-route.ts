@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { User } from '../db/schema';
+import { languageOf } from '../lib/language';
 import type { CallerSpec, Operation, RequestGate } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
 import { assertMountable, invoke, type Principal } from './invoke';
@@ -15,12 +16,18 @@ import { requestOf } from './request';
 /** The person the session cookie proves (with when they last verified), or nobody. */
 export const principalOf = (request: FastifyRequest): Principal =>
   request.session
-    ? { kind: 'person', user: request.session.user, verifiedAt: request.session.verifiedAt }
+    ? {
+        kind: 'person',
+        user: request.session.user,
+        verifiedAt: request.session.verifiedAt,
+        sessionId: request.session.id,
+      }
     : { kind: 'anonymous' };
 
 /** The outbound gate, bound to the request: its challenge pass, address and device. */
 export const gateFor = (app: FastifyInstance, request: FastifyRequest): RequestGate => ({
   admitInvitation: (send) => app.gate.admitInvitation(request, send),
+  language: languageOf(request),
 });
 
 export function operationRoute<

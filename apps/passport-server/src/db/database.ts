@@ -31,7 +31,7 @@ export interface DatabaseHandle {
   /**
    * On SQLite, the store's own file (`store.db`, WAL, `synchronous=NORMAL`): rate-limit counters,
    * cooldowns and challenge state, the short-lived state that a scaled-out deployment keeps in Redis.
-   * Undefined on PostgreSQL, where the store uses the main database.
+   * On PostgreSQL, the main database's pool through a handle of its own, outside the operations' guard.
    */
   store?: Kysely<StoreSchema>;
   /**
@@ -121,12 +121,18 @@ function openSqlite(config: Config): DatabaseHandle {
 }
 
 /** A pool for `url`; `queryTimeoutMs` undefined means a query may take as long as it needs. */
-function postgresPool(config: Config, url: string, max: number, queryTimeoutMs?: number) {
+function postgresPool(
+  config: Config,
+  url: string,
+  max: number,
+  queryTimeoutMs?: number,
+  connectTimeoutMs = CONNECT_TIMEOUT_MS,
+) {
   const schema = config.databaseSchema;
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs,
     ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
     keepAlive: true,
     // BIGINT millisecond times come back as numbers, as they do from SQLite.
@@ -155,12 +161,29 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
     client.on('error', () => {});
   });
   const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
+  // The store's counters and cooldowns through a pool and a handle of their own, which the operations'
+  // guard does not watch: like Redis, the store is outside every transaction by design (the outbound
+  // gate charges its budgets from inside an operation, and a refused send must stay charged when the
+  // operation rolls back). A pool of its own, so that operations holding every connection of the main
+  // pool never wait for one to charge a budget; half the main pool's bounds, because a request may
+  // charge the store before it reads the database and the two must stay within the time one request
+  // may take while PostgreSQL is away.
+  const storePool = postgresPool(config, url, 4, QUERY_TIMEOUT_MS / 2, CONNECT_TIMEOUT_MS / 2);
+  storePool.on('error', () => {});
+  storePool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  const store = new Kysely<StoreSchema>({ dialect: new PostgresDialect({ pool: storePool }) });
   const host = new URL(url);
   return {
     db,
+    store,
     dialect: 'postgres',
     location: `postgresql://${host.host}${host.pathname}${schema ? ` (schema ${schema})` : ''}`,
-    close: () => db.destroy(),
+    close: async () => {
+      await store.destroy();
+      await db.destroy();
+    },
   };
 }
 

@@ -738,6 +738,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('passkeys_user').ifNotExists().on('passkeys').column('user_id').execute();
     },
   },
+  /**
+   * 0021 again, looking in the right place: on PostgreSQL the introspection lists the tables of every
+   * schema of the database, so with another schema's `sessions` (DATABASE_SCHEMA deployments sharing a
+   * database, the test suites) 0021 could find that one's column and skip its own. Adds the column
+   * where it is missing in the schema this server uses; nothing where 0021 added it.
+   */
+  '0025_session_verified_at_in_schema': {
+    async up(db: Kysely<unknown>) {
+      let schema: string | undefined;
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+        schema = rows[0]?.schema;
+      }
+      const sessions = (await db.introspection.getTables()).find(
+        (table) => table.name === 'sessions' && (schema === undefined || table.schema === schema),
+      );
+      if (!sessions || sessions.columns.some((column) => column.name === 'verified_at')) return;
+      await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -152,3 +152,62 @@ export function invitationMail(to: string, t: InvitationText): MailMessage {
     .join('</p><p>')}</p></body></html>`;
   return { to, subject, text: lines.join('\n'), html, language };
 }
+
+/** What a security notice tells the account's owner changed; the wording is fixed per kind. */
+export type NoticeKind = 'password_reset' | 'password_changed';
+
+const NOTICE_LINES: Record<NoticeKind, Record<Language, { subject: string; lines: string[] }>> = {
+  password_reset: {
+    en: {
+      subject: 'Your password was reset',
+      lines: [
+        'The password of your account was just reset with a verification code.',
+        'Every other session was signed out, and every device will be asked to verify again.',
+        'If this was not you, sign in with your mobile number or e-mail address and change your password now.',
+      ],
+    },
+    zh: {
+      subject: '您的密码已被重置',
+      lines: [
+        '您的账号密码刚刚通过验证码被重置。',
+        '其他所有登录均已退出，所有设备再次登录时都需要重新验证。',
+        '如果这不是您本人的操作，请立即用手机号或邮箱登录并修改密码。',
+      ],
+    },
+  },
+  password_changed: {
+    en: {
+      subject: 'Your password was changed',
+      lines: [
+        'The password of your account was just changed.',
+        'Every other session was signed out, and other devices will be asked to verify again.',
+        'If this was not you, sign in with your mobile number or e-mail address and change your password now.',
+      ],
+    },
+    zh: {
+      subject: '您的密码已修改',
+      lines: [
+        '您的账号密码刚刚被修改。',
+        '其他所有登录均已退出，其他设备再次登录时都需要重新验证。',
+        '如果这不是您本人的操作，请立即用手机号或邮箱登录并修改密码。',
+      ],
+    },
+  },
+};
+
+/**
+ * A security notice by SMS, zh or en: fixed wording per kind, nobody's free text, no link (a notice
+ * that asks the reader to click is what a phishing message looks like).
+ */
+export function noticeSms(to: string, kind: NoticeKind, appName: string, language: Language): SmsMessage {
+  const { lines } = NOTICE_LINES[kind][language];
+  const text = language === 'en' ? `[${appName}] ${lines.join(' ')}` : `【${appName}】${lines.join('')}`;
+  return { to, text, template: kind, params: {}, language };
+}
+
+/** The same notice by e-mail. */
+export function noticeMail(to: string, kind: NoticeKind, appName: string, language: Language): MailMessage {
+  const { subject, lines } = NOTICE_LINES[kind][language];
+  const html = `<!doctype html><html><body><p>${lines.map(escapeHtml).join('</p><p>')}</p></body></html>`;
+  return { to, subject: `${appName}: ${subject}`, text: lines.join('\n'), html, language };
+}

@@ -2,15 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import {
   CHANGE_PURPOSES,
-  changed,
   identifiersOf,
   type PasswordChanged,
   policy,
-  storeNewPassword,
 } from '../domain/passwords/new-password';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { CodeType } from '../protocol';
+import { storeChanged } from './new-password';
 
 /** The signed-in user, their own mobile or e-mail for a change, and the checked new password. */
 async function changeTarget(
@@ -24,6 +23,10 @@ async function changeTarget(
   if (!target) throw new PassportError(channel === 'mobile' ? 'invalidMobile' : 'invalidEmail');
   return { user, target, pw: await policy(app, request, password, identifiersOf(user)) };
 }
+
+/**
+ * The request's side of account.password.change (src/flows/new-password.ts stores it).
+ */
 
 /** Signed in: a new password with a code sent to the account's own mobile or e-mail (type 11 or 22). */
 export async function changeByCode(
@@ -42,8 +45,7 @@ export async function changeByCode(
     code: input.code,
     lane: await codeLaneOf(app, request, input.channel, target),
   });
-  await storeNewPassword(app, request, reply, user, pw, 'sign in anew');
-  return changed(user.id, true);
+  return storeChanged(app, request, reply, user, pw);
 }
 
 /** Signed in: a new password with the verify ticket of such a code, bound to this user. */
@@ -53,16 +55,9 @@ export async function changeByTicket(
   reply: FastifyReply,
   input: { channel: Channel; ticket: string; password: string },
 ): Promise<PasswordChanged> {
-  const { user, target, pw } = await changeTarget(app, request, input.channel, input.password);
-  await app.tickets.consume({
-    ticket: input.ticket,
-    purposes: CHANGE_PURPOSES,
-    channel: input.channel,
-    target,
-    userId: user.id,
-  });
-  await storeNewPassword(app, request, reply, user, pw, 'sign in anew');
-  return changed(user.id, true);
+  const { user, pw } = await changeTarget(app, request, input.channel, input.password);
+  // The ticket is spent in the change's transaction: a change that fails keeps it.
+  return storeChanged(app, request, reply, user, pw, { ticket: input.ticket, channel: input.channel });
 }
 
 /** A change request names a code (which wins) or a ticket; neither is INVALID_PARAM. */

@@ -1,4 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { assertStepUp, invoke, type Principal } from '../adapters/invoke';
+import { gateFor } from '../adapters/operation-route';
+import { requestOf } from '../adapters/request';
 import { accountInfo } from '../domain/accounts/account-info';
 import { type Channel, codeLaneOf, OWNER_LANE } from '../domain/codes/codes';
 import { proveFactor } from '../domain/factors/factors';
@@ -7,14 +10,18 @@ import { usernameOf } from '../domain/identifiers/usernames';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { identifiersOf, policy, targetOf } from '../domain/passwords/new-password';
 import { requireSession, type Session } from '../domain/sessions/sessions';
-import { requireStepUp } from '../domain/sessions/step-up';
 import {
   isVerificationPurpose,
   type VerificationMethod,
   type VerificationPurpose,
 } from '../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../errors';
-import { eventContextOf, recordAccountEvent } from '../events/record';
+import {
+  bindIdentifier,
+  changeIdentifier,
+  setAccountUsername,
+  setAccountUsernameAndPassword,
+} from '../operations/account/identifiers';
 import { CodeType } from '../protocol';
 
 /**
@@ -80,13 +87,14 @@ export interface ChangeInput extends BindInput {
 }
 
 /**
- * Puts a mobile or e-mail on the signed-in account: a bind (the account has none) needs a code to the
- * new target and a step-up (the session verified recently; checked before the code, which a refused
- * bind leaves unspent); a change also needs a verification ticket this session earned (auth/verify or
- * account/verify). The code is checked first (whoever asks has proven the target before learning
- * anything about it); a target another account holds is IDENTIFIER_TAKEN, or with `change_bind` 1
- * moved off that account when it keeps another way in (MOVE_WOULD_LOCK_OUT otherwise). `kick_other` 1 ends
- * every other session of the account.
+ * Puts a mobile or e-mail on the signed-in account: the request's side of account.identifier.bind and
+ * account.identifier.change (src/operations/account/identifiers.ts). A bind (the account has none) needs
+ * a code to the new target and a step-up (the session verified recently; checked before the code, which
+ * a refused bind leaves unspent); a change also needs a verification ticket this session earned
+ * (auth/verify or account/verify), spent by the operation. The code is checked first (whoever asks has
+ * proven the target before learning anything about it); a target another account holds is
+ * IDENTIFIER_TAKEN, or with `change_bind` 1 moved off that account when it keeps another way in
+ * (MOVE_WOULD_LOCK_OUT otherwise). `kick_other` 1 ends every other session of the account.
  */
 export async function putIdentifier(
   app: FastifyInstance,
@@ -99,8 +107,15 @@ export async function putIdentifier(
   const to = targetOf(app, channel, input.to);
   const user = await freshUser(app, session);
   const from = user[channel];
+  const operation = step === 'bind' ? bindIdentifier : changeIdentifier;
+  const principal: Principal = {
+    kind: 'person',
+    user,
+    verifiedAt: session.verifiedAt,
+    sessionId: session.id,
+  };
   if (step === 'bind' && from) throw new PassportError('identifierBound', { channel });
-  if (step === 'bind') await requireStepUp(app, session, user);
+  if (step === 'bind') await assertStepUp(app, app.db, operation, principal);
   if (step === 'change') {
     if (!from) throw new PassportError('identifierNotBound', { channel });
     if (from === to) throw new PassportError('identifierSame');
@@ -116,40 +131,23 @@ export async function putIdentifier(
     code: input.code,
     lane: await codeLaneOf(app, request, channel, to),
   });
-  const owner = await app.accounts.find({ kind: channel, value: to });
-  let movedFrom = null;
-  if (owner && owner.id !== user.id) {
-    if (input.change_bind !== 1) throw new PassportError('identifierTaken');
-    if (!keepsAWayIn(owner, channel)) throw new PassportError('moveWouldLockOut');
-    movedFrom = owner;
-  }
-  if (step === 'change')
-    await app.verificationTickets.consume(session, input.ticket ?? '', 'change_identifier');
-  await rebind(app, {
-    user,
-    channel,
-    from: step === 'bind' ? null : from,
-    to,
-    movedFrom,
-    context: eventContextOf(app, request),
-  });
-  // The other sessions' end and its event commit together.
-  const kicked =
-    input.kick_other === 1
-      ? await app.db.transaction().execute(async (tx) => {
-          const ended = await app.sessions.revokeOthers(user.id, session.id, tx);
-          if (ended > 0)
-            await recordAccountEvent(app, request, tx, {
-              type: 'account.session_revoked',
-              userId: user.id,
-              data: { reason: 'revoked' },
-            });
-          return ended;
-        })
-      : 0;
+  const { kicked_sessions, moved } = await invoke(
+    app,
+    operation,
+    {
+      channel,
+      to,
+      ...(input.change_bind !== undefined ? { change_bind: input.change_bind } : {}),
+      ...(input.kick_other !== undefined ? { kick_other: input.kick_other } : {}),
+      ...(input.ticket !== undefined ? { ticket: input.ticket } : {}),
+    },
+    principal,
+    requestOf(app, request),
+    { gate: gateFor(app, request) },
+  );
   const updated = await freshUser(app, session);
   request.session = { ...session, user: updated };
-  return { ...accountInfo(request.session), kicked_sessions: kicked, moved: movedFrom !== null };
+  return { ...accountInfo(request.session), kicked_sessions, moved };
 }
 
 /** What a verification answers: the ticket for the next step, its lifetime and how it was earned. */
@@ -272,17 +270,22 @@ export async function setAccount(
   const user = await freshUser(app, session);
   if (user.username) throw new PassportError('usernameAlreadySet');
   const username = usernameOf(input.username);
-  let newHash: string | null = null;
+  const principal: Principal = {
+    kind: 'person',
+    user,
+    verifiedAt: session.verifiedAt,
+    sessionId: session.id,
+  };
+  const context = [principal, requestOf(app, request), { gate: gateFor(app, request) }] as const;
   if (user.password_hash) {
     await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
+    await invoke(app, setAccountUsername, { username }, ...context);
   } else {
-    await requireStepUp(app, session, user);
+    await assertStepUp(app, app.db, setAccountUsernameAndPassword, principal);
     const pw = await policy(app, request, input.password, [...identifiersOf(user), username]);
-    newHash = await app.passwords.hash(pw);
+    const hash = await app.passwords.hash(pw);
+    await invoke(app, setAccountUsernameAndPassword, { username, password_hash: hash }, ...context);
   }
-  const holder = await app.accounts.find({ kind: 'username', value: username });
-  if (holder) throw new PassportError(holder.id === user.id ? 'usernameAlreadySet' : 'usernameTaken');
-  await setUsername(app, user, username, newHash);
   request.session = { ...session, user: await freshUser(app, session) };
   return accountInfo(request.session);
 }

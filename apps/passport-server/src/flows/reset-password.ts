@@ -1,19 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import {
-  changed,
   identifiersOf,
   type PasswordChanged,
   policy,
   RESET_PURPOSES,
-  storeNewPassword,
   targetOf,
 } from '../domain/passwords/new-password';
 import { PassportError } from '../errors';
 import { CodeType } from '../protocol';
 import { completeSignIn } from './complete-sign-in';
+import { storeReset } from './new-password';
 
 /**
+ * The request's side of account.password.reset (stored through src/flows/new-password.ts).
  * A forgotten password, reset by code, by ticket, or reset-and-login. A reset for an address without an
  * account needs a valid code first (sending that code behaves the same for every target: send_code
  * never looks up accounts), so ACCOUNT_NOT_FOUND only ever reaches whoever owns the mobile or e-mail.
@@ -67,8 +67,7 @@ export async function resetByCode(
   input: ResetByCode,
 ): Promise<PasswordChanged> {
   const { user, pw } = await checkReset(app, request, input);
-  await storeNewPassword(app, request, reply, user, pw, 'sign out here');
-  return changed(user.id, false);
+  return storeReset(app, request, reply, user, pw);
 }
 
 /** Resets a forgotten password with an e-mail (or SMS) reset code and signs this browser in anew. */
@@ -79,7 +78,7 @@ export async function resetAndLogin(
   input: ResetByCode,
 ) {
   const { user, pw } = await checkReset(app, request, input);
-  await storeNewPassword(app, request, reply, user, pw, 'sign out here');
+  await storeReset(app, request, reply, user, pw);
   // A sign-in like any other: an unknown device of an account with a mobile passes second verification
   // first (an e-mail code alone must not sign a new device in), unless the code went to that mobile.
   const proof = input.channel === 'mobile' ? 'mobileCode' : 'emailCode';
@@ -99,8 +98,15 @@ export async function resetByTicket(
   const pw = await policy(app, request, input.password, [claim.target]);
   const user = await app.accounts.find({ kind: claim.channel, value: claim.target });
   if (user) await policy(app, request, pw, identifiersOf(user));
-  await app.tickets.consume({ ...demand, target: claim.target });
-  if (!user) throw new PassportError('accountNotFound');
-  await storeNewPassword(app, request, reply, user, pw, 'sign out here');
-  return changed(user.id, false);
+  if (!user) {
+    // Spent all the same: a ticket answers ACCOUNT_NOT_FOUND once.
+    await app.tickets.consume({ ...demand, target: claim.target });
+    throw new PassportError('accountNotFound');
+  }
+  // Spent in the reset's transaction: a reset that fails keeps it.
+  return storeReset(app, request, reply, user, pw, {
+    ticket: input.ticket,
+    channel: claim.channel as Channel,
+    target: claim.target,
+  });
 }

@@ -1,31 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { assertStepUp, invoke } from '../adapters/invoke';
+import { gateFor, principalOf } from '../adapters/operation-route';
+import { requestOf } from '../adapters/request';
 import { changed, identifiersOf, type PasswordChanged, policy } from '../domain/passwords/new-password';
 import { requireSession } from '../domain/sessions/sessions';
-import { requireStepUp } from '../domain/sessions/step-up';
 import { PassportError } from '../errors';
-import { recordAccountEvent } from '../events/record';
+import { setFirstPassword } from '../operations/account/passwords';
 
 /**
- * Signed in: a first password. It adds a way in, so it needs a step-up (src/domain/sessions/step-up.ts);
- * it replaces nothing, so other sessions live on; a conditional update, so of two concurrent sets one
- * wins and the other gets PASSWORD_ALREADY_SET.
+ * Signed in: a first password (the operation account.password.set). It adds a way in, so it needs a
+ * step-up, checked before the new password is judged; the judging and the slow hash happen here,
+ * outside the operation's transaction.
  */
 export async function setPassword(
   app: FastifyInstance,
   request: FastifyRequest,
   input: { password: string },
 ): Promise<PasswordChanged> {
-  const session = requireSession(request);
-  const { user } = session;
+  const { user } = requireSession(request);
   if (user.password_hash) throw new PassportError('passwordAlreadySet');
-  await requireStepUp(app, session);
+  const principal = principalOf(request);
+  await assertStepUp(app, app.db, setFirstPassword, principal);
   const pw = await policy(app, request, input.password, identifiersOf(user));
   const hash = await app.passwords.hash(pw);
-  // The password and its event commit together, once.
-  await app.db.transaction().execute(async (tx) => {
-    if (!(await app.accounts.setFirstPasswordHash(user.id, hash, tx)))
-      throw new PassportError('passwordAlreadySet');
-    await recordAccountEvent(app, request, tx, { type: 'account.password_set', userId: user.id, data: {} });
+  await invoke(app, setFirstPassword, { password_hash: hash }, principal, requestOf(app, request), {
+    gate: gateFor(app, request),
   });
   return changed(user.id, true);
 }

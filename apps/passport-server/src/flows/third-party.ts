@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { User } from '../db/schema';
+import type { Kysely } from 'kysely';
+import { assertStepUp, invoke } from '../adapters/invoke';
+import { gateFor, principalOf } from '../adapters/operation-route';
+import { requestOf } from '../adapters/request';
+import type { Database, User } from '../db/schema';
 import { newUserRow } from '../domain/accounts/accounts';
-import { hasOtherWayIn, identitiesOf, link, linkedUser, touch, unlink } from '../domain/oauth/identities';
+import { hasOtherWayIn, identitiesOf, link, linkedUser, touch } from '../domain/oauth/identities';
 import {
   dropPendingProfile,
   OAUTH_FLOW_TTL_MS,
@@ -18,13 +22,16 @@ import {
   type ProviderName,
   providerNameOf,
 } from '../domain/oauth/providers';
-import { requireSession } from '../domain/sessions/sessions';
-import { requireStepUp } from '../domain/sessions/step-up';
 import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
 import { mask } from '../lib/identifiers';
 import { rateLimitKey } from '../lib/ip';
 import { safeRedirect } from '../lib/redirect';
+import {
+  linkThirdParty,
+  switchThirdParty as switchThirdPartyOperation,
+  unlinkThirdParty,
+} from '../operations/account/third-party';
 import { codeSignIn } from './code-sign-in';
 import { completeSignIn } from './complete-sign-in';
 
@@ -121,16 +128,16 @@ async function exchange(app: FastifyInstance, request: FastifyRequest, input: Co
   }
 }
 
-/** Records that the account linked or unlinked its identity of a provider. */
-const recordLink = (
+/** Records, through the transaction of the change, that the account linked its identity of a provider. */
+const recordLinked = (
   app: FastifyInstance,
   request: FastifyRequest,
+  tx: Kysely<Database>,
   userId: string,
   provider: string,
-  linked: boolean,
 ) =>
-  recordAccountEvent(app, request, app.db, {
-    type: linked ? 'account.third_party_linked' : 'account.third_party_unlinked',
+  recordAccountEvent(app, request, tx, {
+    type: 'account.third_party_linked',
     userId,
     data: { provider },
   });
@@ -167,7 +174,12 @@ async function signInLinked(
  * account is refused (OAUTH_ACCOUNT_EXISTS: sign in to link it), never linked silently; a free one
  * becomes the new account's e-mail. An unverified e-mail is neither used nor stored on the account.
  */
-async function createFor(app: FastifyInstance, identity: ProviderIdentity, profileKey?: string) {
+async function createFor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  identity: ProviderIdentity,
+  profileKey?: string,
+) {
   if (await accountOfEmail(app, identity)) {
     throw new PassportError('oauthAccountExists', profileKey ? { profile_key: profileKey } : {});
   }
@@ -198,6 +210,8 @@ async function createFor(app: FastifyInstance, identity: ProviderIdentity, profi
           last_used_at: user.created_at,
         })
         .execute();
+      // The account, its link and the link's event commit together.
+      await recordLinked(app, request, trx, user.id, identity.provider);
     })
     .catch((error: unknown) => {
       const code = (error as { code?: string }).code;
@@ -221,8 +235,7 @@ export async function thirdPartySignIn(
 ) {
   if (create && input.profile_key && !input.code) {
     const pending = await readPendingProfile(app, request, input.profile_key);
-    const user = await createFor(app, pending, input.profile_key);
-    await recordLink(app, request, user.id, pending.provider, true);
+    const user = await createFor(app, request, pending, input.profile_key);
     await dropPendingProfile(app, input.profile_key);
     return completeSignIn(app, request, reply, user, { newUser: true, proof: 'thirdParty' });
   }
@@ -237,8 +250,7 @@ export async function thirdPartySignIn(
       email_registered: (await accountOfEmail(app, identity)) !== undefined,
     });
   }
-  const created = await createFor(app, identity);
-  await recordLink(app, request, created.id, identity.provider, true);
+  const created = await createFor(app, request, identity);
   return completeSignIn(app, request, reply, created, { newUser: true, proof: 'thirdParty' });
 }
 
@@ -262,8 +274,11 @@ export async function bindLogin(
 ) {
   const pending = await readPendingProfile(app, request, input.profile_key);
   const linkPending = async (user: User) => {
-    await link(app, user.id, pending);
-    await recordLink(app, request, user.id, pending.provider, true);
+    // The link and its event commit together.
+    await app.db.transaction().execute(async (tx) => {
+      await link({ db: tx }, user.id, pending, app.runtime.now());
+      await recordLinked(app, request, tx, user.id, pending.provider);
+    });
     await dropPendingProfile(app, input.profile_key);
   };
   if (input.mobile) {
@@ -302,22 +317,25 @@ async function linkedView(app: FastifyInstance, userId: string) {
 }
 
 /**
- * Linking, switching and unlinking add or remove a way in: each needs a step-up, checked before the
- * provider's code is exchanged so that the same callback can be sent again once the person has proven
- * it is them (the flow's state is spent only by the exchange).
+ * Linking, switching and unlinking add or remove a way in: the operations account.third_party.link,
+ * .switch and .unlink (src/operations/account/third-party.ts) declare the step-up. It is checked here
+ * first, before the provider's code is exchanged, so that the same callback can be sent again once the
+ * person has proven it is them (the flow's state is spent only by the exchange); the exchange is this
+ * side's, the links and their events the operation's.
  *
  * auth/bind: links the identity of a fresh provider sign-in to the signed-in account. An identity
  * linked to another account is refused (OAUTH_LINKED_ELSEWHERE) whatever unbind_exist says: moving it
  * would take a way in from an account whose owner has not agreed (docs/third-party-sign-in.md).
  */
 export async function bindThirdParty(app: FastifyInstance, request: FastifyRequest, input: CodeInput) {
-  const session = requireSession(request);
+  const principal = principalOf(request);
+  if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
   providerOf(app, input.platform_app_id);
-  await requireStepUp(app, session);
+  await assertStepUp(app, app.db, linkThirdParty, principal);
   const { identity } = await exchange(app, request, input);
-  await link(app, session.userId, identity);
-  await recordLink(app, request, session.userId, identity.provider, true);
-  return { linked: await linkedView(app, session.userId) };
+  return invoke(app, linkThirdParty, { identity }, principal, requestOf(app, request), {
+    gate: gateFor(app, request),
+  });
 }
 
 /**
@@ -325,20 +343,16 @@ export async function bindThirdParty(app: FastifyInstance, request: FastifyReque
  * in at the provider; the same refusal as auth/bind for an identity linked elsewhere.
  */
 export async function switchThirdParty(app: FastifyInstance, request: FastifyRequest, input: CodeInput) {
-  const session = requireSession(request);
+  const principal = principalOf(request);
+  if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
   const provider = providerOf(app, input.platform_app_id);
-  const current = (await identitiesOf(app, session.userId)).find((row) => row.provider === provider.name);
+  const current = (await identitiesOf(app, principal.user.id)).find((row) => row.provider === provider.name);
   if (!current) throw new PassportError('oauthNotBound');
-  await requireStepUp(app, session);
+  await assertStepUp(app, app.db, switchThirdPartyOperation, principal);
   const { identity } = await exchange(app, request, input);
-  if (identity.subject !== current.subject) {
-    const holder = await linkedUser(app, identity.provider, identity.subject);
-    if (holder) throw new PassportError('oauthLinkedElsewhere');
-    await unlink(app, session.userId, provider.name);
-    await link(app, session.userId, identity);
-    await recordLink(app, request, session.userId, identity.provider, true);
-  }
-  return { linked: await linkedView(app, session.userId) };
+  return invoke(app, switchThirdPartyOperation, { identity }, principal, requestOf(app, request), {
+    gate: gateFor(app, request),
+  });
 }
 
 /** auth/unbind: refused when it is the last way into the account. */
@@ -347,16 +361,18 @@ export async function unbindThirdParty(
   request: FastifyRequest,
   platformAppId: unknown,
 ) {
-  const session = requireSession(request);
+  const principal = principalOf(request);
+  if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
   const name = providerNameOf(platformAppId as string);
   if (!name) throw new PassportError('oauthNotBound');
-  const linked = (await identitiesOf(app, session.userId)).some((row) => row.provider === name);
+  // The refusals a stale session hears before the step-up (the operation checks them again, in its
+  // transaction).
+  const linked = (await identitiesOf(app, principal.user.id)).some((row) => row.provider === name);
   if (!linked) throw new PassportError('oauthNotBound');
-  if (!(await hasOtherWayIn(app, session.user, name))) throw new PassportError('oauthLastWayIn');
-  await requireStepUp(app, session);
-  await unlink(app, session.userId, name);
-  await recordLink(app, request, session.userId, name, false);
-  return { linked: await linkedView(app, session.userId) };
+  if (!(await hasOtherWayIn(app, principal.user, name))) throw new PassportError('oauthLastWayIn');
+  return invoke(app, unlinkThirdParty, { provider: name }, principal, requestOf(app, request), {
+    gate: gateFor(app, request),
+  });
 }
 
 /** The configured providers, and the signed-in account's linked identities. */

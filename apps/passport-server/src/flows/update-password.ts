@@ -1,14 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
-import {
-  changed,
-  identifiersOf,
-  type PasswordChanged,
-  policy,
-  storeNewPassword,
-} from '../domain/passwords/new-password';
+import { identifiersOf, type PasswordChanged, policy } from '../domain/passwords/new-password';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
+import { storeChanged } from './new-password';
 
 /**
  * Signed in: a new password, proving the current one. A wrong current password is a password failure
@@ -39,6 +34,5 @@ export async function updatePassword(
     },
   );
   if (!right || pw === undefined) throw new PassportError('currentPasswordWrong');
-  await storeNewPassword(app, request, reply, user, pw, 'sign in anew');
-  return changed(user.id, true);
+  return storeChanged(app, request, reply, user, pw);
 }

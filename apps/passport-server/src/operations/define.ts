@@ -4,13 +4,13 @@ import type { AccessStatement, Permission } from '../access/statement';
 import type { Config } from '../config';
 import type { Database, User } from '../db/schema';
 import type { Admission, InvitationAdmission } from '../delivery/gate';
+import type { Language, NoticeKind } from '../delivery/templates';
 import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
 import type { BrowserSessions, SignInBrowser, SignInProven } from '../domain/sessions/browser';
 import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
-import type { Delivery } from '../plugins/app/delivery';
 
 /**
  * A capability is one declaration: its name, its input and output schemas (the one source of its wire
@@ -50,7 +50,14 @@ export interface ProvenContact {
 /** The caller as the adapter proved it. */
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'person'; user: User; provenContact?: ProvenContact; signIn?: SignInProven }
+  | {
+      kind: 'person';
+      user: User;
+      provenContact?: ProvenContact;
+      signIn?: SignInProven;
+      /** The session the person acts through, when a session cookie proved them (kick_other keeps it). */
+      sessionId?: string;
+    }
   | ({ kind: 'identity' } & Actor)
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
@@ -66,12 +73,34 @@ export interface RequestContext {
 }
 
 /**
- * The outbound gate (src/delivery/gate.ts) for the request that asked: an operation admits its message
- * (the budgets and the challenge) before it writes, so a refused send changes nothing; the adapter
- * delivers the admitted message once the change has committed.
+ * The outbound gate (src/delivery/gate.ts) as an adapter binds it to the request that asked: its
+ * challenge pass, address and device, and the language its messages are written in.
  */
 export interface RequestGate {
   admitInvitation(send: InvitationAdmission): Promise<Admission>;
+  readonly language: Language;
+}
+
+/** A security notice to one of the account's own verified channels, in the fixed wording of its kind. */
+export interface Notice {
+  kind: NoticeKind;
+  channel: 'mobile' | 'email';
+  /** The account's own mobile or e-mail, as stored. */
+  to: string;
+}
+
+/**
+ * The only way an operation sends anything: there is no provider in `ctx`.
+ * - `admitInvitation`: a message to someone else, admitted (the budgets per sender, recipient and
+ *   address, and the challenge) before the operation writes, so a refused send changes nothing; the
+ *   operation answers the admission and the adapter delivers it once the change has committed.
+ * - `notify`: a notice to the person's own verified channel, in a fixed template (nobody's text in it);
+ *   the adapter sends it through the gate's recipient budgets once the change has committed, and a
+ *   notice refused or undelivered does not undo the change.
+ */
+export interface OperationGate {
+  admitInvitation(send: InvitationAdmission): Promise<Admission>;
+  notify(notice: Notice): void;
 }
 
 /**
@@ -103,10 +132,10 @@ export interface OperationContext<C extends Caller = Caller> {
   readonly config: Config;
   /** The server secret: keys what is stored only as its HMAC (tickets). */
   readonly secret: Buffer;
-  readonly deliver: Delivery;
   /** Seals an organisation's real-name fields at rest (the key derives from the server secret). */
   readonly realName: RealNameSealer;
-  readonly gate: RequestGate;
+  /** The outbound gate: the one way an operation sends a message (no provider is in `ctx`). */
+  readonly gate: OperationGate;
   /** What blocks a cancellation and what it takes away, as the areas registered them at start. */
   readonly cancellation: CancellationRegistry;
   /**
@@ -140,9 +169,10 @@ export type Operation<
   /**
    * Seconds since the caller's last verification (the session's sign-in, or a later auth/verify or
    * account/verify) beyond which the operation answers STEP_UP_REQUIRED (2047) instead of running. The
-   * adapter checks it (src/domain/sessions/step-up.ts); flow routes use the same check.
+   * adapter checks it (src/domain/sessions/step-up.ts); flow routes use the same check. `'window'`: the
+   * server's step-up window (`limits.stepUpMaxAgeMs`), what every way in asks for.
    */
-  readonly stepUp?: number;
+  readonly stepUp?: number | 'window';
   /**
    * The store keys `run` takes (`ctx.oneTime.take`), read from the input: the adapter takes them, single
    * use, before it opens the transaction (after the step-up check).

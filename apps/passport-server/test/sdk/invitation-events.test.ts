@@ -123,6 +123,54 @@ describe('the invitation events', () => {
     });
     expect(JSON.stringify(page.entries)).not.toContain(email);
   });
+
+  it('an updated and a resent invitation are in the log: which fields, the roles now, never the name or contact', async () => {
+    const boss = await managerWithReader(server, 'Invited Ltd');
+    const email = freshEmail();
+    const issued = await aff.inviteByEmail(boss.client, {
+      subject_uid: boss.sid,
+      contact: email,
+      deputy_name: 'Cy',
+    });
+    await aff.updateInvitation(boss.client, {
+      subject_uid: boss.sid,
+      invite_id: issued.invite_id,
+      deputy_name: 'Cyrus Secretname',
+      role_keys: ['reader'],
+    });
+    // An update that changes nothing is no event.
+    await aff.updateInvitation(boss.client, {
+      subject_uid: boss.sid,
+      invite_id: issued.invite_id,
+      deputy_name: 'Cyrus Secretname',
+    });
+    await passCooldown();
+    await aff.resendInvitation(boss.client, { subject_uid: boss.sid, invite_id: issued.invite_id });
+    const page = await until(
+      () => log(boss.client, boss.sid, 'organisation.invitation.'),
+      (p) => p.entries.length >= 2,
+      'the update and the resend',
+    );
+    const [resent, updated, ...rest] = page.entries;
+    expect(rest).toEqual([]);
+    expect(updated).toMatchObject({
+      type: 'organisation.invitation.updated',
+      actor: { kind: 'identity', userId: boss.userId, subjectId: boss.sid },
+      data: {
+        invitationId: issued.invite_id,
+        channel: 'email',
+        changed: ['deputy_name', 'role_keys'],
+        roleKeys: ['reader'],
+      },
+    });
+    expect(resent).toMatchObject({
+      type: 'organisation.invitation.resent',
+      actor: { kind: 'identity', userId: boss.userId },
+      data: { invitationId: issued.invite_id, channel: 'email', resentCount: 1 },
+    });
+    expect(JSON.stringify(page.entries)).not.toContain(email);
+    expect(JSON.stringify(page.entries)).not.toContain('Secretname');
+  });
 });
 
 describe('accepting signs in through completeSignIn', () => {

@@ -54,12 +54,12 @@ async function oneWins(calls: Promise<unknown>[], loser: OrganisationErrorName):
   return winners[0]!;
 }
 
-const transferEvents = (server: SdkServer, sid: string) =>
+const transferEvents = (server: SdkServer, sid: string, type = 'organisation.manager.transferred') =>
   server.app.db
     .selectFrom('events')
     .select(['data', 'target_user_id', 'actor_user_id'])
     .where('subject_id', '=', sid)
-    .where('type', '=', 'organisation.manager.transferred')
+    .where('type', '=', type)
     .execute();
 
 export function transferRaces(serverOf: () => SdkServer): void {
@@ -85,6 +85,15 @@ export function transferRaces(serverOf: () => SdkServer): void {
         expect(events[0]).toMatchObject({ actor_user_id: heir.userId, target_user_id: boss.userId });
         expect(JSON.parse(String(events[0]!.data))).toEqual({ from: boss.identity, to: heir.identity });
       }
+      // The start is in the log whoever won; the abandonment exactly when it committed.
+      const started = await transferEvents(server, boss.sid, 'organisation.manager.transfer_started');
+      expect(started).toHaveLength(1);
+      expect(started[0]).toMatchObject({ actor_user_id: boss.userId, target_user_id: heir.userId });
+      expect(JSON.parse(String(started[0]!.data))).toMatchObject({ from: boss.identity, to: heir.identity });
+      const abandoned = await transferEvents(server, boss.sid, 'organisation.manager.transfer_abandoned');
+      expect(abandoned).toHaveLength(accepted ? 0 : 1);
+      if (!accepted)
+        expect(abandoned[0]).toMatchObject({ actor_user_id: boss.userId, target_user_id: heir.userId });
       expect((await aff.pendingManagerTransfer(boss.client, { subject_uid: boss.sid })).transfer).toBeNull();
     }
   });

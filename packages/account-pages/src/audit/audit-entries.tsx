@@ -39,7 +39,11 @@ const NAMED = new Set([
   'organisation.role.revoked',
   'organisation.member.invited',
   'organisation.invitation.cancelled',
+  'organisation.invitation.updated',
+  'organisation.invitation.resent',
   'organisation.member.joined',
+  'organisation.manager.transfer_started',
+  'organisation.manager.transfer_abandoned',
   'organisation.manager.transferred',
 ]);
 

@@ -73,7 +73,11 @@ export const { useTranslate: useAuditT } = defineMessages(
     'organisation.role.revoked': '收回角色 {roleKey}',
     'organisation.member.invited': '通过{channel}邀请了成员',
     'organisation.invitation.cancelled': '取消了通过{channel}发出的邀请',
+    'organisation.invitation.updated': '修改了通过{channel}发出的邀请',
+    'organisation.invitation.resent': '重新发送了通过{channel}发出的邀请',
     'organisation.member.joined': '接受邀请，加入了组织',
+    'organisation.manager.transfer_started': '发起了组织管理员移交',
+    'organisation.manager.transfer_abandoned': '放弃了组织管理员移交',
     'organisation.manager.transferred': '接任了组织管理员',
   },
   {
@@ -148,7 +152,11 @@ export const { useTranslate: useAuditT } = defineMessages(
     'organisation.role.revoked': 'Took the role {roleKey}',
     'organisation.member.invited': 'Invited a member by {channel}',
     'organisation.invitation.cancelled': 'Cancelled an invitation sent by {channel}',
+    'organisation.invitation.updated': 'Changed an invitation sent by {channel}',
+    'organisation.invitation.resent': 'Sent an invitation by {channel} again',
     'organisation.member.joined': 'Accepted an invitation and joined',
+    'organisation.manager.transfer_started': 'Started handing the organisation over',
+    'organisation.manager.transfer_abandoned': 'Abandoned the organisation’s hand-over',
     'organisation.manager.transferred': 'Took over as the organisation’s manager',
   },
 );

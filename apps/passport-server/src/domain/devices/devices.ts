@@ -25,6 +25,8 @@ export interface Devices {
    * second verification to the device that started it), never a proof of a remembered device.
    */
   keyOf(request: FastifyRequest): string | null;
+  /** SHA-256 of the device token the request presents (remembered or not), or null. */
+  tokenHashOf(request: FastifyRequest): string | null;
   /** Whether the request presents a live device token the account has remembered. */
   isRemembered(userId: string, request: FastifyRequest): Promise<boolean>;
   /**
@@ -132,6 +134,7 @@ export function createDevices(app: FastifyInstance): Devices {
   const devices: Devices = {
     cookieName,
     keyOf,
+    tokenHashOf: presentedHash,
     async isRemembered(userId, request) {
       const hash = presentedHash(request);
       if (!hash) return false;
@@ -205,32 +208,45 @@ export function createDevices(app: FastifyInstance): Devices {
     async remember(userId, request, reply) {
       devices.setCookie(reply, await devices.store(db, userId, request));
     },
-    async list(userId, request) {
-      const hash = presentedHash(request);
-      const rows = await db
-        .selectFrom('devices')
-        .select(['id', 'token_hash', 'first_seen_at', 'last_seen_at', 'user_agent'])
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', runtime.now())
-        .orderBy('last_seen_at', 'desc')
-        .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        first_seen_at: Number(row.first_seen_at),
-        last_seen_at: Number(row.last_seen_at),
-        user_agent: userAgentSummary(row.user_agent),
-        current: hash !== null && row.token_hash === hash,
-      }));
-    },
-    async forget(userId, id) {
-      const result = await db
-        .deleteFrom('devices')
-        .where('user_id', '=', userId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
-    },
+    list: (userId, request) => devicesOf(db, userId, runtime.now(), presentedHash(request)),
+    forget: (userId, id) => forgetDevice(db, userId, id),
   };
 
   return devices;
+}
+
+/**
+ * The account's live remembered devices through `db` (an operation's transaction), newest first;
+ * `current` marks the one whose token hash is `presented` (the listing browser's).
+ */
+export async function devicesOf(
+  db: Kysely<Database>,
+  userId: string,
+  now: number,
+  presented: string | null,
+): Promise<DeviceView[]> {
+  const rows = await db
+    .selectFrom('devices')
+    .select(['id', 'token_hash', 'first_seen_at', 'last_seen_at', 'user_agent'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    first_seen_at: Number(row.first_seen_at),
+    last_seen_at: Number(row.last_seen_at),
+    user_agent: userAgentSummary(row.user_agent),
+    current: presented !== null && row.token_hash === presented,
+  }));
+}
+
+/** Forgets (deletes the token of) one of the account's devices through `db`; false when it has none such. */
+export async function forgetDevice(db: Kysely<Database>, userId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('devices')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }

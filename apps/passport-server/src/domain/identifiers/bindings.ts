@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { User } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import type { DomainEvent } from '../../events/catalogue';
-import { type EventContext, recordEvents } from '../../events/outbox';
 import { mask } from '../../lib/identifiers';
 import type { Channel } from '../codes/codes';
 
@@ -29,12 +28,10 @@ export interface Rebind {
   to: string;
   /** Another account holding `to` that gives it up (change_bind), or null. */
   movedFrom: User | null;
-  /** The request's place and time, for the events the change records with it. */
-  context: EventContext;
 }
 
 /** The person's own events of a rebind: bound or changed, and unbound on the account that gave it up. */
-function rebindEvents({ user, channel, from, to, movedFrom }: Rebind): DomainEvent[] {
+export function rebindEvents({ user, channel, from, to, movedFrom }: Rebind): DomainEvent[] {
   const own = (userId: string) => ({
     stream: `user:${userId}`,
     actor: { kind: 'person' as const, userId: user.id },
@@ -53,39 +50,37 @@ function rebindEvents({ user, channel, from, to, movedFrom }: Rebind): DomainEve
 }
 
 /**
- * Puts `to` on the account in one transaction: takes it off `movedFrom` first (only while that one still
- * holds it), then sets it on the account only while the account still has `from` (of two concurrent
- * changes one wins; the other is VERIFICATION_INVALID, or IDENTIFIER_BOUND for a bind). A unique
- * violation (someone else bound `to` meanwhile) is IDENTIFIER_TAKEN.
+ * Puts `to` on the account through the operation's transaction `trx`: takes it off `movedFrom` first
+ * (only while that one still holds it), then sets it on the account only while the account still has
+ * `from` (of two concurrent changes one wins; the other is VERIFICATION_INVALID, or IDENTIFIER_BOUND for
+ * a bind). A unique violation (someone else bound `to` meanwhile) is IDENTIFIER_TAKEN. Answers the
+ * events of the change, for the operation to emit.
  */
-export async function rebind(app: FastifyInstance, change: Rebind): Promise<void> {
+export async function rebind(trx: Kysely<Database>, change: Rebind, now: number): Promise<DomainEvent[]> {
   const { channel, from, to, user, movedFrom } = change;
-  const now = app.runtime.now();
   try {
-    await app.db.transaction().execute(async (trx) => {
-      if (movedFrom) {
-        const released = await trx
-          .updateTable('users')
-          .set({ [channel]: null, updated_at: now })
-          .where('id', '=', movedFrom.id)
-          .where(channel, '=', to)
-          .executeTakeFirst();
-        if (Number(released.numUpdatedRows) !== 1) throw new PassportError('identifierTaken');
-      }
-      const bound = await trx
+    if (movedFrom) {
+      const released = await trx
         .updateTable('users')
-        .set({ [channel]: to, updated_at: now })
-        .where('id', '=', user.id)
-        .where(channel, from === null ? 'is' : '=', from)
+        .set({ [channel]: null, updated_at: now })
+        .where('id', '=', movedFrom.id)
+        .where(channel, '=', to)
         .executeTakeFirst();
-      if (Number(bound.numUpdatedRows) !== 1)
-        throw new PassportError(from === null ? 'identifierBound' : 'verificationInvalid', { channel });
-      await recordEvents(trx, rebindEvents(change), change.context);
-    });
+      if (Number(released.numUpdatedRows) !== 1) throw new PassportError('identifierTaken');
+    }
+    const bound = await trx
+      .updateTable('users')
+      .set({ [channel]: to, updated_at: now })
+      .where('id', '=', user.id)
+      .where(channel, from === null ? 'is' : '=', from)
+      .executeTakeFirst();
+    if (Number(bound.numUpdatedRows) !== 1)
+      throw new PassportError(from === null ? 'identifierBound' : 'verificationInvalid', { channel });
   } catch (error) {
     if (isUniqueViolation(error)) throw new PassportError('identifierTaken');
     throw error;
   }
+  return rebindEvents(change);
 }
 
 /**
@@ -94,14 +89,14 @@ export async function rebind(app: FastifyInstance, change: Rebind): Promise<void
  * USERNAME_ALREADY_SET when a concurrent set won.
  */
 export async function setUsername(
-  app: FastifyInstance,
+  db: Kysely<Database>,
   user: User,
   username: string,
   newPasswordHash: string | null,
+  now: number,
 ): Promise<void> {
-  const now = app.runtime.now();
   try {
-    let update = app.db
+    let update = db
       .updateTable('users')
       .set({ username, updated_at: now, ...(newPasswordHash ? { password_hash: newPasswordHash } : {}) })
       .where('id', '=', user.id)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import type { ProviderIdentity, ProviderName } from './providers';
 
@@ -11,9 +12,16 @@ const isUniqueViolation = (error: unknown) => {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 };
 
+/**
+ * Each function takes where it reads and writes: the app (its handle) or, from an operation, its
+ * transaction (`{ db: ctx.tx }` and the clock).
+ */
+type Through = { db: Kysely<Database> } | FastifyInstance;
+const dbOf = (through: Through) => through.db;
+
 /** The account an identity is linked to, or undefined. */
-export async function linkedUser(app: FastifyInstance, provider: ProviderName, subject: string) {
-  return app.db
+export async function linkedUser(through: Through, provider: ProviderName, subject: string) {
+  return dbOf(through)
     .selectFrom('linked_identities')
     .innerJoin('users', 'users.id', 'linked_identities.user_id')
     .selectAll('users')
@@ -22,8 +30,8 @@ export async function linkedUser(app: FastifyInstance, provider: ProviderName, s
     .executeTakeFirst();
 }
 
-export const identitiesOf = (app: FastifyInstance, userId: string) =>
-  app.db
+export const identitiesOf = (through: Through, userId: string) =>
+  dbOf(through)
     .selectFrom('linked_identities')
     .selectAll()
     .where('user_id', '=', userId)
@@ -35,9 +43,13 @@ export const identitiesOf = (app: FastifyInstance, userId: string) =>
  * concurrent link won), OAUTH_ALREADY_LINKED when the account links another identity of the provider;
  * linking the same identity again is a no-op.
  */
-export async function link(app: FastifyInstance, userId: string, identity: ProviderIdentity): Promise<void> {
-  const now = app.runtime.now();
-  const holder = await app.db
+export async function link(
+  through: Through,
+  userId: string,
+  identity: ProviderIdentity,
+  now: number,
+): Promise<void> {
+  const holder = await dbOf(through)
     .selectFrom('linked_identities')
     .select(['user_id', 'subject'])
     .where('provider', '=', identity.provider)
@@ -47,7 +59,7 @@ export async function link(app: FastifyInstance, userId: string, identity: Provi
   if (holder.some((row) => row.subject === identity.subject)) throw new PassportError('oauthLinkedElsewhere');
   if (holder.some((row) => row.user_id === userId)) throw new PassportError('oauthAlreadyLinked');
   try {
-    await app.db
+    await dbOf(through)
       .insertInto('linked_identities')
       .values({
         id: randomUUID(),
@@ -81,16 +93,16 @@ export const touch = (app: FastifyInstance, provider: ProviderName, subject: str
  * Whether the account has a way in besides its identity of `provider`: a mobile or an e-mail (code
  * sign-in), a username with a password, another linked identity, or a passkey.
  */
-export async function hasOtherWayIn(app: FastifyInstance, user: User, provider: ProviderName) {
+export async function hasOtherWayIn(through: Through, user: User, provider: ProviderName) {
   if (user.mobile || user.email || (user.username && user.password_hash)) return true;
-  const others = await app.db
+  const others = await dbOf(through)
     .selectFrom('linked_identities')
     .select('id')
     .where('user_id', '=', user.id)
     .where('provider', '!=', provider)
     .executeTakeFirst();
   if (others !== undefined) return true;
-  const passkey = await app.db
+  const passkey = await dbOf(through)
     .selectFrom('passkeys')
     .select('id')
     .where('user_id', '=', user.id)
@@ -99,8 +111,8 @@ export async function hasOtherWayIn(app: FastifyInstance, user: User, provider: 
 }
 
 /** Unlinks the account's identity of `provider`; false when there was none. */
-export async function unlink(app: FastifyInstance, userId: string, provider: ProviderName) {
-  const result = await app.db
+export async function unlink(through: Through, userId: string, provider: ProviderName) {
+  const result = await dbOf(through)
     .deleteFrom('linked_identities')
     .where('user_id', '=', userId)
     .where('provider', '=', provider)

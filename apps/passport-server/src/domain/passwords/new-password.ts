@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
-import { recordAccountEvent } from '../../events/record';
 import { rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
 import { CodeType } from '../../protocol';
@@ -22,9 +21,6 @@ export const RESET_PURPOSES: ReadonlySet<number> = new Set([
 ]);
 /** Signed-in change codes: 11 change password, 22 any verify step while signed in. */
 export const CHANGE_PURPOSES: ReadonlySet<number> = new Set([CodeType.changePassword, CodeType.oldMobile]);
-
-/** What a flow does after a new password is stored. */
-export type After = 'sign out here' | 'sign in anew';
 
 /** The answer of every flow that stores a password: whose, and whether this browser holds a session. */
 export interface PasswordChanged {
@@ -70,52 +66,10 @@ export const targetOf = (app: FastifyInstance, channel: Channel, to: string) =>
  * password owns it, and the new password must not stay locked by the failures that came before it.
  * The locks of other addresses stay: they fall on whoever failed there (src/domain/passwords/failures).
  */
-async function liftPasswordLocks(app: FastifyInstance, request: FastifyRequest, user: User) {
+export async function liftPasswordLocks(app: FastifyInstance, request: FastifyRequest, user: User) {
   await app.store.delete(currentPasswordFailureKey(user.id));
   for (const kind of ['mobile', 'email', 'username'] as const) {
     const value = user[kind];
     if (value) await app.store.delete(passwordFailureKey(kind, value, request.ip));
   }
-}
-
-/**
- * Stores a new password, kills every session of the account (SECURITY.md: a password reset kills
- * server state) and lifts its password locks. Then either this browser is signed in anew (a flow "and
- * login", or a signed-in change whose user stays signed in here on a fresh token) or, when it held a
- * session of this account, that session is gone and its cookie cleared. The password, the sessions'
- * end, the new session and the event commit together, once; the new session's cookie is set after.
- */
-export async function storeNewPassword(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: User,
-  password: string,
-  after: After,
-) {
-  const hash = await app.passwords.hash(password);
-  // A frozen account's password changes all the same; it is not signed in anew.
-  const signInAnew = after === 'sign in anew' && Number(user.is_frozen) !== 1;
-  const opened = await app.db.transaction().execute(async (tx) => {
-    await app.accounts.setPasswordHash(user.id, hash, tx);
-    await app.sessions.revokeAll(user.id, tx);
-    const opened = signInAnew ? await app.sessions.open(tx, request, user.id) : null;
-    if (after === 'sign out here' && request.session?.userId === user.id)
-      await app.sessions.signOut(request, reply, tx);
-    await recordAccountEvent(app, request, tx, {
-      type:
-        after === 'sign out here'
-          ? 'account.password_reset'
-          : user.password_hash
-            ? 'account.password_changed'
-            : 'account.password_set',
-      userId: user.id,
-      data: {},
-    });
-    return opened;
-  });
-  await liftPasswordLocks(app, request, user);
-  if (opened) return app.sessions.start(request, reply, opened);
-  if (after === 'sign in anew') throw new PassportError('accountFrozen');
-  return null;
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { hmac, randomToken } from '../../lib/crypto';
 import type { Session } from '../sessions/sessions';
@@ -54,7 +56,7 @@ const TICKET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  */
 export function createVerificationTickets(app: FastifyInstance): VerificationTickets {
   const { db, secret, runtime } = app;
-  const hashOf = (ticket: string) => hmac(secret, `verification|${ticket}`);
+  const hashOf = (ticket: string) => verificationHash(secret, ticket);
 
   return {
     async issue(session, purpose, method) {
@@ -76,22 +78,40 @@ export function createVerificationTickets(app: FastifyInstance): VerificationTic
       return { ticket, expiresIn: Math.round(runtime.limits.ticketTtlMs / 1000) };
     },
 
-    async consume(session, ticket, purpose) {
-      if (!TICKET_SHAPE.test(ticket)) throw new PassportError('verificationInvalid');
-      const now = runtime.now();
-      const row = await db
-        .updateTable('verification_tickets')
-        .set({ used_at: now })
-        .where('ticket_hash', '=', hashOf(ticket))
-        .where('user_id', '=', session.userId)
-        .where('session_id', '=', session.id)
-        .where('purpose', '=', purpose)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning(['method'])
-        .executeTakeFirst();
-      if (!row) throw new PassportError('verificationInvalid');
-      return { method: row.method as VerificationMethod };
-    },
+    consume: (session, ticket, purpose) =>
+      spendVerification(db, secret, runtime.now(), {
+        userId: session.userId,
+        sessionId: session.id,
+        ticket,
+        purpose,
+      }),
   };
+}
+
+const verificationHash = (secret: Buffer, ticket: string) => hmac(secret, `verification|${ticket}`);
+
+/**
+ * Uses a verification ticket up through `db` (an operation's transaction: a change that fails keeps
+ * it), or throws VERIFICATION_INVALID (see `VerificationTickets.consume`).
+ */
+export async function spendVerification(
+  db: Kysely<Database>,
+  secret: Buffer,
+  now: number,
+  demand: { userId: string; sessionId: string; ticket: string; purpose: VerificationPurpose },
+): Promise<{ method: VerificationMethod }> {
+  if (!TICKET_SHAPE.test(demand.ticket)) throw new PassportError('verificationInvalid');
+  const row = await db
+    .updateTable('verification_tickets')
+    .set({ used_at: now })
+    .where('ticket_hash', '=', verificationHash(secret, demand.ticket))
+    .where('user_id', '=', demand.userId)
+    .where('session_id', '=', demand.sessionId)
+    .where('purpose', '=', demand.purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['method'])
+    .executeTakeFirst();
+  if (!row) throw new PassportError('verificationInvalid');
+  return { method: row.method as VerificationMethod };
 }

@@ -65,6 +65,28 @@ const invitationEvents = [
     }),
   }),
   defineEvent({
+    type: 'organisation.invitation.updated',
+    version: 1,
+    summary: 'A pending invitation’s identity name or roles were changed: which fields, and the roles now.',
+    data: Type.Object({
+      invitationId: Type.String(),
+      channel: InviteChannel,
+      changed: Type.Array(Type.Union([Type.Literal('deputy_name'), Type.Literal('role_keys')])),
+      roleKeys: Type.Array(RoleKey),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.invitation.resent',
+    version: 1,
+    summary: 'A pending invitation was sent again with a new link (the old one died).',
+    data: Type.Object({
+      invitationId: Type.String(),
+      channel: InviteChannel,
+      /** How many times it has been resent, this one included. */
+      resentCount: Type.Integer(),
+    }),
+  }),
+  defineEvent({
     type: 'organisation.member.joined',
     version: 1,
     summary: 'A person accepted an invitation and became a member with its roles.',
@@ -170,6 +192,27 @@ export const organisationEvents = [
 
 /** Who manages the organisation (src/operations/organisation/transfer.ts). */
 export const managerEvents = [
+  defineEvent({
+    type: 'organisation.manager.transfer_started',
+    version: 1,
+    summary:
+      'The manager named a member to hand the organisation over to; it waits for that member to accept. The actor is the manager, the target the named member’s account.',
+    data: Type.Object({
+      from: Type.String({ description: 'the manager identity' }),
+      to: Type.String({ description: 'the identity named' }),
+      expiresAt: Type.Integer({ description: 'ms since the epoch' }),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.manager.transfer_abandoned',
+    version: 1,
+    summary:
+      'A pending hand-over was abandoned by either side; the actor is the side that abandoned it, the target the other side’s account.',
+    data: Type.Object({
+      from: Type.String({ description: 'the manager identity' }),
+      to: Type.String({ description: 'the identity named' }),
+    }),
+  }),
   defineEvent({
     type: 'organisation.manager.transferred',
     version: 1,

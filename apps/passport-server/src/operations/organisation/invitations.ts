@@ -349,7 +349,7 @@ export const resendInvitation = defineOperation({
   output: Issued,
   caller: caller.identity('invitation:update'),
   subject,
-  emits: [],
+  emits: ['organisation.invitation.resent'],
   async run(ctx, input) {
     const row = await invitationIn(ctx.tx, ctx.caller.subject.id, input.invite_id);
     assertOpen(row);
@@ -377,6 +377,11 @@ export const resendInvitation = defineOperation({
       await send?.admission.release();
       throw new PassportError('invitationUsed');
     }
+    emitInSubject(ctx, 'organisation.invitation.resent', {
+      invitationId: row.id,
+      channel: row.channel,
+      resentCount: resent_count,
+    });
     const link = invitationLink(ctx.config.publicOrigin, ticket);
     return {
       invitation: { ...invitationView(next, now), invite_ticket: ticket, link },
@@ -398,7 +403,7 @@ export const updateInvitation = defineOperation({
   output: InvitationData,
   caller: caller.identity('invitation:update'),
   subject,
-  emits: [],
+  emits: ['organisation.invitation.updated'],
   async run(ctx, input) {
     const row = await invitationIn(ctx.tx, ctx.caller.subject.id, input.invite_id);
     if (input.deputy_identity_id !== undefined && input.deputy_identity_id !== row.deputy_id)
@@ -416,6 +421,18 @@ export const updateInvitation = defineOperation({
     const { deputy_name, role_keys } = next;
     if (!(await updatePending(ctx.tx, row.id, { deputy_name, role_keys, updated_at: now })))
       throw new PassportError('invitationUsed');
+    // Which fields changed, never the name itself; an update that changes nothing is no event.
+    const changed = [
+      ...(deputy_name !== row.deputy_name ? (['deputy_name'] as const) : []),
+      ...(role_keys !== row.role_keys ? (['role_keys'] as const) : []),
+    ];
+    if (changed.length > 0)
+      emitInSubject(ctx, 'organisation.invitation.updated', {
+        invitationId: row.id,
+        channel: row.channel,
+        changed,
+        roleKeys: roleKeysOf(next),
+      });
     return invitationView(next, now);
   },
 });

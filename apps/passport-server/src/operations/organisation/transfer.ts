@@ -89,7 +89,7 @@ export const startTransfer = defineOperation({
   output: TransferData,
   caller: caller.identity(null),
   subject,
-  emits: [],
+  emits: ['organisation.manager.transfer_started'],
   async run(ctx, input) {
     assertManager(ctx);
     const { subject, deputy, user } = ctx.caller;
@@ -117,6 +117,12 @@ export const startTransfer = defineOperation({
     });
     const row = await openTransfer(ctx.tx, subject.id, now);
     if (!row) throw new PassportError('transferNotFound');
+    emitInSubject(
+      ctx,
+      'organisation.manager.transfer_started',
+      { from: deputy.id, to: named.deputy.id, expiresAt: Number(row.expires_at) },
+      named.user.id,
+    );
     return transferView(row, user.id);
   },
 });
@@ -171,12 +177,20 @@ export const abandonTransfer = defineOperation({
   output: Flagged,
   caller: caller.identity(null, { frozenSubjectOk: true }),
   subject,
-  emits: [],
+  emits: ['organisation.manager.transfer_abandoned'],
   async run(ctx) {
     await lockSubject(ctx.tx, ctx.caller.subject.id);
     const row = await sideOf(ctx, 'either');
     // Its tickets die with it: the new manager's names this transfer, which is gone.
     if (!(await deleteTransfer(ctx.tx, row))) throw new PassportError('transferNotFound');
+    // About the other side: the one who did not abandon it.
+    const other = row.from_user_id === ctx.caller.user.id ? row.to_user_id : row.from_user_id;
+    emitInSubject(
+      ctx,
+      'organisation.manager.transfer_abandoned',
+      { from: row.from_deputy_id, to: row.to_deputy_id },
+      other,
+    );
     return { abandoned: true };
   },
 });
