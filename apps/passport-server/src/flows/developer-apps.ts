@@ -32,7 +32,7 @@ export { MAX_APPS_PER_ACCOUNT };
 /** Redirect URIs one app may list. */
 export const MAX_REDIRECT_URIS = 10;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const _LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * The request's side of the console's operations (src/operations/account/developer-apps.ts): a new

@@ -5,7 +5,6 @@ import { requestOf } from '../adapters/request';
 import { accountInfo } from '../domain/accounts/account-info';
 import { type Channel, codeLaneOf, OWNER_LANE } from '../domain/codes/codes';
 import { proveFactor } from '../domain/factors/factors';
-import { keepsAWayIn, rebind, setUsername } from '../domain/identifiers/bindings';
 import { usernameOf } from '../domain/identifiers/usernames';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
 import { identifiersOf, policy, targetOf } from '../domain/passwords/new-password';

@@ -23,12 +23,10 @@ import { affiliatePaths as paths } from '../../protocol';
 import {
   AcceptedData,
   CodeSentData,
-  InvitationData,
   IssuedInvitationData,
   PageParams,
   invitationSchemas as schemas,
 } from '../../schemas/invitations';
-import { flowRoute } from '../declare';
 
 /**
  * Invitations: the operations of src/operations/organisation/invitations.ts. A send is admitted in the
