@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ESTIMATED_LENGTH,
+  ESTIMATES_PER_ACCOUNT,
+  ESTIMATES_PER_SOURCE,
   estimatorUse,
-  MAX_WAITING_ESTIMATES,
   MIN_PASSWORD_SCORE,
   weakness,
 } from '../src/domain/passwords/strength';
@@ -179,19 +180,25 @@ describe('the estimator’s cost is bounded', () => {
     expect([ErrorCode.codeExpired, ErrorCode.codeWrong]).toContain(strongStart.body.data.error_code);
   });
 
-  it(`lets at most ${MAX_WAITING_ESTIMATES} estimates wait for the worker, and refuses the next with RATE_LIMITED`, async () => {
+  it(`lets ${ESTIMATES_PER_SOURCE} estimates of one network wait, refuses its next with RATE_LIMITED, and takes another network’s`, async () => {
     await weakness('aaaaaaaa', []); // the worker is up and idle
-    const outcomes = await Promise.all(
-      Array.from({ length: MAX_WAITING_ESTIMATES + 3 }, () =>
-        weakness('aaaaaaaa', []).then(
-          (weak) => (weak ? 'weak' : 'strong'),
-          (error: unknown) => (error instanceof PassportError ? error.errorName : String(error)),
-        ),
-      ),
+    const outcome = (source: string, account?: string) =>
+      weakness('aaaaaaaa', [], { source, account }).then(
+        (weak) => (weak ? 'weak' : 'strong'),
+        (error: unknown) => (error instanceof PassportError ? error.errorName : String(error)),
+      );
+    const one = Array.from({ length: ESTIMATES_PER_SOURCE + 3 }, () => outcome('192.0.2.1'));
+    const other = outcome('192.0.2.2');
+    // Another network's account, asked for from several networks: its own places are the bound.
+    const account = Array.from({ length: ESTIMATES_PER_ACCOUNT + 2 }, (_, i) =>
+      outcome(`192.0.2.${10 + i}`, 'u1'),
     );
-    // One runs, 64 wait, the rest are refused at once; a moment later the worker takes new ones.
-    expect(outcomes.filter((o) => o === 'weak').length).toBe(MAX_WAITING_ESTIMATES + 1);
+    const outcomes = await Promise.all(one);
+    // One runs, four wait, the rest of that network are refused at once; the other network is served.
+    expect(outcomes.filter((o) => o === 'weak').length).toBe(ESTIMATES_PER_SOURCE + 1);
     expect(outcomes.filter((o) => o === 'rateLimited').length).toBe(2);
+    expect(await other).toBe('weak');
+    expect((await Promise.all(account)).filter((o) => o === 'rateLimited').length).toBe(2);
     expect(await weakness('aaaaaaaa', [])).not.toBeNull();
   });
 

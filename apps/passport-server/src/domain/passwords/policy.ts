@@ -1,6 +1,7 @@
 import { PassportError } from '../../errors';
 import { LIMITS } from '../../protocol';
 import { COMMON_PASSWORDS } from './common-passwords';
+import type { JobOwner } from './fair-queue';
 import { normalisePassword } from './passwords';
 import { weakness } from './strength';
 
@@ -51,10 +52,11 @@ export function screenNewPassword(
 /**
  * The costly rule: hard enough to guess for the strength estimator (zxcvbn-ts, its dictionaries and the
  * same context words; score ≥ MIN_PASSWORD_SCORE), else PASSWORD_TOO_WEAK with the estimator's
- * feedback keys in its data. Answers the normalised password.
+ * feedback keys in its data. Answers the normalised password. `owner` is whose turn in the estimator's
+ * fair queue it takes (a client network and an account; ./strength.ts).
  */
-export async function assertStrong(screened: ScreenedPassword): Promise<string> {
-  const weak = await weakness(screened.password, screened.words);
+export async function assertStrong(screened: ScreenedPassword, owner?: JobOwner): Promise<string> {
+  const weak = await weakness(screened.password, screened.words, owner);
   if (weak) throw new PassportError('passwordTooWeak', { ...weak });
   return screened.password;
 }
