@@ -127,7 +127,8 @@ export function createCodes(app: FastifyInstance): Codes {
     // second set, under the same rules: only the password reaches it.
     const stranger = lane !== OWNER_LANE;
     const key = !stranger ? `${target}:${lane}` : request.proof ? `${target}:${request.proof}` : target;
-    const admission = await gate.admitCode({ channel, key, stranger, ip: request.ip });
+    const proven = !stranger || request.proof !== undefined;
+    const admission = await gate.admitCode({ channel, key, stranger, ip: request.ip, proven });
     const cooldownMs = admission.cooldownMs;
 
     const previous = await liveCode(channel, target, purpose, lane);
