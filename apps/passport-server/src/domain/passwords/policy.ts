@@ -3,6 +3,7 @@ import { LIMITS } from '../../protocol';
 import { COMMON_PASSWORDS } from './common-passwords';
 import type { JobOwner } from './fair-queue';
 import { normalisePassword } from './passwords';
+import { commonPattern } from './patterns';
 import { weakness } from './strength';
 
 const common = new Set(COMMON_PASSWORDS.split('\n'));
@@ -27,8 +28,9 @@ export interface ScreenedPassword {
 
 /**
  * The cheap rules for a NEW password (register, reset, change, set): NFKC, 1 KiB cap (400 before any
- * hashing), at least 8 characters, no composition rules, not among the most common 10,000 passwords,
- * and not containing the app name or the account's identifiers. Throws PASSWORD_TOO_SHORT /
+ * hashing), at least 8 characters, no composition rules, not among the most common 10,000 passwords
+ * nor following a common pattern (a common word or a keyboard walk dressed with a year or a love
+ * number: ./patterns.ts), and not containing the app name or the account's identifiers. Throws PASSWORD_TOO_SHORT /
  * PASSWORD_TOO_COMMON / PASSWORD_CONTAINS_CONTEXT. Existing passwords (sign-in, current_password) are
  * never put through this: a rule that tightens later must not lock anybody out.
  */
@@ -39,7 +41,7 @@ export function screenNewPassword(
   const normalised = normalisePassword(password);
   if ([...normalised].length < LIMITS.passwordMinLength) throw new PassportError('passwordTooShort');
   const folded = normalised.toLowerCase();
-  if (common.has(folded)) throw new PassportError('passwordTooCommon');
+  if (common.has(folded) || commonPattern(normalised)) throw new PassportError('passwordTooCommon');
   const words = [
     context.appName.toLowerCase(),
     ...context.identifiers.flatMap((id) => (id ? contextWordsOf(id) : [])),
