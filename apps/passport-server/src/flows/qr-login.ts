@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
+import { qrConfirmLaneOf } from '../domain/codes/codes';
 import { userAgentSummary } from '../domain/devices/devices';
 import { placeOf } from '../domain/qr/place';
 import { isQrToken, type QrState, qrCodesOf } from '../domain/qr/qr-codes';
@@ -224,7 +225,7 @@ export async function verifyScanQrcode(
       purpose: CodeType.mobileLogin,
       ip: request.ip,
       language: languageOf(request),
-      lane: 'owner',
+      lane: qrConfirmLaneOf(app, session.id),
     });
   }
   return { ...data, ticket, need_code: Boolean(mobile), mobile: mobile ? mask(mobile) : '' };
@@ -247,7 +248,7 @@ export async function confirmQrcodeByTicket(
       target: mobile,
       purpose: CodeType.mobileLogin,
       code: input.code,
-      lane: 'owner',
+      lane: qrConfirmLaneOf(app, session.id),
     });
   }
   const decision = await decide(app, request, token, input, true);
