@@ -1,6 +1,7 @@
 /// <reference path="../domain/open-auth/oidc-provider.d.ts" />
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redirectUriProblem } from '../domain/open-auth/redirect-uris';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import type { DeveloperApp, DeveloperAppSecret, DeveloperApps } from '../schemas/developer-apps';
@@ -18,26 +19,6 @@ import { PLUMBING, recordsOf, words } from './open-auth';
 export const MAX_APPS_PER_ACCOUNT = 20;
 /** Redirect URIs one app may list. */
 export const MAX_REDIRECT_URIS = 10;
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * A redirect URI the console accepts: an absolute https URL, or http on the loopback interface (a
- * developer's machine), with no fragment. The provider then matches it exactly (no prefix, no case).
- */
-function redirectUriProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'not an absolute URL';
-  }
-  if (url.hash || value.includes('#')) return 'has a fragment';
-  if (url.username || url.password) return 'carries credentials';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
-  return 'neither https nor http on the loopback interface';
-}
 
 interface ClientMetadata {
   client_id: string;

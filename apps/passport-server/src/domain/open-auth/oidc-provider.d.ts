@@ -94,6 +94,7 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidGrant: new (detail?: string) => Error;
+    InvalidClientMetadata: new (description: string) => Error;
     [name: string]: new (...args: never[]) => Error;
   };
 }

@@ -2,12 +2,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import Provider, { type Configuration, interactionPolicy } from 'oidc-provider';
+import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
 import { type OpenScope, USER_INFO_SCOPE } from '../../config';
 import { escapeHtml } from '../../http/bilingual-page';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
 import { adapterClass, type OpenAuthDatabase } from './adapter';
+import { redirectUriProblem } from './redirect-uris';
 
 /** Where the provider is mounted; the issuer is PUBLIC_ORIGIN + this. */
 export const OPEN_AUTH_MOUNT = '/oauth';
@@ -94,9 +95,16 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     extraParams: ['optional_scope'],
     extraClientMetadata: {
       properties: ['portico_owner'],
-      validator(_ctx: unknown, key: string, value: unknown) {
+      // Called once per extra property with the whole metadata: where every client (registered by an
+      // operator, RFC 7591, or in the developer console) meets the redirect URI rule.
+      validator(_ctx: unknown, key: string, value: unknown, metadata: { redirect_uris?: unknown }) {
         if (key === 'portico_owner' && value !== undefined && typeof value !== 'string')
           throw new Error('portico_owner must be a string');
+        const uris = Array.isArray(metadata?.redirect_uris) ? metadata.redirect_uris : [];
+        for (const uri of uris) {
+          const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'not a string';
+          if (problem) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);
+        }
       },
     },
     clientDefaults: {
