@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
 import { qrConfirmLaneOf } from '../domain/codes/codes';
 import { userAgentSummary } from '../domain/devices/devices';
+import { chargeQrPoll } from '../domain/limits/request-rates';
 import { placeOf } from '../domain/qr/place';
 import { isQrToken, type QrState, qrCodesOf } from '../domain/qr/qr-codes';
 import { requireSession } from '../domain/sessions/sessions';
@@ -123,6 +124,7 @@ export async function checkQrcode(
   request: FastifyRequest,
   token: string,
 ): Promise<QrStatusData> {
+  await chargeQrPoll(app, request);
   const state = await ownState(app, request, token);
   return {
     status: state.status,
