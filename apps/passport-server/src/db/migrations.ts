@@ -637,7 +637,14 @@ const migrations: Record<string, Migration> = {
   '0021_session_verified_at': {
     async up(db: Kysely<unknown>) {
       // It may run again (SQLite migrations are not one transaction): add the column only when missing.
-      const sessions = (await db.introspection.getTables()).find((table) => table.name === 'sessions');
+      // PostgreSQL lists the tables of every schema in the database: judge this connection's own
+      // (its search_path's first, DATABASE_SCHEMA), or another schema's column skips this one's.
+      const named = (await db.introspection.getTables()).filter((table) => table.name === 'sessions');
+      let sessions = named[0];
+      if (named.some((table) => table.schema !== undefined)) {
+        const current = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+        sessions = named.find((table) => table.schema === current.rows[0]?.schema);
+      }
       if (sessions?.columns.some((column) => column.name === 'verified_at')) return;
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
