@@ -60,20 +60,17 @@ export async function policy(
   const key = `pwcheck:ip:${rateLimitKey(request.ip)}`;
   if ((await app.store.incr(key, HOUR)) > app.runtime.limits.passwordChecksPerIpPerHour)
     throw new PassportError('rateLimited');
-  return assertStrong(screened, estimateOwner(request, identifiers));
+  return assertStrong(screened, estimateOwner(request));
 }
 
 /**
  * Whose turn an estimate takes in the estimator's fair queue (src/domain/passwords/strength.ts): the
- * client's network (an IPv4 address, an IPv6 /48: one holder of a /48 has 65,536 /64s) and the account
- * (the session's, else the first identifier the password is for).
+ * client's network (an IPv4 address, an IPv6 /48: one holder of a /48 has 65,536 /64s) and the signed-in
+ * account. Not the identifier an anonymous request names (a reset, a registration): strangers naming
+ * the owner's number would fill the owner's places.
  */
-export function estimateOwner(
-  request: FastifyRequest,
-  identifiers: readonly (string | null | undefined)[],
-): { source: string; account: string | undefined } {
-  const account = request.session?.userId ?? identifiers.find((id) => id) ?? undefined;
-  return { source: networkKey(request.ip, 48) ?? rateLimitKey(request.ip), account: account ?? undefined };
+export function estimateOwner(request: FastifyRequest): { source: string; account: string | undefined } {
+  return { source: networkKey(request.ip, 48) ?? rateLimitKey(request.ip), account: request.session?.userId };
 }
 
 export const targetOf = (app: FastifyInstance, channel: Channel, to: string) =>
