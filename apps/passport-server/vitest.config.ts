@@ -23,9 +23,19 @@ const project = (
 
 const projects: TestProjectInlineConfiguration[] = [project('sqlite', ['test/**/*.test.ts'], [SMOKE])];
 // enumeration.test.ts compares answer times: a timing oracle may come from the backend's own latencies.
+// passkeys.test.ts: its challenges live in the store, on PostgreSQL a table of the main database taken
+// and written around the operation's transaction (src/adapters/invoke.ts, oneTimeValues).
 if (process.env.DATABASE_URL)
   projects.push(
-    project('postgres', [CONTRACTS, FAIRNESS, 'test/faults/postgres.test.ts', 'test/enumeration.test.ts']),
+    project('postgres', [
+      CONTRACTS,
+      FAIRNESS,
+      'test/faults/postgres.test.ts',
+      'test/enumeration.test.ts',
+      // The provider's records and claims queries on PostgreSQL, driven by a stock client.
+      'test/open-auth-stock.test.ts',
+      'test/passkeys.test.ts',
+    ]),
   );
 if (process.env.REDIS_URL)
   projects.push(project('redis', [CONTRACTS, FAIRNESS, 'test/faults/redis.test.ts']));

@@ -23,7 +23,11 @@ export default defineConfig({
         '../../packages/account-pages/src/screens/login-layout.tsx',
         '../../packages/account-pages/src/screens/login.tsx',
       ],
-      budgetBytes: 126_000,
+      // 126.1 KB once second verification offered an account's other factors (measured 126.05 KB: the
+      // factor error codes and paths, the plugin's `methods`, the lazy switch to the factor picker).
+      // 126.3 KB with CROSS_SITE_PAGE's texts and the management API's code table (measured 126.23 KB;
+      // the management API's texts are in a range of their own, off this page).
+      budgetBytes: 126_300,
     }),
   ],
   resolve: appResolve,

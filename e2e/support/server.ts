@@ -54,6 +54,7 @@ const SERVER_VARIABLES = [
   'OPERATOR_USER_IDS',
   'CANCEL_COOLING_OFF_DAYS',
   'TEST_CLOCK',
+  'POW_DIFFICULTY',
 ];
 
 /**
@@ -127,7 +128,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   Object.assign(
     env,
-    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', TRUST_PROXY: BROWSER_HOP },
+    // POW_DIFFICULTY=test: the challenge's proof of work priced for tests (milliseconds in the page's
+    // workers; the server refuses it off loopback); test/challenge-pow.test.ts holds the real prices.
+    {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: BROWSER_HOP,
+      POW_DIFFICULTY: 'test',
+    },
     options.env,
   );
   const args = options.challengeKinds || options.qrTtlMs ? [launcher] : [serverMain];

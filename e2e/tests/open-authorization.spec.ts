@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { devices } from '@playwright/test';
 import * as oidc from 'openid-client';
-import { signedInBySmsThroughApi } from '../support/account-api';
-import { nationalNumber, sendCodeAndRead, typeCode } from '../support/person';
+import { registeredThroughApi, signedInBySmsThroughApi } from '../support/account-api';
+import { nationalNumber, PASSWORD, sendCodeAndRead, typeCode } from '../support/person';
 import { decodeQr, pickShownNumber } from '../support/qr';
-import { expect, test, uniqueMobile } from '../support/test';
+import { expect, test, uniqueEmail, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 16: open authorization in Chromium. A small third-party web app on loopback (openid-client as
@@ -19,13 +19,19 @@ const REGISTRATION_TOKEN = 'e2e-registration-token-0123456789';
 
 interface ThirdPartyApp {
   origin: string;
+  /** The scope the app asks for at /start. */
+  scope: string;
   /** Refreshes with the refresh token of the last sign-in: true when the provider still honours it. */
   refresh(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-async function startThirdPartyApp(issuer: string): Promise<ThirdPartyApp> {
+async function startThirdPartyApp(
+  issuer: string,
+  scope = 'openid user_info video.list',
+): Promise<ThirdPartyApp> {
   let refreshToken = '';
+  let idToken = '';
   let pending = { verifier: '', state: '' };
   let config: oidc.Configuration | undefined;
   const server: Server = createServer(async (request, response) => {
@@ -36,13 +42,27 @@ async function startThirdPartyApp(issuer: string): Promise<ThirdPartyApp> {
         pending = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState() };
         const target = oidc.buildAuthorizationUrl(config, {
           redirect_uri: `${origin}/callback`,
-          scope: 'openid user_info video.list',
-          optional_scope: 'video.list',
+          scope,
+          ...(scope.includes('video.list') ? { optional_scope: 'video.list' } : {}),
           code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
           code_challenge_method: 'S256',
           state: pending.state,
         });
         response.writeHead(302, { location: target.href }).end();
+        return;
+      }
+      // RP-initiated logout: to Portico's end-session endpoint, back to /logged-out.
+      if (url.pathname === '/logout') {
+        const target = oidc.buildEndSessionUrl(config, {
+          id_token_hint: idToken,
+          post_logout_redirect_uri: `${origin}/logged-out`,
+        });
+        response.writeHead(302, { location: target.href }).end();
+        return;
+      }
+      if (url.pathname === '/logged-out') {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end('<!doctype html><title>Video Club</title><p>signed out of Video Club</p>');
         return;
       }
       if (url.pathname === '/callback') {
@@ -58,11 +78,12 @@ async function startThirdPartyApp(issuer: string): Promise<ThirdPartyApp> {
           expectedState: pending.state,
         });
         refreshToken = tokens.refresh_token ?? '';
+        idToken = tokens.id_token ?? '';
         const claims = tokens.claims();
         const me = await oidc.fetchUserInfo(config, tokens.access_token, claims?.sub ?? '');
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         response.end(
-          `<!doctype html><title>Video Club</title><p>hello ${String(me.name)}</p><p>scope: ${tokens.scope}</p>`,
+          `<!doctype html><title>Video Club</title><p>hello ${String(me.name)}</p><p>email: ${String(me.email ?? '')}</p><p>scope: ${tokens.scope}</p>`,
         );
         return;
       }
@@ -79,6 +100,7 @@ async function startThirdPartyApp(issuer: string): Promise<ThirdPartyApp> {
     body: JSON.stringify({
       client_name: 'Video Club',
       redirect_uris: [`${origin}/callback`],
+      post_logout_redirect_uris: [`${origin}/logged-out`],
       token_endpoint_auth_method: 'client_secret_basic',
     }),
   });
@@ -88,6 +110,7 @@ async function startThirdPartyApp(issuer: string): Promise<ThirdPartyApp> {
   });
   return {
     origin,
+    scope,
     async refresh() {
       try {
         await oidc.refreshTokenGrant(config as oidc.Configuration, refreshToken);
@@ -111,6 +134,9 @@ const it = test.extend({
     });
   },
 });
+
+// The consent page follows the browser's language when the app names none and the person chose none.
+it.use({ locale: 'zh-CN' });
 
 it('a third-party app: sign in on the consent page, an optional scope off, approve, revoke, deny', async ({
   page,
@@ -144,6 +170,8 @@ it('a third-party app: sign in on the consent page, an optional scope off, appro
     // The account centre: revoke the app; its refresh token is dead at once.
     await page.goto(`${server.origin}/account/apps`);
     await page.getByRole('button', { name: '撤销授权: Video Club' }).click();
+    // Destructive: confirmed in a dialog first.
+    await page.getByRole('alertdialog').getByRole('button', { name: '撤销授权' }).click();
     await expect(page.getByText('你还没有授权任何应用。')).toBeVisible();
     expect(await app.refresh()).toBe(false);
 
@@ -196,4 +224,41 @@ it('a third-party app: sign in on the consent page by QR code with a signed-in p
     await phone.close();
     await app.close();
   }
+});
+
+it.describe('in an English browser', () => {
+  it.use({ locale: 'en-US' });
+
+  it('English consent for profile and email; the app shows name and e-mail, then ends the Portico session', async ({
+    page,
+    server,
+    outbox,
+  }) => {
+    const app = await startThirdPartyApp(`${server.origin}/oauth`, 'openid profile email');
+    try {
+      const email = uniqueEmail('oauth');
+      await registeredThroughApi(page, server, outbox, { email, password: PASSWORD });
+      await page.goto(`${app.origin}/start`);
+      await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));
+      await expect(page.getByText('Video Club wants to use your Portico account')).toBeVisible();
+      await expect(page.getByText('Your e-mail address')).toBeVisible();
+      await expect(page.getByText(/Your basic profile/)).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await expect(page).toHaveURL(new RegExp(`^${app.origin}/callback`));
+      await expect(page.getByText(/^hello \S+/)).toBeVisible();
+      await expect(page.getByText(`email: ${email}`)).toBeVisible();
+
+      // RP-initiated logout: Portico asks, in English; the person signs out and is back at the app.
+      await page.goto(`${app.origin}/logout`);
+      await expect(page.getByRole('heading', { name: 'Sign out?', level: 1 })).toBeVisible();
+      await page.getByRole('button', { name: 'Sign out' }).first().click();
+      await expect(page).toHaveURL(`${app.origin}/logged-out`);
+      // The Portico session is gone: the account centre asks for a sign-in.
+      const info = await page.request.get(`${server.origin}/passport/web/account/info/`);
+      expect(((await info.json()) as { message: string }).message).not.toBe('success');
+    } finally {
+      await app.close();
+    }
+  });
 });

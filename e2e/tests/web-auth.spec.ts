@@ -100,6 +100,32 @@ test.describe('the web app, as a person (zh)', () => {
     await expect(secondVerifyDialog(page)).toHaveCount(0);
   });
 
+  test('a fresh page and its first code send meet no refusal: no red 403 in the console', async ({
+    page,
+    server,
+    outbox,
+  }) => {
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(server.origin) && response.status() >= 400)
+        refused.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    // The pages a newcomer opens first, each fresh: the CSRF token comes with the first answer.
+    for (const path of ['/', '/sign-up']) {
+      await page.context().clearCookies();
+      await page.goto(`${server.origin}${path}`);
+      await page.waitForLoadState('networkidle');
+    }
+    await page.context().clearCookies();
+    await startSmsSignIn(page, server, outbox, uniqueMobile());
+    expect(refused).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('signs in by SMS code', async ({ page, server, outbox }) => {
     const mobile = await registeredThenSignedOut(page, server, outbox);
     letResendCooldownPass(server, mobile);

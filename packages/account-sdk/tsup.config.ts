@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', protocol: 'src/protocol/index.ts' },
+  entry: { index: 'src/index.ts', protocol: 'src/protocol/index.ts', passkeys: 'src/passkeys/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -81,6 +81,9 @@ try {
       const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
       if (!existsSync(join(target, 'LICENSE'))) throw new Error(`${name}: no LICENSE in the tarball`);
       if (!existsSync(join(target, 'README.md'))) throw new Error(`${name}: no README.md in the tarball`);
+      // `changeset version` writes CHANGELOG.md beside package.json; npm ships it only when `files` names it.
+      if (existsSync(join(folder, 'CHANGELOG.md')) !== existsSync(join(target, 'CHANGELOG.md')))
+        throw new Error(`${name}: CHANGELOG.md is not in the tarball (add it to "files")`);
       const shipped = JSON.stringify(manifest);
       if (shipped.includes('workspace:')) throw new Error(`${name}: a workspace: range reached the tarball`);
       if (/"source":/.test(shipped)) throw new Error(`${name}: the bare "source" condition is published`);

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { DestinationStream } from 'pino';
 import type { Config } from './config';
 import type { MailProvider, SmsProvider } from './delivery/providers';
-import { relaxRiskLimits } from './domain/challenge/limits';
+import { relaxRiskLimits, testPowLimits } from './domain/challenge/limits';
 import { AccessLog } from './http/access-log';
 import { apiNotFound, errorHandler, frameworkErrors } from './http/error-handler';
 import { logId, logIdHeader } from './http/log-id';
@@ -44,6 +44,7 @@ import appRoutes from './routes/app/index';
 import clockRoutes from './routes/dev/clock';
 import outboxRoutes from './routes/dev/outbox';
 import familyRoutes from './routes/families';
+import managementRoutes from './routes/management/index';
 import monitorRoutes from './routes/monitor/index';
 import providerMount from './routes/open/provider-mount';
 import siteRoutes from './routes/site/index';
@@ -52,6 +53,10 @@ import vcDevAnswer from './routes/vc/dev-answer';
 import vcRoutes from './routes/vc/index';
 
 /** What the embedding code (start, tests, benchmarks) may hand in besides the config. */
+/** The challenge's prices and the reference profile they are set against (`pnpm bench` measures them). */
+export { defaultChallengeLimits } from './domain/challenge/limits';
+export { priceOf, REFERENCE_PROFILE } from './domain/challenge/price';
+
 export interface BuildOptions {
   /** Where log lines go; stdout by default. */
   logStream?: DestinationStream;
@@ -98,6 +103,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     requestIdHeader: false,
     trustProxy: config.trustProxy as boolean,
     bodyLimit: 64 * 1024,
+    // A hang detector, not a speed bound: Fastify's default (10 s per plugin) failed starts on a loaded
+    // machine, with several servers starting at once.
+    pluginTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     ajv: {
       // strictNumbers off: with it on, Ajv 8 coerces a query's "1e400" to Infinity and then skips
@@ -122,10 +130,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   app.decorate('runtime', {
     now: clock ? clock.now : (options.now ?? Date.now),
     // RISK_THRESHOLDS=relaxed (loopback only, src/config.ts): the counts before a captcha × 100.
-    limits:
+    // POW_DIFFICULTY=test (loopback only): the proof of work priced for browser tests.
+    limits: ((limits) => (config.powDifficulty === 'test' ? testPowLimits(limits) : limits))(
       config.riskThresholds === 'relaxed'
         ? relaxRiskLimits({ ...defaultLimits, ...options.limits })
         : { ...defaultLimits, ...options.limits },
+    ),
     sms: options.sms,
     mail: options.mail,
     fetch: options.fetch ?? fetch,
@@ -182,6 +192,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(providerMount);
   await app.register(vcRoutes);
   await app.register(monitorRoutes);
+  await app.register(managementRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
   if (clock) await app.register(clockRoutes, { clock });

@@ -64,6 +64,12 @@ export interface Config {
   /** SECRET: the server secret (≥ 32 characters). Unset: generated once and kept in DATA_DIR/secret. */
   secret: string | undefined;
   /**
+   * REPLACE_SIGNING_KEYS=on: signing keys sealed with another SECRET are replaced by a new one (after
+   * changing SECRET on purpose). Off (the default), such a start is refused with the reason: servers
+   * sharing a database must share SECRET.
+   */
+  replaceSigningKeys: boolean;
+  /**
    * CAPTCHA_PROVIDER (turnstile, hcaptcha, geetest; default none) and its keys: a third-party challenge
    * verified through its server-side API, behind our puzzle (CAPTCHA_PROVIDER_MODE=behind, the default:
    * both must pass) or instead of it (`instead`: the provider's answer replaces the picture). The proof of
@@ -133,10 +139,40 @@ export interface Config {
    */
   riskThresholds: 'default' | 'relaxed';
   /**
+   * POW_DIFFICULTY, default `default`: `test` (a loopback origin and listen address only) makes the
+   * challenge's proof of work about a thousand times cheaper, for browser tests
+   * (src/domain/challenge/limits.ts, testPowLimits). Refused anywhere else: it prices the challenge for
+   * bots at nothing.
+   */
+  powDifficulty: 'default' | 'test';
+  /**
    * Whether the numbers reserved for fiction (src/lib/identifiers.ts, FICTIONAL_RANGES: the UK's
    * 07700 900000–900999) are accepted as mobiles: on a loopback PUBLIC_ORIGIN only (development).
    */
   fictionalNumbers: boolean;
+  /** Passkeys (docs/factors.md): the relying party and the origins a ceremony may come from. */
+  passkeys: PasskeyConfig;
+}
+
+/**
+ * The WebAuthn relying party. A passkey is bound to `rpId`: every origin whose host is `rpId` or a
+ * subdomain of it may use it, so `example.com` serves `www.example.com`, `sso.example.com` and
+ * `app.example.com` alike.
+ */
+export interface PasskeyConfig {
+  /**
+   * PASSKEY_RP_ID, default COOKIE_DOMAIN (without its dot) when set, else PUBLIC_ORIGIN's host: a
+   * registrable domain that PUBLIC_ORIGIN's host ends with. Changing it later orphans every passkey.
+   */
+  rpId: string;
+  /** The name the browser shows while it asks: APP_NAME. */
+  rpName: string;
+  /**
+   * PASSKEY_ORIGINS: comma-separated origins a ceremony may come from, each on `rpId` or a subdomain
+   * of it. Default: PUBLIC_ORIGIN and every ALLOWED_ORIGINS / app origin on `rpId` (the SSO_HOST's
+   * among them).
+   */
+  origins: string[];
 }
 
 /** A scope a deployment declares for third-party apps, with what the consent page says about it. */
@@ -153,7 +189,8 @@ export interface OpenAuthConfig {
    */
   registrationToken: string | undefined;
   /**
-   * OPEN_SCOPES: scopes besides `user_info` (always there) that apps may ask for, as comma-separated
+   * OPEN_SCOPES: scopes besides `user_info` and the standard ones (STANDARD_SCOPES) that apps may ask
+   * for, as comma-separated
    * `name=中文说明|English description` (e.g. `video.list=查看视频|See your videos`).
    */
   scopes: OpenScope[];
@@ -236,6 +273,7 @@ export const EnvSchema = Type.Object({
     ),
   ),
   SECRET: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  REPLACE_SIGNING_KEYS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   CAPTCHA_PROVIDER: Type.Optional(
     Type.Union(
       [Type.Literal('none'), Type.Literal('turnstile'), Type.Literal('hcaptcha'), Type.Literal('geetest')],
@@ -324,6 +362,16 @@ export const EnvSchema = Type.Object({
   DEV_NETWORK: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
+  POW_DIFFICULTY: Type.Optional(
+    Type.Union([Type.Literal('default'), Type.Literal('test')], { description: 'default or test' }),
+  ),
+  PASSKEY_RP_ID: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)*$',
+      description: 'a lower-case host name such as example.com',
+    }),
+  ),
+  PASSKEY_ORIGINS: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -359,6 +407,35 @@ function trustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true;
   if (/^[0-9]+$/.test(value)) return Number(value);
   return value;
+}
+
+/** Whether `host` is `rpId` or a subdomain of it: where a passkey of `rpId` may be used. */
+export const onRelyingParty = (host: string, rpId: string) => host === rpId || host.endsWith(`.${rpId}`);
+
+/** The relying party and its origins (PasskeyConfig), checked against each other. */
+function passkeyConfig(
+  e: Env,
+  publicOrigin: string,
+  allowedOrigins: string[],
+  appName: string,
+): PasskeyConfig {
+  const publicHost = new URL(publicOrigin).hostname;
+  const rpId = e.PASSKEY_RP_ID ?? e.COOKIE_DOMAIN?.replace(/^\./, '') ?? publicHost;
+  if (!onRelyingParty(publicHost, rpId))
+    throw new ConfigError(
+      'PASSKEY_RP_ID',
+      `"${rpId}" is not ${publicHost} nor a parent domain of it: passkeys would not work at PUBLIC_ORIGIN`,
+    );
+  const given = origins('PASSKEY_ORIGINS', e.PASSKEY_ORIGINS);
+  for (const value of given)
+    if (!onRelyingParty(new URL(value).hostname, rpId))
+      throw new ConfigError('PASSKEY_ORIGINS', `${value} is not on ${rpId} or a subdomain of it`);
+  const candidates = given.length > 0 ? given : [publicOrigin, ...allowedOrigins];
+  return {
+    rpId,
+    rpName: appName,
+    origins: [...new Set(candidates.filter((value) => onRelyingParty(new URL(value).hostname, rpId)))],
+  };
 }
 
 /** The shortest idle timeout honoured: five times the interval at which a session's last use is written. */
@@ -523,6 +600,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionAbsoluteSeconds: absolute,
     logLevel: e.LOG_LEVEL ?? 'info',
     secret: e.SECRET,
+    replaceSigningKeys: e.REPLACE_SIGNING_KEYS === 'on',
     captchaProvider: captchaProviderConfig(e),
     appName: e.APP_NAME ?? 'Portico',
     clientApps: apps,
@@ -557,12 +635,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
     testClock: testClock(e.TEST_CLOCK, publicOrigin, onNetwork && !devNetwork ? host : null),
     riskThresholds: riskThresholds(e.RISK_THRESHOLDS, publicOrigin, onNetwork && !devNetwork ? host : null),
+    powDifficulty: powDifficulty(e.POW_DIFFICULTY, publicOrigin, e.HOST ?? '127.0.0.1'),
     fictionalNumbers: isLoopbackOrigin(publicOrigin),
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
     auditRetentionDays: Number(e.AUDIT_RETENTION_DAYS ?? 365),
     openAuth: openAuthConfig(e),
+    passkeys: passkeyConfig(e, publicOrigin, allowedOrigins, e.APP_NAME ?? 'Portico'),
   };
 }
 
@@ -646,15 +726,44 @@ export const USER_INFO_SCOPE: OpenScope = {
   en: 'Your public profile (name and picture)',
 };
 
-/** Scope names that mean something to OpenID Connect itself and cannot be declared again. */
+/**
+ * The OpenID Connect standard scopes Portico serves, and its organisation scope, each with the claims
+ * it releases (docs/open-authorization.md, "Scopes and claims") and what the consent page says.
+ */
+export const STANDARD_SCOPES: readonly (OpenScope & { claims: readonly string[] })[] = [
+  {
+    name: 'profile',
+    zh: '你的基本资料（昵称、头像、资料更新时间）',
+    en: 'Your basic profile (name, picture, when it last changed)',
+    claims: ['name', 'picture', 'locale', 'updated_at'],
+  },
+  {
+    name: 'email',
+    zh: '你的邮箱地址',
+    en: 'Your e-mail address',
+    claims: ['email', 'email_verified'],
+  },
+  {
+    name: 'phone',
+    zh: '你的手机号',
+    en: 'Your mobile number',
+    claims: ['phone_number', 'phone_number_verified'],
+  },
+  {
+    name: 'organisations',
+    zh: '你所在的组织，以及你在其中的身份名称和是否为管理员',
+    en: 'The organisations you belong to, your name in each and whether you manage it',
+    claims: ['organisations'],
+  },
+];
+
+/** Scope names that mean something to OpenID Connect or to Portico itself and cannot be declared again. */
 const RESERVED_SCOPES = new Set([
   'openid',
   'offline_access',
-  'profile',
-  'email',
-  'phone',
   'address',
   'user_info',
+  ...STANDARD_SCOPES.map((scope) => scope.name),
 ]);
 
 function openAuthConfig(e: Env): OpenAuthConfig {
@@ -744,6 +853,18 @@ function riskThresholds(
       `relaxed thresholds let anyone send codes and guess without a captcha; ${onNetworkAdvice(exposedOn)}`,
     );
   return 'relaxed';
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function powDifficulty(value: string | undefined, publicOrigin: string, host: string): 'default' | 'test' {
+  if (value !== 'test') return 'default';
+  if (!isLoopbackOrigin(publicOrigin) || !LOOPBACK_HOSTS.has(host))
+    throw new ConfigError(
+      'POW_DIFFICULTY',
+      `the test difficulty lets a script pass the challenge for nothing; ${publicOrigin} (listening on ${host}) is not loopback (tests only)`,
+    );
+  return 'test';
 }
 
 /** One app of CLIENT_APPS. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { APPS, parseRouteList, routeMatcher, routePatterns } from '@portico/app-routes';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, EnvSchema, loadConfig } from '../src/config';
@@ -134,5 +135,16 @@ describe('which app a request lands in', () => {
       path: inner,
       atRoot,
     });
+  });
+});
+
+describe("the README's start command", () => {
+  it('builds every app the server serves by default, so no page of it answers 503 after a start', () => {
+    const root = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      scripts: { start: string };
+    };
+    const served = loadConfig({}).apps.map((app) => app.name);
+    expect(served.length).toBeGreaterThanOrEqual(3);
+    for (const name of served) expect(root.scripts.start).toContain(`--filter=@portico/${name} `);
   });
 });

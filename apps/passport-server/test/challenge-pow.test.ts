@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createPuzzlePool } from '../src/domain/challenge/pool';
 import type { Puzzle } from '../src/domain/challenge/puzzle';
 import { PassportError } from '../src/errors';
-import { type CaptchaSubtype, ErrorCode, paths } from '../src/protocol';
+import { type CaptchaSubtype, CodeType, ErrorCode, paths } from '../src/protocol';
 import {
   answerFields,
   decisionOf,
@@ -11,10 +11,11 @@ import {
   GUARDED,
   guardedRoutes,
   type PowChallenge,
+  powWork,
   solvePow,
   verify,
 } from './support/challenge';
-import { type Browser, startServer, type TestServer } from './support/server';
+import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
 
 /**
  * Issue 10, item 1 and 3: the proof-of-work stage of every challenge (ALTCHA's scheme), the accessible
@@ -25,10 +26,15 @@ let server: TestServer;
 let clock = Date.now();
 const LIMITS = {
   challengeAfterTargetFailures: 2,
-  powMaxNumber: 2_000,
+  challengeAfterSendsPerIp: 2,
+  powCost: 50,
+  powAttempts: 50,
   powRampEvery: 2,
-  powMaxNumberCap: 16_000,
-  accessiblePowMaxNumber: 4_000,
+  powTargetRampEvery: 2,
+  powAttackDraws: 1_000_000,
+  powPersonCap: 400,
+  powBotAttempts: 1_600,
+  powBotAfterDraws: 6,
   accessibleCooldownMs: 15_000,
   puzzlesPerIp: 8,
   puzzlesPerDevice: 6,
@@ -54,15 +60,24 @@ function browserWithDevice(): { browser: Browser; fp: string } {
 }
 
 describe('the proof of work', () => {
-  it('comes with every puzzle as an ALTCHA challenge bound to that challenge id and puzzle', async () => {
+  it('comes with every puzzle as an ALTCHA v2 challenge bound to that challenge id and puzzle', async () => {
     const { browser, fp } = browserWithDevice();
     const id = await challengeOf('slide');
     const drawn = await draw(browser, { challenge_id: id, fp });
     const pow = drawn.body.data.pow as PowChallenge;
-    expect(pow).toMatchObject({ algorithm: 'SHA-256', maxnumber: LIMITS.powMaxNumber });
-    expect(pow.challenge).toMatch(/^[0-9a-f]{64}$/);
+    expect(pow.limit).toBe(LIMITS.powAttempts);
+    expect(pow.parameters).toMatchObject({
+      algorithm: 'PBKDF2/SHA-256',
+      cost: LIMITS.powCost,
+      keyLength: 32,
+      data: { cid: id, s: 1, m: 'p' },
+    });
+    // The whole prefix of one key: only the hidden counter matches it.
+    expect(pow.parameters.keyPrefix).toMatch(/^[0-9a-f]{32}$/);
+    expect(pow.parameters.keySignature).toMatch(/^[0-9a-f]{64}$/);
     expect(pow.signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(pow.salt).toContain(`cid=${id}`);
+    // The address and the device are named by keyed tags, never shown.
+    expect(JSON.stringify(pow)).not.toContain(fp);
     expect(drawn.body.data.mode).toBe('puzzle');
   });
 
@@ -72,18 +87,30 @@ describe('the proof of work', () => {
     const drawn = await draw(browser, { challenge_id: id, fp });
     const pow = drawn.body.data.pow as PowChallenge;
     const answer = await expectedAnswer(browser, id);
-    const good = JSON.parse(Buffer.from(await solvePow(pow), 'base64').toString()) as Record<string, unknown>;
+    const good = JSON.parse(Buffer.from(await solvePow(pow), 'base64').toString()) as {
+      challenge: { parameters: Record<string, unknown>; signature: string };
+      solution: { counter: number; derivedKey: string };
+    };
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+    const withParameters = (change: Record<string, unknown>) =>
+      encode({
+        ...good,
+        challenge: { ...good.challenge, parameters: { ...good.challenge.parameters, ...change } },
+      });
+    const key = good.solution.derivedKey;
     const forged = {
       missing: '',
       'not base64 JSON': 'bm90IGpzb24=',
-      'a wrong number': encode({ ...good, number: (good.number as number) + 1 }),
-      'another salt': encode({
+      'a wrong key': encode({
         ...good,
-        salt: String(good.salt).replace(`cid=${id}`, `cid=${'B'.repeat(24)}`),
+        solution: { ...good.solution, derivedKey: `${key[0] === '0' ? '1' : '0'}${key.slice(1)}` },
       }),
-      'another algorithm': encode({ ...good, algorithm: 'SHA-1' }),
-      'no signature': encode({ ...good, signature: '0'.repeat(64) }),
+      'another challenge id': withParameters({
+        data: { ...(good.challenge.parameters.data as object), cid: 'B'.repeat(24) },
+      }),
+      'a cheaper cost': withParameters({ cost: 1 }),
+      'another algorithm': withParameters({ algorithm: 'SHA-256' }),
+      'no signature': encode({ ...good, challenge: { ...good.challenge, signature: '0'.repeat(64) } }),
     };
     const codes: Record<string, number> = {};
     for (const [name, payload] of Object.entries(forged)) {
@@ -108,7 +135,7 @@ describe('the proof of work', () => {
     const wrong = await verify(browser, { challenge_id: id, fp, pow: solved, ...answerFields(answer, true) });
     expect(wrong.body.data).toMatchObject({ error_code: ErrorCode.challengeFailed, tries_left: 2 });
     const next = wrong.body.data.pow as PowChallenge;
-    expect(next.challenge).not.toBe(drawn.body.data.pow.challenge);
+    expect(next.signature).not.toBe(drawn.body.data.pow.signature);
     // The spent solution again, now with the right answer: refused, and no try spent.
     const replay = await verify(browser, { challenge_id: id, fp, pow: solved, ...answerFields(answer) });
     expect(replay.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
@@ -148,9 +175,142 @@ describe('the proof of work', () => {
     const sizes: number[] = [];
     for (let i = 0; i < 6; i++) {
       const drawn = await draw(browser, { challenge_id: await challengeOf('text'), fp: `${fp}${i}` });
-      sizes.push(drawn.body.data.pow.maxnumber);
+      sizes.push(drawn.body.data.pow.limit);
     }
-    expect(sizes).toEqual([2_000, 2_000, 4_000, 4_000, 8_000, 8_000]);
+    expect(sizes).toEqual([50, 50, 100, 100, 200, 200]);
+  });
+});
+
+describe('the binding to the address and device that drew the puzzle', () => {
+  it('refuses the work from another address or another device, charging no try; the drawer passes', async () => {
+    const { browser, fp } = browserWithDevice();
+    const id = await challengeOf('text');
+    const drawn = await draw(browser, { challenge_id: id, fp });
+    const answer = await expectedAnswer(browser, id);
+    const solved = await solvePow(drawn.body.data.pow);
+    // A farm solved it and hands it to a bot elsewhere (another address, the same fp).
+    const elsewhere = await server.browser().post(paths.vc.verify, {
+      challenge_id: id,
+      fp,
+      pow: solved,
+      ...answerFields(answer),
+    });
+    expect(elsewhere.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
+    // The same address under another device.
+    const otherDevice = await browser.post(paths.vc.verify, {
+      challenge_id: id,
+      fp: `${fp}_other`,
+      pow: solved,
+      ...answerFields(answer),
+    });
+    expect(otherDevice.body.data.error_code).toBe(ErrorCode.challengePowInvalid);
+    const right = await browser.post(paths.vc.verify, {
+      challenge_id: id,
+      fp,
+      pow: solved,
+      ...answerFields(answer),
+    });
+    expect(right.body.message, JSON.stringify(right.body)).toBe('success');
+  });
+});
+
+describe('the price', () => {
+  /** A challenge demanded by the guarded route for `target`, from a fresh address and device. */
+  async function demandedFor(target: string) {
+    const { browser, fp } = browserWithDevice();
+    await browser.post(GUARDED, { target, password: 'wrong', fp });
+    await browser.post(GUARDED, { target, password: 'wrong', fp });
+    const { challenge_id: id } = decisionOf(await browser.post(GUARDED, { target, password: 'right', fp }));
+    return { browser, fp, id };
+  }
+
+  it('doubles with the risk score: how far past its threshold the rule that demanded it was', async () => {
+    // Code sends from one address: the third is past the threshold of 2 (score 1.5), the fourth twice
+    // it (2), the eighth four times (4). Each challenge is drawn from a fresh address and device, so
+    // only the score prices it.
+    const sender = server.browser();
+    const limits: Record<number, number> = {};
+    for (let send = 1; send <= 8; send++) {
+      const sent = await sender.post(paths.web.sendCode, {
+        mobile: freshMobile(),
+        type: CodeType.mobileLogin,
+      });
+      if (send <= 2) {
+        expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+        continue;
+      }
+      const { challenge_id: id } = decisionOf(sent);
+      const { browser, fp } = browserWithDevice();
+      limits[send] = (await draw(browser, { challenge_id: id, fp })).body.data.pow.limit;
+    }
+    expect(limits).toMatchObject({ 3: 50, 4: 100, 7: 100, 8: 200 });
+  });
+
+  it('rises with the puzzles drawn for one target from fresh addresses, and leaves other targets alone', async () => {
+    const target = `pow-target-${process.pid}-${Date.now()}`;
+    const limits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { browser, fp, id } = await demandedFor(target);
+      limits.push((await draw(browser, { challenge_id: id, fp })).body.data.pow.limit);
+    }
+    expect(limits).toEqual([50, 50, 100, 100, 200]);
+    const other = await demandedFor(`${target}-other`);
+    expect((await draw(other.browser, { challenge_id: other.id, fp: other.fp })).body.data.pow.limit).toBe(
+      50,
+    );
+  });
+
+  it('stops at the person cap for an address, and past what one person draws costs the bot price', async () => {
+    const { browser, fp } = browserWithDevice();
+    const limits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const drawn = await draw(browser, { challenge_id: await challengeOf('text'), fp: `${fp}${i}` });
+      limits.push(drawn.body.data.pow.limit);
+    }
+    // 50 doubled every 2 draws, capped at 400; the 7th draw of one address is past powBotAfterDraws.
+    expect(limits).toEqual([50, 50, 100, 100, 200, 200, 1_600, 1_600]);
+  });
+
+  it('doubles twice for everybody while the server is under attack, up to the cap', async () => {
+    const attacked = await startServer(
+      {},
+      { now: () => clock, plugins: [guardedRoutes], limits: { ...LIMITS, powAttackDraws: 3 } },
+    );
+    try {
+      const limits: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const data = await attacked.app.challenge.demand('/test/guarded', 'text');
+        const id = (JSON.parse(Object.values(data)[0] as string) as { challenge_id: string }).challenge_id;
+        const browser = attacked.browser();
+        limits.push(
+          (await draw(browser, { challenge_id: id, fp: `verify_attack_${i}` })).body.data.pow.limit,
+        );
+      }
+      expect(limits).toEqual([50, 50, 50, 200, 200]);
+    } finally {
+      await attacked.close();
+    }
+  });
+
+  it('is paid in attempts, counted: the solver derives counter + 1 keys, at most the limit, half on average', async () => {
+    // Attempts are counted, never timed: the bound holds on a loaded machine.
+    const runs = 24;
+    let total = 0;
+    for (let i = 0; i < runs; i++) {
+      const { browser, fp } = browserWithDevice();
+      const id = await challengeOf('text');
+      const drawn = await draw(browser, { challenge_id: id, fp });
+      const payload = await solvePow(drawn.body.data.pow);
+      const { solution } = JSON.parse(Buffer.from(payload, 'base64').toString()) as {
+        solution: { counter: number };
+      };
+      expect(powWork.attempts).toBe(solution.counter + 1);
+      expect(powWork.attempts).toBeLessThanOrEqual(drawn.body.data.pow.limit);
+      total += powWork.attempts;
+    }
+    // The counter is uniform below the limit: 24 draws average 25 each (sd ~ 72 in all); below 300 in
+    // all is about four standard deviations off.
+    expect(total).toBeGreaterThan(300);
   });
 });
 
@@ -184,7 +344,7 @@ describe('the caps on drawing puzzles', () => {
 });
 
 describe('the accessible route (no picture)', () => {
-  it('passes with a harder proof of work after an announced cooldown, and the pass opens the guarded route', async () => {
+  it('passes with the same proof of work after an announced cooldown, and the pass opens the guarded route', async () => {
     const { browser, fp } = browserWithDevice();
     const target = `pow-a11y-${process.pid}-${Date.now()}`;
     await browser.post(GUARDED, { target, password: 'wrong' });
@@ -194,7 +354,7 @@ describe('the accessible route (no picture)', () => {
 
     const drawn = await draw(browser, { challenge_id: id, fp, mode: 'accessible' });
     expect(drawn.body.data).toMatchObject({ mode: 'accessible', wait: 15, image: '' });
-    expect(drawn.body.data.pow.maxnumber).toBe(LIMITS.accessiblePowMaxNumber);
+    expect(drawn.body.data.pow.limit).toBe(LIMITS.powAttempts);
     const solved = await solvePow(drawn.body.data.pow);
 
     // Before the cooldown: refused, and the work is not spent.

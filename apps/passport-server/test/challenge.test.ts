@@ -179,14 +179,14 @@ describe('a demanded challenge', () => {
     const browser = server.browser();
     const id = await challengeOf('text');
     await solve(browser, id, FP);
-    const again = await draw(browser, { challenge_id: id });
+    const again = await draw(browser, { challenge_id: id, fp: FP });
     expect(again.body.data.error_code).toBe(ErrorCode.challengeExpired);
   });
 
   it('dies when its time is up, puzzle and all', async () => {
     const browser = server.browser();
     const id = await challengeOf('whirl');
-    await draw(browser, { challenge_id: id });
+    await draw(browser, { challenge_id: id, fp: FP });
     const answer = await expectedAnswer(browser, id);
     clock += 2 * 60_000 + 1;
     const late = await verify(browser, { challenge_id: id, fp: FP, ...answerFields(answer) });
@@ -198,7 +198,7 @@ describe('a puzzle', () => {
   it('allows 3 tries, then dies even for the right answer', async () => {
     const browser = server.browser();
     const id = await challengeOf('text');
-    await draw(browser, { challenge_id: id });
+    await draw(browser, { challenge_id: id, fp: FP });
     const answer = await expectedAnswer(browser, id);
     const left: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -221,9 +221,9 @@ describe('a puzzle', () => {
     const browser = server.browser();
     const id = await challengeOf('text');
     for (let i = 0; i < 5; i++) {
-      expect((await draw(browser, { challenge_id: id })).body.message).toBe('success');
+      expect((await draw(browser, { challenge_id: id, fp: FP })).body.message).toBe('success');
     }
-    const sixth = await draw(browser, { challenge_id: id });
+    const sixth = await draw(browser, { challenge_id: id, fp: FP });
     expect(sixth.body.data.error_code).toBe(ErrorCode.challengeExpired);
   });
 
@@ -238,10 +238,10 @@ describe('a puzzle', () => {
 
   it('refuses unknown challenge ids and malformed answers without a 5xx', async () => {
     const browser = server.browser();
-    const unknown = await draw(browser, { challenge_id: 'A'.repeat(24) });
+    const unknown = await draw(browser, { challenge_id: 'A'.repeat(24), fp: FP });
     expect(unknown.body.data.error_code).toBe(ErrorCode.challengeExpired);
     const id = await challengeOf('slide');
-    await draw(browser, { challenge_id: id });
+    await draw(browser, { challenge_id: id, fp: FP });
     for (const trace of ['not json', '[[1,2]]', JSON.stringify([[0, 0, 'x']]), '{}']) {
       const response = await verify(browser, { challenge_id: id, x: 100, trace });
       expect(response.status).toBeLessThan(500);
@@ -253,7 +253,7 @@ describe.each(['slide', 'text', 'whirl', '3d'] as const)('the %s puzzle', (subty
   it('verifies a right answer and refuses a wrong one', async () => {
     const browser = server.browser();
     const id = await challengeOf(subtype);
-    const drawn = await draw(browser, { challenge_id: id, language: 'en' });
+    const drawn = await draw(browser, { challenge_id: id, fp: FP, language: 'en' });
     expect(drawn.body.data.subtype).toBe(subtype);
     expect(drawn.body.data.image).toMatch(/^data:image\/png;base64,/);
     const answer = await expectedAnswer(browser, id);
@@ -272,7 +272,7 @@ describe.each(['slide', 'text', 'whirl', '3d'] as const)('the %s puzzle', (subty
     let current = answer;
     if (wrong.body.data.tries_left === 0) {
       expect(['whirl', '3d']).toContain(subtype);
-      await draw(browser, { challenge_id: id });
+      await draw(browser, { challenge_id: id, fp: FP });
       current = await expectedAnswer(browser, id);
     }
     const right = await verify(browser, { challenge_id: id, fp: FP, ...answerFields(current) });
@@ -285,7 +285,7 @@ describe.each(['slide', 'text', 'whirl', '3d'] as const)('the %s puzzle', (subty
     const images = new Set<string>();
     for (let i = 0; i < 3; i++) {
       const id = await challengeOf(subtype);
-      const drawn = await draw(browser, { challenge_id: id });
+      const drawn = await draw(browser, { challenge_id: id, fp: FP });
       images.add(drawn.body.data.image);
       if (drawn.body.data.piece) images.add(drawn.body.data.piece);
     }
@@ -318,7 +318,7 @@ describe('the slide puzzle', () => {
 
   async function slideAnswer(browser: Browser) {
     const id = await challengeOf('slide');
-    await draw(browser, { challenge_id: id });
+    await draw(browser, { challenge_id: id, fp: FP });
     const answer = (await expectedAnswer(browser, id)) as Extract<PuzzleAnswer, { kind: 'slide' }>;
     return { id, x: answer.x };
   }
@@ -368,6 +368,7 @@ describe('the slide puzzle', () => {
             : undefined;
       const response = await verify(browser, {
         challenge_id: fresh.id,
+        fp: FP,
         x: fresh.x,
         ...(trace ? { trace } : {}),
       });
@@ -377,6 +378,7 @@ describe('the slide puzzle', () => {
     // A keyboard's steps are a plausible trace too.
     const right = await verify(browser, {
       challenge_id: second.id,
+      fp: FP,
       x: second.x,
       trace: dragTrace(second.x, 30),
     });

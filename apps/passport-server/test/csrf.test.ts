@@ -111,6 +111,9 @@ describe('CSRF', () => {
   });
 });
 
+/** An app on another site than the passport, yet allowed: its browser withholds the passport's cookies. */
+const ANOTHER_SITE = 'https://shop.another-site.test';
+
 describe('CSRF refusals that come from the set-up say what to configure', () => {
   const logLines: string[] = [];
   let logged: TestServer;
@@ -123,7 +126,10 @@ describe('CSRF refusals that come from the set-up say what to configure', () => 
     });
     // The development default: PUBLIC_ORIGIN http://localhost:3000 and what loadConfig derives from it.
     const { publicOrigin, allowedOrigins } = loadConfig({ PORT: '3000' });
-    logged = await startServer({ logLevel: 'info', publicOrigin, allowedOrigins }, { logStream });
+    logged = await startServer(
+      { logLevel: 'info', publicOrigin, allowedOrigins: [...allowedOrigins, ANOTHER_SITE] },
+      { logStream },
+    );
   });
   afterAll(async () => logged?.close());
   const warnings = (text: string) =>
@@ -182,6 +188,25 @@ describe('CSRF refusals that come from the set-up say what to configure', () => 
     expect(answer.status).toBe(403);
     expect(answer.body.data.error_code).toBe(ErrorCode.csrfCookieUnreadable);
     expect(warnings('cannot read the passport_csrf_token cookie').join('\n')).toContain('COOKIE_DOMAIN');
+  });
+
+  it('a page on another site (allowed, but its browser withholds our cookies): 1012 and a log line naming the proxy', async () => {
+    // SameSite=Lax cookies are not sent with a cross-site fetch, so no retry can ever succeed: the answer
+    // must say so rather than "reload the page".
+    for (let i = 0; i < 2; i += 1) {
+      const browser = logged.browser();
+      const answer = await browser.request(
+        'POST',
+        '/passport/web/send_code/',
+        { mobile: freshMobile(), ...send },
+        { origin: ANOTHER_SITE, 'sec-fetch-site': 'cross-site' },
+      );
+      expect(answer.status).toBe(403);
+      expect(answer.body.data.error_code).toBe(ErrorCode.crossSitePage);
+    }
+    const lines = warnings(`a page at ${ANOTHER_SITE} is on another site`);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('reverse proxy');
   });
 
   it('a first request with no cookie yet, or a stale token, stays the plain 1002 the SDK recovers from', async () => {

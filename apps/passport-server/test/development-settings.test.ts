@@ -182,3 +182,35 @@ describe('a non-loopback listen address', () => {
     expect(local).toMatch(/relaxed risk thresholds .*this machine/);
   });
 });
+
+describe('POW_DIFFICULTY', () => {
+  it('is default unless set, test on a loopback origin and address, refused anywhere else', () => {
+    expect(loadConfig({}).powDifficulty).toBe('default');
+    expect(loadConfig({ POW_DIFFICULTY: 'test' }).powDifficulty).toBe('test');
+    const publicStart = () =>
+      loadConfig({ POW_DIFFICULTY: 'test', PUBLIC_ORIGIN: 'https://id.example.com', DEV_OUTBOX: 'off' });
+    expect(publicStart).toThrow(ConfigError);
+    expect(publicStart).toThrow(/POW_DIFFICULTY.*not loopback/);
+    // A loopback origin served to the network (HOST=0.0.0.0) prices the challenge for everyone on it.
+    expect(() => loadConfig({ POW_DIFFICULTY: 'test', HOST: '0.0.0.0', DEV_OUTBOX: 'off' })).toThrow(
+      /POW_DIFFICULTY/,
+    );
+    expect(() => loadConfig({ POW_DIFFICULTY: 'cheap' })).toThrow(/POW_DIFFICULTY/);
+  });
+
+  it('test: the proof of work a thousand times cheaper; default: the production price', async () => {
+    for (const powDifficulty of ['default', 'test'] as const) {
+      // The production numbers (the harness otherwise starts every server cheap).
+      const production = { powCost: 5_000, powAttempts: 500, powPersonCap: 5_000, powBotAttempts: 100_000 };
+      const server = await startServer({ powDifficulty }, { limits: production });
+      try {
+        const limits = server.app.challenge.limits;
+        const price = limits.powCost * limits.powPersonCap;
+        if (powDifficulty === 'test') expect(price).toBeLessThanOrEqual((5_000 * 5_000) / 800);
+        else expect(price).toBe(5_000 * 5_000);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});

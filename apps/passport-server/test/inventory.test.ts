@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { API_SCOPES, MANAGEMENT_BASE_PATH, MANAGEMENT_CALLS } from '@portico/management/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MailMessage, SmsMessage } from '../src/delivery/providers';
+import { newApiKey } from '../src/domain/api-keys/api-keys';
 import type { InventoryRoute } from '../src/lib/route-inventory';
 import { CodeType, CSRF_COOKIE, CSRF_HEADER, ErrorCode, paths } from '../src/protocol';
 import {
@@ -35,7 +38,7 @@ const ALLOWED_ORIGIN = 'https://app.example.com';
 
 /**
  * State-changing routes that opt out of the CSRF token with `config: { csrf: false }`: each needs a
- * reason here (server-to-server endpoints such as an OAuth token endpoint). None yet. An opt-out that
+ * reason here (server-to-server endpoints such as an OAuth token endpoint). An opt-out that
  * is not listed fails the CSRF test.
  */
 const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
@@ -54,6 +57,13 @@ const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
     url: '/passport/open/oauth/token/',
     why: 'the spec’s token path of the open family, handed to the provider’s token endpoint: client-authenticated',
   },
+  ...Object.values(MANAGEMENT_CALLS)
+    .filter((call) => call.method === 'POST')
+    .map((call) => ({
+      method: 'POST',
+      url: `${MANAGEMENT_BASE_PATH}${call.path}`,
+      why: 'the management API (docs/management-api.md): a back end authenticates with an API key in the Authorization header, which a browser never adds on its own; cookies mean nothing there',
+    })),
 ];
 
 /**
@@ -164,6 +174,30 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
   }
 
   /** A signed-in browser (SMS code login, the one flow every deployment has). */
+  /** A management API key with every scope, made once (src/domain/api-keys). */
+  let everyScope: string | undefined;
+  async function apiKey(): Promise<string> {
+    if (everyScope) return everyScope;
+    const { key, prefix, secretHash } = newApiKey(server.app.secret);
+    await server.app.db
+      .insertInto('api_keys')
+      .values({
+        id: randomUUID(),
+        name: 'inventory',
+        prefix,
+        secret_hash: secretHash,
+        scopes: JSON.stringify(API_SCOPES),
+        created_by: 'inventory',
+        created_at: Date.now(),
+        expires_at: null,
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    everyScope = key;
+    return key;
+  }
+
   async function signedIn(): Promise<Browser> {
     const browser = await visitor();
     const mobile = freshMobile();
@@ -257,7 +291,11 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
     for (const route of cases) {
       const query = new URLSearchParams(plausibleQuery(route).slice(1));
       for (const name of numeric(route)) query.set(name, '1e400');
-      const response = await send(browser, { method: 'GET', url: `${concreteUrl(route)}?${query}` });
+      // The management API's caller is an API key, not the session: it checks the key before the input.
+      const headers: Record<string, string> = route.url.startsWith(MANAGEMENT_BASE_PATH)
+        ? { authorization: `Bearer ${await apiKey()}` }
+        : {};
+      const response = await send(browser, { method: 'GET', url: `${concreteUrl(route)}?${query}`, headers });
       if (response.statusCode !== 400) answers.push(`${label(route)}: ${response.statusCode}`);
     }
     expect(answers).toEqual([]);

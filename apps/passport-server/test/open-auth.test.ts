@@ -137,12 +137,16 @@ async function outcome(work: Promise<unknown>): Promise<string> {
 const active = async (app: App, token: string) => (await client.tokenIntrospection(app.config, token)).active;
 
 describe('a stock relying party (openid-client)', () => {
-  it('discovers the provider at the OIDC and RFC 8414 locations; both name the issuer PUBLIC_ORIGIN/oauth', async () => {
+  it('discovers the provider at the locations derived from the issuer PUBLIC_ORIGIN/oauth, and nowhere else', async () => {
+    // A document at the origin's own well-known path would name an issuer other than its location.
+    for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+      const answer = await server.app.inject({ method: 'GET', url: path });
+      expect(answer.statusCode, path).toBe(404);
+    }
     for (const path of [
       '/oauth/.well-known/openid-configuration',
       '/.well-known/oauth-authorization-server/oauth',
-      '/.well-known/openid-configuration',
-      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration/oauth',
     ]) {
       const answer = await server.app.inject({ method: 'GET', url: path });
       expect(answer.statusCode, path).toBe(200);
@@ -150,7 +154,12 @@ describe('a stock relying party (openid-client)', () => {
       expect(document.issuer).toBe(ISSUER);
       expect(document.code_challenge_methods_supported).toEqual(['S256']);
       expect(document.response_types_supported).toEqual(['code']);
-      expect(document.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
+      expect(document.grant_types_supported).toEqual([
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ]);
+      expect(document.device_authorization_endpoint).toBe(`${ISSUER}/device/auth`);
       expect(document.registration_endpoint).toBe(`${ISSUER}/reg`);
     }
     const jwks = await server.app.inject({ method: 'GET', url: '/oauth/jwks' });
@@ -747,6 +756,10 @@ describe('the developer console', () => {
     ]);
     expect(listed.body.data.scopes.map((scope: { name: string }) => scope.name)).toEqual([
       'user_info',
+      'profile',
+      'email',
+      'phone',
+      'organisations',
       'video.list',
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(data.client_secret);

@@ -36,6 +36,10 @@ import type {
   OAuthProfileData,
   OnlyUserData,
   Page,
+  PasskeyData,
+  PasskeyListData,
+  PasskeyOptionsData,
+  PasskeyRemovedData,
   PasswordChangedData,
   PendingPicsData,
   PendingTransfer,
@@ -97,6 +101,7 @@ import type {
   SubjectData,
   SubjectPage,
 } from '../src/schemas/organisations';
+import type { Passkey, PasskeyList, PasskeyOptions, PasskeyRemoved } from '../src/schemas/passkeys';
 import type { HasSetData, PasswordChanged } from '../src/schemas/password';
 import type {
   DefaultInfo,
@@ -149,6 +154,10 @@ export type Checks = [
   Expect<Same<Static<TObject<Record<never, never>>>, EmptyData>>,
   Expect<Matches<typeof UploadedImageSchema, UploadedImage>>,
   Expect<Matches<typeof Profile, ProfileData>>,
+  Expect<Matches<typeof Passkey, PasskeyData>>,
+  Expect<Matches<typeof PasskeyList, PasskeyListData>>,
+  Expect<Matches<typeof PasskeyOptions, PasskeyOptionsData>>,
+  Expect<Matches<typeof PasskeyRemoved, PasskeyRemovedData>>,
   Expect<Matches<typeof DefaultInfo, DefaultInfoData>>,
   Expect<Matches<typeof ImageList, ImageListData>>,
   Expect<Matches<typeof RecommendNames, RecommendNamesData>>,

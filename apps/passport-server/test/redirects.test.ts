@@ -228,7 +228,10 @@ describe('targets never built from Host or X-Forwarded-Host', () => {
   });
 
   it('open authorization: discovery, registration, connect, every provider hop, approval and the way back', async () => {
-    for (const path of ['/oauth/.well-known/openid-configuration', '/.well-known/openid-configuration']) {
+    for (const path of [
+      '/oauth/.well-known/openid-configuration',
+      '/.well-known/openid-configuration/oauth',
+    ]) {
       const discovery = await forging().get(path);
       check(path, discovery);
       expect(discovery.body.issuer).toBe(`${REDIRECT_ORIGIN}/oauth`);

@@ -271,11 +271,32 @@ describe('several instances on one database', () => {
 });
 
 describe('a changed server secret', () => {
-  it('makes a new key take over at once, while the old public key stays published', async () => {
+  it('refuses the start with the reason, since servers sharing a database must share SECRET', async () => {
+    const first = await startServer({ userToken: { audiences: [AUDIENCE] } }, { now: () => clock });
+    const before = await first.app.userTokens.keyRing.active();
+    try {
+      await expect(
+        buildServer(
+          { ...first.config, secret: 'a different secret, at least 32 characters' },
+          { now: () => clock },
+        ),
+      ).rejects.toThrow(/sealed with another SECRET.*REPLACE_SIGNING_KEYS=on/);
+      const rows = await (first.app.db as unknown as Kysely<SigningKeysDatabase>)
+        .selectFrom('signing_keys')
+        .select(['kid'])
+        .execute();
+      expect(rows).toHaveLength(2); // the active key and its successor: nothing churned
+      expect((await first.app.userTokens.keyRing.active()).kid).toBe(before.kid);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('with REPLACE_SIGNING_KEYS=on makes a new key take over at once, the old public key still published', async () => {
     const first = await startServer({ userToken: { audiences: [AUDIENCE] } }, { now: () => clock });
     const before = await first.app.userTokens.keyRing.active();
     const second = await buildServer(
-      { ...first.config, secret: 'a different secret, at least 32 characters' },
+      { ...first.config, secret: 'a different secret, at least 32 characters', replaceSigningKeys: true },
       { now: () => clock },
     );
     try {

@@ -20,6 +20,7 @@ const authRoutes = createAuthRoutes({
   languageStore,
   // GitHub and Google: buttons for the providers the passport configured, and the callback pages.
   thirdParty: true,
+  passkeys: true,
   // The waitlist page (issue 18): shown while the passport runs with WAITLIST=on.
   screens: { joinWaitlist: true },
   // Open authorization's consent page at /authorization (issue 16).

@@ -53,6 +53,7 @@ export { useMonitoringT } from './operator/monitoring.messages';
 export { MonitoringScreen } from './operator/monitoring-screen';
 export { useOrgT } from './organisations/organisation.messages';
 export { OrganisationConsole } from './organisations/organisation-console';
+export { PasskeysSection } from './passkeys/passkeys-section';
 export { type QrConfirmResult, QrConfirmScreen } from './qr/qr-confirm-screen';
 export type {
   AfterSignInContext,

@@ -5,11 +5,11 @@ import {
   thirdPartyPaths,
   webPaths,
 } from '@portico/account-sdk/protocol';
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakePassport, ok, signedInAccount } from '../../account-react/test/support/fake-passport';
-import { AuthorizedApps } from '../src';
+import { AuthorizedApps, createLanguageStore } from '../src';
 import { renderAuthApp, renderInProvider } from './support/app';
 
 /** The open family answers the auth envelope. */
@@ -178,6 +178,52 @@ describe('the consent page (/authorization)', () => {
     expect(screen.queryByRole('link', { name: 'Start this request again' })).toBeNull();
   });
 
+  it('speaks the language the app asked for (ui_locales), for this visit only', async () => {
+    const passport = fakePassport({
+      [openPaths.authInfoV2]: () => auth({ ...info(ada), ui_language: 'en' }),
+    });
+    const storage = new Map<string, string>([['portico.language', 'zh']]);
+    const languageStore = createLanguageStore({
+      storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) },
+      document: null,
+    });
+    renderAuthApp(
+      passport.client,
+      '/authorization?interaction=i-9',
+      { authorization: true, languageStore },
+      'zh',
+    );
+    expect(
+      await screen.findByText('Video Club wants to use your Portico account', undefined, SLOW),
+    ).toBeTruthy();
+    expect(languageStore.get()).toBe('en');
+    // The person's own remembered choice is left as it was.
+    expect(storage.get('portico.language')).toBe('zh');
+  });
+
+  it('without ui_locales: the choice the person made wins over the browser; with none, the browser', async () => {
+    vi.stubGlobal('navigator', { languages: ['en-GB', 'zh-CN'], language: 'en-GB' });
+    const passport = fakePassport({ [openPaths.authInfoV2]: () => auth(info(ada)) });
+    const chosen = createLanguageStore({
+      storage: { getItem: () => 'zh', setItem: () => {} },
+      document: null,
+    });
+    renderAuthApp(passport.client, '/authorization?interaction=i-10', {
+      authorization: true,
+      languageStore: chosen,
+    });
+    expect(await screen.findByText('Video Club 请求使用你的 Portico 账号', undefined, SLOW)).toBeTruthy();
+    expect(chosen.get()).toBe('zh');
+    cleanup();
+
+    const fresh = createLanguageStore({ storage: null, document: null });
+    renderAuthApp(passport.client, '/authorization?interaction=i-11', {
+      authorization: true,
+      languageStore: fresh,
+    });
+    await waitFor(() => expect(fresh.get()).toBe('en'), SLOW);
+  });
+
   it('says the request is invalid without an interaction', async () => {
     renderAuthApp(fakePassport({}).client, '/authorization', { authorization: true });
     expect(await screen.findByText('授权请求无效或已过期，请回到应用重新发起。')).toBeTruthy();
@@ -187,7 +233,17 @@ describe('the consent page (/authorization)', () => {
 describe('the authorised apps (account centre)', () => {
   it('lists the apps and revokes one', async () => {
     let apps = [
-      { client_key: 'c1', app_name: 'Video Club', app_icon: '', scopes: ['user_info'], authorized_at: 1 },
+      {
+        client_key: 'c1',
+        app_name: 'Video Club',
+        app_icon: '',
+        scopes: ['user_info', 'video.list'],
+        scope_info: [
+          { name: 'user_info', zh: '获取你的昵称和头像', en: 'Read your name and picture' },
+          { name: 'video.list', zh: '读取你的视频列表', en: 'Read your video list' },
+        ],
+        authorized_at: 1,
+      },
     ];
     const passport = fakePassport({
       [openPaths.authorizedApps]: () => auth({ apps }),
@@ -198,7 +254,14 @@ describe('the authorised apps (account centre)', () => {
     });
     renderInProvider(passport.client, <AuthorizedApps />, 'en');
     const user = userEvent.setup();
+    // Each scope in words, not its key.
+    expect(await screen.findByText(/Read your name and picture; Read your video list/)).toBeTruthy();
+    expect(screen.queryByText(/video\.list/)).toBeNull();
     await user.click(await screen.findByRole('button', { name: 'Revoke: Video Club' }));
+    // Confirmed first: nothing is revoked until the dialog's own button.
+    const dialog = await screen.findByRole('alertdialog', { name: 'Revoke Video Club?' });
+    expect(passport.to(openPaths.updateAuthorizeInfo)).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByText('You have not authorised any app.')).toBeTruthy();
     expect(passport.to(openPaths.updateAuthorizeInfo)[0]?.body).toMatchObject({ client_key: 'c1' });
   });

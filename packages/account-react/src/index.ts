@@ -22,6 +22,14 @@ export { devicesQueryOptions, useDevices } from './devices/devices-query';
 export { useForgetDevice } from './devices/use-forget-device';
 export { ErrorMessage, type ErrorMessageProps } from './error-message';
 export { errorText } from './error-text';
+export {
+  factorsQueryOptions,
+  useFactors,
+  useGenerateRecoveryCodes,
+  useTotpConfirm,
+  useTotpRemove,
+  useTotpStart,
+} from './factors/factors';
 export { CodeInput, type CodeInputProps } from './forms/code-input';
 export { EmailInput, type EmailInputProps } from './forms/email-input';
 export type { FieldProps } from './forms/field';
@@ -107,6 +115,16 @@ export {
   useUpdateOrganisation,
   useUpdateRole,
 } from './organisations/use-organisation';
+export {
+  passkeysQueryKey,
+  passkeysQueryOptions,
+  usePasskeyAutofill,
+  usePasskeySignIn,
+  usePasskeys,
+  useRegisterPasskey,
+  useRemovePasskey,
+  useRenamePasskey,
+} from './passkeys/use-passkeys';
 export { hasPasswordQueryOptions, useHasPassword } from './password/has-password-query';
 export {
   useChangePassword,

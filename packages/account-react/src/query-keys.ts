@@ -7,6 +7,7 @@ export const accountQueryKeys = {
   session: ['portico', 'account', 'session'] as const,
   hasPassword: ['portico', 'account', 'has-password'] as const,
   devices: ['portico', 'account', 'devices'] as const,
+  factors: ['portico', 'account', 'factors'] as const,
   userToken: ['portico', 'account', 'user-token'] as const,
   thirdParty: ['portico', 'account', 'third-party'] as const,
   /** The person's recent security activity (every page of it). */

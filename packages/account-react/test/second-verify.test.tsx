@@ -152,3 +152,48 @@ describe('second verification dialog', () => {
     expect(dialog.contains(document.activeElement)).toBe(true);
   });
 });
+
+describe('second verification dialog: the factor picker', () => {
+  /** 2046 of an account with an authenticator app and recovery codes. */
+  function factorPassport() {
+    let signedIn = false;
+    return fakePassport({
+      [webPaths.accountInfo]: () => (signedIn ? ok(signedInAccount) : fail(ErrorCode.notLoggedIn)),
+      [webPaths.smsLogin]: () =>
+        fail(ErrorCode.secondVerify, '当前设备需要二次验证', {
+          sms_code_key: 'key-1',
+          mobile: '+86******5678',
+          methods: ['sms', 'totp', 'recovery_code'],
+        }),
+      [webPaths.smsLoginContinue]: ({ body }) => {
+        if (body.method !== 'recovery_code' || body.code !== 'abcde-fghjk') return fail(ErrorCode.codeWrong);
+        signedIn = true;
+        return ok(signedInAccount);
+      },
+    });
+  }
+
+  it('offers every way the account has, by keyboard, and continues with a recovery code', async () => {
+    const user = userEvent.setup();
+    const passport = factorPassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const dialog = await screen.findByRole('dialog', { name: '身份验证' });
+    const group = within(dialog).getByRole('group', { name: '验证方式' });
+    const radios = within(group).getAllByRole('radio');
+    expect(radios.map((radio) => radio.parentElement?.textContent?.trim())).toEqual([
+      '短信验证码 +86******5678',
+      '身份验证器应用',
+      '恢复码',
+    ]);
+    await user.click(within(group).getByRole('radio', { name: '恢复码' }));
+    await user.type(within(dialog).getByRole('textbox', { name: '输入恢复码' }), 'abcde-fghjk');
+    await user.click(within(dialog).getByRole('button', { name: '验证并登录' }));
+    await screen.findByText('signed in as 42');
+    expect(passport.to(webPaths.smsLoginContinue).map((r) => r.body)).toEqual([
+      expect.objectContaining({ sms_code_key: 'key-1', code: 'abcde-fghjk', method: 'recovery_code' }),
+    ]);
+    // No SMS was sent: the person chose another way.
+    expect(passport.to(webPaths.sendCode)).toHaveLength(0);
+  });
+});

@@ -131,3 +131,47 @@ describe('the step-up dialog', () => {
     expect(closing.to(webPaths.mobileBind)).toHaveLength(1);
   });
 });
+
+describe('the step-up dialog of an account with an authenticator app', () => {
+  it('lists the app and recovery codes beside the account’s ways, and the app’s code renews the session', async () => {
+    const user = userEvent.setup();
+    let verified = false;
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => ok(signedInAccount),
+      [webPaths.authVerify]: ({ body }) => {
+        if (body.method !== 'totp' || body.code !== RIGHT_CODE) return fail(ErrorCode.codeWrong);
+        verified = true;
+        return ok({ ticket: 't', expires_in: 600, method: 'totp', purpose: 'change_identifier' });
+      },
+      [webPaths.mobileBind]: () =>
+        verified
+          ? ok({ ...signedInAccount, mobile: '+86******0001', kicked_sessions: 0, moved: false })
+          : fail(ErrorCode.stepUpRequired, undefined, {
+              mobile: '',
+              email: 'a***@example.com',
+              has_password: true,
+              max_age: 600,
+              methods: ['email', 'password', 'totp', 'recovery_code'],
+            }),
+    });
+    const attached = stepUpAttached(passport.client);
+    renderWithAccount(<BindMobile />, { client: passport.client, language: 'en' });
+    await attached();
+    await user.click(screen.getByRole('button', { name: 'bind' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    const ways = within(dialog).getAllByRole('radio');
+    expect(ways.map((way) => way.parentElement?.textContent?.trim())).toEqual([
+      'E-mail a***@example.com',
+      'Password',
+      'Authenticator app',
+      'Recovery code',
+    ]);
+    await user.click(within(dialog).getByRole('radio', { name: 'Authenticator app' }));
+    await user.type(within(dialog).getByLabelText('6-digit code from your authenticator app'), RIGHT_CODE);
+    await user.click(within(dialog).getByRole('button', { name: 'Verify and continue' }));
+    await screen.findByText('bound +86******0001');
+    expect(passport.to(webPaths.authVerify).map((r) => r.body)).toEqual([
+      expect.objectContaining({ method: 'totp', code: RIGHT_CODE }),
+    ]);
+  });
+});

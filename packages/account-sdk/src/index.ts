@@ -9,10 +9,12 @@ export * from './calls/codes';
 export type { AccountData, Call, CallArgs, CallMethod } from './calls/define-call';
 export { defineCall } from './calls/define-call';
 export * from './calls/devices';
+export * from './calls/factors';
 export * from './calls/legacy';
 export * from './calls/login';
 export * from './calls/mobile';
 export * from './calls/open';
+export * from './calls/passkeys';
 export * from './calls/password';
 export * from './calls/profile';
 export * from './calls/qrcode';
@@ -90,6 +92,7 @@ export {
   challengePlugin,
 } from './plugins/challenge';
 export {
+  type SecondVerifyAnswer,
   type SecondVerifyContext,
   type SecondVerifyDialog,
   type SecondVerifyOptions,

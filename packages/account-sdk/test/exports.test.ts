@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import * as sdk from '../src';
+import * as passkeys from '../src/passkeys';
 import * as protocol from '../src/protocol';
 
 const surface = (module: object) =>
@@ -13,4 +14,8 @@ it('pins the public surface of @portico/account-sdk', () => {
 
 it('pins the public surface of @portico/account-sdk/protocol', () => {
   expect(surface(protocol)).toMatchSnapshot();
+});
+
+it('pins the public surface of @portico/account-sdk/passkeys', () => {
+  expect(surface(passkeys)).toMatchSnapshot();
 });

@@ -123,7 +123,13 @@ describe('error 2046 without a callback', () => {
     await expect(signIn(c)).resolves.toEqual({ user_id: 9, name: 'Ada' });
 
     expect(opened).toEqual([
-      { sms_code_key: KEY, mobileMasked: '138****0000', language: 'en', sendCode: expect.any(Function) },
+      {
+        sms_code_key: KEY,
+        mobileMasked: '138****0000',
+        methods: ['sms'],
+        language: 'en',
+        sendCode: expect.any(Function),
+      },
     ]);
     const [login, send, cont] = passport.requests;
     expect(passport.requests).toHaveLength(3);
@@ -226,5 +232,37 @@ describe('client.use(secondVerifyPlugin(…))', () => {
     uninstall();
     await expect(signIn(c)).rejects.toMatchObject({ sms_code_key: KEY, description: '当前设备需要二次验证' });
     expect(dialog.open).not.toHaveBeenCalled();
+  });
+});
+
+describe('error 2046 of an account with other factors', () => {
+  it('hands the dialog the methods and continues with the chosen one (an authenticator code)', async () => {
+    const c = client();
+    const methods = ['sms', 'totp', 'recovery_code'];
+    passport.handle((req, res) => {
+      if (req.path === webPaths.smsLoginContinue) {
+        const { method, code } = formOf(req);
+        return method === 'totp' && code === RIGHT_CODE
+          ? json(res, { message: 'success', data: { user_id: 9, name: 'Ada' } })
+          : json(res, { message: 'error', data: { error_code: WRONG_CODE, description: 'wrong code' } });
+      }
+      return newDevicePassport({ sms_code_key: KEY, mobile: '138****0000', methods })(req, res);
+    });
+    const opened: SecondVerifyRequest[] = [];
+    c.use(
+      secondVerifyPlugin({
+        dialog: {
+          open: async (request) => {
+            opened.push(request);
+            return { code: RIGHT_CODE, method: 'totp' };
+          },
+        },
+      }),
+    );
+    await expect(signIn(c)).resolves.toEqual({ user_id: 9, name: 'Ada' });
+    expect(opened[0]?.methods).toEqual(methods);
+    const cont = passport.requests.at(-1);
+    expect(cont?.path).toBe(webPaths.smsLoginContinue);
+    expect(formOf(cont!)).toEqual({ sms_code_key: KEY, code: RIGHT_CODE, method: 'totp', mix_mode: '1' });
   });
 });

@@ -152,3 +152,50 @@ describe('stepUpPlugin', () => {
     expect(() => stepUpPlugin({} as never)).toThrow(/stepUp\(request\)/);
   });
 });
+
+describe('STEP_UP_REQUIRED (2047) of an account with other factors', () => {
+  it('hands the dialog the methods, and a code of the authenticator app renews the session', async () => {
+    let verified = false;
+    const methods = ['email', 'password', 'totp', 'recovery_code'];
+    passport.handle((req, res) => {
+      const form = formOf(req);
+      if (req.path === webPaths.authVerify) {
+        if (form.method !== 'totp' || form.code !== RIGHT_CODE)
+          return json(res, { message: 'error', data: { error_code: WRONG_CODE, description: 'wrong' } });
+        verified = true;
+        return json(res, { message: 'success', data: { ticket: 't', expires_in: 600, method: 'totp' } });
+      }
+      if (verified) return json(res, { message: 'success', data: { mobile: '138****0001' } });
+      json(res, {
+        message: 'error',
+        data: {
+          error_code: STEP_UP_REQUIRED_CODE,
+          description: 'confirm it is you',
+          mobile: '',
+          email: 'a***@example.com',
+          has_password: true,
+          max_age: 600,
+          methods,
+        },
+      });
+    });
+    const c = client();
+    const asked: StepUpRequest[] = [];
+    c.use(
+      stepUpPlugin({
+        dialog: {
+          stepUp: async (request) => {
+            asked.push(request);
+            return { method: 'totp', code: RIGHT_CODE };
+          },
+        },
+      }),
+    );
+    await expect(bindMobile(c, { mobile: '+8613800000001', code: '135790' })).resolves.toEqual({
+      mobile: '138****0001',
+    });
+    expect(asked[0]?.methods).toEqual(methods);
+    const verify = passport.requests.find((request) => request.path === webPaths.authVerify);
+    expect(formOf(verify!)).toMatchObject({ method: 'totp', code: RIGHT_CODE });
+  });
+});

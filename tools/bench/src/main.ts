@@ -8,6 +8,7 @@
 // Every load is bounded by a duration or a request count, and each case gets at most
 // ROUNDS × SLICE_SECONDS ≤ 10 s of measured load. Progress goes to stderr; the markdown report to stdout.
 import { cpus, loadavg, totalmem } from 'node:os';
+import { challengeCost } from './challenge-cost.ts';
 import { Target } from './ipc.ts';
 import { type Figures, figures, type LoadCase, load, MAX_SECONDS, type Sample } from './load.ts';
 import { ARGON2_OPTIONS, emailOf, mobileOf, SEED_PASSWORD } from './shared.ts';
@@ -756,6 +757,8 @@ function pairReport(
  * - `sign-in`: the session check against the floor and Better Auth's get-session, and password login
  *   against raw argon2id and Better Auth's sign-in, interleaved as in the full run (the headline
  *   targets without the rest; about two minutes).
+ * - `challenge`: the challenge's proof of work, a script's CPU-seconds and a person's seconds
+ *   (src/challenge-cost.ts; no server, about a minute).
  */
 const ONLY: Record<
   string,
@@ -830,9 +833,14 @@ const ONLY: Record<
   },
 };
 const only = process.env.BENCH_ONLY;
+if (only === 'challenge') {
+  process.stdout.write(`\n${(await challengeCost()).join('\n')}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
 if (only) {
   const run = ONLY[only];
-  if (!run) throw new Error(`BENCH_ONLY: one of ${Object.keys(ONLY).join(', ')}`);
+  if (!run) throw new Error(`BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge'].join(', ')}`);
   let lines: string[] = [];
   let measured: Contender[] = [];
   try {
@@ -1050,6 +1058,9 @@ try {
   await Promise.all(targets.map((t) => t.stop()));
 }
 
+// The challenge's price (docs/security.md): CPU alone, after every server has stopped.
+log('the challenge’s proof of work: a script’s CPU-seconds and a person’s seconds');
+report += `\n\n${(await challengeCost()).join('\n')}`;
 process.stdout.write(`\n${report}\n`);
 log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 const failed = all.filter((c) => (c.result?.failures ?? 0) > 0);

@@ -15,6 +15,7 @@ import type {
   Caller,
   CallerOf,
   CallerSpec,
+  OneTimeValues,
   Operation,
   OperationContext,
   ProvenContact,
@@ -41,7 +42,9 @@ export type Principal =
       user: User;
       provenContact?: ProvenContact;
       verifiedAt?: number | null | undefined;
-    };
+    }
+  /** A management API key the adapter found usable (src/adapters/management-route.ts). */
+  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
 
@@ -54,6 +57,24 @@ const NO_GATE: RequestGate = {
 export interface InvokeOptions {
   /** The outbound gate for the request (its challenge pass, address and device). */
   gate?: RequestGate;
+}
+
+/**
+ * The store's single-use values for an operation (OneTimeValues): the keys it declares taken before the
+ * transaction, what it puts written after the commit.
+ */
+function oneTimeValues(op: Operation, taken: Map<string, string | null>) {
+  const puts: [key: string, value: string, ttlMs: number][] = [];
+  const values: OneTimeValues = {
+    put: (key, value, ttlMs) => void puts.push([key, value, ttlMs]),
+    take(key) {
+      if (!taken.has(key)) throw new Error(`${op.name} takes ${key}, which its \`takes\` does not name`);
+      const value = taken.get(key) ?? null;
+      taken.delete(key);
+      return value;
+    },
+  };
+  return { values, puts };
 }
 
 async function callerFor(
@@ -81,8 +102,10 @@ async function callerFor(
       return { kind: 'identity', ...actor };
     }
     case 'apiKey':
-      // No adapter proves an API key yet: the management API brings its resolver.
-      throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
+      if (principal.kind !== 'apiKey') throw new PassportError('apiKeyInvalid');
+      if (!principal.scopes.has(spec.scope))
+        throw new PassportError('insufficientScope', { scope: spec.scope });
+      return { kind: 'apiKey', keyId: principal.keyId, scopes: principal.scopes };
   }
 }
 
@@ -90,10 +113,15 @@ async function callerFor(
  * An operation that declares `stepUp` runs only for a person who proved it is them within that many
  * seconds (the one check, src/domain/sessions/step-up.ts); STEP_UP_REQUIRED otherwise.
  */
-function assertStepUp(app: FastifyInstance, operation: Operation, principal: Principal): void {
+async function assertStepUp(
+  app: FastifyInstance,
+  tx: Kysely<Database>,
+  operation: Operation,
+  principal: Principal,
+): Promise<void> {
   if (operation.stepUp === undefined) return;
   if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-  assertVerifiedWithin(app, principal.user, principal.verifiedAt, operation.stepUp * 1000);
+  await assertVerifiedWithin(app, tx, principal.user, principal.verifiedAt, operation.stepUp * 1000);
 }
 
 /** Refuses, at declaration, an operation no adapter can run safely yet. */
@@ -104,8 +132,8 @@ export function assertMountable(operation: Operation): void {
     );
   if (operation.stepUp !== undefined && !(Number.isFinite(operation.stepUp) && operation.stepUp > 0))
     throw new Error(`${operation.name} declares a step-up of ${operation.stepUp} seconds`);
-  if (operation.caller.kind === 'apiKey')
-    throw new Error(`${operation.name} needs an API key, which no adapter resolves yet`);
+  if (operation.stepUp !== undefined && operation.caller.kind === 'apiKey')
+    throw new Error(`${operation.name} declares a step-up for an API key, which no person holds`);
 }
 
 export async function invoke<S extends CallerSpec, I extends TSchema, O extends TSchema>(
@@ -119,11 +147,19 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   const op = operation as unknown as Operation;
   assertMountable(op);
   const scope = { operation: op.name, open: true };
+  // Single-use store values, taken before the transaction (a refused step-up takes nothing).
+  const taken = new Map<string, string | null>();
+  if (op.takes) {
+    // Outside the transaction: a refused step-up reads the account's ways through the app's handle.
+    await assertStepUp(app, app.db, op, principal);
+    for (const key of op.takes(input)) taken.set(key, await app.store.take(key));
+  }
+  const oneTime = oneTimeValues(op, taken);
   try {
-    return await app.db.transaction().execute((tx) =>
+    const output = await app.db.transaction().execute((tx) =>
       operationScope.run(scope, async () => {
         const caller = await callerFor(app, tx, op, input, principal);
-        assertStepUp(app, op, principal);
+        await assertStepUp(app, tx, op, principal);
         const at = app.runtime.now();
         const events: DomainEvent[] = [];
         const ctx: OperationContext = {
@@ -138,6 +174,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           gate: options.gate ?? NO_GATE,
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
+          oneTime: oneTime.values,
           newId: randomUUID,
           request,
           emit(event) {
@@ -153,6 +190,9 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
         return output;
       }),
     );
+    scope.open = false;
+    for (const [key, value, ttlMs] of oneTime.puts) await app.store.set(key, value, ttlMs);
+    return output;
   } finally {
     scope.open = false;
   }

@@ -164,25 +164,32 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
   };
 }
 
+/** The session lock that one starting server holds while it migrates (any fixed 64-bit key). */
+export const MIGRATIONS_LOCK = 7_204_118_552_031n;
+
 /** Opens the database the config names and brings its schema up to date. */
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   const handle = config.databaseUrl ? openPostgres(config, config.databaseUrl) : openSqlite(config);
   try {
-    if (handle.dialect === 'postgres' && config.databaseSchema) {
-      await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(handle.db);
-    }
-    // Migrations run on a connection of their own without the per-query bound: building an index on a
-    // large table may take minutes, and a start must not fail half-way through for being slow.
-    const migrationDb =
-      handle.dialect === 'postgres' && config.databaseUrl
-        ? new Kysely<Database>({
-            dialect: new PostgresDialect({ pool: postgresPool(config, config.databaseUrl, 1) }),
-          })
-        : handle.db;
-    try {
-      await migrate(migrationDb, handle.dialect === 'postgres' ? config.databaseSchema : undefined);
-    } finally {
-      if (migrationDb !== handle.db) await migrationDb.destroy();
+    if (handle.dialect === 'postgres' && config.databaseUrl) {
+      // Migrations run on a connection of their own without the per-query bound: building an index on
+      // a large table may take minutes, and a start must not fail half-way through for being slow.
+      // Servers started at once on a new schema would race to create it and its tables: the first
+      // takes a session lock, the others wait and then find nothing to do.
+      const migrationDb = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool: postgresPool(config, config.databaseUrl, 1) }),
+      });
+      try {
+        await sql`select pg_advisory_lock(${MIGRATIONS_LOCK}::bigint)`.execute(migrationDb);
+        if (config.databaseSchema)
+          await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(migrationDb);
+        await migrate(migrationDb, config.databaseSchema);
+      } finally {
+        // Closing the connection ends its session, and the lock with it.
+        await migrationDb.destroy();
+      }
+    } else {
+      await migrate(handle.db, undefined);
     }
     if (handle.sqlite) assertOrgVersionTriggers(handle.sqlite);
     if (handle.store) await createStoreEntries(handle.store as Kysely<unknown>, true);

@@ -637,16 +637,105 @@ const migrations: Record<string, Migration> = {
   '0021_session_verified_at': {
     async up(db: Kysely<unknown>) {
       // It may run again (SQLite migrations are not one transaction): add the column only when missing.
-      // PostgreSQL lists the tables of every schema in the database: judge this connection's own
-      // (its search_path's first, DATABASE_SCHEMA), or another schema's column skips this one's.
-      const named = (await db.introspection.getTables()).filter((table) => table.name === 'sessions');
-      let sessions = named[0];
-      if (named.some((table) => table.schema !== undefined)) {
-        const current = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-        sessions = named.find((table) => table.schema === current.rows[0]?.schema);
-      }
+      // On PostgreSQL the introspection lists every schema of the database: read this schema's table (a
+      // deployment's DATABASE_SCHEMA beside another's `sessions` would otherwise skip the column).
+      const schema =
+        db.getExecutor().adapter instanceof PostgresAdapter
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const sessions = (await db.introspection.getTables()).find(
+        (table) => table.name === 'sessions' && (schema === undefined || table.schema === schema),
+      );
       if (sessions?.columns.some((column) => column.name === 'verified_at')) return;
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
+    },
+  },
+  /**
+   * Authenticator apps and recovery codes (src/domain/factors, docs/factors.md): one authenticator per
+   * account, its secret sealed with the server's secret; recovery codes only as their HMAC.
+   */
+  '0022_factors': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('totp_factors')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('confirmed_at', 'bigint')
+        .addColumn('last_step', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('recovery_codes')
+        .ifNotExists()
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('recovery_codes_user')
+        .ifNotExists()
+        .on('recovery_codes')
+        .column('user_id')
+        .execute();
+    },
+  },
+  /**
+   * API keys of the management API (src/domain/api-keys): kept as the HMAC of the key, never the key;
+   * `expires_at` also ends a rotated key after its overlap.
+   */
+  '0023_api_keys': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('api_keys')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('last_used_at', 'bigint')
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+    },
+  },
+  /**
+   * Passkeys (docs/factors.md): each WebAuthn credential of an account, and the account's user handle,
+   * random (no personal data) and the same for all its passkeys.
+   */
+  '0024_passkeys': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('passkey_user_handles')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('handle', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('passkeys')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('counter', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('transports', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('device_type', 'text', (c) => c.notNull())
+        .addColumn('backed_up', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('aaguid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('passkeys_user').ifNotExists().on('passkeys').column('user_id').execute();
     },
   },
 };

@@ -166,6 +166,38 @@ export interface LinkedIdentitiesTable {
   last_used_at: Millis | null;
 }
 
+/** An account's WebAuthn user handle (migration 0022): random, one per account, no personal data. */
+export interface PasskeyUserHandlesTable {
+  user_id: string;
+  /** base64url of 32 random bytes. */
+  handle: string;
+  created_at: Millis;
+}
+
+/** A passkey (migration 0022): one WebAuthn credential of an account. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url, as the authenticator made it. */
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  /** The signature counter last seen; 0 for authenticators that keep none. */
+  counter: number;
+  /** JSON list of the transports the browser reported (internal, hybrid, usb, …). */
+  transports: Generated<string>;
+  /** `singleDevice` or `multiDevice` (synced). */
+  device_type: string;
+  /** Whether the credential is backed up (synced) now: 0 or 1, updated at each use. */
+  backed_up: number;
+  /** The authenticator's model (AAGUID), all zeros when it does not say. */
+  aaguid: string;
+  /** The person's name for it. */
+  name: string;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
 /** An organisation (migration 0012). */
 export interface SubjectsTable {
   id: string;
@@ -369,6 +401,27 @@ export type AuditLogTable = Omit<EventsTable, 'position' | 'stream'> & {
   position: number;
 };
 
+/** An account's authenticator app (src/domain/factors/totp.ts); pending until its first code. */
+export interface TotpFactorsTable {
+  user_id: string;
+  /** The base32 secret, sealed (AES-256-GCM, a key derived from the server secret, the user id as AAD). */
+  secret: string;
+  created_at: Millis;
+  /** Null: enrolment started, not yet confirmed by a code. */
+  confirmed_at: Millis | null;
+  /** The last time step whose code was accepted: that step and every earlier one are spent. */
+  last_step: number | null;
+}
+
+/** An account's recovery codes (src/domain/factors/recovery-codes.ts), each usable once. */
+export interface RecoveryCodesTable {
+  /** HMAC of the user id and the normalised code; the code itself is never stored. */
+  code_hash: string;
+  user_id: string;
+  created_at: Millis;
+  used_at: Millis | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -380,6 +433,8 @@ export interface Database {
   store_entries: StoreEntriesTable;
   legal_documents: LegalDocumentsTable;
   linked_identities: LinkedIdentitiesTable;
+  passkeys: PasskeysTable;
+  passkey_user_handles: PasskeyUserHandlesTable;
   subjects: SubjectsTable;
   deputies: DeputiesTable;
   roles: RolesTable;
@@ -393,6 +448,26 @@ export interface Database {
   events: EventsTable;
   event_cursors: EventCursorsTable;
   audit_log: AuditLogTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  api_keys: ApiKeysTable;
+}
+
+/** A management API key (migration 0023): its HMAC, never the key itself. */
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** The key's first characters, shown to tell keys apart (`portico_sk_AbCd`). */
+  prefix: string;
+  secret_hash: string;
+  /** JSON array of scopes (`users:read`, …). */
+  scopes: string;
+  created_by: string;
+  created_at: number;
+  /** Null: never. A rotated key gets one (the end of its overlap). */
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */
@@ -407,3 +482,4 @@ export type SessionRow = Selectable<SessionsTable>;
 export type SubjectRow = Selectable<SubjectsTable>;
 export type DeputyRow = Selectable<DeputiesTable>;
 export type RoleRow = Selectable<RolesTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;

@@ -1,12 +1,20 @@
 import { accountEvents } from './catalogue/account';
+import { operatorEvents } from './catalogue/operator';
 import { managerEvents, organisationEvents } from './catalogue/organisation';
+import { passkeyEvents } from './catalogue/passkey';
 import type { DataOf, EventDefinition, EventMap } from './define';
 
 /**
  * Every event type the server emits, one list per area. A type's name never changes meaning: a data
  * change a consumer would notice gets a new version (docs/operations.md, "Events").
  */
-export const EVENT_DEFINITIONS = [...accountEvents, ...organisationEvents, ...managerEvents] as const;
+export const EVENT_DEFINITIONS = [
+  ...accountEvents,
+  ...passkeyEvents,
+  ...organisationEvents,
+  ...managerEvents,
+  ...operatorEvents,
+] as const;
 
 type Catalogue = EventMap<typeof EVENT_DEFINITIONS>;
 export type EventType = keyof Catalogue;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
 import { accountInfo } from '../domain/accounts/account-info';
+import { factorsOf } from '../domain/factors/factors';
 import { SECOND_VERIFY_TTL_MS, savePendingSignIn } from '../domain/second-verify/pending';
 import { PassportError } from '../errors';
 import { recordAccountEvent } from '../events/record';
@@ -11,7 +12,19 @@ import { mask } from '../lib/identifiers';
  * which passed its sign-in's second verification (accepting an invitation signs in again, to the new
  * identity).
  */
-export type SignInProof = 'password' | 'mobileCode' | 'emailCode' | 'thirdParty' | 'qr' | 'session';
+export type SignInProof =
+  | 'password'
+  | 'mobileCode'
+  | 'emailCode'
+  | 'thirdParty'
+  | 'qr'
+  | 'session'
+  /** A second verification answered with a factor of src/domain/factors (flows/second-verify). */
+  | 'totp'
+  | 'recoveryCode'
+  /** …with a factor registered later (its name is not a proof of its own yet). */
+  | 'factor'
+  | 'passkey';
 
 /**
  * Ends every sign-in once its credential is proven: a frozen account gets ACCOUNT_FROZEN; a new
@@ -39,22 +52,34 @@ export async function completeSignIn(
   },
 ) {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
-  const directWithoutDevice =
+  const proven =
     !app.config.secondVerify ||
     options.newUser ||
     options.proof === 'mobileCode' ||
+    // A second verification answered with another factor (flows/second-verify) is that factor itself.
+    options.proof === 'totp' ||
+    options.proof === 'recoveryCode' ||
+    options.proof === 'factor' ||
     // A QR sign-in was confirmed on a signed-in phone with the number this browser showed: the second
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
-    (options.proof === 'session' && request.session?.userId === user.id) ||
-    !user.mobile;
+    // A passkey with user verification is two factors in one (a device and its lock), and phishing
+    // resistant: it is the stronger second verification itself (docs/factors.md).
+    options.proof === 'passkey' ||
+    (options.proof === 'session' && request.session?.userId === user.id);
+  // The account's factors beyond its mobile (src/domain/factors): an account without a mobile is
+  // verified by them, and an account with one is offered them beside the SMS code.
+  const factors = proven ? [] : await factorsOf(app.db, user.id);
+  const directWithoutDevice = proven || (!user.mobile && factors.length === 0);
   const remembered = directWithoutDevice ? undefined : await app.devices.isRemembered(user.id, request);
-  if (!directWithoutDevice && !remembered && user.mobile) {
-    const key = await savePendingSignIn(app, request, user.id, user.mobile);
+  if (!directWithoutDevice && !remembered) {
+    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '');
     throw new PassportError('secondVerify', {
       sms_code_key: key,
-      mobile: mask(user.mobile),
+      mobile: user.mobile ? mask(user.mobile) : '',
       expires_in: SECOND_VERIFY_TTL_MS / 1000,
+      // Only beside another factor: an account whose one second factor is its mobile gets today's data.
+      ...(factors.length > 0 && { methods: [...(user.mobile ? ['sms'] : []), ...factors] }),
     });
   }
   const { opened, device } = await app.db.transaction().execute(async (tx) => {

@@ -1,7 +1,7 @@
 /// <reference path="../domain/open-auth/oidc-provider.d.ts" />
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { redirectUriProblem } from '../domain/open-auth/redirect-uris';
+import { redirectUriProblem } from '../domain/open-auth/redirect-uri';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import type { DeveloperApp, DeveloperAppSecret, DeveloperApps } from '../schemas/developer-apps';

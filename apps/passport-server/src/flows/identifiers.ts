@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accountInfo } from '../domain/accounts/account-info';
-import { type Channel, codeLaneOf } from '../domain/codes/codes';
+import { type Channel, codeLaneOf, OWNER_LANE } from '../domain/codes/codes';
+import { proveFactor } from '../domain/factors/factors';
 import { keepsAWayIn, rebind, setUsername } from '../domain/identifiers/bindings';
 import { usernameOf } from '../domain/identifiers/usernames';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
@@ -99,7 +100,7 @@ export async function putIdentifier(
   const user = await freshUser(app, session);
   const from = user[channel];
   if (step === 'bind' && from) throw new PassportError('identifierBound', { channel });
-  if (step === 'bind') requireStepUp(app, session, user);
+  if (step === 'bind') await requireStepUp(app, session, user);
   if (step === 'change') {
     if (!from) throw new PassportError('identifierNotBound', { channel });
     if (from === to) throw new PassportError('identifierSame');
@@ -203,6 +204,30 @@ export async function verifyByCode(
 }
 
 /**
+ * auth/verify with `method` (`totp`, `recovery_code`, or a factor registered later,
+ * src/domain/factors): the signed-in person proves it is them with a factor the account has; the
+ * guess is charged to the account's factor budget in the owner's lane. Answers a verification ticket
+ * bound to this session, as a code does.
+ */
+export async function verifyByFactor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { method: string; code: string; purpose?: string | undefined },
+) {
+  const session = requireSession(request);
+  const purpose = verificationPurpose(input.purpose);
+  await proveFactor(app, {
+    userId: session.userId,
+    method: input.method,
+    proof: { code: input.code },
+    lane: OWNER_LANE,
+  });
+  const renewed = await verifiedSession(app, request, session);
+  const method = input.method as VerificationMethod;
+  return verified(await app.verificationTickets.issue(renewed, purpose, method), method, purpose);
+}
+
+/**
  * Checks the signed-in account's current password. A wrong one is a password failure like
  * password/update's: it counts against the client address and the account (which then locks for a
  * while), so a stolen session cookie buys no free guesses.
@@ -251,7 +276,7 @@ export async function setAccount(
   if (user.password_hash) {
     await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
   } else {
-    requireStepUp(app, session, user);
+    await requireStepUp(app, session, user);
     const pw = await policy(app, request, input.password, [...identifiersOf(user), username]);
     newHash = await app.passwords.hash(pw);
   }

@@ -14,6 +14,7 @@ import {
 import { imageUrl } from '../domain/profile/images';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
+import { preferredLanguage } from '../lib/language';
 import type { AuthorizedApp, OpenAuthDecision, OpenAuthInfo, OpenScopeInfo } from '../protocol';
 
 /** Scopes that are protocol plumbing, not something a person is asked about. */
@@ -35,10 +36,14 @@ async function interactionOf(
   return interaction;
 }
 
-/** The scopes an app asks for, split into required and optional, each described; unknown ones refused. */
-function describe(app: FastifyInstance, scope: string[], optional: string[]) {
+/**
+ * The scopes an app asks for, split into required and optional, each described; unknown ones refused.
+ * An interaction's are exactly what the request named (what approval grants); the spec's question by
+ * client_key always includes user_info, as its connect redirect asks for it.
+ */
+function describe(app: FastifyInstance, scope: string[], optional: string[], base: string[]) {
   const known = new Map(app.openAuth.scopes.map((s) => [s.name, s]));
-  const asked = [...new Set(['user_info', ...scope, ...optional])].filter((name) => !PLUMBING.has(name));
+  const asked = [...new Set([...base, ...scope, ...optional])].filter((name) => !PLUMBING.has(name));
   const info = (name: string): OpenScopeInfo => {
     const entry = known.get(name);
     if (!entry) throw new PassportError('openScopeInvalid', { scope: name });
@@ -61,6 +66,8 @@ export async function authInfo(
   let clientKey = input.client_key;
   let scope = words(input.scope);
   let optional = words(input.optionalScope);
+  let base = ['user_info'];
+  let uiLanguage: 'zh' | 'en' | undefined;
   if (input.interaction) {
     // Gone (half an hour passed): `resumable` tells the page it may offer to start the request again.
     const interaction = await interactionOf(app, input.interaction, {
@@ -70,6 +77,8 @@ export async function authInfo(
     clientKey = String(interaction.params.client_id ?? '');
     scope = words(interaction.params.scope);
     optional = words(interaction.params.optional_scope);
+    base = [];
+    uiLanguage = preferredLanguage(interaction.params.ui_locales, undefined);
   }
   if (!clientKey) throw new PassportError('openClientNotFound');
   const client = await (await app.openAuth.provider()).Client.find(clientKey).catch(() => undefined);
@@ -79,7 +88,7 @@ export async function authInfo(
     client_key: client.clientId,
     app_name: client.clientName ?? client.clientId,
     app_icon: client.logoUri ?? '',
-    ...describe(app, scope, optional),
+    ...describe(app, scope, optional, base),
     user: user
       ? {
           user_id: user.id,
@@ -87,6 +96,7 @@ export async function authInfo(
           avatar_url: user.avatar_key ? imageUrl(user.avatar_key) : '',
         }
       : null,
+    ...(uiLanguage ? { ui_language: uiLanguage } : {}),
   };
 }
 
@@ -180,6 +190,7 @@ export async function authorizedApps(
     .orderBy('created_at', 'desc')
     .execute();
   const apps = new Map<string, AuthorizedApp>();
+  const known = new Map(app.openAuth.scopes.map((s) => [s.name, s]));
   for (const grant of grants) {
     if (!grant.client_id || apps.has(grant.client_id)) continue;
     const client = await db
@@ -191,11 +202,17 @@ export async function authorizedApps(
     if (!client) continue;
     const metadata = JSON.parse(client.payload) as { client_name?: string; logo_uri?: string };
     const payload = JSON.parse(grant.payload) as { openid?: { scope?: string } };
+    const scopes = words(payload.openid?.scope).filter((name) => !PLUMBING.has(name));
     apps.set(grant.client_id, {
       client_key: grant.client_id,
       app_name: metadata.client_name ?? grant.client_id,
       app_icon: metadata.logo_uri ?? '',
-      scopes: words(payload.openid?.scope).filter((name) => !PLUMBING.has(name)),
+      scopes,
+      // A scope the deployment no longer declares is shown by its name.
+      scope_info: scopes.map((name) => {
+        const entry = known.get(name);
+        return { name, zh: entry?.zh ?? name, en: entry?.en ?? name };
+      }),
       authorized_at: Number(grant.created_at),
     });
   }

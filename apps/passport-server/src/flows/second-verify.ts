@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientLaneOf } from '../domain/codes/codes';
+import { proveFactor } from '../domain/factors/factors';
 import { pendingSignIn, takePendingSignIn } from '../domain/second-verify/pending';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
@@ -24,6 +25,8 @@ export async function sendSecondVerifyCode(
   if (input.type !== undefined && input.type !== CodeType.mobileLogin)
     throw new PassportError('codeTypeInvalid');
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
+  // An account verified by another factor only (src/domain/factors) has no mobile to send to.
+  if (!pending.mobile) throw new PassportError('factorUnavailable');
   await app.risk.require(request, 'sendCode', { target: `mobile:${pending.mobile}` });
   const sent = await app.codes.send({
     channel: 'mobile',
@@ -50,9 +53,12 @@ export async function continueSignIn(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { smsCodeKey: string; code: string },
+  input: { smsCodeKey: string; code: string; method?: string | undefined },
 ) {
+  if (input.method !== undefined && input.method !== 'sms')
+    return continueWithFactor(app, request, reply, input);
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
+  if (!pending.mobile) throw new PassportError('factorUnavailable');
   const risk = { target: `mobile:${pending.mobile}` };
   await app.risk.require(request, 'signIn', risk);
   await app.codes
@@ -77,4 +83,43 @@ export async function continueSignIn(
   // The account lost or changed its mobile meanwhile: the code proved a number that is no longer its.
   if (!user || user.mobile !== pending.mobile) throw new PassportError('ticketInvalid');
   return completeSignIn(app, request, reply, user, { newUser: false, proof: 'mobileCode' });
+}
+
+/**
+ * `sms_login_continue` with `method` (`totp`, `recovery_code`, or a factor registered later,
+ * src/domain/factors): the factor's proof for the pending sign-in's account finishes it as the SMS
+ * code does. Its guesses are charged to the account's factor budget in this browser's lane; the key is
+ * spent only by a right proof.
+ */
+async function continueWithFactor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { smsCodeKey: string; code: string; method?: string | undefined },
+) {
+  const pending = await pendingSignIn(app, request, input.smsCodeKey);
+  const method = input.method ?? '';
+  const risk = { target: `user:${pending.userId}` };
+  await app.risk.require(request, 'signIn', risk);
+  await proveFactor(app, {
+    userId: pending.userId,
+    method,
+    proof: { code: input.code },
+    lane: clientLaneOf(app, request),
+  }).catch(async (error: unknown) => {
+    await app.risk.recordFailure(request, risk);
+    throw error;
+  });
+  if (!(await takePendingSignIn(app, input.smsCodeKey))) throw new PassportError('ticketInvalid');
+  await app.risk.recordSuccess(request, risk);
+  const user = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', pending.userId)
+    .executeTakeFirst();
+  if (!user) throw new PassportError('ticketInvalid');
+  return completeSignIn(app, request, reply, user, {
+    newUser: false,
+    proof: method === 'totp' ? 'totp' : method === 'recovery_code' ? 'recoveryCode' : 'factor',
+  });
 }

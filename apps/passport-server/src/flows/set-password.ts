@@ -18,7 +18,7 @@ export async function setPassword(
   const session = requireSession(request);
   const { user } = session;
   if (user.password_hash) throw new PassportError('passwordAlreadySet');
-  requireStepUp(app, session);
+  await requireStepUp(app, session);
   const pw = await policy(app, request, input.password, identifiersOf(user));
   const hash = await app.passwords.hash(pw);
   // The password and its event commit together, once.

@@ -313,7 +313,7 @@ async function linkedView(app: FastifyInstance, userId: string) {
 export async function bindThirdParty(app: FastifyInstance, request: FastifyRequest, input: CodeInput) {
   const session = requireSession(request);
   providerOf(app, input.platform_app_id);
-  requireStepUp(app, session);
+  await requireStepUp(app, session);
   const { identity } = await exchange(app, request, input);
   await link(app, session.userId, identity);
   await recordLink(app, request, session.userId, identity.provider, true);
@@ -329,7 +329,7 @@ export async function switchThirdParty(app: FastifyInstance, request: FastifyReq
   const provider = providerOf(app, input.platform_app_id);
   const current = (await identitiesOf(app, session.userId)).find((row) => row.provider === provider.name);
   if (!current) throw new PassportError('oauthNotBound');
-  requireStepUp(app, session);
+  await requireStepUp(app, session);
   const { identity } = await exchange(app, request, input);
   if (identity.subject !== current.subject) {
     const holder = await linkedUser(app, identity.provider, identity.subject);
@@ -353,7 +353,7 @@ export async function unbindThirdParty(
   const linked = (await identitiesOf(app, session.userId)).some((row) => row.provider === name);
   if (!linked) throw new PassportError('oauthNotBound');
   if (!(await hasOtherWayIn(app, session.user, name))) throw new PassportError('oauthLastWayIn');
-  requireStepUp(app, session);
+  await requireStepUp(app, session);
   await unlink(app, session.userId, name);
   await recordLink(app, request, session.userId, name, false);
   return { linked: await linkedView(app, session.userId) };

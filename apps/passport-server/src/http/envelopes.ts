@@ -57,6 +57,22 @@ export const RENDERERS = {
       return { status, body: { error: oauthError(status), error_description: f.description } };
     },
   },
+  /**
+   * RFC 9457 problem details for the management API: a business failure the catalogue answers with 200
+   * is a 404 when something is not there, else a 400; the passport's code and name come along.
+   */
+  problem: {
+    success: (data) => data,
+    failure: (f) => {
+      const status = f.status >= 400 ? f.status : f.name.endsWith('NotFound') ? 404 : 400;
+      // The wire's name (ACCOUNT_NOT_FOUND) of the catalogue key (accountNotFound).
+      const name = f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+      return {
+        status,
+        body: { type: 'about:blank', title: name, status, detail: f.description, code: f.code, name },
+      };
+    },
+  },
 } satisfies Record<string, Renderer>;
 
 export type Envelope = keyof typeof RENDERERS;

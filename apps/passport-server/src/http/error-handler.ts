@@ -70,9 +70,12 @@ export function sendFailure(
     status,
     name,
     code,
-    description: serverErrorText(code, languageOf(request)),
+    // The management API speaks to back ends and their logs: English.
+    description: serverErrorText(code, renderer === RENDERERS.problem ? 'en' : languageOf(request)),
     extra,
   });
+  // RFC 9457's media type for the management API's problem details.
+  if (renderer === RENDERERS.problem) reply.type('application/problem+json; charset=utf-8');
   // Framework errors (a malformed URL) are answered before helmet's hooks run: nosniff is set here too.
   return reply
     .code(answer.status)

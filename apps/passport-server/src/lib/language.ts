@@ -7,3 +7,35 @@ export function languageOf(request: FastifyRequest): 'zh' | 'en' {
   const language = typeof fromQuery === 'string' ? fromQuery : fromBody;
   return typeof language === 'string' && language.toLowerCase().startsWith('en') ? 'en' : 'zh';
 }
+
+/**
+ * The language a person asked for on a page the server renders for an OAuth client: the request's
+ * `ui_locales` (space-separated, in order of preference) first, then the browser's Accept-Language
+ * (by its q-values); undefined when neither names zh or en.
+ */
+export function preferredLanguage(uiLocales: unknown, acceptLanguage: unknown): 'zh' | 'en' | undefined {
+  const pick = (tag: string) => {
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    return primary === 'zh' || primary === 'en' ? primary : undefined;
+  };
+  if (typeof uiLocales === 'string')
+    for (const tag of uiLocales.split(/\s+/)) {
+      const found = pick(tag);
+      if (found) return found;
+    }
+  if (typeof acceptLanguage !== 'string') return undefined;
+  const ranked = acceptLanguage
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...rest] = part.split(';');
+      const q = rest.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag, q: q ? Number(q.slice(2)) : 1, index };
+    })
+    .filter((entry) => Number.isFinite(entry.q) && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of ranked) {
+    const found = pick(tag);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -71,6 +71,23 @@ export interface RequestGate {
   admitInvitation(send: InvitationAdmission): Promise<Admission>;
 }
 
+/**
+ * Single-use values kept in the store with an expiry (a passkey ceremony's challenge). The store is not
+ * the transaction's state, and on PostgreSQL without Redis it is a table reached through a connection of
+ * its own: the adapter takes the keys an operation declares (`takes`) before its transaction opens, and
+ * writes what it puts once the change has committed, so no operation holds a connection while it waits
+ * for another. A value taken by a change that then fails stays taken: it is never usable twice.
+ */
+export interface OneTimeValues {
+  /** Keeps `value` under `key` for `ttlMs` once the change has committed (nothing if it fails). */
+  put(key: string, value: string, ttlMs: number): void;
+  /**
+   * What the adapter took under `key` before the transaction (null: absent or expired; a second
+   * request taking it at the same time got null). Only a key the operation's `takes` named.
+   */
+  take(key: string): string | null;
+}
+
 /** What `run` is given: everything it may touch. */
 export interface OperationContext<C extends Caller = Caller> {
   readonly caller: C;
@@ -94,6 +111,8 @@ export interface OperationContext<C extends Caller = Caller> {
    * through `tx`: a ticket spent by a change that fails is not spent.
    */
   readonly tickets: Tickets;
+  /** Single-use values in the store with expiry (src/domain/passkeys/ceremony.ts's challenges). */
+  readonly oneTime: OneTimeValues;
   newId(): string;
   readonly request: RequestContext;
   /** Records an event of a type the operation declares; it commits with the change, or not at all. */
@@ -116,6 +135,11 @@ export type Operation<
    * adapter checks it (src/domain/sessions/step-up.ts); flow routes use the same check.
    */
   readonly stepUp?: number;
+  /**
+   * The store keys `run` takes (`ctx.oneTime.take`), read from the input: the adapter takes them, single
+   * use, before it opens the transaction (after the step-up check).
+   */
+  readonly takes?: (input: Static<I>) => readonly string[];
   readonly emits: readonly EventType[];
   run(ctx: OperationContext<CallerOf<S>>, input: Static<I>): Promise<Static<O>>;
 } & (S extends { kind: 'identity' }

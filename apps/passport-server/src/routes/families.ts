@@ -33,6 +33,7 @@ import {
   cancelVerifyWayRoute,
 } from './web/cancel';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
+import { FACTOR_ROUTES } from './web/factors';
 import {
   accountSet,
   accountVerify,
@@ -44,6 +45,13 @@ import {
 } from './web/identifiers';
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
+import { PASSKEY_ROUTES } from './web/passkeys';
+import {
+  apiKeyCreateRoute,
+  apiKeyListRoute,
+  apiKeyRevokeRoute,
+  apiKeyRotateRoute,
+} from './web/operator-keys';
 import {
   emailChangePassword,
   emailPasswordReset,
@@ -118,6 +126,10 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   deviceForget,
   accountActivityRoute,
   operatorAuditRoute,
+  apiKeyCreateRoute,
+  apiKeyListRoute,
+  apiKeyRevokeRoute,
+  apiKeyRotateRoute,
   // Identifiers and binding (issue 14 part 2).
   mobileBind,
   mobileChange,
@@ -127,6 +139,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   accountVerify,
   accountSet,
   ...THIRD_PARTY_ROUTES,
+  // Passkeys (docs/factors.md).
+  ...PASSKEY_ROUTES,
   // QR sign-in (#15)
   qrGet,
   qrCheck,
@@ -159,6 +173,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   ...OPEN_AUTH_ROUTES,
   // The developer console: the apps a person registers for open authorization.
   ...DEVELOPER_APP_ROUTES,
+  // Authenticator apps and recovery codes (docs/factors.md).
+  ...FACTOR_ROUTES,
 ];
 
 /**

@@ -3,6 +3,7 @@ import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CodeTypeField, CommonQuery, Email, Flag, FORM, MixMode, Mobile, webResponses } from './common';
 import { NewPassword } from './register';
+import { FactorMethodField } from './second-verify';
 
 /** Binding and changing identifiers, proving it is you, setting a username (docs/identifiers.md). */
 
@@ -38,9 +39,13 @@ export const EmailBindBody = Type.Object(
   { additionalProperties: true },
 );
 
-/** auth/verify: a code to the account's own mobile or e-mail (mobile when both are sent). */
+/**
+ * auth/verify: a code to the account's own mobile or e-mail (mobile when both are sent), or with
+ * `method` a code of another factor the account has (an authenticator app, a recovery code).
+ */
 export const VerifyByCodeBody = Type.Object(
   {
+    method: Type.Optional(FactorMethodField),
     mobile: Type.Optional(Mobile),
     email: Type.Optional(Email),
     code: Code,
@@ -77,7 +82,9 @@ export const IdentifierChanged = Type.Object({
 export const Verified = Type.Object({
   ticket: Type.String({ description: 'single use, bound to this session' }),
   expires_in: Type.Integer({ description: 'seconds the ticket stays valid' }),
-  method: Type.String({ description: "how it was earned: 'mobile', 'email' or 'password'" }),
+  method: Type.String({
+    description: "how it was earned: 'mobile', 'email', 'password', 'totp' or 'recovery_code'",
+  }),
   purpose: Type.String(),
 });
 

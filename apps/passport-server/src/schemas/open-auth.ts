@@ -20,6 +20,8 @@ export const OpenAuthInfo = Type.Object({
     Type.Object({ user_id: Type.String(), name: Type.String(), avatar_url: Type.String() }),
     Type.Null(),
   ]),
+  /** The language the app asked the page to speak (its request's `ui_locales`), when it named zh or en. */
+  ui_language: Type.Optional(Type.Union([Type.Literal('zh'), Type.Literal('en')])),
 });
 
 export const authInfoSchema = {
@@ -96,6 +98,8 @@ export const AuthorizedApps = Type.Object({
       app_name: Type.String(),
       app_icon: Type.String(),
       scopes: Type.Array(Type.String()),
+      /** The same scopes, described as the consent page described them. */
+      scope_info: Type.Array(OpenScopeInfo),
       authorized_at: Type.Number(),
     }),
   ),

@@ -9,8 +9,16 @@ const SmsCodeKey = Type.String({
   description: 'the key of the SECOND_VERIFY (2046) failure',
 });
 
+/** The way a second verification or a step-up is answered: 'sms' (default), 'totp', 'recovery_code', … */
+export const FactorMethodField = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description:
+    "how the code is proven: 'sms' (the default), 'totp' (an authenticator app), 'recovery_code', or another factor the account has (the 2046 data's `methods`)",
+});
+
 export const SmsLoginContinueBody = Type.Object(
-  { sms_code_key: SmsCodeKey, code: Code },
+  { sms_code_key: SmsCodeKey, code: Code, method: Type.Optional(FactorMethodField) },
   { additionalProperties: true },
 );
 

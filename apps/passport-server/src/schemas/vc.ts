@@ -30,30 +30,47 @@ export const settingSchema = {
 export const ChallengeBody = Type.Object(
   {
     challenge_id: ChallengeId,
+    fp: Type.Optional(Fingerprint),
     language: Type.Optional(Type.String({ maxLength: 16 })),
     mode: Type.Optional(
       Type.Union([Type.Literal('puzzle'), Type.Literal('accessible')], {
         description:
-          'accessible: no picture; a harder proof of work and a cooldown pass it (for people who cannot see the puzzle)',
+          'accessible: no picture; the same proof of work and a cooldown pass it (for people who cannot see the puzzle)',
       }),
     ),
     without_provider: Type.Optional(
       Type.Literal('1', {
         description:
-          'a provider behind the picture whose widget could not run: the picture alone, with the accessible route’s proof of work',
+          'a provider behind the picture whose widget could not run: the picture alone, at the same proof of work',
       }),
     ),
   },
   { additionalProperties: true },
 );
 
-/** ALTCHA's challenge (the widget's `challengejson`): find `number` < maxnumber with SHA-256(salt + number) = challenge. */
+/**
+ * ALTCHA v2's challenge (PBKDF2/SHA-256): derive PBKDF2(nonce ‖ counter as 4 bytes big-endian, salt,
+ * cost, keyLength) for counters 0, 1, 2, … until the key starts with `keyPrefix`; `limit` bounds the
+ * counter (the work's price in attempts).
+ */
 export const PowChallengeSchema = Type.Object({
-  algorithm: Type.Literal('SHA-256'),
-  challenge: Type.String(),
-  maxnumber: Type.Integer(),
-  salt: Type.String(),
+  parameters: Type.Object(
+    {
+      algorithm: Type.Literal('PBKDF2/SHA-256'),
+      nonce: Type.String(),
+      salt: Type.String(),
+      cost: Type.Integer(),
+      keyLength: Type.Integer(),
+      keyPrefix: Type.String(),
+      keySignature: Type.Optional(Type.String()),
+      data: Type.Optional(
+        Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+      ),
+    },
+    { additionalProperties: true },
+  ),
   signature: Type.String(),
+  limit: Type.Integer({ description: 'the counter is below this: the most attempts the work needs' }),
 });
 
 export const challengeSchema = {
@@ -115,7 +132,8 @@ export const VerifyBody = Type.Object(
     pow: Type.Optional(
       Type.String({
         maxLength: POW_PAYLOAD_MAX,
-        description: 'the proof of work: base64 JSON {algorithm, challenge, number, salt, signature}',
+        description:
+          'the proof of work: base64 JSON {challenge: {parameters, signature}, solution: {counter, derivedKey}}',
       }),
     ),
     provider_token: Type.Optional(

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/app';
+import { MIGRATIONS_LOCK, openDatabase } from '../../src/db/database';
 import { migrationProvider, ORG_VERSION_TRIGGERS } from '../../src/db/migrations';
 import { newUserRow } from '../../src/domain/accounts/accounts';
 import { isUniqueViolation } from '../../src/domain/organisations/organisations';
@@ -108,6 +110,49 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
         await again.close();
       }
     });
+
+    it.runIf(backend === 'postgres')(
+      'let several servers start at once on a new schema: one migrates, the others wait for it',
+      async () => {
+        for (let trial = 0; trial < 2; trial++) {
+          const schema = `t_race_${randomUUID().slice(0, 8)}`;
+          const config = { ...server.config, databaseSchema: schema };
+          const starts = await Promise.allSettled(
+            [0, 1, 2].map(() => openDatabase(config).then((handle) => handle.close())),
+          );
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.app.db);
+          expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'ok'))).toEqual([
+            'ok',
+            'ok',
+            'ok',
+          ]);
+        }
+      },
+    );
+
+    it.runIf(backend === 'postgres')(
+      'migrate under a session lock: a server starting while another holds it waits, then migrates',
+      async () => {
+        const schema = `t_wait_${randomUUID().slice(0, 8)}`;
+        const holder = new pg.Client({ connectionString: server.config.databaseUrl });
+        await holder.connect();
+        try {
+          await holder.query('select pg_advisory_lock($1::bigint)', [String(MIGRATIONS_LOCK)]);
+          const opening = openDatabase({ ...server.config, databaseSchema: schema });
+          // However long the start waits, nothing of the schema may appear while the lock is held.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          const early = await holder.query('select 1 from pg_namespace where nspname = $1', [schema]);
+          expect(early.rowCount).toBe(0);
+          await holder.query('select pg_advisory_unlock($1::bigint)', [String(MIGRATIONS_LOCK)]);
+          await (await opening).close();
+          const after = await holder.query('select 1 from pg_namespace where nspname = $1', [schema]);
+          expect(after.rowCount).toBe(1);
+        } finally {
+          await holder.query(`drop schema if exists "${schema}" cascade`);
+          await holder.end();
+        }
+      },
+    );
 
     it.runIf(backend === 'postgres')(
       'make the same tables and columns as on SQLite (but the SQLite-only identity-cache version and the events moved to monitor.db)',

@@ -1,4 +1,5 @@
-import { solveChallenge } from 'altcha-lib/v1';
+import { type Challenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { expect } from 'vitest';
 import type { PuzzleAnswer } from '../../src/domain/challenge/puzzle';
@@ -53,25 +54,36 @@ export function answerFields(answer: PuzzleAnswer, wrong = false): Record<string
   }
 }
 
-/** ALTCHA's challenge as /vc/challenge hands it out. */
+/** ALTCHA v2's challenge as /vc/challenge hands it out, with its price (`limit`). */
 export interface PowChallenge {
-  algorithm: string;
-  challenge: string;
-  maxnumber: number;
-  salt: string;
+  parameters: Challenge['parameters'];
   signature: string;
+  limit: number;
 }
 
-/** Solves the proof of work the way the browser's worker does (altcha-lib's own solver) → the payload. */
+/** The attempts (key derivations) the last `solvePow` made: the work's cost, counted, never timed. */
+export const powWork = { attempts: 0, total: 0 };
+
+/**
+ * Solves the proof of work the way the browser's workers do (altcha-lib's own solver, counters from 0)
+ * → the payload; counts every derivation it makes in `powWork`.
+ */
 export async function solvePow(pow: PowChallenge): Promise<string> {
-  const solution = await solveChallenge(pow.challenge, pow.salt, pow.algorithm, pow.maxnumber).promise;
-  if (!solution) throw new Error('the proof of work has no solution below maxnumber');
+  let attempts = 0;
+  const solution = await solveChallenge({
+    challenge: { parameters: pow.parameters, signature: pow.signature },
+    deriveKey: (parameters, salt, password) => {
+      attempts++;
+      return deriveKey(parameters, salt, password);
+    },
+    timeout: 0,
+  });
+  powWork.attempts = attempts;
+  powWork.total += attempts;
+  if (!solution) throw new Error('the proof of work has no solution');
   const payload = {
-    algorithm: pow.algorithm,
-    challenge: pow.challenge,
-    number: solution.number,
-    salt: pow.salt,
-    signature: pow.signature,
+    challenge: { parameters: pow.parameters, signature: pow.signature },
+    solution: { counter: solution.counter, derivedKey: solution.derivedKey },
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
@@ -116,7 +128,7 @@ export async function verify(browser: Browser, body: Record<string, string | num
 
 /** Draws a puzzle and answers it right; returns the pass. */
 export async function solve(browser: Browser, challengeId: string, fp: string): Promise<string> {
-  const puzzle = await browser.post(paths.vc.challenge, { challenge_id: challengeId });
+  const puzzle = await browser.post(paths.vc.challenge, { challenge_id: challengeId, fp });
   expect(puzzle.body.message, JSON.stringify(puzzle.body)).toBe('success');
   const answer = await expectedAnswer(browser, challengeId);
   const verified = await browser.post(paths.vc.verify, {

@@ -400,7 +400,9 @@ export function envelopeProblem(
   const type = String(response.headers['content-type'] ?? '');
   // A browser page's error page is HTML (PAGE_ROUTES).
   if (options.envelopeOptional && type.startsWith('text/html')) return null;
-  if (!type.includes('application/json')) {
+  // The management API answers failures as RFC 9457 problem details, with our code beside them.
+  const problemDetails = type.startsWith('application/problem+json');
+  if (!type.includes('application/json') && !problemDetails) {
     return `status ${status} with content-type '${type}' instead of a JSON envelope`;
   }
   let body: unknown;
@@ -412,6 +414,12 @@ export function envelopeProblem(
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return `status ${status}: not an object`;
   const b = body as Record<string, unknown>;
+  if (problemDetails) {
+    if (status < 400) return `status ${status}: problem details on a success`;
+    if (!Number.isInteger(b.code) || (b.code as number) <= 0 || b.status !== status)
+      return `status ${status}: problem details without our code or its status: ${response.body.slice(0, 200)}`;
+    return null;
+  }
   const web = b.message === 'success' || b.message === 'error';
   const sso = typeof b.error_code === 'number';
   const auth = typeof b.status_code === 'number';

@@ -18,10 +18,13 @@ export const QUIET_RISK = {
   challengeAfterSendsPerTarget: 1_000_000,
   challengeAfterLookupsPerIp: 1_000_000,
   challengeAfterLookupsPerDevice: 1_000_000,
-  // The proof of work at a fiftieth of its size (the tests solve it in-process, many times per file)
-  // and the per-address puzzle caps out of reach; test/challenge-pow.test.ts holds them to account.
-  powMaxNumber: 2_000,
-  accessiblePowMaxNumber: 4_000,
+  // The proof of work a hundredth of its price per attempt and at most 200 attempts (the tests solve
+  // it in-process, many times per file), and the per-address puzzle caps out of reach;
+  // test/challenge-pow.test.ts holds them to account.
+  powCost: 50,
+  powAttempts: 50,
+  powPersonCap: 200,
+  powBotAttempts: 400,
   puzzlesPerIp: 1_000_000,
   puzzlesPerDevice: 1_000_000,
   puzzlePoolSize: 1,

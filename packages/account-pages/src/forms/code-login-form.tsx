@@ -97,7 +97,14 @@ export function CodeLoginForm({
           required
         />
       ) : (
-        <EmailInput value={target} onChange={setTarget} error={targetError} required />
+        <EmailInput
+          value={target}
+          onChange={setTarget}
+          error={targetError}
+          // The browser's passkeys join the field's autofill when the page offers passkeys.
+          autoComplete="email webauthn"
+          required
+        />
       )}
       <CodeInput
         value={code}

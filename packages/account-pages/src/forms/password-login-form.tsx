@@ -48,7 +48,9 @@ export function PasswordLoginForm({ onSignedIn }: { onSignedIn: (account: Accoun
           id="login-account"
           name="username"
           type="text"
-          autoComplete="username"
+          // `webauthn`: the browser's passkeys join the field's autofill (the passkey part of the page
+          // starts the request; without it the token is ignored).
+          autoComplete="username webauthn"
           autoCapitalize="none"
           spellCheck={false}
           value={account}

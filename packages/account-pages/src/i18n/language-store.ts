@@ -15,8 +15,14 @@ export interface LanguageStoreOptions {
 export interface LanguageStore {
   /** The UI language: the remembered choice, else the fallback. */
   get(): Language;
-  /** Switches and remembers (when storage allows); listeners are told. */
-  set(language: Language): void;
+  /**
+   * Switches and remembers (when storage allows); listeners are told. `remember: false` switches for
+   * this visit only: a page following what an app asked for (the consent page's `ui_locales`) does not
+   * become the person's choice.
+   */
+  set(language: Language, options?: { remember?: boolean }): void;
+  /** The choice the person made and the store remembers, or undefined when there is none. */
+  remembered(): Language | undefined;
   subscribe(listener: () => void): () => void;
 }
 
@@ -50,14 +56,23 @@ export function createLanguageStore(options: LanguageStoreOptions = {}): Languag
   }
   return {
     get,
-    set(language) {
+    remembered() {
+      try {
+        const stored = storage()?.getItem(key) ?? null;
+        return stored === 'en' || stored === 'zh' ? stored : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    set(language, options = {}) {
       if (language === get()) return;
       current = language;
-      try {
-        storage()?.setItem(key, language);
-      } catch {
-        // Not remembered, but still switched for this visit.
-      }
+      if (options.remember !== false)
+        try {
+          storage()?.setItem(key, language);
+        } catch {
+          // Not remembered, but still switched for this visit.
+        }
       apply(language);
       for (const listener of [...listeners]) listener();
     },

@@ -64,6 +64,12 @@ export interface AuthRoutesOptions {
    */
   thirdParty?: boolean;
   /**
+   * Passkeys (docs/factors.md): the sign-in page shows "Sign in with a passkey" under the panel and
+   * offers the browser's passkeys in the identifier field's autofill (loaded after the page, in
+   * browsers with WebAuthn). Default false.
+   */
+  passkeys?: boolean;
+  /**
    * Mount open authorization's consent page at `/authorization` (the passport's OAuth provider sends
    * people to `/authorization?interaction=…`; docs/open-authorization.md). Default false.
    */

@@ -18,6 +18,9 @@ const THIRD_PARTY_PAGES = ['github-oauth-callback', 'google-oauth-callback', 'gi
 /** The third-party buttons of the sign-in and consent pages, loaded after the page (not in its first load). */
 const thirdPartyButtons = () => import('../third-party/buttons');
 
+/** The passkey button and autofill of the sign-in page, loaded after the page (docs/factors.md). */
+const passkeySignIn = () => import('../passkeys/passkey-sign-in');
+
 export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
   const paths = authPaths(options);
   const routes: RouteObject[] = [
@@ -32,6 +35,7 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
             (await import('../screens/login')).route(
               options,
               options.thirdParty ? thirdPartyButtons : undefined,
+              options.passkeys ? passkeySignIn : undefined,
             ),
         },
       ],

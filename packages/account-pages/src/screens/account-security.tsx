@@ -20,7 +20,10 @@ import { CodeType } from '@portico/account-sdk/protocol';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { isCode, isEmail, isMobile } from '../forms/validate';
+import { PasskeysSection } from '../passkeys/passkeys-section';
 import { type SecurityT, useSecurityT } from './account-security.messages';
+import { AuthenticatorSection } from './authenticator-section';
+import { RecoveryCodesSection } from './recovery-codes-section';
 
 /**
  * The account centre's security section (`/account/security` in the web app): the mobile number, the
@@ -465,6 +468,9 @@ export function AccountSecurity({ account }: { account: AccountInfo }) {
       <IdentifierSection t={t} channel="mobile" account={account} />
       <IdentifierSection t={t} channel="email" account={account} />
       <UsernameSection t={t} account={account} />
+      <AuthenticatorSection />
+      <RecoveryCodesSection />
+      <PasskeysSection />
     </div>
   );
 }

@@ -20,6 +20,8 @@ export const { useTranslate: useAuthorizationT } = defineMessages(
     'authz.approve': '同意授权',
     'authz.deny': '拒绝',
     'authz.icon': '{app} 的图标',
+    'authz.identityOnly': '知道是你（你的账号标识），不含其他资料',
+    'authz.revokeNote': '你可以随时在账号中心的「已授权的应用」里撤销授权。',
   },
   {
     'authz.title': 'Authorise an app',
@@ -40,5 +42,7 @@ export const { useTranslate: useAuthorizationT } = defineMessages(
     'authz.approve': 'Approve',
     'authz.deny': 'Deny',
     'authz.icon': 'Icon of {app}',
+    'authz.identityOnly': 'Know it is you (your account identifier), nothing else',
+    'authz.revokeNote': 'You can revoke this at any time under "Authorised apps" in your account.',
   },
 );

@@ -2,10 +2,11 @@ import { ErrorMessage, useAccountLanguage, useLogout } from '@portico/account-re
 import { decideOpenAuth, getOpenAuthInfo, isAccountError, openConnectResumeUrl } from '@portico/account-sdk';
 import type { OpenScopeInfo } from '@portico/account-sdk/protocol';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense, useId, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { CodeLoginForm } from '../forms/code-login-form';
 import { PasswordLoginForm } from '../forms/password-login-form';
+import type { Language } from '../i18n/define';
 import { useAuthConfig } from '../routes/auth-config';
 import type { AuthRoutesOptions } from '../routes/auth-options';
 import { screenRoute } from '../routes/screen-route';
@@ -44,11 +45,56 @@ function ScopeSwitch({ scope, on, onToggle }: { scope: OpenScopeInfo; on: boolea
   const language = useAccountLanguage();
   const id = useId();
   return (
-    <li className="portico-scope">
+    <li className="portico-scope portico-scope-optional">
       <label htmlFor={id}>{language === 'zh' ? scope.zh : scope.en}</label>
-      <input id={id} type="checkbox" role="switch" aria-checked={on} checked={on} onChange={onToggle} />
+      <input
+        id={id}
+        className="portico-switch"
+        type="checkbox"
+        role="switch"
+        aria-checked={on}
+        checked={on}
+        onChange={onToggle}
+      />
     </li>
   );
+}
+
+/** A scope the app requires: its words, with a check mark. */
+function ScopeItem({ scope }: { scope: OpenScopeInfo }) {
+  const language = useAccountLanguage();
+  return (
+    <li className="portico-scope">
+      <span className="portico-scope-mark" aria-hidden="true">
+        ✓
+      </span>
+      <span>{language === 'zh' ? scope.zh : scope.en}</span>
+    </li>
+  );
+}
+
+/** The browser's first language of zh and en (navigator.languages: what it sends as Accept-Language). */
+function browserLanguage(): Language | undefined {
+  const nav = globalThis.navigator;
+  for (const tag of nav?.languages?.length ? nav.languages : [nav?.language ?? '']) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (primary === 'zh' || primary === 'en') return primary;
+  }
+  return undefined;
+}
+
+/**
+ * The consent page speaks the language the app asked for (`ui_locales`, answered as `ui_language`),
+ * else the one the person chose on this site, else the browser's; switched for this visit only, so the
+ * app's wish never becomes the person's remembered choice. Needs the app's language store.
+ */
+function useConsentLanguage(ready: boolean, uiLanguage: Language | undefined) {
+  const { languageStore } = useAuthConfig();
+  useEffect(() => {
+    if (!ready || !languageStore) return;
+    const wanted = uiLanguage ?? (languageStore.remembered() ? undefined : browserLanguage());
+    if (wanted) languageStore.set(wanted, { remember: false });
+  }, [ready, uiLanguage, languageStore]);
 }
 
 /**
@@ -59,7 +105,6 @@ function ScopeSwitch({ scope, on, onToggle }: { scope: OpenScopeInfo; on: boolea
  */
 function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined }) {
   const t = useAuthorizationT();
-  const language = useAccountLanguage();
   const { client } = useAuthConfig();
   const [params] = useSearchParams();
   const location = useLocation();
@@ -89,6 +134,7 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
   });
   const signedIn = () => void info.refetch();
   const data = info.data;
+  useConsentLanguage(data !== undefined, data?.ui_language);
   const app = data?.app_name ?? '';
   const title = t('authz.title');
   if (!interaction || info.isError) {
@@ -117,19 +163,36 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
     <AuthShell title={title} subtitle={t('authz.subtitle', { app })}>
       <div className="portico-authz-app">
         {data.app_icon ? (
-          <img src={data.app_icon} alt={t('authz.icon', { app })} width={48} height={48} />
-        ) : null}
-        <strong>{app}</strong>
+          <img
+            className="portico-authz-icon"
+            src={data.app_icon}
+            alt={t('authz.icon', { app })}
+            width={48}
+            height={48}
+          />
+        ) : (
+          <span className="portico-authz-icon portico-authz-initial" aria-hidden="true">
+            {Array.from(app)[0]?.toUpperCase()}
+          </span>
+        )}
+        <strong className="portico-authz-name">{app}</strong>
       </div>
-      <h2>{t('authz.required')}</h2>
+      <h2 className="portico-authz-heading">{t('authz.required')}</h2>
       <ul className="portico-scopes">
-        {data.scope.map((s) => (
-          <li key={s.name}>{language === 'zh' ? s.zh : s.en}</li>
-        ))}
+        {data.scope.length ? (
+          data.scope.map((s) => <ScopeItem key={s.name} scope={s} />)
+        ) : (
+          <li className="portico-scope">
+            <span className="portico-scope-mark" aria-hidden="true">
+              ✓
+            </span>
+            <span>{t('authz.identityOnly')}</span>
+          </li>
+        )}
       </ul>
       {data.optionalScope.length ? (
         <>
-          <h2>{t('authz.optional')}</h2>
+          <h2 className="portico-authz-heading">{t('authz.optional')}</h2>
           <ul className="portico-scopes">
             {data.optionalScope.map((s) => (
               <ScopeSwitch key={s.name} scope={s} on={!off.has(s.name)} onToggle={() => toggle(s.name)} />
@@ -143,7 +206,7 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
             {t('authz.signedInAs', { name: data.user.name })}{' '}
             <button
               type="button"
-              className="button-link"
+              className="button button-ghost button-small"
               onClick={() => logout.mutate(undefined, { onSettled: signedIn })}
             >
               {t('authz.notYou')}
@@ -152,7 +215,7 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
           <div className="portico-authz-actions">
             <button
               type="button"
-              className="button-primary"
+              className="button button-primary button-block button-large"
               disabled={decide.isPending}
               onClick={() => decide.mutate(1)}
             >
@@ -160,13 +223,14 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
             </button>
             <button
               type="button"
-              className="button-secondary"
+              className="button button-secondary button-block"
               disabled={decide.isPending}
               onClick={() => decide.mutate(0)}
             >
               {t('authz.deny')}
             </button>
           </div>
+          <p className="portico-authz-note muted">{t('authz.revokeNote')}</p>
           <ErrorMessage error={decide.error} />
           {isResumable(decide.error) ? <ResumeLink /> : null}
         </>

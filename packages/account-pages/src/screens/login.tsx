@@ -54,16 +54,23 @@ function SignInPanel() {
 
 /**
  * The route. With `thirdParty`, the buttons of the configured providers are loaded after the panel (a
- * chunk of their own, not in the sign-in page's first load) and shown under it.
+ * chunk of their own, not in the sign-in page's first load) and shown under it; with `passkeys`, the
+ * passkey button and the identifier field's autofill, the same way.
  */
-export const route = (options: AuthRoutesOptions, buttons?: () => Promise<{ default: ComponentType }>) => {
-  if (!buttons) return screenRoute(options, SignInPanel);
-  const Buttons = lazy(buttons);
+export const route = (
+  options: AuthRoutesOptions,
+  buttons?: () => Promise<{ default: ComponentType }>,
+  passkeys?: () => Promise<{ default: ComponentType }>,
+) => {
+  if (!buttons && !passkeys) return screenRoute(options, SignInPanel);
+  const Buttons = buttons && lazy(buttons);
+  const Passkeys = passkeys && lazy(passkeys);
   return screenRoute(options, () => (
     <>
       <SignInPanel />
       <Suspense fallback={null}>
-        <Buttons />
+        {Passkeys ? <Passkeys /> : null}
+        {Buttons ? <Buttons /> : null}
       </Suspense>
     </>
   ));

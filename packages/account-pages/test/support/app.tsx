@@ -3,7 +3,7 @@ import type { AccountClient } from '@portico/account-sdk';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { type AuthRoutesOptions, createAuthRoutes } from '../../src';
+import { type AuthRoutesOptions, createAuthRoutes, type LanguageStore, useLanguageStore } from '../../src';
 
 /**
  * An app as small as it gets: the auth routes beside a page that shows where the browser landed,
@@ -28,8 +28,38 @@ export function renderAuthApp(
     ],
     { initialEntries: [at] },
   );
-  renderInProvider(client, <RouterProvider router={router} />, language, queryClient);
+  if (options.languageStore) {
+    // As an app mounts it (app/mount-app): the provider's language is the store's.
+    const store = options.languageStore;
+    render(
+      <FromStore
+        store={store}
+        client={client}
+        queryClient={queryClient}
+        ui={<RouterProvider router={router} />}
+      />,
+    );
+  } else renderInProvider(client, <RouterProvider router={router} />, language, queryClient);
   return { router, queryClient };
+}
+
+function FromStore(props: {
+  store: LanguageStore;
+  client: AccountClient;
+  queryClient: ReturnType<typeof quietQueryClient>;
+  ui: ReactNode;
+}) {
+  const language = useLanguageStore(props.store);
+  return (
+    <AccountProvider
+      client={props.client}
+      queryClient={props.queryClient}
+      language={language}
+      secondVerify={false}
+    >
+      {props.ui}
+    </AccountProvider>
+  );
 }
 
 /** A query client that does not retry: a failed answer shows at once. */

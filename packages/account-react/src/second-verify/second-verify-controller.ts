@@ -1,4 +1,6 @@
 import type {
+  SecondFactorMethod,
+  SecondVerifyAnswer,
   SecondVerifyDialog,
   SecondVerifyRequest,
   StepUpDialog,
@@ -28,8 +30,10 @@ export interface SecondVerifySnapshot {
 export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog {
   subscribe(listener: () => void): () => void;
   getSnapshot(): SecondVerifySnapshot;
-  /** Answers the shown second verification with the code. */
-  submit(code: string): void;
+  /** Answers the shown second verification with the code, of `method` (default 'sms'). */
+  submit(code: string, method?: SecondFactorMethod): void;
+  /** The way last chosen for a sign-in's `sms_code_key`: a dialog reopened after a wrong code keeps it. */
+  chosenMethod(smsCodeKey: string): SecondFactorMethod | undefined;
   /** Answers the shown step-up with the person's proof. */
   prove(proof: StepUpProof): void;
   close(): void;
@@ -40,7 +44,12 @@ export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog
 }
 
 type Pending =
-  | { id: number; kind: 'code'; request: SecondVerifyRequest; resolve(answer: { code: string } | null): void }
+  | {
+      id: number;
+      kind: 'code';
+      request: SecondVerifyRequest;
+      resolve(answer: SecondVerifyAnswer | null): void;
+    }
   | { id: number; kind: 'stepUp'; request: StepUpRequest; resolve(answer: StepUpProof | null): void };
 
 /** The resend deadline's key: the sign-in's `sms_code_key`, or one for every step-up. */
@@ -51,6 +60,7 @@ const sendKeyOf = (pending: Pending) =>
 export function createSecondVerifyController(now: () => number = Date.now): SecondVerifyController {
   const queue: Pending[] = [];
   const sentUntil = new Map<string, number>();
+  const chosen = new Map<string, SecondFactorMethod>();
   const listeners = new Set<() => void>();
   const idle: SecondVerifySnapshot = { request: null, stepUp: null, id: 0, sendAllowedAt: 0 };
   let snapshot = idle;
@@ -69,7 +79,7 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
     for (const listener of listeners) listener();
   };
   /** Settles the shown request when it is of `kind` (a stale answer of the other kind is ignored). */
-  const settle = (kind: Pending['kind'] | null, answer: { code: string } | StepUpProof | null) => {
+  const settle = (kind: Pending['kind'] | null, answer: SecondVerifyAnswer | StepUpProof | null) => {
     const head = queue[0];
     if (!head || (kind && head.kind !== kind)) return;
     queue.shift();
@@ -93,7 +103,12 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
       return () => listeners.delete(listener);
     },
     getSnapshot: () => snapshot,
-    submit: (code) => settle('code', { code }),
+    submit(code, method) {
+      const head = queue[0];
+      if (head?.kind === 'code' && method) chosen.set(head.request.sms_code_key, method);
+      settle('code', method && method !== 'sms' ? { code, method } : { code });
+    },
+    chosenMethod: (smsCodeKey) => chosen.get(smsCodeKey),
     prove: (proof) => settle('stepUp', proof),
     close: () => settle(null, null),
     markSent(seconds) {

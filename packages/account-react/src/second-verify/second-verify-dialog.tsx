@@ -12,6 +12,8 @@ import { useCooldown } from './use-cooldown';
 
 /** Loaded when a step-up first opens: sign-in pages never carry it. */
 const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
+/** Loaded when an account with other factors (an authenticator app, recovery codes) first opens it. */
+const FactorPanel = lazy(() => import('./factor-panel').then((module) => ({ default: module.FactorPanel })));
 
 export interface SecondVerifyDialogProps {
   controller: SecondVerifyController;
@@ -29,6 +31,9 @@ export interface SecondVerifyDialogProps {
  * The same overlay answers a step-up (2047: a signed-in person adding or removing a way in must prove
  * it is them again): a code to the account's own mobile or e-mail, typed in full, or its password;
  * the refused call is then sent again. Closing it rejects the call with the 2047 failure.
+ *
+ * An account with other factors (the 2046 data's `methods`) gets a picker of its ways first
+ * (`./factor-panel`, loaded then).
  */
 export function SecondVerifyDialog({ controller, container }: SecondVerifyDialogProps) {
   const { request, stepUp, id, sendAllowedAt } = useSyncExternalStore(
@@ -40,7 +45,11 @@ export function SecondVerifyDialog({ controller, container }: SecondVerifyDialog
   const target = container ?? (typeof document !== 'undefined' ? document.body : null);
   if (!target) return null;
   return createPortal(
-    request ? (
+    request?.methods?.some((method) => method !== 'sms') ? (
+      <Suspense fallback={null}>
+        <FactorPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+      </Suspense>
+    ) : request ? (
       <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
     ) : (
       <Suspense fallback={null}>

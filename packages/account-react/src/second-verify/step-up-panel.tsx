@@ -8,6 +8,7 @@ import { PasswordInput } from '../forms/password-input';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
 import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
+import { type CodeFactor, FactorCodeField, factorCodeComplete, isCodeFactor } from './factor-fields';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
@@ -27,6 +28,9 @@ const TEXTS = {
     byMobile: '手机号 {value}',
     byEmail: '邮箱 {value}',
     byPassword: '密码',
+    totp: '身份验证器应用',
+    recovery_code: '恢复码',
+    needFactorCode: '请输入验证码或恢复码',
     password: '当前密码',
     targetHint: '请输入完整的 {value}',
     needPassword: '请输入密码',
@@ -41,6 +45,9 @@ const TEXTS = {
     byMobile: 'Mobile number {value}',
     byEmail: 'E-mail {value}',
     byPassword: 'Password',
+    totp: 'Authenticator app',
+    recovery_code: 'Recovery code',
+    needFactorCode: 'Enter the code',
     password: 'Current password',
     targetHint: 'Enter {value} in full',
     needPassword: 'Enter your password',
@@ -67,7 +74,7 @@ function useDialogFocus(panel: { current: HTMLDivElement | null }) {
   }, [panel]);
 }
 
-type StepUpWay = 'mobile' | 'email' | 'password';
+type StepUpWay = 'mobile' | 'email' | 'password' | CodeFactor;
 
 /** The step-up form: a way the account has, then a code to it (or the password). */
 export function StepUpPanel({
@@ -87,6 +94,8 @@ export function StepUpPanel({
   if (request.mobileMasked) ways.push(['mobile', t('byMobile', request.mobileMasked)]);
   if (request.emailMasked) ways.push(['email', t('byEmail', request.emailMasked)]);
   if (request.hasPassword) ways.push(['password', t('byPassword')]);
+  // An account with an authenticator app or recovery codes (the server lists them in `methods`).
+  for (const method of request.methods ?? []) if (isCodeFactor(method)) ways.push([method, t(method)]);
   const [way, setWay] = useState<StepUpWay | undefined>(ways[0]?.[0]);
   const [target, setTarget] = useState('');
   const [code, setCode] = useState('');
@@ -108,6 +117,10 @@ export function StepUpPanel({
     if (way === 'password') {
       if (!password) return setProblem(t('needPassword'));
       return controller.prove({ password });
+    }
+    if (way && isCodeFactor(way)) {
+      if (!factorCodeComplete(way, code)) return setProblem(t('needFactorCode'));
+      return controller.prove({ method: way, code: code.trim() });
     }
     if (!target.trim()) return setProblem(t('targetHint', masked));
     if (code.length !== CODE_LENGTH) return setProblem(common('code.incomplete', { length: CODE_LENGTH }));
@@ -153,6 +166,16 @@ export function StepUpPanel({
             autoComplete="current-password"
             error={problem ?? request.error}
             required
+          />
+        ) : way && isCodeFactor(way) ? (
+          <FactorCodeField
+            method={way}
+            value={code}
+            onChange={(next) => {
+              setCode(next);
+              setProblem(undefined);
+            }}
+            error={problem ?? request.error}
           />
         ) : way ? (
           <>

@@ -13,17 +13,22 @@ export interface UseUserTokenOptions {
 
 /**
  * The product token (`/GetUserToken`) of the signed-in person, for your back end: renewed
- * `minValiditySeconds` before it expires, dropped when the person signs out or another person signs
- * in (the key names the account). Runs only while signed in. Each call to your back end reads the
- * current `data.token`; `expires_at` is in milliseconds since the epoch (the JWT's `exp`, in seconds).
+ * `minValiditySeconds` before it expires, dropped when the person signs out, another person signs in
+ * or the person acts as another identity (the key names the account and the identity). Runs only
+ * while signed in. Each call to your back end reads the current `data.token`; `expires_at` is in
+ * milliseconds since the epoch (the JWT's `exp`, in seconds).
  */
 export function useUserToken(options: UseUserTokenOptions = {}): UseQueryResult<UserTokenData> {
   const { aud, minValiditySeconds = 30 } = options;
   const client = useAccountClient();
-  const userId = useSession().data?.user_id;
+  const session = useSession().data;
+  const userId = session?.user_id;
+  // The token names the identity acting (`org`), so a switch of identity is a new key: the back end
+  // never gets the previous identity's token.
+  const identity = session?.org?.user_identity_id ?? '';
   const request: GetUserTokenOptions = { minValiditySeconds, ...(aud === undefined ? {} : { aud }) };
   return useQuery({
-    queryKey: [...accountQueryKeys.userToken, aud ?? '', userId ?? ''],
+    queryKey: [...accountQueryKeys.userToken, aud ?? '', userId ?? '', identity],
     queryFn: () => getUserToken(client, request),
     enabled: userId !== undefined,
     // Fresh until the renewal point; then the next render or the interval mints a new one.

@@ -45,7 +45,8 @@ export const verifyAccount = /* @__PURE__ */ defineCall<Extra, VerifiedData>(
 export const verifyAuth = /* @__PURE__ */ defineCall<Extra, VerifiedData>('/passport/web/auth/verify/');
 /**
  * Proves the signed-in person is who the account belongs to: by a code (type 22) to its own mobile or
- * e-mail (`verifyAuth`), or by its password (`verifyAccount`). Renews the session's step-up (what
+ * e-mail, or a code of a factor it has (`{ method: 'totp' | 'recovery_code', code }`), through
+ * `verifyAuth`; or by its password (`verifyAccount`). Renews the session's step-up (what
  * STEP_UP_REQUIRED, 2047, asks for) and answers a ticket for a change.
  */
 export function reverify(

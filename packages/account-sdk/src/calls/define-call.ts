@@ -4,6 +4,7 @@ import type {
   downloadPaths,
   legacyPaths,
   mobilePaths,
+  passkeyPaths,
   passportPaths,
   profilePaths,
   ssoPaths,
@@ -39,7 +40,8 @@ export type CallPath =
   | ValueOf<typeof ssoPaths>
   | ValueOf<typeof profilePaths>
   | ValueOf<typeof downloadPaths>
-  | ValueOf<typeof thirdPartyPaths>;
+  | ValueOf<typeof thirdPartyPaths>
+  | ValueOf<typeof passkeyPaths>;
 
 /**
  * Declares a call: its path (a path of `@portico/account-sdk/protocol`, written out so that a page

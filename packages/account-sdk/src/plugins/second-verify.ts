@@ -11,7 +11,7 @@ import {
   successEnvelope,
 } from '../protocol/envelopes';
 import { SECOND_VALID, SECOND_VERIFY_CODE } from '../protocol/error-codes';
-import type { AccountInfo } from '../protocol/types';
+import type { AccountInfo, SecondFactorMethod } from '../protocol/types';
 import { accountCall } from '../transport/send';
 
 /** The continuation's path: its own 2046 is a failure, not a new dialog. */
@@ -23,6 +23,12 @@ export interface SecondVerifyRequest {
   sms_code_key: string;
   /** The account's mobile as the server masked it (the failure's `mobile`), when it sent one. */
   mobileMasked?: string;
+  /**
+   * The ways the account can answer, in the server's order: 'sms' (a code to `mobileMasked`), 'totp'
+   * (its authenticator app), 'recovery_code', 'passkey'… `['sms']` when the server named none (an
+   * account whose one second factor is its mobile).
+   */
+  methods: SecondFactorMethod[];
   /** The client's language. */
   language: string;
   /** Sends an SMS code to the account's mobile; the dialog's "send code" button calls it. */
@@ -36,21 +42,32 @@ export interface SecondVerifyRequest {
  * entered, or null when they closed the dialog.
  */
 export interface SecondVerifyDialog {
-  open(request: SecondVerifyRequest): Promise<{ code: string } | null>;
+  open(request: SecondVerifyRequest): Promise<SecondVerifyAnswer | null>;
+}
+
+/** What the person answered: a code, and the method it is of ('sms' when left out). */
+export interface SecondVerifyAnswer {
+  code: string;
+  method?: SecondFactorMethod;
 }
 
 /** What the app's `onSecondVerify` callback gets; the call itself rejects with description SECOND_VALID. */
 export interface SecondVerifyContext {
   sms_code_key: string;
   mobileMasked?: string;
+  /** The ways the account can answer (see `SecondVerifyRequest.methods`). */
+  methods: SecondFactorMethod[];
   /** The 2046 failure data as the server sent it. */
   failure: FailureData;
   /** The request that was answered with 2046. */
   config: RequestConfig;
   /** Sends an SMS code to the account's mobile. */
   sendCode(): Promise<unknown>;
-  /** Completes the sign-in with the code the person entered (`smsLoginContinue` with the key). */
-  continueSignIn<T = AccountInfo>(code: string): Promise<T>;
+  /**
+   * Completes the sign-in with the code the person entered (`smsLoginContinue` with the key), of
+   * `method` (default 'sms').
+   */
+  continueSignIn<T = AccountInfo>(code: string, method?: SecondFactorMethod): Promise<T>;
 }
 
 export interface SecondVerifyOptions {
@@ -72,6 +89,12 @@ export interface SecondVerifyOptions {
 
 const defaultSendCode = (client: AccountClient, sms_code_key: string) =>
   client.request({ path: '/passport/web/send_code/', data: { sms_code_key, type: CodeType.mobileLogin } });
+
+/** The 2046 data's `methods`, or `['sms']` when the server named none. */
+function methodsOf(value: unknown): SecondFactorMethod[] {
+  const methods = Array.isArray(value) ? value.filter((m): m is string => typeof m === 'string') : [];
+  return methods.length ? methods : ['sms'];
+}
 
 /** A response carrying `envelope` instead of what the server said (ky's afterResponse contract). */
 const answerWith = (response: Response, envelope: unknown) =>
@@ -104,7 +127,9 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
         const failure = failureOf(body);
         const key = failure.sms_code_key;
         if (failure.error_code !== SECOND_VERIFY_CODE || typeof key !== 'string' || key === '') return;
-        const mobile = typeof failure.mobile === 'string' ? { mobileMasked: failure.mobile } : {};
+        const mobile =
+          typeof failure.mobile === 'string' && failure.mobile !== '' ? { mobileMasked: failure.mobile } : {};
+        const methods = methodsOf(failure.methods);
         const send = () => sendCode(client, key);
         const rejected = answerWith(
           response,
@@ -114,10 +139,16 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
           onSecondVerify({
             sms_code_key: key,
             ...mobile,
+            methods,
             failure,
             config,
             sendCode: send,
-            continueSignIn: (code) => smsLoginContinue(client, { sms_code_key: key, code }),
+            continueSignIn: (code, method) =>
+              smsLoginContinue(client, {
+                sms_code_key: key,
+                code,
+                ...(method && method !== 'sms' && { method }),
+              }),
           });
           return rejected;
         }
@@ -126,6 +157,7 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
           const entered = await dialog!.open({
             sms_code_key: key,
             ...mobile,
+            methods,
             language: client.language,
             sendCode: send,
             ...(error && { error }),
@@ -134,7 +166,12 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
           try {
             const data = await smsLoginContinue(
               client,
-              { sms_code_key: key, code: entered.code },
+              {
+                sms_code_key: key,
+                code: entered.code,
+                // 'sms' is the default: an SMS-only account's continuation is sent as it always was.
+                ...(entered.method && entered.method !== 'sms' && { method: entered.method }),
+              },
               config.signal ? { signal: config.signal } : undefined,
             );
             return answerWith(response, successEnvelope(config.envelope, data));

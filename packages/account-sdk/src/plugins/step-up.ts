@@ -5,6 +5,7 @@ import type { AccountPlugin, AfterResponseHook } from '../hooks/types';
 import { CodeType } from '../protocol/code-types';
 import { failureOf, isSuccess } from '../protocol/envelopes';
 import { STEP_UP_REQUIRED_CODE } from '../protocol/error-codes';
+import type { SecondFactorMethod, VerifyMethod } from '../protocol/types';
 import { accountCall } from '../transport/send';
 
 /** What the step-up dialog is opened with (STEP_UP_REQUIRED, 2047). */
@@ -16,6 +17,12 @@ export interface StepUpRequest {
   hasPassword: boolean;
   /** Seconds a verification counts for the refused call. */
   maxAge: number;
+  /**
+   * Every way the account can verify, in the server's order ('sms', 'email', 'password', 'totp',
+   * 'recovery_code', …), when the account has a factor beyond its mobile, e-mail and password;
+   * undefined otherwise (the three fields above tell them).
+   */
+  methods?: VerifyMethod[];
   /** The client's language. */
   language: string;
   /**
@@ -27,11 +34,15 @@ export interface StepUpRequest {
   error?: AccountError;
 }
 
-/** What the person proves it is them with: a code to its own mobile or e-mail, or the password. */
+/**
+ * What the person proves it is them with: a code to its own mobile or e-mail, the password, or a code
+ * of another factor (its authenticator app, a recovery code).
+ */
 export type StepUpProof =
   | { mobile: string; code: string }
   | { email: string; code: string }
-  | { password: string };
+  | { password: string }
+  | { method: SecondFactorMethod; code: string };
 
 /**
  * The step-up dialog (account-react's second-verification dialog is one): `stepUp` resolves with the
@@ -81,6 +92,9 @@ export function stepUpPlugin(options: StepUpOptions): AccountPlugin {
             emailMasked: text(failure.email),
             hasPassword: failure.has_password === true,
             maxAge: typeof failure.max_age === 'number' ? failure.max_age : 0,
+            ...(Array.isArray(failure.methods) && {
+              methods: failure.methods.filter((m): m is string => typeof m === 'string'),
+            }),
             language: client.language,
             sendCode: (to) =>
               'mobile' in to

@@ -83,6 +83,7 @@ export const protocolErrors = /* @__PURE__ */ defineErrorRange('Protocol violati
   [1009, 'INTERNAL_ERROR', 500],
   [1010, 'ORIGIN_NOT_ALLOWED', 403],
   [1011, 'CSRF_COOKIE_UNREADABLE', 403],
+  [1012, 'CROSS_SITE_PAGE', 403],
   [1090, 'APP_UNKNOWN', 400],
 ]);
 
@@ -180,6 +181,31 @@ export const secondVerifyErrors = /* @__PURE__ */ defineErrorRange('Second verif
   [2047, 'STEP_UP_REQUIRED', 200],
 ]);
 
+/**
+ * Authenticator apps and recovery codes (docs/factors.md): enrolment, a code already used, a way of
+ * proving it that the account does not have.
+ */
+export const factorErrors = /* @__PURE__ */ defineErrorRange(
+  'Authenticator apps and recovery codes',
+  2250,
+  2299,
+  [
+    [2251, 'FACTOR_NOT_ENROLLED', 200],
+    [2252, 'FACTOR_ALREADY_ENROLLED', 200],
+    [2253, 'FACTOR_UNAVAILABLE', 200],
+    [2254, 'TOTP_CODE_USED', 200],
+  ],
+);
+
+/**
+ * The management API (docs/management-api.md): its API keys. A range of its own, so a sign-in page
+ * carries none of its texts.
+ */
+export const managementErrors = /* @__PURE__ */ defineErrorRange('The management API', 2300, 2349, [
+  [2301, 'API_KEY_INVALID', 401],
+  [2302, 'INSUFFICIENT_SCOPE', 403],
+]);
+
 /** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
 export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 1949, [
   [1901, 'QR_EXPIRED', 200],
@@ -245,6 +271,25 @@ export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorizati
   [1706, 'OPEN_APP_LIMIT', 200],
 ]);
 
+/**
+ * Passkeys (docs/factors.md): a WebAuthn ceremony the server refuses answers 400 with the reason (its
+ * challenge unknown, expired or used; an origin or relying party not this site's; a signature counter
+ * that went back, a sign of a cloned authenticator; a proof that does not verify); managing them
+ * answers 200 with the envelope's code.
+ */
+export const passkeyErrors = /* @__PURE__ */ defineErrorRange('Passkeys', 2200, 2249, [
+  [2201, 'PASSKEY_CHALLENGE_INVALID', 400],
+  [2202, 'PASSKEY_ORIGIN_MISMATCH', 400],
+  [2203, 'PASSKEY_RP_MISMATCH', 400],
+  [2204, 'PASSKEY_COUNTER_REGRESSED', 400],
+  [2205, 'PASSKEY_VERIFICATION_FAILED', 400],
+  [2206, 'PASSKEY_UNKNOWN', 400],
+  [2207, 'PASSKEY_NOT_FOUND', 200],
+  [2208, 'PASSKEY_LAST_WAY_IN', 200],
+  [2209, 'PASSKEY_ALREADY_REGISTERED', 200],
+  [2210, 'PASSKEY_LIMIT_REACHED', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -260,7 +305,10 @@ export const ERROR_RANGES = [
   secondVerifyErrors,
   cancelErrors,
   waitlistErrors,
+  passkeyErrors,
   openAuthErrors,
+  factorErrors,
+  managementErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -280,7 +328,10 @@ export const errorCodes = /* @__PURE__ */ (() =>
     profileErrors.codes,
     cancelErrors.codes,
     waitlistErrors.codes,
+    passkeyErrors.codes,
     openAuthErrors.codes,
+    factorErrors.codes,
+    managementErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -294,7 +345,10 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof profileErrors.codes &
   typeof cancelErrors.codes &
   typeof waitlistErrors.codes &
-  typeof openAuthErrors.codes;
+  typeof passkeyErrors.codes &
+  typeof openAuthErrors.codes &
+  typeof factorErrors.codes &
+  typeof managementErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

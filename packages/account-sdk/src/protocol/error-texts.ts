@@ -13,8 +13,11 @@ import {
   type ErrorName,
   type ErrorRange,
   errorCodes,
+  factorErrors,
   identifierErrors,
+  managementErrors,
   openAuthErrors,
+  passkeyErrors,
   passwordErrors,
   profileErrors,
   protocolErrors,
@@ -112,6 +115,10 @@ const protocolErrorTexts = /* @__PURE__ */ defineErrorTexts(protocolErrors, {
   CSRF_COOKIE_UNREADABLE: [
     '本页读不到登录服务的 Cookie：需将服务端 COOKIE_DOMAIN 设为共同上级域名，或同源部署',
     "This page cannot read the sign-in service's cookie: set the server's COOKIE_DOMAIN to the shared parent domain, or serve both from one origin",
+  ],
+  CROSS_SITE_PAGE: [
+    '本页与登录服务不在同一站点，浏览器不会带上登录服务的 Cookie：需经反向代理将登录服务部署在本站点下',
+    'This page is on another site than the sign-in service, so the browser withholds its cookies: serve the sign-in service under this site through a reverse proxy',
   ],
   APP_UNKNOWN: [
     '登录服务不认识此应用的 aid：需在服务端 CLIENT_APPS 中登记它',
@@ -261,6 +268,31 @@ const waitlistErrorTexts = /* @__PURE__ */ defineErrorTexts(waitlistErrors, {
   WAITLIST_ACCOUNT_EXISTS: ['该账号已注册，请直接登录', 'This account exists: sign in instead'],
 });
 
+const passkeyErrorTexts = /* @__PURE__ */ defineErrorTexts(passkeyErrors, {
+  PASSKEY_CHALLENGE_INVALID: [
+    '通行密钥请求已过期或已使用，请重试',
+    'This passkey request expired or was used: try again',
+  ],
+  PASSKEY_ORIGIN_MISMATCH: ['通行密钥来自其他网站，已拒绝', 'The passkey answer came from another site'],
+  PASSKEY_RP_MISMATCH: ['该通行密钥不属于本网站', 'This passkey belongs to another site'],
+  PASSKEY_COUNTER_REGRESSED: [
+    '该通行密钥可能已被复制，已拒绝登录',
+    'This passkey may have been copied: the sign-in was refused',
+  ],
+  PASSKEY_VERIFICATION_FAILED: ['通行密钥验证失败', 'The passkey could not be verified'],
+  PASSKEY_UNKNOWN: [
+    '找不到这个通行密钥，请换一种方式登录',
+    'This passkey is not registered here: sign in another way',
+  ],
+  PASSKEY_NOT_FOUND: ['找不到该通行密钥', 'No such passkey'],
+  PASSKEY_LAST_WAY_IN: [
+    '这是唯一的登录方式，无法删除',
+    'This is your only way to sign in: add another before removing it',
+  ],
+  PASSKEY_ALREADY_REGISTERED: ['该设备已添加过通行密钥', 'This device already has a passkey here'],
+  PASSKEY_LIMIT_REACHED: ['通行密钥数量已达上限', 'You have as many passkeys as allowed'],
+});
+
 const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
   OPEN_INTERACTION_EXPIRED: [
     '授权请求已过期，请回到应用重新发起',
@@ -271,6 +303,21 @@ const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
   OPEN_NOT_AUTHORIZED: ['你没有授权过这个应用', 'You have not authorised this app'],
   OPEN_REDIRECT_URI_INVALID: ['回调地址无效', 'The redirect URI is not valid'],
   OPEN_APP_LIMIT: ['应用数量已达上限', 'You have registered as many apps as allowed'],
+});
+
+const factorErrorTexts = /* @__PURE__ */ defineErrorTexts(factorErrors, {
+  FACTOR_NOT_ENROLLED: ['尚未设置该验证方式', 'This way of verifying is not set up'],
+  FACTOR_ALREADY_ENROLLED: [
+    '已设置身份验证器，请先移除',
+    'An authenticator app is already set up: remove it first',
+  ],
+  FACTOR_UNAVAILABLE: ['该账号不能使用这种验证方式', 'This account cannot verify this way'],
+  TOTP_CODE_USED: ['该验证码已使用，请等待下一个', 'This code was already used: wait for the next one'],
+});
+
+const managementErrorTexts = /* @__PURE__ */ defineErrorTexts(managementErrors, {
+  API_KEY_INVALID: ['API 密钥无效、已过期或已吊销', 'The API key is missing, unknown, expired or revoked'],
+  INSUFFICIENT_SCOPE: ['此 API 密钥没有该操作所需的权限范围', 'This API key lacks the scope this call needs'],
 });
 
 /**
@@ -304,7 +351,10 @@ export const ERROR_TEXTS = [
   secondVerifyErrorTexts,
   cancelErrorTexts,
   waitlistErrorTexts,
+  passkeyErrorTexts,
   openAuthErrorTexts,
+  factorErrorTexts,
+  managementErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

@@ -90,10 +90,20 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'account/info',
   'device/list',
   'device/forget',
+  /** Authenticator apps and recovery codes (docs/factors.md). */
+  'factor/list',
+  'totp/start',
+  'totp/confirm',
+  'totp/remove',
+  'recovery_code/generate',
   /** The signed-in person's own security activity (Portico's: the spec names none). */
   'account/activity',
   /** Every organisation's and person's audit entries, for operators (OPERATOR_USER_IDS). */
   'operator/audit',
+  'operator/api_keys/create',
+  'operator/api_keys/list',
+  'operator/api_keys/revoke',
+  'operator/api_keys/rotate',
 ]);
 
 /** Other passport paths (spec §7), under /passport. */
@@ -120,6 +130,21 @@ export const passportPaths = /* @__PURE__ */ family('/passport/', [
  * account's linked identities. Outside `paths`, so only the pages that call it carry it.
  */
 export const thirdPartyPaths = /* @__PURE__ */ family('/passport/auth/', ['providers']);
+
+/**
+ * Portico's passkey paths (the spec names none; docs/factors.md): registering one from a signed-in
+ * session, signing in with one, and the account's list. Outside `paths`, so only the pages that call
+ * them carry them.
+ */
+export const passkeyPaths = /* @__PURE__ */ family('/passport/passkey/', [
+  'register/options',
+  'register/verify',
+  'login/options',
+  'login/verify',
+  'list',
+  'rename',
+  'remove',
+]);
 
 /** The mobile family, under /passport/mobile. */
 export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [

@@ -295,6 +295,11 @@ export type PasswordLoginPayload = Identifier & FrozenUser & Extra & { password:
 export interface SmsLoginContinuePayload extends Extra {
   /** From the 2046 second-verification failure. */
   sms_code_key: string;
+  /**
+   * How `code` is proven: 'sms' (the default), 'totp' (an authenticator app), 'recovery_code', or
+   * another of the 2046 data's `methods`.
+   */
+  method?: SecondFactorMethod;
 }
 
 export interface OAuthLoginPayload extends Extra, FrozenUser {
@@ -369,6 +374,58 @@ export interface ThirdPartyAccountsData {
   linked: LinkedIdentity[];
   /** Per linked provider: whether unlinking it leaves another way in. */
   can_unbind: Record<string, boolean>;
+}
+
+/** A passkey of the signed-in account (docs/factors.md). */
+export interface PasskeyData {
+  id: string;
+  name: string;
+  /** `multiDevice`: synced between the person's devices (a password manager, a platform account). */
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: boolean;
+  transports: string[];
+  /** Ms since the epoch. */
+  created_at: number;
+  /** Ms since the epoch, or null while it was never used to sign in. */
+  last_used_at: number | null;
+}
+
+/** The account's passkeys, oldest first. */
+export interface PasskeyListData {
+  passkeys: PasskeyData[];
+}
+
+/**
+ * A ceremony's options, as the server generated them for `navigator.credentials`
+ * (`PublicKeyCredentialCreationOptionsJSON` or `…RequestOptionsJSON`); its challenge is single use.
+ */
+export interface PasskeyOptionsData {
+  options: { challenge: string; [key: string]: unknown };
+  /** Seconds the challenge stays usable. */
+  expires_in: number;
+}
+
+export interface PasskeyRemovedData {
+  /** The removed passkey's id. */
+  removed: string;
+}
+
+export interface PasskeyRegisterPayload extends Extra {
+  /** The `RegistrationResponseJSON` the browser answered, as JSON. */
+  credential: string;
+  /** The person's name for it (up to 64 characters). */
+  name?: string;
+}
+export interface PasskeyLoginPayload extends Extra {
+  /** The `AuthenticationResponseJSON` the browser answered, as JSON. */
+  credential: string;
+}
+export interface PasskeyRenamePayload extends Extra {
+  id: string;
+  name: string;
+}
+export interface PasskeyRemovePayload extends Extra {
+  id: string;
 }
 
 export interface RegisterByEmailPayload extends Extra {
@@ -464,7 +521,13 @@ export interface AuthUnbindPayload extends Extra {
  * change): a code (type 22) sent to the account's own mobile or e-mail, given in full, or its password.
  */
 export type ReverifyPayload = Extra &
-  ({ mobile: string; code: string } | { email: string; code: string } | { password: string }) & {
+  (
+    | { mobile: string; code: string }
+    | { email: string; code: string }
+    | { password: string }
+    /** A code of a factor the account has: its authenticator app, or one of its recovery codes. */
+    | { method: SecondFactorMethod; code: string }
+  ) & {
     /** What the answered ticket may be spent on: 'change_identifier' (the default) or 'cancel_account'. */
     purpose?: string;
   };
@@ -480,6 +543,42 @@ export interface StepUpRequiredData {
   has_password: boolean;
   /** Seconds a verification counts for the refused call. */
   max_age: number;
+  /**
+   * Every way the account can verify ('sms', 'email', 'password', 'totp', 'recovery_code', …), sent
+   * only for an account with a factor beyond its mobile, e-mail and password.
+   */
+  methods?: VerifyMethod[];
+}
+
+/** A factor a second verification or a step-up accepts beside a code to the mobile or e-mail. */
+export type SecondFactorMethod = 'sms' | 'totp' | 'recovery_code' | 'passkey' | (string & {});
+/** A way a step-up or second verification names in its `methods`. */
+export type VerifyMethod = SecondFactorMethod | 'email' | 'password';
+
+/** `factor/list`: the account's authenticator app and recovery codes. */
+export interface FactorsData {
+  totp: { enabled: boolean; confirmed_at: number | null };
+  recovery_codes: { total: number; remaining: number; created_at: number | null };
+  /** Every way a second verification of this account accepts ('sms', 'totp', 'recovery_code', …). */
+  methods: SecondFactorMethod[];
+}
+
+/** `totp/start`: the new secret, shown once; confirm it with `totpConfirm` and a first code. */
+export interface TotpStartedData {
+  /** Base32, for typing into an app by hand. */
+  secret: string;
+  /** The otpauth:// URI, for the QR code. */
+  uri: string;
+  algorithm: string;
+  digits: number;
+  period: number;
+  /** Seconds left to confirm it. */
+  expires_in: number;
+}
+
+/** `recovery_code/generate`: the new codes, shown once. */
+export interface RecoveryCodesData {
+  codes: string[];
 }
 
 export interface SetAccountPayload extends Extra {
@@ -884,6 +983,8 @@ export interface OpenAuthInfo {
   optionalScope: OpenScopeInfo[];
   /** The person signed in to Portico, or null: the page asks them to sign in first. */
   user: { user_id: string; name: string; avatar_url: string } | null;
+  /** The language the app asked the page to speak (its request's `ui_locales`), when it named zh or en. */
+  ui_language?: 'zh' | 'en';
 }
 
 /** open/web/auth: approve (1) or deny (0) the request of an interaction. */
@@ -905,5 +1006,7 @@ export interface AuthorizedApp {
   app_name: string;
   app_icon: string;
   scopes: string[];
+  /** The same scopes, described as the consent page described them. */
+  scope_info: OpenScopeInfo[];
   authorized_at: number;
 }

@@ -16,7 +16,21 @@ import {
 } from '../../src/protocol';
 
 /** Web passport paths the spec names none of: the audit log's reads (docs/audit-log.md). */
-const PORTICO_WEB_NAMES = ['account/activity', 'operator/audit'];
+const PORTICO_WEB_NAMES = [
+  'account/activity',
+  'operator/audit',
+  // Authenticator apps and recovery codes (docs/factors.md).
+  'factor/list',
+  'totp/start',
+  'totp/confirm',
+  'totp/remove',
+  'recovery_code/generate',
+  // The management API's keys, made by operators (docs/management-api.md).
+  'operator/api_keys/create',
+  'operator/api_keys/list',
+  'operator/api_keys/revoke',
+  'operator/api_keys/rotate',
+];
 
 /** The web passport path names of spec §7, copied verbatim. */
 const SPEC_WEB_NAMES = [

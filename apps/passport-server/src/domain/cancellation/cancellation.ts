@@ -187,6 +187,13 @@ export async function exportAccountData(db: Kysely<Database>, user: User, now: n
     .select(['first_seen_at', 'last_seen_at', 'user_agent'])
     .where('user_id', '=', user.id)
     .execute();
+  // Passkeys as the person's list shows them: no credential id, key or user handle.
+  const passkeys = await db
+    .selectFrom('passkeys')
+    .select(['name', 'device_type', 'backed_up', 'created_at', 'last_used_at'])
+    .where('user_id', '=', user.id)
+    .orderBy('created_at')
+    .execute();
   const updates = await db
     .selectFrom('profile_updates')
     .select(['namespace', 'field', 'at'])
@@ -222,6 +229,13 @@ export async function exportAccountData(db: Kysely<Database>, user: User, now: n
       first_seen_at: Number(d.first_seen_at),
       last_seen_at: Number(d.last_seen_at),
       user_agent: d.user_agent ?? '',
+    })),
+    passkeys: passkeys.map((p) => ({
+      name: p.name,
+      device_type: p.device_type,
+      backed_up: Number(p.backed_up) === 1,
+      created_at: Number(p.created_at),
+      last_used_at: p.last_used_at === null ? null : Number(p.last_used_at),
     })),
     profile_changes: updates.map((u) => ({ ...u, at: Number(u.at) })),
   };

@@ -118,6 +118,24 @@ export function createCancellationRegistry(): CancellationRegistry {
       },
     });
   }
+  // Passkeys (docs/factors.md): listed as lost, erased with the account, their user handle too.
+  registry.addLoss({
+    key: 'passkeys',
+    count: ({ db }, user) =>
+      countOf(
+        db
+          .selectFrom('passkeys')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where('user_id', '=', user.id),
+      ),
+  });
+  registry.addEraser({
+    key: 'passkeys',
+    erase: async (trx, userId) => {
+      await trx.deleteFrom('passkeys').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('passkey_user_handles').where('user_id', '=', userId).execute();
+    },
+  });
   registry.addEraser({
     key: 'verify_tickets',
     erase: async (trx, userId) => {

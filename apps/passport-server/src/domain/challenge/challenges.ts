@@ -5,6 +5,7 @@ import { CaptchaDecisionCode, type CaptchaSubtype, DECISION_CONF_FIELD } from '.
 import { type ChallengeLimits, challengeLimitsOf } from './limits';
 import { createPuzzlePool, type PuzzlePool } from './pool';
 import { createPow, type PowChallenge, type PowMode } from './pow';
+import { type PriceTier, priceOf } from './price';
 import { createCaptchaProvider } from './providers';
 import type { PuzzleAnswer, PuzzleView, Submission } from './puzzle';
 import { puzzleKinds } from './puzzles/index';
@@ -32,7 +33,7 @@ export interface DrawnPuzzle {
   mode: PowMode;
   /** Seconds before an accessible round may pass. */
   wait?: number;
-  /** The proof of work the next answer must carry. */
+  /** The proof of work the next answer must carry (the same price on either route). */
   pow: PowChallenge;
   /**
    * A third-party challenge to pass too (behind) or instead of the picture: its widget's key and script.
@@ -42,19 +43,28 @@ export interface DrawnPuzzle {
   view: PuzzleView;
 }
 
+/** What the risk rule knew when it demanded a challenge: it prices the proof of work. */
+export interface DemandSignals {
+  /** How far past its threshold the rule was (1: at it). */
+  risk?: number;
+  /** The target the request named (normalised), when it named one. */
+  target?: string;
+}
+
 export interface Challenges {
   readonly limits: ChallengeLimits;
   /**
    * Demands a challenge before `action` (a normalised route URL): stores a fresh challenge id and
    * returns the failure data that names it (`verify_center_decision_conf`).
    */
-  demand(action: string, subtype?: CaptchaSubtype): Promise<Record<string, string>>;
+  demand(action: string, subtype?: CaptchaSubtype, signals?: DemandSignals): Promise<Record<string, string>>;
   /**
    * Draws a fresh puzzle (or, `accessible`, a round without a picture) for a live challenge id; the
-   * previous puzzle of that id dies. Capped per address and device; the proof of work it hands out
-   * grows with what that address and device drew lately. `withoutProvider` (a provider behind the
-   * picture whose widget could not run in the page): the picture alone, with the proof of work of the
-   * accessible route, which never depended on the provider either.
+   * previous puzzle of that id dies. Capped per address and device; the proof of work it hands out is
+   * priced by src/domain/challenge/price.ts (the demanding rule's risk, what this address, device and
+   * target drew lately, and everybody's draws) and bound to this address and device. `withoutProvider`
+   * (a provider behind the picture whose widget could not run in the page): the picture alone, at the
+   * same price.
    */
   draw(
     challengeId: string,
@@ -64,8 +74,8 @@ export interface Challenges {
   ): Promise<DrawnPuzzle>;
   /**
    * Checks an answer and its proof of work (spent first: a missing, wrong, replayed or foreign
-   * solution is CHALLENGE_POW_INVALID and costs no try); right: the challenge is spent and a one-time
-   * pass bound to `binding` returned.
+   * solution, or one drawn from another address or device, is CHALLENGE_POW_INVALID and costs no try);
+   * right: the challenge is spent and a one-time pass bound to `binding` returned.
    */
   verify(
     challengeId: string,
@@ -75,6 +85,7 @@ export interface Challenges {
       remoteip?: string | undefined;
     },
     binding: PassBinding,
+    client: DrawClient,
   ): Promise<{ pass: string; expires_in: number; action: string }>;
   /** The pre-rendered puzzles (tests and the bench read how many were rendered). */
   readonly pool: PuzzlePool;
@@ -90,14 +101,19 @@ interface ChallengeRecord {
   action: string;
   subtype: CaptchaSubtype;
   expiresAt: number;
+  /** DemandSignals: the risk, and a keyed hash of the target (never the target itself). */
+  risk?: number;
+  target?: string;
 }
 interface PuzzleRecord {
   serial: number;
   answer: PuzzleAnswer;
   expiresAt: number;
   mode: PowMode;
-  /** The proof of work's size for this puzzle's tries. */
-  maxnumber: number;
+  /** The proof of work's price for this puzzle's tries: attempts, and iterations per attempt. */
+  attempts: number;
+  cost: number;
+  tier: PriceTier;
   /** A fall-back round: the provider behind the picture is not asked. */
   withoutProvider?: boolean;
 }
@@ -159,12 +175,6 @@ export function createChallenges(app: FastifyInstance): Challenges {
     mode === 'accessible'
       ? limits.puzzleMaxTries
       : Math.min(limits.puzzleMaxTries, puzzleKinds[subtype].maxTries ?? limits.puzzleMaxTries);
-  /** The proof of work's size, doubled for every `powRampEvery` puzzles this client drew lately. */
-  const powSize = (drawn: number, base: number): number =>
-    Math.min(
-      Math.max(base, limits.powMaxNumberCap),
-      base * 2 ** Math.floor(Math.max(0, drawn - 1) / Math.max(1, limits.powRampEvery)),
-    );
   const key = {
     challenge: (id: string) => `vc:c:${id}`,
     draws: (id: string) => `vc:n:${id}`,
@@ -187,7 +197,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
     limits,
     pool,
 
-    async demand(action, subtype) {
+    async demand(action, subtype, signals = {}) {
       const kind = subtype ?? pick(limits.challengeKinds.length ? limits.challengeKinds : ['text']);
       // Most demanded challenges are drawn within seconds: have one ready.
       pool.warm(kind);
@@ -196,7 +206,9 @@ export function createChallenges(app: FastifyInstance): Challenges {
         action,
         subtype: kind,
         expiresAt: runtime.now() + limits.challengeTtlMs,
+        risk: Math.max(1, Number.isFinite(signals.risk) ? (signals.risk as number) : 1),
       };
+      if (signals.target) record.target = hmac(secret, `vc|t|${signals.target}`);
       await store.set(key.challenge(id), JSON.stringify(record), limits.challengeTtlMs);
       return {
         [DECISION_CONF_FIELD]: JSON.stringify({
@@ -217,9 +229,11 @@ export function createChallenges(app: FastifyInstance): Challenges {
       if (rendering && !pool.admits(challenge.subtype)) throw new PassportError('challengeBusy');
       // Caps per address and per device: a render (or an accessible round) costs the server.
       const window = limits.puzzleRateWindowMs;
-      const [perIp, perDevice] = await Promise.all([
+      const [perIp, perDevice, perTarget, everybody] = await Promise.all([
         store.incr(`vc:draw:ip:${client.ip}`, window),
         client.device ? store.incr(`vc:draw:dev:${client.device}`, window) : 0,
+        challenge.target ? store.incr(`vc:draw:t:${challenge.target}`, window) : 0,
+        store.incr('vc:draw:all', window),
       ]);
       if (perIp > limits.puzzlesPerIp || perDevice > limits.puzzlesPerDevice) {
         throw new PassportError('challengeRateLimited');
@@ -230,23 +244,28 @@ export function createChallenges(app: FastifyInstance): Challenges {
         throw new PassportError('challengeExpired', { tries_left: 0 });
       }
       const mode: PowMode = options.accessible ? 'accessible' : 'puzzle';
-      const drawn = Math.max(perIp, perDevice);
+      // One price for every route: the picture, the check without one and a fall-back round alike.
+      const price = priceOf(
+        {
+          risk: challenge.risk ?? 1,
+          addressDraws: perIp,
+          deviceDraws: perDevice,
+          targetDraws: perTarget,
+          globalDraws: everybody,
+        },
+        limits,
+      );
       const now = runtime.now();
       let view: PuzzleView;
       let answer: PuzzleAnswer;
-      let maxnumber: number;
       if (mode === 'accessible') {
-        maxnumber = powSize(drawn, limits.accessiblePowMaxNumber);
         answer = { kind: 'accessible', readyAt: now + limits.accessibleCooldownMs };
         view = { image: '', width: 0, height: 0 };
       } else if (provider?.mode === 'instead') {
         // The provider's widget is the whole picture: nothing to render.
-        maxnumber = powSize(drawn, limits.powMaxNumber);
         answer = { kind: 'provider' };
         view = { image: '', width: 0, height: 0 };
       } else {
-        // A fall-back round pays the accessible route's work: leaving the provider out buys nothing.
-        maxnumber = powSize(drawn, withoutProvider ? limits.accessiblePowMaxNumber : limits.powMaxNumber);
         const puzzle = await pool.take(challenge.subtype);
         // A newer draw of this challenge began while this one waited for its picture (the person chose
         // the check without a picture meanwhile): that round is the current one, and this picture is
@@ -256,7 +275,15 @@ export function createChallenges(app: FastifyInstance): Challenges {
         view = puzzle.prompts ? { ...puzzle.view, prompt: puzzle.prompts[language] } : puzzle.view;
       }
       const ttl = Math.min(limits.puzzleTtlMs, challenge.expiresAt - now);
-      const record: PuzzleRecord = { serial, answer, expiresAt: now + ttl, mode, maxnumber };
+      const record: PuzzleRecord = {
+        serial,
+        answer,
+        expiresAt: now + ttl,
+        mode,
+        attempts: price.attempts,
+        cost: limits.powCost,
+        tier: price.tier,
+      };
       if (withoutProvider) record.withoutProvider = true;
       await store.set(key.puzzle(challengeId, serial), JSON.stringify(record), ttl);
       const drawnPuzzle: DrawnPuzzle = {
@@ -265,7 +292,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
         expires_in: Math.floor(ttl / 1000),
         tries_left: triesOf(challenge.subtype, mode),
         mode,
-        pow: await pow.issue({ challengeId, serial, mode }, maxnumber, ttl),
+        pow: await pow.issue({ challengeId, serial, mode, ...client }, price.attempts, limits.powCost, ttl),
         view,
       };
       if (mode === 'accessible') drawnPuzzle.wait = Math.ceil(limits.accessibleCooldownMs / 1000);
@@ -280,7 +307,7 @@ export function createChallenges(app: FastifyInstance): Challenges {
       return drawnPuzzle;
     },
 
-    async verify(challengeId, submission, binding) {
+    async verify(challengeId, submission, binding, client) {
       const challenge = await liveChallenge(challengeId);
       const puzzleKey = await currentPuzzleKey(challengeId);
       const puzzle = parse<PuzzleRecord>(await store.get(puzzleKey), runtime.now());
@@ -293,7 +320,12 @@ export function createChallenges(app: FastifyInstance): Challenges {
       }
       // The work first: a request without a valid, unspent solution for this very puzzle costs no try
       // and is never judged.
-      const work = await pow.spend(submission.pow ?? '', { challengeId, serial: puzzle.serial, mode });
+      const work = await pow.spend(submission.pow ?? '', {
+        challengeId,
+        serial: puzzle.serial,
+        mode,
+        ...client,
+      });
       if (work !== 'ok') throw new PassportError('challengePowInvalid');
       // Charge the try before judging it: parallel answers cannot race past the limit.
       const tries = await store.incr(key.tries(challengeId, puzzle.serial), limits.puzzleTtlMs);
@@ -332,7 +364,12 @@ export function createChallenges(app: FastifyInstance): Challenges {
         }
         // Every try pays its own work: the next one comes with the refusal.
         const ttl = Math.max(1000, puzzle.expiresAt - runtime.now());
-        const next = await pow.issue({ challengeId, serial: puzzle.serial, mode }, puzzle.maxnumber, ttl);
+        const next = await pow.issue(
+          { challengeId, serial: puzzle.serial, mode, ...client },
+          puzzle.attempts,
+          puzzle.cost,
+          ttl,
+        );
         throw new PassportError(code, { tries_left: left, pow: next });
       }
       // Single use: of concurrent right answers, one takes the puzzle and the challenge.

@@ -38,15 +38,24 @@ export interface ChallengeLimits {
    */
   challengeKinds: readonly CaptchaSubtype[];
   /**
-   * Proof of work (ALTCHA): the secret number is below this for a puzzle try at the lowest risk, so a
-   * browser tries half of it on average. It doubles for every `powRampEvery` puzzles one address (or
-   * device) drew in `puzzleRateWindowMs`, up to `powMaxNumberCap`.
+   * Proof of work (ALTCHA v2, PBKDF2/SHA-256; src/domain/challenge/price.ts, docs/security.md): one
+   * attempt derives one key of `powCost` iterations; the price is how many attempts the hidden counter
+   * may need (half of it on average). `powAttempts` at the lowest risk, doubled for each sign of risk
+   * (how far past its threshold the rule was; every `powRampEvery` puzzles one address or device drew
+   * and every `powTargetRampEvery` puzzles drawn for one target in `puzzleRateWindowMs`; twice when
+   * everybody drew more than `powAttackDraws` in that window), up to `powPersonCap`: the most a person on
+   * the reference phone pays. An address or device past `powBotAfterDraws` puzzles in the window pays
+   * `powBotAttempts`, the bot price, whatever the cap.
    */
-  powMaxNumber: number;
+  powCost: number;
+  powAttempts: number;
   powRampEvery: number;
-  powMaxNumberCap: number;
-  /** The accessible route (no picture): a harder proof of work and a cooldown before it may pass. */
-  accessiblePowMaxNumber: number;
+  powTargetRampEvery: number;
+  powAttackDraws: number;
+  powPersonCap: number;
+  powBotAttempts: number;
+  powBotAfterDraws: number;
+  /** The accessible route (no picture): the same price as a puzzle, and a cooldown before it may pass. */
   accessibleCooldownMs: number;
   /** Puzzles (renders or accessible rounds) one address (IPv6 /64) or device may draw per window. */
   puzzlesPerIp: number;
@@ -83,10 +92,16 @@ export const defaultChallengeLimits: ChallengeLimits = {
   puzzlesPerChallenge: 5,
   challengePassTtlMs: 2 * 60_000,
   challengeKinds: ['text', '3d'],
-  powMaxNumber: 100_000,
-  powRampEvery: 5,
-  powMaxNumberCap: 1_600_000,
-  accessiblePowMaxNumber: 400_000,
+  // Reference phone (docs/security.md): ~1.6 ms per attempt. 500 attempts: at most ~1 s, a script
+  // ~0.2 CPU-s; 5,000: at most ~8-9 s, a script ~2 CPU-s; 100,000: a script ~37-45 CPU-s per pass.
+  powCost: 5_000,
+  powAttempts: 500,
+  powRampEvery: 3,
+  powTargetRampEvery: 3,
+  powAttackDraws: 2_000,
+  powPersonCap: 5_000,
+  powBotAttempts: 100_000,
+  powBotAfterDraws: 12,
   accessibleCooldownMs: 15_000,
   puzzlesPerIp: 40,
   puzzlesPerDevice: 20,
@@ -130,4 +145,19 @@ export function challengeLimitsOf(limits: Limits): ChallengeLimits {
     if (value !== undefined) out[key] = value;
   }
   return out as unknown as ChallengeLimits;
+}
+
+/**
+ * POW_DIFFICULTY=test (loopback origins only, src/config.ts): a proof of work a hundred times cheaper
+ * per attempt and ten times smaller, so that browser tests pay milliseconds; the prices still rise and
+ * cap as in production.
+ */
+export function testPowLimits(limits: Limits): Limits {
+  return {
+    ...limits,
+    powCost: 50,
+    powAttempts: 60,
+    powPersonCap: 600,
+    powBotAttempts: 8_000,
+  } as Limits;
 }

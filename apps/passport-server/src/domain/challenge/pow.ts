@@ -1,56 +1,72 @@
-import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
+import { randomInt } from 'node:crypto';
+import { createChallenge, verifySolution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { hmac, sha256 } from '../../lib/crypto';
 import type { Store } from '../../store/store';
 
 /**
- * The proof-of-work stage of every challenge, on ALTCHA's audited scheme (`altcha-lib`, v1 API):
- * the server picks a secret number below `maxnumber`, sends SHA-256(salt + number) signed with an
- * HMAC, and the browser finds the number by brute force in a worker. A person's browser spends a
- * second or so; a bot pays it again for every try, on every address.
+ * The proof-of-work stage of every challenge, on ALTCHA's audited v2 scheme (`altcha-lib`) with
+ * PBKDF2/SHA-256: the server picks a secret counter below the price and signs the prefix of the key
+ * PBKDF2(nonce ‖ counter, salt, cost) derives; the browser derives keys for counters 0, 1, 2, … in Web
+ * Workers (WebCrypto's own PBKDF2, native code) until one matches. So a phone pays per attempt what a
+ * script's CPU pays, and the work is exactly counter + 1 attempts whoever solves it (docs/security.md
+ * says why PBKDF2 and not SHA-256 alone or Argon2id).
  *
- * What we add on top of the library: the salt carries the challenge id, the puzzle's serial, the mode
- * (puzzle or the accessible route) and an expiry, all covered by the signature (they are hashed into
- * the challenge the HMAC signs), so a solution answers exactly one puzzle of one challenge id; it is
- * spent in the store on first use (no replay, on any instance); the expiry is judged on the server's
- * injectable clock, never the library's `Date.now()`; and only SHA-256 is accepted.
+ * What we add on top of the library: the challenge's signed `data` carries the challenge id, the
+ * puzzle's serial, the mode, keyed tags of the client address and device that drew it, and an expiry,
+ * so a solution answers exactly one puzzle of one challenge id, from the address and device that drew
+ * it (no farming the work out, no buying it solved); it is spent in the store on first use (no replay,
+ * on any instance); the expiry is judged on the server's injectable clock, never the library's
+ * `Date.now()`; only PBKDF2/SHA-256 at our cost is accepted. The derived key is checked against its
+ * signed HMAC (the library's key signature): verifying costs the server one HMAC, not a derivation.
  */
 
-/** What the client receives: ALTCHA's challenge object (the widget's `challengejson`). */
+/** What the client receives: ALTCHA v2's challenge, and the price (the counter is below `limit`). */
 export interface PowChallenge {
-  algorithm: 'SHA-256';
-  challenge: string;
-  maxnumber: number;
-  salt: string;
+  parameters: {
+    algorithm: 'PBKDF2/SHA-256';
+    nonce: string;
+    salt: string;
+    cost: number;
+    keyLength: number;
+    keyPrefix: string;
+    keySignature?: string;
+    data?: Record<string, string | number | boolean | null>;
+  };
   signature: string;
+  /** The most attempts the work can need (the client's progress and its give-up point). */
+  limit: number;
 }
 
-/** The route the work is for: a drawn puzzle, or the accessible route (harder, with a cooldown). */
+/** The route the work is for: a drawn puzzle, or the accessible route (the same price, and a cooldown). */
 export type PowMode = 'puzzle' | 'accessible';
 
 export interface PowBinding {
   challengeId: string;
   serial: number;
   mode: PowMode;
+  /** The client address (IPv6 by /64) and device that drew the puzzle, and must answer it. */
+  ip: string;
+  device: string;
 }
 
 export type PowVerdict = 'ok' | 'invalid';
 
 export interface Pow {
-  issue(binding: PowBinding, maxnumber: number, ttlMs: number): Promise<PowChallenge>;
-  /** Checks a solution (the widget's base64 payload) against its binding and spends it; 'ok' once. */
+  /** A challenge whose hidden counter is below `attempts`, of `cost` iterations per attempt. */
+  issue(binding: PowBinding, attempts: number, cost: number, ttlMs: number): Promise<PowChallenge>;
+  /** Checks a solution (base64 JSON `{challenge, solution}`) against its binding and spends it; 'ok' once. */
   spend(payload: string, binding: PowBinding): Promise<PowVerdict>;
 }
 
+const ALGORITHM = 'PBKDF2/SHA-256';
 const MODES: Record<PowMode, string> = { puzzle: 'p', accessible: 'a' };
-/** A base64 JSON payload of ALTCHA's shape is well under this. */
-export const POW_PAYLOAD_MAX = 1024;
+/** A base64 JSON payload of ALTCHA v2's shape is well under this. */
+export const POW_PAYLOAD_MAX = 2048;
 
 interface SolutionPayload {
-  algorithm: unknown;
-  challenge: unknown;
-  number: unknown;
-  salt: unknown;
-  signature: unknown;
+  challenge?: { parameters?: Record<string, unknown>; signature?: unknown };
+  solution?: { counter?: unknown; derivedKey?: unknown };
 }
 
 function decode(payload: string): SolutionPayload | null {
@@ -64,52 +80,88 @@ function decode(payload: string): SolutionPayload | null {
 }
 
 export function createPow({ secret, store, now }: { secret: Buffer; store: Store; now: () => number }): Pow {
-  // A key of its own, derived from the server secret: a leaked PoW key says nothing about CSRF tokens.
-  const key = hmac(secret, 'vc|pow|altcha');
+  // Keys of their own, derived from the server secret: a leaked PoW key says nothing about CSRF tokens.
+  const signatureKey = hmac(secret, 'vc|pow|altcha2|sig');
+  const keySignatureKey = hmac(secret, 'vc|pow|altcha2|key');
+  const tagKey = Buffer.from(hmac(secret, 'vc|pow|altcha2|tag'));
+  /** A keyed tag of the address or device: the challenge names them without showing them. */
+  const tag = (kind: string, value: string) => hmac(tagKey, `${kind}|${value}`).slice(0, 22);
+
+  const dataOf = (binding: PowBinding, expiresAt: number) => ({
+    cid: binding.challengeId,
+    s: binding.serial,
+    m: MODES[binding.mode],
+    a: tag('a', binding.ip),
+    d: tag('d', binding.device),
+    x: Math.ceil(expiresAt / 1000),
+  });
+
   return {
-    async issue(binding, maxnumber, ttlMs) {
+    async issue(binding, attempts, cost, ttlMs) {
       const challenge = await createChallenge({
-        algorithm: 'SHA-256',
-        hmacKey: key,
-        maxnumber,
-        params: {
-          cid: binding.challengeId,
-          s: String(binding.serial),
-          m: MODES[binding.mode],
-        },
-        expires: new Date(now() + ttlMs),
+        algorithm: ALGORITHM,
+        cost,
+        counter: randomInt(0, Math.max(1, Math.floor(attempts))),
+        deriveKey,
+        data: dataOf(binding, now() + ttlMs),
+        hmacSignatureSecret: signatureKey,
+        hmacKeySignatureSecret: keySignatureKey,
       });
-      return { ...challenge, algorithm: 'SHA-256', maxnumber };
+      return {
+        parameters: challenge.parameters as PowChallenge['parameters'],
+        signature: challenge.signature ?? '',
+        limit: Math.max(1, Math.floor(attempts)),
+      };
     },
 
     async spend(payload, binding) {
-      const solution = decode(payload);
+      const decoded = decode(payload);
+      const parameters = decoded?.challenge?.parameters;
+      const signature = decoded?.challenge?.signature;
+      const solution = decoded?.solution;
+      const data = parameters?.data as Record<string, unknown> | undefined;
       if (
-        solution?.algorithm !== 'SHA-256' ||
-        typeof solution.challenge !== 'string' ||
-        typeof solution.salt !== 'string' ||
-        typeof solution.signature !== 'string' ||
-        typeof solution.number !== 'number' ||
-        !Number.isSafeInteger(solution.number) ||
-        solution.number < 0
+        !parameters ||
+        typeof signature !== 'string' ||
+        !solution ||
+        parameters.algorithm !== ALGORITHM ||
+        typeof parameters.keySignature !== 'string' ||
+        !data ||
+        typeof data !== 'object'
       ) {
         return 'invalid';
       }
-      const params = extractParams({ salt: solution.salt } as never);
-      const expires = Number(params.expires) * 1000;
+      const expected = dataOf(binding, 0);
+      const expiresAt = Number(data.x) * 1000;
       if (
-        params.cid !== binding.challengeId ||
-        params.s !== String(binding.serial) ||
-        params.m !== MODES[binding.mode] ||
-        !Number.isFinite(expires) ||
-        expires <= now()
+        data.cid !== expected.cid ||
+        data.s !== expected.s ||
+        data.m !== expected.m ||
+        data.a !== expected.a ||
+        data.d !== expected.d ||
+        !Number.isFinite(expiresAt) ||
+        expiresAt <= now()
       ) {
         return 'invalid';
       }
-      // The expiry was checked above on our clock; the library checks hash and signature.
-      if (!(await verifySolution(solution as never, key, false))) return 'invalid';
-      const ttl = Math.max(1000, expires - now() + 1000);
-      const first = await store.setIfAbsent(`vc:pow:${sha256(solution.challenge)}`, '1', ttl);
+      // No `expiresAt` among the parameters: the expiry was judged above, on our clock. The library
+      // checks the signature over every parameter (cost and data included) and the derived key.
+      let verified = false;
+      try {
+        const result = await verifySolution({
+          challenge: { parameters: parameters as never, signature },
+          solution: solution as never,
+          deriveKey,
+          hmacSignatureSecret: signatureKey,
+          hmacKeySignatureSecret: keySignatureKey,
+        });
+        verified = result.verified;
+      } catch {
+        return 'invalid';
+      }
+      if (!verified) return 'invalid';
+      const ttl = Math.max(1000, expiresAt - now() + 1000);
+      const first = await store.setIfAbsent(`vc:pow:${sha256(signature)}`, '1', ttl);
       return first ? 'ok' : 'invalid';
     },
   };

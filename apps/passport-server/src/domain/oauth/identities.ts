@@ -79,7 +79,7 @@ export const touch = (app: FastifyInstance, provider: ProviderName, subject: str
 
 /**
  * Whether the account has a way in besides its identity of `provider`: a mobile or an e-mail (code
- * sign-in), a username with a password, or another linked identity.
+ * sign-in), a username with a password, another linked identity, or a passkey.
  */
 export async function hasOtherWayIn(app: FastifyInstance, user: User, provider: ProviderName) {
   if (user.mobile || user.email || (user.username && user.password_hash)) return true;
@@ -89,7 +89,13 @@ export async function hasOtherWayIn(app: FastifyInstance, user: User, provider: 
     .where('user_id', '=', user.id)
     .where('provider', '!=', provider)
     .executeTakeFirst();
-  return others !== undefined;
+  if (others !== undefined) return true;
+  const passkey = await app.db
+    .selectFrom('passkeys')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  return passkey !== undefined;
 }
 
 /** Unlinks the account's identity of `provider`; false when there was none. */

@@ -11,7 +11,7 @@ export interface OpenAuthRecordsTable {
   payload: string;
   /** The grant a code or token belongs to: revoking the grant deletes them all. */
   grant_id: string | null;
-  /** A provider session's uid (findByUid). */
+  /** A provider session's uid (findByUid); a device code's user code (findByUserCode). */
   uid: string | null;
   /** The person: a grant's or token's account; a registered client's owner. */
   account_id: string | null;
@@ -28,7 +28,7 @@ export interface OpenAuthDatabase {
 }
 
 /** The models whose records carry a grant id. */
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken']);
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode']);
 
 /**
  * The OpenID provider's storage adapter on the server's database (SQLite or PostgreSQL, whichever the
@@ -56,7 +56,13 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
       const values = {
         payload: JSON.stringify(payload),
         grant_id: GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null,
-        uid: typeof payload.uid === 'string' ? payload.uid : null,
+        // A device code is looked up by the user code the person types (RFC 8628), held in `uid`.
+        uid:
+          typeof payload.uid === 'string'
+            ? payload.uid
+            : typeof payload.userCode === 'string'
+              ? payload.userCode
+              : null,
         account_id:
           (payload.accountId as string | undefined) ??
           (typeof payload.portico_owner === 'string' ? payload.portico_owner : null),
@@ -91,9 +97,8 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
       return this.row('uid', uid);
     }
 
-    async findByUserCode(): Promise<undefined> {
-      // The device flow is off: no user codes.
-      return undefined;
+    findByUserCode(userCode: string) {
+      return this.row('uid', userCode);
     }
 
     async consume(id: string): Promise<void> {

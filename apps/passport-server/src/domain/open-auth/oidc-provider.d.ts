@@ -57,6 +57,15 @@ declare module 'oidc-provider' {
     metadata(): Record<string, unknown>;
   }
 
+  /** The Koa context the provider's middleware sees; only what the server reads. */
+  export interface ProviderContext {
+    req: IncomingMessage;
+    status: number;
+    body: unknown;
+    append(header: string, value: string | string[]): void;
+    oidc?: { route?: string; params?: Record<string, unknown>; session?: { accountId?: string } };
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: the provider's configuration is documented, not typed
   export type Configuration = Record<string, any>;
 
@@ -66,6 +75,8 @@ declare module 'oidc-provider' {
     proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** A Koa middleware around the provider's own (runs before its routes; after them past `next`). */
+    use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): this;
     Grant: {
       new (properties: { accountId: string; clientId: string }): GrantInstance;
       find(id: string): Promise<GrantInstance | undefined>;
@@ -94,7 +105,8 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidGrant: new (detail?: string) => Error;
-    InvalidClientMetadata: new (description: string) => Error;
-    [name: string]: new (...args: never[]) => Error;
+    InvalidRedirectUri: new (description?: string) => Error;
+    InvalidClientMetadata: new (description?: string) => Error;
+    [name: string]: new (description?: string) => Error;
   };
 }

@@ -1,14 +1,23 @@
 /// <reference path="./oidc-provider.d.ts" />
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
-import { type OpenScope, USER_INFO_SCOPE } from '../../config';
-import { escapeHtml } from '../../http/bilingual-page';
+import { type OpenScope, STANDARD_SCOPES, USER_INFO_SCOPE } from '../../config';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
 import { adapterClass, type OpenAuthDatabase } from './adapter';
-import { redirectUriProblem } from './redirect-uris';
+import {
+  deviceSuccessSource,
+  logoutSource,
+  type ProviderPageContext,
+  postLogoutSuccessSource,
+  renderError,
+  userCodeConfirmSource,
+  userCodeInputSource,
+} from './pages';
+import { redirectUriProblem } from './redirect-uri';
 
 /** Where the provider is mounted; the issuer is PUBLIC_ORIGIN + this. */
 export const OPEN_AUTH_MOUNT = '/oauth';
@@ -20,6 +29,7 @@ export const OPEN_AUTH_TTL = {
   IdToken: 3600,
   RefreshToken: 30 * 86400,
   Interaction: 1800,
+  DeviceCode: 600,
   Session: 14 * 86400,
   Grant: 365 * 86400,
 } as const;
@@ -27,12 +37,43 @@ export const OPEN_AUTH_TTL = {
 const ownToken = async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
   token.clientId === client.clientId;
 
+/** RFC 8628: the device code grant, and the polling interval a device is told (seconds). */
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const DEVICE_POLL_INTERVAL = 5;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Buffer.isBuffer(value);
+
 /** Where the provider sends a person to sign in and consent: the web app's authorization page. */
 export const CONSENT_PAGE = '/authorization';
 
 /** What the mount hands the provider about the Fastify request: the Portico account signed in, if any. */
 export interface PorticoRequest extends IncomingMessage {
   porticoUserId?: string | null;
+  /** Ends the Portico session of this request; answers the Set-Cookie values that clear it. */
+  porticoSignOut?: () => Promise<string[]>;
+}
+
+/** The claims each scope releases (docs/open-authorization.md, "Scopes and claims"). */
+export const SCOPE_CLAIMS: Record<string, readonly string[]> = {
+  openid: ['sub'],
+  user_info: ['name', 'picture'],
+  ...Object.fromEntries(STANDARD_SCOPES.map((scope) => [scope.name, scope.claims])),
+};
+
+/** The provider's client metadata validation, for every registration path: the redirects we accept. */
+function checkRedirects(metadata: { redirect_uris?: unknown; post_logout_redirect_uris?: unknown }) {
+  for (const key of ['redirect_uris', 'post_logout_redirect_uris'] as const) {
+    const uris = metadata[key];
+    if (!Array.isArray(uris)) continue;
+    for (const uri of uris) {
+      const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'not a string';
+      if (problem) {
+        const error = key === 'redirect_uris' ? errors.InvalidRedirectUri : errors.InvalidClientMetadata;
+        throw new error(`${key}: ${String(uri)} is ${problem}`);
+      }
+    }
+  }
 }
 
 export interface OpenAuth {
@@ -54,7 +95,11 @@ export interface OpenAuth {
 export function createOpenAuth(app: FastifyInstance): OpenAuth {
   const { config, runtime } = app;
   const issuer = `${config.publicOrigin}${OPEN_AUTH_MOUNT}`;
-  const scopes = [USER_INFO_SCOPE, ...config.openAuth.scopes];
+  const scopes: OpenScope[] = [
+    USER_INFO_SCOPE,
+    ...STANDARD_SCOPES.map(({ name, zh, en }) => ({ name, zh, en })),
+    ...config.openAuth.scopes,
+  ];
   const Adapter = adapterClass(app.db as unknown as Kysely<OpenAuthDatabase>, runtime.now);
   const cookieKey = hmac(app.secret, 'open-auth cookies');
   // Behind https the provider's cookies take the prefixes all of ours take (docs/protocol.md): its
@@ -90,21 +135,24 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     clients: [],
     jwks: { keys: [jwk] },
     cookies: { keys: [cookieKey], names: cookieNames },
-    claims: { openid: ['sub'], user_info: ['name', 'picture'] },
+    claims: {
+      ...SCOPE_CLAIMS,
+      ...Object.fromEntries(config.openAuth.scopes.map((scope) => [scope.name, []])),
+    },
+    // The ID token carries the claims of the scopes granted, as userinfo does (not only those a
+    // `claims` request parameter names): a client reads name and e-mail from the ID token alone.
+    conformIdTokenClaims: false,
     scopes: ['openid', 'offline_access', ...scopes.map((scope) => scope.name)],
     extraParams: ['optional_scope'],
     extraClientMetadata: {
       properties: ['portico_owner'],
-      // Called once per extra property with the whole metadata: where every client (registered by an
-      // operator, RFC 7591, or in the developer console) meets the redirect URI rule.
-      validator(_ctx: unknown, key: string, value: unknown, metadata: { redirect_uris?: unknown }) {
-        if (key === 'portico_owner' && value !== undefined && typeof value !== 'string')
-          throw new Error('portico_owner must be a string');
-        const uris = Array.isArray(metadata?.redirect_uris) ? metadata.redirect_uris : [];
-        for (const uri of uris) {
-          const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'not a string';
-          if (problem) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);
-        }
+      // Called for every client the provider builds (registration, and each one it loads): the
+      // fourth argument is the whole metadata, so the redirect rule holds for RFC 7591 clients too.
+      validator(_ctx: unknown, key: string, value: unknown, metadata: Record<string, unknown>) {
+        if (key !== 'portico_owner') return;
+        if (value !== undefined && typeof value !== 'string')
+          throw new errors.InvalidClientMetadata('portico_owner must be a string');
+        checkRedirects(metadata);
       },
     },
     clientDefaults: {
@@ -121,7 +169,28 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
       revocation: { enabled: true, allowedPolicy: ownToken },
       introspection: { enabled: true, allowedPolicy: ownToken },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: false },
+      // RP-initiated logout: ends the provider's session and the person's Portico session
+      // (routes/open/provider-mount), back to a post_logout_redirect_uri the client registered.
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      // Pushed authorization requests (RFC 9126): on, optional; a client registered with
+      // require_pushed_authorization_requests must use them.
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
+      // DPoP (RFC 9449): on; a client that sends a proof gets sender-constrained tokens.
+      dPoP: { enabled: true },
+      // Resource indicators (RFC 8707): off. No Portico API accepts audience-restricted access tokens
+      // from the provider; with it on, a `resource` parameter would get a token for that resource
+      // server instead of the opaque one introspection and userinfo serve. A `resource` is ignored.
+      resourceIndicators: { enabled: false },
+      claimsParameter: { enabled: false },
+      // The device authorization grant (RFC 8628) for CLIs, TVs and agents: a client registered with
+      // the device_code grant type; the person confirms at /oauth/device and consents on Portico's
+      // page. The polling interval is enforced below (slow_down).
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource,
+        userCodeConfirmSource,
+        successSource: deviceSuccessSource,
+      },
       registration: config.openAuth.registrationToken
         ? { enabled: true, initialAccessToken: config.openAuth.registrationToken }
         : { enabled: false },
@@ -131,6 +200,10 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // An app's authorisation outlives the browser session it was given in: signing out (also through
+    // the end-session endpoint) leaves its tokens alone; the person revokes an app under
+    // "Authorised apps".
+    expiresWithSession: () => false,
     revokeGrantPolicy: () => true,
     ttl: { ...OPEN_AUTH_TTL },
     interactions: {
@@ -146,25 +219,56 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
         .where('erased_at', 'is', null)
         .executeTakeFirst();
       if (!user) return undefined;
+      // Every claim Portico knows; the provider releases those of the scopes granted (SCOPE_CLAIMS).
+      async function claimsOf(person: typeof user & object) {
+        const organisations = await app.db
+          .selectFrom('deputies')
+          .innerJoin('subjects', 'subjects.id', 'deputies.subject_id')
+          .select(['subjects.id', 'subjects.name', 'deputies.deputy_name', 'deputies.is_manager'])
+          .where('deputies.user_id', '=', sub)
+          .where('deputies.is_frozen', '=', 0)
+          .where('subjects.is_frozen', '=', 0)
+          .orderBy('subjects.name')
+          .execute();
+        return {
+          name: person.screen_name,
+          ...(person.avatar_key ? { picture: `${config.publicOrigin}${imageUrl(person.avatar_key)}` } : {}),
+          updated_at: Math.floor(Number(person.updated_at) / 1000),
+          // An e-mail address or a mobile number is bound to an account only by a code sent to it.
+          ...(person.email ? { email: person.email, email_verified: true } : {}),
+          ...(person.mobile ? { phone_number: person.mobile, phone_number_verified: true } : {}),
+          organisations: organisations.map((o) => ({
+            id: o.id,
+            name: o.name,
+            member_name: o.deputy_name,
+            manager: Number(o.is_manager) === 1,
+          })),
+        };
+      }
       return {
         accountId: sub,
         async claims() {
-          return {
-            sub,
-            name: user.screen_name,
-            ...(user.avatar_key ? { picture: `${config.publicOrigin}${imageUrl(user.avatar_key)}` } : {}),
-          };
+          return { sub, ...(await claimsOf(user)) };
         },
       };
     },
-    async renderError(
-      ctx: { type: string; body: string },
-      out: { error: string; error_description?: string },
-    ) {
-      ctx.type = 'html';
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization failed · 授权失败</title></head><body><main><h1>授权失败 · Authorization failed</h1><p><code>${escapeHtml(out.error)}</code></p><p>${escapeHtml(out.error_description ?? '')}</p></main></body></html>`;
-    },
+    renderError,
   });
+
+  /**
+   * RFC 8628 §3.5: a device polls at most every `interval` seconds, and 5 seconds more after each
+   * slow_down. A poll within the interval of the previous one is answered slow_down, by an atomic
+   * gate in the server's store (shared by every server of the deployment); a second of slack allows
+   * for the network.
+   */
+  async function devicePace(deviceCode: string): Promise<'ok' | 'too soon'> {
+    const key = createHash('sha256').update(deviceCode).digest('base64url');
+    const slowed = await app.store.count(`device:slow:${key}`);
+    const gate = (DEVICE_POLL_INTERVAL + 5 * slowed) * 1000 - 1000;
+    if (await app.store.setIfAbsent(`device:poll:${key}`, '1', gate)) return 'ok';
+    await app.store.incr(`device:slow:${key}`, OPEN_AUTH_TTL.DeviceCode * 1000);
+    return 'too soon';
+  }
 
   let current: { kid: string; provider: Promise<Provider> } | undefined;
   async function build(): Promise<Provider> {
@@ -174,6 +278,53 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     // taken from the request (routes/open/provider-mount).
     provider.proxy = true;
     provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'open authorization failed'));
+    // The provider's own defect on a failed request in a brand-new provider session (a device resume
+    // of an unknown id, a device form without its xsrf field): saving the unsaved session in its
+    // `finally` throws and hides the request's own error behind a 500. That request was bad input.
+    provider.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (error) {
+        if (!(error instanceof TypeError) || !error.message.startsWith('persist can only be called'))
+          throw error;
+        ctx.status = 400;
+        await renderError(ctx as unknown as ProviderPageContext, {
+          error: 'invalid_request',
+          error_description: 'the request is invalid or has expired',
+        });
+      }
+    });
+    provider.use(async (ctx, next) => {
+      await next();
+      const route = ctx.oidc?.route;
+      if (route === 'device_authorization' && ctx.status === 200 && isObject(ctx.body))
+        ctx.body = { ...ctx.body, interval: DEVICE_POLL_INTERVAL };
+      if (
+        route === 'token' &&
+        ctx.oidc?.params?.grant_type === DEVICE_GRANT &&
+        isObject(ctx.body) &&
+        ctx.body.error === 'authorization_pending'
+      ) {
+        const pace = await devicePace(String(ctx.oidc.params.device_code ?? ''));
+        if (pace === 'too soon')
+          ctx.body = {
+            error: 'slow_down',
+            error_description: `poll at most every ${DEVICE_POLL_INTERVAL} seconds, 5 more after each slow_down`,
+          };
+      }
+    });
+    // RP-initiated logout ends the Portico session too: once the person confirmed (`logout=yes`) and
+    // the provider ended its own session, before its redirect goes out. Only when that session named
+    // the person signed in to Portico: the provider asks only then (without an account in its session
+    // it posts `logout=yes` by itself, which must not end a Portico session nobody was asked about).
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.oidc?.route !== 'end_session_confirm' || !ctx.oidc.params?.logout || ctx.status !== 303) return;
+      const req = ctx.req as PorticoRequest;
+      if (!req.porticoUserId || ctx.oidc.session?.accountId !== req.porticoUserId) return;
+      const cleared = await req.porticoSignOut?.();
+      if (cleared?.length) ctx.append('set-cookie', cleared);
+    });
     return provider;
   }
 

@@ -95,7 +95,22 @@ export function createRisk(app: FastifyInstance): Risk {
     };
   };
 
-  async function demanded(request: FastifyRequest, rule: RiskRule, subject: RiskSubject): Promise<boolean> {
+  /**
+   * How far past the rule is (0: not past; 1: just past; 2: twice its count): it prices the challenge's
+   * proof of work (src/domain/challenge/price.ts). `strict`: past means over the limit, not at it.
+   */
+  const past = (counts: number[], thresholds: number[], strict: boolean): number => {
+    let score = 0;
+    counts.forEach((count, i) => {
+      const limit = thresholds[i] ?? Number.POSITIVE_INFINITY;
+      if (strict ? count > limit : count >= limit) {
+        score = Math.max(score, limit > 0 && Number.isFinite(limit) ? count / limit : 1, 1);
+      }
+    });
+    return score;
+  };
+
+  async function demanded(request: FastifyRequest, rule: RiskRule, subject: RiskSubject): Promise<number> {
     if (rule === 'signIn') {
       const keys = failureKeys(request, subject);
       const [ip, device, target] = await Promise.all([
@@ -103,10 +118,14 @@ export function createRisk(app: FastifyInstance): Risk {
         keys.device ? store.count(keys.device) : 0,
         keys.target ? store.count(keys.target) : 0,
       ]);
-      return (
-        ip >= limits.challengeAfterIpFailures ||
-        device >= limits.challengeAfterDeviceFailures ||
-        target >= limits.challengeAfterTargetFailures
+      return past(
+        [ip, device, target],
+        [
+          limits.challengeAfterIpFailures,
+          limits.challengeAfterDeviceFailures,
+          limits.challengeAfterTargetFailures,
+        ],
+        false,
       );
     }
     // Bursts: this request counts, and past the threshold each further one needs a pass.
@@ -132,22 +151,25 @@ export function createRisk(app: FastifyInstance): Risk {
         ? store.incr(`risk:${rule}:target:${subject.target}`, window)
         : 0,
     ]);
-    return ip > perIp || dev > perDevice || target > perTarget;
+    return past([ip, dev, target], [perIp, perDevice, perTarget], true);
   }
 
   /** Lets a request with a pass for its action through (spending it); else CHALLENGE_REQUIRED. */
-  async function passOrDemand(request: FastifyRequest): Promise<void> {
+  async function passOrDemand(request: FastifyRequest, score: number, subject: RiskSubject): Promise<void> {
     const action = risk.actionOf(request);
     const pass = fieldOf(request, PASS_FIELD, 64);
     if (pass && (await challenge.redeem(pass, action, challenge.bindingOf(request)))) return;
-    throw new PassportError('challengeRequired', await challenge.demand(action));
+    const signals =
+      subject.target && !subject.knownDevice ? { risk: score, target: subject.target } : { risk: score };
+    throw new PassportError('challengeRequired', await challenge.demand(action, undefined, signals));
   }
 
   const risk: Risk = {
     actionOf: (request) => normaliseAction(request.routeOptions.url ?? request.url.split('?')[0] ?? '/'),
 
     async require(request, rule, subject = {}) {
-      if (await demanded(request, rule, subject)) await passOrDemand(request);
+      const score = await demanded(request, rule, subject);
+      if (score > 0) await passOrDemand(request, score, subject);
     },
 
     async chargeFailure(request, subject = {}) {
@@ -170,13 +192,18 @@ export function createRisk(app: FastifyInstance): Risk {
         ).then(() => undefined);
       // This guess is the n-th: past the threshold (n > limit, as `count >= limit` read before it) it
       // needs a pass, whatever the others running beside it will be told.
-      if (
-        ip > limits.challengeAfterIpFailures ||
-        device > limits.challengeAfterDeviceFailures ||
-        target > limits.challengeAfterTargetFailures
-      ) {
+      const score = past(
+        [ip, device, target],
+        [
+          limits.challengeAfterIpFailures,
+          limits.challengeAfterDeviceFailures,
+          limits.challengeAfterTargetFailures,
+        ],
+        true,
+      );
+      if (score > 0) {
         try {
-          await passOrDemand(request);
+          await passOrDemand(request, score, subject);
         } catch (error) {
           await giveBack(keys.ip, keys.device, keys.target);
           throw error;

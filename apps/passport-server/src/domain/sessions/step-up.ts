@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { mask } from '../../lib/identifiers';
+import { factorsOf } from '../factors/factors';
 import type { Session } from './sessions';
 
 /**
@@ -19,25 +21,41 @@ import type { Session } from './sessions';
 /**
  * Throws STEP_UP_REQUIRED unless `verifiedAt` (ms; null: never) lies within `maxAgeMs` of now. The data
  * names the ways the person can prove it is them again: the account's mobile and e-mail, masked (empty
- * when it has none), and whether it has a password.
+ * when it has none), and whether it has a password; an account with another factor (an authenticator
+ * app, recovery codes, src/domain/factors) gets `methods` too, every way it has ('sms', 'email',
+ * 'password', then the factors), read through `db` (an operation's transaction).
  */
-export function assertVerifiedWithin(
+export async function assertVerifiedWithin(
   app: FastifyInstance,
+  db: Kysely<Database>,
   user: User,
   verifiedAt: number | null | undefined,
   maxAgeMs: number,
-): void {
+): Promise<void> {
   // A time a little ahead of this server's clock (another instance's) counts as just now.
   if (typeof verifiedAt === 'number' && app.runtime.now() - verifiedAt <= maxAgeMs) return;
+  const factors = await factorsOf(db, user.id);
   throw new PassportError('stepUpRequired', {
     mobile: user.mobile ? mask(user.mobile) : '',
     email: user.email ? mask(user.email) : '',
     has_password: user.password_hash !== null,
     max_age: Math.round(maxAgeMs / 1000),
+    ...(factors.length > 0 && {
+      methods: [
+        ...(user.mobile ? ['sms'] : []),
+        ...(user.email ? ['email'] : []),
+        ...(user.password_hash !== null ? ['password'] : []),
+        ...factors,
+      ],
+    }),
   });
 }
 
 /** A flow that adds or removes a way in: the session must have verified within `limits.stepUpMaxAgeMs`. */
-export function requireStepUp(app: FastifyInstance, session: Session, user: User = session.user): void {
-  assertVerifiedWithin(app, user, session.verifiedAt, app.runtime.limits.stepUpMaxAgeMs);
+export function requireStepUp(
+  app: FastifyInstance,
+  session: Session,
+  user: User = session.user,
+): Promise<void> {
+  return assertVerifiedWithin(app, app.db, user, session.verifiedAt, app.runtime.limits.stepUpMaxAgeMs);
 }

@@ -49,8 +49,25 @@ export interface KeyRingOptions {
   leewayMs?: number;
   /** How long an instance trusts what it read from the table. Default 1 minute. */
   cacheMs?: number;
+  /**
+   * When the active key cannot be opened here (it was sealed with another SECRET): true, a new key
+   * replaces it (an operator changed SECRET on purpose, REPLACE_SIGNING_KEYS=on); false, the call fails
+   * with UnreadableSigningKey. Two servers with different secrets replacing each other's keys would
+   * churn a new generation at every request.
+   */
+  replaceUnreadable: boolean;
   /** Told when the active key cannot be opened here and a new one replaces it. */
   onUnreadable?: (kid: string, error: unknown) => void;
+}
+
+/** The active signing key was sealed with another SECRET, and nothing says to replace it. */
+export class UnreadableSigningKey extends Error {
+  constructor(readonly kid: string) {
+    super(
+      `the active signing key (${kid}) was sealed with another SECRET: every server sharing this database needs the same SECRET. If SECRET was changed on purpose, start once with REPLACE_SIGNING_KEYS=on: a new key takes over, and tokens signed before stay verifiable until they expire.`,
+    );
+    this.name = 'UnreadableSigningKey';
+  }
 }
 
 /** The key that signs now, ready to use. */
@@ -79,9 +96,9 @@ export class KeyRing {
   }
 
   /**
-   * The key to sign with now. When this instance cannot open it (SECRET changed, or the row was
-   * altered), a new generation takes over at once rather than every token request failing until the
-   * next rotation; the unreadable key's public half stays published for the tokens it signed.
+   * The key to sign with now. When this instance cannot open it (SECRET changed), it fails (see
+   * `replaceUnreadable`) or a new generation takes over at once; the unreadable key's public half stays
+   * published for the tokens it signed.
    */
   async active(): Promise<ActiveKey> {
     for (let attempt = 0; ; attempt++) {
@@ -99,6 +116,8 @@ export class KeyRing {
         return { kid: row.kid, key: await key };
       } catch (error) {
         if (attempt > 0) throw error;
+        if (row?.private_jwk_sealed && !this.options.replaceUnreadable)
+          throw new UnreadableSigningKey(row.kid);
         this.options.onUnreadable?.(row?.kid ?? '(none)', error);
         await this.create((rows.at(-1)?.generation ?? 0) + 1, this.options.now());
         this.invalidate();

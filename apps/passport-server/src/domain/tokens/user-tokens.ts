@@ -42,10 +42,11 @@ export function createUserTokens(app: FastifyInstance): UserTokens {
     now: runtime.now,
     rotationMs: settings.rotationSeconds * 1000,
     tokenTtlMs: settings.ttlSeconds * 1000,
+    replaceUnreadable: config.replaceSigningKeys,
     onUnreadable: (kid, error) =>
       app.log.error(
         { kid, err: error },
-        'the active signing key cannot be opened with this SECRET (every instance must share one); a new key takes over',
+        'the active signing key cannot be opened with this SECRET; REPLACE_SIGNING_KEYS=on: a new key takes over',
       ),
   });
 

@@ -15,7 +15,8 @@ export const isVerificationPurpose = (value: unknown): value is VerificationPurp
   typeof value === 'string' && (VERIFICATION_PURPOSES as readonly string[]).includes(value);
 
 /** How the signed-in person proved it is them. */
-export type VerificationMethod = 'mobile' | 'email' | 'password';
+/** How a ticket was earned: a code, the password, or a factor of src/domain/factors by its name. */
+export type VerificationMethod = 'mobile' | 'email' | 'password' | 'totp' | 'recovery_code' | (string & {});
 
 export interface IssuedVerification {
   ticket: string;

@@ -88,6 +88,24 @@ export const accountEvents = [
     data: Type.Object({ fields: Type.Array(Type.String()) }),
   }),
   defineEvent({
+    type: 'account.factor_added',
+    version: 1,
+    summary: 'A second factor was added: an authenticator app (its first code confirmed it).',
+    data: Type.Object({ method: Type.String({ description: "'totp', …" }) }),
+  }),
+  defineEvent({
+    type: 'account.factor_removed',
+    version: 1,
+    summary: 'A second factor was removed.',
+    data: Type.Object({ method: Type.String({ description: "'totp', …" }) }),
+  }),
+  defineEvent({
+    type: 'account.recovery_codes_generated',
+    version: 1,
+    summary: 'A new set of recovery codes replaced the old one (never the codes themselves).',
+    data: Type.Object({ count: Type.Integer() }),
+  }),
+  defineEvent({
     type: 'account.cancellation_requested',
     version: 1,
     summary: 'The person asked to cancel the account; it is erased at eraseAt unless abandoned.',

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { eraseDueAccounts } from '../../domain/cancellation/cancellation';
 import { type CancellationRegistry, createCancellationRegistry } from '../../domain/cancellation/registry';
+import { addFactorCancelRules } from '../../domain/factors/cancellation';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +20,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     app.decorate('cancellation', createCancellationRegistry());
+    addFactorCancelRules(app.cancellation);
     app.decorate('eraseDueAccounts', () => eraseDueAccounts(app));
     const timer = setInterval(() => {
       eraseDueAccounts(app).catch((error: unknown) => app.log.warn({ err: error }, 'erasure failed'));

@@ -97,6 +97,19 @@ export default fp(
       const header = request.headers[CSRF_HEADER];
       const expected = tokenFor(request);
       if (typeof header !== 'string' || expected === null || !safeEqual(header, expected)) {
+        // An allowed page on another site: its browser withholds our SameSite=Lax cookies from every
+        // request it makes, so no reload or retry can pass. Say what to deploy instead.
+        if (
+          request.headers['sec-fetch-site'] === 'cross-site' &&
+          typeof request.headers.origin === 'string'
+        ) {
+          reportOnce(
+            request,
+            `site|${request.headers.origin}`,
+            `a page at ${request.headers.origin} is on another site than ${config.publicOrigin}: browsers withhold the passport's cookies from it; serve the passport under that site through a reverse proxy (docs/deploying.md)`,
+          );
+          throw new PassportError('crossSitePage', { reason: 'site' });
+        }
         // The browser holds the token cookie but the page sent none: the page cannot read the cookie,
         // which happens when it is served from another host than the cookie's (a stale token, the
         // usual case, arrives as a header that does not match).

@@ -1,19 +1,25 @@
 import { errorCodes, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OPEN_AUTH_MOUNT, type PorticoRequest } from '../../domain/open-auth/provider';
+import { signOut } from '../../flows/sign-out';
 import { apiNotFound } from '../../http/error-handler';
 import { paths } from '../../protocol';
 
 /** The provider's endpoints (its default routes, with the features configured in domain/open-auth/provider). */
 const PROVIDER_PATHS =
-  /^\/(auth(\/[A-Za-z0-9_-]{1,64})?|token|token\/revocation|token\/introspection|me|reg|jwks|request|\.well-known\/openid-configuration)$/;
+  /^\/(auth(\/[A-Za-z0-9_-]{1,64})?|token|token\/revocation|token\/introspection|me|reg|jwks|request|session\/end(\/confirm|\/success)?|device(\/auth|\/[A-Za-z0-9_-]{1,64})?|\.well-known\/openid-configuration)$/;
 
 /** The provider's discovery document, and the places stock clients look for it. */
 const DISCOVERY = '/.well-known/openid-configuration';
+/**
+ * The issuer is PUBLIC_ORIGIN/oauth; its OpenID document is at the issuer + DISCOVERY. Beside it, only
+ * the locations derived from that issuer: RFC 8414 §3's (the well-known name inserted before the
+ * issuer's path) and the same insertion for the OpenID name, which MCP-style clients try. The
+ * origin-level documents (`/.well-known/openid-configuration` alone) are not served: they would name
+ * an issuer other than their own location, which a client rightly rejects.
+ */
 export const DISCOVERY_ALIASES = [
-  // RFC 8414 §3 for the issuer PUBLIC_ORIGIN/oauth, then the origin-level documents some tools read.
   `/.well-known/oauth-authorization-server${OPEN_AUTH_MOUNT}`,
-  '/.well-known/oauth-authorization-server',
-  DISCOVERY,
+  `${DISCOVERY}${OPEN_AUTH_MOUNT}`,
 ] as const;
 
 /**
@@ -46,6 +52,21 @@ const providerMount: FastifyPluginAsync = async (app) => {
     raw.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
     raw.headers['x-forwarded-for'] = request.ip;
     raw.porticoUserId = request.session?.userId ?? null;
+    // The end-session endpoint's confirmation ends the Portico session as well (domain/open-auth/provider);
+    // the reply is hijacked, so the cookie that clears it is handed back as Set-Cookie values.
+    raw.porticoSignOut = async () => {
+      const cleared: string[] = [];
+      const collector = Object.create(reply, {
+        clearCookie: {
+          value: (name: string, options: Record<string, unknown>) => {
+            cleared.push(app.serializeCookie(name, '', { ...options, expires: new Date(0), maxAge: 0 }));
+            return collector;
+          },
+        },
+      }) as FastifyReply;
+      await signOut(app, request, collector);
+      return cleared;
+    };
     // The headers the server's hooks set (security headers, CORS, the log id) go out with the answer.
     for (const [name, value] of Object.entries(reply.getHeaders()))
       if (value !== undefined) reply.raw.setHeader(name, value);

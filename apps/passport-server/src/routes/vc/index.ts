@@ -33,6 +33,7 @@ const vc: FastifyPluginAsyncTypebox = async (app) => {
       challenge_id,
       { x, y, trace, text, angle, pow, provider_token, remoteip: request.ip },
       app.challenge.bindingOf(request),
+      { ip: rateLimitKey(request.ip), device: deviceOf(request) },
     );
     return webSuccess({ challenge_id, ...result });
   });

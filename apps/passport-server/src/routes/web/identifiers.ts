@@ -1,5 +1,11 @@
 import { PassportError } from '../../errors';
-import { putIdentifier, setAccount, verifyByCode, verifyByPassword } from '../../flows/identifiers';
+import {
+  putIdentifier,
+  setAccount,
+  verifyByCode,
+  verifyByFactor,
+  verifyByPassword,
+} from '../../flows/identifiers';
 import { paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
@@ -75,7 +81,9 @@ export const authVerify = flowRoute({
   data: Verified,
   at: [['web', paths.web.authVerify]],
   run: async (app, request) => {
-    const { mobile, email, code, type, purpose } = request.body;
+    const { method, mobile, email, code, type, purpose } = request.body;
+    if (method !== undefined && method !== 'sms' && method !== 'email')
+      return verifyByFactor(app, request, { method, code, purpose });
     if (mobile !== undefined)
       return verifyByCode(app, request, { channel: 'mobile', to: mobile, code, type, purpose });
     if (email !== undefined)

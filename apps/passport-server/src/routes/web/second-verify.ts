@@ -18,7 +18,11 @@ export const smsLoginContinue = flowRoute({
   data: AccountInfo,
   at: [['web', paths.web.smsLoginContinue]],
   run: (app, request, reply) =>
-    continueSignIn(app, request, reply, { smsCodeKey: request.body.sms_code_key, code: request.body.code }),
+    continueSignIn(app, request, reply, {
+      smsCodeKey: request.body.sms_code_key,
+      code: request.body.code,
+      method: request.body.method,
+    }),
 });
 
 /** The account's remembered devices. */

@@ -149,62 +149,92 @@
     return json;
   }
 
-  // The proof of work (ALTCHA's scheme): find n <= maxnumber with SHA-256(salt + n) = challenge. It runs
-  // in a worker, so the page stays responsive; where a worker cannot start (a strict CSP), in slices on
-  // the page.
-  async function powSearch({ challenge, salt, maxnumber }, pause) {
-    const want = Uint8Array.from(challenge.match(/../g).map((b) => Number.parseInt(b, 16)));
-    const enc = new TextEncoder();
-    outer: for (let n = 0; n <= maxnumber; n++) {
-      if (pause && n % 2000 === 0) await pause();
-      const got = new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(salt + n)));
-      for (let i = 0; i < 32; i++) if (got[i] !== want[i]) continue outer;
-      return n;
+  // The proof of work (ALTCHA v2, PBKDF2/SHA-256): derive PBKDF2(nonce ‖ counter, salt, cost) for
+  // counters 0, 1, 2, … until the key starts with keyPrefix; the counter is below `limit`. WebCrypto's
+  // PBKDF2 is the browser's native code, so a phone pays per attempt what a script's CPU pays. Up to four
+  // workers take interleaved counters; where a worker cannot start (a strict CSP), it runs on the page in
+  // slices.
+  async function powSearch({ parameters, limit, start, step }, pause) {
+    const bytes = (hex) => Uint8Array.from((hex.match(/../g) || []).map((b) => Number.parseInt(b, 16)));
+    const nonce = bytes(parameters.nonce);
+    const salt = bytes(parameters.salt);
+    const prefix = bytes(parameters.keyPrefix);
+    const password = new Uint8Array(nonce.length + 4);
+    password.set(nonce);
+    const view = new DataView(password.buffer);
+    const bits = (parameters.keyLength || 32) * 8;
+    outer: for (let n = start; n < limit; n += step) {
+      if (pause && ((n - start) / step) % 25 === 0) await pause();
+      view.setUint32(nonce.length, n, false);
+      const key = await crypto.subtle.importKey('raw', password, 'PBKDF2', false, ['deriveBits']);
+      const derived = new Uint8Array(
+        await crypto.subtle.deriveBits(
+          { name: 'PBKDF2', salt, iterations: parameters.cost, hash: 'SHA-256' },
+          key,
+          bits,
+        ),
+      );
+      for (let i = 0; i < prefix.length; i++) if (derived[i] !== prefix[i]) continue outer;
+      return { counter: n, derivedKey: Array.from(derived, (b) => b.toString(16).padStart(2, '0')).join('') };
     }
-    return -1;
+    return null;
   }
 
-  function payloadOf(pow, number) {
-    if (number < 0) throw new Error('the proof of work has no solution');
-    const { algorithm, challenge, salt, signature } = pow;
-    return btoa(JSON.stringify({ algorithm, challenge, number, salt, signature }));
+  function payloadOf(pow, solution) {
+    if (!solution) throw new Error('the proof of work has no solution');
+    const { parameters, signature } = pow;
+    return btoa(JSON.stringify({ challenge: { parameters, signature }, solution }));
   }
 
   function solvePow(pow) {
     if (!pow) return Promise.resolve('');
+    const limit = Math.min(Number(pow.limit) || 0xffffffff, 0xffffffff);
+    const job = { parameters: pow.parameters, limit };
+    const onPage = () =>
+      powSearch({ ...job, start: 0, step: 1 }, () => new Promise((r) => setTimeout(r, 0))).then((solution) =>
+        payloadOf(pow, solution),
+      );
+    const count = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    const workers = [];
+    try {
+      const url = URL.createObjectURL(
+        new Blob([`${powSearch}\nonmessage = async (e) => postMessage(await powSearch(e.data));`], {
+          type: 'text/javascript',
+        }),
+      );
+      for (let i = 0; i < count; i++) workers.push(new Worker(url));
+      URL.revokeObjectURL(url);
+    } catch {
+      for (const worker of workers) worker.terminate();
+      return onPage();
+    }
     return new Promise((resolve, reject) => {
-      let worker = null;
-      const onPage = () =>
-        powSearch(pow, () => new Promise((r) => setTimeout(r, 0))).then(
-          (n) => resolve(payloadOf(pow, n)),
-          reject,
-        );
-      try {
-        const url = URL.createObjectURL(
-          new Blob([`${powSearch}\nonmessage = async (e) => postMessage(await powSearch(e.data));`], {
-            type: 'text/javascript',
-          }),
-        );
-        worker = new Worker(url);
-        URL.revokeObjectURL(url);
-      } catch {
-        onPage();
-        return;
-      }
-      worker.onmessage = (event) => {
-        worker.terminate();
-        try {
-          resolve(payloadOf(pow, event.data));
-        } catch (error) {
-          reject(error);
-        }
+      let done = false;
+      let finished = 0;
+      const stop = () => {
+        done = true;
+        for (const worker of workers) worker.terminate();
       };
-      worker.onerror = (event) => {
-        event.preventDefault();
-        worker.terminate();
-        onPage();
-      };
-      worker.postMessage({ challenge: pow.challenge, salt: pow.salt, maxnumber: pow.maxnumber });
+      workers.forEach((worker, i) => {
+        worker.onmessage = (event) => {
+          if (done) return;
+          finished++;
+          if (event.data) {
+            stop();
+            resolve(payloadOf(pow, event.data));
+          } else if (finished === workers.length) {
+            stop();
+            reject(new Error('the proof of work has no solution'));
+          }
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          if (done) return;
+          stop();
+          onPage().then(resolve, reject);
+        };
+        worker.postMessage({ ...job, start: i, step: workers.length });
+      });
     });
   }
 
@@ -630,6 +660,7 @@
         try {
           const result = await post(options, CONFIG.challengePath, {
             challenge_id: options.challengeId,
+            fp: options.fp,
             language: options.language,
             without_provider: withoutProvider ? '1' : undefined,
           });
@@ -656,7 +687,7 @@
         }
       }
 
-      /** The check without a picture: a harder proof of work and a wait, announced in the live region. */
+      /** The check without a picture: the same proof of work and a wait, announced in the live region. */
       async function accessible() {
         // A picture still on its way does not hold the person back (someone who cannot see it asks at
         // once): its answer is dropped when it comes. A try being checked does.
@@ -676,6 +707,7 @@
         try {
           const drawn = await post(options, CONFIG.challengePath, {
             challenge_id: options.challengeId,
+            fp: options.fp,
             language: options.language,
             mode: 'accessible',
           });

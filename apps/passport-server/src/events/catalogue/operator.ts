@@ -1,0 +1,47 @@
+import { Type } from 'typebox';
+import { defineEvent } from '../define';
+
+const Scopes = Type.Array(Type.String(), { description: 'the scopes the key holds' });
+
+/**
+ * What operators and the product's back end do through the management API: API keys, and accounts
+ * frozen, thawed or signed out everywhere. No event carries a key.
+ */
+export const operatorEvents = [
+  defineEvent({
+    type: 'operator.api_key_created',
+    version: 1,
+    summary: 'An operator created an API key (or a new key by rotating one).',
+    data: Type.Object({ name: Type.String(), prefix: Type.String(), scopes: Scopes }),
+  }),
+  defineEvent({
+    type: 'operator.api_key_revoked',
+    version: 1,
+    summary: 'An operator revoked an API key: it stops working at once.',
+    data: Type.Object({ prefix: Type.String() }),
+  }),
+  defineEvent({
+    type: 'operator.api_key_rotated',
+    version: 1,
+    summary: 'An operator rotated an API key: the old one works until the overlap ends.',
+    data: Type.Object({ prefix: Type.String(), replacedBy: Type.String(), expiresAt: Type.Number() }),
+  }),
+  defineEvent({
+    type: 'account.frozen',
+    version: 1,
+    summary: 'The account was frozen (banned) through the management API: it cannot sign in.',
+    data: Type.Object({}),
+  }),
+  defineEvent({
+    type: 'account.unfrozen',
+    version: 1,
+    summary: 'The account was thawed through the management API.',
+    data: Type.Object({}),
+  }),
+  defineEvent({
+    type: 'account.sessions_revoked',
+    version: 1,
+    summary: 'Every session of the account was ended through the management API.',
+    data: Type.Object({ count: Type.Integer() }),
+  }),
+] as const;

@@ -1,0 +1,186 @@
+import type { AddressInfo } from 'node:net';
+import { createManagementClient, ManagementError } from '@portico/management';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUserRow } from '../src/domain/accounts/accounts';
+import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
+import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
+
+/**
+ * The management API through the published client, against the real server on loopback: an operator
+ * makes keys in the web session, a product's back end uses them (docs/management-api.md).
+ */
+let server: TestServer;
+let baseUrl: string;
+let operator: Browser;
+
+beforeAll(async () => {
+  // Send cooldowns of a few milliseconds: a test signs the same number in again (passCooldown).
+  server = await startServer({}, { limits: { sendCooldownMs: 10 } });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  operator = server.browser();
+  server.app.config.operators.push((await signInBySms(server, operator)).userId);
+});
+afterAll(() => server?.close());
+
+async function createKey(scopes: string[], browser = operator) {
+  const answer = await browser.post(paths.web.operatorApiKeysCreate, {
+    name: `key ${scopes.join(' ')}`,
+    scopes: scopes.join(' '),
+  });
+  return answer.body;
+}
+
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ManagementError);
+  return error as ManagementError;
+};
+
+describe('API keys, made by an operator', () => {
+  it('are shown once with their prefix, listed without the key, and only operators make them', async () => {
+    const created = await createKey(['users:read']);
+    expect(created.message).toBe('success');
+    expect(created.data.key).toMatch(/^portico_sk_[A-Za-z0-9_-]{43}$/);
+    expect(created.data.key.startsWith(created.data.prefix)).toBe(true);
+
+    const listed = await operator.get(paths.web.operatorApiKeysList);
+    const row = listed.body.data.keys.find((k: { id: string }) => k.id === created.data.id);
+    expect(row).toMatchObject({ prefix: created.data.prefix, scopes: ['users:read'], revoked_at: null });
+    expect(JSON.stringify(listed.body)).not.toContain(created.data.key);
+    const stored = await server.app.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', created.data.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(created.data.key);
+
+    const person = server.browser();
+    await signInBySms(server, person);
+    expect((await createKey(['users:read'], person)).data.error_code).toBe(ErrorCode.notAnOperator);
+    const unknownScope = await operator.post(paths.web.operatorApiKeysCreate, {
+      name: 'x',
+      scopes: 'users:read users:everything',
+    });
+    expect(unknownScope.status).toBe(400);
+  });
+
+  it('refuse a call without a key, with an unknown one, or past the scope the key holds', async () => {
+    const { mobile, userId } = await signInBySms(server, server.browser());
+    const reader = createManagementClient({ baseUrl, apiKey: (await createKey(['users:read'])).data.key });
+
+    const nobody = createManagementClient({ baseUrl, apiKey: 'portico_sk_not-a-key' });
+    const unknown = await refusal(nobody.users.get(userId));
+    expect([unknown.status, unknown.errorName, unknown.code]).toEqual([
+      401,
+      'API_KEY_INVALID',
+      ErrorCode.apiKeyInvalid,
+    ]);
+    const raw = await fetch(`${baseUrl}/api/v1/users/${userId}`);
+    expect(raw.status).toBe(401);
+    expect(raw.headers.get('content-type')).toContain('application/problem+json');
+
+    expect(await reader.users.get(userId)).toMatchObject({ id: userId, mobile, frozen: false });
+    const found = await reader.users.list({ query: mobile });
+    expect(found.users.map((u) => u.id)).toEqual([userId]);
+    const scope = await refusal(reader.users.freeze(userId));
+    expect([scope.status, scope.errorName]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    const missing = await refusal(reader.users.get('no-such-user'));
+    expect([missing.status, missing.errorName]).toEqual([404, 'ACCOUNT_NOT_FOUND']);
+  });
+});
+
+describe('users, from a back end with users:write', () => {
+  it('freezes an account (its sessions end, it cannot sign in), thaws it, and signs it out everywhere', async () => {
+    const person = server.browser();
+    const { mobile, userId } = await signInBySms(server, person);
+    const admin = createManagementClient({
+      baseUrl,
+      apiKey: (await createKey(['users:read', 'users:write'])).data.key,
+    });
+
+    expect(await admin.users.freeze(userId)).toMatchObject({ id: userId, frozen: true });
+    expect(await isSignedIn(person)).toBe(false);
+    await passCooldown();
+    const again = server.browser();
+    const code = await mobileCode(server, again, mobile, CodeType.mobileLogin);
+    const refused = await again.post(paths.web.smsLogin, { mobile, code });
+    expect(refused.body.data.error_code).toBe(ErrorCode.accountFrozen);
+
+    expect(await admin.users.unfreeze(userId)).toMatchObject({ frozen: false });
+    await passCooldown();
+    await signInBySms(server, again, mobile);
+    expect(await admin.users.revokeSessions(userId)).toEqual({ revoked: 1 });
+    expect(await isSignedIn(again)).toBe(false);
+
+    const events = await server.app.db
+      .selectFrom('events')
+      .select(['type', 'actor'])
+      .where('stream', '=', `user:${userId}`)
+      .where('type', 'in', ['account.frozen', 'account.unfrozen', 'account.sessions_revoked'])
+      .orderBy('position')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual([
+      'account.frozen',
+      'account.sessions_revoked',
+      'account.unfrozen',
+      'account.sessions_revoked',
+    ]);
+    expect(JSON.parse(events[0]?.actor ?? '{}')).toMatchObject({ kind: 'apiKey' });
+  });
+
+  it('pages through 10,000 accounts by cursor, each once', async () => {
+    const now = Date.now();
+    const seeded = Array.from({ length: 10_000 }, (_, i) => newUserRow(now - i, { mobile: freshMobile() }));
+    for (let i = 0; i < seeded.length; i += 500)
+      await server.app.db
+        .insertInto('users')
+        .values(seeded.slice(i, i + 500))
+        .execute();
+    const reader = createManagementClient({ baseUrl, apiKey: (await createKey(['users:read'])).data.key });
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await reader.users.list({ limit: 100, ...(cursor ? { cursor } : {}) });
+      for (const user of page.users) {
+        expect(seen.has(user.id)).toBe(false);
+        seen.add(user.id);
+      }
+      cursor = page.next_cursor ?? undefined;
+      pages += 1;
+    } while (cursor);
+    for (const row of seeded) expect(seen.has(row.id)).toBe(true);
+    expect(pages).toBeGreaterThanOrEqual(100);
+    const bad = await refusal(reader.users.list({ cursor: 'not-a-cursor' }));
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('rotation and revocation', () => {
+  it('a rotated key works through its overlap beside the new one; a revoked key stops at once', async () => {
+    const { userId } = await signInBySms(server, server.browser());
+    const first = (await createKey(['users:read'])).data;
+    const rotated = await operator.post(paths.web.operatorApiKeysRotate, { id: first.id, overlap_hours: 1 });
+    expect(rotated.body.message).toBe('success');
+    const old = createManagementClient({ baseUrl, apiKey: first.key });
+    const fresh = createManagementClient({ baseUrl, apiKey: rotated.body.data.key });
+    expect((await old.users.get(userId)).id).toBe(userId);
+    expect((await fresh.users.get(userId)).id).toBe(userId);
+
+    const ended = await operator.post(paths.web.operatorApiKeysRotate, {
+      id: rotated.body.data.id,
+      overlap_hours: 0,
+    });
+    expect((await refusal(fresh.users.get(userId))).status).toBe(401);
+    const newest = createManagementClient({ baseUrl, apiKey: ended.body.data.key });
+    expect((await newest.users.get(userId)).id).toBe(userId);
+
+    await operator.post(paths.web.operatorApiKeysRevoke, { id: ended.body.data.id });
+    expect((await refusal(newest.users.get(userId))).errorName).toBe('API_KEY_INVALID');
+  });
+});

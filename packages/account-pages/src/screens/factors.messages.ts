@@ -1,0 +1,76 @@
+import { defineMessages } from '../i18n/define';
+
+/** The authenticator app and recovery code sections of the account security page. */
+export const { useTranslate: useFactorsT } = defineMessages(
+  {
+    'totp.title': '身份验证器应用',
+    'totp.intro':
+      '在新设备上登录或更改登录方式时，可以用身份验证器应用（如 Google Authenticator、Microsoft Authenticator、1Password）中的 6 位验证码确认是你本人。',
+    'totp.on': '已开启，设置于 {date}。',
+    'totp.off': '未设置。',
+    'totp.start': '设置身份验证器',
+    'totp.scan': '用身份验证器应用扫描二维码，或手动输入下面的密钥。密钥只显示这一次。',
+    'totp.qr': '身份验证器设置二维码',
+    'totp.secret': '密钥',
+    'totp.code': '应用中显示的 6 位验证码',
+    'totp.confirm': '确认并开启',
+    'totp.cancel': '取消',
+    'totp.needCode': '请输入 6 位验证码',
+    'totp.enabled': '身份验证器已开启。',
+    'totp.remove': '移除身份验证器',
+    'totp.removeTitle': '移除身份验证器？',
+    'totp.removeDescription': '移除后，这个应用中的验证码将不能再用于验证身份。之后可以重新设置。',
+    'totp.removed': '身份验证器已移除。',
+    'recovery.title': '恢复码',
+    'recovery.intro': '手机丢失或身份验证器不可用时，可以用恢复码完成验证。每个恢复码只能使用一次。',
+    'recovery.status': '共 {total} 个，还剩 {remaining} 个可用。',
+    'recovery.none': '还没有生成恢复码。',
+    'recovery.generate': '生成恢复码',
+    'recovery.regenerate': '重新生成恢复码',
+    'recovery.regenerateTitle': '重新生成恢复码？',
+    'recovery.regenerateDescription': '旧的恢复码将全部失效，只能使用新生成的恢复码。',
+    'recovery.shown': '请立即保存这些恢复码：它们只显示这一次。',
+    'recovery.list': '新的恢复码',
+    'recovery.download': '下载为文本文件',
+    'recovery.fileHeader': 'Portico 恢复码（每个只能使用一次）',
+    'recovery.done': '我已保存',
+  },
+  {
+    'totp.title': 'Authenticator app',
+    'totp.intro':
+      'When you sign in on a new device or change how you sign in, prove it’s you with the 6-digit code of an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).',
+    'totp.on': 'On, set up on {date}.',
+    'totp.off': 'Not set up.',
+    'totp.start': 'Set up an authenticator app',
+    'totp.scan':
+      'Scan the QR code with your authenticator app, or type in the key below. The key is shown only this once.',
+    'totp.qr': 'QR code to set up the authenticator app',
+    'totp.secret': 'Key',
+    'totp.code': '6-digit code shown in the app',
+    'totp.confirm': 'Confirm and turn on',
+    'totp.cancel': 'Cancel',
+    'totp.needCode': 'Enter the 6-digit code',
+    'totp.enabled': 'The authenticator app is on.',
+    'totp.remove': 'Remove the authenticator app',
+    'totp.removeTitle': 'Remove the authenticator app?',
+    'totp.removeDescription':
+      'Its codes will no longer prove it’s you. You can set up an authenticator app again later.',
+    'totp.removed': 'The authenticator app was removed.',
+    'recovery.title': 'Recovery codes',
+    'recovery.intro':
+      'If you lose your phone or your authenticator app, a recovery code proves it’s you. Each code works once.',
+    'recovery.status': '{remaining} of {total} codes unused.',
+    'recovery.none': 'No recovery codes yet.',
+    'recovery.generate': 'Generate recovery codes',
+    'recovery.regenerate': 'Generate new recovery codes',
+    'recovery.regenerateTitle': 'Generate new recovery codes?',
+    'recovery.regenerateDescription': 'Every old recovery code stops working; only the new ones will.',
+    'recovery.shown': 'Save these codes now: they are shown only this once.',
+    'recovery.list': 'Your new recovery codes',
+    'recovery.download': 'Download as a text file',
+    'recovery.fileHeader': 'Portico recovery codes (each works once)',
+    'recovery.done': 'I have saved them',
+  },
+);
+
+export type FactorsT = ReturnType<typeof useFactorsT>;

@@ -1,0 +1,124 @@
+import {
+  type AccountClient,
+  type AccountError,
+  listPasskeys,
+  type PasskeyData,
+  type PasskeyRemovedData,
+  type PasskeyRemovePayload,
+  type PasskeyRenamePayload,
+  removePasskey,
+  renamePasskey,
+} from '@portico/account-sdk';
+import { passkeyAutofillSupported, registerPasskey, signInWithPasskey } from '@portico/account-sdk/passkeys';
+import {
+  queryOptions,
+  type UseMutationResult,
+  type UseQueryResult,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { AccountInfo } from '../account-info';
+import { useAccountMutation } from '../account-mutation';
+import { useAccountClient } from '../context';
+import { accountQueryKeys } from '../query-keys';
+import { signedIn } from '../session/session-cache';
+import { useSession } from '../session/session-query';
+import { useTouchingMutation } from '../touching-mutation';
+
+/** The query key of the account's passkeys. */
+export const passkeysQueryKey = [...accountQueryKeys.all, 'passkeys'] as const;
+
+/** The signed-in account's passkeys (`listPasskeys`), for hooks and loaders. */
+export function passkeysQueryOptions(client: AccountClient) {
+  return queryOptions({
+    queryKey: passkeysQueryKey,
+    queryFn: async ({ signal }): Promise<PasskeyData[]> =>
+      (await listPasskeys(client, {}, { signal })).passkeys,
+  });
+}
+
+/** The signed-in account's passkeys, oldest first; runs only while signed in. */
+export function usePasskeys(): UseQueryResult<PasskeyData[]> {
+  const client = useAccountClient();
+  const signedInNow = Boolean(useSession().data);
+  return useQuery({ ...passkeysQueryOptions(client), enabled: signedInNow });
+}
+
+/** What a change to the passkeys touches: the list and the person's activity. */
+const touched = () => [passkeysQueryKey, accountQueryKeys.activity];
+
+/**
+ * Creates a passkey in this browser and registers it (`registerPasskey`): needs a recent verification
+ * (STEP_UP_REQUIRED otherwise). The browser's own refusal (the person cancelled) rejects with its
+ * `WebAuthnError`, not an `AccountError`.
+ */
+export function useRegisterPasskey(): UseMutationResult<PasskeyData, AccountError, { name?: string }> {
+  return useTouchingMutation(
+    (client, variables: { name?: string }) => registerPasskey(client, variables),
+    touched,
+  );
+}
+
+/** Renames one of the account's passkeys. */
+export function useRenamePasskey(): UseMutationResult<PasskeyData, AccountError, PasskeyRenamePayload> {
+  return useTouchingMutation(renamePasskey<PasskeyData>, touched);
+}
+
+/** Removes one of the account's passkeys: needs a recent verification, never the last way in. */
+export function useRemovePasskey(): UseMutationResult<
+  PasskeyRemovedData,
+  AccountError,
+  PasskeyRemovePayload
+> {
+  return useTouchingMutation(removePasskey<PasskeyRemovedData>, touched);
+}
+
+/** Signs in with a passkey the browser offers (the "Sign in with a passkey" button); the answer becomes the session. */
+export function usePasskeySignIn(): UseMutationResult<AccountInfo, AccountError, void> {
+  return useAccountMutation((client) => signInWithPasskey<AccountInfo>(client), signedIn);
+}
+
+/** A refusal the person caused or a newer ceremony replaced: nothing to show. */
+const isQuiet = (error: unknown) => {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'AbortError' || name === 'NotAllowedError';
+};
+
+/**
+ * Offers the browser's passkeys in the autofill of the page's input with
+ * `autocomplete="username webauthn"` (conditional mediation), while `enabled` and the browser supports
+ * it; a pick signs in and becomes the session, then `onSignedIn` runs. Starting the button's ceremony
+ * ends the wait. Answers the server's refusal of a picked passkey, if any.
+ */
+export function usePasskeyAutofill({
+  enabled = true,
+  onSignedIn,
+}: {
+  enabled?: boolean;
+  onSignedIn?: (account: AccountInfo) => void;
+} = {}): { error: unknown } {
+  const client = useAccountClient();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const done = useRef(onSignedIn);
+  done.current = onSignedIn;
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    (async () => {
+      if (!(await passkeyAutofillSupported()) || !live) return;
+      try {
+        const account = await signInWithPasskey<AccountInfo>(client, { autofill: true });
+        await signedIn(queryClient, account);
+        if (live) done.current?.(account);
+      } catch (caught) {
+        if (live && !isQuiet(caught)) setError(caught);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [client, queryClient, enabled]);
+  return { error };
+}

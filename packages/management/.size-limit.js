@@ -1,0 +1,9 @@
+// Budget, brotli, at the measured figure (any growth fails CI): the client ships none of the schemas.
+export default [
+  {
+    name: 'createManagementClient',
+    path: 'dist/index.js',
+    import: '{ createManagementClient, ManagementError }',
+    limit: '533 B',
+  },
+];

@@ -1,0 +1,90 @@
+/**
+ * `@portico/management`: a typed client for the passport's management API, for a product's back end.
+ * Authenticated by an API key (created by an operator, shown once); every call answers the schema of
+ * `@portico/management/protocol` or rejects with a ManagementError carrying the problem details.
+ */
+import type { ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage } from './protocol';
+
+export type { ApiScope, ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage } from './protocol';
+
+export interface ManagementClientOptions {
+  /** The passport server's origin, `https://passport.example.com`. */
+  baseUrl: string;
+  /** An API key (`portico_sk_…`). Keep it on the server: it acts without a person. */
+  apiKey: string;
+  /** Default: the global fetch (Node 18+). */
+  fetch?: typeof fetch;
+}
+
+/** A refused or failed call: the problem details the server answered (RFC 9457). */
+export class ManagementError extends Error {
+  readonly status: number;
+  readonly code: number;
+  /** The passport's error name (`INSUFFICIENT_SCOPE`, `ACCOUNT_NOT_FOUND`, …). */
+  readonly errorName: string;
+  readonly problem: Problem;
+  constructor(problem: Problem) {
+    super(`${problem.title}: ${problem.detail}`);
+    this.name = 'ManagementError';
+    this.status = problem.status;
+    this.code = problem.code;
+    this.errorName = problem.name;
+    this.problem = problem;
+  }
+}
+
+export interface ManagementClient {
+  users: {
+    /** One page of accounts, newest first; pass `next_cursor` back as `cursor` for the next. */
+    list(query?: ListUsersQuery): Promise<UserPage>;
+    get(id: string): Promise<ManagedUser>;
+    /** Freezes (bans) the account: it cannot sign in, and its sessions end. */
+    freeze(id: string): Promise<ManagedUser>;
+    unfreeze(id: string): Promise<ManagedUser>;
+    /** Ends every session of the account (sign out everywhere). */
+    revokeSessions(id: string): Promise<SessionsRevoked>;
+  };
+}
+
+const BASE = '/api/v1';
+
+export function createManagementClient(options: ManagementClientOptions): ManagementClient {
+  const send = options.fetch ?? fetch;
+  const origin = options.baseUrl.replace(/\/+$/, '');
+
+  async function call<T>(method: 'GET' | 'POST', path: string, query?: Record<string, unknown>): Promise<T> {
+    const url = new URL(`${origin}${BASE}${path}`);
+    for (const [key, value] of Object.entries(query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: 'application/json',
+    };
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    const response = await send(url, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
+    const body = (await response.json().catch(() => null)) as unknown;
+    if (!response.ok) {
+      const problem = body as Partial<Problem> | null;
+      throw new ManagementError({
+        type: problem?.type ?? 'about:blank',
+        title: problem?.title ?? response.statusText,
+        status: response.status,
+        detail: problem?.detail ?? '',
+        code: problem?.code ?? -1,
+        name: problem?.name ?? 'UNKNOWN',
+      });
+    }
+    return body as T;
+  }
+
+  const user = (id: string) => `/users/${encodeURIComponent(id)}`;
+  return {
+    users: {
+      list: (query = {}) => call<UserPage>('GET', '/users', query),
+      get: (id) => call<ManagedUser>('GET', user(id)),
+      freeze: (id) => call<ManagedUser>('POST', `${user(id)}/freeze`),
+      unfreeze: (id) => call<ManagedUser>('POST', `${user(id)}/unfreeze`),
+      revokeSessions: (id) => call<SessionsRevoked>('POST', `${user(id)}/sessions/revoke`),
+    },
+  };
+}
