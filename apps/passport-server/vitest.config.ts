@@ -8,6 +8,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 // test/support/server.ts reads PORTICO_TEST_BACKEND.
 const CONTRACTS = 'test/contracts/**/*.test.ts';
 const SMOKE = 'test/smoke/**/*.test.ts';
+// Limits that strangers must not be able to fill for the owner (queues, lockouts, send budgets): their
+// counters live in the store, so they run on every backend.
+const FAIRNESS = 'test/fairness/**/*.test.ts';
 
 const project = (
   name: string,
@@ -26,6 +29,7 @@ if (process.env.DATABASE_URL)
   projects.push(
     project('postgres', [
       CONTRACTS,
+      FAIRNESS,
       'test/faults/postgres.test.ts',
       'test/enumeration.test.ts',
       // The provider's records and claims queries on PostgreSQL, driven by a stock client.
@@ -33,7 +37,8 @@ if (process.env.DATABASE_URL)
       'test/passkeys.test.ts',
     ]),
   );
-if (process.env.REDIS_URL) projects.push(project('redis', [CONTRACTS, 'test/faults/redis.test.ts']));
+if (process.env.REDIS_URL)
+  projects.push(project('redis', [CONTRACTS, FAIRNESS, 'test/faults/redis.test.ts']));
 // PostgreSQL and Redis together, as a scaled-out deployment runs (either alone when only one is set).
 if (process.env.DATABASE_URL || process.env.REDIS_URL) projects.push(project('services', [SMOKE]));
 

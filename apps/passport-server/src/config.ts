@@ -14,7 +14,11 @@ import { INVITE_TTL_DEFAULT_SECONDS } from './protocol';
 export interface Config {
   /** PORT, default 3000. */
   port: number;
-  /** HOST, default 127.0.0.1 (set 0.0.0.0 in a container). */
+  /**
+   * HOST, default 127.0.0.1 (set 0.0.0.0 in a container). A non-loopback address with a loopback
+   * origin exposes development to the network: DEV_OUTBOX must then be set (on or off), and TEST_CLOCK
+   * and RISK_THRESHOLDS=relaxed need DEV_NETWORK=on.
+   */
   host: string;
   /** DATA_DIR, default ./data: the SQLite file and the generated server secret live here. */
   dataDir: string;
@@ -355,6 +359,9 @@ export const EnvSchema = Type.Object({
   RISK_THRESHOLDS: Type.Optional(
     Type.Union([Type.Literal('default'), Type.Literal('relaxed')], { description: 'default or relaxed' }),
   ),
+  DEV_NETWORK: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
   POW_DIFFICULTY: Type.Optional(
     Type.Union([Type.Literal('default'), Type.Literal('test')], { description: 'default or test' }),
   ),
@@ -434,6 +441,36 @@ function passkeyConfig(
 /** The shortest idle timeout honoured: five times the interval at which a session's last use is written. */
 export const MIN_IDLE_SECONDS = 300;
 
+/**
+ * Whether a listen address (HOST) takes connections from this machine only: 127.0.0.0/8, ::1,
+ * localhost. 0.0.0.0, :: and any interface's address take them from the networks the machine is on.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const value = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return (
+    value === 'localhost' ||
+    value === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(value) ||
+    /^::ffff:127(\.\d{1,3}){3}$/.test(value)
+  );
+}
+
+/**
+ * Who can reach the development switches (the dev outbox, the test clock, relaxed thresholds): 'this
+ * machine' when both the users (a loopback PUBLIC_ORIGIN) and the listen address (HOST) are loopback,
+ * 'network' when the origin is loopback but the server listens on a network (HOST=0.0.0.0 in a
+ * container), 'public' when the origin is not loopback.
+ */
+export function exposureOf(
+  config: Pick<Config, 'publicOrigin' | 'host'>,
+): 'this machine' | 'network' | 'public' {
+  if (!isLoopbackOrigin(config.publicOrigin)) return 'public';
+  return isLoopbackHost(config.host) ? 'this machine' : 'network';
+}
+
 /** Whether an origin is this machine only (localhost, 127.0.0.0/8, [::1]): nobody else can reach it. */
 export function isLoopbackOrigin(value: string): boolean {
   const host = new URL(value).hostname;
@@ -507,6 +544,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'set the delivery providers, or DEV_OUTBOX=on to publish codes on purpose (a demo), or DEV_OUTBOX=off',
     );
   }
+  // The same on a loopback origin served on a network (HOST=0.0.0.0): the origin says who the users
+  // are, the listen address who can reach the server; the outbox must be asked for by name there too.
+  const host = e.HOST ?? '127.0.0.1';
+  const onNetwork = isLoopbackOrigin(publicOrigin) && !isLoopbackHost(host);
+  if (onNetwork && e.DEV_OUTBOX === undefined && !e.SMTP_URL && !e.SMS_WEBHOOK_URL) {
+    throw new ConfigError(
+      'DEV_OUTBOX',
+      `HOST=${host} listens beyond this machine, so every code would be readable by anyone who can reach ${host}:${port}/dev/outbox; ` +
+        'set DEV_OUTBOX=on to publish codes on purpose, DEV_OUTBOX=off, or HOST=127.0.0.1',
+    );
+  }
+  const devNetwork = e.DEV_NETWORK === 'on';
   // A loopback public origin (the development default) is one origin under all its spellings.
   const apps = clientApps(e.CLIENT_APPS);
   const allowedOrigins = [
@@ -530,7 +579,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     port,
-    host: e.HOST ?? '127.0.0.1',
+    host,
     dataDir: resolve(e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
@@ -584,8 +633,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inviteTtlSeconds: Number(e.INVITE_TTL_SECONDS ?? INVITE_TTL_DEFAULT_SECONDS),
     chatWebhookUrl: e.CHAT_WEBHOOK_URL,
     chatWebhookToken: e.CHAT_WEBHOOK_TOKEN,
-    testClock: testClock(e.TEST_CLOCK, publicOrigin),
-    riskThresholds: riskThresholds(e.RISK_THRESHOLDS, publicOrigin),
+    testClock: testClock(e.TEST_CLOCK, publicOrigin, onNetwork && !devNetwork ? host : null),
+    riskThresholds: riskThresholds(e.RISK_THRESHOLDS, publicOrigin, onNetwork && !devNetwork ? host : null),
     powDifficulty: powDifficulty(e.POW_DIFFICULTY, publicOrigin, e.HOST ?? '127.0.0.1'),
     fictionalNumbers: isLoopbackOrigin(publicOrigin),
     oauth: oauthConfig(e),
@@ -764,23 +813,44 @@ function oauthConfig(e: Env): OAuthConfig {
   };
 }
 
-/** The test clock only on a loopback origin: it moves time for everybody using the server. */
-function testClock(value: string | undefined, publicOrigin: string): boolean {
+/** What to add when a development switch is refused on a network listen address (`exposedOn`). */
+const onNetworkAdvice = (host: string) =>
+  `HOST=${host} listens beyond this machine; set DEV_NETWORK=on to expose it to that network on purpose, or HOST=127.0.0.1`;
+
+/**
+ * The test clock only on a loopback origin: it moves time for everybody using the server. `exposedOn`:
+ * the listen address when it is not loopback and DEV_NETWORK=on does not say so.
+ */
+function testClock(value: string | undefined, publicOrigin: string, exposedOn: string | null): boolean {
   if (value !== 'on') return false;
   if (!isLoopbackOrigin(publicOrigin))
     throw new ConfigError(
       'TEST_CLOCK',
       `the test clock moves time for every user; ${publicOrigin} is not a loopback origin`,
     );
+  if (exposedOn !== null)
+    throw new ConfigError(
+      'TEST_CLOCK',
+      `the test clock moves time for every user; ${onNetworkAdvice(exposedOn)}`,
+    );
   return true;
 }
 
-function riskThresholds(value: string | undefined, publicOrigin: string): 'default' | 'relaxed' {
+function riskThresholds(
+  value: string | undefined,
+  publicOrigin: string,
+  exposedOn: string | null,
+): 'default' | 'relaxed' {
   if (value !== 'relaxed') return 'default';
   if (!isLoopbackOrigin(publicOrigin))
     throw new ConfigError(
       'RISK_THRESHOLDS',
       `relaxed thresholds let anyone send codes and guess without a captcha; ${publicOrigin} is not a loopback origin (development only)`,
+    );
+  if (exposedOn !== null)
+    throw new ConfigError(
+      'RISK_THRESHOLDS',
+      `relaxed thresholds let anyone send codes and guess without a captcha; ${onNetworkAdvice(exposedOn)}`,
     );
   return 'relaxed';
 }

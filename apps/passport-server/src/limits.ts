@@ -74,6 +74,17 @@ export interface Limits {
   qrTtlMs: number;
   /** QR codes one client address (IPv6 by /64) may ask for per hour. */
   qrCodesPerIpPerHour: number;
+  /**
+   * QR polls (check_qrconnect) one client address (IPv6 by /64) may make per minute, made-up tokens
+   * included: a browser showing a code polls every second or two; past it RATE_LIMITED.
+   */
+  qrPollsPerIpPerMinute: number;
+  /**
+   * SSO service tickets (/sso/login, signed in) one session, and one client address (IPv6 by /64), may
+   * have minted per minute: each is a store write; past either RATE_LIMITED.
+   */
+  ssoTicketsPerSessionPerMinute: number;
+  ssoTicketsPerIpPerMinute: number;
   /** Monitoring batches one client address (IPv6 by /64) may post per minute before 429. */
   monitorBatchesPerIpPerMinute: number;
   /**
@@ -125,6 +136,9 @@ export const defaultLimits: Limits = {
   checkRegisteredPerDevicePerHour: 10,
   qrTtlMs: 120_000,
   qrCodesPerIpPerHour: 600,
+  qrPollsPerIpPerMinute: 600,
+  ssoTicketsPerSessionPerMinute: 30,
+  ssoTicketsPerIpPerMinute: 300,
   monitorBatchesPerIpPerMinute: 120,
   monitorWriteDelayMs: 250,
   webIdsPerIpPerHour: 120,
@@ -140,3 +154,4 @@ export const defaultLimits: Limits = {
 };
 
 export const HOUR = 3_600_000;
+export const MINUTE = 60_000;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startBanner } from '../src/banner';
 import { ConfigError, loadConfig } from '../src/config';
 import { normaliseMobile } from '../src/lib/identifiers';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
@@ -118,6 +119,70 @@ describe('RISK_THRESHOLDS', () => {
   });
 });
 
+/**
+ * Development switches only on loopback: a loopback PUBLIC_ORIGIN says who the users are, the listen
+ * address says who can reach the server. With HOST=0.0.0.0 (a container, a LAN) the default origin is
+ * still localhost, and every development switch was on for the network, while the banner said "readable
+ * by this machine".
+ */
+describe('a non-loopback listen address', () => {
+  it('refuses to start with the dev outbox on by default: DEV_OUTBOX must be set, on or off', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.20']) {
+      expect(() => loadConfig({ HOST })).toThrow(ConfigError);
+      expect(() => loadConfig({ HOST })).toThrow(/DEV_OUTBOX.*0\.0\.0\.0|DEV_OUTBOX/);
+      expect(loadConfig({ HOST, DEV_OUTBOX: 'on' }).devOutbox).toBe('on');
+      expect(loadConfig({ HOST, DEV_OUTBOX: 'off' }).devOutbox).toBe('off');
+    }
+    // Loopback listen addresses are development as before.
+    for (const HOST of ['127.0.0.1', '::1', 'localhost', '127.0.0.2'])
+      expect(loadConfig({ HOST }).devOutbox).toBe('auto');
+  });
+
+  it('refuses TEST_CLOCK=on and RISK_THRESHOLDS=relaxed unless DEV_NETWORK=on says so', () => {
+    const base = { HOST: '0.0.0.0', DEV_OUTBOX: 'off' };
+    expect(() => loadConfig({ ...base, TEST_CLOCK: 'on' })).toThrow(/TEST_CLOCK/);
+    expect(() => loadConfig({ ...base, RISK_THRESHOLDS: 'relaxed' })).toThrow(/RISK_THRESHOLDS/);
+    const asked = loadConfig({ ...base, TEST_CLOCK: 'on', RISK_THRESHOLDS: 'relaxed', DEV_NETWORK: 'on' });
+    expect(asked.testClock).toBe(true);
+    expect(asked.riskThresholds).toBe('relaxed');
+    // On loopback nothing needs saying; on a public origin DEV_NETWORK changes nothing.
+    expect(loadConfig({ TEST_CLOCK: 'on' }).testClock).toBe(true);
+    expect(() =>
+      loadConfig({
+        PUBLIC_ORIGIN: 'https://id.example.com',
+        DEV_OUTBOX: 'off',
+        TEST_CLOCK: 'on',
+        DEV_NETWORK: 'on',
+      }),
+    ).toThrow(/TEST_CLOCK/);
+  });
+
+  it('the banner says what is exposed to whom', async () => {
+    const bannerOf = async (overrides: Parameters<typeof startServer>[0]) => {
+      const server = await startServer(overrides);
+      try {
+        return startBanner(server.config, server.app);
+      } finally {
+        await server.close();
+      }
+    };
+    const network = await bannerOf({
+      host: '0.0.0.0',
+      devOutbox: 'on',
+      testClock: true,
+      riskThresholds: 'relaxed',
+    });
+    expect(network).not.toContain('readable by this machine');
+    expect(network).toMatch(/dev outbox .*readable by anyone who can reach 0\.0\.0\.0:\d+/);
+    expect(network).toMatch(/test clock .*anyone who can reach 0\.0\.0\.0:\d+/);
+    expect(network).toMatch(/relaxed risk thresholds .*anyone who can reach 0\.0\.0\.0:\d+/);
+    const local = await bannerOf({ testClock: true, riskThresholds: 'relaxed' });
+    expect(local).toMatch(/dev outbox .*readable by this machine/);
+    expect(local).toMatch(/test clock .*this machine/);
+    expect(local).toMatch(/relaxed risk thresholds .*this machine/);
+  });
+});
+
 describe('POW_DIFFICULTY', () => {
   it('is default unless set, test on a loopback origin and address, refused anywhere else', () => {
     expect(loadConfig({}).powDifficulty).toBe('default');
@@ -127,7 +192,9 @@ describe('POW_DIFFICULTY', () => {
     expect(publicStart).toThrow(ConfigError);
     expect(publicStart).toThrow(/POW_DIFFICULTY.*not loopback/);
     // A loopback origin served to the network (HOST=0.0.0.0) prices the challenge for everyone on it.
-    expect(() => loadConfig({ POW_DIFFICULTY: 'test', HOST: '0.0.0.0' })).toThrow(/POW_DIFFICULTY/);
+    expect(() => loadConfig({ POW_DIFFICULTY: 'test', HOST: '0.0.0.0', DEV_OUTBOX: 'off' })).toThrow(
+      /POW_DIFFICULTY/,
+    );
     expect(() => loadConfig({ POW_DIFFICULTY: 'cheap' })).toThrow(/POW_DIFFICULTY/);
   });
 

@@ -56,6 +56,13 @@ export interface CodeAdmission {
   stranger: boolean;
   /** The client address. */
   ip: string;
+  /**
+   * The sender proved more than the number: a device or a session of the account (the owner's lane),
+   * or the account's password (a second verification). Such sends are bounded by their own lane's
+   * counts, not the client address's: strangers behind the same address (an office, a carrier NAT) who
+   * spend its sends never hold the owner back there.
+   */
+  proven?: boolean;
 }
 
 export interface InvitationAdmission {
@@ -133,9 +140,9 @@ export function createGate(app: FastifyInstance): DeliveryGate {
   }
 
   return {
-    async admitCode({ channel, key, stranger, ip }) {
+    async admitCode({ channel, key, stranger, ip, proven = false }) {
       const ipKey = rateLimitKey(ip);
-      if ((await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
+      if (!proven && (await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
         throw new PassportError('rateLimited');
       }
       const cooldownKey = `send:cooldown:${channel}:${key}`;

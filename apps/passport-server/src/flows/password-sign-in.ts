@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../adapters/invoke';
 import type { Identifier } from '../domain/accounts/accounts';
-import { chargePasswordGuess, passwordFailureKey } from '../domain/passwords/failures';
+import { chargePasswordGuess, signInGuessCounters } from '../domain/passwords/failures';
 import { normalisePassword } from '../domain/passwords/passwords';
 import type { FailureCharge } from '../domain/risk/risk';
 import { PassportError } from '../errors';
@@ -68,20 +68,17 @@ export async function provePassword(
   const identifier = identifierOf(app, body);
   if (!identifier) throw new PassportError('identifierRequired');
 
+  // The owner on a device the account remembers is not held up by strangers' failures on the account,
+  // nor by strangers behind the same address: its guesses count on the device (signInGuessCounters).
+  const user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
+  const knownDevice = user ? await app.devices.isRemembered(user.id, request) : false;
   // Every guess is charged before argon2id judges it (the address's hourly count, the lock on this
   // identifier and address, then the risk counters), so parallel guesses cannot race past any of them.
-  const guess = await chargePasswordGuess(
-    app,
-    request.ip,
-    passwordFailureKey(identifier.kind, identifier.value, request.ip),
-  );
-  let user: Awaited<ReturnType<typeof accounts.find>> | undefined;
+  const counters = signInGuessCounters(app, request, identifier, knownDevice);
+  const guess = await chargePasswordGuess(app, request.ip, counters.lockKey, counters.hourlyKey);
   let risk: FailureCharge | undefined;
   let right: boolean;
   try {
-    user = identifier.kind === 'invalid' ? undefined : await accounts.find(identifier);
-    // The owner on a device the account remembers is not held up by strangers' failures on the account.
-    const knownDevice = user ? await app.devices.isRemembered(user.id, request) : false;
     risk = await app.risk.chargeFailure(request, {
       target: `${identifier.kind}:${identifier.value}`,
       knownDevice,

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../adapters/invoke';
 import type { User } from '../db/schema';
+import { qrConfirmLaneOf } from '../domain/codes/codes';
 import { userAgentSummary } from '../domain/devices/devices';
+import { chargeQrPoll } from '../domain/limits/request-rates';
 import { placeOf } from '../domain/qr/place';
 import { isQrToken, type QrState, qrCodesOf } from '../domain/qr/qr-codes';
 import { requireSession } from '../domain/sessions/sessions';
@@ -123,6 +125,7 @@ export async function checkQrcode(
   request: FastifyRequest,
   token: string,
 ): Promise<QrStatusData> {
+  await chargeQrPoll(app, request);
   const state = await ownState(app, request, token);
   return {
     status: state.status,
@@ -225,7 +228,7 @@ export async function verifyScanQrcode(
       purpose: CodeType.mobileLogin,
       ip: request.ip,
       language: languageOf(request),
-      lane: 'owner',
+      lane: qrConfirmLaneOf(app, session.id),
     });
   }
   return { ...data, ticket, need_code: Boolean(mobile), mobile: mobile ? mask(mobile) : '' };
@@ -248,7 +251,7 @@ export async function confirmQrcodeByTicket(
       target: mobile,
       purpose: CodeType.mobileLogin,
       code: input.code,
-      lane: 'owner',
+      lane: qrConfirmLaneOf(app, session.id),
     });
   }
   const decision = await decide(app, request, token, input, true);

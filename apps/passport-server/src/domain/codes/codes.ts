@@ -20,10 +20,23 @@ export type Channel = 'mobile' | 'email';
  * (invitations, manager transfer) and of a request with neither cookie, which the CSRF check never lets
  * send or guess. The model: the server README, "Security: no lockout an attacker can impose".
  */
-export type CodeLane = typeof OWNER_LANE | '' | `c:${string}`;
+export type CodeLane = typeof OWNER_LANE | `${typeof OWNER_LANE}:${string}` | '' | `c:${string}`;
 
 /** The owner's lane: a device the target's account remembers, or a session of that account. */
 export const OWNER_LANE = 'owner' as const;
+
+/** Whether a lane is the owner's or one of its own (`owner:…`): sends with counts of their own per number. */
+export const isOwnerLane = (lane: CodeLane): boolean =>
+  lane === OWNER_LANE || lane.startsWith(`${OWNER_LANE}:`);
+
+/**
+ * The lane of the codes a session of the account asks for to confirm a QR sign-in (the two-step
+ * variant): an owner's lane of that session's own, so its wrong guesses spend its own budget, never the
+ * owner's sign-in codes' (a stolen session's five wrong guesses held the owner's SMS sign-in back for
+ * ten minutes), and its sends have their own cooldown and hourly count.
+ */
+export const qrConfirmLaneOf = (app: FastifyInstance, sessionId: string): CodeLane =>
+  `${OWNER_LANE}:${hmac(app.secret, `lane|qr|${sessionId}`).slice(0, 32)}`;
 
 /** The lane of the client a request comes from (its pre-session, else its session), '' without one. */
 export function clientLaneOf(app: FastifyInstance, request: FastifyRequest): CodeLane {
@@ -125,9 +138,10 @@ export function createCodes(app: FastifyInstance): Codes {
     // Strangers share the number's cooldown and hourly count, whichever client asks: those counts are
     // what bound the codes (and so the guesses) strangers get. Senders who proved the password share a
     // second set, under the same rules: only the password reaches it.
-    const stranger = lane !== OWNER_LANE;
+    const stranger = !isOwnerLane(lane);
     const key = !stranger ? `${target}:${lane}` : request.proof ? `${target}:${request.proof}` : target;
-    const admission = await gate.admitCode({ channel, key, stranger, ip: request.ip });
+    const proven = !stranger || request.proof !== undefined;
+    const admission = await gate.admitCode({ channel, key, stranger, ip: request.ip, proven });
     const cooldownMs = admission.cooldownMs;
 
     const previous = await liveCode(channel, target, purpose, lane);

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { MonitorEventsTable } from '../../db/schema';
+import { scrubText, scrubUrl } from './scrub';
 
 /**
  * The collector's input: `MonitorBatch` of @portico/monitor (packages/monitor/src/events.ts), as a
@@ -76,6 +77,29 @@ type MonitorEventInput = Static<typeof MonitorEventSchema>;
 
 export type MonitorEventRow = MonitorEventsTable;
 
+/**
+ * The sampling table of @portico/monitor (`DEFAULT_SAMPLING`, packages/monitor/src/sampling.ts; the
+ * collector's test holds the two equal): the lowest rate the collector believes per kind. A client's
+ * `rate` below it counts as it, so an event weighs at most 1 / the table's rate (one POST with rate
+ * 1e-300 showed 1e300 sign-ins). A page that samples less than the table is under-counted, never over.
+ */
+export const COLLECTOR_SAMPLING = {
+  session: 1,
+  page_view: 0.01,
+  resource_error: 0.1,
+  http: 0.01,
+  resource: 0.1,
+  js_error: 1,
+  error_trace: 1,
+  web_vital: 0.1,
+  captcha: 1,
+  funnel: 1,
+} as const;
+
+/** The lowest rate believed for an event kind: its table rate (an http event may be an error trace, rate 1). */
+const lowestRate = (kind: MonitorEventInput['kind']): number =>
+  kind === 'session_start' ? COLLECTOR_SAMPLING.session : COLLECTOR_SAMPLING[kind];
+
 const DAY = 86_400_000;
 
 /** `2026-11-28` for a time in ms (UTC). */
@@ -89,15 +113,15 @@ const token = (value: string | undefined, fallback = 'other'): string =>
 function labelOf(event: MonitorEventInput): string | null {
   switch (event.kind) {
     case 'js_error':
-      return `${event.name ?? 'Error'}: ${event.message ?? ''}`.slice(0, 300);
+      return scrubText(`${event.name ?? 'Error'}: ${event.message ?? ''}`).slice(0, 300);
     case 'http':
-      return event.path ?? null;
+      return event.path === undefined ? null : scrubUrl(event.path);
     case 'web_vital':
       return event.name ?? null;
     case 'resource':
     case 'resource_error':
     case 'captcha':
-      return (event.url ?? '').slice(0, 300) || null;
+      return scrubUrl(event.url ?? '').slice(0, 300) || null;
     default:
       return null;
   }
@@ -110,7 +134,8 @@ function measureOf(event: MonitorEventInput): number | null {
 }
 
 /**
- * The rows a batch becomes. An event's time is trusted only within a day of the receipt (a wrong
+ * The rows a batch becomes, personal data dropped (./scrub.ts) and each weighed by 1 / its rate, the
+ * rate no lower than COLLECTOR_SAMPLING's for its kind. An event's time is trusted only within a day of the receipt (a wrong
  * clock on the page must not write into another day or out of the retention window): outside that,
  * the receipt time is used.
  */
@@ -128,8 +153,8 @@ export function rowsOf(batch: MonitorBatchInput, receivedAt: number): MonitorEve
       flavour: token(funnel ? (event.flavour ?? batch.flavour) : batch.flavour),
       kind: event.kind,
       session: batch.session,
-      weight: 1 / event.rate,
-      page: event.page.slice(0, 300),
+      weight: 1 / Math.max(event.rate, lowestRate(event.kind)),
+      page: scrubUrl(event.page).slice(0, 300),
       method:
         funnel || event.kind === 'http'
           ? event.method === undefined

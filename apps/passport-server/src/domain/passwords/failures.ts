@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PassportError } from '../../errors';
+import { sha256 } from '../../lib/crypto';
 import { rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
 import type { Identifier } from '../accounts/accounts';
@@ -19,6 +20,39 @@ export const passwordIpFailureKey = (ip: string) => `pw:fail:ip:${rateLimitKey(i
 /** The store key counting wrong current passwords of a signed-in account (update locks on it too). */
 export const currentPasswordFailureKey = (userId: string) => `pw:fail:user:${userId}`;
 
+/** The counters a password sign-in's guess is charged to: the lock's and the hourly one. */
+export interface GuessCounters {
+  lockKey: string;
+  hourlyKey: string;
+}
+
+/**
+ * Where a password sign-in's guess is counted. From a device the account remembers (a live device token
+ * it issued, src/domain/devices): on that device, the lock per identifier and device and the hourly
+ * count per device, so strangers behind the same address (an office, a carrier NAT) who fail never lock
+ * the owner there, and the device's own failures still lock it. From anywhere else: per identifier and
+ * address, and per address (the attacker's side, as before).
+ */
+export function signInGuessCounters(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  identifier: { kind: Identifier['kind'] | 'invalid'; value: string },
+  rememberedDevice: boolean,
+): GuessCounters {
+  const token = rememberedDevice ? request.cookies?.[app.devices.cookieName] : undefined;
+  if (!token) {
+    return {
+      lockKey: passwordFailureKey(identifier.kind, identifier.value, request.ip),
+      hourlyKey: passwordIpFailureKey(request.ip),
+    };
+  }
+  const device = sha256(`pwlock|${token}`);
+  return {
+    lockKey: `pw:fail:id:${identifier.kind}:${identifier.value}:dev:${device}`,
+    hourlyKey: `pw:fail:dev:${device}`,
+  };
+}
+
 /** A password guess charged to its counters: settle it once the hash has judged it, or not. */
 export interface PasswordGuess {
   /** The password was right: the address's charge is given back and the lock's count cleared. */
@@ -28,7 +62,8 @@ export interface PasswordGuess {
 }
 
 /**
- * Charges one password guess to the client address's hourly count and to the lock's count (`lockKey`)
+ * Charges one password guess to the client address's hourly count (or `hourlyKey`'s: a remembered
+ * device's, `signInGuessCounters`) and to the lock's count (`lockKey`)
  * before the hash is checked, so that parallel guesses cannot race past either: each is an atomic
  * increment in the store (SQLite, PostgreSQL and Redis alike), and only the first
  * passwordFailuresPerIpPerHour / passwordFailuresPerAccount guesses get a verdict; the others are
@@ -40,10 +75,11 @@ export async function chargePasswordGuess(
   app: FastifyInstance,
   ip: string,
   lockKey: string,
+  hourlyKey = passwordIpFailureKey(ip),
 ): Promise<PasswordGuess> {
   const { store, runtime } = app;
   const limits = runtime.limits;
-  const ipKey = passwordIpFailureKey(ip);
+  const ipKey = hourlyKey;
   const giveBack = (key: string) =>
     store
       .decrement(key)

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
-import { rateLimitKey } from '../../lib/ip';
+import { recordAccountEvent } from '../../events/record';
+import { networkKey, rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
 import { CodeType } from '../../protocol';
 import { emailOf, mobileOf } from '../accounts/targets';
@@ -43,7 +44,8 @@ export const identifiersOf = (user: Pick<User, 'mobile' | 'email' | 'username'>)
  * The rules for a new password (never applied to an existing one); answers it normalised. The strength
  * estimator costs CPU (in its worker thread), and some routes run it before any code or ticket is
  * checked (so a refused password costs no code): each run is charged to the client address first (IPv6
- * by its /64), `limits.passwordChecksPerIpPerHour`, past which RATE_LIMITED answers before it runs.
+ * by its /64), `limits.passwordChecksPerIpPerHour`, past which RATE_LIMITED answers before it runs; then
+ * it waits its turn in the estimator's fair queue (`estimateOwner`).
  */
 export async function policy(
   app: FastifyInstance,
@@ -55,7 +57,17 @@ export async function policy(
   const key = `pwcheck:ip:${rateLimitKey(request.ip)}`;
   if ((await app.store.incr(key, HOUR)) > app.runtime.limits.passwordChecksPerIpPerHour)
     throw new PassportError('rateLimited');
-  return assertStrong(screened);
+  return assertStrong(screened, estimateOwner(request));
+}
+
+/**
+ * Whose turn an estimate takes in the estimator's fair queue (src/domain/passwords/strength.ts): the
+ * client's network (an IPv4 address, an IPv6 /48: one holder of a /48 has 65,536 /64s) and the signed-in
+ * account. Not the identifier an anonymous request names (a reset, a registration): strangers naming
+ * the owner's number would fill the owner's places.
+ */
+export function estimateOwner(request: FastifyRequest): { source: string; account: string | undefined } {
+  return { source: networkKey(request.ip, 48) ?? rateLimitKey(request.ip), account: request.session?.userId };
 }
 
 export const targetOf = (app: FastifyInstance, channel: Channel, to: string) =>

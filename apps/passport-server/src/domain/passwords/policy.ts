@@ -1,7 +1,9 @@
 import { PassportError } from '../../errors';
 import { LIMITS } from '../../protocol';
 import { COMMON_PASSWORDS } from './common-passwords';
+import type { JobOwner } from './fair-queue';
 import { normalisePassword } from './passwords';
+import { commonPattern } from './patterns';
 import { weakness } from './strength';
 
 const common = new Set(COMMON_PASSWORDS.split('\n'));
@@ -26,8 +28,9 @@ export interface ScreenedPassword {
 
 /**
  * The cheap rules for a NEW password (register, reset, change, set): NFKC, 1 KiB cap (400 before any
- * hashing), at least 8 characters, no composition rules, not among the most common 10,000 passwords,
- * and not containing the app name or the account's identifiers. Throws PASSWORD_TOO_SHORT /
+ * hashing), at least 8 characters, no composition rules, not among the most common 10,000 passwords
+ * nor following a common pattern (a common word or a keyboard walk dressed with a year or a love
+ * number: ./patterns.ts), and not containing the app name or the account's identifiers. Throws PASSWORD_TOO_SHORT /
  * PASSWORD_TOO_COMMON / PASSWORD_CONTAINS_CONTEXT. Existing passwords (sign-in, current_password) are
  * never put through this: a rule that tightens later must not lock anybody out.
  */
@@ -38,7 +41,7 @@ export function screenNewPassword(
   const normalised = normalisePassword(password);
   if ([...normalised].length < LIMITS.passwordMinLength) throw new PassportError('passwordTooShort');
   const folded = normalised.toLowerCase();
-  if (common.has(folded)) throw new PassportError('passwordTooCommon');
+  if (common.has(folded) || commonPattern(normalised)) throw new PassportError('passwordTooCommon');
   const words = [
     context.appName.toLowerCase(),
     ...context.identifiers.flatMap((id) => (id ? contextWordsOf(id) : [])),
@@ -51,10 +54,11 @@ export function screenNewPassword(
 /**
  * The costly rule: hard enough to guess for the strength estimator (zxcvbn-ts, its dictionaries and the
  * same context words; score ≥ MIN_PASSWORD_SCORE), else PASSWORD_TOO_WEAK with the estimator's
- * feedback keys in its data. Answers the normalised password.
+ * feedback keys in its data. Answers the normalised password. `owner` is whose turn in the estimator's
+ * fair queue it takes (a client network and an account; ./strength.ts).
  */
-export async function assertStrong(screened: ScreenedPassword): Promise<string> {
-  const weak = await weakness(screened.password, screened.words);
+export async function assertStrong(screened: ScreenedPassword, owner?: JobOwner): Promise<string> {
+  const weak = await weakness(screened.password, screened.words, owner);
   if (weak) throw new PassportError('passwordTooWeak', { ...weak });
   return screened.password;
 }

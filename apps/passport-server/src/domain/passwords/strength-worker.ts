@@ -15,6 +15,7 @@ const estimator = new ZxcvbnFactory({
   graphs: adjacencyGraphs,
   dictionary: { ...commonDictionary, ...englishDictionary },
   maxLength: (workerData as { maxLength: number }).maxLength,
+  l33tMaxSubstitutions: (workerData as { l33tMaxSubstitutions: number }).l33tMaxSubstitutions,
 });
 
 export interface Estimate {

@@ -4,6 +4,7 @@ import type { TranslationKeys } from '@zxcvbn-ts/core';
 import { Piscina } from 'piscina';
 import { PassportError } from '../../errors';
 import type { PasswordSuggestion, PasswordTooWeakData, PasswordWarning } from '../../protocol';
+import { FairQueue, type JobOwner, QueueFull } from './fair-queue';
 import type { Estimate } from './strength-worker';
 
 /**
@@ -20,8 +21,27 @@ export const MIN_PASSWORD_SCORE = 3;
  */
 export const ESTIMATED_LENGTH = 32;
 
-/** Estimates waiting for the worker, at most; past it a new one is refused (RATE_LIMITED), not queued. */
-export const MAX_WAITING_ESTIMATES = 64;
+/**
+ * The estimator's queue (./fair-queue.ts): estimates wait per client network and per account, a few
+ * places each, and the worker takes one from each network in turn. Past its network's or its account's
+ * places a request is refused (RATE_LIMITED); at MAX_WAITING_ESTIMATES in all, the fullest network gives
+ * up its newest place to a newcomer. Strangers who hammer it fill their own places: the owner's estimate
+ * waits at most one estimate per other waiting network, each bounded in cost (ESTIMATED_LENGTH,
+ * L33T_MAX_SUBSTITUTIONS).
+ */
+export const ESTIMATES_PER_SOURCE = 4;
+export const ESTIMATES_PER_ACCOUNT = 2;
+export const MAX_WAITING_ESTIMATES = 256;
+
+/**
+ * The estimator tries at most this many letter-for-symbol substitutions (`4` for `a`, `0` for `o`…) per
+ * password. Its default (512) let a crafted 32-character run of digits and symbols cost 2–7 s of CPU; at
+ * 20 the same runs cost well under 0.1 s, and the common substitutions (`P@ssw0rd!`) are still found.
+ */
+export const L33T_MAX_SUBSTITUTIONS = 20;
+
+/** Where an estimate comes from when the caller names nobody (the tests, a console). */
+const LOCAL: JobOwner = { source: 'local' };
 
 /** How often the estimator ran in this process and the longest input it was given (for the tests). */
 export const estimatorUse = { calls: 0, longestInput: 0 };
@@ -32,6 +52,16 @@ export const estimatorUse = { calls: 0, longestInput: 0 };
  * beside this one when the server runs from its sources, the built .js beside the bundle otherwise.
  */
 let pool: Piscina | undefined;
+const queue = new FairQueue<Estimate>({
+  perSource: ESTIMATES_PER_SOURCE,
+  perAccount: ESTIMATES_PER_ACCOUNT,
+  total: MAX_WAITING_ESTIMATES,
+  concurrency: 1,
+});
+
+/** Estimates waiting for their turn (for the tests). */
+export const waitingEstimates = () => queue.size;
+
 function estimatorPool(): Piscina {
   if (pool) return pool;
   const started = new Piscina({
@@ -39,7 +69,7 @@ function estimatorPool(): Piscina {
     minThreads: 1,
     maxThreads: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
-    workerData: { maxLength: ESTIMATED_LENGTH },
+    workerData: { maxLength: ESTIMATED_LENGTH, l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS },
   });
   // A worker that fails outside a task (it could not load, say) is reported here, not by a task: an
   // unheard 'error' would end the process. The pool is dropped and the next estimate starts another.
@@ -51,7 +81,7 @@ function estimatorPool(): Piscina {
   return started;
 }
 
-/** An estimate that has not answered after this long (waiting included) is given up: RATE_LIMITED. */
+/** An estimate the worker has not answered after this long is given up: RATE_LIMITED (a hang detector). */
 export const ESTIMATE_TIMEOUT_MS = 10_000;
 
 // The wire's key lists must be the estimator's: an upgrade that adds or renames a key fails to compile.
@@ -64,26 +94,32 @@ void suggestionsMatch;
 /**
  * Estimates how hard a new password is to guess, with the account's own words (identifiers, app name)
  * counted as known to the attacker. Answers the failure data of PASSWORD_TOO_WEAK when it scores below
- * MIN_PASSWORD_SCORE, else null; RATE_LIMITED when MAX_WAITING_ESTIMATES already wait.
+ * MIN_PASSWORD_SCORE, else null; RATE_LIMITED when `owner`'s network or account has no place left in the
+ * queue (or was pushed out of it by a newcomer).
  */
 export async function weakness(
   password: string,
   contextWords: readonly string[],
+  owner: JobOwner = LOCAL,
 ): Promise<PasswordTooWeakData | null> {
   const estimated = [...password].slice(0, ESTIMATED_LENGTH).join('');
-  const running = estimatorPool();
-  if (running.queueSize >= MAX_WAITING_ESTIMATES) throw new PassportError('rateLimited');
-  estimatorUse.calls += 1;
-  estimatorUse.longestInput = Math.max(estimatorUse.longestInput, [...estimated].length);
-  // Given up after ESTIMATE_TIMEOUT_MS, not cancelled (an estimate is 32 characters, a second or so at
-  // most): the answer no longer waits, the queue's bound still holds.
-  let timer: NodeJS.Timeout | undefined;
-  const result = (await Promise.race([
-    running.run({ password: estimated, words: [...contextWords] }),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PassportError('rateLimited')), ESTIMATE_TIMEOUT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer))) as Estimate;
+  const result = await queue
+    .run(owner, () => {
+      estimatorUse.calls += 1;
+      estimatorUse.longestInput = Math.max(estimatorUse.longestInput, [...estimated].length);
+      // Given up after ESTIMATE_TIMEOUT_MS, not cancelled (an estimate is bounded in cost, a fraction
+      // of a second): the answer no longer waits, and the next estimate goes to the worker's own queue.
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        estimatorPool().run({ password: estimated, words: [...contextWords] }) as Promise<Estimate>,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new PassportError('rateLimited')), ESTIMATE_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    })
+    .catch((error: unknown) => {
+      throw error instanceof QueueFull ? new PassportError('rateLimited') : error;
+    });
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   return {
     password_score: result.score,

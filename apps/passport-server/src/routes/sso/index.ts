@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import { chargeSsoTicket } from '../../domain/limits/request-rates';
 import { checkService, withTicket } from '../../domain/sso/services';
 import { ssoTickets } from '../../domain/sso/tickets';
 import { PassportError } from '../../errors';
@@ -79,6 +80,7 @@ export default async function ssoRoutes(app: FastifyInstance) {
     if (!checked.ok) return serviceErrorPage(request, reply, checked.reason);
     const { session } = request;
     if (session) {
+      await chargeSsoTicket(app, request, session.id);
       const ticket = await tickets.issue(checked.url, session);
       return reply.header('cache-control', 'no-store').redirect(withTicket(checked.url, ticket), 302);
     }

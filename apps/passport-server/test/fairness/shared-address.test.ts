@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeType, ErrorCode, paths } from '../../src/protocol';
+import { GOOD_PASSWORD, isSignedIn, passCooldown } from '../support/flows';
+import { type Browser, codeFor, freshMobile, startServer, type TestServer } from '../support/server';
+
+/**
+ * One address, many people: an office or a carrier NAT. Strangers behind it who fail passwords or send
+ * codes lock and slow only themselves: the owner on a device the account remembers (its device token)
+ * signs in and gets codes whatever they did, and the owner who has the password gets the second
+ * verification's code. The locks and counts still hold for every stranger there.
+ */
+
+const NAT = '198.51.100.60';
+
+/** A browser on an address and a device of its own. */
+function browserOn(server: TestServer, address: string): Browser {
+  const browser = server.browser();
+  browser.remoteAddress = address;
+  browser.cookies.set('s_v_web_id', `verify_${randomBytes(16).toString('hex')}`);
+  return browser;
+}
+
+/** The owner's account, made by SMS on `home` behind the NAT (so `home` holds its device token). */
+async function ownerBehindNat(server: TestServer) {
+  const home = browserOn(server, NAT);
+  const mobile = freshMobile();
+  const sent = await home.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+  expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+  const login = await home.post(paths.web.smsLogin, { mobile, code: await codeFor(server.app, mobile) });
+  expect(login.body.message, JSON.stringify(login.body)).toBe('success');
+  expect((await home.post(paths.web.passwordSet, { password: GOOD_PASSWORD })).body.message).toBe('success');
+  await home.post(paths.web.logout, {});
+  return { home, mobile };
+}
+
+const errorCodeOf = (answer: { body: { data: { error_code?: number } } }) => answer.body.data.error_code;
+
+async function messagesTo(server: TestServer, to: string): Promise<number> {
+  const response = await server.app.inject({
+    method: 'GET',
+    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
+  });
+  return (response.json().data.messages as unknown[]).length;
+}
+
+describe('wrong passwords from a shared address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ secondVerify: true }, { limits: { passwordFailuresPerIpPerHour: 20 } });
+  });
+  afterAll(async () => server?.close());
+
+  it('12 wrong passwords from a NAT lock the strangers there, never the owner on a remembered device behind it', async () => {
+    const { home, mobile } = await ownerBehindNat(server);
+    for (let i = 0; i < 12; i++) {
+      const miss = await browserOn(server, NAT).post(paths.web.userLogin, { mobile, password: `guess ${i}` });
+      expect([ErrorCode.wrongCredentials, ErrorCode.temporarilyLocked]).toContain(errorCodeOf(miss));
+    }
+    // A stranger at the NAT, even with the right password, is locked.
+    const stranger = await browserOn(server, NAT).post(paths.web.userLogin, {
+      mobile,
+      password: GOOD_PASSWORD,
+    });
+    expect(errorCodeOf(stranger)).toBe(ErrorCode.temporarilyLocked);
+
+    const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    expect(await isSignedIn(home)).toBe(true);
+  });
+
+  it('the address’s hourly failures refuse the strangers there, never the owner’s remembered device; which keeps a lock of its own', async () => {
+    const { home, mobile } = await ownerBehindNat(server);
+    // Strangers at the NAT spend its hourly failures on other accounts.
+    for (let i = 0; i < 22; i++) {
+      await browserOn(server, NAT).post(paths.web.userLogin, {
+        mobile: freshMobile(),
+        password: `guess ${i}`,
+      });
+    }
+    const refused = await browserOn(server, NAT).post(paths.web.userLogin, {
+      mobile,
+      password: GOOD_PASSWORD,
+    });
+    expect(errorCodeOf(refused)).toBe(ErrorCode.rateLimited);
+
+    const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    await home.post(paths.web.logout, {});
+
+    // The remembered device is no free pass: its own wrong passwords lock it.
+    const limit = server.app.runtime.limits.passwordFailuresPerAccount;
+    for (let i = 0; i < limit; i++) {
+      const miss = await home.post(paths.web.userLogin, { mobile, password: `mine ${i}` });
+      expect(errorCodeOf(miss)).toBe(ErrorCode.wrongCredentials);
+    }
+    const locked = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(locked)).toBe(ErrorCode.temporarilyLocked);
+  });
+});
+
+describe('code sends from a shared address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(
+      { secondVerify: true },
+      { limits: { sendCooldownMs: 5, sendPerIpPerHour: 6, sendPerTargetPerHour: 4 } },
+    );
+  });
+  afterAll(async () => server?.close());
+
+  it('strangers at a NAT who spend its sends and keep the number’s cooldown armed never stop the owner’s first send from a known device, nor the password holder’s', async () => {
+    const { home, mobile } = await ownerBehindNat(server);
+    const before = await messagesTo(server, mobile);
+    let refusedByAddress = false;
+    for (let i = 0; i < 16; i++) {
+      await passCooldown();
+      const sent = await browserOn(server, NAT).post(paths.web.sendCode, {
+        mobile,
+        type: CodeType.mobileLogin,
+      });
+      if (errorCodeOf(sent) === ErrorCode.rateLimited) refusedByAddress = true;
+    }
+    expect(refusedByAddress).toBe(true);
+    // The strangers' sends reached the victim a bounded number of times.
+    const limits = server.app.runtime.limits;
+    expect((await messagesTo(server, mobile)) - before).toBeLessThanOrEqual(limits.sendPerTargetPerHour);
+
+    // The owner's first send from the remembered device, behind the same NAT.
+    const sent = await home.post(paths.web.sendCode, { mobile, type: CodeType.mobileLogin });
+    expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+    const login = await home.post(paths.web.smsLogin, { mobile, code: await codeFor(server.app, mobile) });
+    expect(login.body.message, JSON.stringify(login.body)).toBe('success');
+
+    // The owner on a new laptop at the NAT, with the password: the second verification's code goes out.
+    const laptop = browserOn(server, NAT);
+    const asked = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(asked)).toBe(ErrorCode.secondVerify);
+    const key = asked.body.data.sms_code_key as string;
+    await passCooldown();
+    const keySent = await laptop.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    expect(keySent.body.message, JSON.stringify(keySent.body)).toBe('success');
+    const continued = await laptop.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      code: await codeFor(server.app, mobile),
+    });
+    expect(continued.body.message, JSON.stringify(continued.body)).toBe('success');
+
+    // A stranger at the NAT is still refused by the address's count.
+    await passCooldown();
+    const stranger = await browserOn(server, NAT).post(paths.web.sendCode, {
+      mobile: freshMobile(),
+      type: CodeType.mobileLogin,
+    });
+    expect(errorCodeOf(stranger)).toBe(ErrorCode.rateLimited);
+  });
+});
