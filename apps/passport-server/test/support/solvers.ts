@@ -30,15 +30,25 @@ export interface SolvableKind {
   maxTries?: number;
 }
 
-/** The share of `count` puzzles that `solve` passes within the kind's tries (a fatal miss ends one). */
-export async function passRate(
+/** `count` fresh puzzles of a kind, one after the other. */
+export async function puzzlesOf(kind: SolvableKind, count: number): Promise<Puzzle[]> {
+  const puzzles: Puzzle[] = [];
+  for (let i = 0; i < count; i++) puzzles.push(await kind.generate('en'));
+  return puzzles;
+}
+
+/**
+ * The share of `puzzles` that `solve` passes within the kind's tries (a fatal miss ends one). Solvers
+ * only read a puzzle and the check is pure, so one sample can judge several solvers: each rate is still
+ * a sample of that many random puzzles.
+ */
+export async function passRateOn(
   kind: SolvableKind,
+  puzzles: readonly Puzzle[],
   solve: (puzzle: Puzzle) => Promise<Submission[]>,
-  count: number,
 ): Promise<number> {
   let passed = 0;
-  for (let i = 0; i < count; i++) {
-    const puzzle = await kind.generate('en');
+  for (const puzzle of puzzles) {
     for (const submission of (await solve(puzzle)).slice(0, kind.maxTries ?? 3)) {
       if (kind.check(puzzle.answer, submission)) {
         passed++;
@@ -47,7 +57,16 @@ export async function passRate(
       if (kind.fatal?.(puzzle.answer, submission)) break;
     }
   }
-  return passed / count;
+  return passed / puzzles.length;
+}
+
+/** The share of `count` fresh puzzles that `solve` passes within the kind's tries. */
+export async function passRate(
+  kind: SolvableKind,
+  solve: (puzzle: Puzzle) => Promise<Submission[]>,
+  count: number,
+): Promise<number> {
+  return passRateOn(kind, await puzzlesOf(kind, count), solve);
 }
 
 /** The best-scoring offsets (lowest first), at least 20 px apart, as drags: up to three tries. */

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { User } from '../../db/schema';
 import { PassportError } from '../../errors';
-import { recordAccountEvent } from '../../events/record';
 import { networkKey, rateLimitKey } from '../../lib/ip';
 import { HOUR } from '../../limits';
 import { CodeType } from '../../protocol';
