@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createManagementClient, ManagementError } from '@portico/management';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUserRow } from '../src/domain/accounts/accounts';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
@@ -13,6 +14,7 @@ import { type Browser, freshMobile, startServer, type TestServer } from './suppo
 let server: TestServer;
 let baseUrl: string;
 let operator: Browser;
+let operatorId: string;
 
 beforeAll(async () => {
   // Send cooldowns of a few milliseconds: a test signs the same number in again (passCooldown).
@@ -20,11 +22,14 @@ beforeAll(async () => {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   operator = server.browser();
-  server.app.config.operators.push((await signInBySms(server, operator)).userId);
+  operatorId = (await signInBySms(server, operator)).userId;
+  server.app.config.operators.push(operatorId);
 });
 afterAll(() => server?.close());
 
 async function createKey(scopes: string[], browser = operator) {
+  // A key needs a fresh step-up: on a loaded machine the file can outlast the window since the sign-in.
+  await server.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
   const answer = await browser.post(paths.web.operatorApiKeysCreate, {
     name: `key ${scopes.join(' ')}`,
     scopes: scopes.join(' '),
@@ -81,6 +86,7 @@ describe('API keys, made by an operator', () => {
       ErrorCode.apiKeyInvalid,
     ]);
     const raw = await fetch(`${baseUrl}/api/v1/users/${userId}`);
+
     expect(raw.status).toBe(401);
     expect(raw.headers.get('content-type')).toContain('application/problem+json');
 
@@ -103,7 +109,47 @@ describe('users, from a back end with users:write', () => {
       apiKey: (await createKey(['users:read', 'users:write'])).data.key,
     });
 
-    expect(await admin.users.freeze(userId)).toMatchObject({ id: userId, frozen: true });
+    // An app the person authorised: its grant and a refresh token (the provider's own records).
+    const records = server.app.db as unknown as Kysely<{
+      open_auth_records: {
+        model: string;
+        id: string;
+        payload: string;
+        grant_id: string | null;
+        account_id: string | null;
+        created_at: number;
+      };
+    }>;
+    const at = Date.now();
+    await records
+      .insertInto('open_auth_records')
+      .values([
+        {
+          model: 'Grant',
+          id: `g-${userId}`,
+          payload: '{}',
+          grant_id: null,
+          account_id: userId,
+          created_at: at,
+        },
+        {
+          model: 'RefreshToken',
+          id: `r-${userId}`,
+          payload: '{}',
+          grant_id: `g-${userId}`,
+          account_id: userId,
+          created_at: at,
+        },
+      ])
+      .execute();
+    expect(await admin.users.freeze(userId)).toEqual({ id: userId, frozen: true });
+    // Its apps lose their access with it.
+    const left = await records
+      .selectFrom('open_auth_records')
+      .select('id')
+      .where('account_id', '=', userId)
+      .execute();
+    expect(left).toEqual([]);
     expect(await isSignedIn(person)).toBe(false);
     await passCooldown();
     const again = server.browser();
@@ -111,7 +157,10 @@ describe('users, from a back end with users:write', () => {
     const refused = await again.post(paths.web.smsLogin, { mobile, code });
     expect(refused.body.data.error_code).toBe(ErrorCode.accountFrozen);
 
-    expect(await admin.users.unfreeze(userId)).toMatchObject({ frozen: false });
+    expect(await admin.users.unfreeze(userId)).toEqual({ id: userId, frozen: false });
+    // A key never freezes an operator: a leaked one must not lock out who can revoke it.
+    const operatorFreeze = await refusal(admin.users.freeze(operatorId));
+    expect([operatorFreeze.status, operatorFreeze.errorName]).toEqual([403, 'INSUFFICIENT_SCOPE']);
     await passCooldown();
     await signInBySms(server, again, mobile);
     expect(await admin.users.revokeSessions(userId)).toEqual({ revoked: 1 });
@@ -158,6 +207,8 @@ describe('users, from a back end with users:write', () => {
     expect(pages).toBeGreaterThanOrEqual(100);
     const bad = await refusal(reader.users.list({ cursor: 'not-a-cursor' }));
     expect(bad.status).toBe(400);
+    const fractional = Buffer.from(JSON.stringify([1.5, 'x'])).toString('base64url');
+    expect((await refusal(reader.users.list({ cursor: fractional }))).status).toBe(400);
   });
 });
 
@@ -182,5 +233,16 @@ describe('rotation and revocation', () => {
 
     await operator.post(paths.web.operatorApiKeysRevoke, { id: ended.body.data.id });
     expect((await refusal(newest.users.get(userId))).errorName).toBe('API_KEY_INVALID');
+  });
+});
+
+// Last in the file: it spends the loopback address's budget of calls without a usable key.
+describe('guessing keys', () => {
+  it('is slowed per address: past 30 calls a minute without a usable key, 429', async () => {
+    const nobody = createManagementClient({ baseUrl, apiKey: 'portico_sk_guess' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await refusal(nobody.users.get('someone'))).status);
+    expect(statuses).toContain(401);
+    expect(statuses.at(-1)).toBe(429);
   });
 });

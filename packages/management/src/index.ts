@@ -3,9 +3,17 @@
  * Authenticated by an API key (created by an operator, shown once); every call answers the schema of
  * `@portico/management/protocol` or rejects with a ManagementError carrying the problem details.
  */
-import type { ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage } from './protocol';
+import type { ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage, UserState } from './protocol';
 
-export type { ApiScope, ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage } from './protocol';
+export type {
+  ApiScope,
+  ListUsersQuery,
+  ManagedUser,
+  Problem,
+  SessionsRevoked,
+  UserPage,
+  UserState,
+} from './protocol';
 
 export interface ManagementClientOptions {
   /** The passport server's origin, `https://passport.example.com`. */
@@ -38,9 +46,12 @@ export interface ManagementClient {
     /** One page of accounts, newest first; pass `next_cursor` back as `cursor` for the next. */
     list(query?: ListUsersQuery): Promise<UserPage>;
     get(id: string): Promise<ManagedUser>;
-    /** Freezes (bans) the account: it cannot sign in, and its sessions end. */
-    freeze(id: string): Promise<ManagedUser>;
-    unfreeze(id: string): Promise<ManagedUser>;
+    /**
+     * Freezes (bans) the account: it cannot sign in, its sessions end and its apps lose their access.
+     * An operator's account cannot be frozen by a key.
+     */
+    freeze(id: string): Promise<UserState>;
+    unfreeze(id: string): Promise<UserState>;
     /** Ends every session of the account (sign out everywhere). */
     revokeSessions(id: string): Promise<SessionsRevoked>;
   };
@@ -82,8 +93,8 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     users: {
       list: (query = {}) => call<UserPage>('GET', '/users', query),
       get: (id) => call<ManagedUser>('GET', user(id)),
-      freeze: (id) => call<ManagedUser>('POST', `${user(id)}/freeze`),
-      unfreeze: (id) => call<ManagedUser>('POST', `${user(id)}/unfreeze`),
+      freeze: (id) => call<UserState>('POST', `${user(id)}/freeze`),
+      unfreeze: (id) => call<UserState>('POST', `${user(id)}/unfreeze`),
       revokeSessions: (id) => call<SessionsRevoked>('POST', `${user(id)}/sessions/revoke`),
     },
   };

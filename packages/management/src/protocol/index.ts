@@ -56,6 +56,10 @@ export type UserPage = Static<typeof UserPage>;
 export const UserIdParams = Type.Object({ id: Id });
 export type UserIdParams = Static<typeof UserIdParams>;
 
+/** What a freeze or thaw answers: the account's state only (a write key reads no identifiers). */
+export const UserState = Type.Object({ id: Type.String(), frozen: Type.Boolean() });
+export type UserState = Static<typeof UserState>;
+
 export const SessionsRevoked = Type.Object({ revoked: Type.Integer({ minimum: 0 }) });
 export type SessionsRevoked = Static<typeof SessionsRevoked>;
 

@@ -229,15 +229,19 @@ export function createChallenges(app: FastifyInstance): Challenges {
       if (rendering && !pool.admits(challenge.subtype)) throw new PassportError('challengeBusy');
       // Caps per address and per device: a render (or an accessible round) costs the server.
       const window = limits.puzzleRateWindowMs;
-      const [perIp, perDevice, perTarget, everybody] = await Promise.all([
+      const [perIp, perDevice] = await Promise.all([
         store.incr(`vc:draw:ip:${client.ip}`, window),
         client.device ? store.incr(`vc:draw:dev:${client.device}`, window) : 0,
-        challenge.target ? store.incr(`vc:draw:t:${challenge.target}`, window) : 0,
-        store.incr('vc:draw:all', window),
       ]);
       if (perIp > limits.puzzlesPerIp || perDevice > limits.puzzlesPerDevice) {
         throw new PassportError('challengeRateLimited');
       }
+      // Only an admitted draw raises the target's and everybody's price: refused draws from one address
+      // must not switch on the attack price for every person.
+      const [perTarget, everybody] = await Promise.all([
+        challenge.target ? store.incr(`vc:draw:t:${challenge.target}`, window) : 0,
+        store.incr('vc:draw:all', window),
+      ]);
       const serial = await store.incr(key.draws(challengeId), limits.challengeTtlMs);
       if (serial > limits.puzzlesPerChallenge) {
         await store.delete(key.challenge(challengeId));

@@ -217,6 +217,8 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
         .selectAll()
         .where('id', '=', sub)
         .where('erased_at', 'is', null)
+        // A frozen (banned) account has no account here: its apps' refresh tokens and userinfo stop.
+        .where('is_frozen', '=', 0)
         .executeTakeFirst();
       if (!user) return undefined;
       // Every claim Portico knows; the provider releases those of the scopes granted (SCOPE_CLAIMS).

@@ -4,9 +4,11 @@ import {
   SessionsRevoked,
   UserIdParams,
   UserPage,
+  UserState,
 } from '@portico/management/protocol';
 import { type Kysely, sql } from 'kysely';
 import type { Database, User } from '../../db/schema';
+import { revokeOpenAuthOf } from '../../domain/open-auth/cancellation';
 import { PassportError } from '../../errors';
 import type { EventData, EventType } from '../../events/catalogue';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
@@ -51,8 +53,14 @@ const encodeCursor = (user: User) =>
 function decodeCursor(cursor: string): [number, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string')
-      return [value[0], value[1]];
+    // A time in ms and an id as the server wrote them: anything else (1.5, 1e21) is not a cursor.
+    if (
+      Array.isArray(value) &&
+      Number.isSafeInteger(value[0]) &&
+      typeof value[1] === 'string' &&
+      value[1].length <= 64
+    )
+      return [value[0] as number, value[1]];
   } catch {}
   throw new PassportError('invalidParam', { reason: 'cursor' });
 }
@@ -113,43 +121,59 @@ export const getUser = defineOperation({
   },
 });
 
+/** What a write call answers: the state it changed, never the account's identifiers. */
+const stateOf = (user: User, frozen: boolean): UserState => ({ id: user.id, frozen });
+
+/**
+ * An account a key may change: not an operator's. A leaked `users:write` key must not lock out the
+ * people who can revoke it.
+ */
+async function changeable(ctx: KeyContext, id: string): Promise<User> {
+  const user = await existing(ctx.tx, id);
+  if (ctx.config.operators.includes(user.id))
+    throw new PassportError('insufficientScope', { reason: 'operator' });
+  return user;
+}
+
 export const freezeUser = defineOperation({
   name: 'management.users.freeze',
   input: UserIdParams,
-  output: ManagedUser,
+  output: UserState,
   caller: caller.apiKey('users:write'),
   emits: ['account.frozen', 'account.sessions_revoked'],
   async run(ctx, input) {
-    const user = await existing(ctx.tx, input.id);
-    if (user.is_frozen === 1) return managed(user);
+    const user = await changeable(ctx, input.id);
+    if (user.is_frozen === 1) return stateOf(user, true);
     await ctx.tx
       .updateTable('users')
       .set({ is_frozen: 1, updated_at: ctx.now() })
       .where('id', '=', user.id)
       .execute();
     const ended = await ctx.tx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+    // Its apps lose their tokens too (the provider also finds no frozen account).
+    await revokeOpenAuthOf(ctx.tx as never, user.id);
     emitAbout(ctx, user.id, 'account.frozen', {});
     emitAbout(ctx, user.id, 'account.sessions_revoked', { count: Number(ended.numDeletedRows) });
-    return managed({ ...user, is_frozen: 1 });
+    return stateOf(user, true);
   },
 });
 
 export const unfreezeUser = defineOperation({
   name: 'management.users.unfreeze',
   input: UserIdParams,
-  output: ManagedUser,
+  output: UserState,
   caller: caller.apiKey('users:write'),
   emits: ['account.unfrozen'],
   async run(ctx, input) {
     const user = await existing(ctx.tx, input.id);
-    if (user.is_frozen === 0) return managed(user);
+    if (user.is_frozen === 0) return stateOf(user, false);
     await ctx.tx
       .updateTable('users')
       .set({ is_frozen: 0, updated_at: ctx.now() })
       .where('id', '=', user.id)
       .execute();
     emitAbout(ctx, user.id, 'account.unfrozen', {});
-    return managed({ ...user, is_frozen: 0 });
+    return stateOf(user, false);
   },
 });
 
@@ -160,7 +184,7 @@ export const revokeUserSessions = defineOperation({
   caller: caller.apiKey('users:write'),
   emits: ['account.sessions_revoked'],
   async run(ctx, input) {
-    const user = await existing(ctx.tx, input.id);
+    const user = await changeable(ctx, input.id);
     const ended = await ctx.tx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     const count = Number(ended.numDeletedRows);
     emitAbout(ctx, user.id, 'account.sessions_revoked', { count });

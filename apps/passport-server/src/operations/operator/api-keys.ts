@@ -108,7 +108,9 @@ export const listApiKeys = defineOperation({
 
 async function liveKey(ctx: OperatorContext, id: string) {
   const row = await ctx.tx.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row || row.revoked_at !== null) throw new PassportError('notFound');
+  // A revoked or expired key is over: rotating it would hand out a key that is already dead.
+  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= ctx.now()))
+    throw new PassportError('notFound');
   return row;
 }
 

@@ -4,6 +4,7 @@ import { type TSchema, Type } from 'typebox';
 import { invoke, type Principal } from '../../adapters/invoke';
 import { scopesOf, touchKey, usableKey } from '../../domain/api-keys/api-keys';
 import { PassportError } from '../../errors';
+import { rateLimitKey } from '../../lib/ip';
 import type { Operation } from '../../operations/define';
 import {
   freezeUser,
@@ -23,6 +24,8 @@ import {
 
 /** Requests one key may make per minute; past it, 429. */
 const KEY_REQUESTS_PER_MINUTE = 600;
+/** Calls without a usable key one address may make per minute; past it, 429. */
+const KEY_FAILURES_PER_MINUTE = 30;
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
 
@@ -34,7 +37,16 @@ async function keyPrincipal(app: FastifyInstance, request: FastifyRequest): Prom
   const match = BEARER.exec(request.headers.authorization ?? '');
   const now = app.runtime.now();
   const row = match?.[1] ? await usableKey(app.db, app.secret, match[1], now) : undefined;
-  if (!row) throw new PassportError('apiKeyInvalid');
+  if (!row) {
+    // Guessing keys is slowed per address, and seen once per address and minute in the log.
+    const failures = await app.store.incr(
+      `api-key-fail:${rateLimitKey(request.ip)}:${Math.floor(now / 60_000)}`,
+      120_000,
+    );
+    if (failures === 1) request.log.warn({ ip: request.ip }, 'a management API call with no usable key');
+    if (failures > KEY_FAILURES_PER_MINUTE) throw new PassportError('rateLimited');
+    throw new PassportError('apiKeyInvalid');
+  }
   const minute = Math.floor(now / 60_000);
   if ((await app.store.incr(`api-key-rate:${row.id}:${minute}`, 120_000)) > KEY_REQUESTS_PER_MINUTE)
     throw new PassportError('rateLimited');
