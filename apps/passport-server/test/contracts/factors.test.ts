@@ -58,6 +58,18 @@ describe.skipIf(backend === 'redis')('authenticator factors in the database', ()
     expect(await hasTotp(db, userId)).toBe(false);
   });
 
+  it('answers FACTOR_UNAVAILABLE, not a 500, for an authenticator sealed with another SECRET', async () => {
+    const db = server.app.db;
+    const userId = await account();
+    const { secret } = await startTotp(db, server.app.secret, userId, 'someone', 'Portico', T0);
+    await confirmTotp(db, server.app.secret, userId, codeAt(secret, T0), T0);
+    const another = Buffer.from('another server secret, at least 32 characters');
+    const refused = await useTotp(db, another, userId, codeAt(secret, T0 + 30_000), T0 + 30_000).catch(
+      (e) => e,
+    );
+    expect(errorNameOf(refused)).toBe('factorUnavailable');
+  });
+
   it('accepts ±1 step, refuses ±2, a reused step and an earlier step; 20 concurrent uses of a code → 1', async () => {
     const db = server.app.db;
     const { secret: key } = server.app;

@@ -141,7 +141,7 @@ export async function confirmTotp(
   const row = await totpRow(db, userId);
   if (!row || row.confirmedAt !== null || row.createdAt + TOTP_ENROL_TTL_MS <= now)
     throw new PassportError('factorNotEnrolled');
-  const step = matchStep(totpSealer(secret).open(row.secret, context(userId)), code, now);
+  const step = matchStep(openSecret(secret, row.secret, userId), code, now);
   if (step === null) throw new PassportError('codeWrong');
   const confirmed = await db
     .updateTable('totp_factors')
@@ -151,6 +151,19 @@ export async function confirmTotp(
     .where('secret', '=', row.secret)
     .executeTakeFirst();
   if (Number(confirmed.numUpdatedRows) !== 1) throw new PassportError('factorNotEnrolled');
+}
+
+/**
+ * The authenticator's secret, opened with the server secret. One sealed with another SECRET (changed
+ * without a previous one to open it) cannot be used: FACTOR_UNAVAILABLE, not a 500, and the person
+ * proves it another way or sets the app up again.
+ */
+function openSecret(secret: Buffer, sealed: string, userId: string): string {
+  try {
+    return totpSealer(secret).open(sealed, context(userId));
+  } catch {
+    throw new PassportError('factorUnavailable', { reason: 'sealed_with_another_secret' });
+  }
 }
 
 /**
@@ -167,7 +180,7 @@ export async function useTotp(
 ): Promise<void> {
   const row = await totpRow(db, userId);
   if (!row || row.confirmedAt === null) throw new PassportError('factorNotEnrolled');
-  const step = matchStep(totpSealer(secret).open(row.secret, context(userId)), code, now);
+  const step = matchStep(openSecret(secret, row.secret, userId), code, now);
   if (step === null) throw new PassportError('codeWrong');
   if (row.lastStep !== null && step <= row.lastStep) throw new PassportError('totpCodeUsed');
   const spent = await db
