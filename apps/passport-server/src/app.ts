@@ -212,6 +212,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(siteRoutes, { apiNotFound });
   for (const plugin of options.plugins ?? []) await app.register(plugin);
 
-  await app.ready();
+  try {
+    await app.ready();
+  } catch (error) {
+    // A start refused late (a SECRET that cannot open the signing keys, in an onReady hook) must not
+    // leave what the plugins opened running: the database, the store, the render process.
+    await app.close().catch(() => {});
+    throw error;
+  }
   return app;
 }

@@ -757,6 +757,13 @@ export const STANDARD_SCOPES: readonly (OpenScope & { claims: readonly string[] 
   },
 ];
 
+/** The scopes an app may ask for, described: user_info, the standard ones, then OPEN_SCOPES. */
+export const openScopesOf = (config: Pick<Config, 'openAuth'>): OpenScope[] => [
+  USER_INFO_SCOPE,
+  ...STANDARD_SCOPES.map(({ name, zh, en }) => ({ name, zh, en })),
+  ...config.openAuth.scopes,
+];
+
 /** Scope names that mean something to OpenID Connect or to Portico itself and cannot be declared again. */
 const RESERVED_SCOPES = new Set([
   'openid',

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
-import { type OpenScope, STANDARD_SCOPES, USER_INFO_SCOPE } from '../../config';
+import { type OpenScope, openScopesOf, STANDARD_SCOPES, USER_INFO_SCOPE } from '../../config';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
 import { adapterClass, type OpenAuthDatabase } from './adapter';
@@ -95,11 +95,7 @@ export interface OpenAuth {
 export function createOpenAuth(app: FastifyInstance): OpenAuth {
   const { config, runtime } = app;
   const issuer = `${config.publicOrigin}${OPEN_AUTH_MOUNT}`;
-  const scopes: OpenScope[] = [
-    USER_INFO_SCOPE,
-    ...STANDARD_SCOPES.map(({ name, zh, en }) => ({ name, zh, en })),
-    ...config.openAuth.scopes,
-  ];
+  const scopes = openScopesOf(config);
   const Adapter = adapterClass(app.db as unknown as Kysely<OpenAuthDatabase>, runtime.now);
   const cookieKey = hmac(app.secret, 'open-auth cookies');
   // Behind https the provider's cookies take the prefixes all of ours take (docs/protocol.md): its

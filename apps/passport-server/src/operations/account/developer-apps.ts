@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
-import { USER_INFO_SCOPE } from '../../config';
+import { openScopesOf } from '../../config';
 import {
   appView,
   authorizedCounts,
@@ -37,9 +37,9 @@ export const clientDefaults = {
 
 export const newSecret = () => randomBytes(32).toString('base64url');
 
-/** The scopes an app may ask for here, described: user_info and the deployment's OPEN_SCOPES. */
+/** The scopes an app may ask for here, described (the provider's own list). */
 const scopesOf = (ctx: PersonContext) =>
-  [USER_INFO_SCOPE, ...ctx.config.openAuth.scopes].map(({ name, zh, en }) => ({ name, zh, en }));
+  openScopesOf(ctx.config).map(({ name, zh, en }) => ({ name, zh, en }));
 
 async function appsOf(ctx: PersonContext) {
   const clients = await clientsOf(ctx.tx, ctx.caller.user.id);
