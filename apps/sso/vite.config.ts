@@ -27,7 +27,9 @@ export default defineConfig({
       // factor error codes and paths, the plugin's `methods`, the lazy switch to the factor picker).
       // 126.3 KB with CROSS_SITE_PAGE's texts and the management API's code table (measured 126.23 KB;
       // the management API's texts are in a range of their own, off this page).
-      budgetBytes: 126_300,
+      // 126.6 KB with the factors' and passkeys' code tables and shared vendor exports beside it
+      // (measured 126.54 KB).
+      budgetBytes: 126_600,
     }),
   ],
   resolve: appResolve,
