@@ -38,6 +38,8 @@ async function sibling(
       PUBLIC_ORIGIN: `http://passport.acme.test:${port}`,
       ALLOWED_ORIGINS: app,
       DEV_OUTBOX: 'on',
+      // The test difficulty is for loopback origins only, and this passport is passport.acme.test.
+      POW_DIFFICULTY: 'default',
       ...(cookieDomain ? { COOKIE_DOMAIN: cookieDomain } : {}),
     },
   });

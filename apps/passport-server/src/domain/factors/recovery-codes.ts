@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { hmac } from '../../lib/crypto';
+import { lockAccount } from '../passkeys/passkeys';
 
 /**
  * Recovery codes: ten per account, for when its other factors are out of reach (a lost phone). Each is
@@ -37,6 +38,8 @@ export async function generateRecoveryCodes(
 ): Promise<string[]> {
   const codes = new Set<string>();
   while (codes.size < RECOVERY_CODE_COUNT) codes.add(newCode());
+  // Two generations at once must not leave both sets (twenty codes, ten never shown): one after the other.
+  await lockAccount(db, userId);
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   await db
     .insertInto('recovery_codes')

@@ -101,6 +101,8 @@ export const passkeyRegister = defineOperation({
     if (owner !== user.id) throw new PassportError('passkeyChallengeInvalid');
     assertOrigin(ctx.config.passkeys, client.origin);
     const info = await verifyRegistration(ctx.config.passkeys, response, client.challenge);
+    // Concurrent registrations count one after the other (the account's row, on PostgreSQL).
+    await lockAccount(ctx.tx, user.id);
     if ((await passkeysOf(ctx.tx, user.id)).length >= PASSKEYS_PER_ACCOUNT)
       throw new PassportError('passkeyLimitReached');
     const now = ctx.now();
