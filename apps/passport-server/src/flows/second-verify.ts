@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../adapters/invoke';
+import type { User } from '../db/schema';
 import { clientLaneOf } from '../domain/codes/codes';
 import { proveFactor } from '../domain/factors/factors';
 import { pendingSignIn, takePendingSignIn } from '../domain/second-verify/pending';
@@ -73,15 +74,9 @@ export async function proveSecondVerify(
       await app.risk.recordFailure(request, risk);
       throw error;
     });
-  if (!(await takePendingSignIn(app, input.smsCodeKey))) throw new PassportError('ticketInvalid');
-  await app.risk.recordSuccess(request, risk);
-  const user = await app.db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', pending.userId)
-    .executeTakeFirst();
+  const user = await spendPending(app, request, input.smsCodeKey, pending.userId, risk);
   // The account lost or changed its mobile meanwhile: the code proved a number that is no longer its.
-  if (!user || user.mobile !== pending.mobile) throw new PassportError('ticketInvalid');
+  if (user.mobile !== pending.mobile) throw new PassportError('ticketInvalid');
   return admitSignIn(app, request, user, { newUser: false, proof: 'mobileCode' });
 }
 
@@ -109,16 +104,27 @@ async function proveWithFactor(
     await app.risk.recordFailure(request, risk);
     throw error;
   });
-  if (!(await takePendingSignIn(app, input.smsCodeKey))) throw new PassportError('ticketInvalid');
-  await app.risk.recordSuccess(request, risk);
-  const user = await app.db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', pending.userId)
-    .executeTakeFirst();
-  if (!user) throw new PassportError('ticketInvalid');
+  const user = await spendPending(app, request, input.smsCodeKey, pending.userId, risk);
   return admitSignIn(app, request, user, {
     newUser: false,
     proof: method === 'totp' ? 'totp' : method === 'recovery_code' ? 'recoveryCode' : 'factor',
   });
+}
+
+/**
+ * Once a proof was right: spends the pending sign-in's key (of concurrent continuations one wins),
+ * clears the risk rule's failures and answers the account, which must still exist.
+ */
+async function spendPending(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  smsCodeKey: string,
+  userId: string,
+  risk: { target: string },
+): Promise<User> {
+  if (!(await takePendingSignIn(app, smsCodeKey))) throw new PassportError('ticketInvalid');
+  await app.risk.recordSuccess(request, risk);
+  const user = await app.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new PassportError('ticketInvalid');
+  return user;
 }
