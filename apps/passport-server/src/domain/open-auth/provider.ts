@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
-import { type OpenScope, openScopesOf, STANDARD_SCOPES, USER_INFO_SCOPE } from '../../config';
+import { type OpenScope, openScopesOf, STANDARD_SCOPES } from '../../config';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
 import { adapterClass, type OpenAuthDatabase } from './adapter';
