@@ -26,6 +26,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** DATABASE_SCHEMA: the PostgreSQL schema to use (created when missing); default the server's search_path. */
   databaseSchema: string | undefined;
+  /**
+   * MIGRATION_WAIT_SECONDS, default 600: how long a starting server waits for another server's
+   * migrations (the PostgreSQL migrations lock) before it refuses to start, naming the holder.
+   */
+  migrationWaitSeconds: number;
   /** REDIS_URL: rate-limit counters and one-time state go to Redis instead of the database. */
   redisUrl: string | undefined;
   /** REDIS_PREFIX, default 'portico:': prefix of every Redis key. */
@@ -243,6 +248,7 @@ export const EnvSchema = Type.Object({
   DATABASE_SCHEMA: Type.Optional(
     Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'a lower-case SQL identifier' }),
   ),
+  MIGRATION_WAIT_SECONDS: Seconds,
   REDIS_URL: Url('redis|rediss'),
   REDIS_PREFIX: Type.Optional(Type.String({ maxLength: 64 })),
   SMTP_URL: Url('smtp|smtps'),
@@ -583,6 +589,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
+    migrationWaitSeconds: e.MIGRATION_WAIT_SECONDS === undefined ? 600 : Number(e.MIGRATION_WAIT_SECONDS),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX ?? 'portico:',
     smtpUrl: e.SMTP_URL,

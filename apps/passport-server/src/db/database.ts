@@ -190,6 +190,37 @@ function openPostgres(config: Config, url: string): DatabaseHandle {
 /** The session lock that one starting server holds while it migrates (any fixed 64-bit key). */
 export const MIGRATIONS_LOCK = 7_204_118_552_031n;
 
+/**
+ * Waits for the migrations lock, but not forever: a server stuck half-way through its migrations (its
+ * connection alive, its process hung) would otherwise keep every later start waiting without a word.
+ * Past the wait the start is refused with the holder's process id, so an operator can end it.
+ * `lock_timeout` bounds only this wait; it is reset before the migrations, whose own DDL may
+ * rightly wait on a busy table.
+ */
+async function takeMigrationsLock(db: Kysely<Database>, waitSeconds: number) {
+  await sql`select set_config('lock_timeout', ${`${waitSeconds * 1000}ms`}, false)`.execute(db);
+  try {
+    await sql`select pg_advisory_lock(${MIGRATIONS_LOCK}::bigint)`.execute(db);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '55P03') throw error;
+    const holder = await sql<{ pid: number; application_name: string; backend_start: Date }>`
+      select a.pid, a.application_name, a.backend_start from pg_locks l
+      join pg_stat_activity a on a.pid = l.pid
+      where l.locktype = 'advisory' and l.granted
+        and l.classid = ${Number(MIGRATIONS_LOCK >> 32n)} and l.objid = ${Number(MIGRATIONS_LOCK & 0xffffffffn)}
+        and l.objsubid = 1`.execute(db);
+    const who = holder.rows[0];
+    throw new Error(
+      `another server has held the migrations lock for over ${waitSeconds} s (MIGRATION_WAIT_SECONDS)` +
+        (who
+          ? `: PostgreSQL process ${who.pid}${who.application_name ? ` (${who.application_name})` : ''}, connected since ${who.backend_start.toISOString()}; if it is stuck, end it with select pg_terminate_backend(${who.pid})`
+          : '; it has let go since: start again'),
+    );
+  } finally {
+    await sql`select set_config('lock_timeout', '0', false)`.execute(db);
+  }
+}
+
 /** Opens the database the config names and brings its schema up to date. */
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   const handle = config.databaseUrl ? openPostgres(config, config.databaseUrl) : openSqlite(config);
@@ -203,7 +234,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
         dialect: new PostgresDialect({ pool: postgresPool(config, config.databaseUrl, 1) }),
       });
       try {
-        await sql`select pg_advisory_lock(${MIGRATIONS_LOCK}::bigint)`.execute(migrationDb);
+        await takeMigrationsLock(migrationDb, config.migrationWaitSeconds);
         if (config.databaseSchema)
           await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(migrationDb);
         await migrate(migrationDb, config.databaseSchema);

@@ -155,6 +155,39 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
     );
 
     it.runIf(backend === 'postgres')(
+      'refuse the start, naming the holder, when another server keeps the migrations lock past the wait',
+      async () => {
+        const schema = `t_stuck_${randomUUID().slice(0, 8)}`;
+        const holder = new pg.Client({
+          connectionString: server.config.databaseUrl,
+          application_name: 'stuck migrator',
+        });
+        await holder.connect();
+        try {
+          await holder.query('select pg_advisory_lock($1::bigint)', [String(MIGRATIONS_LOCK)]);
+          const { rows } = await holder.query<{ pid: number }>('select pg_backend_pid() as pid');
+          const refused = await openDatabase({
+            ...server.config,
+            databaseSchema: schema,
+            migrationWaitSeconds: 1,
+          }).then(
+            () => 'started',
+            (error: Error) => error.message,
+          );
+          expect(refused).toContain('migrations lock for over 1 s');
+          expect(refused).toContain(`process ${rows[0]!.pid} (stuck migrator)`);
+          const made = await holder.query('select 1 from pg_namespace where nspname = $1', [schema]);
+          expect(made.rowCount).toBe(0);
+        } finally {
+          await holder.end();
+        }
+        // Once the holder is gone, the next start migrates.
+        await (await openDatabase({ ...server.config, databaseSchema: schema })).close();
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.app.db);
+      },
+    );
+
+    it.runIf(backend === 'postgres')(
       'make the same tables and columns as on SQLite (but the SQLite-only identity-cache version and the events moved to monitor.db)',
       async () => {
         const sqlite = await startServer({ databaseUrl: undefined, databaseSchema: undefined });
