@@ -1,6 +1,6 @@
-import { managerAndSignedOutMember } from '../support/account-api';
+import { managerAndSignedOutMember, registeredThroughApi } from '../support/account-api';
 import { PASSWORD, signInByPassword } from '../support/person';
-import { expect, test } from '../support/test';
+import { expect, test, uniqueMobile } from '../support/test';
 
 // The console's role and membership actions (zh) as two people in two browser contexts against the
 // real server: a manager invites a member with a role, who accepts; the manager edits the role's
@@ -95,4 +95,67 @@ test('a manager edits a role and takes it back from a member; the member leaves'
     page.getByRole('region', { name: '成员' }).getByRole('listitem').filter({ hasText: '小王' }),
   ).toHaveCount(0);
   await memberContext.close();
+});
+
+// The organisation's own details and a pending invitation, edited from the console (zh): the manager
+// renames the organisation and writes its description, which the identity picker and a reload show;
+// then changes a pending link invitation's member name and role, which its preview shows.
+test('a manager renames the organisation, edits its details and updates a pending invitation', async ({
+  page,
+  newContext,
+  server,
+  outbox,
+}) => {
+  await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
+  await page.goto(`${server.origin}/org`);
+  const create = page.getByRole('region', { name: '创建组织' });
+  await create.getByLabel('组织名称').fill('旧名公司');
+  await create.getByLabel('你在组织中的名称').fill('老板');
+  await create.getByRole('button', { name: '创建组织' }).click();
+  const identity = page.getByRole('region', { name: '当前身份' });
+  await identity.getByRole('button', { name: '使用此身份: 旧名公司 · 老板' }).click();
+  await expect(identity).toContainText('你正以 老板（旧名公司）的身份操作');
+  const roles = page.getByRole('region', { name: '角色' });
+  await roles.getByLabel('角色标识').fill('viewer');
+  await roles.getByLabel('角色名称').fill('查看者');
+  await roles.getByRole('checkbox', { name: 'member:read' }).check();
+  await roles.getByRole('button', { name: '创建角色' }).click();
+  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toBeVisible();
+
+  // Rename and describe.
+  const settings = page.getByRole('region', { name: '组织设置' });
+  const details = settings.getByRole('form', { name: '组织资料' });
+  await details.getByLabel('组织名称').fill('新名公司');
+  await details.getByLabel('组织简介').fill('做示例的公司');
+  await details.getByRole('button', { name: '保存资料' }).click();
+  await expect(details.getByRole('status')).toHaveText('组织资料已保存。');
+  await expect(identity).toContainText('你正以 老板（新名公司）的身份操作');
+  await page.reload();
+  await expect(details.getByLabel('组织名称')).toHaveValue('新名公司');
+  await expect(details.getByLabel('组织简介')).toHaveValue('做示例的公司');
+
+  // A link invitation, then its name and role changed while it is pending.
+  const invite = page.getByRole('region', { name: '邀请', exact: true });
+  await invite.getByLabel('邀请方式').selectOption('link');
+  await invite.getByLabel('成员名称').fill('小张');
+  await invite.getByRole('button', { name: '发送邀请' }).click();
+  const link = await invite.getByLabel('邀请链接（复制后发送给对方）').inputValue();
+  const row = invite.getByRole('listitem').filter({ hasText: '小张' });
+  await expect(row).toContainText('待接受');
+  await row.getByRole('button', { name: '修改对 小张 的邀请' }).click();
+  const edit = invite.getByRole('form', { name: '修改对 小张 的邀请' });
+  await edit.getByLabel('成员名称').fill('小章');
+  await edit.getByLabel('角色').selectOption('viewer');
+  await edit.getByRole('button', { name: '保存修改' }).click();
+  await expect(invite.getByRole('listitem').filter({ hasText: '小章' })).toContainText('待接受');
+  await expect(invite.getByRole('listitem').filter({ hasText: '小张' })).toHaveCount(0);
+
+  // What the invited person will see, in a browser of their own.
+  const theirs = await newContext();
+  const preview = await theirs.newPage();
+  await preview.goto(link);
+  const screen = preview.getByRole('region', { name: '加入组织' });
+  await expect(screen).toContainText('老板 邀请你加入「新名公司」');
+  await expect(screen).toContainText('角色：查看者');
+  await theirs.close();
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS, type EventType } from '../src/events/catalogue';
 import { recordEvents } from '../src/events/outbox';
 import { startServer, type TestServer } from './support/server';
 
@@ -69,5 +70,48 @@ describe('the events outbox', () => {
     await expect(recordEvents(server.app.db, [unknown], { at: 3_000 })).rejects.toThrow(
       /not in the catalogue/,
     );
+  });
+});
+
+describe('the event catalogue', () => {
+  // What the design's events list names (docs/operations.md, "Events"), each a versioned schema: a
+  // type dropped or renamed fails here before a consumer (the audit log, its screens) misses it.
+  // The authorised apps' own events come with the authorization server's consent records.
+  const REQUIRED = [
+    'account.signed_in',
+    'account.sign_in_failed',
+    'account.session_revoked',
+    'account.password_changed',
+    'account.password_set',
+    'account.identifier_bound',
+    'account.identifier_changed',
+    'account.third_party_linked',
+    'account.third_party_unlinked',
+    'account.profile_updated',
+    'account.cancellation_requested',
+    'account.cancellation_abandoned',
+    'account.cancellation_completed',
+    'organisation.created',
+    'organisation.updated',
+    'organisation.frozen',
+    'organisation.member.invited',
+    'organisation.member.joined',
+    'organisation.member.removed',
+    'organisation.member.frozen',
+    'organisation.role.created',
+    'organisation.role.updated',
+    'organisation.role.banned',
+    'organisation.role.granted',
+    'organisation.role.revoked',
+    'organisation.manager.transferred',
+  ] as const satisfies readonly EventType[];
+
+  it('declares every required type with a version and a data schema', () => {
+    for (const type of REQUIRED) {
+      const definition = EVENTS.get(type);
+      expect(definition, type).toBeDefined();
+      expect(definition!.version, type).toBeGreaterThanOrEqual(1);
+      expect(definition!.data, type).toBeTypeOf('object');
+    }
   });
 });

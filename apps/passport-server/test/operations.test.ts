@@ -243,4 +243,37 @@ describe('the seams an operation must not cross', () => {
     });
     expect(offences).toEqual([]);
   });
+
+  it('every sign-in goes one way: only signInWithin opens a session and records account.signed_in, only finishSignIn sets its cookies', () => {
+    const root = join(import.meta.dirname, '../src');
+    const sources = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => ({ file: name.split('\\').join('/'), text: readFileSync(join(root, name), 'utf8') }));
+    const where = (pattern: RegExp) =>
+      sources
+        .filter(({ text }) => pattern.test(text))
+        .map(({ file }) => file)
+        .sort();
+    // The sign-in operations' one writer (src/operations/sign-in/sign-in.ts); ctx.sessions' own
+    // implementation; a password change, which re-issues the changing browser's session (not a sign-in:
+    // no proof, no event; docs/operations.md).
+    expect(where(/\bsessions\.(open|openFor)\(/)).toEqual([
+      'domain/sessions/browser.ts',
+      'flows/new-password.ts',
+      'operations/sign-in/sign-in.ts',
+    ]);
+    expect(where(/\bsessions\.start\(/)).toEqual(['flows/complete-sign-in.ts', 'flows/new-password.ts']);
+    expect(where(/\(\s*ctx\s*,\s*'account\.signed_in'/)).toEqual(['operations/sign-in/sign-in.ts']);
+    // And the flows that sign in at their end (third-party, reset-and-login, an accepted invitation)
+    // call completeSignIn, never the pieces; the identity sign-in's answer hands its operation's
+    // session to the browser through finishSignIn.
+    expect(where(/\b(signInWithin|finishSignIn)\(/)).toEqual([
+      'flows/complete-sign-in.ts',
+      'flows/identity-sign-in.ts',
+      'operations/sign-in/credentials.ts',
+      'operations/sign-in/identity.ts',
+      'operations/sign-in/register.ts',
+      'operations/sign-in/sign-in.ts',
+    ]);
+  });
 });

@@ -8,6 +8,7 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import type {
   AcceptedInvitation,
+  AccountExportData,
   AccountInfo,
   AuditPageData,
   CancelCheckData,
@@ -71,7 +72,13 @@ import type {
   UserTokenData as UserTokenSchema,
 } from '../src/schemas/app';
 import type { AuditPage } from '../src/schemas/audit';
-import type { CancelCheck, CancelConfirmed, CancelRequested, CancelWays } from '../src/schemas/cancel';
+import type {
+  AccountExport,
+  CancelCheck,
+  CancelConfirmed,
+  CancelRequested,
+  CancelWays,
+} from '../src/schemas/cancel';
 import type { IdentifierChanged, Verified } from '../src/schemas/identifiers';
 import type {
   AcceptedData,
@@ -151,6 +158,7 @@ export type Checks = [
   Expect<Matches<typeof CancelCheck, CancelCheckData>>,
   Expect<Matches<typeof CancelRequested, CancelRequestedData>>,
   Expect<Matches<typeof CancelConfirmed, CancelConfirmedData>>,
+  Expect<Matches<typeof AccountExport, AccountExportData>>,
   Expect<Same<Static<TObject<Record<never, never>>>, EmptyData>>,
   Expect<Matches<typeof UploadedImageSchema, UploadedImage>>,
   Expect<Matches<typeof Profile, ProfileData>>,

@@ -4,6 +4,7 @@ import {
   type AccountData,
   type AccountError,
   type AccountErrorKind,
+  type AccountExportData,
   type AccountInfo,
   accountInfo,
   type CallOptions,
@@ -69,8 +70,8 @@ describe('call signatures', () => {
     ).resolves.toEqualTypeOf<PasswordChangedData>();
     expectTypeOf(listDevices(client)).resolves.toEqualTypeOf<DeviceListData>();
     expectTypeOf(shareLogin(client)).resolves.toEqualTypeOf<AccountInfo>();
-    // A call with no wire type resolves the envelope's data (exportUserData: a free-form document).
-    expectTypeOf(exportUserData(client)).resolves.toEqualTypeOf<AccountData>();
+    expectTypeOf(exportUserData(client)).resolves.toEqualTypeOf<AccountExportData>();
+    expectTypeOf(exportUserData(client)).resolves.not.toEqualTypeOf<AccountData>();
   });
 
   it('require the payload fields a purpose needs', () => {

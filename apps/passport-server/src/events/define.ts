@@ -10,6 +10,12 @@ export interface EventDefinition<Name extends string = string, Data extends TObj
   readonly version: number;
   readonly summary: string;
   readonly data: Data;
+  /**
+   * The data's fields that are the target person's own name or words (their name in an organisation,
+   * what they called a passkey): erasure of that person replaces them with `[erased]`. Identifiers
+   * (e-mail addresses, phone numbers) are erased wherever they appear, without being named here.
+   */
+  readonly personal?: readonly (keyof Static<Data> & string)[];
 }
 
 export const defineEvent = <Name extends string, Data extends TObject>(

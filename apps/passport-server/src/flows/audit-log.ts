@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
-import { type AuditQuery, auditCsv, readAuditLog } from '../events/consumers/audit-log';
+import { type AuditQuery, auditCsv, ERASED, readAuditLog } from '../events/consumers/audit-log';
 
 /** The filters every audit read accepts. */
 export interface AuditFilters {
@@ -96,7 +96,8 @@ async function memberNames(app: FastifyInstance, subjectId: string, userIds: str
     .execute();
   for (const { target_user_id: userId, data } of departures) {
     const then = (JSON.parse(data) as { memberName?: unknown }).memberName;
-    if (userId && !(userId in names) && typeof then === 'string') names[userId] = then;
+    // An erased person's name is gone with them: the log shows their pseudonymous id.
+    if (userId && !(userId in names) && typeof then === 'string' && then !== ERASED) names[userId] = then;
   }
   return names;
 }

@@ -58,6 +58,59 @@ export const CancelConfirmed = Type.Object({
   erase_at: Type.Optional(Type.Integer()),
 });
 
+/** account/get/user_data: everything the account holds, for the person to keep before cancelling. */
+export const AccountExport = Type.Object({
+  exported_at: Type.Integer(),
+  account: Type.Object({
+    user_id: Type.String(),
+    mobile: Type.String({ description: "the account's own mobile, '' when none" }),
+    email: Type.String({ description: "the account's own e-mail, '' when none" }),
+    username: Type.String(),
+    has_password: Type.Boolean(),
+    created_at: Type.Integer(),
+  }),
+  profile: Type.Object({
+    name: Type.String(),
+    description: Type.String(),
+    birthday: Type.String(),
+    gender: Type.Integer(),
+    avatar_url: Type.String(),
+  }),
+  images: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      kind: Type.Union([
+        Type.Literal('avatar'),
+        Type.Literal('pic'),
+        Type.Literal('default-avatar'),
+        Type.Literal('default-background'),
+      ]),
+      mime: Type.String(),
+      width: Type.Integer(),
+      height: Type.Integer(),
+      size: Type.Integer(),
+      review_state: Type.Union([Type.Literal('approved'), Type.Literal('pending'), Type.Literal('rejected')]),
+      created_at: Type.Integer(),
+      url: Type.String(),
+    }),
+  ),
+  devices: Type.Array(
+    Type.Object({ first_seen_at: Type.Integer(), last_seen_at: Type.Integer(), user_agent: Type.String() }),
+  ),
+  passkeys: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      device_type: Type.String(),
+      backed_up: Type.Boolean(),
+      created_at: Type.Integer(),
+      last_used_at: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  ),
+  profile_changes: Type.Array(
+    Type.Object({ namespace: Type.String(), field: Type.String(), at: Type.Integer() }),
+  ),
+});
+
 export const schema = {
   verifyWay: {
     summary: 'The ways the signed-in account can prove it is its owner before cancelling',

@@ -254,6 +254,76 @@ describe('an organisation’s audit log', () => {
     expect(page.names).toEqual({ [boss.userId]: 'Boss', [member.userId]: 'Member' });
   });
 
+  it('forgets the name a removed member had once they are erased, and keeps the pseudonymous entry', async () => {
+    const { boss, member, sid } = await organisation();
+    const identity = (await aff.listDeputies(boss.client, { sec_subject_uid: sid })).items.find(
+      (d) => d.sec_user_id === member.userId,
+    )!;
+    await aff.deleteDeputy(boss.client, {
+      sec_subject_uid: sid,
+      user_identity_id: identity.user_identity_id,
+    });
+    const removal = { sec_subject_uid: sid, type: 'organisation.member.removed' };
+    await until(
+      () => aff.listAuditLog(boss.client, removal),
+      (p) => p.entries.length === 1,
+      'the removal',
+    );
+    await server.app.db
+      .updateTable('users')
+      .set({ cancel_requested_at: 1, cancel_erase_at: 2 })
+      .where('id', '=', member.userId)
+      .execute();
+    expect(await server.app.eraseDueAccounts()).toContain(member.userId);
+    const page = await aff.listAuditLog(boss.client, removal);
+    expect(organisationPage.Check(page)).toBe(true);
+    expect(page.entries[0]).toMatchObject({
+      type: 'organisation.member.removed',
+      target_user_id: member.userId,
+      data: { memberId: identity.user_identity_id, memberName: '[erased]', roleKeys: ['reader'] },
+    });
+    // The log names the manager; the erased person is their pseudonymous id alone.
+    expect(page.names).toEqual({ [boss.userId]: 'Boss' });
+    const exported = await boss.browser.fetch(
+      aff.auditExportUrl(server.baseUrl, { sec_subject_uid: sid, format: 'json' }),
+    );
+    expect(await exported.text()).not.toContain('"Member"');
+    // What an erased person did to others keeps the others' names: only their own is theirs to erase.
+    const actor = await person();
+    const other = await person();
+    await recordEvents(
+      server.app.db,
+      [
+        {
+          type: 'organisation.member.removed',
+          stream: `subject:${sid}`,
+          actor: { kind: 'person', userId: actor.userId },
+          subjectId: sid,
+          targetUserId: other.userId,
+          data: { memberId: identity.user_identity_id, memberName: 'Other', roleKeys: [] },
+        },
+      ],
+      { at: Date.now() },
+    );
+    await server.app.db
+      .updateTable('users')
+      .set({ cancel_requested_at: 1, cancel_erase_at: 2 })
+      .where('id', '=', actor.userId)
+      .execute();
+    expect(await server.app.eraseDueAccounts()).toContain(actor.userId);
+    const kept = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('actor_user_id', '=', actor.userId)
+      .where('type', '=', 'organisation.member.removed')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(kept.data)).toEqual({
+      memberId: identity.user_identity_id,
+      memberName: 'Other',
+      roleKeys: [],
+    });
+  });
+
   it('exports the filtered log as CSV and as JSON, to the holders of audit:read only', async () => {
     const { boss, member, sid } = await organisation();
     await happen(sid, boss.userId, member.userId, Date.now(), ['=cmd()', 'with, "quotes"']);

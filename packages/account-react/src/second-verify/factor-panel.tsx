@@ -1,11 +1,10 @@
-import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { SecondVerifyRequest } from '@portico/account-sdk';
+import { type FormEvent, useState } from 'react';
 import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
-import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
-import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
+import { DialogActions, DialogShell } from './dialog-shell';
 import {
   type CodeFactor,
   FactorCodeField,
@@ -15,7 +14,7 @@ import {
   WayPicker,
 } from './factor-fields';
 import type { SecondVerifyController } from './second-verify-controller';
-import { useCooldown } from './use-cooldown';
+import { useSmsCode } from './sms-code';
 
 /**
  * The second-verification panel of an account with factors beyond its mobile (the 2046 data's
@@ -37,12 +36,11 @@ export function FactorPanel({
 }) {
   const t = useAccountText();
   const f = useFactorText();
-  const panel = useRef<HTMLDivElement>(null);
-  const codeField = useRef<HTMLInputElement | null>(null);
-  const [code, setCode] = useState('');
-  const { sending, sendError, run } = useCodeSend();
-  const [incomplete, setIncomplete] = useState(false);
-  const { seconds } = useCooldown(sendAllowedAt);
+  const [panel, smsField, sendError, submitSms, code, edit, incomplete, setIncomplete] = useSmsCode(
+    request,
+    sendAllowedAt,
+    controller,
+  );
   // The ways the account can answer: the SMS code (when it has a mobile), its authenticator app, a
   // recovery code. An SMS-only account sees the SMS form alone, as before.
   const ways: [SecondWay, string][] = [];
@@ -56,26 +54,6 @@ export function FactorPanel({
     ways.find(([value]) => value === previous)?.[0] ?? ways[0]?.[0],
   );
 
-  // Focus in on open (the code field after a wrong code or a recent send, else the send button), and back
-  // where it was on close. The panel is keyed per request, so this runs once per opened request.
-  const focusField = useRef(Boolean(request.error) || sendAllowedAt > Date.now());
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const field = panel.current?.querySelector<HTMLInputElement>('input') ?? null;
-    codeField.current = field;
-    if (focusField.current) field?.focus();
-    else panel.current?.querySelector<HTMLButtonElement>('.portico-code-send')?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-  }, []);
-
-  const send = () =>
-    run(async () => {
-      controller.markSent(cooldownOf(await request.sendCode()));
-      codeField.current?.focus();
-    });
-
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (way && way !== 'sms') {
@@ -85,12 +63,7 @@ export function FactorPanel({
       }
       return controller.submit(code.trim(), way);
     }
-    if (code.length !== CODE_LENGTH) {
-      setIncomplete(true);
-      codeField.current?.focus();
-      return;
-    }
-    controller.submit(code);
+    submitSms();
   };
 
   const close = () => controller.close();
@@ -116,8 +89,7 @@ export function FactorPanel({
             value={way}
             onChange={(next) => {
               setWay(next);
-              setCode('');
-              setIncomplete(false);
+              edit('');
             }}
           />
         ) : null}
@@ -125,10 +97,7 @@ export function FactorPanel({
           <FactorCodeField
             method={way}
             value={code}
-            onChange={(next) => {
-              setCode(next);
-              setIncomplete(false);
-            }}
+            onChange={edit}
             error={
               incomplete
                 ? way === 'totp'
@@ -138,19 +107,7 @@ export function FactorPanel({
             }
           />
         ) : (
-          <CodeInput
-            value={code}
-            onChange={(next) => {
-              setCode(next);
-              setIncomplete(false);
-            }}
-            length={CODE_LENGTH}
-            onSend={send}
-            sending={sending}
-            cooldown={seconds}
-            error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
-            required
-          />
+          smsField
         )}
         <ErrorMessage error={sendError} />
         <DialogActions onClose={close}>

@@ -1,14 +1,12 @@
-import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
-import { type FormEvent, lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { SecondVerifyRequest } from '@portico/account-sdk';
+import { type FormEvent, lazy, Suspense, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
-import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
-import { CODE_LENGTH } from './dialog-frame';
-import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
+import { DialogActions, DialogShell } from './dialog-shell';
 import type { SecondVerifyController } from './second-verify-controller';
-import { useCooldown } from './use-cooldown';
+import { useSmsCode } from './sms-code';
 
 /** Loaded when a step-up first opens: sign-in pages never carry it. */
 const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
@@ -70,45 +68,12 @@ function DialogPanel({
   controller: SecondVerifyController;
 }) {
   const t = useAccountText();
-  const panel = useRef<HTMLDivElement>(null);
-  const codeField = useRef<HTMLInputElement | null>(null);
-  const [code, setCode] = useState('');
-  const { sending, sendError, run } = useCodeSend();
-  const [incomplete, setIncomplete] = useState(false);
-  const { seconds } = useCooldown(sendAllowedAt);
-
-  // Focus in on open (the code field after a wrong code or a recent send, else the send button), and back
-  // where it was on close. The panel is keyed per request, so this runs once per opened request.
-  const focusField = useRef(Boolean(request.error) || sendAllowedAt > Date.now());
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const field = panel.current?.querySelector<HTMLInputElement>('input') ?? null;
-    codeField.current = field;
-    if (focusField.current) field?.focus();
-    else panel.current?.querySelector<HTMLButtonElement>('.portico-code-send')?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-  }, []);
-
-  const send = () =>
-    run(async () => {
-      controller.markSent(cooldownOf(await request.sendCode()));
-      codeField.current?.focus();
-    });
-
+  const [panel, field, sendError, submit] = useSmsCode(request, sendAllowedAt, controller);
+  const close = () => controller.close();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (code.length !== CODE_LENGTH) {
-      setIncomplete(true);
-      codeField.current?.focus();
-      return;
-    }
-    controller.submit(code);
+    submit();
   };
-
-  const close = () => controller.close();
-
   return (
     <DialogShell
       panel={panel}
@@ -121,19 +86,7 @@ function DialogPanel({
       onClose={close}
     >
       <form onSubmit={onSubmit} noValidate>
-        <CodeInput
-          value={code}
-          onChange={(next) => {
-            setCode(next);
-            setIncomplete(false);
-          }}
-          length={CODE_LENGTH}
-          onSend={send}
-          sending={sending}
-          cooldown={seconds}
-          error={incomplete ? t('code.incomplete', { length: CODE_LENGTH }) : request.error}
-          required
-        />
+        {field}
         <ErrorMessage error={sendError} />
         <DialogActions onClose={close}>
           <SubmitButton>{t('secondVerify.submit')}</SubmitButton>

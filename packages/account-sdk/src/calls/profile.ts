@@ -1,4 +1,5 @@
 import type {
+  AccountExportData,
   DefaultInfoData,
   Extra,
   ImageInfoData,
@@ -88,4 +89,8 @@ export const pendingPics = /* @__PURE__ */ defineCall<Extra, PendingPicsData>(
   'GET',
 );
 /** Everything the signed-in account holds, as JSON: to keep a copy before cancelling. */
-export const exportUserData = /* @__PURE__ */ defineCall<Extra>('/web/user/get/user_data/', null, 'GET');
+export const exportUserData = /* @__PURE__ */ defineCall<Extra, AccountExportData>(
+  '/web/user/get/user_data/',
+  null,
+  'GET',
+);

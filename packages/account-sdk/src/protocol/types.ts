@@ -741,6 +741,48 @@ export interface CancelConfirmedData {
   erase_at?: number;
 }
 
+/**
+ * What `get/user_data` answers: everything the signed-in account holds, to keep before cancelling
+ * (its own identifiers unmasked; no password hash, credential or token).
+ */
+export interface AccountExportData {
+  /** When the copy was made, ms since the epoch. */
+  exported_at: number;
+  account: {
+    user_id: string;
+    /** '' when none. */
+    mobile: string;
+    /** '' when none. */
+    email: string;
+    username: string;
+    has_password: boolean;
+    created_at: number;
+  };
+  profile: { name: string; description: string; birthday: string; gender: number; avatar_url: string };
+  images: {
+    key: string;
+    kind: 'avatar' | 'pic' | 'default-avatar' | 'default-background';
+    mime: string;
+    width: number;
+    height: number;
+    size: number;
+    review_state: 'approved' | 'pending' | 'rejected';
+    created_at: number;
+    url: string;
+  }[];
+  /** The browsers the account was remembered on. */
+  devices: { first_seen_at: number; last_seen_at: number; user_agent: string }[];
+  passkeys: {
+    name: string;
+    device_type: string;
+    backed_up: boolean;
+    created_at: number;
+    last_used_at: number | null;
+  }[];
+  /** Each counted profile change: which field, when. */
+  profile_changes: { namespace: string; field: string; at: number }[];
+}
+
 export interface CancelRequestPayload extends Extra {
   way: 'mobile' | 'email' | 'password';
   /** 1: send a code to the account's own mobile or e-mail (the client never sees it unmasked). */

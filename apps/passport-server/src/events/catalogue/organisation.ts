@@ -132,24 +132,28 @@ export const organisationEvents = [
     version: 1,
     summary: 'A member was removed, with their roles; their sessions in it ended.',
     data: Member,
+    personal: ['memberName'],
   }),
   defineEvent({
     type: 'organisation.member.left',
     version: 1,
     summary: 'A member left the organisation, with their roles; their sessions in it ended.',
     data: Member,
+    personal: ['memberName'],
   }),
   defineEvent({
     type: 'organisation.member.frozen',
     version: 1,
     summary: 'A member identity was frozen: it cannot act in the organisation until thawed.',
     data: Member,
+    personal: ['memberName'],
   }),
   defineEvent({
     type: 'organisation.member.thawed',
     version: 1,
     summary: 'A frozen member identity was thawed.',
     data: Member,
+    personal: ['memberName'],
   }),
   defineEvent({
     type: 'organisation.role.created',

@@ -21,17 +21,20 @@ export const passkeyEvents = [
       deviceType: Type.Union([Type.Literal('singleDevice'), Type.Literal('multiDevice')]),
       backedUp: Type.Boolean(),
     }),
+    personal: ['name'],
   }),
   defineEvent({
     type: 'passkey.renamed',
     version: 1,
     summary: 'A passkey of the account was renamed.',
     data: Type.Object({ passkeyId: PasskeyId, name: Name, previous: Name }),
+    personal: ['name', 'previous'],
   }),
   defineEvent({
     type: 'passkey.removed',
     version: 1,
     summary: 'A passkey was removed from the account.',
     data: Type.Object({ passkeyId: PasskeyId, name: Name }),
+    personal: ['name'],
   }),
 ] as const;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditLogTable, Database } from '../../db/schema';
-import type { EventActor } from '../catalogue';
+import { EVENTS, type EventActor } from '../catalogue';
 import type { EventConsumer, StoredEvent } from '../dispatcher';
 
 /** The audit log's consumer name: its cursor in `event_cursors`. */
@@ -128,10 +128,13 @@ export const ERASED = '[erased]';
 
 /** Strings that identify a person: an e-mail address, a phone number (masked ones too), an IP. */
 const IDENTIFYING = /@|\d[\d*\s().-]{5,}\d|^\d{1,3}(\.\d{1,3}){3}$|^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/i;
+/** A record's id (a member identity, an invitation): pseudonymous, kept, though its digits and dashes
+ * look like a phone number's. */
+const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The data with every identifying string replaced (nested objects and arrays too). */
 export function scrubbed(value: unknown): unknown {
-  if (typeof value === 'string') return IDENTIFYING.test(value) ? ERASED : value;
+  if (typeof value === 'string') return !RECORD_ID.test(value) && IDENTIFYING.test(value) ? ERASED : value;
   if (Array.isArray(value)) return value.map(scrubbed);
   if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, scrubbed(inner)]));
@@ -147,13 +150,17 @@ export async function eraseFromAuditLog(trx: Kysely<Database>, userId: string): 
   for (const table of ['audit_log', 'events'] as const) {
     const rows = await trx
       .selectFrom(table)
-      .select(['id', 'data'])
+      .select(['id', 'type', 'data', 'target_user_id'])
       .where((eb) => eb.or([eb('target_user_id', '=', userId), eb('actor_user_id', '=', userId)]))
       .execute();
     for (const row of rows) {
+      const data = scrubbed(JSON.parse(row.data)) as Record<string, unknown>;
+      // Their own name or words, where the event is about them (not someone they acted on).
+      if (row.target_user_id === userId)
+        for (const field of EVENTS.get(row.type)?.personal ?? []) if (field in data) data[field] = ERASED;
       await trx
         .updateTable(table)
-        .set({ ip: null, device_id: null, data: JSON.stringify(scrubbed(JSON.parse(row.data))) })
+        .set({ ip: null, device_id: null, data: JSON.stringify(data) })
         .where('id', '=', row.id)
         .execute();
     }

@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import {
   abandonCancellation,
   CANCEL_PURPOSES,
@@ -10,7 +9,7 @@ import {
 } from '../../domain/cancellation/cancellation';
 import type { CancelScope } from '../../domain/cancellation/registry';
 import { PassportError } from '../../errors';
-import { CancelCheck, CancelConfirmed, CancelWays, schema } from '../../schemas/cancel';
+import { AccountExport, CancelCheck, CancelConfirmed, CancelWays, schema } from '../../schemas/cancel';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
 import { emitForAccount } from './emit';
 
@@ -83,7 +82,7 @@ export const confirmCancellation = defineOperation({
 export const exportAccount = defineOperation({
   name: 'account.data.export',
   input: schema.export.querystring,
-  output: Type.Record(Type.String(), Type.Unknown()),
+  output: AccountExport,
   caller: caller.person,
   emits: [],
   run: (ctx) => exportAccountData(ctx.tx, ctx.caller.user, ctx.now()),
