@@ -134,6 +134,18 @@ async function outcome(work: Promise<unknown>): Promise<string> {
   }
 }
 
+/** The app events of a person's stream, oldest first. */
+const appEvents = async (userId: string) =>
+  (
+    await server.app.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('stream', '=', `user:${userId}`)
+      .where('type', 'in', ['account.app_authorized', 'account.app_revoked'])
+      .orderBy('position')
+      .execute()
+  ).map((row) => ({ type: row.type, data: JSON.parse(row.data) }));
+
 const active = async (app: App, token: string) => (await client.tokenIntrospection(app.config, token)).active;
 
 describe('a stock relying party (openid-client)', () => {
@@ -471,7 +483,7 @@ describe('the consent page and the account centre', () => {
   it('lists the apps a person authorised; revoking one kills its tokens and asks for consent again', async () => {
     const app = await registerApp('Revocable');
     const browser = server.browser();
-    await signInBySms(server, browser);
+    const { userId } = await signInBySms(server, browser);
     const tokens = await redeem(app, await authorize(app, browser));
     const listed = await browser.get(paths.open.authorizedApps);
     expect(listed.body.data.apps).toEqual([
@@ -487,6 +499,18 @@ describe('the consent page and the account centre', () => {
     const revoked = await browser.post(paths.open.updateAuthorizeInfo, { client_key: app.clientId });
     expect(revoked.body.status_code, JSON.stringify(revoked.body)).toBe(0);
     expect(revoked.body.data.apps).toEqual([]);
+    // Consent and revocation are each an event in the person's stream, and the stranger's refused
+    // revocation is none.
+    expect(await appEvents(userId)).toEqual([
+      {
+        type: 'account.app_authorized',
+        data: { clientId: app.clientId, appName: 'Revocable', scopes: ['user_info'], refused: [] },
+      },
+      {
+        type: 'account.app_revoked',
+        data: { clientId: app.clientId, appName: 'Revocable', reason: 'revoked' },
+      },
+    ]);
     expect(await active(app, tokens.access_token)).toBe(false);
     expect(await outcome(client.refreshTokenGrant(app.config, tokens.refresh_token as string))).toBe(
       'invalid_grant',
