@@ -182,9 +182,14 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      // A client may introspect or revoke only its own tokens.
+      // A client may revoke only its own tokens.
       revocation: { enabled: true, allowedPolicy: ownToken },
-      introspection: { enabled: true, allowedPolicy: ownToken },
+      // A product API listed in OPEN_RESOURCE_SERVERS introspects any token (an agent's, to serve it).
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          (config.openAuth.resourceServers ?? []).includes(client.clientId) || ownToken(ctx, client, token),
+      },
       userinfo: { enabled: true },
       // RP-initiated logout: ends the provider's session and the person's Portico session
       // (routes/open/provider-mount), back to a post_logout_redirect_uri the client registered.
