@@ -12,7 +12,10 @@ import { freePort } from './support/process';
 import { type Browser, startServer, type TestServer } from './support/server';
 
 /**
- * Portico as the authorization server of a stock relying party: an unmodified `openid-client`, over
+ * The conformance suite, modelled on the OpenID Foundation's test plans: each describe names its plan
+ * (config, basic, dynamic, logout, PAR, DPoP, device); the refusals SECURITY.md lists for the provider
+ * are `open-auth.test.ts` › "refusals", and agents `conformance/agents.test.ts` (docs/open-authorization.md,
+ * "Conformance"). Portico as the authorization server of a stock relying party: an unmodified `openid-client`, over
  * real HTTP to the server listening on loopback (no custom fetch; `allowInsecureRequests` only because
  * loopback is plain http), on SQLite and PostgreSQL (vitest.config.ts). The person's browser is a test
  * Browser on the same server. Covers what docs/open-authorization.md promises a client: discovery at
@@ -130,7 +133,7 @@ async function codeFlow(
   );
 }
 
-describe('discovery: one issuer', () => {
+describe('plan config (oidcc-config): discovery at one issuer', () => {
   it('a client given the issuer finds the document at issuer + /.well-known/openid-configuration; the origin alone finds none', async () => {
     const rp = await register();
     const metadata = rp.config.serverMetadata();
@@ -162,7 +165,7 @@ describe('discovery: one issuer', () => {
   });
 });
 
-describe('standard scopes and claims', () => {
+describe('plan basic (oidcc-basic): standard scopes and claims', () => {
   it('profile email phone organisations: in the ID token and at userinfo; without them only sub', async () => {
     const rp = await register();
     const browser = server.browser();
@@ -274,7 +277,7 @@ describe('standard scopes and claims', () => {
   });
 });
 
-describe('the language of the consent page, and the authorised apps in words', () => {
+describe('plan basic (oidcc-basic): the consent page’s language, ui_locales, and the authorised apps in words', () => {
   it('ui_locales of the request names the page language; the authorised apps list describes each scope', async () => {
     const rp = await register();
     const browser = server.browser();
@@ -305,7 +308,7 @@ describe('the language of the consent page, and the authorised apps in words', (
   });
 });
 
-describe('RP-initiated logout', () => {
+describe('plan logout (oidcc-rp-initiated-logout): RP-initiated logout', () => {
   /** The provider's logout page: its language and the xsrf field of its form. */
   const logoutPage = (html: string) => ({
     lang: html.match(/<html lang="([^"]+)"/)?.[1],
@@ -455,7 +458,7 @@ async function verifyLogoutToken(token: string, clientId: string) {
   return payload;
 }
 
-describe('back-channel logout (OpenID Connect Back-Channel Logout 1.0)', () => {
+describe('plan logout (oidcc-backchannel-rp-initiated-logout): back-channel logout', () => {
   it('discovery says it is supported, with sid; a backchannel_logout_uri follows the redirect rule', async () => {
     const rp = await register();
     const metadata = rp.config.serverMetadata();
@@ -537,7 +540,7 @@ describe('back-channel logout (OpenID Connect Back-Channel Logout 1.0)', () => {
   });
 });
 
-describe('pushed authorization requests (RFC 9126)', () => {
+describe('plan PAR (as FAPI 2.0 runs it): pushed authorization requests, RFC 9126', () => {
   it("openid-client's PAR: the pushed request becomes a request_uri the person approves", async () => {
     const rp = await register();
     const browser = server.browser();
@@ -563,7 +566,7 @@ describe('pushed authorization requests (RFC 9126)', () => {
   });
 });
 
-describe('DPoP (RFC 9449)', () => {
+describe('plan DPoP (as FAPI 2.0 runs it): sender-constrained tokens, RFC 9449', () => {
   it("openid-client's DPoP: bound tokens; userinfo and refresh need the key's proof; as a bearer token it fails", async () => {
     const rp = await register();
     const browser = server.browser();
@@ -585,7 +588,7 @@ describe('DPoP (RFC 9449)', () => {
   });
 });
 
-describe('resource indicators (RFC 8707): off', () => {
+describe('plan config (oidcc-config): resource indicators off, RFC 8707', () => {
   it('a resource parameter changes nothing: the token is the provider’s own, for userinfo', async () => {
     const rp = await register();
     const browser = server.browser();
@@ -609,7 +612,7 @@ describe('resource indicators (RFC 8707): off', () => {
   });
 });
 
-describe('registration refuses redirects off https but for loopback', () => {
+describe('plan dynamic (oidcc-dynamic): registration refuses redirects off https but for loopback', () => {
   it('RFC 7591: http to a host on the network is invalid_redirect_uri; http on loopback is accepted', async () => {
     const cases: [Partial<client.ClientMetadata>, string][] = [
       [{ redirect_uris: ['http://app.example.com/callback'] }, 'invalid_redirect_uri'],
@@ -625,7 +628,7 @@ describe('registration refuses redirects off https but for loopback', () => {
   });
 });
 
-describe('the device authorization grant (RFC 8628)', () => {
+describe('plan device (RFC 8628): the device authorization grant', () => {
   const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
   const registerDevice = () =>
     register({
@@ -727,7 +730,7 @@ describe('the device authorization grant (RFC 8628)', () => {
   });
 });
 
-describe('a second stock relying party (oauth4webapi)', () => {
+describe('plans basic, PAR and DPoP with a second stock relying party (oauth4webapi)', () => {
   it('registers, discovers, pushes a DPoP-bound PKCE request, validates the ID token and reads userinfo', async () => {
     const insecureFetch = { [oauth.allowInsecureRequests]: true };
     const issuerUrl = new URL(issuer);
@@ -808,7 +811,7 @@ describe('a second stock relying party (oauth4webapi)', () => {
   });
 });
 
-describe('bad input at the new endpoints', () => {
+describe('refusals: bad input at the new endpoints answers 4xx', () => {
   it('answers 4xx, never 5xx: unknown device resumes, missing xsrf, a forged id_token_hint, no client', async () => {
     const browser = server.browser();
     await signInBySms(server, browser);
