@@ -37,6 +37,10 @@ if (process.env.DATABASE_URL)
       'test/enumeration.test.ts',
       // The provider's records and claims queries on PostgreSQL, driven by a stock client.
       'test/open-auth-stock.test.ts',
+      // The provider's refusals (SECURITY.md, "OAuth provider") with openid-client, on PostgreSQL too.
+      'test/open-auth.test.ts',
+      // The OpenID Foundation-style plans that need more than one stock client (agents, resource servers).
+      'test/conformance/**/*.test.ts',
       'test/passkeys.test.ts',
       // The organisation defects that were PostgreSQL's as much as SQLite's: the upload quota and the
       // transfer and invitation races need its row locks; an invitation accepted inside an operation's

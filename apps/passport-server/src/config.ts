@@ -199,6 +199,12 @@ export interface OpenAuthConfig {
    * `name=中文说明|English description` (e.g. `video.list=查看视频|See your videos`).
    */
   scopes: OpenScope[];
+  /**
+   * OPEN_RESOURCE_SERVERS: the client ids of product APIs (resource servers) that may introspect any
+   * access token (RFC 7662), to check an agent's token (docs/open-authorization.md, "Agents"). Any
+   * other client introspects only its own tokens. Default: none.
+   */
+  resourceServers?: readonly string[];
 }
 
 /** One app the server serves. */
@@ -354,6 +360,12 @@ export const EnvSchema = Type.Object({
   ),
   OPEN_REGISTRATION_TOKEN: Type.Optional(
     Type.String({ minLength: 32, description: 'at least 32 characters' }),
+  ),
+  OPEN_RESOURCE_SERVERS: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64})*$',
+      description: 'comma-separated client ids',
+    }),
   ),
   OPEN_SCOPES: Type.Optional(
     Type.String({
@@ -788,7 +800,8 @@ function openAuthConfig(e: Env): OpenAuthConfig {
     if (RESERVED_SCOPES.has(name)) throw new ConfigError('OPEN_SCOPES', `"${name}" is reserved`);
     return { name, zh: zh.trim(), en: en.trim() };
   });
-  return { registrationToken: e.OPEN_REGISTRATION_TOKEN, scopes };
+  const resourceServers = e.OPEN_RESOURCE_SERVERS ? e.OPEN_RESOURCE_SERVERS.split(',') : [];
+  return { registrationToken: e.OPEN_REGISTRATION_TOKEN, scopes, resourceServers };
 }
 
 /** A provider needs its id and secret both; one without the other is a mistake worth stopping for. */

@@ -117,6 +117,7 @@ describe('users, from a back end with users:write', () => {
         payload: string;
         grant_id: string | null;
         account_id: string | null;
+        client_id?: string | null;
         created_at: number;
       };
     }>;
@@ -130,6 +131,16 @@ describe('users, from a back end with users:write', () => {
           payload: '{}',
           grant_id: null,
           account_id: userId,
+          client_id: `c-${userId}`,
+          created_at: at,
+        },
+        {
+          model: 'Client',
+          id: `c-${userId}`,
+          payload: JSON.stringify({ client_id: `c-${userId}`, client_name: 'Frozen Out' }),
+          grant_id: null,
+          account_id: null,
+          client_id: `c-${userId}`,
           created_at: at,
         },
         {
@@ -170,16 +181,34 @@ describe('users, from a back end with users:write', () => {
       .selectFrom('events')
       .select(['type', 'actor'])
       .where('stream', '=', `user:${userId}`)
-      .where('type', 'in', ['account.frozen', 'account.unfrozen', 'account.sessions_revoked'])
+      .where('type', 'in', [
+        'account.frozen',
+        'account.unfrozen',
+        'account.sessions_revoked',
+        'account.app_revoked',
+      ])
       .orderBy('position')
       .execute();
     expect(events.map((e) => e.type)).toEqual([
       'account.frozen',
       'account.sessions_revoked',
+      // The app lost its authorisation with the freeze, in the same transaction.
+      'account.app_revoked',
       'account.unfrozen',
       'account.sessions_revoked',
     ]);
     expect(JSON.parse(events[0]?.actor ?? '{}')).toMatchObject({ kind: 'apiKey' });
+    const appRevoked = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('stream', '=', `user:${userId}`)
+      .where('type', '=', 'account.app_revoked')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(appRevoked.data)).toEqual({
+      clientId: `c-${userId}`,
+      appName: 'Frozen Out',
+      reason: 'frozen',
+    });
   });
 
   it('pages through 10,000 accounts by cursor, each once', async () => {

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as jose from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +12,10 @@ import { freePort } from './support/process';
 import { type Browser, startServer, type TestServer } from './support/server';
 
 /**
- * Portico as the authorization server of a stock relying party: an unmodified `openid-client`, over
+ * The conformance suite, modelled on the OpenID Foundation's test plans: each describe names its plan
+ * (config, basic, dynamic, logout, PAR, DPoP, device); the refusals SECURITY.md lists for the provider
+ * are `open-auth.test.ts` › "refusals", and agents `conformance/agents.test.ts` (docs/open-authorization.md,
+ * "Conformance"). Portico as the authorization server of a stock relying party: an unmodified `openid-client`, over
  * real HTTP to the server listening on loopback (no custom fetch; `allowInsecureRequests` only because
  * loopback is plain http), on SQLite and PostgreSQL (vitest.config.ts). The person's browser is a test
  * Browser on the same server. Covers what docs/open-authorization.md promises a client: discovery at
@@ -127,7 +133,7 @@ async function codeFlow(
   );
 }
 
-describe('discovery: one issuer', () => {
+describe('plan config (oidcc-config): discovery at one issuer', () => {
   it('a client given the issuer finds the document at issuer + /.well-known/openid-configuration; the origin alone finds none', async () => {
     const rp = await register();
     const metadata = rp.config.serverMetadata();
@@ -159,7 +165,7 @@ describe('discovery: one issuer', () => {
   });
 });
 
-describe('standard scopes and claims', () => {
+describe('plan basic (oidcc-basic): standard scopes and claims', () => {
   it('profile email phone organisations: in the ID token and at userinfo; without them only sub', async () => {
     const rp = await register();
     const browser = server.browser();
@@ -203,12 +209,22 @@ describe('standard scopes and claims', () => {
       sub: userId,
       name: expect.any(String),
       updated_at: expect.any(Number),
-      email,
-      email_verified: true,
-      phone_number: mobile,
-      phone_number_verified: true,
       organisations: [{ id: subjectId, name: 'Stock Org', member_name: 'Ada at Stock', manager: true }],
     });
+    // The e-mail address and the mobile number are never in the ID token (it travels in end-session
+    // URLs as id_token_hint), granted or not: userinfo answers them.
+    for (const claim of ['email', 'email_verified', 'phone_number', 'phone_number_verified'])
+      expect(idToken?.[claim], claim).toBeUndefined();
+    const logoutUrl = client.buildEndSessionUrl(rp.config, {
+      id_token_hint: tokens.id_token as string,
+      post_logout_redirect_uri: LOGGED_OUT,
+    }).href;
+    const hint = new URL(logoutUrl).searchParams.get('id_token_hint') ?? '';
+    const hinted = Buffer.from(hint.split('.')[1] ?? '', 'base64url').toString();
+    for (const personal of [email, mobile, encodeURIComponent(email), encodeURIComponent(mobile)]) {
+      expect(logoutUrl).not.toContain(personal);
+      expect(hinted).not.toContain(personal);
+    }
     const me = await client.fetchUserInfo(rp.config, tokens.access_token, userId);
     expect(me).toMatchObject({
       sub: userId,
@@ -216,8 +232,22 @@ describe('standard scopes and claims', () => {
       email,
       email_verified: true,
       phone_number: mobile,
+      phone_number_verified: true,
       organisations: [expect.objectContaining({ id: subjectId })],
     });
+    // After a refresh the new ID token is the same: no contact claims.
+    const refreshed = await client.refreshTokenGrant(rp.config, tokens.refresh_token as string);
+    expect(refreshed.claims()?.email).toBeUndefined();
+    expect(refreshed.claims()?.phone_number).toBeUndefined();
+    expect(refreshed.claims()?.name).toBe(idToken?.name);
+
+    // Granted profile only: userinfo answers no e-mail or mobile either, though the account has both.
+    const narrow = await register();
+    const profileOnly = await codeFlow(narrow, browser, 'openid profile');
+    const narrowMe = await client.fetchUserInfo(narrow.config, profileOnly.access_token, userId);
+    expect(narrowMe.email).toBeUndefined();
+    expect(narrowMe.phone_number).toBeUndefined();
+    expect(narrowMe.organisations).toBeUndefined();
 
     // Only openid: the same person, the same app, nothing but sub.
     const other = await register();
@@ -247,7 +277,7 @@ describe('standard scopes and claims', () => {
   });
 });
 
-describe('the language of the consent page, and the authorised apps in words', () => {
+describe('plan basic (oidcc-basic): the consent page’s language, ui_locales, and the authorised apps in words', () => {
   it('ui_locales of the request names the page language; the authorised apps list describes each scope', async () => {
     const rp = await register();
     const browser = server.browser();
@@ -278,7 +308,7 @@ describe('the language of the consent page, and the authorised apps in words', (
   });
 });
 
-describe('RP-initiated logout', () => {
+describe('plan logout (oidcc-rp-initiated-logout): RP-initiated logout', () => {
   /** The provider's logout page: its language and the xsrf field of its form. */
   const logoutPage = (html: string) => ({
     lang: html.match(/<html lang="([^"]+)"/)?.[1],
@@ -370,7 +400,147 @@ describe('RP-initiated logout', () => {
   });
 });
 
-describe('pushed authorization requests (RFC 9126)', () => {
+/**
+ * A relying party's back-channel logout endpoint on loopback: collects the logout tokens it is sent and
+ * answers 200, as OpenID Connect Back-Channel Logout 1.0 §2.8 asks.
+ */
+async function logoutReceiver(): Promise<{
+  uri: string;
+  tokens: string[];
+  next(): Promise<string>;
+  close(): Promise<void>;
+}> {
+  const tokens: string[] = [];
+  const waiting: ((token: string) => void)[] = [];
+  const receiver: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const token = new URLSearchParams(body).get('logout_token') ?? '';
+      response.writeHead(token ? 200 : 400, { 'cache-control': 'no-store' }).end();
+      if (!token) return;
+      const resolve = waiting.shift();
+      if (resolve) resolve(token);
+      else tokens.push(token);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  return {
+    uri: `http://127.0.0.1:${port}/backchannel-logout`,
+    tokens,
+    next: () => {
+      const ready = tokens.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
+    },
+    close: () => new Promise((resolve) => receiver.close(() => resolve())),
+  };
+}
+
+/**
+ * What a relying party checks of a logout token (Back-Channel Logout 1.0 §2.6), with jose and the
+ * issuer's published keys: signature, iss, aud, iat, the logout event, a sub or sid, and no nonce.
+ */
+async function verifyLogoutToken(token: string, clientId: string) {
+  const keys = jose.createRemoteJWKSet(new URL(`${issuer}/jwks`));
+  const { payload, protectedHeader } = await jose.jwtVerify(token, keys, {
+    issuer,
+    audience: clientId,
+    typ: 'logout+jwt',
+    maxTokenAge: '2 minutes',
+  });
+  expect(protectedHeader.alg).toBe('ES256');
+  expect(payload.events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
+  expect(payload.nonce).toBeUndefined();
+  expect(typeof payload.jti).toBe('string');
+  return payload;
+}
+
+describe('plan logout (oidcc-backchannel-rp-initiated-logout): back-channel logout', () => {
+  it('discovery says it is supported, with sid; a backchannel_logout_uri follows the redirect rule', async () => {
+    const rp = await register();
+    const metadata = rp.config.serverMetadata();
+    expect(metadata.backchannel_logout_supported).toBe(true);
+    expect(metadata.backchannel_logout_session_supported).toBe(true);
+    // Front-channel logout is not offered, and discovery says nothing of it.
+    expect(metadata.frontchannel_logout_supported).toBeUndefined();
+    expect(await outcome(register({ backchannel_logout_uri: 'http://app.example.com/bye' }))).toBe(
+      'invalid_client_metadata',
+    );
+    const https = await register({ backchannel_logout_uri: 'https://app.example.com/bye' });
+    expect(https.config.clientMetadata().backchannel_logout_uri).toBe('https://app.example.com/bye');
+  });
+
+  it('signing out of Portico sends each app signed in through this browser a logout token it verifies', async () => {
+    const receiver = await logoutReceiver();
+    try {
+      const rp = await register({
+        backchannel_logout_uri: receiver.uri,
+        backchannel_logout_session_required: true,
+      });
+      const quiet = await register(); // no back-channel URI: nothing is sent to it
+      const browser = server.browser();
+      const { userId } = await signInBySms(server, browser);
+      const email = `bc-${randomUUID().slice(0, 8)}@example.com`;
+      await server.app.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+      const tokens = await codeFlow(rp, browser, 'openid profile email phone');
+      await codeFlow(quiet, browser, 'openid');
+      const sid = tokens.claims()?.sid;
+      expect(sid, 'the ID token names the session the logout token will name').toBeTruthy();
+      // Another person signing out elsewhere: nothing for this app.
+      const other = server.browser();
+      await signInBySms(server, other);
+      expect((await other.post(paths.web.logout)).body.message).toBe('success');
+      expect(receiver.tokens).toEqual([]);
+
+      expect((await browser.post(paths.web.logout)).body.message).toBe('success');
+      const claims = await verifyLogoutToken(await receiver.next(), rp.clientId);
+      expect(claims).toMatchObject({ sub: userId, sid });
+      // The logout token carries who and which session, nothing personal.
+      for (const personal of ['email', 'phone_number', 'name', 'picture'])
+        expect(claims[personal], personal).toBeUndefined();
+      expect(JSON.stringify(claims)).not.toContain(email);
+      // The provider's session of this browser ended with Portico's.
+      const sessions = await server.app.db
+        .selectFrom('open_auth_records' as never)
+        .select('id' as never)
+        .where('model' as never, '=', 'Session' as never)
+        .where('account_id' as never, '=', userId as never)
+        .execute();
+      expect(sessions).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('the end-session endpoint notifies the apps too, once', async () => {
+    const receiver = await logoutReceiver();
+    try {
+      const rp = await register({ backchannel_logout_uri: receiver.uri });
+      const browser = server.browser();
+      const { userId } = await signInBySms(server, browser);
+      const tokens = await codeFlow(rp, browser, 'openid');
+      const end = client.buildEndSessionUrl(rp.config, {
+        id_token_hint: tokens.id_token as string,
+        post_logout_redirect_uri: LOGGED_OUT,
+      });
+      const question = await browser.get(`${end.pathname}${end.search}`);
+      const xsrf = question.raw.body.match(/name="xsrf" value="([^"]+)"/)?.[1] ?? '';
+      const confirmed = await browser.post('/oauth/session/end/confirm', { xsrf, logout: 'yes' });
+      expect(confirmed.status).toBe(303);
+      expect(await isSignedIn(browser)).toBe(false);
+      const claims = await verifyLogoutToken(await receiver.next(), rp.clientId);
+      expect(claims.sub).toBe(userId);
+      expect(receiver.tokens, 'the Portico sign-out that followed sent no second token').toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('plan PAR (as FAPI 2.0 runs it): pushed authorization requests, RFC 9126', () => {
   it("openid-client's PAR: the pushed request becomes a request_uri the person approves", async () => {
     const rp = await register();
     const browser = server.browser();
@@ -396,7 +566,7 @@ describe('pushed authorization requests (RFC 9126)', () => {
   });
 });
 
-describe('DPoP (RFC 9449)', () => {
+describe('plan DPoP (as FAPI 2.0 runs it): sender-constrained tokens, RFC 9449', () => {
   it("openid-client's DPoP: bound tokens; userinfo and refresh need the key's proof; as a bearer token it fails", async () => {
     const rp = await register();
     const browser = server.browser();
@@ -418,7 +588,7 @@ describe('DPoP (RFC 9449)', () => {
   });
 });
 
-describe('resource indicators (RFC 8707): off', () => {
+describe('plan config (oidcc-config): resource indicators off, RFC 8707', () => {
   it('a resource parameter changes nothing: the token is the provider’s own, for userinfo', async () => {
     const rp = await register();
     const browser = server.browser();
@@ -442,7 +612,7 @@ describe('resource indicators (RFC 8707): off', () => {
   });
 });
 
-describe('registration refuses redirects off https but for loopback', () => {
+describe('plan dynamic (oidcc-dynamic): registration refuses redirects off https but for loopback', () => {
   it('RFC 7591: http to a host on the network is invalid_redirect_uri; http on loopback is accepted', async () => {
     const cases: [Partial<client.ClientMetadata>, string][] = [
       [{ redirect_uris: ['http://app.example.com/callback'] }, 'invalid_redirect_uri'],
@@ -458,7 +628,7 @@ describe('registration refuses redirects off https but for loopback', () => {
   });
 });
 
-describe('the device authorization grant (RFC 8628)', () => {
+describe('plan device (RFC 8628): the device authorization grant', () => {
   const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
   const registerDevice = () =>
     register({
@@ -560,7 +730,7 @@ describe('the device authorization grant (RFC 8628)', () => {
   });
 });
 
-describe('a second stock relying party (oauth4webapi)', () => {
+describe('plans basic, PAR and DPoP with a second stock relying party (oauth4webapi)', () => {
   it('registers, discovers, pushes a DPoP-bound PKCE request, validates the ID token and reads userinfo', async () => {
     const insecureFetch = { [oauth.allowInsecureRequests]: true };
     const issuerUrl = new URL(issuer);
@@ -623,23 +793,25 @@ describe('a second stock relying party (oauth4webapi)', () => {
     );
     expect(result.token_type).toBe('dpop');
     const claims = oauth.getValidatedIdTokenClaims(result);
-    expect(claims).toMatchObject({
-      sub: userId,
-      iss: issuer,
-      phone_number: mobile,
-      phone_number_verified: true,
-    });
+    expect(claims).toMatchObject({ sub: userId, iss: issuer });
+    // The mobile number is userinfo's only, never the ID token's.
+    expect(claims?.phone_number).toBeUndefined();
     const me = await oauth.processUserInfoResponse(
       as,
       rp,
       userId,
       await oauth.userInfoRequest(as, rp, result.access_token, { DPoP, ...insecureFetch }),
     );
-    expect(me).toMatchObject({ sub: userId, phone_number: mobile, name: claims?.name });
+    expect(me).toMatchObject({
+      sub: userId,
+      phone_number: mobile,
+      phone_number_verified: true,
+      name: claims?.name,
+    });
   });
 });
 
-describe('bad input at the new endpoints', () => {
+describe('refusals: bad input at the new endpoints answers 4xx', () => {
   it('answers 4xx, never 5xx: unknown device resumes, missing xsrf, a forged id_token_hint, no client', async () => {
     const browser = server.browser();
     await signInBySms(server, browser);

@@ -134,9 +134,21 @@ async function outcome(work: Promise<unknown>): Promise<string> {
   }
 }
 
+/** The app events of a person's stream, oldest first. */
+const appEvents = async (userId: string) =>
+  (
+    await server.app.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('stream', '=', `user:${userId}`)
+      .where('type', 'in', ['account.app_authorized', 'account.app_revoked'])
+      .orderBy('position')
+      .execute()
+  ).map((row) => ({ type: row.type, data: JSON.parse(row.data) }));
+
 const active = async (app: App, token: string) => (await client.tokenIntrospection(app.config, token)).active;
 
-describe('a stock relying party (openid-client)', () => {
+describe('plan basic (oidcc-basic): code + PKCE, userinfo, introspection, refresh rotation, revocation', () => {
   it('discovers the provider at the locations derived from the issuer PUBLIC_ORIGIN/oauth, and nowhere else', async () => {
     // A document at the origin's own well-known path would name an issuer other than its location.
     for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
@@ -263,7 +275,7 @@ describe('a stock relying party (openid-client)', () => {
   });
 });
 
-describe('refusals (SECURITY.md, "OAuth provider")', () => {
+describe('refusals (SECURITY.md, "OAuth provider"): each row a test', () => {
   const authorizeQuery = (app: App, overrides: Record<string, string | undefined>) => {
     const { challenge } = pkce();
     const query: Record<string, string> = {
@@ -321,6 +333,87 @@ describe('refusals (SECURITY.md, "OAuth provider")', () => {
     await signInBySms(server, browser);
     const flow = await authorize(app, browser);
     expect(await outcome(redeem(app, { ...flow, verifier: pkce().verifier }))).toBe('invalid_grant');
+  });
+
+  it('a code has ≥ 128 bits and lives 10 minutes at most; an expired one is refused', async () => {
+    const app = await registerApp();
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const flow = await authorize(app, browser);
+    const code = flow.callback.searchParams.get('code') ?? '';
+    // base64url: 6 bits a character.
+    expect(code.length * 6).toBeGreaterThanOrEqual(128);
+    const records = server.app.db as unknown as Kysely<OpenAuthDatabase>;
+    const row = await records
+      .selectFrom('open_auth_records')
+      .select(['expires_at', 'created_at'])
+      .where('model', '=', 'AuthorizationCode')
+      .where('id', '=', code)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.expires_at) - Number(row.created_at)).toBeLessThanOrEqual(600_000);
+    // Its time run out (as housekeeping would find it): refused, never tokens.
+    await records
+      .updateTable('open_auth_records')
+      .set({ expires_at: Date.now() - 1 })
+      .where('model', '=', 'AuthorizationCode')
+      .where('id', '=', code)
+      .execute();
+    expect(await outcome(redeem(app, flow))).toBe('invalid_grant');
+  });
+
+  it('a PKCE verifier shorter than 43 or longer than 128 characters is refused', async () => {
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    for (const verifier of ['a'.repeat(42), 'a'.repeat(129)]) {
+      const app = await registerApp();
+      const flow = await authorize(app, browser);
+      expect(await outcome(redeem(app, { ...flow, verifier })), `${verifier.length} characters`).not.toBe(
+        'success',
+      );
+    }
+  });
+
+  it('grants are code, refresh and device only; a scope the client did not register is invalid_scope', async () => {
+    const app = await registerApp();
+    for (const grant of ['client_credentials', 'password', 'implicit'])
+      expect(
+        await outcome(client.genericGrantRequest(app.config, grant, { username: 'a', password: 'b' })),
+        grant,
+      ).toMatch(/unsupported_grant_type|unauthorized_client|invalid_request/);
+    // An implicit or hybrid response type is not served at all.
+    const implicit = await follow(
+      server.browser(),
+      `${ISSUER}/auth?client_id=${app.clientId}&response_type=token&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=openid`,
+      REDIRECT,
+    );
+    expect(implicit.callback?.searchParams.get('code') ?? null).toBeNull();
+    expect(implicit.callback?.hash ?? '').not.toContain('access_token');
+
+    const narrow = await client.dynamicClientRegistration(
+      new URL(ISSUER),
+      {
+        client_name: 'Narrow',
+        redirect_uris: [REDIRECT],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'openid user_info',
+      },
+      undefined,
+      { initialAccessToken: REGISTRATION_TOKEN, ...rpOptions(server.app) },
+    );
+    const narrowApp = await discover(
+      narrow.clientMetadata().client_id,
+      String(narrow.clientMetadata().client_secret),
+    );
+    const asked = client.buildAuthorizationUrl(narrowApp.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid video.list',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    const refused = await follow(server.browser(), asked.href, REDIRECT);
+    expect(refused.callback?.searchParams.get('error')).toBe('invalid_scope');
   });
 
   it('a code redeemed twice: the second is refused and what the first got is revoked', async () => {
@@ -471,7 +564,7 @@ describe('the consent page and the account centre', () => {
   it('lists the apps a person authorised; revoking one kills its tokens and asks for consent again', async () => {
     const app = await registerApp('Revocable');
     const browser = server.browser();
-    await signInBySms(server, browser);
+    const { userId } = await signInBySms(server, browser);
     const tokens = await redeem(app, await authorize(app, browser));
     const listed = await browser.get(paths.open.authorizedApps);
     expect(listed.body.data.apps).toEqual([
@@ -487,6 +580,18 @@ describe('the consent page and the account centre', () => {
     const revoked = await browser.post(paths.open.updateAuthorizeInfo, { client_key: app.clientId });
     expect(revoked.body.status_code, JSON.stringify(revoked.body)).toBe(0);
     expect(revoked.body.data.apps).toEqual([]);
+    // Consent and revocation are each an event in the person's stream, and the stranger's refused
+    // revocation is none.
+    expect(await appEvents(userId)).toEqual([
+      {
+        type: 'account.app_authorized',
+        data: { clientId: app.clientId, appName: 'Revocable', scopes: ['user_info'], refused: [] },
+      },
+      {
+        type: 'account.app_revoked',
+        data: { clientId: app.clientId, appName: 'Revocable', reason: 'revoked' },
+      },
+    ]);
     expect(await active(app, tokens.access_token)).toBe(false);
     expect(await outcome(client.refreshTokenGrant(app.config, tokens.refresh_token as string))).toBe(
       'invalid_grant',

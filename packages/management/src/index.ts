@@ -99,3 +99,12 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     },
   };
 }
+
+export {
+  createProtectedResource,
+  type ProtectedResource,
+  ProtectedResourceError,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceOptions,
+  type VerifiedAccessToken,
+} from './protected-resource';

@@ -2,7 +2,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { InteractionInstance } from 'oidc-provider';
-import type { OpenAuthDatabase } from '../domain/open-auth/adapter';
+import { invoke } from '../adapters/invoke';
+import { gateFor, principalOf } from '../adapters/operation-route';
+import { requestOf } from '../adapters/request';
+import { type OpenAuthDatabase, recordsWithin } from '../domain/open-auth/adapter';
 import { CONSENT_PAGE, OPEN_AUTH_MOUNT } from '../domain/open-auth/provider';
 import {
   type ConnectRequest,
@@ -15,6 +18,7 @@ import { imageUrl } from '../domain/profile/images';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { preferredLanguage } from '../lib/language';
+import { authorizeOpenApp, revokeOpenApp } from '../operations/account/open-apps';
 import type { AuthorizedApp, OpenAuthDecision, OpenAuthInfo, OpenScopeInfo } from '../protocol';
 
 /** Scopes that are protocol plumbing, not something a person is asked about. */
@@ -133,7 +137,28 @@ export async function decide(
         : new provider.Grant({ accountId: session.userId, clientId });
     if (granted.length) grant.addOIDCScope(granted.join(' '));
     if (refused.length) grant.rejectOIDCScope(refused.join(' '));
-    const grantId = await grant.save();
+    // The grant is saved in the operation's transaction, with its `account.app_authorized` event.
+    let grantId = '';
+    const client = await provider.Client.find(clientId).catch(() => undefined);
+    await invoke(
+      app,
+      authorizeOpenApp,
+      {
+        client_id: clientId,
+        app_name: client?.clientName ?? clientId,
+        scopes: granted.filter((name) => !PLUMBING.has(name)),
+        refused,
+      },
+      principalOf(request),
+      requestOf(app, request),
+      {
+        gate: gateFor(app, request),
+        within: (tx) =>
+          recordsWithin(tx, async () => {
+            grantId = await grant.save();
+          }),
+      },
+    );
     result = { login: { accountId: session.userId }, consent: { grantId } };
   }
   interaction.result = result;
@@ -220,31 +245,17 @@ export async function authorizedApps(
 }
 
 /**
- * Revokes an app for the signed-in person: every grant of theirs to it, with its codes and tokens, in
- * one transaction. The next request of the app asks for consent again.
+ * Revokes an app for the signed-in person (the operation `account.open_app.revoke`): every grant of
+ * theirs to it, with its codes and tokens, in one transaction with its event; answers the list left.
  */
 export async function revokeApp(
   app: FastifyInstance,
   request: FastifyRequest,
   clientKey: string,
 ): Promise<{ apps: AuthorizedApp[] }> {
-  const session = requireSession(request);
-  const revoked = await recordsOf(app)
-    .transaction()
-    .execute(async (trx) => {
-      const grants = await trx
-        .selectFrom('open_auth_records')
-        .select('id')
-        .where('model', '=', 'Grant')
-        .where('account_id', '=', session.userId)
-        .where('client_id', '=', clientKey)
-        .execute();
-      const ids = grants.map((g) => g.id);
-      if (!ids.length) return 0;
-      await trx.deleteFrom('open_auth_records').where('grant_id', 'in', ids).execute();
-      await trx.deleteFrom('open_auth_records').where('model', '=', 'Grant').where('id', 'in', ids).execute();
-      return ids.length;
-    });
-  if (!revoked) throw new PassportError('openNotAuthorized');
+  requireSession(request);
+  await invoke(app, revokeOpenApp, { client_key: clientKey }, principalOf(request), requestOf(app, request), {
+    gate: gateFor(app, request),
+  });
   return authorizedApps(app, request);
 }

@@ -19,8 +19,12 @@ export async function signOut(
 ) {
   // Signed out already: nothing to end, but the cookies go all the same (a dead session's, a new
   // pre-session id).
+  const userId = request.session?.userId;
   if (request.session)
     await invoke(app, signOutOperation, {}, { kind: 'anonymous' }, requestOf(app, request));
+  // The apps this browser signed in to through Portico hear of it (back-channel logout), after the
+  // commit: the provider's session of this browser ends with the Portico one.
+  if (userId) await app.openAuth.signedOut(request.cookies, userId);
   app.sessions.forget(request, reply);
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }

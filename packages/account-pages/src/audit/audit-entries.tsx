@@ -16,6 +16,8 @@ const NAMED = new Set([
   'account.identifier_unbound',
   'account.third_party_linked',
   'account.third_party_unlinked',
+  'account.app_authorized',
+  'account.app_revoked',
   'account.profile_updated',
   'account.factor_added',
   'account.factor_removed',

@@ -1,4 +1,5 @@
 /// <reference path="./oidc-provider.d.ts" />
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 
@@ -27,6 +28,18 @@ export interface OpenAuthDatabase {
   open_auth_records: OpenAuthRecordsTable;
 }
 
+/**
+ * The transaction the provider's models write through while it is set (`recordsWithin`): an
+ * operation's `within` saves a grant the provider built in the operation's own transaction, so the
+ * grant commits with the operation's event or not at all.
+ */
+const boundTransaction = new AsyncLocalStorage<Kysely<OpenAuthDatabase>>();
+
+/** Runs `work` with every write of the provider's models going through `trx`. */
+export function recordsWithin<T, DB>(trx: Kysely<DB>, work: () => Promise<T>): Promise<T> {
+  return boundTransaction.run(trx as unknown as Kysely<OpenAuthDatabase>, work);
+}
+
 /** The models whose records carry a grant id. */
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode']);
 
@@ -40,12 +53,13 @@ const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', '
  * whole grant (the codes and tokens the winner got, and the grant row, so even a token written after
  * this point is refused where the provider looks the grant up) and answers invalid_grant.
  */
-export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
+export function adapterClass(appDb: Kysely<OpenAuthDatabase>, now: () => number) {
   const table = 'open_auth_records' as const;
+  const handle = () => boundTransaction.getStore() ?? appDb;
 
   async function revokeGrant(grantId: string): Promise<void> {
-    await db.deleteFrom(table).where('grant_id', '=', grantId).execute();
-    await db.deleteFrom(table).where('model', '=', 'Grant').where('id', '=', grantId).execute();
+    await handle().deleteFrom(table).where('grant_id', '=', grantId).execute();
+    await handle().deleteFrom(table).where('model', '=', 'Grant').where('id', '=', grantId).execute();
   }
 
   return class DatabaseAdapter implements Adapter {
@@ -69,7 +83,7 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
         client_id: payload.clientId ?? payload.client_id ?? null,
         expires_at: typeof expiresIn === 'number' ? t + expiresIn * 1000 : null,
       };
-      await db
+      await handle()
         .insertInto(table)
         .values({ model: this.model, id, ...values, consumed_at: null, created_at: t })
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(values))
@@ -77,7 +91,7 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
     }
 
     async row(where: 'id' | 'uid', value: string): Promise<AdapterPayload | undefined> {
-      const row = await db
+      const row = await handle()
         .selectFrom(table)
         .select(['payload', 'expires_at', 'consumed_at'])
         .where('model', '=', this.model)
@@ -102,7 +116,7 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
     }
 
     async consume(id: string): Promise<void> {
-      const result = await db
+      const result = await handle()
         .updateTable(table)
         .set({ consumed_at: now() })
         .where('model', '=', this.model)
@@ -110,7 +124,7 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
         .where('consumed_at', 'is', null)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 1) return;
-      const row = await db
+      const row = await handle()
         .selectFrom(table)
         .select('grant_id')
         .where('model', '=', this.model)
@@ -121,7 +135,7 @@ export function adapterClass(db: Kysely<OpenAuthDatabase>, now: () => number) {
     }
 
     async destroy(id: string): Promise<void> {
-      await db.deleteFrom(table).where('model', '=', this.model).where('id', '=', id).execute();
+      await handle().deleteFrom(table).where('model', '=', this.model).where('id', '=', id).execute();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -52,9 +52,19 @@ declare module 'oidc-provider' {
     clientId: string;
     clientName?: string;
     logoUri?: string;
+    backchannelLogoutUri?: string;
+    /** POSTs a logout token for the person (`sub`) and session (`sid`) to backchannel_logout_uri. */
+    backchannelLogout(sub: string, sid: string): Promise<void>;
     redirectUris: string[];
     scope?: string;
     metadata(): Record<string, unknown>;
+  }
+
+  export interface SessionInstance {
+    accountId?: string;
+    authorizations?: Record<string, { sid?: string; grantId?: string }>;
+    sidFor(clientId: string): string;
+    destroy(): Promise<void>;
   }
 
   /** The Koa context the provider's middleware sees; only what the server reads. */
@@ -82,6 +92,7 @@ declare module 'oidc-provider' {
       find(id: string): Promise<GrantInstance | undefined>;
     };
     Interaction: { find(uid: string): Promise<InteractionInstance | undefined> };
+    Session: { find(id: string): Promise<SessionInstance | undefined> };
     Client: {
       find(id: string): Promise<ClientInstance | undefined>;
       /** Throws the provider's InvalidClientMetadata when `metadata` is not a client it would accept. */

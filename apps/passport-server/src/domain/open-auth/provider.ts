@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
-import { type OpenScope, openScopesOf, STANDARD_SCOPES } from '../../config';
+import { exposureOf, isLoopbackOrigin, type OpenScope, openScopesOf, STANDARD_SCOPES } from '../../config';
 import { hmac } from '../../lib/crypto';
 import { imageUrl } from '../profile/images';
 import { adapterClass, type OpenAuthDatabase } from './adapter';
@@ -61,10 +61,18 @@ export const SCOPE_CLAIMS: Record<string, readonly string[]> = {
   ...Object.fromEntries(STANDARD_SCOPES.map((scope) => [scope.name, scope.claims])),
 };
 
+/** Claims userinfo answers and the ID token never carries (docs/open-authorization.md). */
+export const CONTACT_CLAIMS = ['email', 'email_verified', 'phone_number', 'phone_number_verified'] as const;
+
 /** The provider's client metadata validation, for every registration path: the redirects we accept. */
-function checkRedirects(metadata: { redirect_uris?: unknown; post_logout_redirect_uris?: unknown }) {
-  for (const key of ['redirect_uris', 'post_logout_redirect_uris'] as const) {
-    const uris = metadata[key];
+function checkRedirects(metadata: {
+  redirect_uris?: unknown;
+  post_logout_redirect_uris?: unknown;
+  backchannel_logout_uri?: unknown;
+}) {
+  for (const key of ['redirect_uris', 'post_logout_redirect_uris', 'backchannel_logout_uri'] as const) {
+    const value = metadata[key];
+    const uris = typeof value === 'string' ? [value] : value;
     if (!Array.isArray(uris)) continue;
     for (const uri of uris) {
       const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'not a string';
@@ -82,6 +90,12 @@ export interface OpenAuth {
   readonly scopes: readonly OpenScope[];
   /** The provider, built with the active signing key (rebuilt when the key ring rotates). */
   provider(): Promise<Provider>;
+  /**
+   * The person signed out of Portico in this browser: the provider's session of the browser (its
+   * session cookie, when it names the same person) ends, and every app signed in through it that
+   * registered a `backchannel_logout_uri` gets a logout token (OpenID Connect Back-Channel Logout).
+   */
+  signedOut(cookies: Record<string, string | undefined>, userId: string): Promise<void>;
 }
 
 /**
@@ -109,6 +123,13 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
         resume: '__Secure-_interaction_resume',
       }
     : { session: '_session', interaction: '_interaction', resume: '_interaction_resume' };
+  // The provider refuses to call special-use addresses (loopback, private ranges: SSRF). A deployment
+  // whose own origin is this machine only (development, tests) may call apps on this machine too.
+  const loopbackApps = exposureOf(config) === 'this machine';
+  const providerFetch = (url: string | URL, options: RequestInit & { dispatcher?: unknown }) => {
+    if (loopbackApps && isLoopbackOrigin(new URL(url).origin)) delete options.dispatcher;
+    return fetch(url, options);
+  };
 
   // The login prompt also asks when the provider's own session does not name the person signed in to
   // Portico (signed out, or another account since): the Portico session is the one that counts.
@@ -161,13 +182,22 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      // A client may introspect or revoke only its own tokens.
+      // A client may revoke only its own tokens.
       revocation: { enabled: true, allowedPolicy: ownToken },
-      introspection: { enabled: true, allowedPolicy: ownToken },
+      // A product API listed in OPEN_RESOURCE_SERVERS introspects any token (an agent's, to serve it).
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          (config.openAuth.resourceServers ?? []).includes(client.clientId) || ownToken(ctx, client, token),
+      },
       userinfo: { enabled: true },
       // RP-initiated logout: ends the provider's session and the person's Portico session
       // (routes/open/provider-mount), back to a post_logout_redirect_uri the client registered.
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      // Back-channel logout (OpenID Connect Back-Channel Logout 1.0): an app that registered a
+      // backchannel_logout_uri gets a logout token (ES256, with `sid`) when the person's session ends,
+      // by the end-session endpoint or by signing out of Portico (`signedOut`).
+      backchannelLogout: { enabled: true },
       // Pushed authorization requests (RFC 9126): on, optional; a client registered with
       // require_pushed_authorization_requests must use them.
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
@@ -245,12 +275,17 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
       }
       return {
         accountId: sub,
-        async claims() {
-          return { sub, ...(await claimsOf(user)) };
+        async claims(use: string) {
+          const claims: Record<string, unknown> = { sub, ...(await claimsOf(user)) };
+          // The ID token travels through browsers (an end-session URL's id_token_hint, a client's
+          // logs): the person's e-mail address and mobile number are never in it, only at userinfo.
+          if (use === 'id_token') for (const claim of CONTACT_CLAIMS) delete claims[claim];
+          return claims;
         },
       };
     },
     renderError,
+    fetch: providerFetch,
   });
 
   /**
@@ -276,6 +311,12 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     // taken from the request (routes/open/provider-mount).
     provider.proxy = true;
     provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'open authorization failed'));
+    provider.on('backchannel.error', (_ctx, error, client) =>
+      app.log.warn(
+        { err: error, clientId: (client as { clientId?: string } | undefined)?.clientId },
+        'a back-channel logout was not delivered',
+      ),
+    );
     // The provider's own defect on a failed request in a brand-new provider session (a device resume
     // of an unknown id, a device form without its xsrf field): saving the unsaved session in its
     // `finally` throws and hides the request's own error behind a 500. That request was bad input.
@@ -326,19 +367,40 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
     return provider;
   }
 
+  async function currentProvider(): Promise<Provider> {
+    const { kid } = await app.userTokens.keyRing.active();
+    if (current?.kid !== kid) {
+      const provider = build();
+      current = { kid, provider };
+      provider.catch(() => {
+        if (current?.provider === provider) current = undefined;
+      });
+    }
+    return current.provider;
+  }
+
   return {
     issuer,
     scopes,
-    async provider() {
-      const { kid } = await app.userTokens.keyRing.active();
-      if (current?.kid !== kid) {
-        const provider = build();
-        current = { kid, provider };
-        provider.catch(() => {
-          if (current?.provider === provider) current = undefined;
-        });
-      }
-      return current.provider;
+    provider: currentProvider,
+    async signedOut(cookies, userId) {
+      const id = cookies[cookieNames.session];
+      if (!id) return;
+      const provider = await currentProvider();
+      const session = await provider.Session.find(id);
+      // The cookie's session is one the provider keeps for this very person: anything else is left alone.
+      if (!session || session.accountId !== userId) return;
+      const notices = Object.keys(session.authorizations ?? {}).map(async (clientId) => {
+        const client = await provider.Client.find(clientId).catch(() => undefined);
+        if (!client?.backchannelLogoutUri) return;
+        try {
+          await client.backchannelLogout(userId, session.sidFor(clientId));
+        } catch (error) {
+          app.log.warn({ err: error, clientId }, 'a back-channel logout was not delivered');
+        }
+      });
+      await session.destroy();
+      await Promise.all(notices);
     },
   };
 }

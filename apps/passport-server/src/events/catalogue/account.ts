@@ -82,6 +82,29 @@ export const accountEvents = [
     data: Type.Object({ provider: Type.String() }),
   }),
   defineEvent({
+    type: 'account.app_authorized',
+    version: 1,
+    summary: 'The person let a third-party app sign them in and use what they granted (consent given).',
+    data: Type.Object({
+      clientId: Type.String({ description: 'the app’s client_key' }),
+      appName: Type.String(),
+      scopes: Type.Array(Type.String(), { description: 'the scopes granted' }),
+      refused: Type.Array(Type.String(), { description: 'optional scopes switched off' }),
+    }),
+  }),
+  defineEvent({
+    type: 'account.app_revoked',
+    version: 1,
+    summary: 'A third-party app lost the person’s authorisation with every token it held.',
+    data: Type.Object({
+      clientId: Type.String({ description: 'the app’s client_key' }),
+      appName: Type.String(),
+      reason: Type.Union([Type.Literal('revoked'), Type.Literal('frozen')], {
+        description: 'revoked: by the person under “Authorised apps”; frozen: the account was frozen',
+      }),
+    }),
+  }),
+  defineEvent({
     type: 'account.profile_updated',
     version: 1,
     summary: 'The person changed their profile: which fields, never their values.',

@@ -140,7 +140,7 @@ export const freezeUser = defineOperation({
   input: UserIdParams,
   output: UserState,
   caller: caller.apiKey('users:write'),
-  emits: ['account.frozen', 'account.sessions_revoked'],
+  emits: ['account.frozen', 'account.sessions_revoked', 'account.app_revoked'],
   async run(ctx, input) {
     const user = await changeable(ctx, input.id);
     if (user.is_frozen === 1) return stateOf(user, true);
@@ -151,9 +151,11 @@ export const freezeUser = defineOperation({
       .execute();
     const ended = await ctx.tx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     // Its apps lose their tokens too (the provider also finds no frozen account).
-    await revokeOpenAuthOf(ctx.tx as never, user.id);
+    const apps = await revokeOpenAuthOf(ctx.tx as never, user.id);
     emitAbout(ctx, user.id, 'account.frozen', {});
     emitAbout(ctx, user.id, 'account.sessions_revoked', { count: Number(ended.numDeletedRows) });
+    for (const { clientId, appName } of apps)
+      emitAbout(ctx, user.id, 'account.app_revoked', { clientId, appName, reason: 'frozen' });
     return stateOf(user, true);
   },
 });
