@@ -1,6 +1,6 @@
 import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useAccountText } from '../context';
+import { useAccountClient, useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
@@ -24,7 +24,7 @@ import { useCooldown } from './use-cooldown';
  * sign-in page of an SMS-only account carries none of it.
  */
 
-type SecondWay = 'sms' | CodeFactor;
+type SecondWay = 'sms' | 'email' | 'passkey' | CodeFactor;
 
 export function FactorPanel({
   request,
@@ -37,6 +37,8 @@ export function FactorPanel({
 }) {
   const t = useAccountText();
   const f = useFactorText();
+  const client = useAccountClient();
+  const [ceremonyError, setCeremonyError] = useState<unknown>(null);
   const panel = useRef<HTMLDivElement>(null);
   const codeField = useRef<HTMLInputElement | null>(null);
   const [code, setCode] = useState('');
@@ -48,6 +50,9 @@ export function FactorPanel({
   const ways: [SecondWay, string][] = [];
   for (const method of request.methods ?? ['sms']) {
     if (method === 'sms') ways.push(['sms', f('factor.sms', { mobile: request.mobileMasked ?? '' })]);
+    else if (method === 'email')
+      ways.push(['email', f('factor.email', { email: request.emailMasked ?? '' })]);
+    else if (method === 'passkey') ways.push(['passkey', f('factor.passkey')]);
     else if (isCodeFactor(method)) ways.push([method, f(`factor.${method}`)]);
   }
   // A dialog reopened after a wrong code keeps the way the person chose.
@@ -72,12 +77,33 @@ export function FactorPanel({
 
   const send = () =>
     run(async () => {
-      controller.markSent(cooldownOf(await request.sendCode()));
+      controller.markSent(cooldownOf(await request.sendCode(way === 'email' ? 'email' : undefined)));
       codeField.current?.focus();
     });
 
+  // The passkey's ceremony (and @simplewebauthn/browser) loads only when the person chooses it.
+  const provePasskey = async () => {
+    setCeremonyError(null);
+    try {
+      const { passkeyFactorCredential } = await import('@portico/account-sdk/passkeys');
+      const credential = await passkeyFactorCredential(client, { sms_code_key: request.sms_code_key });
+      controller.submit(credential, 'passkey');
+    } catch (error) {
+      setCeremonyError(error);
+    }
+  };
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (way === 'passkey') return void provePasskey();
+    if (way === 'email') {
+      if (code.length !== CODE_LENGTH) {
+        setIncomplete(true);
+        codeField.current?.focus();
+        return;
+      }
+      return controller.submit(code, 'email');
+    }
     if (way && way !== 'sms') {
       if (!factorCodeComplete(way, code)) {
         setIncomplete(true);
@@ -121,7 +147,9 @@ export function FactorPanel({
             }}
           />
         ) : null}
-        {way && way !== 'sms' ? (
+        {way === 'passkey' ? (
+          <p className="portico-dialog-hint">{f('factor.passkeyHint')}</p>
+        ) : way && way !== 'sms' && way !== 'email' ? (
           <FactorCodeField
             method={way}
             value={code}
@@ -152,7 +180,8 @@ export function FactorPanel({
             required
           />
         )}
-        <ErrorMessage error={sendError} />
+        {way === 'passkey' && request.error ? <ErrorMessage error={request.error} /> : null}
+        <ErrorMessage error={sendError ?? ceremonyError} />
         <DialogActions onClose={close}>
           <SubmitButton>{t('secondVerify.submit')}</SubmitButton>
         </DialogActions>
