@@ -153,7 +153,8 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
         const email =
           typeof failure.email === 'string' && failure.email !== '' ? { emailMasked: failure.email } : {};
         const methods = methodsOf(failure.methods);
-        const send = (method?: 'sms' | 'email') => sendCode(client, key, method);
+        const send = (method?: 'sms' | 'email') =>
+          method === 'email' ? sendCode(client, key, method) : sendCode(client, key);
         const rejected = answerWith(
           response,
           failureEnvelope(config.envelope, SECOND_VERIFY_CODE, SECOND_VALID, failure),
