@@ -9,7 +9,8 @@ import { seriousViolations } from '../support/web-pages';
 
 // Authenticator apps and recovery codes (docs/factors.md) in Chromium, as a person (zh), against the
 // server started as the README starts it, with TEST_CLOCK=on: the codes are computed with `otpauth` from
-// the key the page shows, at the server's own time (POST /dev/clock with no advance answers it).
+// the key the page shows, at the server's own time (POST /dev/clock answers it), right before each is
+// typed, at the start of a fresh step.
 
 test.use({ serverOptions: { env: { TEST_CLOCK: 'on' } } });
 
@@ -27,14 +28,18 @@ async function serverNow(page: Page): Promise<number> {
 }
 
 /**
- * The code an authenticator app shows for `secret`, `steps` steps after the server's now (30 s each).
- * Each step works once: the enrolment spends the current step, the sign-in then takes the next, which
- * the server accepts (±1 step) whether or not its step turned meanwhile.
+ * The code an authenticator app shows for `secret`, computed right before it is typed: the server's
+ * test clock is first moved to one second into its next 30-second step, so the code is of a step no
+ * earlier code spent (each step works once) and stays good for that step and the next (±1 step) —
+ * nearly a minute, however loaded the machine is between computing and submitting it.
  */
-async function codeOf(page: Page, secret: string, steps: 0 | 1): Promise<string> {
+async function freshCode(page: Page, secret: string): Promise<string> {
+  const now = await serverNow(page);
+  await advanceServerClock(page, STEP - (now % STEP) + 1_000);
   const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-  return totp.generate({ timestamp: (await serverNow(page)) + steps * 30_000 });
+  return totp.generate({ timestamp: await serverNow(page) });
 }
+const STEP = 30_000;
 
 /** Picks a way in the second-verification dialog's "验证方式" group. */
 async function chooseWay(dialog: Locator, way: '身份验证器应用' | '恢复码') {
@@ -61,7 +66,7 @@ test('an authenticator app and recovery codes: set up on the security page, then
   const secret = (await app.getByTestId('totp-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   expect(await seriousViolations(page), 'axe on the set-up step').toEqual([]);
-  await app.getByRole('textbox', { name: '应用中显示的 6 位验证码' }).fill(await codeOf(page, secret, 0));
+  await app.getByRole('textbox', { name: '应用中显示的 6 位验证码' }).fill(await freshCode(page, secret));
   await app.getByRole('button', { name: '确认并开启' }).click();
   await expect(app.getByRole('status')).toHaveText('身份验证器已开启。');
   await expect(app).toContainText('已开启');
@@ -100,7 +105,7 @@ test('an authenticator app and recovery codes: set up on the security page, then
     .getByRole('radio', { name: '身份验证器应用' })
     .check();
   expect(await seriousViolations(page), 'axe on the step-up with its factor picker').toEqual([]);
-  await stepUp.getByRole('textbox', { name: '6 位验证码' }).fill(await codeOf(page, secret, 0));
+  await stepUp.getByRole('textbox', { name: '6 位验证码' }).fill(await freshCode(page, secret));
   await stepUp.getByRole('button', { name: '验证并继续' }).click();
   await expect(stepUp).toHaveCount(0);
   await expect(list.getByRole('listitem')).toHaveCount(10);
@@ -117,7 +122,7 @@ test('an authenticator app and recovery codes: set up on the security page, then
   await expect(dialog.getByRole('group', { name: '验证方式' }).getByRole('radio')).toHaveCount(3);
   await chooseWay(dialog, '身份验证器应用');
   expect(await seriousViolations(laptop), 'axe on the dialog with its factor picker').toEqual([]);
-  await dialog.getByRole('textbox', { name: '6 位验证码' }).fill(await codeOf(laptop, secret, 1));
+  await dialog.getByRole('textbox', { name: '6 位验证码' }).fill(await freshCode(laptop, secret));
   await dialog.getByRole('button', { name: '验证并登录' }).click();
   await expect(dialog).toHaveCount(0);
   await expectWorkbench(laptop, server, { mobile });

@@ -1,8 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { CDPSession, Page } from '@playwright/test';
-import { signedInBySmsOnWorkbench } from '../support/account-api';
+import { registeredOnWorkbench, signedInBySmsOnWorkbench } from '../support/account-api';
 import { openSecurity } from '../support/account-centre';
-import { expectWorkbench, signOut } from '../support/person';
+import { advanceServerClock } from '../support/clock';
+import {
+  expectWorkbench,
+  PASSWORD,
+  secondVerifyDialog,
+  signOut,
+  submitPasswordSignIn,
+} from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -109,4 +116,77 @@ test('the identifier fields offer passkeys in the autofill', async ({ page, serv
     'autocomplete',
     'username webauthn',
   );
+});
+
+/** Adds a passkey named `name` on the account security page (the session's verification is fresh). */
+async function addPasskey(page: Page, name: string) {
+  const section = page.getByRole('region', { name: '通行密钥', exact: true });
+  await section.getByRole('button', { name: '添加通行密钥' }).click();
+  await section.getByRole('textbox', { name: '名称' }).fill(name);
+  await section.getByRole('button', { name: '创建通行密钥' }).click();
+  await expect(section.getByRole('status')).toHaveText(`已添加通行密钥“${name}”。`);
+}
+
+test.describe('a passkey as a factor', () => {
+  test.use({ serverOptions: { env: { TEST_CLOCK: 'on' } } });
+
+  test('a person with a passkey steps up with it before adding a new way in', async ({
+    page,
+    server,
+    outbox,
+  }) => {
+    const mobile = uniqueMobile();
+    await virtualAuthenticator(page);
+    await signedInBySmsOnWorkbench(page, server, outbox, { mobile });
+    await openSecurity(page, server);
+    await addPasskey(page, '工作电脑');
+
+    // Eleven minutes later the verification is stale: setting up an authenticator app (a new way to
+    // prove it is you) asks for a step-up, which the passkey answers.
+    await advanceServerClock(page, 11 * 60_000);
+    const app = page.getByRole('region', { name: '身份验证器应用' });
+    await app.getByRole('button', { name: '设置身份验证器' }).click();
+    const stepUp = page.getByRole('dialog', { name: '确认是你本人' });
+    await expect(stepUp).toBeVisible();
+    await stepUp.getByRole('group', { name: '验证方式' }).getByRole('radio', { name: '通行密钥' }).check();
+    expect(await seriousViolations(page), 'axe on the step-up with a passkey').toEqual([]);
+    await stepUp.getByRole('button', { name: '验证并继续' }).click();
+    await expect(stepUp).toHaveCount(0);
+    await expect(app.getByRole('img', { name: '身份验证器设置二维码' })).toBeVisible();
+  });
+
+  test('a new device answers the second verification with the passkey', async ({
+    page,
+    newContext,
+    server,
+    outbox,
+  }) => {
+    const mobile = uniqueMobile();
+    const { cdp, authenticatorId } = await virtualAuthenticator(page);
+    await registeredOnWorkbench(page, server, outbox, { mobile, password: PASSWORD });
+    await openSecurity(page, server);
+    await addPasskey(page, '手机');
+
+    // The passkey synced to the laptop (its platform account): the same credential in its authenticator.
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    const laptop = await (await newContext()).newPage();
+    const synced = await virtualAuthenticator(laptop);
+    await synced.cdp.send('WebAuthn.addCredential', {
+      authenticatorId: synced.authenticatorId,
+      credential: credentials[0]!,
+    });
+
+    const textsBefore = (await outbox.messages(mobile)).length;
+    await submitPasswordSignIn(laptop, server, { account: mobile, password: PASSWORD });
+    const dialog = secondVerifyDialog(laptop);
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('group', { name: '验证方式' }).getByRole('radio', { name: '通行密钥' }).check();
+    expect(await seriousViolations(laptop), 'axe on the dialog with a passkey').toEqual([]);
+    await dialog.getByRole('button', { name: '验证并登录' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expectWorkbench(laptop, server, { mobile });
+    // No text message went out for it.
+    expect(await outbox.messages(mobile)).toHaveLength(textsBefore);
+  });
 });

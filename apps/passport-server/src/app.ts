@@ -57,6 +57,8 @@ import vcRoutes from './routes/vc/index';
 /** The challenge's prices and the reference profile they are set against (`pnpm bench` measures them). */
 export { defaultChallengeLimits } from './domain/challenge/limits';
 export { priceOf, REFERENCE_PROFILE } from './domain/challenge/price';
+/** A passkey sign-in's verification, as the server runs it (`pnpm bench` measures it against raw P-256). */
+export { verifyAuthentication } from './domain/passkeys/ceremony';
 
 export interface BuildOptions {
   /** Where log lines go; stdout by default. */

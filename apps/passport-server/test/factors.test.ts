@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRecoveryCode } from '../src/domain/factors/recovery-codes';
-import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { CodeType, ErrorCode, passkeyPaths, paths } from '../src/protocol';
+import { SoftwareAuthenticator } from './support/authenticator';
 import { emailCode, GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms } from './support/flows';
 import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
 
@@ -280,6 +281,35 @@ describe('second verification with any factor', () => {
     expect(JSON.parse(event.data as unknown as string)).toMatchObject({ method: 'totp', newDevice: true });
   });
 
+  it('shares one guess budget per account among browsers: guesses from many browsers get five in all', async () => {
+    const { home, mobile } = await account();
+    const secret = await enrol(home);
+    const at = freezeMidStep();
+    try {
+      const right = codeAt(secret, at);
+      const answers: (number | undefined)[] = [];
+      // Six browsers that hold the password, one wrong code each: the sixth finds the budget spent.
+      for (let i = 1; i <= 6; i++) {
+        const stranger = device();
+        const asked = await stranger.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+        expect(errorCodeOf(asked), JSON.stringify(asked.body)).toBe(ErrorCode.secondVerify);
+        const wrong = String((Number(right) + i) % 1_000_000).padStart(6, '0');
+        const guessed = await stranger.post(paths.web.smsLoginContinue, {
+          sms_code_key: asked.body.data.sms_code_key,
+          method: 'totp',
+          code: wrong,
+        });
+        answers.push(errorCodeOf(guessed));
+      }
+      expect(answers).toEqual([...Array(5).fill(ErrorCode.codeWrong), ErrorCode.codeTooManyAttempts]);
+      // The owner's own lane (a step-up from its session) is not the strangers' to spend.
+      const owner = await home.post(paths.web.authVerify, { method: 'totp', code: right });
+      expect(owner.body.message, JSON.stringify(owner.body)).toBe('success');
+    } finally {
+      thaw();
+    }
+  });
+
   it('still accepts the SMS code (the default method) beside an app', async () => {
     const { home, mobile } = await account();
     await enrol(home);
@@ -311,7 +341,7 @@ describe('an account without a mobile', () => {
     const laptop = device();
     const answer = await laptop.post(paths.web.userLogin, { email, password: GOOD_PASSWORD });
     expect(errorCodeOf(answer)).toBe(ErrorCode.secondVerify);
-    expect(answer.body.data).toMatchObject({ mobile: '', methods: ['totp'] });
+    expect(answer.body.data).toMatchObject({ mobile: '', methods: ['email', 'totp'] });
     const key = answer.body.data.sms_code_key as string;
     const send = await laptop.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
     expect(errorCodeOf(send)).toBe(ErrorCode.factorUnavailable);
@@ -328,6 +358,75 @@ describe('an account without a mobile', () => {
     } finally {
       thaw();
     }
+  });
+});
+
+describe('an e-mail code as the second verification', () => {
+  it('is offered to an account with a verified e-mail, sent to it with the key, and signs the new device in', async () => {
+    const { mobile, userId } = await account();
+    const email = freshEmail();
+    await server.app.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    const laptop = device();
+    const answer = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(answer)).toBe(ErrorCode.secondVerify);
+    expect(answer.body.data.methods).toEqual(['sms', 'email']);
+    expect(answer.body.data.email).toMatch(/^.\*\*\*@/);
+    const key = answer.body.data.sms_code_key as string;
+    // The key is this browser's: another gets no code with it.
+    const stolen = await device().post(paths.web.sendCode, {
+      sms_code_key: key,
+      method: 'email',
+      type: CodeType.mobileLogin,
+    });
+    expect(errorCodeOf(stolen)).toBe(ErrorCode.ticketInvalid);
+    const sent = await laptop.post(paths.web.sendCode, {
+      sms_code_key: key,
+      method: 'email',
+      type: CodeType.mobileLogin,
+    });
+    expect(sent.body.message, JSON.stringify(sent.body)).toBe('success');
+    expect(sent.body.data.email).toBe(answer.body.data.email);
+    const code = await codeFor(server.app, email);
+    const wrong = await laptop.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      method: 'email',
+      code: String((Number(code) + 1) % 1_000_000).padStart(6, '0'),
+    });
+    expect(errorCodeOf(wrong)).toBe(ErrorCode.codeWrong);
+    // The e-mail's code is not an SMS code.
+    const asSms = await laptop.post(paths.web.smsLoginContinue, { sms_code_key: key, code });
+    expect(errorCodeOf(asSms)).not.toBeUndefined();
+    const signedIn = await laptop.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      method: 'email',
+      code,
+    });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    expect(signedIn.body.data.user_id).toBe(userId);
+    expect(await isSignedIn(laptop)).toBe(true);
+  });
+
+  it('is not offered to an account without an e-mail, nor after a sign-in by an e-mail code', async () => {
+    const { mobile } = await account();
+    const laptop = device();
+    const answer = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(answer.body.data.methods).toBeUndefined();
+    const key = answer.body.data.sms_code_key as string;
+    const send = await laptop.post(paths.web.sendCode, {
+      sms_code_key: key,
+      method: 'email',
+      type: CodeType.mobileLogin,
+    });
+    expect(errorCodeOf(send)).toBe(ErrorCode.factorUnavailable);
+    // With an e-mail, a sign-in by an e-mail code is asked for the SMS code only.
+    const { userId } = await account();
+    const email = freshEmail();
+    await server.app.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    const tablet = device();
+    const code = await emailCode(server, tablet, email, CodeType.emailLogin);
+    const byEmail = await tablet.post(paths.web.emailCodeLogin, { email, code });
+    expect(errorCodeOf(byEmail), JSON.stringify(byEmail.body)).toBe(ErrorCode.secondVerify);
+    expect(byEmail.body.data.methods).toBeUndefined();
   });
 });
 
@@ -433,5 +532,92 @@ describe('recovery codes', () => {
     staleSession();
     const refused = await home.post(paths.web.recoveryCodeGenerate, {});
     expect(errorCodeOf(refused)).toBe(ErrorCode.stepUpRequired);
+  });
+});
+
+describe('a passkey as a factor', () => {
+  /** An account (mobile, password) with a passkey registered on its own device's authenticator. */
+  async function withPasskey() {
+    const { home, mobile, userId } = await account();
+    const authenticator = new SoftwareAuthenticator({ origin: 'http://localhost:3000' });
+    const options = await home.post(passkeyPaths.registerOptions, {});
+    expect(options.body.message, JSON.stringify(options.body)).toBe('success');
+    const added = await home.post(passkeyPaths.registerVerify, {
+      credential: authenticator.create(options.body.data.options).json,
+      name: 'Phone',
+    });
+    expect(added.body.message, JSON.stringify(added.body)).toBe('success');
+    return { home, mobile, userId, authenticator };
+  }
+
+  async function factorOptions(browser: Browser, body: Record<string, string> = {}) {
+    const answer = await browser.post(passkeyPaths.factorOptions, body);
+    expect(answer.body.message, JSON.stringify(answer.body)).toBe('success');
+    return answer.body.data.options;
+  }
+
+  it('answers a step-up: the passkey proves it is the person before a new way in is added', async () => {
+    const { home, authenticator } = await withPasskey();
+    staleSession();
+    const refused = await home.post(passkeyPaths.registerOptions, {});
+    expect(errorCodeOf(refused)).toBe(ErrorCode.stepUpRequired);
+    expect(refused.body.data.methods).toEqual(['sms', 'password', 'passkey']);
+    const options = await factorOptions(home);
+    // The options name the account's passkey, with user verification.
+    expect(options.allowCredentials).toHaveLength(1);
+    expect(options.userVerification).toBe('required');
+    const credential = authenticator.get(options);
+    const verified = await home.post(paths.web.authVerify, { method: 'passkey', credential });
+    expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');
+    expect(verified.body.data.method).toBe('passkey');
+    // The answer is single use.
+    const replayed = await home.post(paths.web.authVerify, { method: 'passkey', credential });
+    expect(errorCodeOf(replayed)).toBe(ErrorCode.passkeyChallengeInvalid);
+    // Stepped up: the new way in (another passkey) may be added now.
+    const added = await home.post(passkeyPaths.registerOptions, {});
+    expect(added.body.message, JSON.stringify(added.body)).toBe('success');
+  });
+
+  it('refuses a step-up answer from another browser, and a passkey of another account', async () => {
+    const { home, authenticator } = await withPasskey();
+    const other = await withPasskey();
+    staleSession();
+    const relayed = authenticator.get(await factorOptions(home));
+    const elsewhere = await other.home.post(paths.web.authVerify, { method: 'passkey', credential: relayed });
+    expect(errorCodeOf(elsewhere)).toBe(ErrorCode.passkeyChallengeInvalid);
+    const foreign = other.authenticator.get(await factorOptions(home));
+    const answer = await home.post(paths.web.authVerify, { method: 'passkey', credential: foreign });
+    expect(errorCodeOf(answer)).toBe(ErrorCode.passkeyUnknown);
+    const still = await home.post(passkeyPaths.registerOptions, {});
+    expect(errorCodeOf(still)).toBe(ErrorCode.stepUpRequired);
+  });
+
+  it('answers the second verification of a new device: it signs in with the passkey', async () => {
+    const { mobile, userId, authenticator } = await withPasskey();
+    const laptop = device();
+    const asked = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+    expect(errorCodeOf(asked)).toBe(ErrorCode.secondVerify);
+    expect(asked.body.data.methods).toEqual(['sms', 'passkey']);
+    const key = asked.body.data.sms_code_key as string;
+    // The key is the browser's that signed in: another browser gets no options with it.
+    const thief = await device().post(passkeyPaths.factorOptions, { sms_code_key: key });
+    expect(errorCodeOf(thief)).toBe(ErrorCode.ticketInvalid);
+    const credential = authenticator.get(await factorOptions(laptop, { sms_code_key: key }));
+    const signedIn = await laptop.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      method: 'passkey',
+      credential,
+    });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+    expect(signedIn.body.data.user_id).toBe(userId);
+    expect(await isSignedIn(laptop)).toBe(true);
+    const event = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('stream', '=', `user:${userId}`)
+      .where('type', '=', 'account.signed_in')
+      .orderBy('position', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(event.data as unknown as string)).toMatchObject({ method: 'passkey', newDevice: true });
   });
 });

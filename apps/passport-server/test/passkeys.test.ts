@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { ErrorCode, passkeyPaths, paths } from '../src/protocol';
@@ -228,12 +229,30 @@ describe('signing in with a passkey', () => {
     expect(await isSignedIn(thief)).toBe(false);
   });
 
+  it('refuses an answer sent from another browser than the one that asked: the challenge is bound to it', async () => {
+    const { authenticator } = await personWithPasskey();
+    const asker = server.browser();
+    const credential = authenticator.get(await loginOptions(asker));
+    const relay = server.browser();
+    expectRefused(
+      await relay.post(passkeyPaths.loginVerify, { credential }),
+      ErrorCode.passkeyChallengeInvalid,
+    );
+    expect(await isSignedIn(relay)).toBe(false);
+    // The asker's own answers still sign it in.
+    const own = await asker.post(passkeyPaths.loginVerify, {
+      credential: authenticator.get(await loginOptions(asker)),
+    });
+    expect(own.body.message, JSON.stringify(own.body)).toBe('success');
+  });
+
   it('the same answer sent ten times at once signs in once: the challenge is taken by one', async () => {
     const { userId, authenticator } = await personWithPasskey();
     const first = server.browser();
     const credential = authenticator.get(await loginOptions(first));
-    const browsers = Array.from({ length: 10 }, () => server.browser());
-    const answers = await Promise.all(browsers.map((b) => b.post(passkeyPaths.loginVerify, { credential })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => first.post(passkeyPaths.loginVerify, { credential })),
+    );
     expect(answers.filter((a) => a.body.message === 'success')).toHaveLength(1);
     for (const answer of answers.filter((a) => a.body.message !== 'success'))
       expectRefused(answer, ErrorCode.passkeyChallengeInvalid);
@@ -308,6 +327,54 @@ describe('signing in with a passkey', () => {
       .where('id', '=', passkey.id)
       .execute();
     expect(Number(row!.counter)).toBe(3);
+  });
+
+  it('judges the counter only once the signature verified: a forged answer neither moves nor trips it', async () => {
+    const { authenticator, passkey } = await personWithPasskey();
+    const browser = server.browser();
+    const signedIn = await browser.post(passkeyPaths.loginVerify, {
+      credential: authenticator.get(await loginOptions(browser)),
+    });
+    expect(signedIn.body.message).toBe('success');
+    // Signed by another key: with a counter far ahead, and with one that went back.
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const forged = (json: string) => {
+      const answer = JSON.parse(json);
+      const data = Buffer.from(answer.response.authenticatorData, 'base64url');
+      const client = createHash('sha256')
+        .update(Buffer.from(answer.response.clientDataJSON, 'base64url'))
+        .digest();
+      answer.response.signature = sign('sha256', Buffer.concat([data, client]), privateKey).toString(
+        'base64url',
+      );
+      return JSON.stringify(answer);
+    };
+    const thief = server.browser();
+    for (const counter of [1_000_000, 1])
+      expectRefused(
+        await thief.post(passkeyPaths.loginVerify, {
+          credential: forged(authenticator.get(await loginOptions(thief), { counter })),
+        }),
+        ErrorCode.passkeyVerificationFailed,
+      );
+    const counterOf = async () =>
+      Number(
+        (
+          await server.app.db
+            .selectFrom('passkeys')
+            .select('counter')
+            .where('id', '=', passkey.id)
+            .executeTakeFirstOrThrow()
+        ).counter,
+      );
+    expect(await counterOf()).toBe(1);
+    // The genuine authenticator's next answer (counter 2) still signs in.
+    const again = server.browser();
+    const next = await again.post(passkeyPaths.loginVerify, {
+      credential: authenticator.get(await loginOptions(again)),
+    });
+    expect(next.body.message, JSON.stringify(next.body)).toBe('success');
+    expect(await counterOf()).toBe(2);
   });
 
   it('an authenticator that keeps no counter (0 each time) signs in again and again', async () => {

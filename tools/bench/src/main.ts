@@ -11,6 +11,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { challengeCost } from './challenge-cost.ts';
 import { Target } from './ipc.ts';
 import { type Figures, figures, type LoadCase, load, MAX_SECONDS, type Sample } from './load.ts';
+import { passkeyReport, passkeyVerifyCost } from './passkey-verify.ts';
 import { ARGON2_OPTIONS, emailOf, mobileOf, SEED_PASSWORD } from './shared.ts';
 
 const SIZES = [1_000, 100_000] as const;
@@ -759,6 +760,8 @@ function pairReport(
  *   targets without the rest; about two minutes).
  * - `challenge`: the challenge's proof of work, a script's CPU-seconds and a person's seconds
  *   (src/challenge-cost.ts; no server, about a minute).
+ * - `passkey`: a passkey sign-in's verification against raw P-256 signature verification, in one
+ *   process (src/passkey-verify.ts; no server, seconds).
  */
 const ONLY: Record<
   string,
@@ -833,6 +836,12 @@ const ONLY: Record<
   },
 };
 const only = process.env.BENCH_ONLY;
+if (only === 'passkey') {
+  log('passkey sign-in verification against raw P-256, alternating slices (no server)');
+  process.stdout.write(`\n${passkeyReport(await passkeyVerifyCost(log)).join('\n')}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
 if (only === 'challenge') {
   process.stdout.write(`\n${(await challengeCost()).join('\n')}\n`);
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -840,7 +849,8 @@ if (only === 'challenge') {
 }
 if (only) {
   const run = ONLY[only];
-  if (!run) throw new Error(`BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge'].join(', ')}`);
+  if (!run)
+    throw new Error(`BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge', 'passkey'].join(', ')}`);
   let lines: string[] = [];
   let measured: Contender[] = [];
   try {
@@ -1061,6 +1071,9 @@ try {
 // The challenge's price (docs/security.md): CPU alone, after every server has stopped.
 log('the challenge’s proof of work: a script’s CPU-seconds and a person’s seconds');
 report += `\n\n${(await challengeCost()).join('\n')}`;
+// A passkey sign-in's verification against raw P-256 (docs/benchmarks.md): CPU alone, in-process.
+log('passkey sign-in verification against raw P-256');
+report += `\n\n${passkeyReport(await passkeyVerifyCost(log)).join('\n')}`;
 process.stdout.write(`\n${report}\n`);
 log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 const failed = all.filter((c) => (c.result?.failures ?? 0) > 0);

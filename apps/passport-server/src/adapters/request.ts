@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientLaneOf } from '../domain/codes/codes';
 import { browserOf } from '../domain/sessions/browser';
 import { eventContextOf } from '../events/record';
 import type { RequestContext } from '../operations/define';
@@ -10,5 +11,5 @@ import type { RequestContext } from '../operations/define';
  */
 export function requestOf(app: FastifyInstance, request: FastifyRequest): RequestContext {
   const { ip = null, deviceId = null } = eventContextOf(app, request);
-  return { ip, deviceId, browser: browserOf(app, request) };
+  return { ip, deviceId, browser: browserOf(app, request), client: clientLaneOf(app, request) };
 }

@@ -51,6 +51,7 @@ export async function admitSignIn(
     options.proof === 'totp' ||
     options.proof === 'recoveryCode' ||
     options.proof === 'factor' ||
+    options.proof === 'emailFactor' ||
     // A QR sign-in was confirmed on a signed-in phone with the number this browser showed: the second
     // factor itself (flows/qr-login).
     options.proof === 'qr' ||
@@ -64,13 +65,19 @@ export async function admitSignIn(
   const directWithoutDevice = proven || (!user.mobile && factors.length === 0);
   const remembered = directWithoutDevice ? undefined : await app.devices.isRemembered(user.id, request);
   if (!directWithoutDevice && !remembered) {
-    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '');
+    // The account's verified e-mail answers too, unless an e-mail code is what signed in (the same
+    // factor twice proves nothing more).
+    const email = user.email && options.proof !== 'emailCode' ? user.email : '';
+    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '', email);
+    const methods = [...(user.mobile ? ['sms'] : []), ...(email ? ['email'] : []), ...factors];
     throw new PassportError('secondVerify', {
       sms_code_key: key,
       mobile: user.mobile ? mask(user.mobile) : '',
       expires_in: SECOND_VERIFY_TTL_MS / 1000,
-      // Only beside another factor: an account whose one second factor is its mobile gets today's data.
-      ...(factors.length > 0 && { methods: [...(user.mobile ? ['sms'] : []), ...factors] }),
+      // Only beside another way: an account whose one second factor is its mobile gets today's data.
+      ...(methods.length > 1 || (methods.length === 1 && methods[0] !== 'sms')
+        ? { methods, ...(email && { email: mask(email) }) }
+        : {}),
     });
   }
   return { kind: 'person', user, signIn: { ...options, remembered } };

@@ -3,7 +3,7 @@ import { assertStepUp, invoke, type Principal } from '../adapters/invoke';
 import { gateFor } from '../adapters/operation-route';
 import { requestOf } from '../adapters/request';
 import { accountInfo } from '../domain/accounts/account-info';
-import { type Channel, codeLaneOf, OWNER_LANE } from '../domain/codes/codes';
+import { type Channel, clientLaneOf, codeLaneOf, OWNER_LANE } from '../domain/codes/codes';
 import { proveFactor } from '../domain/factors/factors';
 import { usernameOf } from '../domain/identifiers/usernames';
 import { currentPasswordIsRight } from '../domain/passwords/failures';
@@ -209,14 +209,20 @@ export async function verifyByCode(
 export async function verifyByFactor(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { method: string; code: string; purpose?: string | undefined },
+  input: {
+    method: string;
+    code?: string | undefined;
+    credential?: string | undefined;
+    purpose?: string | undefined;
+  },
 ) {
   const session = requireSession(request);
   const purpose = verificationPurpose(input.purpose);
   await proveFactor(app, {
     userId: session.userId,
     method: input.method,
-    proof: { code: input.code },
+    // A passkey's answer is bound to this browser: `client` names it.
+    proof: { code: input.code, credential: input.credential, client: clientLaneOf(app, request) },
     lane: OWNER_LANE,
   });
   const renewed = await verifiedSession(app, request, session);

@@ -4,6 +4,7 @@ import type { User } from '../db/schema';
 import { clientLaneOf } from '../domain/codes/codes';
 import { proveFactor } from '../domain/factors/factors';
 import { pendingSignIn, takePendingSignIn } from '../domain/second-verify/pending';
+import type { SignInProof } from '../domain/sessions/browser';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { languageOf } from '../lib/language';
@@ -22,10 +23,12 @@ import { admitSignIn } from './complete-sign-in';
 export async function sendSecondVerifyCode(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { smsCodeKey: string; type: number | undefined },
+  input: { smsCodeKey: string; type: number | undefined; method?: string | undefined },
 ) {
   if (input.type !== undefined && input.type !== CodeType.mobileLogin)
     throw new PassportError('codeTypeInvalid');
+  if (input.method === 'email') return sendSecondVerifyEmail(app, request, input.smsCodeKey);
+  if (input.method !== undefined && input.method !== 'sms') throw new PassportError('factorUnavailable');
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
   // An account verified by another factor only (src/domain/factors) has no mobile to send to.
   if (!pending.mobile) throw new PassportError('factorUnavailable');
@@ -46,6 +49,58 @@ export async function sendSecondVerifyCode(
 }
 
 /**
+ * `send_code` with `sms_code_key` and `method: email`: a type-24 code to the verified e-mail of the
+ * pending sign-in's account, in this browser's lane, with the second verification's own send counts.
+ */
+async function sendSecondVerifyEmail(app: FastifyInstance, request: FastifyRequest, smsCodeKey: string) {
+  const pending = await pendingSignIn(app, request, smsCodeKey);
+  if (!pending.email) throw new PassportError('factorUnavailable');
+  await app.risk.require(request, 'sendCode', { target: `email:${pending.email}` });
+  const sent = await app.codes.send({
+    channel: 'email',
+    target: pending.email,
+    purpose: CodeType.mobileLogin,
+    ip: request.ip,
+    language: languageOf(request),
+    lane: clientLaneOf(app, request),
+    proof: 'password',
+  });
+  return { email: mask(pending.email), retry_time: sent.retryAfter, expires_in: sent.expiresIn };
+}
+
+/**
+ * `sms_login_continue` with `method: email`: the code sent to the pending sign-in's e-mail (type 24)
+ * proves it, under the one-time codes' rules (five guesses per code, this browser's lane).
+ */
+async function proveWithEmail(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { smsCodeKey: string; code?: string | undefined },
+): Promise<Principal> {
+  if (input.code === undefined) throw new PassportError('invalidParam', { field: 'code' });
+  const pending = await pendingSignIn(app, request, input.smsCodeKey);
+  if (!pending.email) throw new PassportError('factorUnavailable');
+  const risk = { target: `email:${pending.email}` };
+  await app.risk.require(request, 'signIn', risk);
+  await app.codes
+    .verify({
+      channel: 'email',
+      target: pending.email,
+      purpose: CodeType.mobileLogin,
+      code: input.code,
+      lane: clientLaneOf(app, request),
+    })
+    .catch(async (error: unknown) => {
+      await app.risk.recordFailure(request, risk);
+      throw error;
+    });
+  const user = await spendPending(app, request, input.smsCodeKey, pending.userId, risk);
+  // The account changed its e-mail meanwhile: the code proved an address that is no longer its.
+  if (user.email !== pending.email) throw new PassportError('ticketInvalid');
+  return admitSignIn(app, request, user, { newUser: false, proof: 'emailFactor' });
+}
+
+/**
  * `sms_login_continue`, before its operation (src/operations/sign-in/credentials.ts): the code for the
  * pending sign-in's mobile (type 24) proves it. A wrong code counts against the code's 5 guesses and
  * leaves the key alive; the right one spends the code, then the key (of concurrent continuations one
@@ -55,9 +110,16 @@ export async function sendSecondVerifyCode(
 export async function proveSecondVerify(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { smsCodeKey: string; code: string; method?: string | undefined },
+  input: {
+    smsCodeKey: string;
+    code?: string | undefined;
+    method?: string | undefined;
+    credential?: string | undefined;
+  },
 ): Promise<Principal> {
+  if (input.method === 'email') return proveWithEmail(app, request, input);
   if (input.method !== undefined && input.method !== 'sms') return proveWithFactor(app, request, input);
+  if (input.code === undefined) throw new PassportError('invalidParam', { field: 'code' });
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
   if (!pending.mobile) throw new PassportError('factorUnavailable');
   const risk = { target: `mobile:${pending.mobile}` };
@@ -89,7 +151,12 @@ export async function proveSecondVerify(
 async function proveWithFactor(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { smsCodeKey: string; code: string; method?: string | undefined },
+  input: {
+    smsCodeKey: string;
+    code?: string | undefined;
+    method?: string | undefined;
+    credential?: string | undefined;
+  },
 ): Promise<Principal> {
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
   const method = input.method ?? '';
@@ -98,7 +165,8 @@ async function proveWithFactor(
   await proveFactor(app, {
     userId: pending.userId,
     method,
-    proof: { code: input.code },
+    // A passkey's answer is bound to this browser: `client` names it.
+    proof: { code: input.code, credential: input.credential, client: clientLaneOf(app, request) },
     lane: clientLaneOf(app, request),
   }).catch(async (error: unknown) => {
     await app.risk.recordFailure(request, risk);
@@ -107,9 +175,16 @@ async function proveWithFactor(
   const user = await spendPending(app, request, input.smsCodeKey, pending.userId, risk);
   return admitSignIn(app, request, user, {
     newUser: false,
-    proof: method === 'totp' ? 'totp' : method === 'recovery_code' ? 'recoveryCode' : 'factor',
+    proof: PROOF_OF[method] ?? 'factor',
   });
 }
+
+/** How a second verification answered with a factor was proven, as the sign-in records it. */
+const PROOF_OF: Record<string, SignInProof> = {
+  totp: 'totp',
+  recovery_code: 'recoveryCode',
+  passkey: 'passkey',
+};
 
 /**
  * Once a proof was right: spends the pending sign-in's key (of concurrent continuations one wins),

@@ -19,11 +19,21 @@ function sendPurpose(request: FastifyRequest, type: number | undefined): number 
 export async function sendCode(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { channel: Channel; to: string | undefined; type: number | undefined; smsCodeKey?: unknown },
+  input: {
+    channel: Channel;
+    to: string | undefined;
+    type: number | undefined;
+    smsCodeKey?: unknown;
+    method?: string | undefined;
+  },
 ) {
   // Second verification: the key names the account's mobile, which the client never sees unmasked.
   if (input.channel === 'mobile' && typeof input.smsCodeKey === 'string' && input.smsCodeKey !== '')
-    return sendSecondVerifyCode(app, request, { smsCodeKey: input.smsCodeKey, type: input.type });
+    return sendSecondVerifyCode(app, request, {
+      smsCodeKey: input.smsCodeKey,
+      type: input.type,
+      method: input.method,
+    });
   if (input.to === undefined) throw new PassportError('invalidParam', { field: 'body/mobile' });
   const target = input.channel === 'mobile' ? mobileOf(app, input.to) : emailOf(input.to);
   const purpose = sendPurpose(request, input.type);

@@ -70,6 +70,11 @@ export interface RequestContext {
   deviceId: string | null;
   /** What the browser presented that a sign-in or a sign-out reads (`ctx.sessions`); routes only. */
   browser?: SignInBrowser | undefined;
+  /**
+   * The browser the request came from, as a keyed hash of its pre-session (else its session) id — the
+   * binding CSRF and the codes' lanes use; '' without either. What a ceremony binds its challenge to.
+   */
+  client?: string | undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CodeTypeField, CommonQuery, Email, Flag, FORM, MixMode, Mobile, webResponses } from './common';
+import { Credential } from './passkeys';
 import { NewPassword } from './register';
 import { FactorMethodField } from './second-verify';
 
@@ -48,7 +49,8 @@ export const VerifyByCodeBody = Type.Object(
     method: Type.Optional(FactorMethodField),
     mobile: Type.Optional(Mobile),
     email: Type.Optional(Email),
-    code: Code,
+    code: Type.Optional(Code),
+    credential: Type.Optional(Credential),
     type: Purpose,
     purpose: VerificationPurpose,
     mix_mode: MixMode,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CommonQuery, FORM } from './common';
+import { CommonQuery, FORM, webResponses } from './common';
 
 /** Passkeys (docs/factors.md): the WebAuthn ceremonies and the account's list. */
 
@@ -21,7 +21,7 @@ export const PasskeyOptions = Type.Object({
 });
 
 /** The browser's answer, as SimpleWebAuthn's `startRegistration` / `startAuthentication` return it. */
-const Credential = Type.String({
+export const Credential = Type.String({
   minLength: 2,
   maxLength: 32_768,
   description: 'the RegistrationResponseJSON or AuthenticationResponseJSON, as JSON',
@@ -72,7 +72,22 @@ export const PasskeyRemoved = Type.Object({ removed: Type.String({ description: 
 export const PasskeyProven = Type.Object({ user_id: Type.String() });
 
 const tags = ['passkeys'];
+/** factor/options: for a pending second verification (its key) or, without one, the signed-in account. */
+export const PasskeyFactorOptionsBody = Type.Object(
+  { sms_code_key: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) },
+  { additionalProperties: true },
+);
+
 export const schema = {
+  factorOptions: {
+    summary:
+      'Options to prove one of the account’s passkeys: a second verification (with its sms_code_key) or a step-up (signed in)',
+    tags,
+    consumes: FORM,
+    querystring: CommonQuery,
+    body: PasskeyFactorOptionsBody,
+    response: webResponses(PasskeyOptions),
+  },
   registerOptions: {
     summary: 'Options to create a passkey for the signed-in account (needs a recent verification)',
     tags,

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { LIMITS } from '../protocol';
 import { AccountInfo } from './account';
 import { Code, CommonQuery, FORM, webResponses } from './common';
+import { Credential } from './passkeys';
 
 const SmsCodeKey = Type.String({
   minLength: 1,
@@ -18,7 +19,12 @@ export const FactorMethodField = Type.String({
 });
 
 export const SmsLoginContinueBody = Type.Object(
-  { sms_code_key: SmsCodeKey, code: Code, method: Type.Optional(FactorMethodField) },
+  {
+    sms_code_key: SmsCodeKey,
+    code: Type.Optional(Code),
+    method: Type.Optional(FactorMethodField),
+    credential: Type.Optional(Credential),
+  },
   { additionalProperties: true },
 );
 

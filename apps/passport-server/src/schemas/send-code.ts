@@ -15,6 +15,8 @@ export const WebSendCodeBody = Type.Object(
   {
     mobile: Type.Optional(Mobile),
     sms_code_key: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.smsCodeKeyMaxLength })),
+    /** With `sms_code_key`: where the code goes, `sms` (the default) or `email` (the account's e-mail). */
+    method: Type.Optional(Type.Union([Type.Literal('sms'), Type.Literal('email')])),
     type: CodeTypeField,
     mix_mode: MixMode,
   },

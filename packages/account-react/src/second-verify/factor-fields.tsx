@@ -6,8 +6,8 @@ import { CODE_LENGTH } from './dialog-frame';
 
 /**
  * The factor picker of the second-verification and step-up dialogs: a radio group of the ways the
- * server named (`methods`), and the code field of an authenticator app or a recovery code. A way this
- * package does not know (a passkey, which brings its own ceremony) is left out of the group here.
+ * server named (`methods`), and the code field of an authenticator app or a recovery code. A passkey
+ * brings its own ceremony (loaded only when chosen); a way this package does not know is left out.
  */
 
 const TEXTS = {
@@ -15,6 +15,9 @@ const TEXTS = {
     'secondVerify.introChoose': '你正在新设备上登录。请选择一种方式验证身份。',
     'secondVerify.way': '验证方式',
     'factor.sms': '短信验证码 {mobile}',
+    'factor.email': '邮箱验证码 {email}',
+    'factor.passkey': '通行密钥',
+    'factor.passkeyHint': '点击“验证并登录”后，按浏览器提示使用此账号的通行密钥。',
     'factor.totp': '身份验证器应用',
     'factor.recovery_code': '恢复码',
     'factor.totpLabel': '身份验证器中的 6 位验证码',
@@ -26,6 +29,10 @@ const TEXTS = {
     'secondVerify.introChoose': 'You are signing in on a new device. Choose how to prove it’s you.',
     'secondVerify.way': 'Verify with',
     'factor.sms': 'Text message to {mobile}',
+    'factor.email': 'Code by e-mail to {email}',
+    'factor.passkey': 'Passkey',
+    'factor.passkeyHint':
+      'Select Verify and sign in, then use this account’s passkey when your browser asks.',
     'factor.totp': 'Authenticator app',
     'factor.recovery_code': 'Recovery code',
     'factor.totpLabel': '6-digit code from your authenticator app',

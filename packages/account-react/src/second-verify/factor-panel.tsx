@@ -1,6 +1,6 @@
 import type { SecondVerifyRequest } from '@portico/account-sdk';
 import { type FormEvent, useState } from 'react';
-import { useAccountText } from '../context';
+import { useAccountClient, useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
@@ -23,7 +23,7 @@ import { useSmsCode } from './sms-code';
  * sign-in page of an SMS-only account carries none of it.
  */
 
-type SecondWay = 'sms' | CodeFactor;
+type SecondWay = 'sms' | 'email' | 'passkey' | CodeFactor;
 
 export function FactorPanel({
   request,
@@ -36,16 +36,16 @@ export function FactorPanel({
 }) {
   const t = useAccountText();
   const f = useFactorText();
-  const [panel, smsField, sendError, submitSms, code, edit, incomplete, setIncomplete] = useSmsCode(
-    request,
-    sendAllowedAt,
-    controller,
-  );
+  const client = useAccountClient();
+  const [ceremonyError, setCeremonyError] = useState<unknown>(null);
   // The ways the account can answer: the SMS code (when it has a mobile), its authenticator app, a
   // recovery code. An SMS-only account sees the SMS form alone, as before.
   const ways: [SecondWay, string][] = [];
   for (const method of request.methods ?? ['sms']) {
     if (method === 'sms') ways.push(['sms', f('factor.sms', { mobile: request.mobileMasked ?? '' })]);
+    else if (method === 'email')
+      ways.push(['email', f('factor.email', { email: request.emailMasked ?? '' })]);
+    else if (method === 'passkey') ways.push(['passkey', f('factor.passkey')]);
     else if (isCodeFactor(method)) ways.push([method, f(`factor.${method}`)]);
   }
   // A dialog reopened after a wrong code keeps the way the person chose.
@@ -54,16 +54,37 @@ export function FactorPanel({
     ways.find(([value]) => value === previous)?.[0] ?? ways[0]?.[0],
   );
 
+  // SMS and e-mail answer with the same 6-digit code form; only the channel differs.
+  const [panel, codeInput, sendError, submitCode, code, edit, incomplete, setIncomplete] = useSmsCode(
+    request,
+    sendAllowedAt,
+    controller,
+    way === 'email' ? 'email' : undefined,
+  );
+
+  // The passkey's ceremony (and @simplewebauthn/browser) loads only when the person chooses it.
+  const provePasskey = async () => {
+    setCeremonyError(null);
+    try {
+      const { passkeyFactorCredential } = await import('@portico/account-sdk/passkeys');
+      const credential = await passkeyFactorCredential(client, { sms_code_key: request.sms_code_key });
+      controller.submit(credential, 'passkey');
+    } catch (error) {
+      setCeremonyError(error);
+    }
+  };
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (way && way !== 'sms') {
+    if (way === 'passkey') return void provePasskey();
+    if (way && way !== 'sms' && way !== 'email') {
       if (!factorCodeComplete(way, code)) {
         setIncomplete(true);
         return;
       }
       return controller.submit(code.trim(), way);
     }
-    submitSms();
+    submitCode();
   };
 
   const close = () => controller.close();
@@ -93,7 +114,9 @@ export function FactorPanel({
             }}
           />
         ) : null}
-        {way && way !== 'sms' ? (
+        {way === 'passkey' ? (
+          <p className="portico-dialog-hint">{f('factor.passkeyHint')}</p>
+        ) : way && way !== 'sms' && way !== 'email' ? (
           <FactorCodeField
             method={way}
             value={code}
@@ -107,9 +130,10 @@ export function FactorPanel({
             }
           />
         ) : (
-          smsField
+          codeInput
         )}
-        <ErrorMessage error={sendError} />
+        {way === 'passkey' && request.error ? <ErrorMessage error={request.error} /> : null}
+        <ErrorMessage error={sendError ?? ceremonyError} />
         <DialogActions onClose={close}>
           <SubmitButton>{t('secondVerify.submit')}</SubmitButton>
         </DialogActions>

@@ -19,6 +19,8 @@ export function useSmsCode(
   request: SecondVerifyRequest,
   sendAllowedAt: number,
   controller: SecondVerifyController,
+  /** The factor panel's e-mail way sends and checks the same 6-digit code by e-mail. */
+  channel?: 'email',
 ) {
   const t = useAccountText();
   const panel = useRef<HTMLDivElement>(null);
@@ -46,14 +48,14 @@ export function useSmsCode(
     setCode(next);
     setIncomplete(false);
   };
-  /** Submits the SMS code, or marks it incomplete and goes back to it. */
+  /** Submits the code (by SMS, or the channel's), or marks it incomplete and goes back to it. */
   const submit = () => {
     if (code.length !== CODE_LENGTH) {
       setIncomplete(true);
       codeField.current?.focus();
       return;
     }
-    controller.submit(code);
+    controller.submit(code, channel);
   };
   const field = (
     <CodeInput
@@ -62,7 +64,7 @@ export function useSmsCode(
       length={CODE_LENGTH}
       onSend={() =>
         run(async () => {
-          controller.markSent(cooldownOf(await request.sendCode()));
+          controller.markSent(cooldownOf(await request.sendCode(channel)));
           codeField.current?.focus();
         })
       }

@@ -1,6 +1,7 @@
 import { cooldownOf, type StepUpRequest } from '@portico/account-sdk';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useAccountText, useLanguageOrDefault } from '../context';
+import { useAccountClient, useAccountText, useLanguageOrDefault } from '../context';
+import { errorText } from '../error-text';
 import { CodeInput } from '../forms/code-input';
 import { EmailInput } from '../forms/email-input';
 import { MobileInput } from '../forms/mobile-input';
@@ -30,6 +31,8 @@ const TEXTS = {
     byPassword: '密码',
     totp: '身份验证器应用',
     recovery_code: '恢复码',
+    passkey: '通行密钥',
+    passkeyHint: '点击“验证并继续”后，按浏览器提示使用此账号的通行密钥。',
     needFactorCode: '请输入验证码或恢复码',
     password: '当前密码',
     targetHint: '请输入完整的 {value}',
@@ -47,6 +50,8 @@ const TEXTS = {
     byPassword: 'Password',
     totp: 'Authenticator app',
     recovery_code: 'Recovery code',
+    passkey: 'Passkey',
+    passkeyHint: 'Select Verify and continue, then use this account’s passkey when your browser asks.',
     needFactorCode: 'Enter the code',
     password: 'Current password',
     targetHint: 'Enter {value} in full',
@@ -74,7 +79,7 @@ function useDialogFocus(panel: { current: HTMLDivElement | null }) {
   }, [panel]);
 }
 
-type StepUpWay = 'mobile' | 'email' | 'password' | CodeFactor;
+type StepUpWay = 'mobile' | 'email' | 'password' | 'passkey' | CodeFactor;
 
 /** The step-up form: a way the account has, then a code to it (or the password). */
 export function StepUpPanel({
@@ -95,7 +100,10 @@ export function StepUpPanel({
   if (request.emailMasked) ways.push(['email', t('byEmail', request.emailMasked)]);
   if (request.hasPassword) ways.push(['password', t('byPassword')]);
   // An account with an authenticator app or recovery codes (the server lists them in `methods`).
-  for (const method of request.methods ?? []) if (isCodeFactor(method)) ways.push([method, t(method)]);
+  for (const method of request.methods ?? [])
+    if (isCodeFactor(method) || method === 'passkey') ways.push([method, t(method)]);
+  const client = useAccountClient();
+  const language = useLanguageOrDefault();
   const [way, setWay] = useState<StepUpWay | undefined>(ways[0]?.[0]);
   const [target, setTarget] = useState('');
   const [code, setCode] = useState('');
@@ -117,6 +125,15 @@ export function StepUpPanel({
     if (way === 'password') {
       if (!password) return setProblem(t('needPassword'));
       return controller.prove({ password });
+    }
+    if (way === 'passkey') {
+      // The ceremony (and @simplewebauthn/browser) loads only when the person chooses a passkey.
+      setProblem(undefined);
+      void import('@portico/account-sdk/passkeys')
+        .then(({ passkeyFactorCredential }) => passkeyFactorCredential(client))
+        .then((credential) => controller.prove({ method: 'passkey', credential }))
+        .catch((error: unknown) => setProblem(errorText(error, language) || undefined));
+      return;
     }
     if (way && isCodeFactor(way)) {
       if (!factorCodeComplete(way, code)) return setProblem(t('needFactorCode'));
@@ -158,7 +175,16 @@ export function StepUpPanel({
             ))}
           </fieldset>
         ) : null}
-        {way === 'password' ? (
+        {way === 'passkey' ? (
+          <>
+            <p className="portico-dialog-hint">{t('passkeyHint')}</p>
+            {problem || request.error ? (
+              <p role="alert" className="portico-error">
+                {problem ?? errorText(request.error, language)}
+              </p>
+            ) : null}
+          </>
+        ) : way === 'password' ? (
           <PasswordInput
             label={t('password')}
             value={password}

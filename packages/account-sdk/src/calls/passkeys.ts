@@ -2,6 +2,7 @@ import type {
   AccountInfo,
   Extra,
   PasskeyData,
+  PasskeyFactorOptionsPayload,
   PasskeyListData,
   PasskeyLoginPayload,
   PasskeyOptionsData,
@@ -33,6 +34,15 @@ export const passkeyLoginOptions = /* @__PURE__ */ defineCall<Extra, PasskeyOpti
 export const passkeyLoginVerify = /* @__PURE__ */ defineCall<PasskeyLoginPayload, AccountInfo>(
   '/passport/passkey/login/verify/',
 );
+/**
+ * Options to prove one of the account's passkeys as a factor: with `sms_code_key`, a second
+ * verification (2046) of this browser; without, the signed-in account's step-up. The answer goes to
+ * `smsLoginContinue` / `reverify` with `method: 'passkey'` and `credential`.
+ */
+export const passkeyFactorOptions = /* @__PURE__ */ defineCall<
+  PasskeyFactorOptionsPayload,
+  PasskeyOptionsData
+>('/passport/passkey/factor/options/');
 /** The signed-in account's passkeys. */
 export const listPasskeys = /* @__PURE__ */ defineCall<Extra, PasskeyListData>(
   '/passport/passkey/list/',

@@ -7,6 +7,7 @@ import {
   startRegistration,
 } from '@simplewebauthn/browser';
 import {
+  passkeyFactorOptions,
   passkeyLoginOptions,
   passkeyLoginVerify,
   passkeyRegisterOptions,
@@ -65,4 +66,26 @@ export async function signInWithPasskey<T = AccountInfo>(
     useBrowserAutofill: autofill,
   });
   return passkeyLoginVerify<T>(client, { credential: JSON.stringify(response) }, options);
+}
+
+/**
+ * Proves one of the account's passkeys as a factor, in the browser: the options for the account (a
+ * second verification's `sms_code_key`, or none for the signed-in account's step-up), the browser's
+ * answer. Resolves the answer as JSON, to send as `credential` with `method: 'passkey'` — the
+ * second-verification dialog's answer, or `reverify(client, { method: 'passkey', credential })`.
+ */
+export async function passkeyFactorCredential(
+  client: AccountClient,
+  { sms_code_key }: { sms_code_key?: string } = {},
+  options?: CallOptions,
+): Promise<string> {
+  const { options: optionsJSON } = await passkeyFactorOptions(
+    client,
+    sms_code_key ? { sms_code_key } : {},
+    options,
+  );
+  const response = await startAuthentication({
+    optionsJSON: optionsJSON as unknown as PublicKeyCredentialRequestOptionsJSON,
+  });
+  return JSON.stringify(response);
 }

@@ -6,6 +6,7 @@
  */
 export {
   passkeyAutofillSupported,
+  passkeyFactorCredential,
   passkeysSupported,
   registerPasskey,
   signInWithPasskey,

@@ -23,16 +23,21 @@ export interface SecondVerifyRequest {
   sms_code_key: string;
   /** The account's mobile as the server masked it (the failure's `mobile`), when it sent one. */
   mobileMasked?: string;
+  /** The account's e-mail as the server masked it (the failure's `email`), when it offers 'email'. */
+  emailMasked?: string;
   /**
-   * The ways the account can answer, in the server's order: 'sms' (a code to `mobileMasked`), 'totp'
-   * (its authenticator app), 'recovery_code', 'passkey'… `['sms']` when the server named none (an
-   * account whose one second factor is its mobile).
+   * The ways the account can answer, in the server's order: 'sms' (a code to `mobileMasked`), 'email'
+   * (a code to `emailMasked`), 'totp' (its authenticator app), 'recovery_code', 'passkey'… `['sms']`
+   * when the server named none (an account whose one second factor is its mobile).
    */
   methods: SecondFactorMethod[];
   /** The client's language. */
   language: string;
-  /** Sends an SMS code to the account's mobile; the dialog's "send code" button calls it. */
-  sendCode(): Promise<unknown>;
+  /**
+   * Sends a code to the account's mobile, or with 'email' to its e-mail; the dialog's "send code"
+   * button calls it.
+   */
+  sendCode(method?: 'sms' | 'email'): Promise<unknown>;
   /** Why the previous code did not sign in (a wrong or expired code), when the dialog opens again. */
   error?: AccountError;
 }
@@ -45,10 +50,14 @@ export interface SecondVerifyDialog {
   open(request: SecondVerifyRequest): Promise<SecondVerifyAnswer | null>;
 }
 
-/** What the person answered: a code, and the method it is of ('sms' when left out). */
+/**
+ * What the person answered: a code, and the method it is of ('sms' when left out); for 'passkey' the
+ * browser's answer as `credential` (`passkeyFactorCredential` of `@portico/account-sdk/passkeys`).
+ */
 export interface SecondVerifyAnswer {
-  code: string;
+  code?: string;
   method?: SecondFactorMethod;
+  credential?: string;
 }
 
 /** What the app's `onSecondVerify` callback gets; the call itself rejects with description SECOND_VALID. */
@@ -61,11 +70,11 @@ export interface SecondVerifyContext {
   failure: FailureData;
   /** The request that was answered with 2046. */
   config: RequestConfig;
-  /** Sends an SMS code to the account's mobile. */
-  sendCode(): Promise<unknown>;
+  /** Sends a code to the account's mobile, or with 'email' to its e-mail. */
+  sendCode(method?: 'sms' | 'email'): Promise<unknown>;
   /**
    * Completes the sign-in with the code the person entered (`smsLoginContinue` with the key), of
-   * `method` (default 'sms').
+   * `method` (default 'sms'); for 'passkey', `code` is the browser's answer (`credential`).
    */
   continueSignIn<T = AccountInfo>(code: string, method?: SecondFactorMethod): Promise<T>;
 }
@@ -79,16 +88,28 @@ export interface SecondVerifyOptions {
   /** Asks the person for the SMS code when there is no `onSecondVerify`. Default: none. */
   dialog?: SecondVerifyDialog;
   /**
-   * Sends the SMS code. Default: `send_code` with `sms_code_key` and `type` 24 (`CodeType.mobileLogin`);
-   * the server finds the mobile from the key.
+   * Sends the code. Default: `send_code` with `sms_code_key` and `type` 24 (`CodeType.mobileLogin`),
+   * and `method: 'email'` for the e-mail's; the server finds the mobile or e-mail from the key.
    */
-  sendCode?: (client: AccountClient, sms_code_key: string) => Promise<unknown>;
+  sendCode?: (client: AccountClient, sms_code_key: string, method?: 'sms' | 'email') => Promise<unknown>;
   /** Codes the dialog may submit before the call rejects with the continuation's failure. Default 3. */
   maxAttempts?: number;
 }
 
-const defaultSendCode = (client: AccountClient, sms_code_key: string) =>
-  client.request({ path: '/passport/web/send_code/', data: { sms_code_key, type: CodeType.mobileLogin } });
+const defaultSendCode = (client: AccountClient, sms_code_key: string, method?: 'sms' | 'email') =>
+  client.request({
+    path: '/passport/web/send_code/',
+    data: { sms_code_key, type: CodeType.mobileLogin, ...(method === 'email' && { method }) },
+  });
+
+/** The continuation's fields for an answer: an SMS-only account's are sent as they always were. */
+const proofOf = (answer: SecondVerifyAnswer) =>
+  answer.method === 'passkey'
+    ? { method: 'passkey', credential: answer.credential ?? answer.code ?? '' }
+    : {
+        code: answer.code ?? '',
+        ...(answer.method && answer.method !== 'sms' && { method: answer.method }),
+      };
 
 /** The 2046 data's `methods`, or `['sms']` when the server named none. */
 function methodsOf(value: unknown): SecondFactorMethod[] {
@@ -129,8 +150,11 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
         if (failure.error_code !== SECOND_VERIFY_CODE || typeof key !== 'string' || key === '') return;
         const mobile =
           typeof failure.mobile === 'string' && failure.mobile !== '' ? { mobileMasked: failure.mobile } : {};
+        const email =
+          typeof failure.email === 'string' && failure.email !== '' ? { emailMasked: failure.email } : {};
         const methods = methodsOf(failure.methods);
-        const send = () => sendCode(client, key);
+        const send = (method?: 'sms' | 'email') =>
+          method === 'email' ? sendCode(client, key, method) : sendCode(client, key);
         const rejected = answerWith(
           response,
           failureEnvelope(config.envelope, SECOND_VERIFY_CODE, SECOND_VALID, failure),
@@ -139,6 +163,7 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
           onSecondVerify({
             sms_code_key: key,
             ...mobile,
+            ...email,
             methods,
             failure,
             config,
@@ -146,8 +171,7 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
             continueSignIn: (code, method) =>
               smsLoginContinue(client, {
                 sms_code_key: key,
-                code,
-                ...(method && method !== 'sms' && { method }),
+                ...proofOf({ code, ...(method && { method }) }),
               }),
           });
           return rejected;
@@ -157,6 +181,7 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
           const entered = await dialog!.open({
             sms_code_key: key,
             ...mobile,
+            ...email,
             methods,
             language: client.language,
             sendCode: send,
@@ -166,12 +191,8 @@ export function secondVerifyPlugin(options: SecondVerifyOptions): AccountPlugin 
           try {
             const data = await smsLoginContinue(
               client,
-              {
-                sms_code_key: key,
-                code: entered.code,
-                // 'sms' is the default: an SMS-only account's continuation is sent as it always was.
-                ...(entered.method && entered.method !== 'sms' && { method: entered.method }),
-              },
+              // 'sms' is the default: an SMS-only account's continuation is sent as it always was.
+              { sms_code_key: key, ...proofOf(entered) },
               config.signal ? { signal: config.signal } : undefined,
             );
             return answerWith(response, successEnvelope(config.envelope, data));

@@ -42,7 +42,9 @@ export type StepUpProof =
   | { mobile: string; code: string }
   | { email: string; code: string }
   | { password: string }
-  | { method: SecondFactorMethod; code: string };
+  | { method: SecondFactorMethod; code: string }
+  /** One of the account's passkeys: `passkeyFactorCredential(client)`'s answer. */
+  | { method: 'passkey'; credential: string };
 
 /**
  * The step-up dialog (account-react's second-verification dialog is one): `stepUp` resolves with the

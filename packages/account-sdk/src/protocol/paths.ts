@@ -141,6 +141,7 @@ export const passkeyPaths = /* @__PURE__ */ family('/passport/passkey/', [
   'register/verify',
   'login/options',
   'login/verify',
+  'factor/options',
   'list',
   'rename',
   'remove',

@@ -296,10 +296,13 @@ export interface SmsLoginContinuePayload extends Extra {
   /** From the 2046 second-verification failure. */
   sms_code_key: string;
   /**
-   * How `code` is proven: 'sms' (the default), 'totp' (an authenticator app), 'recovery_code', or
-   * another of the 2046 data's `methods`.
+   * How `code` is proven: 'sms' (the default), 'email' (a code sent to the account's e-mail), 'totp'
+   * (an authenticator app), 'recovery_code', 'passkey' (with `credential`), or another of the 2046
+   * data's `methods`.
    */
   method?: SecondFactorMethod;
+  /** With `method: 'passkey'`: the browser's answer to `passkeyFactorOptions`, as JSON. */
+  credential?: string;
 }
 
 export interface OAuthLoginPayload extends Extra, FrozenUser {
@@ -416,6 +419,10 @@ export interface PasskeyRegisterPayload extends Extra {
   /** The person's name for it (up to 64 characters). */
   name?: string;
 }
+/** Options to prove a passkey as a factor: a second verification's key, or none for a step-up. */
+export interface PasskeyFactorOptionsPayload extends Extra {
+  sms_code_key?: string;
+}
 export interface PasskeyLoginPayload extends Extra {
   /** The `AuthenticationResponseJSON` the browser answered, as JSON. */
   credential: string;
@@ -527,6 +534,8 @@ export type ReverifyPayload = Extra &
     | { password: string }
     /** A code of a factor the account has: its authenticator app, or one of its recovery codes. */
     | { method: SecondFactorMethod; code: string }
+    /** One of the account's passkeys: the browser's answer to `passkeyFactorOptions`, as JSON. */
+    | { method: 'passkey'; credential: string }
   ) & {
     /** What the answered ticket may be spent on: 'change_identifier' (the default) or 'cancel_account'. */
     purpose?: string;
@@ -551,7 +560,7 @@ export interface StepUpRequiredData {
 }
 
 /** A factor a second verification or a step-up accepts beside a code to the mobile or e-mail. */
-export type SecondFactorMethod = 'sms' | 'totp' | 'recovery_code' | 'passkey' | (string & {});
+export type SecondFactorMethod = 'sms' | 'email' | 'totp' | 'recovery_code' | 'passkey' | (string & {});
 /** A way a step-up or second verification names in its `methods`. */
 export type VerifyMethod = SecondFactorMethod | 'email' | 'password';
 

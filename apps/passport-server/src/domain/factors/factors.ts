@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
-import type { CodeLane } from '../codes/codes';
+import { type CodeLane, isOwnerLane } from '../codes/codes';
+import { hasPasskey, provePasskey } from '../passkeys/factor';
 import { hasRecoveryCodes, useRecoveryCode } from './recovery-codes';
 import { hasTotp, useTotp } from './totp';
 
@@ -53,6 +54,13 @@ registerFactorMethod({
     useRecoveryCode(app.db, app.secret, userId, codeOf(proof), app.runtime.now()),
 });
 
+registerFactorMethod({
+  name: 'passkey',
+  has: hasPasskey,
+  verify: (app, userId, proof) =>
+    provePasskey(app, userId, { credential: proof.credential, client: proof.client }),
+});
+
 /** The registered factors the account has, by name, in registration order. */
 export async function factorsOf(db: Kysely<Database>, userId: string): Promise<string[]> {
   const methods = [...registry.values()];
@@ -65,7 +73,7 @@ export const isRegisteredFactor = (name: string): boolean => registry.has(name);
 
 /**
  * Proves a factor of the account: FACTOR_UNAVAILABLE for a factor it does not have; otherwise the
- * guess is charged to one budget per account and code lane, the same rules as the one-time codes'
+ * guess is charged to the account's factor budget (`budgetOf`), the same rules as the one-time codes'
  * (`limits.codeMaxAttempts` wrong guesses per `limits.codeGuessWindowMs`, charged before the check,
  * given back unless the guess was judged wrong), shared by every factor of the account.
  */
@@ -86,10 +94,21 @@ export async function proveFactor(
   await refundFactorGuess(app, input.userId, input.lane);
 }
 
-/** Charges one guess to the account's factor budget in `lane` (before the check). */
+/**
+ * The store key of the account's factor guess budget for a lane. A factor's secret is the account's,
+ * not one code sent to one browser: every browser that is not the owner's (a second verification from a
+ * device the account does not know) shares ONE budget per account, so guesses spread over many
+ * browsers (pre-sessions) get no more than one browser gets. The owner's lane (a session of the
+ * account: a step-up, an enrolment's first code) keeps a budget of its own, so strangers holding the
+ * password never lock the owner out of proving it is them.
+ */
+export const factorBudgetKey = (userId: string, lane: CodeLane): string =>
+  `code:guesses:${isOwnerLane(lane) ? lane : 'browsers'}:factor:${userId}`;
+
+/** Charges one guess to the account's factor budget for `lane` (before the check). */
 export async function chargeFactorGuess(app: FastifyInstance, userId: string, lane: CodeLane): Promise<void> {
   const { limits } = app.runtime;
-  const budget = `code:guesses:${lane}:factor:${userId}`;
+  const budget = factorBudgetKey(userId, lane);
   if ((await app.store.incr(budget, limits.codeGuessWindowMs)) > limits.codeMaxAttempts) {
     await refundFactorGuess(app, userId, lane);
     throw new PassportError('codeTooManyAttempts');
@@ -99,6 +118,6 @@ export async function chargeFactorGuess(app: FastifyInstance, userId: string, la
 /** Gives a guess back (a right code); best effort. */
 export function refundFactorGuess(app: FastifyInstance, userId: string, lane: CodeLane): Promise<void> {
   return app.store
-    .decrement(`code:guesses:${lane}:factor:${userId}`)
+    .decrement(factorBudgetKey(userId, lane))
     .catch((error: unknown) => app.log.warn({ err: error }, 'guess refund failed'));
 }

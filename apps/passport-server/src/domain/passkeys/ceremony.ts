@@ -154,6 +154,21 @@ export const authenticationOptions = (config: PasskeyConfig) =>
     allowCredentials: [],
   });
 
+/** Options to prove one of the account's passkeys (a factor): its credentials named. */
+export const factorOptions = (
+  config: PasskeyConfig,
+  passkeys: { credential_id: string; transports: string }[],
+) =>
+  generateAuthenticationOptions({
+    rpID: config.rpId,
+    timeout: CEREMONY_TTL_MS,
+    userVerification: 'required',
+    allowCredentials: passkeys.map((row) => ({
+      id: row.credential_id,
+      transports: JSON.parse(row.transports) as never,
+    })),
+  });
+
 /** Verifies a registration answering `challenge`; the credential to store. */
 export async function verifyRegistration(
   config: PasskeyConfig,
@@ -201,10 +216,6 @@ export async function verifyAuthentication(
     throw verificationFailed(error);
   }
   assertRelyingParty(config, data.rpIdHash);
-  // A counter that does not move forward (when either side keeps one) is a copy of the authenticator
-  // answering: the same rule as the library's, checked first to say so.
-  if ((credential.counter > 0 || data.counter > 0) && data.counter <= credential.counter)
-    throw new PassportError('passkeyCounterRegressed');
   let verified: VerifiedAuthenticationResponse;
   try {
     verified = await verifyAuthenticationResponse({
@@ -215,7 +226,9 @@ export async function verifyAuthentication(
       credential: {
         id: credential.id,
         publicKey: isoBase64URL.toBuffer(credential.publicKey),
-        counter: credential.counter,
+        // The counter is judged below, once the signature has verified: a forged answer (any counter
+        // in it) is PASSKEY_VERIFICATION_FAILED and says nothing about the authenticator.
+        counter: 0,
         transports: credential.transports as never,
       },
       requireUserVerification: true,
@@ -224,5 +237,10 @@ export async function verifyAuthentication(
     throw verificationFailed(error);
   }
   if (!verified.verified) throw verificationFailed();
+  // A counter that does not move forward (when either side keeps one) is a copy of the authenticator
+  // answering, signed by its key: refused, and the stored counter stays.
+  const { newCounter } = verified.authenticationInfo;
+  if ((credential.counter > 0 || newCounter > 0) && newCounter <= credential.counter)
+    throw new PassportError('passkeyCounterRegressed');
   return verified.authenticationInfo;
 }

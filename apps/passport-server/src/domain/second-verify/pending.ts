@@ -11,6 +11,11 @@ export interface PendingSignIn {
   userId: string;
   /** E.164: where the code goes. The client sees only the mask. */
   mobile: string;
+  /**
+   * The account's e-mail when an e-mail code may answer (a verified e-mail, and a sign-in not itself
+   * proven by an e-mail code); '' otherwise. The client sees only the mask.
+   */
+  email?: string;
   /** SHA-256 of the device (fingerprint + did) the sign-in came from; '' when it sent none. */
   device: string;
   /** HMAC of the browser's pre-session (or session) id: the key works only in the browser that got it. */
@@ -33,11 +38,13 @@ export async function savePendingSignIn(
   request: FastifyRequest,
   userId: string,
   mobile: string,
+  email = '',
 ): Promise<string> {
   const key = randomToken(32);
   const pending: PendingSignIn = {
     userId,
     mobile,
+    email,
     device: app.devices.keyOf(request) ?? '',
     holder: holderOf(app, request),
     expiresAt: app.runtime.now() + SECOND_VERIFY_TTL_MS,

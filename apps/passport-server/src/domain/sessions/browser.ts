@@ -34,6 +34,8 @@ export type SignInProof =
   /** A second verification answered with a factor of src/domain/factors (flows/second-verify). */
   | 'totp'
   | 'recoveryCode'
+  /** …with a code sent to the account's verified e-mail. */
+  | 'emailFactor'
   /** …with a factor registered later (its name is not a proof of its own yet). */
   | 'factor'
   | 'passkey';

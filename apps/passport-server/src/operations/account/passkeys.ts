@@ -133,6 +133,10 @@ export const passkeyRegister = defineOperation({
   },
 });
 
+/** What a sign-in challenge is kept with: the browser that asked for it (`ctx.request.client`). */
+const browserBinding = (ctx: { request: { client?: string | undefined } }) =>
+  `browser:${ctx.request.client ?? ''}`;
+
 /** login/options: a challenge for any passkey of this site (discoverable credentials). */
 export const passkeyLoginOptions = defineOperation({
   name: 'account.passkey.login_options',
@@ -142,7 +146,9 @@ export const passkeyLoginOptions = defineOperation({
   emits: [],
   async run(ctx) {
     const options = await authenticationOptions(ctx.config.passkeys);
-    ctx.oneTime.put(authenticationChallengeKey(options.challenge), '1', CEREMONY_TTL_MS);
+    // Bound to the browser that asked: an answer relayed to another browser (a phishing proxy that
+    // asked for its own victim's assertion, a leaked answer) signs nobody in there.
+    ctx.oneTime.put(authenticationChallengeKey(options.challenge), browserBinding(ctx), CEREMONY_TTL_MS);
     return {
       options: options as unknown as Static<typeof CeremonyOptions>,
       expires_in: CEREMONY_TTL_MS / 1000,
@@ -164,7 +170,7 @@ export const passkeyLogin = defineOperation({
   async run(ctx, input) {
     const response = parseAuthentication(input.credential);
     const client = clientDataOf(response);
-    if (ctx.oneTime.take(authenticationChallengeKey(client.challenge)) === null)
+    if (ctx.oneTime.take(authenticationChallengeKey(client.challenge)) !== browserBinding(ctx))
       throw new PassportError('passkeyChallengeInvalid');
     assertOrigin(ctx.config.passkeys, client.origin);
     const passkey = await passkeyByCredential(ctx.tx, response.id);

@@ -81,9 +81,10 @@ export const authVerify = flowRoute({
   data: Verified,
   at: [['web', paths.web.authVerify]],
   run: async (app, request) => {
-    const { method, mobile, email, code, type, purpose } = request.body;
+    const { method, mobile, email, code, credential, type, purpose } = request.body;
     if (method !== undefined && method !== 'sms' && method !== 'email')
-      return verifyByFactor(app, request, { method, code, purpose });
+      return verifyByFactor(app, request, { method, code, credential, purpose });
+    if (code === undefined) throw new PassportError('invalidParam', { field: 'code' });
     if (mobile !== undefined)
       return verifyByCode(app, request, { channel: 'mobile', to: mobile, code, type, purpose });
     if (email !== undefined)

@@ -1,5 +1,9 @@
 import { operationRoute, principalOf } from '../../adapters/operation-route';
+import { clientLaneOf } from '../../domain/codes/codes';
 import { CEREMONY_TTL_MS } from '../../domain/passkeys/ceremony';
+import { passkeyFactorOptions } from '../../domain/passkeys/factor';
+import { pendingSignIn } from '../../domain/second-verify/pending';
+import { requireSession } from '../../domain/sessions/sessions';
 import { PassportError } from '../../errors';
 import { completeSignIn } from '../../flows/complete-sign-in';
 import { rateLimitKey } from '../../lib/ip';
@@ -14,7 +18,8 @@ import {
 } from '../../operations/account/passkeys';
 import { passkeyPaths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
-import { schema } from '../../schemas/passkeys';
+import { PasskeyOptions, schema } from '../../schemas/passkeys';
+import { flowRoute } from '../declare';
 
 /**
  * Passkeys (docs/factors.md): the operations of src/operations/account/passkeys at Portico's own paths
@@ -65,6 +70,24 @@ export const passkeyLoginRoute = operationRoute(passkeyLogin, {
   },
 });
 
+/**
+ * factor/options: a challenge to prove one of the account's passkeys as a factor (src/domain/passkeys/
+ * factor.ts), for the pending second verification of `sms_code_key` (its browser only) or the
+ * signed-in account's step-up; answered through `sms_login_continue` / `auth/verify` with
+ * `method: passkey` and `credential`.
+ */
+export const passkeyFactorOptionsRoute = flowRoute({
+  method: 'POST',
+  schema: schema.factorOptions,
+  data: PasskeyOptions,
+  at: [['passport', passkeyPaths.factorOptions]],
+  run: async (app, request) => {
+    const key = request.body.sms_code_key;
+    const userId = key ? (await pendingSignIn(app, request, key)).userId : requireSession(request).userId;
+    return passkeyFactorOptions(app, userId, clientLaneOf(app, request));
+  },
+});
+
 export const passkeyListRoute = operationRoute(listPasskeys, {
   method: 'GET',
   schema: schema.list,
@@ -89,6 +112,7 @@ export const PASSKEY_ROUTES = [
   passkeyRegisterRoute,
   passkeyLoginOptionsRoute,
   passkeyLoginRoute,
+  passkeyFactorOptionsRoute,
   passkeyListRoute,
   passkeyRenameRoute,
   passkeyRemoveRoute,

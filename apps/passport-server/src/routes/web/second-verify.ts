@@ -21,7 +21,12 @@ export const smsLoginContinue = operationRoute(signInBySecondVerify, {
   data: AccountInfo,
   at: [['web', paths.web.smsLoginContinue]],
   principal: (app, request, body) =>
-    proveSecondVerify(app, request, { smsCodeKey: body.sms_code_key, code: body.code, method: body.method }),
+    proveSecondVerify(app, request, {
+      smsCodeKey: body.sms_code_key,
+      code: body.code,
+      method: body.method,
+      credential: body.credential,
+    }),
   after: answerSignIn,
 });
 

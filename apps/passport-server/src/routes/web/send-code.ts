@@ -21,6 +21,7 @@ export const webSendCode = flowRoute({
       to: request.body.mobile,
       type: request.body.type,
       smsCodeKey: request.body.sms_code_key,
+      method: request.body.method,
     }),
 });
 

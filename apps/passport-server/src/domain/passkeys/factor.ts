@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { PassportError } from '../../errors';
+import {
+  assertOrigin,
+  CEREMONY_TTL_MS,
+  clientDataOf,
+  factorOptions,
+  parseAuthentication,
+  verifyAuthentication,
+} from './ceremony';
+import { passkeyByCredential, passkeysOf } from './passkeys';
+
+/**
+ * A passkey as a factor (docs/factors.md, "Passkeys as a factor"): it answers a second verification
+ * (2046) and a step-up (2047) of the account that holds it. The options name the account's passkeys
+ * and keep their challenge for that account AND the browser that asked; the answer must come from
+ * that browser, for that account, signed by one of its passkeys.
+ */
+
+/** The store key of a factor ceremony's challenge (single use, with expiry). */
+export const factorChallengeKey = (challenge: string) => `passkey:factor:${challenge}`;
+
+/** What the challenge is kept with: the account and the browser (`clientLaneOf`) it was issued to. */
+const holderOf = (userId: string, client: string) => `${userId}|${client}`;
+
+/** Whether the account has a passkey (the factor's `has`). */
+export async function hasPasskey(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('passkeys')
+    .select('id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Options to prove the account's passkey from this browser; FACTOR_UNAVAILABLE without one. */
+export async function passkeyFactorOptions(app: FastifyInstance, userId: string, client: string) {
+  const passkeys = await passkeysOf(app.db, userId);
+  if (passkeys.length === 0) throw new PassportError('factorUnavailable');
+  const options = await factorOptions(app.config.passkeys, passkeys);
+  await app.store.set(factorChallengeKey(options.challenge), holderOf(userId, client), CEREMONY_TTL_MS);
+  return { options, expires_in: CEREMONY_TTL_MS / 1000 };
+}
+
+/**
+ * The factor's `verify`: the assertion in `credential` answers a challenge issued to this account in
+ * this browser (taken, so answered once), from a configured origin, by one of the account's passkeys;
+ * the signature verified, then its counter moves forward (only from the value read).
+ */
+export async function provePasskey(
+  app: FastifyInstance,
+  userId: string,
+  proof: { credential?: unknown; client?: unknown },
+): Promise<void> {
+  if (typeof proof.credential !== 'string') throw new PassportError('invalidParam', { field: 'credential' });
+  const response = parseAuthentication(proof.credential);
+  const client = clientDataOf(response);
+  const holder = await app.store.take(factorChallengeKey(client.challenge));
+  if (holder === null || holder !== holderOf(userId, typeof proof.client === 'string' ? proof.client : ''))
+    throw new PassportError('passkeyChallengeInvalid');
+  assertOrigin(app.config.passkeys, client.origin);
+  const passkey = await passkeyByCredential(app.db, response.id);
+  if (!passkey || passkey.user_id !== userId) throw new PassportError('passkeyUnknown');
+  if (response.response.userHandle !== undefined && response.response.userHandle !== passkey.handle)
+    throw new PassportError('passkeyVerificationFailed');
+  const info = await verifyAuthentication(app.config.passkeys, response, client.challenge, {
+    id: passkey.credential_id,
+    publicKey: passkey.public_key,
+    counter: Number(passkey.counter),
+    transports: JSON.parse(passkey.transports) as string[],
+  });
+  const moved = await app.db
+    .updateTable('passkeys')
+    .set({
+      counter: info.newCounter,
+      backed_up: info.credentialBackedUp ? 1 : 0,
+      device_type: info.credentialDeviceType,
+      last_used_at: app.runtime.now(),
+    })
+    .where('id', '=', passkey.id)
+    .where('counter', '=', passkey.counter)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw new PassportError('passkeyCounterRegressed');
+}
