@@ -51,9 +51,13 @@ describe('attackers who pass every challenge', () => {
         const miss = await attacker.post(paths.web.userLogin, { mobile, password: `guess ${i}` });
         expect(errorCodeOf(miss)).toBe(ErrorCode.wrongCredentials);
       }
-      // The lock falls on the attacker's address: even the right password is refused there.
-      const locked = await attacker.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+      // The lock falls on the attacker's address: a wrong password is refused there, and even the right
+      // one reaches only the second verification by the owner's mobile (docs/security.md, the locked lane).
+      const locked = await attacker.post(paths.web.userLogin, { mobile, password: 'one more guess' });
       expect(errorCodeOf(locked)).toBe(ErrorCode.temporarilyLocked);
+      const right = await attacker.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+      expect(errorCodeOf(right)).toBe(ErrorCode.secondVerify);
+      expect(await isSignedIn(attacker)).toBe(false);
     }
 
     const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
