@@ -66,8 +66,10 @@ export default defineConfig({
         '../../packages/account-pages/src/screens/login.tsx',
       ],
       // 131.25 KB with both, factors and passkeys (measured 131.10 KB): each grew the vendor chunk's
-      // shared exports and the code tables.
-      budgetBytes: 131_250,
+      // shared exports and the code tables. 131.50 KB with the recent sign-in changes (measured
+      // 131.30 KB, +0.20 KB: their two paths in the path table and the vendor exports of the call, query
+      // and mutation the account-security chunk imports).
+      budgetBytes: 131_500,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -39,6 +39,11 @@ export interface Limits {
   /** Password failures per identifier within passwordFailureWindowMs before a temporary lock. */
   passwordFailuresPerAccount: number;
   passwordFailureWindowMs: number;
+  /**
+   * Passwords judged per identifier within passwordFailureWindowMs from addresses whose lock on it is
+   * closed (the locked lane): a right one there leads to a second verification, never a session.
+   */
+  lockedLaneGuessesPerAccount: number;
   /** Password failures per client address per hour before 429. */
   passwordFailuresPerIpPerHour: number;
   /**
@@ -123,6 +128,7 @@ export const defaultLimits: Limits = {
   invitationsPerIpPerHour: 30,
   passwordFailuresPerAccount: 10,
   passwordFailureWindowMs: 15 * 60_000,
+  lockedLaneGuessesPerAccount: 5,
   passwordFailuresPerIpPerHour: 100,
   passwordChecksPerIpPerHour: 60,
   sessionTouchMs: 60_000,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
-import { GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms } from './support/flows';
+import { GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms, warmPasswordEstimator } from './support/flows';
 import { type Browser, backend, codeFor, startServer, type TestServer } from './support/server';
 
 /**
@@ -36,6 +36,9 @@ async function ownerAccount(server: TestServer) {
 const errorCodeOf = (answer: { body: { data: { error_code?: number } } }) => answer.body.data.error_code;
 const otherCode = (code: string) => (code === '000000' ? '111111' : '000000');
 
+// The estimator's worker started before the first password (a cold start on a loaded machine is RATE_LIMITED).
+beforeAll(() => warmPasswordEstimator());
+
 describe('attackers who pass every challenge', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -51,9 +54,13 @@ describe('attackers who pass every challenge', () => {
         const miss = await attacker.post(paths.web.userLogin, { mobile, password: `guess ${i}` });
         expect(errorCodeOf(miss)).toBe(ErrorCode.wrongCredentials);
       }
-      // The lock falls on the attacker's address: even the right password is refused there.
-      const locked = await attacker.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+      // The lock falls on the attacker's address: a wrong password is refused there, and even the right
+      // one reaches only the second verification by the owner's mobile (docs/security.md, the locked lane).
+      const locked = await attacker.post(paths.web.userLogin, { mobile, password: 'one more guess' });
       expect(errorCodeOf(locked)).toBe(ErrorCode.temporarilyLocked);
+      const right = await attacker.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+      expect(errorCodeOf(right)).toBe(ErrorCode.secondVerify);
+      expect(await isSignedIn(attacker)).toBe(false);
     }
 
     const signedIn = await home.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });

@@ -26,6 +26,7 @@ export { type MountAppOptions, mountApp } from './app/mount-app';
 export { PAGE_REQUEST_TIMEOUT_MS } from './app/request-timeout';
 export { AuditLog } from './audit/audit-log';
 export { RecentActivity } from './audit/recent-activity';
+export { SignInChanges, type SignInChangesProps } from './audit/sign-in-changes';
 export { useDeveloperT } from './developer/developer.messages';
 export { DeveloperConsole } from './developer/developer-console';
 export { CodeLoginForm } from './forms/code-login-form';

@@ -177,6 +177,7 @@ export { SecondVerifyDialog, type SecondVerifyDialogProps } from './second-verif
 export { isSignedOutError, sessionQueryOptions, useSession } from './session/session-query';
 export { useLogout } from './session/use-logout';
 export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';
+export { signInChangesQueryOptions, useDisownSignInChange } from './sign-in-changes/sign-in-changes';
 export {
   thirdPartyQueryOptions,
   useAuthBindLogin,

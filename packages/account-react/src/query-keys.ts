@@ -12,6 +12,8 @@ export const accountQueryKeys = {
   thirdParty: ['portico', 'account', 'third-party'] as const,
   /** The person's recent security activity (every page of it). */
   activity: ['portico', 'account', 'activity'] as const,
+  /** The account's recent changes to its sign-in methods. */
+  signInChanges: ['portico', 'account', 'sign-in-changes'] as const,
 };
 
 /** The key of `useSession`: `queryClient.getQueryData(sessionQueryKey)`. */

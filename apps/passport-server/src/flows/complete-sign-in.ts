@@ -25,6 +25,12 @@ export type { SignInProof } from '../domain/sessions/browser';
 export interface SignInOptions {
   newUser: boolean;
   proof: SignInProof;
+  /**
+   * The password was right but came through the locked lane (flows/password-sign-in): the second
+   * verification by the account's own channel is asked whatever the device; an account without one
+   * (or a server without second verification) stays TEMPORARILY_LOCKED there.
+   */
+  lockedLane?: boolean;
 }
 
 /**
@@ -43,8 +49,9 @@ export async function admitSignIn(
   options: SignInOptions,
 ): Promise<Principal> {
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  const { lockedLane, ...how } = options;
   const proven =
-    !app.config.secondVerify ||
+    (!lockedLane && !app.config.secondVerify) ||
     options.newUser ||
     options.proof === 'mobileCode' ||
     // A second verification answered with another factor (flows/second-verify) is that factor itself.
@@ -62,8 +69,11 @@ export async function admitSignIn(
   // The account's factors beyond its mobile (src/domain/factors): an account without a mobile is
   // verified by them, and an account with one is offered them beside the SMS code.
   const factors = proven ? [] : await factorsOf(app.db, user.id);
+  if (lockedLane && (!app.config.secondVerify || (!user.mobile && factors.length === 0)))
+    throw new PassportError('temporarilyLocked');
   const directWithoutDevice = proven || (!user.mobile && factors.length === 0);
-  const remembered = directWithoutDevice ? undefined : await app.devices.isRemembered(user.id, request);
+  const remembered =
+    directWithoutDevice || lockedLane ? undefined : await app.devices.isRemembered(user.id, request);
   if (!directWithoutDevice && !remembered) {
     // The account's verified e-mail answers too, unless an e-mail code is what signed in (the same
     // factor twice proves nothing more).
@@ -80,7 +90,7 @@ export async function admitSignIn(
         : {}),
     });
   }
-  return { kind: 'person', user, signIn: { ...options, remembered } };
+  return { kind: 'person', user, signIn: { ...how, remembered } };
 }
 
 /** Hands a committed sign-in to the browser: the device and session cookies; the new session. */

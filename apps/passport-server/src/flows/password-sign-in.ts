@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../adapters/invoke';
 import type { Identifier } from '../domain/accounts/accounts';
-import { chargePasswordGuess, signInGuessCounters } from '../domain/passwords/failures';
+import { chargePasswordGuess, lockedLaneKey, signInGuessCounters } from '../domain/passwords/failures';
 import { normalisePassword } from '../domain/passwords/passwords';
 import type { FailureCharge } from '../domain/risk/risk';
 import { PassportError } from '../errors';
@@ -75,7 +75,11 @@ export async function provePassword(
   // Every guess is charged before argon2id judges it (the address's hourly count, the lock on this
   // identifier and address, then the risk counters), so parallel guesses cannot race past any of them.
   const counters = signInGuessCounters(app, request, identifier, knownDevice);
-  const guess = await chargePasswordGuess(app, request.ip, counters.lockKey, counters.hourlyKey);
+  // Behind an address whose lock on this identifier strangers closed (an office NAT), the guess is
+  // judged on the identifier's locked-lane budget, and a right password leads to a second verification
+  // by the account's own channel instead of a session (docs/security.md).
+  const lane = knownDevice ? undefined : lockedLaneKey(identifier.kind, identifier.value);
+  const guess = await chargePasswordGuess(app, request.ip, counters.lockKey, counters.hourlyKey, lane);
   let risk: FailureCharge | undefined;
   let right: boolean;
   try {
@@ -101,13 +105,14 @@ export async function provePassword(
         anonymous: true,
         data: { method: 'password', reason: 'wrong_password' },
       }).catch((error: unknown) => app.log.warn({ err: error }, 'a failed sign-in was not recorded'));
-    throw new PassportError('wrongCredentials');
+    // In the locked lane a wrong password answers as the lock did: nothing tells it from the lock.
+    throw new PassportError(guess.locked ? 'temporarilyLocked' : 'wrongCredentials');
   }
   await Promise.all([guess.right(), risk?.right()]);
   if (passwords.needsRehash(user.password_hash)) {
     await accounts.setPasswordHash(user.id, await passwords.hash(password));
   }
-  return admitSignIn(app, request, user, { newUser: false, proof: 'password' });
+  return admitSignIn(app, request, user, { newUser: false, proof: 'password', lockedLane: guess.locked });
 }
 
 /** A password sign-in outside an operation route (the app family's /Login): proven, then signed in. */

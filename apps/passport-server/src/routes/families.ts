@@ -76,6 +76,7 @@ import {
 } from './web/register';
 import { deviceForget, deviceList, smsLoginContinue } from './web/second-verify';
 import { emailSendCode, webSendCode } from './web/send-code';
+import { signInChangeDisown, signInChangeList } from './web/sign-in-changes';
 import { THIRD_PARTY_ROUTES } from './web/third-party';
 import { emailCheckCode, mobileCheckCode } from './web/verify';
 import { loginSuccess, wapLogin } from './web/wap-login';
@@ -125,6 +126,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   deviceList,
   deviceForget,
   accountActivityRoute,
+  signInChangeList,
+  signInChangeDisown,
   operatorAuditRoute,
   apiKeyCreateRoute,
   apiKeyListRoute,

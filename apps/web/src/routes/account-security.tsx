@@ -1,4 +1,10 @@
-import { AccountSecurity, loginHref, RecentActivity, useSecurityT } from '@portico/account-pages';
+import {
+  AccountSecurity,
+  loginHref,
+  RecentActivity,
+  SignInChanges,
+  useSecurityT,
+} from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
 import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
 import { PageHeader } from '../components/page-header';
@@ -26,6 +32,7 @@ export function Component() {
           <Link to="/workbench">{t('security.back')}</Link>
         </p>
       </PageHeader>
+      <SignInChanges />
       <AccountSecurity account={account} />
       <RecentActivity />
     </div>

@@ -1,4 +1,11 @@
-import type { AccountActivityPayload, AuditPageData, DeviceListData, EmptyData } from '../protocol/types';
+import type {
+  AccountActivityPayload,
+  AuditPageData,
+  DeviceListData,
+  EmptyData,
+  SignInChangeDisownedData,
+  SignInChangesData,
+} from '../protocol/types';
 import { defineCall } from './define-call';
 
 /**
@@ -23,4 +30,22 @@ export const listAccountActivity = /* @__PURE__ */ defineCall<AccountActivityPay
   '/passport/web/account/activity/',
   null,
   'GET',
+);
+/**
+ * The signed-in account's changes to its sign-in methods in the last 30 days, newest first: identifiers
+ * bound, changed or unbound; passwords set, changed or reset; third-party accounts linked or unlinked;
+ * authenticators, recovery codes and passkeys added or removed. Resolves `{ changes }`.
+ */
+export const listSignInChanges = /* @__PURE__ */ defineCall<object, SignInChangesData>(
+  '/passport/web/account/sign_in_changes/',
+  null,
+  'GET',
+);
+/**
+ * "This wasn't me" on one of those changes (its `id`): every session of the account ends, this one
+ * too, and every remembered device is forgotten. Lead the person on to reset their password with their
+ * own mobile or e-mail, then to review their sign-in methods.
+ */
+export const disownSignInChange = /* @__PURE__ */ defineCall<{ event_id: string }, SignInChangeDisownedData>(
+  '/passport/web/account/sign_in_changes/disown/',
 );

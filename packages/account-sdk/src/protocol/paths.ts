@@ -98,6 +98,9 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'recovery_code/generate',
   /** The signed-in person's own security activity (Portico's: the spec names none). */
   'account/activity',
+  /** Recent changes to the account's sign-in methods, and "this wasn't me" on one (Portico's). */
+  'account/sign_in_changes',
+  'account/sign_in_changes/disown',
   /** Every organisation's and person's audit entries, for operators (OPERATOR_USER_IDS). */
   'operator/audit',
   'operator/api_keys/create',

@@ -218,6 +218,35 @@ export interface AccountActivityPayload {
   type?: string;
 }
 
+/** One change to the account's sign-in methods (`account/sign_in_changes`). */
+export interface SignInChange {
+  /** The change's event id: what `disownSignInChange` takes. */
+  id: string;
+  /** `account.identifier_bound`, `account.password_reset`, `account.third_party_linked`, `passkey.added`, … */
+  type: string;
+  /** The event's data: the channel and the masked identifier, the provider, the method. */
+  data: { [key: string]: unknown };
+  /** The client address the change came from. */
+  ip: string | null;
+  /** ms since the epoch. */
+  occurred_at: number;
+  /** The person already said this change was not them. */
+  disowned: boolean;
+}
+
+/** `account/sign_in_changes`: the last 30 days' changes to the sign-in methods, newest first. */
+export interface SignInChangesData {
+  changes: SignInChange[];
+}
+
+/** `account/sign_in_changes/disown`: what "this wasn't me" ended. */
+export interface SignInChangeDisownedData {
+  /** Sessions ended, this one included: the caller is signed out. */
+  sessions_ended: number;
+  /** Remembered devices forgotten: each next sign-in asks for the second verification. */
+  devices_forgotten: number;
+}
+
 /** `device/list`. */
 export interface DeviceListData {
   devices: RememberedDevice[];

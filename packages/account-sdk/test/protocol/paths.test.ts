@@ -18,6 +18,9 @@ import {
 /** Web passport paths the spec names none of: the audit log's reads (docs/audit-log.md). */
 const PORTICO_WEB_NAMES = [
   'account/activity',
+  // Recent changes to sign-in methods and "this wasn't me" (docs/security.md).
+  'account/sign_in_changes',
+  'account/sign_in_changes/disown',
   'operator/audit',
   // Authenticator apps and recovery codes (docs/factors.md).
   'factor/list',

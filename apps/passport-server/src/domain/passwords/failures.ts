@@ -53,8 +53,21 @@ export function signInGuessCounters(
   };
 }
 
+/**
+ * The store key counting passwords judged for one identifier from addresses whose own lock is closed
+ * (`passwordFailureKey`), whichever address: the locked lane's budget (`chargePasswordGuess`).
+ */
+export const lockedLaneKey = (kind: Identifier['kind'] | 'invalid', value: string) =>
+  `pw:fail:locked:id:${kind}:${value}`;
+
 /** A password guess charged to its counters: settle it once the hash has judged it, or not. */
 export interface PasswordGuess {
+  /**
+   * The guess came through the locked lane: the lock on this identifier and address was closed, and
+   * the guess was judged on the identifier's locked-lane budget instead. A right password there signs
+   * nobody in: it leads to a second verification by the account's own channel (flows/password-sign-in).
+   */
+  readonly locked: boolean;
   /** The password was right: the address's charge is given back and the lock's count cleared. */
   right(): Promise<void>;
   /** The guess was never judged (refused before the hash, or failed): both charges are given back. */
@@ -76,6 +89,7 @@ export async function chargePasswordGuess(
   ip: string,
   lockKey: string,
   hourlyKey = passwordIpFailureKey(ip),
+  lockedLane?: string,
 ): Promise<PasswordGuess> {
   const { store, runtime } = app;
   const limits = runtime.limits;
@@ -96,10 +110,37 @@ export async function chargePasswordGuess(
     throw error;
   }
   if (locked) {
-    await Promise.all([giveBack(ipKey), giveBack(lockKey)]);
-    throw new PassportError('temporarilyLocked');
+    await giveBack(lockKey);
+    // The locked lane (docs/security.md, "A shared address that strangers locked"): the guess is judged
+    // on the identifier's own budget across locked addresses, or refused when that is spent too.
+    if (lockedLane === undefined) {
+      await giveBack(ipKey);
+      throw new PassportError('temporarilyLocked');
+    }
+    let laneCount: number;
+    try {
+      laneCount = await store.incr(lockedLane, limits.passwordFailureWindowMs);
+    } catch (error) {
+      await giveBack(ipKey);
+      throw error;
+    }
+    if (laneCount > limits.lockedLaneGuessesPerAccount) {
+      await Promise.all([giveBack(ipKey), giveBack(lockedLane)]);
+      throw new PassportError('temporarilyLocked');
+    }
+    return {
+      locked: true,
+      // The lock stays closed for this address: only the second verification opens the way in.
+      async right() {
+        await Promise.all([giveBack(ipKey), giveBack(lockedLane)]);
+      },
+      async refund() {
+        await Promise.all([giveBack(ipKey), giveBack(lockedLane)]);
+      },
+    };
   }
   return {
+    locked: false,
     async right() {
       await Promise.all([giveBack(ipKey), store.delete(lockKey)]);
     },

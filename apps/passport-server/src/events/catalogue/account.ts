@@ -105,6 +105,16 @@ export const accountEvents = [
     }),
   }),
   defineEvent({
+    type: 'account.change_disowned',
+    version: 1,
+    summary:
+      'The person said a change to their sign-in methods was not them: every session ended and every remembered device was forgotten.',
+    data: Type.Object({
+      eventId: Type.String({ description: 'the disowned change’s event id' }),
+      changeType: Type.String({ description: 'its type, e.g. account.identifier_bound' }),
+    }),
+  }),
+  defineEvent({
     type: 'account.profile_updated',
     version: 1,
     summary: 'The person changed their profile: which fields, never their values.',
