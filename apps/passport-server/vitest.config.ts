@@ -35,6 +35,8 @@ if (process.env.DATABASE_URL)
       // The provider's records and claims queries on PostgreSQL, driven by a stock client.
       'test/open-auth-stock.test.ts',
       'test/passkeys.test.ts',
+      // The management API's writes: row locks, unique races and the store's idempotency keys.
+      'test/management-users.test.ts',
     ]),
   );
 if (process.env.REDIS_URL)

@@ -9,7 +9,15 @@ import { type Static, Type } from 'typebox';
 export const MANAGEMENT_BASE_PATH = '/api/v1';
 
 /** What an API key may be allowed, one scope per resource and access. */
-export const API_SCOPES = ['users:read', 'users:write', 'audit:read'] as const;
+export const API_SCOPES = [
+  'users:read',
+  'users:write',
+  'organisations:read',
+  'organisations:write',
+  'apps:read',
+  'apps:write',
+  'audit:read',
+] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 /** The recognisable start of every key (secret scanners can match it). */
@@ -17,7 +25,7 @@ export const API_KEY_PREFIX = 'portico_sk_';
 
 export const ApiScopeSchema = Type.Union(
   API_SCOPES.map((scope) => Type.Literal(scope)),
-  { description: 'users:read, users:write or audit:read' },
+  { description: API_SCOPES.join(', ') },
 );
 
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
@@ -77,6 +85,90 @@ export const Problem = Type.Object({
 });
 export type Problem = Static<typeof Problem>;
 
+/** A new account: a mobile or an e-mail at least (a way in); each normalised as a sign-up would. */
+export const CreateUserBody = Type.Object({
+  mobile: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** The display name; a generated one (`user` and nine digits) when absent. */
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+/** The fields a back end may change; identifiers other than the username change by the person's own proof. */
+export const UpdateUserBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  description: Type.Optional(Type.String({ maxLength: 400 })),
+});
+export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+export const DeleteUserQuery = Type.Object({
+  /**
+   * `cooling_off` (the default): the cancellation a person would make, erased after the server's
+   * cooling-off period unless they sign in and abandon it; `now`: erased at once.
+   */
+  erase: Type.Optional(Type.Union([Type.Literal('cooling_off'), Type.Literal('now')])),
+});
+export type DeleteUserQuery = Static<typeof DeleteUserQuery>;
+
+export const UserDeleted = Type.Object({
+  id: Type.String(),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('erased')]),
+  /** Ms since the epoch: when a pending account is erased. */
+  erase_at: Type.Union([Type.Number(), Type.Null()]),
+});
+export type UserDeleted = Static<typeof UserDeleted>;
+
+export const ManagedSession = Type.Object({
+  /** A short handle of the session (never its cookie). */
+  id: Type.String(),
+  created_at: Type.Number(),
+  last_seen_at: Type.Number(),
+  expires_at: Type.Number(),
+  ip: Type.Union([Type.String(), Type.Null()]),
+  user_agent: Type.Union([Type.String(), Type.Null()]),
+});
+export type ManagedSession = Static<typeof ManagedSession>;
+export const SessionList = Type.Object({ sessions: Type.Array(ManagedSession) });
+export type SessionList = Static<typeof SessionList>;
+
+export const LinkedAccount = Type.Object({
+  provider: Type.String(),
+  /** The provider's e-mail at link time, for display. */
+  email: Type.Union([Type.String(), Type.Null()]),
+  name: Type.Union([Type.String(), Type.Null()]),
+  linked_at: Type.Number(),
+  last_used_at: Type.Union([Type.Number(), Type.Null()]),
+});
+export type LinkedAccount = Static<typeof LinkedAccount>;
+export const LinkedAccountList = Type.Object({ linked_accounts: Type.Array(LinkedAccount) });
+export type LinkedAccountList = Static<typeof LinkedAccountList>;
+export const LinkedAccountParams = Type.Object({
+  id: Id,
+  provider: Type.String({ pattern: '^[a-z]{1,32}$' }),
+});
+export type LinkedAccountParams = Static<typeof LinkedAccountParams>;
+
+export const FACTOR_KINDS = ['totp', 'recovery_codes', 'passkeys'] as const;
+export type FactorKind = (typeof FACTOR_KINDS)[number];
+export const ResetFactorsBody = Type.Object({
+  /** Which to remove; all three when absent. */
+  factors: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_codes'), Type.Literal('passkeys')]), {
+      minItems: 1,
+      maxItems: 3,
+    }),
+  ),
+});
+export type ResetFactorsBody = Static<typeof ResetFactorsBody>;
+export const FactorsReset = Type.Object({
+  totp: Type.Boolean(),
+  recovery_codes: Type.Integer({ minimum: 0 }),
+  passkeys: Type.Integer({ minimum: 0 }),
+});
+export type FactorsReset = Static<typeof FactorsReset>;
+
 /** The management calls: method and path (under MANAGEMENT_BASE_PATH), and the scope each needs. */
 export const MANAGEMENT_CALLS = {
   listUsers: { method: 'GET', path: '/users', scope: 'users:read' },
@@ -84,4 +176,16 @@ export const MANAGEMENT_CALLS = {
   freezeUser: { method: 'POST', path: '/users/:id/freeze', scope: 'users:write' },
   unfreezeUser: { method: 'POST', path: '/users/:id/unfreeze', scope: 'users:write' },
   revokeUserSessions: { method: 'POST', path: '/users/:id/sessions/revoke', scope: 'users:write' },
-} as const satisfies Record<string, { method: 'GET' | 'POST'; path: string; scope: ApiScope }>;
+  createUser: { method: 'POST', path: '/users', scope: 'users:write' },
+  updateUser: { method: 'PATCH', path: '/users/:id', scope: 'users:write' },
+  deleteUser: { method: 'DELETE', path: '/users/:id', scope: 'users:write' },
+  listUserSessions: { method: 'GET', path: '/users/:id/sessions', scope: 'users:read' },
+  listLinkedAccounts: { method: 'GET', path: '/users/:id/linked_accounts', scope: 'users:read' },
+  unlinkAccount: { method: 'DELETE', path: '/users/:id/linked_accounts/:provider', scope: 'users:write' },
+  resetFactors: { method: 'POST', path: '/users/:id/factors/reset', scope: 'users:write' },
+} as const satisfies Record<string, { method: ManagementMethod; path: string; scope: ApiScope }>;
+
+export type ManagementMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** The header that makes a create safe to retry: the same key and body answer the first answer again. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
