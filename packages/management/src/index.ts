@@ -4,14 +4,23 @@
  * `@portico/management/protocol` or rejects with a ManagementError carrying the problem details.
  */
 import type {
+  AuditEventPage,
+  AuditEventsQuery,
   CreateUserBody,
   DeleteUserQuery,
   FactorsReset,
+  InvitationList,
   LinkedAccountList,
   ListUsersQuery,
+  ManagedInvitation,
+  ManagedOrganisation,
   ManagedUser,
+  MemberList,
+  OrganisationPage,
+  PageQuery,
   Problem,
   ResetFactorsBody,
+  RoleList,
   SessionList,
   SessionsRevoked,
   UpdateUserBody,
@@ -21,6 +30,18 @@ import type {
 } from './protocol';
 
 export type {
+  AuditEvent,
+  AuditEventPage,
+  AuditEventsQuery,
+  InvitationList,
+  ManagedInvitation,
+  ManagedMember,
+  ManagedOrganisation,
+  ManagedRole,
+  MemberList,
+  OrganisationPage,
+  PageQuery,
+  RoleList,
   ApiScope,
   CreateUserBody,
   DeleteUserQuery,
@@ -103,6 +124,20 @@ export interface ManagementClient {
     /** Removes the authenticator app, recovery codes and passkeys (those named, or all three). */
     resetFactors(id: string, body?: ResetFactorsBody): Promise<FactorsReset>;
   };
+  organisations: {
+    /** One page of organisations, newest first (an organisation's key sees its own only). */
+    list(query?: PageQuery): Promise<OrganisationPage>;
+    get(id: string): Promise<ManagedOrganisation>;
+    members(id: string): Promise<MemberList>;
+    roles(id: string): Promise<RoleList>;
+    invitations(id: string): Promise<InvitationList>;
+    /** Cancels a pending invitation: its link stops working. */
+    revokeInvitation(id: string, invitationId: string): Promise<ManagedInvitation>;
+  };
+  audit: {
+    /** Audit events, newest first; pass `next_cursor` back as `cursor` for older ones. */
+    list(query?: AuditEventsQuery): Promise<AuditEventPage>;
+  };
 }
 
 const BASE = '/api/v1';
@@ -147,6 +182,7 @@ export function createManagementClient(options: ManagementClientOptions): Manage
   }
 
   const user = (id: string) => `/users/${encodeURIComponent(id)}`;
+  const organisation = (id: string) => `/organisations/${encodeURIComponent(id)}`;
   return {
     users: {
       list: (query = {}) => call<UserPage>('GET', '/users', { query }),
@@ -163,6 +199,21 @@ export function createManagementClient(options: ManagementClientOptions): Manage
       unlink: (id, provider) =>
         call<LinkedAccountList>('DELETE', `${user(id)}/linked_accounts/${encodeURIComponent(provider)}`),
       resetFactors: (id, body = {}) => call<FactorsReset>('POST', `${user(id)}/factors/reset`, { body }),
+    },
+    organisations: {
+      list: (query = {}) => call<OrganisationPage>('GET', '/organisations', { query }),
+      get: (id) => call<ManagedOrganisation>('GET', organisation(id)),
+      members: (id) => call<MemberList>('GET', `${organisation(id)}/members`),
+      roles: (id) => call<RoleList>('GET', `${organisation(id)}/roles`),
+      invitations: (id) => call<InvitationList>('GET', `${organisation(id)}/invitations`),
+      revokeInvitation: (id, invitationId) =>
+        call<ManagedInvitation>(
+          'POST',
+          `${organisation(id)}/invitations/${encodeURIComponent(invitationId)}/revoke`,
+        ),
+    },
+    audit: {
+      list: (query = {}) => call<AuditEventPage>('GET', '/audit/events', { query }),
     },
   };
 }

@@ -71,6 +71,116 @@ export type UserState = Static<typeof UserState>;
 export const SessionsRevoked = Type.Object({ revoked: Type.Integer({ minimum: 0 }) });
 export type SessionsRevoked = Static<typeof SessionsRevoked>;
 
+const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
+const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }));
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const PageQuery = Type.Object({ cursor: Cursor, limit: Limit });
+export type PageQuery = Static<typeof PageQuery>;
+
+export const ManagedOrganisation = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  frozen: Type.Boolean(),
+  /** The manager's account id (null while none: a transfer in flight never leaves one without). */
+  manager_user_id: Nullable(Type.String()),
+  members: Type.Integer({ minimum: 0 }),
+  created_at: Type.Number(),
+});
+export type ManagedOrganisation = Static<typeof ManagedOrganisation>;
+export const OrganisationPage = Type.Object({
+  organisations: Type.Array(ManagedOrganisation),
+  next_cursor: Nullable(Type.String()),
+});
+export type OrganisationPage = Static<typeof OrganisationPage>;
+export const OrganisationIdParams = Type.Object({ id: Id });
+export type OrganisationIdParams = Static<typeof OrganisationIdParams>;
+
+export const ManagedMember = Type.Object({
+  /** The member identity's id in the organisation. */
+  id: Type.String(),
+  user_id: Type.String(),
+  name: Type.String(),
+  manager: Type.Boolean(),
+  frozen: Type.Boolean(),
+  /** The role keys it holds. */
+  roles: Type.Array(Type.String()),
+  created_at: Type.Number(),
+});
+export type ManagedMember = Static<typeof ManagedMember>;
+export const MemberList = Type.Object({ members: Type.Array(ManagedMember) });
+export type MemberList = Static<typeof MemberList>;
+
+export const ManagedRole = Type.Object({
+  key: Type.String(),
+  name: Type.String(),
+  permissions: Type.Array(Type.String()),
+  description: Type.String(),
+  banned: Type.Boolean(),
+});
+export type ManagedRole = Static<typeof ManagedRole>;
+export const RoleList = Type.Object({ roles: Type.Array(ManagedRole) });
+export type RoleList = Static<typeof RoleList>;
+
+export const ManagedInvitation = Type.Object({
+  id: Type.String(),
+  channel: Type.String(),
+  /** The mobile or e-mail it went to (null for a link). */
+  contact: Nullable(Type.String()),
+  name: Type.String(),
+  roles: Type.Array(Type.String()),
+  state: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('accepted'),
+    Type.Literal('cancelled'),
+    Type.Literal('expired'),
+  ]),
+  expires_at: Type.Number(),
+  created_at: Type.Number(),
+});
+export type ManagedInvitation = Static<typeof ManagedInvitation>;
+export const InvitationList = Type.Object({ invitations: Type.Array(ManagedInvitation) });
+export type InvitationList = Static<typeof InvitationList>;
+export const InvitationParams = Type.Object({ id: Id, invitation_id: Id });
+export type InvitationParams = Static<typeof InvitationParams>;
+
+export const AuditEventsQuery = Type.Object({
+  /** An event type (`account.frozen`), or a prefix ending in a dot (`account.`). */
+  type: Type.Optional(Type.String({ minLength: 1, maxLength: 80, pattern: '^[a-z_.]+$' })),
+  /** The account that acted. */
+  actor: Type.Optional(Id),
+  /** The account it happened to. */
+  user: Type.Optional(Id),
+  /** The organisation it happened in. */
+  organisation: Type.Optional(Id),
+  /** From this time (inclusive), ms since the epoch. */
+  since: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Before this time (exclusive), ms since the epoch. */
+  until: Type.Optional(Type.Integer({ minimum: 0 })),
+  cursor: Cursor,
+  limit: Limit,
+});
+export type AuditEventsQuery = Static<typeof AuditEventsQuery>;
+export const AuditEvent = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  version: Type.Integer(),
+  /** Who acted: `{ kind: 'person', userId }`, `{ kind: 'apiKey', keyId }`, `{ kind: 'system' }`, … */
+  actor: Type.Record(Type.String(), Type.String()),
+  organisation_id: Nullable(Type.String()),
+  user_id: Nullable(Type.String()),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  ip: Nullable(Type.String()),
+  occurred_at: Type.Number(),
+});
+export type AuditEvent = Static<typeof AuditEvent>;
+export const AuditEventPage = Type.Object({
+  events: Type.Array(AuditEvent),
+  next_cursor: Nullable(Type.String()),
+});
+export type AuditEventPage = Static<typeof AuditEventPage>;
+
 /**
  * RFC 9457 problem details, with the passport's error code and name (`code`, `name`) beside the
  * standard members.
@@ -183,6 +293,17 @@ export const MANAGEMENT_CALLS = {
   listLinkedAccounts: { method: 'GET', path: '/users/:id/linked_accounts', scope: 'users:read' },
   unlinkAccount: { method: 'DELETE', path: '/users/:id/linked_accounts/:provider', scope: 'users:write' },
   resetFactors: { method: 'POST', path: '/users/:id/factors/reset', scope: 'users:write' },
+  listOrganisations: { method: 'GET', path: '/organisations', scope: 'organisations:read' },
+  getOrganisation: { method: 'GET', path: '/organisations/:id', scope: 'organisations:read' },
+  listMembers: { method: 'GET', path: '/organisations/:id/members', scope: 'organisations:read' },
+  listRoles: { method: 'GET', path: '/organisations/:id/roles', scope: 'organisations:read' },
+  listInvitations: { method: 'GET', path: '/organisations/:id/invitations', scope: 'organisations:read' },
+  revokeInvitation: {
+    method: 'POST',
+    path: '/organisations/:id/invitations/:invitation_id/revoke',
+    scope: 'organisations:write',
+  },
+  listAuditEvents: { method: 'GET', path: '/audit/events', scope: 'audit:read' },
 } as const satisfies Record<string, { method: ManagementMethod; path: string; scope: ApiScope }>;
 
 export type ManagementMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

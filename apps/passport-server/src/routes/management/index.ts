@@ -1,11 +1,15 @@
 import {
+  AuditEventsQuery,
   CreateUserBody,
   DeleteUserQuery,
   IDEMPOTENCY_HEADER,
+  InvitationParams,
   LinkedAccountParams,
   ListUsersQuery,
   MANAGEMENT_BASE_PATH,
   MANAGEMENT_CALLS,
+  OrganisationIdParams,
+  PageQuery,
   Problem,
   ResetFactorsBody,
   UpdateUserBody,
@@ -32,6 +36,15 @@ import {
   unlinkAccount,
   updateUser,
 } from '../../operations/management/users';
+import {
+  getOrganisation,
+  listAuditEvents,
+  listInvitations,
+  listMembers,
+  listOrganisations,
+  listRoles,
+  revokeInvitation,
+} from '../../operations/management/organisations';
 import { idempotent } from './idempotency';
 
 /**
@@ -71,7 +84,7 @@ async function keyPrincipal(app: FastifyInstance, request: FastifyRequest): Prom
   if ((await app.store.incr(`api-key-rate:${row.id}:${minute}`, 120_000)) > KEY_REQUESTS_PER_MINUTE)
     throw new PassportError('rateLimited');
   await touchKey(app.db, row, now);
-  return { kind: 'apiKey', keyId: row.id, scopes: new Set(scopesOf(row)) };
+  return { kind: 'apiKey', keyId: row.id, scopes: new Set(scopesOf(row)), subjectId: row.subject_id };
 }
 
 /**
@@ -162,6 +175,38 @@ const CALLS: Call[] = [
     summary: 'Remove the authenticator app, recovery codes and passkeys',
     params: UserIdParams,
     body: ResetFactorsBody,
+  },
+  {
+    call: 'listOrganisations',
+    operation: op(listOrganisations),
+    summary: 'Organisations, newest first, by cursor (an organisation’s key: its own)',
+    query: PageQuery,
+  },
+  { call: 'getOrganisation', operation: op(getOrganisation), summary: 'One organisation', params: OrganisationIdParams },
+  {
+    call: 'listMembers',
+    operation: op(listMembers),
+    summary: 'An organisation’s members and their roles',
+    params: OrganisationIdParams,
+  },
+  { call: 'listRoles', operation: op(listRoles), summary: 'An organisation’s roles', params: OrganisationIdParams },
+  {
+    call: 'listInvitations',
+    operation: op(listInvitations),
+    summary: 'An organisation’s invitations, newest first',
+    params: OrganisationIdParams,
+  },
+  {
+    call: 'revokeInvitation',
+    operation: op(revokeInvitation),
+    summary: 'Cancel a pending invitation: its link stops working',
+    params: InvitationParams,
+  },
+  {
+    call: 'listAuditEvents',
+    operation: op(listAuditEvents),
+    summary: 'Audit events, newest first, by cursor; filters by type, actor, person, organisation, time',
+    query: AuditEventsQuery,
   },
 ];
 
