@@ -3,17 +3,69 @@
  * Authenticated by an API key (created by an operator, shown once); every call answers the schema of
  * `@portico/management/protocol` or rejects with a ManagementError carrying the problem details.
  */
-import type { ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage, UserState } from './protocol';
-
-export type {
-  ApiScope,
+import type {
+  AuditEventPage,
+  AuditEventsQuery,
+  CreateUserBody,
+  DeleteUserQuery,
+  FactorsReset,
+  InvitationList,
+  LinkedAccountList,
   ListUsersQuery,
+  ManagedInvitation,
+  ManagedOrganisation,
   ManagedUser,
+  MemberList,
+  OrganisationPage,
+  PageQuery,
   Problem,
+  ResetFactorsBody,
+  RoleList,
+  SessionList,
   SessionsRevoked,
+  UpdateUserBody,
+  UserDeleted,
   UserPage,
   UserState,
 } from './protocol';
+
+export type {
+  AuditEvent,
+  AuditEventPage,
+  AuditEventsQuery,
+  InvitationList,
+  ManagedInvitation,
+  ManagedMember,
+  ManagedOrganisation,
+  ManagedRole,
+  MemberList,
+  OrganisationPage,
+  PageQuery,
+  RoleList,
+  ApiScope,
+  CreateUserBody,
+  DeleteUserQuery,
+  FactorKind,
+  FactorsReset,
+  LinkedAccount,
+  LinkedAccountList,
+  ListUsersQuery,
+  ManagedSession,
+  ManagedUser,
+  Problem,
+  ResetFactorsBody,
+  SessionList,
+  SessionsRevoked,
+  UpdateUserBody,
+  UserDeleted,
+  UserPage,
+  UserState,
+} from './protocol';
+
+/** Options of a create: an idempotency key makes it safe to send again (the same key answers the first answer). */
+export interface CreateOptions {
+  idempotencyKey?: string;
+}
 
 export interface ManagementClientOptions {
   /** The passport server's origin, `https://passport.example.com`. */
@@ -54,6 +106,37 @@ export interface ManagementClient {
     unfreeze(id: string): Promise<UserState>;
     /** Ends every session of the account (sign out everywhere). */
     revokeSessions(id: string): Promise<SessionsRevoked>;
+    /** Creates an account with a mobile or an e-mail (normalised), and optionally a username and a name. */
+    create(body: CreateUserBody, options?: CreateOptions): Promise<ManagedUser>;
+    /** Changes the name, the username or the description. */
+    update(id: string, body: UpdateUserBody): Promise<ManagedUser>;
+    /**
+     * Deletes the account by the cancellation rules: erased after the cooling-off period (the person
+     * may sign in and abandon), or at once with `{ erase: 'now' }`.
+     */
+    delete(id: string, query?: DeleteUserQuery): Promise<UserDeleted>;
+    /** The account's live sessions. */
+    sessions(id: string): Promise<SessionList>;
+    /** The account's linked third-party sign-ins. */
+    linkedAccounts(id: string): Promise<LinkedAccountList>;
+    /** Unlinks a provider (never the account's last way in). */
+    unlink(id: string, provider: string): Promise<LinkedAccountList>;
+    /** Removes the authenticator app, recovery codes and passkeys (those named, or all three). */
+    resetFactors(id: string, body?: ResetFactorsBody): Promise<FactorsReset>;
+  };
+  organisations: {
+    /** One page of organisations, newest first (an organisation's key sees its own only). */
+    list(query?: PageQuery): Promise<OrganisationPage>;
+    get(id: string): Promise<ManagedOrganisation>;
+    members(id: string): Promise<MemberList>;
+    roles(id: string): Promise<RoleList>;
+    invitations(id: string): Promise<InvitationList>;
+    /** Cancels a pending invitation: its link stops working. */
+    revokeInvitation(id: string, invitationId: string): Promise<ManagedInvitation>;
+  };
+  audit: {
+    /** Audit events, newest first; pass `next_cursor` back as `cursor` for older ones. */
+    list(query?: AuditEventsQuery): Promise<AuditEventPage>;
   };
 }
 
@@ -63,7 +146,11 @@ export function createManagementClient(options: ManagementClientOptions): Manage
   const send = options.fetch ?? fetch;
   const origin = options.baseUrl.replace(/\/+$/, '');
 
-  async function call<T>(method: 'GET' | 'POST', path: string, query?: Record<string, unknown>): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    { query, body, idempotencyKey }: { query?: object; body?: object; idempotencyKey?: string } = {},
+  ): Promise<T> {
     const url = new URL(`${origin}${BASE}${path}`);
     for (const [key, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -71,11 +158,17 @@ export function createManagementClient(options: ManagementClientOptions): Manage
       authorization: `Bearer ${options.apiKey}`,
       accept: 'application/json',
     };
-    if (method === 'POST') headers['content-type'] = 'application/json';
-    const response = await send(url, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
-    const body = (await response.json().catch(() => null)) as unknown;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const sendsBody = method === 'POST' || method === 'PATCH';
+    if (sendsBody) headers['content-type'] = 'application/json';
+    const response = await send(url, {
+      method,
+      headers,
+      ...(sendsBody ? { body: JSON.stringify(body ?? {}) } : {}),
+    });
+    const answer = (await response.json().catch(() => null)) as unknown;
     if (!response.ok) {
-      const problem = body as Partial<Problem> | null;
+      const problem = answer as Partial<Problem> | null;
       throw new ManagementError({
         type: problem?.type ?? 'about:blank',
         title: problem?.title ?? response.statusText,
@@ -85,17 +178,42 @@ export function createManagementClient(options: ManagementClientOptions): Manage
         name: problem?.name ?? 'UNKNOWN',
       });
     }
-    return body as T;
+    return answer as T;
   }
 
   const user = (id: string) => `/users/${encodeURIComponent(id)}`;
+  const organisation = (id: string) => `/organisations/${encodeURIComponent(id)}`;
   return {
     users: {
-      list: (query = {}) => call<UserPage>('GET', '/users', query),
+      list: (query = {}) => call<UserPage>('GET', '/users', { query }),
       get: (id) => call<ManagedUser>('GET', user(id)),
       freeze: (id) => call<UserState>('POST', `${user(id)}/freeze`),
       unfreeze: (id) => call<UserState>('POST', `${user(id)}/unfreeze`),
       revokeSessions: (id) => call<SessionsRevoked>('POST', `${user(id)}/sessions/revoke`),
+      create: (body, { idempotencyKey } = {}) =>
+        call<ManagedUser>('POST', '/users', { body, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+      update: (id, body) => call<ManagedUser>('PATCH', user(id), { body }),
+      delete: (id, query = {}) => call<UserDeleted>('DELETE', user(id), { query }),
+      sessions: (id) => call<SessionList>('GET', `${user(id)}/sessions`),
+      linkedAccounts: (id) => call<LinkedAccountList>('GET', `${user(id)}/linked_accounts`),
+      unlink: (id, provider) =>
+        call<LinkedAccountList>('DELETE', `${user(id)}/linked_accounts/${encodeURIComponent(provider)}`),
+      resetFactors: (id, body = {}) => call<FactorsReset>('POST', `${user(id)}/factors/reset`, { body }),
+    },
+    organisations: {
+      list: (query = {}) => call<OrganisationPage>('GET', '/organisations', { query }),
+      get: (id) => call<ManagedOrganisation>('GET', organisation(id)),
+      members: (id) => call<MemberList>('GET', `${organisation(id)}/members`),
+      roles: (id) => call<RoleList>('GET', `${organisation(id)}/roles`),
+      invitations: (id) => call<InvitationList>('GET', `${organisation(id)}/invitations`),
+      revokeInvitation: (id, invitationId) =>
+        call<ManagedInvitation>(
+          'POST',
+          `${organisation(id)}/invitations/${encodeURIComponent(invitationId)}/revoke`,
+        ),
+    },
+    audit: {
+      list: (query = {}) => call<AuditEventPage>('GET', '/audit/events', { query }),
     },
   };
 }

@@ -51,7 +51,7 @@ export type Principal =
       sessionId?: string;
     }
   /** A management API key the adapter found usable (src/routes/management/index.ts). */
-  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
+  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string>; subjectId: string | null };
 
 const NO_REQUEST: RequestContext = { ip: null, deviceId: null };
 
@@ -144,7 +144,15 @@ async function callerFor(
       if (principal.kind !== 'apiKey') throw new PassportError('apiKeyInvalid');
       if (!principal.scopes.has(spec.scope))
         throw new PassportError('insufficientScope', { scope: spec.scope });
-      return { kind: 'apiKey', keyId: principal.keyId, scopes: principal.scopes };
+      // An organisation's key calls only what declares it can be narrowed to one organisation.
+      if (principal.subjectId !== null && !spec.organisation)
+        throw new PassportError('insufficientScope', { reason: 'organisation' });
+      return {
+        kind: 'apiKey',
+        keyId: principal.keyId,
+        scopes: principal.scopes,
+        subjectId: principal.subjectId,
+      };
   }
 }
 

@@ -758,6 +758,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
   },
+  /**
+   * An organisation's API keys (docs/management-api.md): a key limited to one organisation, made by its
+   * manager, names it; a deployment's key has none.
+   */
+  '0026_api_key_subject': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      let schema: string | undefined;
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+        schema = rows[0]?.schema;
+      }
+      const keys = (await db.introspection.getTables()).find(
+        (table) => table.name === 'api_keys' && (schema === undefined || table.schema === schema),
+      );
+      if (keys && !keys.columns.some((column) => column.name === 'subject_id'))
+        await db.schema.alterTable('api_keys').addColumn('subject_id', 'text').execute();
+      await db.schema.createIndex('api_keys_subject').ifNotExists().on('api_keys').column('subject_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -468,6 +468,8 @@ export interface ApiKeysTable {
   expires_at: number | null;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** The organisation an organisation's key is limited to (migration 0026); null: the deployment's. */
+  subject_id: string | null;
 }
 
 /** The monitoring events' database (on SQLite a file of its own, src/db/database.ts). */

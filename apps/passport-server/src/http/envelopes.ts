@@ -59,12 +59,20 @@ export const RENDERERS = {
   },
   /**
    * RFC 9457 problem details for the management API: a business failure the catalogue answers with 200
-   * is a 404 when something is not there, else a 400; the passport's code and name come along.
+   * is a 404 when something is not there, a 409 when it is there already (a taken identifier), else a
+   * 400; the passport's code and name come along.
    */
   problem: {
     success: (data) => data,
     failure: (f) => {
-      const status = f.status >= 400 ? f.status : f.name.endsWith('NotFound') ? 404 : 400;
+      const status =
+        f.status >= 400
+          ? f.status
+          : f.name.endsWith('NotFound')
+            ? 404
+            : /Taken$|Exists$|AlreadyPending$/.test(f.name)
+              ? 409
+              : 400;
       // The wire's name (ACCOUNT_NOT_FOUND) of the catalogue key (accountNotFound).
       const name = f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
       return {

@@ -30,14 +30,20 @@ export type CallerSpec =
    */
   | { readonly kind: 'identity'; readonly permission: Permission | null; readonly frozenSubjectOk?: boolean }
   /** An API key holding `scope`: declared for the management API, which brings its resolver. */
-  | { readonly kind: 'apiKey'; readonly scope: string };
+  /**
+   * An API key holding `scope`: declared for the management API, which brings its resolver.
+   * `organisation`: an organisation's key may call it too (the operation narrows what it reads and
+   * changes to `ctx.caller.subjectId`); without it only a deployment's key may.
+   */
+  | { readonly kind: 'apiKey'; readonly scope: string; readonly organisation?: boolean };
 
 export const caller = {
   anonymous: { kind: 'anonymous' },
   person: { kind: 'person' },
   identity: (permission: Permission | null, options: { frozenSubjectOk?: boolean } = {}) =>
     ({ kind: 'identity', permission, ...options }) as const,
-  apiKey: (scope: string) => ({ kind: 'apiKey', scope }) as const,
+  apiKey: (scope: string, options: { organisation?: boolean } = {}) =>
+    ({ kind: 'apiKey', scope, ...options }) as const,
 } as const satisfies Record<string, CallerSpec | ((...args: never[]) => CallerSpec)>;
 
 /** A mobile or e-mail the request proved it holds with a code sent to it, beside the account's own. */
@@ -59,7 +65,8 @@ export type Caller =
       sessionId?: string;
     }
   | ({ kind: 'identity' } & Actor)
-  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string> };
+  /** `subjectId`: the organisation an organisation's key is limited to; null for a deployment's key. */
+  | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string>; subjectId: string | null };
 
 export type CallerOf<S extends CallerSpec> = Extract<Caller, { kind: S['kind'] }>;
 

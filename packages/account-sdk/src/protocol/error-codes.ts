@@ -206,6 +206,17 @@ export const managementErrors = /* @__PURE__ */ defineErrorRange('The management
   [2302, 'INSUFFICIENT_SCOPE', 403],
 ]);
 
+/** The management API's resources (docs/management-api.md): retried creates by their idempotency key. */
+export const managementResourceErrors = /* @__PURE__ */ defineErrorRange(
+  'The management API’s resources',
+  2350,
+  2399,
+  [
+    [2351, 'IDEMPOTENCY_KEY_REUSED', 422],
+    [2352, 'IDEMPOTENCY_KEY_IN_USE', 409],
+  ],
+);
+
 /** QR sign-in (docs/qr-login.md): the code's one-way states and who may move them. */
 export const qrErrors = /* @__PURE__ */ defineErrorRange('QR sign-in', 1900, 1949, [
   [1901, 'QR_EXPIRED', 200],
@@ -309,6 +320,7 @@ export const ERROR_RANGES = [
   openAuthErrors,
   factorErrors,
   managementErrors,
+  managementResourceErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -332,6 +344,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     openAuthErrors.codes,
     factorErrors.codes,
     managementErrors.codes,
+    managementResourceErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -348,7 +361,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof passkeyErrors.codes &
   typeof openAuthErrors.codes &
   typeof factorErrors.codes &
-  typeof managementErrors.codes;
+  typeof managementErrors.codes &
+  typeof managementResourceErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

@@ -16,6 +16,7 @@ import {
   factorErrors,
   identifierErrors,
   managementErrors,
+  managementResourceErrors,
   openAuthErrors,
   passkeyErrors,
   passwordErrors,
@@ -320,6 +321,17 @@ const managementErrorTexts = /* @__PURE__ */ defineErrorTexts(managementErrors, 
   INSUFFICIENT_SCOPE: ['此 API 密钥没有该操作所需的权限范围', 'This API key lacks the scope this call needs'],
 });
 
+const managementResourceErrorTexts = /* @__PURE__ */ defineErrorTexts(managementResourceErrors, {
+  IDEMPOTENCY_KEY_REUSED: [
+    '该幂等键已用于另一个请求体',
+    'This idempotency key was used with a different request body',
+  ],
+  IDEMPOTENCY_KEY_IN_USE: [
+    '使用该幂等键的请求仍在处理中，请稍后重试',
+    'A request with this idempotency key is still being handled: retry later',
+  ],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -355,6 +367,7 @@ export const ERROR_TEXTS = [
   openAuthErrorTexts,
   factorErrorTexts,
   managementErrorTexts,
+  managementResourceErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

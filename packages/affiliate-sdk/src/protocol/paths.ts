@@ -18,6 +18,10 @@ export const affiliatePaths = {
   /** The organisation's audit log (audit:read), a page of it or all of it as CSV or JSON. */
   auditList: `${PREFIX}audit/list/`,
   auditExport: `${PREFIX}audit/export/`,
+  /** The organisation's management API keys (its manager, after a fresh verification to create). */
+  apiKeyCreate: `${PREFIX}api_key/create/`,
+  apiKeyList: `${PREFIX}api_key/list/`,
+  apiKeyRevoke: `${PREFIX}api_key/revoke/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

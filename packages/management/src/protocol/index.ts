@@ -9,7 +9,15 @@ import { type Static, Type } from 'typebox';
 export const MANAGEMENT_BASE_PATH = '/api/v1';
 
 /** What an API key may be allowed, one scope per resource and access. */
-export const API_SCOPES = ['users:read', 'users:write', 'audit:read'] as const;
+export const API_SCOPES = [
+  'users:read',
+  'users:write',
+  'organisations:read',
+  'organisations:write',
+  'apps:read',
+  'apps:write',
+  'audit:read',
+] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 /** The recognisable start of every key (secret scanners can match it). */
@@ -17,7 +25,7 @@ export const API_KEY_PREFIX = 'portico_sk_';
 
 export const ApiScopeSchema = Type.Union(
   API_SCOPES.map((scope) => Type.Literal(scope)),
-  { description: 'users:read, users:write or audit:read' },
+  { description: API_SCOPES.join(', ') },
 );
 
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
@@ -63,6 +71,116 @@ export type UserState = Static<typeof UserState>;
 export const SessionsRevoked = Type.Object({ revoked: Type.Integer({ minimum: 0 }) });
 export type SessionsRevoked = Static<typeof SessionsRevoked>;
 
+const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
+const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }));
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const PageQuery = Type.Object({ cursor: Cursor, limit: Limit });
+export type PageQuery = Static<typeof PageQuery>;
+
+export const ManagedOrganisation = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  frozen: Type.Boolean(),
+  /** The manager's account id (null while none: a transfer in flight never leaves one without). */
+  manager_user_id: Nullable(Type.String()),
+  members: Type.Integer({ minimum: 0 }),
+  created_at: Type.Number(),
+});
+export type ManagedOrganisation = Static<typeof ManagedOrganisation>;
+export const OrganisationPage = Type.Object({
+  organisations: Type.Array(ManagedOrganisation),
+  next_cursor: Nullable(Type.String()),
+});
+export type OrganisationPage = Static<typeof OrganisationPage>;
+export const OrganisationIdParams = Type.Object({ id: Id });
+export type OrganisationIdParams = Static<typeof OrganisationIdParams>;
+
+export const ManagedMember = Type.Object({
+  /** The member identity's id in the organisation. */
+  id: Type.String(),
+  user_id: Type.String(),
+  name: Type.String(),
+  manager: Type.Boolean(),
+  frozen: Type.Boolean(),
+  /** The role keys it holds. */
+  roles: Type.Array(Type.String()),
+  created_at: Type.Number(),
+});
+export type ManagedMember = Static<typeof ManagedMember>;
+export const MemberList = Type.Object({ members: Type.Array(ManagedMember) });
+export type MemberList = Static<typeof MemberList>;
+
+export const ManagedRole = Type.Object({
+  key: Type.String(),
+  name: Type.String(),
+  permissions: Type.Array(Type.String()),
+  description: Type.String(),
+  banned: Type.Boolean(),
+});
+export type ManagedRole = Static<typeof ManagedRole>;
+export const RoleList = Type.Object({ roles: Type.Array(ManagedRole) });
+export type RoleList = Static<typeof RoleList>;
+
+export const ManagedInvitation = Type.Object({
+  id: Type.String(),
+  channel: Type.String(),
+  /** The mobile or e-mail it went to (null for a link). */
+  contact: Nullable(Type.String()),
+  name: Type.String(),
+  roles: Type.Array(Type.String()),
+  state: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('accepted'),
+    Type.Literal('cancelled'),
+    Type.Literal('expired'),
+  ]),
+  expires_at: Type.Number(),
+  created_at: Type.Number(),
+});
+export type ManagedInvitation = Static<typeof ManagedInvitation>;
+export const InvitationList = Type.Object({ invitations: Type.Array(ManagedInvitation) });
+export type InvitationList = Static<typeof InvitationList>;
+export const InvitationParams = Type.Object({ id: Id, invitation_id: Id });
+export type InvitationParams = Static<typeof InvitationParams>;
+
+export const AuditEventsQuery = Type.Object({
+  /** An event type (`account.frozen`), or a prefix ending in a dot (`account.`). */
+  type: Type.Optional(Type.String({ minLength: 1, maxLength: 80, pattern: '^[a-z_.]+$' })),
+  /** The account that acted. */
+  actor: Type.Optional(Id),
+  /** The account it happened to. */
+  user: Type.Optional(Id),
+  /** The organisation it happened in. */
+  organisation: Type.Optional(Id),
+  /** From this time (inclusive), ms since the epoch. */
+  since: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Before this time (exclusive), ms since the epoch. */
+  until: Type.Optional(Type.Integer({ minimum: 0 })),
+  cursor: Cursor,
+  limit: Limit,
+});
+export type AuditEventsQuery = Static<typeof AuditEventsQuery>;
+export const AuditEvent = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  version: Type.Integer(),
+  /** Who acted: `{ kind: 'person', userId }`, `{ kind: 'apiKey', keyId }`, `{ kind: 'system' }`, … */
+  actor: Type.Record(Type.String(), Type.String()),
+  organisation_id: Nullable(Type.String()),
+  user_id: Nullable(Type.String()),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  ip: Nullable(Type.String()),
+  occurred_at: Type.Number(),
+});
+export type AuditEvent = Static<typeof AuditEvent>;
+export const AuditEventPage = Type.Object({
+  events: Type.Array(AuditEvent),
+  next_cursor: Nullable(Type.String()),
+});
+export type AuditEventPage = Static<typeof AuditEventPage>;
+
 /**
  * RFC 9457 problem details, with the passport's error code and name (`code`, `name`) beside the
  * standard members.
@@ -77,6 +195,90 @@ export const Problem = Type.Object({
 });
 export type Problem = Static<typeof Problem>;
 
+/** A new account: a mobile or an e-mail at least (a way in); each normalised as a sign-up would. */
+export const CreateUserBody = Type.Object({
+  mobile: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** The display name; a generated one (`user` and nine digits) when absent. */
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+/** The fields a back end may change; identifiers other than the username change by the person's own proof. */
+export const UpdateUserBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  description: Type.Optional(Type.String({ maxLength: 400 })),
+});
+export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+export const DeleteUserQuery = Type.Object({
+  /**
+   * `cooling_off` (the default): the cancellation a person would make, erased after the server's
+   * cooling-off period unless they sign in and abandon it; `now`: erased at once.
+   */
+  erase: Type.Optional(Type.Union([Type.Literal('cooling_off'), Type.Literal('now')])),
+});
+export type DeleteUserQuery = Static<typeof DeleteUserQuery>;
+
+export const UserDeleted = Type.Object({
+  id: Type.String(),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('erased')]),
+  /** Ms since the epoch: when a pending account is erased. */
+  erase_at: Type.Union([Type.Number(), Type.Null()]),
+});
+export type UserDeleted = Static<typeof UserDeleted>;
+
+export const ManagedSession = Type.Object({
+  /** A short handle of the session (never its cookie). */
+  id: Type.String(),
+  created_at: Type.Number(),
+  last_seen_at: Type.Number(),
+  expires_at: Type.Number(),
+  ip: Type.Union([Type.String(), Type.Null()]),
+  user_agent: Type.Union([Type.String(), Type.Null()]),
+});
+export type ManagedSession = Static<typeof ManagedSession>;
+export const SessionList = Type.Object({ sessions: Type.Array(ManagedSession) });
+export type SessionList = Static<typeof SessionList>;
+
+export const LinkedAccount = Type.Object({
+  provider: Type.String(),
+  /** The provider's e-mail at link time, for display. */
+  email: Type.Union([Type.String(), Type.Null()]),
+  name: Type.Union([Type.String(), Type.Null()]),
+  linked_at: Type.Number(),
+  last_used_at: Type.Union([Type.Number(), Type.Null()]),
+});
+export type LinkedAccount = Static<typeof LinkedAccount>;
+export const LinkedAccountList = Type.Object({ linked_accounts: Type.Array(LinkedAccount) });
+export type LinkedAccountList = Static<typeof LinkedAccountList>;
+export const LinkedAccountParams = Type.Object({
+  id: Id,
+  provider: Type.String({ pattern: '^[a-z]{1,32}$' }),
+});
+export type LinkedAccountParams = Static<typeof LinkedAccountParams>;
+
+export const FACTOR_KINDS = ['totp', 'recovery_codes', 'passkeys'] as const;
+export type FactorKind = (typeof FACTOR_KINDS)[number];
+export const ResetFactorsBody = Type.Object({
+  /** Which to remove; all three when absent. */
+  factors: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_codes'), Type.Literal('passkeys')]), {
+      minItems: 1,
+      maxItems: 3,
+    }),
+  ),
+});
+export type ResetFactorsBody = Static<typeof ResetFactorsBody>;
+export const FactorsReset = Type.Object({
+  totp: Type.Boolean(),
+  recovery_codes: Type.Integer({ minimum: 0 }),
+  passkeys: Type.Integer({ minimum: 0 }),
+});
+export type FactorsReset = Static<typeof FactorsReset>;
+
 /** The management calls: method and path (under MANAGEMENT_BASE_PATH), and the scope each needs. */
 export const MANAGEMENT_CALLS = {
   listUsers: { method: 'GET', path: '/users', scope: 'users:read' },
@@ -84,4 +286,27 @@ export const MANAGEMENT_CALLS = {
   freezeUser: { method: 'POST', path: '/users/:id/freeze', scope: 'users:write' },
   unfreezeUser: { method: 'POST', path: '/users/:id/unfreeze', scope: 'users:write' },
   revokeUserSessions: { method: 'POST', path: '/users/:id/sessions/revoke', scope: 'users:write' },
-} as const satisfies Record<string, { method: 'GET' | 'POST'; path: string; scope: ApiScope }>;
+  createUser: { method: 'POST', path: '/users', scope: 'users:write' },
+  updateUser: { method: 'PATCH', path: '/users/:id', scope: 'users:write' },
+  deleteUser: { method: 'DELETE', path: '/users/:id', scope: 'users:write' },
+  listUserSessions: { method: 'GET', path: '/users/:id/sessions', scope: 'users:read' },
+  listLinkedAccounts: { method: 'GET', path: '/users/:id/linked_accounts', scope: 'users:read' },
+  unlinkAccount: { method: 'DELETE', path: '/users/:id/linked_accounts/:provider', scope: 'users:write' },
+  resetFactors: { method: 'POST', path: '/users/:id/factors/reset', scope: 'users:write' },
+  listOrganisations: { method: 'GET', path: '/organisations', scope: 'organisations:read' },
+  getOrganisation: { method: 'GET', path: '/organisations/:id', scope: 'organisations:read' },
+  listMembers: { method: 'GET', path: '/organisations/:id/members', scope: 'organisations:read' },
+  listRoles: { method: 'GET', path: '/organisations/:id/roles', scope: 'organisations:read' },
+  listInvitations: { method: 'GET', path: '/organisations/:id/invitations', scope: 'organisations:read' },
+  revokeInvitation: {
+    method: 'POST',
+    path: '/organisations/:id/invitations/:invitation_id/revoke',
+    scope: 'organisations:write',
+  },
+  listAuditEvents: { method: 'GET', path: '/audit/events', scope: 'audit:read' },
+} as const satisfies Record<string, { method: ManagementMethod; path: string; scope: ApiScope }>;
+
+export type ManagementMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** The header that makes a create safe to retry: the same key and body answer the first answer again. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';

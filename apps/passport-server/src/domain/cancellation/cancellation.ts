@@ -136,25 +136,7 @@ export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> 
       if (!user) return false;
       for (const blocker of app.cancellation.blockers)
         if (blocker.holdsErasure && (await blocker.holdsErasure(trx, id))) return false;
-      await trx
-        .updateTable('users')
-        .set({
-          mobile: null,
-          email: null,
-          username: null,
-          password_hash: null,
-          screen_name: '',
-          description: '',
-          birthday: null,
-          gender: 0,
-          avatar_key: null,
-          name_set_at: null,
-          erased_at: now,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .execute();
-      for (const eraser of app.cancellation.erasers) await eraser.erase(trx, id, user);
+      await eraseAccount(trx, app.cancellation, id, user, now);
       await recordEvents(
         trx,
         [
@@ -173,6 +155,38 @@ export async function eraseDueAccounts(app: FastifyInstance): Promise<string[]> 
     if (done) erased.push(id);
   }
   return erased;
+}
+
+/**
+ * Makes the account a tombstone and runs every eraser, inside the caller's transaction (its row read,
+ * and locked on PostgreSQL, first): the id and dates stay, the identifiers, password and profile go.
+ */
+export async function eraseAccount(
+  trx: Kysely<Database>,
+  registry: CancellationRegistry,
+  id: string,
+  identifiers: { mobile: string | null; email: string | null },
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({
+      mobile: null,
+      email: null,
+      username: null,
+      password_hash: null,
+      screen_name: '',
+      description: '',
+      birthday: null,
+      gender: 0,
+      avatar_key: null,
+      name_set_at: null,
+      erased_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+  for (const eraser of registry.erasers) await eraser.erase(trx, id, identifiers);
 }
 
 /** Everything the account holds, as JSON, for the person to keep before confirming. */

@@ -44,4 +44,19 @@ export const operatorEvents = [
     summary: 'Every session of the account was ended through the management API.',
     data: Type.Object({ count: Type.Integer() }),
   }),
+  defineEvent({
+    type: 'account.created',
+    version: 1,
+    summary: 'An account was made through the management API, with these identifiers (never their values).',
+    data: Type.Object({
+      identifiers: Type.Array(Type.String({ description: "'mobile', 'email', 'username'" })),
+    }),
+  }),
+  defineEvent({
+    type: 'account.viewed',
+    version: 1,
+    summary:
+      'A back end read the account through the management API (its record, sessions, linked accounts): the trail of who looked.',
+    data: Type.Object({ call: Type.String({ description: "the call: 'getUser', 'listUserSessions', …" }) }),
+  }),
 ] as const;

@@ -11,10 +11,11 @@ import { type CallerOf, caller, defineOperation, type OperationContext } from '.
  */
 
 /** Seconds since the operator last verified, past which a new key needs a step-up. */
-const KEY_STEP_UP_SECONDS = 10 * 60;
-const DAY_MS = 86_400_000;
+export const KEY_STEP_UP_SECONDS = 10 * 60;
+export const DAY_MS = 86_400_000;
 
-type OperatorContext = OperationContext<CallerOf<{ kind: 'person' }>>;
+/** A person acting: an operator, or an organisation's manager through their identity. */
+type OperatorContext = OperationContext<CallerOf<{ kind: 'person' }> | CallerOf<{ kind: 'identity'; permission: null }>>;
 
 function assertOperator(ctx: OperatorContext): string {
   const id = ctx.caller.user.id;
@@ -22,7 +23,7 @@ function assertOperator(ctx: OperatorContext): string {
   return id;
 }
 
-const KeyId = Type.String({ minLength: 1, maxLength: 64 });
+export const KeyId = Type.String({ minLength: 1, maxLength: 64 });
 const ONE_SCOPE = `(${API_SCOPES.join('|')})`;
 const SCOPE_LIST = `^${ONE_SCOPE}( ${ONE_SCOPE})*$`;
 export const ApiKeyInfo = Type.Object({
@@ -36,9 +37,9 @@ export const ApiKeyInfo = Type.Object({
   revoked_at: Type.Union([Type.Number(), Type.Null()]),
 });
 /** A new key: shown in this answer once, never again. */
-const CreatedKey = Type.Object({ ...ApiKeyInfo.properties, key: Type.String() });
+export const CreatedKey = Type.Object({ ...ApiKeyInfo.properties, key: Type.String() });
 
-const emitKey = (
+export const emitKey = (
   ctx: OperatorContext,
   keyId: string,
   event:
@@ -48,9 +49,10 @@ const emitKey = (
 ) =>
   ctx.emit({ ...event, stream: `api_key:${keyId}`, actor: { kind: 'person', userId: ctx.caller.user.id } });
 
-async function insertKey(
+/** Inserts a key and emits its creation; an organisation's key names its organisation (`subjectId`). */
+export async function insertKey(
   ctx: OperatorContext,
-  fields: { name: string; scopes: string[]; expiresAt: number | null },
+  fields: { name: string; scopes: string[]; expiresAt: number | null; subjectId?: string },
 ) {
   const { key, prefix, secretHash } = newApiKey(ctx.secret);
   const row = {
@@ -64,6 +66,7 @@ async function insertKey(
     expires_at: fields.expiresAt,
     last_used_at: null,
     revoked_at: null,
+    subject_id: fields.subjectId ?? null,
   };
   await ctx.tx.insertInto('api_keys').values(row).execute();
   emitKey(ctx, row.id, {
@@ -101,7 +104,12 @@ export const listApiKeys = defineOperation({
   emits: [],
   async run(ctx) {
     assertOperator(ctx);
-    const rows = await ctx.tx.selectFrom('api_keys').selectAll().orderBy('created_at', 'desc').execute();
+    const rows = await ctx.tx
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('subject_id', 'is', null)
+      .orderBy('created_at', 'desc')
+      .execute();
     return { keys: rows.map(publicKey) };
   },
 });

@@ -1,3 +1,4 @@
+import * as apiKeys from './api-keys';
 import * as audit from './audit';
 import * as identity from './identity';
 import * as invitations from './invitations';
@@ -15,4 +16,5 @@ export const AFF_ROUTES = [
   ...Object.values(invitations),
   ...Object.values(transfer),
   ...Object.values(audit),
+  ...Object.values(apiKeys),
 ];

@@ -1,4 +1,20 @@
-import { MANAGEMENT_BASE_PATH, MANAGEMENT_CALLS, Problem } from '@portico/management/protocol';
+import {
+  AuditEventsQuery,
+  CreateUserBody,
+  DeleteUserQuery,
+  IDEMPOTENCY_HEADER,
+  InvitationParams,
+  LinkedAccountParams,
+  ListUsersQuery,
+  MANAGEMENT_BASE_PATH,
+  MANAGEMENT_CALLS,
+  OrganisationIdParams,
+  PageQuery,
+  Problem,
+  ResetFactorsBody,
+  UpdateUserBody,
+  UserIdParams,
+} from '@portico/management/protocol';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { invoke, type Principal } from '../../adapters/invoke';
@@ -7,12 +23,29 @@ import { PassportError } from '../../errors';
 import { rateLimitKey } from '../../lib/ip';
 import type { Operation } from '../../operations/define';
 import {
+  createUser,
+  deleteUser,
   freezeUser,
   getUser,
+  listLinkedAccounts,
+  listUserSessions,
   listUsers,
+  resetFactors,
   revokeUserSessions,
   unfreezeUser,
+  unlinkAccount,
+  updateUser,
 } from '../../operations/management/users';
+import {
+  getOrganisation,
+  listAuditEvents,
+  listInvitations,
+  listMembers,
+  listOrganisations,
+  listRoles,
+  revokeInvitation,
+} from '../../operations/management/organisations';
+import { idempotent } from './idempotency';
 
 /**
  * The management API (docs/management-api.md): one more adapter over the operations, for a product's
@@ -51,56 +84,181 @@ async function keyPrincipal(app: FastifyInstance, request: FastifyRequest): Prom
   if ((await app.store.incr(`api-key-rate:${row.id}:${minute}`, 120_000)) > KEY_REQUESTS_PER_MINUTE)
     throw new PassportError('rateLimited');
   await touchKey(app.db, row, now);
-  return { kind: 'apiKey', keyId: row.id, scopes: new Set(scopesOf(row)) };
+  return { kind: 'apiKey', keyId: row.id, scopes: new Set(scopesOf(row)), subjectId: row.subject_id };
 }
 
-const CALLS: { call: keyof typeof MANAGEMENT_CALLS; operation: Operation; summary: string }[] = [
+/**
+ * One management call: the operation it runs, and the parts of the request its input is made of (the
+ * path's ids, the query, the JSON body), each declared for validation and the OpenAPI document. A
+ * create answers 201 and honours an `Idempotency-Key`.
+ */
+interface Call {
+  call: keyof typeof MANAGEMENT_CALLS;
+  operation: Operation;
+  summary: string;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  create?: true;
+}
+
+const op = (operation: unknown) => operation as Operation;
+
+const CALLS: Call[] = [
   {
     call: 'listUsers',
-    operation: listUsers as unknown as Operation,
+    operation: op(listUsers),
     summary: 'Accounts, newest first, by cursor',
+    query: ListUsersQuery,
   },
-  { call: 'getUser', operation: getUser as unknown as Operation, summary: 'One account' },
+  { call: 'getUser', operation: op(getUser), summary: 'One account', params: UserIdParams },
+  {
+    call: 'createUser',
+    operation: op(createUser),
+    summary: 'Create an account with a mobile or an e-mail (and a username, a name)',
+    body: CreateUserBody,
+    create: true,
+  },
+  {
+    call: 'updateUser',
+    operation: op(updateUser),
+    summary: 'Change the name, the username or the description',
+    params: UserIdParams,
+    body: UpdateUserBody,
+  },
+  {
+    call: 'deleteUser',
+    operation: op(deleteUser),
+    summary: 'Delete an account by the cancellation rules: after the cooling-off period, or now',
+    params: UserIdParams,
+    query: DeleteUserQuery,
+  },
   {
     call: 'freezeUser',
-    operation: freezeUser as unknown as Operation,
+    operation: op(freezeUser),
     summary: 'Freeze (ban) an account; its sessions end',
+    params: UserIdParams,
   },
-  { call: 'unfreezeUser', operation: unfreezeUser as unknown as Operation, summary: 'Thaw a frozen account' },
+  {
+    call: 'unfreezeUser',
+    operation: op(unfreezeUser),
+    summary: 'Thaw a frozen account',
+    params: UserIdParams,
+  },
   {
     call: 'revokeUserSessions',
-    operation: revokeUserSessions as unknown as Operation,
+    operation: op(revokeUserSessions),
     summary: 'End every session of an account',
+    params: UserIdParams,
+  },
+  {
+    call: 'listUserSessions',
+    operation: op(listUserSessions),
+    summary: 'The account’s live sessions',
+    params: UserIdParams,
+  },
+  {
+    call: 'listLinkedAccounts',
+    operation: op(listLinkedAccounts),
+    summary: 'The account’s linked third-party sign-ins',
+    params: UserIdParams,
+  },
+  {
+    call: 'unlinkAccount',
+    operation: op(unlinkAccount),
+    summary: 'Unlink a third-party sign-in (never the last way in)',
+    params: LinkedAccountParams,
+  },
+  {
+    call: 'resetFactors',
+    operation: op(resetFactors),
+    summary: 'Remove the authenticator app, recovery codes and passkeys',
+    params: UserIdParams,
+    body: ResetFactorsBody,
+  },
+  {
+    call: 'listOrganisations',
+    operation: op(listOrganisations),
+    summary: 'Organisations, newest first, by cursor (an organisation’s key: its own)',
+    query: PageQuery,
+  },
+  { call: 'getOrganisation', operation: op(getOrganisation), summary: 'One organisation', params: OrganisationIdParams },
+  {
+    call: 'listMembers',
+    operation: op(listMembers),
+    summary: 'An organisation’s members and their roles',
+    params: OrganisationIdParams,
+  },
+  { call: 'listRoles', operation: op(listRoles), summary: 'An organisation’s roles', params: OrganisationIdParams },
+  {
+    call: 'listInvitations',
+    operation: op(listInvitations),
+    summary: 'An organisation’s invitations, newest first',
+    params: OrganisationIdParams,
+  },
+  {
+    call: 'revokeInvitation',
+    operation: op(revokeInvitation),
+    summary: 'Cancel a pending invitation: its link stops working',
+    params: InvitationParams,
+  },
+  {
+    call: 'listAuditEvents',
+    operation: op(listAuditEvents),
+    summary: 'Audit events, newest first, by cursor; filters by type, actor, person, organisation, time',
+    query: AuditEventsQuery,
   },
 ];
 
 const management: FastifyPluginAsync = async (app) => {
   const principals = new WeakMap<FastifyRequest, Principal>();
-  for (const { call, operation, summary } of CALLS) {
-    const { method, path } = MANAGEMENT_CALLS[call];
-    const hasId = path.includes(':id');
+  for (const { call, operation, summary, params, query, body, create } of CALLS) {
+    const { method, path, scope } = MANAGEMENT_CALLS[call];
+    const status = create ? 201 : 200;
     app.route({
       method,
       url: `${MANAGEMENT_BASE_PATH}${path}`,
       config: { envelope: 'problem', csrf: false },
       schema: {
-        summary: `${summary} (scope ${MANAGEMENT_CALLS[call].scope})`,
+        summary: `${summary} (scope ${scope})`,
         tags: ['management'],
-        // Every route declares each part it reads (the inventory test): the id in the path, the list's
-        // filters in the query, and an empty JSON body for a POST.
-        ...(hasId ? { params: operation.input, querystring: NoFields } : { querystring: operation.input }),
-        ...(method === 'POST' ? { body: NoFields } : {}),
-        response: { 200: operation.output as TSchema, '4xx': Problem, '5xx': Problem },
+        // Every route declares each part it reads (the inventory test): the ids in the path, the
+        // filters in the query, and a JSON body for a POST or PATCH (empty when it takes none).
+        ...(params ? { params } : {}),
+        querystring: query ?? NoFields,
+        ...(method === 'POST' || method === 'PATCH' ? { body: body ?? NoFields } : {}),
+        ...(create
+          ? {
+              headers: Type.Object({
+                [IDEMPOTENCY_HEADER]: Type.Optional(
+                  Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' }),
+                ),
+              }),
+            }
+          : {}),
+        response: { [status]: operation.output as TSchema, '4xx': Problem, '5xx': Problem },
       },
       // The key before the input is validated (a caller without one learns nothing of its rules), once
       // the body is read (an oversized body is a 413 whoever sends it).
       preValidation: async (request) => {
         principals.set(request, await keyPrincipal(app, request));
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const principal = principals.get(request) ?? (await keyPrincipal(app, request));
-        const input = hasId ? request.params : (request.query ?? {});
-        return invoke(app, operation, input as never, principal, { ip: request.ip, deviceId: null });
+        const input = {
+          ...((request.query as object | undefined) ?? {}),
+          ...((request.body as object | undefined) ?? {}),
+          ...((request.params as object | undefined) ?? {}),
+        };
+        const run = () =>
+          invoke(app, operation, input as never, principal, { ip: request.ip, deviceId: null });
+        const header = request.headers[IDEMPOTENCY_HEADER];
+        const answer =
+          create && typeof header === 'string' && principal.kind === 'apiKey'
+            ? await idempotent(app.store, principal.keyId, header, call, request.body, run)
+            : await run();
+        reply.code(status);
+        return answer;
       },
     });
   }

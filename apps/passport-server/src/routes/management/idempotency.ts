@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { PassportError } from '../../errors';
+import type { Store } from '../../store/store';
+
+/**
+ * Idempotency keys on the management API's creates (docs/management-api.md): a back end that did not
+ * hear the answer sends the same request again with the same `Idempotency-Key` and gets the first
+ * answer, not a second account. Kept per API key in the store for 24 hours:
+ * - the same key and the same body (the same call, the same JSON whatever its members' order) answer
+ *   the first answer again;
+ * - the same key with another body is IDEMPOTENCY_KEY_REUSED (422): a client bug, never a silent reuse;
+ * - while the first request runs, IDEMPOTENCY_KEY_IN_USE (409): retry later;
+ * - a refused first request keeps nothing, so the call may be sent again with the same key.
+ */
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+interface Kept {
+  fingerprint: string;
+  state: 'running' | 'done';
+  answer?: unknown;
+}
+
+/** JSON with every object's members in order: two encodings of one body compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+export async function idempotent<T>(
+  store: Store,
+  apiKeyId: string,
+  idempotencyKey: string,
+  call: string,
+  body: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  const key = `idempotency:${apiKeyId}:${sha256(idempotencyKey)}`;
+  const fingerprint = sha256(`${call}\n${canonical(body)}`);
+  const running: Kept = { fingerprint, state: 'running' };
+  if (!(await store.setIfAbsent(key, JSON.stringify(running), IDEMPOTENCY_TTL_MS))) {
+    const kept = await store.get(key);
+    // Gone between the two reads (a refused first request let it go): this one is the first now.
+    if (kept === null) return idempotent(store, apiKeyId, idempotencyKey, call, body, run);
+    const { fingerprint: first, state, answer } = JSON.parse(kept) as Kept;
+    if (first !== fingerprint) throw new PassportError('idempotencyKeyReused');
+    if (state === 'running') throw new PassportError('idempotencyKeyInUse');
+    return answer as T;
+  }
+  let answer: T;
+  try {
+    answer = await run();
+  } catch (error) {
+    await store.delete(key);
+    throw error;
+  }
+  const done: Kept = { fingerprint, state: 'done', answer };
+  await store.set(key, JSON.stringify(done), IDEMPOTENCY_TTL_MS);
+  return answer;
+}
