@@ -35,6 +35,8 @@ if (process.env.DATABASE_URL)
       // The provider's records and claims queries on PostgreSQL, driven by a stock client.
       'test/open-auth-stock.test.ts',
       'test/passkeys.test.ts',
+      // Webhook deliveries' leases and queues on PostgreSQL, against a receiver on loopback.
+      'test/webhooks.test.ts',
     ]),
   );
 if (process.env.REDIS_URL)

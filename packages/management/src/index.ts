@@ -3,7 +3,24 @@
  * Authenticated by an API key (created by an operator, shown once); every call answers the schema of
  * `@portico/management/protocol` or rejects with a ManagementError carrying the problem details.
  */
-import type { ListUsersQuery, ManagedUser, Problem, SessionsRevoked, UserPage, UserState } from './protocol';
+import type {
+  CreateWebhookBody,
+  ListDeliveriesQuery,
+  ListUsersQuery,
+  ManagedUser,
+  Problem,
+  RotateWebhookSecretBody,
+  SessionsRevoked,
+  UpdateWebhookBody,
+  UserPage,
+  UserState,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+} from './protocol';
 
 export type {
   ApiScope,
@@ -13,6 +30,17 @@ export type {
   SessionsRevoked,
   UserPage,
   UserState,
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  RotateWebhookSecretBody,
+  ListDeliveriesQuery,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEndpointList,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookAttempt,
+  WebhookDeleted,
 } from './protocol';
 
 export interface ManagementClientOptions {
@@ -55,6 +83,25 @@ export interface ManagementClient {
     /** Ends every session of the account (sign out everywhere). */
     revokeSessions(id: string): Promise<SessionsRevoked>;
   };
+  /** The deployment's webhook endpoints (scope `webhooks:write`); docs/webhooks.md. */
+  webhooks: {
+    list(): Promise<WebhookEndpointList>;
+    /** Registers an endpoint; keep `secret` (`whsec_…`) now: it is never shown again. */
+    create(body: CreateWebhookBody): Promise<WebhookEndpointWithSecret>;
+    get(id: string): Promise<WebhookEndpoint>;
+    update(id: string, body: UpdateWebhookBody): Promise<WebhookEndpoint>;
+    disable(id: string): Promise<WebhookEndpoint>;
+    /** Sends again; deliveries that waited go first. */
+    enable(id: string): Promise<WebhookEndpoint>;
+    /** Deletes the endpoint and its delivery log. */
+    delete(id: string): Promise<WebhookDeleted>;
+    /** A new secret (in this answer only); the old one also signs for `overlap_hours` (default 24). */
+    rotateSecret(id: string, body?: RotateWebhookSecretBody): Promise<WebhookEndpointWithSecret>;
+    /** The delivery log, newest first; pass `next_cursor` back as `cursor` for the next page. */
+    deliveries(id: string, query?: ListDeliveriesQuery): Promise<WebhookDeliveryPage>;
+    /** Sends a delivery again, with the same `webhook-id`. */
+    redeliver(id: string, deliveryId: string): Promise<WebhookDelivery>;
+  };
 }
 
 const BASE = '/api/v1';
@@ -63,7 +110,12 @@ export function createManagementClient(options: ManagementClientOptions): Manage
   const send = options.fetch ?? fetch;
   const origin = options.baseUrl.replace(/\/+$/, '');
 
-  async function call<T>(method: 'GET' | 'POST', path: string, query?: Record<string, unknown>): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    query?: Record<string, unknown>,
+    body: object = {},
+  ): Promise<T> {
     const url = new URL(`${origin}${BASE}${path}`);
     for (const [key, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -71,11 +123,15 @@ export function createManagementClient(options: ManagementClientOptions): Manage
       authorization: `Bearer ${options.apiKey}`,
       accept: 'application/json',
     };
-    if (method === 'POST') headers['content-type'] = 'application/json';
-    const response = await send(url, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
-    const body = (await response.json().catch(() => null)) as unknown;
+    if (method !== 'GET') headers['content-type'] = 'application/json';
+    const response = await send(url, {
+      method,
+      headers,
+      ...(method !== 'GET' ? { body: JSON.stringify(body) } : {}),
+    });
+    const answer = (await response.json().catch(() => null)) as unknown;
     if (!response.ok) {
-      const problem = body as Partial<Problem> | null;
+      const problem = answer as Partial<Problem> | null;
       throw new ManagementError({
         type: problem?.type ?? 'about:blank',
         title: problem?.title ?? response.statusText,
@@ -85,10 +141,11 @@ export function createManagementClient(options: ManagementClientOptions): Manage
         name: problem?.name ?? 'UNKNOWN',
       });
     }
-    return body as T;
+    return answer as T;
   }
 
   const user = (id: string) => `/users/${encodeURIComponent(id)}`;
+  const hook = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
   return {
     users: {
       list: (query = {}) => call<UserPage>('GET', '/users', query),
@@ -96,6 +153,20 @@ export function createManagementClient(options: ManagementClientOptions): Manage
       freeze: (id) => call<UserState>('POST', `${user(id)}/freeze`),
       unfreeze: (id) => call<UserState>('POST', `${user(id)}/unfreeze`),
       revokeSessions: (id) => call<SessionsRevoked>('POST', `${user(id)}/sessions/revoke`),
+    },
+    webhooks: {
+      list: () => call<WebhookEndpointList>('GET', '/webhooks'),
+      create: (body) => call<WebhookEndpointWithSecret>('POST', '/webhooks', undefined, body),
+      get: (id) => call<WebhookEndpoint>('GET', hook(id)),
+      update: (id, body) => call<WebhookEndpoint>('POST', hook(id), undefined, body),
+      disable: (id) => call<WebhookEndpoint>('POST', `${hook(id)}/disable`),
+      enable: (id) => call<WebhookEndpoint>('POST', `${hook(id)}/enable`),
+      delete: (id) => call<WebhookDeleted>('DELETE', hook(id)),
+      rotateSecret: (id, body = {}) =>
+        call<WebhookEndpointWithSecret>('POST', `${hook(id)}/rotate_secret`, undefined, body),
+      deliveries: (id, query = {}) => call<WebhookDeliveryPage>('GET', `${hook(id)}/deliveries`, query),
+      redeliver: (id, deliveryId) =>
+        call<WebhookDelivery>('POST', `${hook(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
     },
   };
 }
