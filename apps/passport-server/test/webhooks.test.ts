@@ -4,7 +4,7 @@ import { createManagementClient, ManagementError, type ManagementClient } from '
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../src/domain/webhooks/targets';
-import { paths } from '../src/protocol';
+import { affiliatePaths as aff, paths } from '../src/protocol';
 import { eventually } from './support/faults';
 import { signInBySms } from './support/flows';
 import { type Browser, startServer, type TestServer } from './support/server';
@@ -313,6 +313,56 @@ describe('endpoints', () => {
       .where('endpoint_id', '=', endpoint.id)
       .execute();
     expect(rows).toEqual([]);
+  });
+});
+
+describe("an organisation's endpoints", () => {
+  async function organisation(name: string) {
+    const browser = server.browser();
+    await signInBySms(server, browser);
+    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: name, deputy_name: 'Boss' });
+    expect(created.body.message, 'fixture: create subject').toBe('success');
+    return { browser, sid: created.body.data.sec_subject_uid as string };
+  }
+
+  it("are its manager's, and receive only that organisation's events", async () => {
+    const a = await organisation('Harbour Works');
+    const b = await organisation('Dock Lane');
+    await server.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
+    const made = await a.browser.post(aff.webhookCreate, {
+      subject_uid: a.sid,
+      url: `${receiver.origin}/org-a`,
+      event_types: 'organisation.',
+    });
+    expect(made.body.message).toBe('success');
+    expect(made.body.data.organisation_id).not.toBeNull();
+    receiver.secrets.set('/org-a', made.body.data.secret);
+
+    await b.browser.post(aff.subjectUpdate, { sec_subject_uid: b.sid, subject_name: 'Dock Lane Ltd' });
+    await a.browser.post(aff.subjectUpdate, { sec_subject_uid: a.sid, subject_name: 'Harbour Works Ltd' });
+    await waitFor("a's update", () => receiver.at('/org-a').length >= 1);
+    // b's event came before a's second in the outbox, which is queued in order: had b's been queued
+    // for this endpoint, it would be in its log by the time a's second is delivered.
+    await a.browser.post(aff.subjectUpdate, { sec_subject_uid: a.sid, subject_name: 'Harbour Works plc' });
+    await waitFor("a's second update", () => receiver.at('/org-a').length >= 2);
+    expect(receiver.at('/org-a').map((r) => [r.type, r.verified])).toEqual([
+      ['organisation.updated', true],
+      ['organisation.updated', true],
+    ]);
+    const queued = await server.app.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('endpoint_id', '=', made.body.data.id)
+      .execute();
+    expect(queued).toHaveLength(2);
+
+    // Another organisation's manager neither sees nor reaches it; a deployment key does not either.
+    const theirs = await b.browser.get(`${aff.webhookList}?subject_uid=${encodeURIComponent(b.sid)}`);
+    expect(theirs.body.data.endpoints).toEqual([]);
+    const intrusion = await b.browser.get(`${aff.webhookList}?subject_uid=${encodeURIComponent(a.sid)}`);
+    expect(intrusion.body.message).not.toBe('success');
+    const byKey = await admin.webhooks.get(made.body.data.id).catch((e: unknown) => e);
+    expect((byKey as ManagementError).status).toBe(404);
   });
 });
 

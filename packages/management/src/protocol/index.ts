@@ -94,7 +94,7 @@ export const MANAGEMENT_CALLS = {
  */
 const EventTypeList = Type.String({
   maxLength: 2000,
-  pattern: '^([a-z_]+\\.([a-z_]+)?( [a-z_]+\\.([a-z_]+)?)*)?$',
+  pattern: '^([a-z_]+(\\.[a-z_]+)*\\.?( [a-z_]+(\\.[a-z_]+)*\\.?)*)?$',
   description: 'space-separated event types or prefixes ending in `.`; empty: every type',
 });
 

@@ -412,7 +412,8 @@ const prefixes: Record<WebhookCallerKind, string> = {
 
 /**
  * The webhook capabilities for one caller: an organisation's manager names the organisation in the
- * input (`subject_uid`); an operator steps up to create an endpoint or rotate its secret.
+ * input (`subject_uid`); a person (operator or manager) steps up to create an endpoint or rotate its
+ * secret, which hands out the secret.
  */
 export function webhookOperations(kind: WebhookCallerKind): Record<WebhookCapability, Operation> {
   const out = {} as Record<WebhookCapability, Operation>;
@@ -423,7 +424,7 @@ export function webhookOperations(kind: WebhookCallerKind): Record<WebhookCapabi
     const base = capability.input as TObject;
     const input: TSchema =
       kind === 'manager' ? Type.Object({ subject_uid: SubjectId, ...base.properties }) : base;
-    const stepUp = 'stepUp' in capability && kind === 'operator' ? { stepUp: STEP_UP_SECONDS } : {};
+    const stepUp = 'stepUp' in capability && kind !== 'apiKey' ? { stepUp: STEP_UP_SECONDS } : {};
     out[name] = defineOperation({
       name: `${prefixes[kind]}.${name}`,
       input,
