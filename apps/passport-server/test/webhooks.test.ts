@@ -85,7 +85,7 @@ const receiver = new Receiver();
 let offset = 0;
 
 async function createKey(scopes: string[]) {
-  await server.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
+  await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
   const answer = await operator.post(paths.web.operatorApiKeysCreate, {
     name: `key ${scopes.join(' ')}`,
     scopes: scopes.join(' '),
@@ -299,7 +299,7 @@ describe('endpoints', () => {
     await server.app.db.updateTable('sessions').set({ verified_at: 1 }).execute();
     const stale = await operator.post(paths.web.operatorWebhooksCreate, { url: `${receiver.origin}/x` });
     expect(stale.body.data?.error_code ?? stale.body.error_code).toBeDefined();
-    await server.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
+    await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
     const made = await operator.post(paths.web.operatorWebhooksCreate, { url: `${receiver.origin}/x` });
     expect(made.body.message).toBe('success');
     expect(made.body.data.secret).toMatch(/^whsec_/);
@@ -328,7 +328,7 @@ describe("an organisation's endpoints", () => {
   it("are its manager's, and receive only that organisation's events", async () => {
     const a = await organisation('Harbour Works');
     const b = await organisation('Dock Lane');
-    await server.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
+    await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
     const made = await a.browser.post(aff.webhookCreate, {
       subject_uid: a.sid,
       url: `${receiver.origin}/org-a`,
