@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createManagementClient, ManagementError, type ManagementClient } from '@portico/management';
+import { createManagementClient, type ManagementClient, ManagementError } from '@portico/management';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../src/domain/webhooks/targets';
@@ -42,7 +42,8 @@ class Receiver {
         const secret = this.secrets.get(path);
         let verified = false;
         try {
-          if (secret) new Webhook(secret).verify(body, request.headers as IncomingHttpHeaders & Record<string, string>);
+          if (secret)
+            new Webhook(secret).verify(body, request.headers as IncomingHttpHeaders & Record<string, string>);
           verified = Boolean(secret);
         } catch {
           verified = false;
@@ -116,7 +117,10 @@ beforeAll(async () => {
   const { userId, mobile } = await signInBySms(server, operator);
   operatorMobile = mobile;
   server.app.config.operators.push(userId);
-  admin = createManagementClient({ baseUrl, apiKey: await createKey(['users:read', 'users:write', 'webhooks:write']) });
+  admin = createManagementClient({
+    baseUrl,
+    apiKey: await createKey(['users:read', 'users:write', 'webhooks:write']),
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -124,7 +128,10 @@ afterAll(async () => {
 });
 
 /** Registers an endpoint at `path` for the account events, its secret given to the receiver. */
-async function endpointAt(path: string, eventTypes = 'account.frozen account.unfrozen account.sessions_revoked') {
+async function endpointAt(
+  path: string,
+  eventTypes = 'account.frozen account.unfrozen account.sessions_revoked',
+) {
   const created = await admin.webhooks.create({ url: `${receiver.origin}${path}`, event_types: eventTypes });
   expect(created.secret).toMatch(/^whsec_/);
   receiver.secrets.set(path, created.secret);
@@ -222,7 +229,10 @@ describe('delivery', () => {
     // Verified with the old secret by the receiver; the new one verifies the same request too.
     expect(receiver.at('/rotated').map((r) => [r.type, r.verified])).toEqual([['account.unfrozen', true]]);
     receiver.secrets.set('/rotated', rotated.secret);
-    await admin.webhooks.redeliver(endpoint.id, (await admin.webhooks.deliveries(endpoint.id)).deliveries[0]!.id);
+    await admin.webhooks.redeliver(
+      endpoint.id,
+      (await admin.webhooks.deliveries(endpoint.id)).deliveries[0]!.id,
+    );
     await waitFor('the redelivery', () => receiver.at('/rotated').length >= 2);
     expect(receiver.at('/rotated')[1]?.verified).toBe(true);
   });
@@ -262,7 +272,9 @@ describe('persistent failure', () => {
     expect(texts.some((t) => t.includes('Webhook'))).toBe(true);
     // Disabled: nothing is sent, and a redelivery is refused until it is enabled again.
     const count = receiver.at('/down').length;
-    const refused = await admin.webhooks.redeliver(endpoint.id, log.deliveries[1]!.id).catch((e: unknown) => e);
+    const refused = await admin.webhooks
+      .redeliver(endpoint.id, log.deliveries[1]!.id)
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ManagementError);
     expect((refused as ManagementError).status).toBe(400);
     receiver.scripts.set('/down', []);
@@ -271,7 +283,12 @@ describe('persistent failure', () => {
     await waitFor('the waiting event', () => receiver.at('/down').some((r) => r.status === 200));
     await admin.webhooks.redeliver(endpoint.id, log.deliveries[1]!.id);
     await waitFor('the redelivery', () => receiver.at('/down').filter((r) => r.status === 200).length >= 2);
-    expect(receiver.at('/down').slice(count).map((r) => [r.type, r.status, r.verified])).toEqual([
+    expect(
+      receiver
+        .at('/down')
+        .slice(count)
+        .map((r) => [r.type, r.status, r.verified]),
+    ).toEqual([
       ['account.sessions_revoked', 200, true],
       ['account.frozen', 200, true],
     ]);
@@ -289,9 +306,14 @@ describe('endpoints', () => {
     const listed = await operator.get(paths.web.operatorWebhooksList);
     expect(listed.body.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpoint.id);
     expect(JSON.stringify(listed.body)).not.toContain(endpoint.secret);
-    const updated = await admin.webhooks.update(endpoint.id, { description: 'billing', event_types: 'account.' });
+    const updated = await admin.webhooks.update(endpoint.id, {
+      description: 'billing',
+      event_types: 'account.',
+    });
     expect([updated.description, updated.event_types]).toEqual(['billing', ['account.']]);
-    const unknown = await admin.webhooks.update(endpoint.id, { event_types: 'account.nope' }).catch((e: unknown) => e);
+    const unknown = await admin.webhooks
+      .update(endpoint.id, { event_types: 'account.nope' })
+      .catch((e: unknown) => e);
     expect((unknown as ManagementError).status).toBe(400);
     expect((await admin.webhooks.disable(endpoint.id)).disabled_reason).toBe('manual');
 
@@ -320,7 +342,10 @@ describe("an organisation's endpoints", () => {
   async function organisation(name: string) {
     const browser = server.browser();
     await signInBySms(server, browser);
-    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: name, deputy_name: 'Boss' });
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: name,
+      deputy_name: 'Boss',
+    });
     expect(created.body.message, 'fixture: create subject').toBe('success');
     return { browser, sid: created.body.data.sec_subject_uid as string };
   }
@@ -368,14 +393,31 @@ describe("an organisation's endpoints", () => {
 
 describe('targets', () => {
   it('judges addresses: public unicast only', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '64:ff9b::a00:1', '224.0.0.1'])
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '64:ff9b::a00:1',
+      '224.0.0.1',
+    ])
       expect([address, isPublicAddress(address)]).toEqual([address, false]);
     for (const address of ['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8'])
       expect([address, isPublicAddress(address)]).toEqual([address, true]);
   });
 
   it('refuses loopback, private and link-local targets without the development setting, also at delivery time', async () => {
-    const strict = await startServer({}, { limits: { webhookPollMs: 50, eventWakeDelayMs: 10, eventPollMs: 100 } });
+    const strict = await startServer(
+      {},
+      { limits: { webhookPollMs: 50, eventWakeDelayMs: 10, eventPollMs: 100 } },
+    );
     try {
       await strict.app.listen({ port: 0, host: '127.0.0.1' });
       const origin = `http://127.0.0.1:${(strict.app.server.address() as AddressInfo).port}`;
@@ -383,7 +425,10 @@ describe('targets', () => {
       const { userId } = await signInBySms(strict, browser);
       strict.app.config.operators.push(userId);
       await strict.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
-      const key = await browser.post(paths.web.operatorApiKeysCreate, { name: 'k', scopes: 'webhooks:write users:write' });
+      const key = await browser.post(paths.web.operatorApiKeysCreate, {
+        name: 'k',
+        scopes: 'webhooks:write users:write',
+      });
       const client = createManagementClient({ baseUrl: origin, apiKey: key.body.data.key });
       for (const url of [
         'https://127.0.0.1/hook',
@@ -398,7 +443,9 @@ describe('targets', () => {
         expect([url, error.status, error.errorName]).toEqual([url, 400, 'INVALID_PARAM']);
       }
       for (const url of [`${receiver.origin}/strict`, 'ftp://example.com/', 'https://user:pw@example.com/'])
-        expect(((await client.webhooks.create({ url }).catch((e: unknown) => e)) as ManagementError).status).toBe(400);
+        expect(
+          ((await client.webhooks.create({ url }).catch((e: unknown) => e)) as ManagementError).status,
+        ).toBe(400);
 
       // A name that now resolves to loopback (as a rebinding would): the delivery's connection refuses it.
       const port = new URL(receiver.origin).port;

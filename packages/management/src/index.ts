@@ -24,23 +24,23 @@ import type {
 
 export type {
   ApiScope,
+  CreateWebhookBody,
+  ListDeliveriesQuery,
   ListUsersQuery,
   ManagedUser,
   Problem,
+  RotateWebhookSecretBody,
   SessionsRevoked,
+  UpdateWebhookBody,
   UserPage,
   UserState,
-  CreateWebhookBody,
-  UpdateWebhookBody,
-  RotateWebhookSecretBody,
-  ListDeliveriesQuery,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-  WebhookEndpointList,
-  WebhookDelivery,
-  WebhookDeliveryPage,
   WebhookAttempt,
   WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
 } from './protocol';
 
 export interface ManagementClientOptions {

@@ -119,7 +119,10 @@ export const WebhookEndpoint = Type.Object({
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
 /** A new endpoint or a rotated secret: `secret` (`whsec_…`) is in this answer only. */
-export const WebhookEndpointWithSecret = Type.Object({ ...WebhookEndpoint.properties, secret: Type.String() });
+export const WebhookEndpointWithSecret = Type.Object({
+  ...WebhookEndpoint.properties,
+  secret: Type.String(),
+});
 export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecret>;
 
 export const WebhookEndpointList = Type.Object({ endpoints: Type.Array(WebhookEndpoint) });

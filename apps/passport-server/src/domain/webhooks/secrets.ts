@@ -14,7 +14,9 @@ export interface SecretSealer {
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 export function secretSealer(serverSecret: Buffer): SecretSealer {
-  const key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'portico/webhooks/secret/v1', 32));
+  const key = Buffer.from(
+    hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'portico/webhooks/secret/v1', 32),
+  );
   return {
     seal(secret) {
       const iv = randomBytes(12);

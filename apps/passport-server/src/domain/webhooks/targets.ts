@@ -38,7 +38,8 @@ export function parseTarget(url: string, privateTargets: boolean): URL {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw new TargetRefused('scheme', 'a webhook url is https');
-  if (parsed.username || parsed.password) throw new TargetRefused('url', 'a webhook url carries no credentials');
+  if (parsed.username || parsed.password)
+    throw new TargetRefused('url', 'a webhook url carries no credentials');
   if (parsed.protocol === 'http:' && !privateTargets)
     throw new TargetRefused('scheme', 'a webhook url is https (http only with WEBHOOK_PRIVATE_TARGETS=on)');
   return parsed;

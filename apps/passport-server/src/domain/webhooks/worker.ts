@@ -129,7 +129,8 @@ export function createWebhookWorker(db: Kysely<Database>, options: WebhookWorker
         .set({
           status: ok ? 'succeeded' : givenUp ? 'failed' : 'pending',
           attempts,
-          next_attempt_at: ok || givenUp ? now : now + retryDelay(attempts, options.retryBaseMs, options.retryMaxMs),
+          next_attempt_at:
+            ok || givenUp ? now : now + retryDelay(attempts, options.retryBaseMs, options.retryMaxMs),
           lease_owner: null,
           lease_until: null,
           last_status: result.status,

@@ -30,7 +30,8 @@ export const webhookEvents = [
   defineEvent({
     type: 'webhook.secret_rotated',
     version: 1,
-    summary: "A webhook endpoint's signing secret was replaced; the old one signs too until the overlap ends.",
+    summary:
+      "A webhook endpoint's signing secret was replaced; the old one signs too until the overlap ends.",
     data: Type.Object({ host: Type.String(), previousUntil: Type.Number() }),
   }),
   defineEvent({

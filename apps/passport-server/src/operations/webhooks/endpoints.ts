@@ -84,10 +84,9 @@ const refused = (error: unknown): never => {
 function eventTypes(list: string | undefined): string[] {
   const types = [...new Set((list ?? '').split(' ').filter(Boolean))];
   for (const type of types) {
-    const known = type.endsWith('.')
-      ? [...EVENTS.keys()].some((t) => t.startsWith(type))
-      : EVENTS.has(type);
-    if (!known) throw new PassportError('invalidParam', { field: 'event_types', reason: 'unknown_type', type });
+    const known = type.endsWith('.') ? [...EVENTS.keys()].some((t) => t.startsWith(type)) : EVENTS.has(type);
+    if (!known)
+      throw new PassportError('invalidParam', { field: 'event_types', reason: 'unknown_type', type });
   }
   return types;
 }
@@ -238,17 +237,27 @@ const capabilities = {
         ...row,
         url: input.url ?? row.url,
         description: input.description ?? row.description,
-        event_types: input.event_types === undefined ? row.event_types : JSON.stringify(eventTypes(input.event_types)),
+        event_types:
+          input.event_types === undefined ? row.event_types : JSON.stringify(eventTypes(input.event_types)),
         updated_at: ctx.now(),
       };
       await ctx.tx
         .updateTable('webhook_endpoints')
-        .set({ url: next.url, description: next.description, event_types: next.event_types, updated_at: next.updated_at })
+        .set({
+          url: next.url,
+          description: next.description,
+          event_types: next.event_types,
+          updated_at: next.updated_at,
+        })
         .where('id', '=', row.id)
         .execute();
       emit(ctx, owner, row.id, {
         type: 'webhook.endpoint_updated',
-        data: { host: hostOf(next.url), eventTypes: JSON.parse(next.event_types), enabled: next.enabled === 1 },
+        data: {
+          host: hostOf(next.url),
+          eventTypes: JSON.parse(next.event_types),
+          enabled: next.enabled === 1,
+        },
       });
       return endpointInfo(next);
     },
@@ -257,13 +266,15 @@ const capabilities = {
     input: Type.Object({ id: Id }),
     output: WebhookEndpoint,
     emits: ['webhook.endpoint_updated'],
-    run: (ctx: OperationContext, owner: Owner, input: { id: string }) => setEnabled(ctx, owner, input.id, false),
+    run: (ctx: OperationContext, owner: Owner, input: { id: string }) =>
+      setEnabled(ctx, owner, input.id, false),
   },
   enable: {
     input: Type.Object({ id: Id }),
     output: WebhookEndpoint,
     emits: ['webhook.endpoint_updated'],
-    run: (ctx: OperationContext, owner: Owner, input: { id: string }) => setEnabled(ctx, owner, input.id, true),
+    run: (ctx: OperationContext, owner: Owner, input: { id: string }) =>
+      setEnabled(ctx, owner, input.id, true),
   },
   delete: {
     input: Type.Object({ id: Id }),
@@ -271,7 +282,10 @@ const capabilities = {
     emits: ['webhook.endpoint_deleted'],
     async run(ctx: OperationContext, owner: Owner, input: { id: string }) {
       const row = await ownEndpoint(ctx, owner, input.id);
-      const deliveries = ctx.tx.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', row.id);
+      const deliveries = ctx.tx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', row.id);
       await ctx.tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
       await ctx.tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', row.id).execute();
       await ctx.tx.deleteFrom('webhook_endpoints').where('id', '=', row.id).execute();
@@ -323,7 +337,10 @@ const capabilities = {
       let query = ctx.tx.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', row.id);
       if (input.status) query = query.where('status', '=', input.status);
       if (input.cursor) query = query.where('event_position', '<', Number(input.cursor));
-      const rows = await query.orderBy('event_position', 'desc').limit(limit + 1).execute();
+      const rows = await query
+        .orderBy('event_position', 'desc')
+        .limit(limit + 1)
+        .execute();
       const page = rows.slice(0, limit);
       return {
         deliveries: await deliveryInfo(ctx, page),

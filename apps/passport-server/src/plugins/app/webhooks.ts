@@ -46,7 +46,9 @@ export default fp(
           .where('id', 'in', app.config.operators)
           .execute();
         for (const operator of operators) {
-          const [channel, to] = operator.email ? (['email', operator.email] as const) : (['mobile', operator.mobile] as const);
+          const [channel, to] = operator.email
+            ? (['email', operator.email] as const)
+            : (['mobile', operator.mobile] as const);
           if (!to) continue;
           try {
             const admission = await app.gate.admitNotice({ channel, to });

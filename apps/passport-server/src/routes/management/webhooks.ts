@@ -48,7 +48,12 @@ const CALLS: {
     params: WebhookIdParams,
     body: UpdateWebhookBody,
   },
-  { call: 'disableWebhook', capability: 'disable', summary: 'Stop sending to an endpoint', params: WebhookIdParams },
+  {
+    call: 'disableWebhook',
+    capability: 'disable',
+    summary: 'Stop sending to an endpoint',
+    params: WebhookIdParams,
+  },
   {
     call: 'enableWebhook',
     capability: 'enable',

@@ -1,8 +1,8 @@
 import { operationRoute } from '../../adapters/operation-route';
 import type { Operation } from '../../operations/define';
 import {
-  organisationWebhooks,
   operatorWebhooks,
+  organisationWebhooks,
   type WebhookCapability,
 } from '../../operations/webhooks/endpoints';
 import { affiliatePaths, paths } from '../../protocol';
@@ -14,13 +14,21 @@ import { CommonQuery, FORM } from '../../schemas/common';
  * manager. The same operations as the management API's.
  */
 const ROUTES: { capability: WebhookCapability; method: 'GET' | 'POST'; summary: string }[] = [
-  { capability: 'create', method: 'POST', summary: 'register an endpoint; its signing secret is in this answer only' },
+  {
+    capability: 'create',
+    method: 'POST',
+    summary: 'register an endpoint; its signing secret is in this answer only',
+  },
   { capability: 'list', method: 'GET', summary: 'the webhook endpoints' },
   { capability: 'update', method: 'POST', summary: "change an endpoint's URL, event types or description" },
   { capability: 'enable', method: 'POST', summary: 'send to an endpoint again' },
   { capability: 'disable', method: 'POST', summary: 'stop sending to an endpoint' },
   { capability: 'delete', method: 'POST', summary: 'delete an endpoint and its delivery log' },
-  { capability: 'rotate_secret', method: 'POST', summary: 'a new signing secret, the old one signing for the overlap' },
+  {
+    capability: 'rotate_secret',
+    method: 'POST',
+    summary: 'a new signing secret, the old one signing for the overlap',
+  },
   { capability: 'deliveries', method: 'GET', summary: "an endpoint's delivery log" },
   { capability: 'redeliver', method: 'POST', summary: 'send a delivery again' },
 ];
