@@ -53,6 +53,8 @@ if (process.env.DATABASE_URL)
       'test/delivery-gate.test.ts',
       // The management API's writes: row locks, unique races and the store's idempotency keys.
       'test/management-users.test.ts',
+      // Webhook deliveries' leases and queues on PostgreSQL, against a receiver on loopback.
+      'test/webhooks.test.ts',
     ]),
   );
 if (process.env.REDIS_URL)

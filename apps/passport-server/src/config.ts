@@ -135,6 +135,13 @@ export interface Config {
   monitorRetentionDays: number;
   /** AUDIT_RETENTION_DAYS, default 365: audit log entries older than this are deleted. */
   auditRetentionDays: number;
+  /**
+   * Webhooks (docs/webhooks.md). WEBHOOK_RETRY_HOURS, default 24: how long a failing delivery is
+   * retried before it is given up (and its endpoint disabled if nothing succeeded meanwhile).
+   * WEBHOOK_PRIVATE_TARGETS=on (loopback origins only): endpoints may point at loopback, private and
+   * link-local addresses, for a receiver on the developer's machine. Off by default.
+   */
+  webhooks: { retryHours: number; privateTargets: boolean };
   /** Open authorization: Portico as an OAuth 2.0 / OpenID provider for third-party apps (docs/open-authorization.md). */
   openAuth: OpenAuthConfig;
   /**
@@ -344,6 +351,12 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: '^[0-9]{1,3}$', description: 'a whole number of days 0–999' }),
   ),
   TEST_CLOCK: Type.Optional(
+    Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  WEBHOOK_RETRY_HOURS: Type.Optional(
+    Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'a whole number of hours 1–999' }),
+  ),
+  WEBHOOK_PRIVATE_TARGETS: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
   ),
   INVITE_TTL_SECONDS: Seconds,
@@ -660,6 +673,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
     auditRetentionDays: Number(e.AUDIT_RETENTION_DAYS ?? 365),
+    webhooks: {
+      retryHours: Number(e.WEBHOOK_RETRY_HOURS ?? 24),
+      privateTargets: privateTargets(e.WEBHOOK_PRIVATE_TARGETS, publicOrigin),
+    },
     openAuth: openAuthConfig(e),
     passkeys: passkeyConfig(e, publicOrigin, allowedOrigins, e.APP_NAME ?? 'Portico'),
   };
@@ -859,6 +876,16 @@ function testClock(value: string | undefined, publicOrigin: string, exposedOn: s
     throw new ConfigError(
       'TEST_CLOCK',
       `the test clock moves time for every user; ${onNetworkAdvice(exposedOn)}`,
+    );
+  return true;
+}
+
+function privateTargets(value: string | undefined, publicOrigin: string): boolean {
+  if (value !== 'on') return false;
+  if (!isLoopbackOrigin(publicOrigin))
+    throw new ConfigError(
+      'WEBHOOK_PRIVATE_TARGETS',
+      `webhooks to private addresses reach inside the server's network; ${publicOrigin} is not a loopback origin`,
     );
   return true;
 }

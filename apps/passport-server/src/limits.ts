@@ -113,6 +113,19 @@ export interface Limits {
   eventRetryMaxMs: number;
   /** Members one account, and one client address, may add (each an invitation) per hour. */
   memberAddsPerCallerPerHour: number;
+  /**
+   * Webhook deliveries (docs/webhooks.md): how often the worker looks for due deliveries, a failed
+   * attempt's first retry delay (it doubles) and longest one, an attempt's deadline and the response
+   * bytes it reads, a claimed delivery's lease, and deliveries sent at once. The retry window itself is
+   * WEBHOOK_RETRY_HOURS.
+   */
+  webhookPollMs: number;
+  webhookRetryBaseMs: number;
+  webhookRetryMaxMs: number;
+  webhookTimeoutMs: number;
+  webhookResponseBytes: number;
+  webhookLeaseMs: number;
+  webhookConcurrency: number;
 }
 
 export const defaultLimits: Limits = {
@@ -157,6 +170,13 @@ export const defaultLimits: Limits = {
   eventRetryBaseMs: 1_000,
   eventRetryMaxMs: 5 * 60_000,
   memberAddsPerCallerPerHour: 60,
+  webhookPollMs: 1_000,
+  webhookRetryBaseMs: 10_000,
+  webhookRetryMaxMs: 60 * 60_000,
+  webhookTimeoutMs: 10_000,
+  webhookResponseBytes: 64 * 1024,
+  webhookLeaseMs: 60_000,
+  webhookConcurrency: 8,
 };
 
 export const HOUR = 3_600_000;

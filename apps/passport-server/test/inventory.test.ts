@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { API_SCOPES, MANAGEMENT_BASE_PATH, MANAGEMENT_CALLS } from '@portico/management/protocol';
+import {
+  API_SCOPES,
+  MANAGEMENT_BASE_PATH,
+  MANAGEMENT_CALLS,
+  WEBHOOK_CALLS,
+} from '@portico/management/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MailMessage, SmsMessage } from '../src/delivery/providers';
@@ -57,10 +62,10 @@ const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
     url: '/passport/open/oauth/token/',
     why: 'the spec’s token path of the open family, handed to the provider’s token endpoint: client-authenticated',
   },
-  ...Object.values(MANAGEMENT_CALLS)
-    .filter((call) => call.method === 'POST')
+  ...[...Object.values(MANAGEMENT_CALLS), ...Object.values(WEBHOOK_CALLS)]
+    .filter((call) => call.method !== 'GET')
     .map((call) => ({
-      method: 'POST',
+      method: call.method,
       url: `${MANAGEMENT_BASE_PATH}${call.path}`,
       why: 'the management API (docs/management-api.md): a back end authenticates with an API key in the Authorization header, which a browser never adds on its own; cookies mean nothing there',
     })),

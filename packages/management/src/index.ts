@@ -7,10 +7,12 @@ import type {
   AuditEventPage,
   AuditEventsQuery,
   CreateUserBody,
+  CreateWebhookBody,
   DeleteUserQuery,
   FactorsReset,
   InvitationList,
   LinkedAccountList,
+  ListDeliveriesQuery,
   ListUsersQuery,
   ManagedInvitation,
   ManagedOrganisation,
@@ -21,46 +23,66 @@ import type {
   Problem,
   ResetFactorsBody,
   RoleList,
+  RotateWebhookSecretBody,
   SessionList,
   SessionsRevoked,
   UpdateUserBody,
+  UpdateWebhookBody,
   UserDeleted,
   UserPage,
   UserState,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
 } from './protocol';
 
 export type {
+  ApiScope,
   AuditEvent,
   AuditEventPage,
   AuditEventsQuery,
+  CreateUserBody,
+  CreateWebhookBody,
+  DeleteUserQuery,
+  FactorKind,
+  FactorsReset,
   InvitationList,
+  LinkedAccount,
+  LinkedAccountList,
+  ListDeliveriesQuery,
+  ListUsersQuery,
   ManagedInvitation,
   ManagedMember,
   ManagedOrganisation,
   ManagedRole,
+  ManagedSession,
+  ManagedUser,
   MemberList,
   OrganisationPage,
   PageQuery,
-  RoleList,
-  ApiScope,
-  CreateUserBody,
-  DeleteUserQuery,
-  FactorKind,
-  FactorsReset,
-  LinkedAccount,
-  LinkedAccountList,
-  ListUsersQuery,
-  ManagedSession,
-  ManagedUser,
   Problem,
   ResetFactorsBody,
+  RoleList,
+  RotateWebhookSecretBody,
   SessionList,
   SessionsRevoked,
   UpdateUserBody,
+  UpdateWebhookBody,
   UserDeleted,
   UserPage,
   UserState,
+  WebhookAttempt,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
 } from './protocol';
+
 
 /** Options of a create: an idempotency key makes it safe to send again (the same key answers the first answer). */
 export interface CreateOptions {
@@ -138,6 +160,25 @@ export interface ManagementClient {
     /** Audit events, newest first; pass `next_cursor` back as `cursor` for older ones. */
     list(query?: AuditEventsQuery): Promise<AuditEventPage>;
   };
+  /** The deployment's webhook endpoints (scope `webhooks:write`); docs/webhooks.md. */
+  webhooks: {
+    list(): Promise<WebhookEndpointList>;
+    /** Registers an endpoint; keep `secret` (`whsec_…`) now: it is never shown again. */
+    create(body: CreateWebhookBody): Promise<WebhookEndpointWithSecret>;
+    get(id: string): Promise<WebhookEndpoint>;
+    update(id: string, body: UpdateWebhookBody): Promise<WebhookEndpoint>;
+    disable(id: string): Promise<WebhookEndpoint>;
+    /** Sends again; deliveries that waited go first. */
+    enable(id: string): Promise<WebhookEndpoint>;
+    /** Deletes the endpoint and its delivery log. */
+    delete(id: string): Promise<WebhookDeleted>;
+    /** A new secret (in this answer only); the old one also signs for `overlap_hours` (default 24). */
+    rotateSecret(id: string, body?: RotateWebhookSecretBody): Promise<WebhookEndpointWithSecret>;
+    /** The delivery log, newest first; pass `next_cursor` back as `cursor` for the next page. */
+    deliveries(id: string, query?: ListDeliveriesQuery): Promise<WebhookDeliveryPage>;
+    /** Sends a delivery again, with the same `webhook-id`. */
+    redeliver(id: string, deliveryId: string): Promise<WebhookDelivery>;
+  };
 }
 
 const BASE = '/api/v1';
@@ -183,6 +224,7 @@ export function createManagementClient(options: ManagementClientOptions): Manage
 
   const user = (id: string) => `/users/${encodeURIComponent(id)}`;
   const organisation = (id: string) => `/organisations/${encodeURIComponent(id)}`;
+  const hook = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
   return {
     users: {
       list: (query = {}) => call<UserPage>('GET', '/users', { query }),
@@ -214,6 +256,20 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     },
     audit: {
       list: (query = {}) => call<AuditEventPage>('GET', '/audit/events', { query }),
+    },
+    webhooks: {
+      list: () => call<WebhookEndpointList>('GET', '/webhooks'),
+      create: (body) => call<WebhookEndpointWithSecret>('POST', '/webhooks', { body }),
+      get: (id) => call<WebhookEndpoint>('GET', hook(id)),
+      update: (id, body) => call<WebhookEndpoint>('POST', hook(id), { body }),
+      disable: (id) => call<WebhookEndpoint>('POST', `${hook(id)}/disable`),
+      enable: (id) => call<WebhookEndpoint>('POST', `${hook(id)}/enable`),
+      delete: (id) => call<WebhookDeleted>('DELETE', hook(id)),
+      rotateSecret: (id, body = {}) =>
+        call<WebhookEndpointWithSecret>('POST', `${hook(id)}/rotate_secret`, { body }),
+      deliveries: (id, query = {}) => call<WebhookDeliveryPage>('GET', `${hook(id)}/deliveries`, { query }),
+      redeliver: (id, deliveryId) =>
+        call<WebhookDelivery>('POST', `${hook(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
     },
   };
 }

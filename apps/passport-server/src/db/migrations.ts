@@ -778,6 +778,91 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('api_keys_subject').ifNotExists().on('api_keys').column('subject_id').execute();
     },
   },
+  /**
+   * Webhooks (docs/webhooks.md): endpoints, per deployment (`subject_id` null) or per organisation, and
+   * one delivery per endpoint and event, with its attempts.
+   */
+  '0027_webhooks': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('webhook_endpoints')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text')
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('event_types', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('previous_secret', 'text')
+        .addColumn('previous_secret_until', 'bigint')
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('disabled_reason', 'text')
+        .addColumn('failing_since', 'bigint')
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('webhook_endpoints_subject')
+        .ifNotExists()
+        .on('webhook_endpoints')
+        .column('subject_id')
+        .execute();
+      await db.schema
+        .createTable('webhook_deliveries')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('event_position', 'bigint', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('stream', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_latency_ms', 'integer')
+        .addColumn('last_response', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .addUniqueConstraint('webhook_deliveries_endpoint_event', ['endpoint_id', 'event_id'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_due')
+        .ifNotExists()
+        .on('webhook_deliveries')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_queue')
+        .ifNotExists()
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'stream', 'event_position'])
+        .execute();
+      await db.schema
+        .createTable('webhook_attempts')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('latency_ms', 'integer', (c) => c.notNull())
+        .addColumn('response', 'text')
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('webhook_attempts_delivery')
+        .ifNotExists()
+        .on('webhook_attempts')
+        .columns(['delivery_id', 'at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

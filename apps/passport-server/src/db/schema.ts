@@ -451,6 +451,9 @@ export interface Database {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** A management API key (migration 0023): its HMAC, never the key itself. */
@@ -485,3 +488,64 @@ export type SubjectRow = Selectable<SubjectsTable>;
 export type DeputyRow = Selectable<DeputiesTable>;
 export type RoleRow = Selectable<RolesTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
+
+/** A webhook endpoint (migration 0026, docs/webhooks.md). */
+export interface WebhookEndpointsTable {
+  id: string;
+  /** Null: the deployment's (every event); else the organisation whose events only it receives. */
+  subject_id: string | null;
+  url: string;
+  description: string;
+  /** JSON array of event types or prefixes ending in `.`; empty: every type. */
+  event_types: string;
+  /** The signing secret (`whsec_…`), sealed with a key derived from SECRET. */
+  secret: string;
+  /** After a rotation, the old secret (sealed), which also signs until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** 1 or 0. */
+  enabled: number;
+  /** Why it is disabled: `manual` or `failing`. */
+  disabled_reason: string | null;
+  /** Since when every delivery has failed (null: the last one succeeded). */
+  failing_since: number | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event for one endpoint: its body fixed when the event came, its last attempt. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_position: number;
+  event_type: string;
+  stream: string;
+  /** The JSON body, as signed and sent on every attempt. */
+  payload: string;
+  /** `pending`, `succeeded` or `failed` (given up after the retry window). */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_latency_ms: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  at: number;
+  /** The HTTP status, null when there was none (refused, timed out). */
+  status: number | null;
+  latency_ms: number;
+  /** The response body's first characters. */
+  response: string | null;
+  error: string | null;
+}

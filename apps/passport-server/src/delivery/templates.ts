@@ -154,7 +154,7 @@ export function invitationMail(to: string, t: InvitationText): MailMessage {
 }
 
 /** What a security notice tells the account's owner changed; the wording is fixed per kind. */
-export type NoticeKind = 'password_reset' | 'password_changed';
+export type NoticeKind = 'password_reset' | 'password_changed' | 'webhook_disabled';
 
 const NOTICE_LINES: Record<NoticeKind, Record<Language, { subject: string; lines: string[] }>> = {
   password_reset: {
@@ -190,6 +190,24 @@ const NOTICE_LINES: Record<NoticeKind, Record<Language, { subject: string; lines
         '您的账号密码刚刚被修改。',
         '其他所有登录均已退出，其他设备再次登录时都需要重新验证。',
         '如果这不是您本人的操作，请立即用手机号或邮箱登录并修改密码。',
+      ],
+    },
+  },
+  webhook_disabled: {
+    en: {
+      subject: 'A webhook endpoint was disabled',
+      lines: [
+        'A webhook endpoint failed every delivery for the whole retry period and was disabled.',
+        'Its events are kept: once the receiver works again, enable the endpoint and they are delivered.',
+        "See the endpoint's delivery log among the operators' webhooks.",
+      ],
+    },
+    zh: {
+      subject: 'Webhook 端点已停用',
+      lines: [
+        '一个 Webhook 端点在整个重试期内投递全部失败，已被自动停用。',
+        '其事件均已保留：接收方恢复后，重新启用该端点即可继续投递。',
+        '请在运营者的 Webhook 页面查看该端点的投递记录。',
       ],
     },
   },

@@ -2,6 +2,7 @@ import { accountEvents } from './catalogue/account';
 import { operatorEvents } from './catalogue/operator';
 import { managerEvents, organisationEvents } from './catalogue/organisation';
 import { passkeyEvents } from './catalogue/passkey';
+import { webhookEvents } from './catalogue/webhook';
 import type { DataOf, EventDefinition, EventMap } from './define';
 
 /**
@@ -14,6 +15,7 @@ export const EVENT_DEFINITIONS = [
   ...organisationEvents,
   ...managerEvents,
   ...operatorEvents,
+  ...webhookEvents,
 ] as const;
 
 type Catalogue = EventMap<typeof EVENT_DEFINITIONS>;

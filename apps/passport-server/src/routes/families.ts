@@ -51,6 +51,7 @@ import {
   apiKeyRevokeRoute,
   apiKeyRotateRoute,
 } from './web/operator-keys';
+import { operatorWebhookRoutes, organisationWebhookRoutes } from './web/operator-webhooks';
 import { PASSKEY_ROUTES } from './web/passkeys';
 import {
   emailChangePassword,
@@ -178,6 +179,9 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   ...DEVELOPER_APP_ROUTES,
   // Authenticator apps and recovery codes (docs/factors.md).
   ...FACTOR_ROUTES,
+  // Webhook endpoints: the deployment's for operators, an organisation's for its manager.
+  ...operatorWebhookRoutes,
+  ...organisationWebhookRoutes,
 ];
 
 /**

@@ -66,7 +66,7 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
 const NoFields = Type.Object({});
 
 /** The key the request carries, usable now, as the operation's principal; API_KEY_INVALID (401) otherwise. */
-async function keyPrincipal(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
+export async function keyPrincipal(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
   const match = BEARER.exec(request.headers.authorization ?? '');
   const now = app.runtime.now();
   const row = match?.[1] ? await usableKey(app.db, app.secret, match[1], now) : undefined;

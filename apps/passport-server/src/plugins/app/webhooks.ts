@@ -1,0 +1,74 @@
+import fp from 'fastify-plugin';
+import { noticeMail, noticeSms } from '../../delivery/templates';
+import { type SecretSealer, secretSealer } from '../../domain/webhooks/secrets';
+import { createWebhookWorker, type WebhookWorker } from '../../domain/webhooks/worker';
+import { webhooksConsumer } from '../../events/consumers/webhooks';
+
+export interface Webhooks {
+  worker: WebhookWorker;
+  /** Seals and opens endpoints' signing secrets (a key derived from SECRET). */
+  sealer: SecretSealer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    webhooks: Webhooks;
+  }
+}
+
+/**
+ * Webhooks (docs/webhooks.md): the outbox's consumer that queues each event's deliveries, and the
+ * worker that sends them, started with the server and stopped before the database closes.
+ */
+export default fp(
+  async (app) => {
+    const { limits } = app.runtime;
+    const sealer = secretSealer(app.secret);
+    const worker = createWebhookWorker(app.db, {
+      now: () => app.runtime.now(),
+      pollMs: limits.webhookPollMs,
+      retryBaseMs: limits.webhookRetryBaseMs,
+      retryMaxMs: limits.webhookRetryMaxMs,
+      retryWindowMs: app.config.webhooks.retryHours * 3_600_000,
+      timeoutMs: limits.webhookTimeoutMs,
+      maxResponseBytes: limits.webhookResponseBytes,
+      leaseMs: limits.webhookLeaseMs,
+      concurrency: limits.webhookConcurrency,
+      privateTargets: app.config.webhooks.privateTargets,
+      sealer,
+      // Every operator hears of it on their own verified channels, in the notice's fixed wording.
+      async onDisabled(endpoint) {
+        app.log.warn({ endpoint: endpoint.id }, 'a webhook endpoint was disabled after failing');
+        if (app.config.operators.length === 0) return;
+        const operators = await app.db
+          .selectFrom('users')
+          .select(['mobile', 'email'])
+          .where('id', 'in', app.config.operators)
+          .execute();
+        for (const operator of operators) {
+          const [channel, to] = operator.email
+            ? (['email', operator.email] as const)
+            : (['mobile', operator.mobile] as const);
+          if (!to) continue;
+          try {
+            const admission = await app.gate.admitNotice({ channel, to });
+            await app.gate.deliver(
+              admission,
+              channel === 'email'
+                ? { channel: 'email', message: noticeMail(to, 'webhook_disabled', app.config.appName, 'zh') }
+                : { channel: 'sms', message: noticeSms(to, 'webhook_disabled', app.config.appName, 'zh') },
+            );
+          } catch (error) {
+            app.log.warn({ err: error }, 'a webhook notice was not sent');
+          }
+        }
+      },
+      onError: (error) => app.log.warn({ err: error }, 'webhook delivery failed'),
+    });
+    app.events.dispatcher.register(webhooksConsumer(() => worker.wake()));
+    app.decorate('webhooks', { worker, sealer });
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => worker.stop());
+  },
+  { name: 'webhooks', dependencies: ['db', 'events', 'delivery'] },
+);
