@@ -226,6 +226,23 @@ export const pendingManagerTransfer = /* @__PURE__ */ get<
  */
 export const listAuditLog = /* @__PURE__ */ get<T.AuditListPayload, T.OrganisationAuditPage>(p.auditList);
 
+// Verified domains
+/**
+ * Adds an e-mail domain to the organisation (`sso:manage`); the answer names the DNS TXT record to
+ * publish. Adding a domain proves nothing: `verifyDomain` does.
+ */
+export const addDomain = /* @__PURE__ */ post<T.DomainRef, T.OrganisationDomain>(p.domainAdd);
+/** The organisation's domains, verified or not (`sso:manage`). */
+export const listDomains = /* @__PURE__ */ get<T.SubjectUid, { items: T.OrganisationDomain[] }>(p.domainList);
+/**
+ * Looks the domain's TXT record up and marks it verified when it holds the value `addDomain` gave
+ * (`sso:manage`); DOMAIN_NOT_VERIFIED while it is not published yet, DOMAIN_TAKEN when another
+ * organisation verified it first.
+ */
+export const verifyDomain = /* @__PURE__ */ post<T.DomainRef, T.OrganisationDomain>(p.domainVerify);
+/** Removes a domain from the organisation (`sso:manage`). */
+export const removeDomain = /* @__PURE__ */ post<T.DomainRef, { domain: string }>(p.domainRemove);
+
 /**
  * The address of the organisation's audit log as a file (CSV by default, or JSON), filtered: a link
  * for the browser to download with its session (`<a href download>`), at most 10,000 entries.

@@ -758,6 +758,34 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sessions').addColumn('verified_at', 'bigint').execute();
     },
   },
+  /**
+   * Enterprise sign-in (docs/enterprise-sso.md): an organisation's e-mail domains and the DNS TXT value
+   * that proves each. `verified_domain` is the domain once verified and null before: unique, so two
+   * organisations never both verify one domain (NULLs are distinct on SQLite and PostgreSQL).
+   */
+  '0026_enterprise_domains': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('organisation_domains')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('token', 'text', (c) => c.notNull())
+        .addColumn('verified_domain', 'text', (c) => c.unique())
+        .addColumn('verified_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('organisation_domains_subject_domain', ['subject_id', 'domain'])
+        .execute();
+      await db.schema
+        .createIndex('organisation_domains_domain')
+        .ifNotExists()
+        .on('organisation_domains')
+        .column('domain')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

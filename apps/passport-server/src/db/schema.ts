@@ -451,6 +451,21 @@ export interface Database {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;
+  organisation_domains: OrganisationDomainsTable;
+}
+
+/** An organisation's e-mail domain (migration 0026, docs/enterprise-sso.md). */
+export interface OrganisationDomainsTable {
+  id: string;
+  subject_id: string;
+  /** Lower-case ASCII (an IDN in its xn-- form), no trailing dot. */
+  domain: string;
+  /** The random value the TXT record must hold; public once published, so kept as it is. */
+  token: string;
+  /** `domain` once verified, else null: unique across organisations. */
+  verified_domain: string | null;
+  verified_at: Millis | null;
+  created_at: Millis;
 }
 
 /** A management API key (migration 0023): its HMAC, never the key itself. */

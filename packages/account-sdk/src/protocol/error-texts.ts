@@ -12,6 +12,7 @@ import {
   type ErrorCodeRow,
   type ErrorName,
   type ErrorRange,
+  enterpriseErrors,
   errorCodes,
   factorErrors,
   identifierErrors,
@@ -320,6 +321,18 @@ const managementErrorTexts = /* @__PURE__ */ defineErrorTexts(managementErrors, 
   INSUFFICIENT_SCOPE: ['此 API 密钥没有该操作所需的权限范围', 'This API key lacks the scope this call needs'],
 });
 
+const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, {
+  DOMAIN_INVALID: ['域名格式不正确', 'This is not a valid domain name'],
+  DOMAIN_NOT_FOUND: ['该组织没有添加这个域名', 'This organisation has not added this domain'],
+  DOMAIN_EXISTS: ['该组织已添加过这个域名', 'This organisation has already added this domain'],
+  DOMAIN_NOT_VERIFIED: [
+    '未找到验证用的 TXT 记录；请确认记录已添加并生效后再试',
+    'The verification TXT record was not found: check it is published, then try again',
+  ],
+  DOMAIN_TAKEN: ['该域名已被其他组织验证', 'Another organisation has verified this domain'],
+  DOMAIN_LIMIT: ['域名数量已达上限', 'This organisation has as many domains as allowed'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -355,6 +368,7 @@ export const ERROR_TEXTS = [
   openAuthErrorTexts,
   factorErrorTexts,
   managementErrorTexts,
+  enterpriseErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

@@ -18,6 +18,11 @@ export const affiliatePaths = {
   /** The organisation's audit log (audit:read), a page of it or all of it as CSV or JSON. */
   auditList: `${PREFIX}audit/list/`,
   auditExport: `${PREFIX}audit/export/`,
+  /** The organisation's e-mail domains (sso:manage): add, list, verify by DNS TXT, remove. */
+  domainAdd: `${PREFIX}domain/add/`,
+  domainList: `${PREFIX}domain/list/`,
+  domainVerify: `${PREFIX}domain/verify/`,
+  domainRemove: `${PREFIX}domain/remove/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

@@ -381,3 +381,20 @@ export interface OrganisationAuditPage extends AuditPageData {
 export interface AuditExportQuery extends SubjectRef, AuditFilters {
   format?: 'csv' | 'json';
 }
+
+/** An organisation's e-mail domain (sso:manage). */
+export interface DomainRef extends SubjectUid {
+  /** The domain, e.g. `example.com` (lower-cased, without a trailing dot). */
+  domain: string;
+}
+export interface OrganisationDomain {
+  domain: string;
+  /** Whether the TXT record was found: only a verified domain routes sign-ins and vouches for e-mails. */
+  verified: boolean;
+  verified_at: number | null;
+  /** Publish a TXT record at this name… */
+  record_name: string;
+  /** …with this value, then ask to verify. */
+  record_value: string;
+  created_at: number;
+}

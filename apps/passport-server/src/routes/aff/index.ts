@@ -1,4 +1,5 @@
 import * as audit from './audit';
+import * as domains from './domains';
 import * as identity from './identity';
 import * as invitations from './invitations';
 import * as members from './members';
@@ -15,4 +16,5 @@ export const AFF_ROUTES = [
   ...Object.values(invitations),
   ...Object.values(transfer),
   ...Object.values(audit),
+  ...Object.values(domains),
 ];
