@@ -83,6 +83,7 @@ export {
 } from './operator/operator-queries';
 export { organisationQueryKeys } from './organisations/organisation-keys';
 export {
+  domainsQueryOptions,
   identitiesQueryOptions,
   invitationsQueryOptions,
   memberPermissionsQueryOptions,
@@ -96,6 +97,7 @@ export { useInvitationAcceptance, useManagerTransfer } from './organisations/use
 export {
   type InviteChannel,
   type InviteVariables,
+  useAddDomain,
   useAddMember,
   useBanRole,
   useCancelInvitation,
@@ -106,6 +108,7 @@ export {
   useGrantRole,
   useInvite,
   useLeaveOrganisation,
+  useRemoveDomain,
   useRemoveMember,
   useRenameMember,
   useResendInvitation,
@@ -114,6 +117,7 @@ export {
   useUpdateInvitation,
   useUpdateOrganisation,
   useUpdateRole,
+  useVerifyDomain,
 } from './organisations/use-organisation';
 export {
   passkeysQueryKey,

@@ -2,6 +2,7 @@ import type { AccountClient } from '@portico/account-sdk';
 import {
   type InvitationState,
   listDeputies,
+  listDomains,
   listInvitations,
   listRoles,
   pendingManagerTransfer,
@@ -79,4 +80,11 @@ export const pendingTransferQueryOptions = (client: AccountClient, sid: string) 
   queryOptions({
     queryKey: keys.transfer(sid),
     queryFn: ({ signal }) => pendingManagerTransfer(client, { subject_uid: sid }, { signal }),
+  });
+
+/** An organisation's e-mail domains with the TXT record each needs (`listDomains`; `sso:manage`). */
+export const domainsQueryOptions = (client: AccountClient, sid: string) =>
+  queryOptions({
+    queryKey: keys.domains(sid),
+    queryFn: async ({ signal }) => (await listDomains(client, { subject_uid: sid }, { signal })).items,
   });
