@@ -45,6 +45,9 @@ const NAMED = new Set([
   'organisation.manager.transfer_started',
   'organisation.manager.transfer_abandoned',
   'organisation.manager.transferred',
+  'organisation.domain.added',
+  'organisation.domain.verified',
+  'organisation.domain.removed',
 ]);
 
 const KNOWN_WORDS = new Set([
