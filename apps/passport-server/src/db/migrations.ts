@@ -760,10 +760,10 @@ const migrations: Record<string, Migration> = {
   },
   /**
    * Enterprise sign-in (docs/enterprise-sso.md): an organisation's e-mail domains and the DNS TXT value
-   * that proves each. `verified_domain` is the domain once verified and null before: unique, so two
+   * that proves each, and its single sign-on connection. `verified_domain` is the domain once verified and null before: unique, so two
    * organisations never both verify one domain (NULLs are distinct on SQLite and PostgreSQL).
    */
-  '0026_enterprise_domains': {
+  '0026_enterprise_sign_in': {
     async up(db: Kysely<unknown>) {
       // Each statement may run again (SQLite migrations are not one transaction).
       await db.schema
@@ -783,6 +783,17 @@ const migrations: Record<string, Migration> = {
         .ifNotExists()
         .on('organisation_domains')
         .column('domain')
+        .execute();
+      await db.schema
+        .createTable('organisation_sso_connections')
+        .ifNotExists()
+        .addColumn('subject_id', 'text', (c) => c.primaryKey())
+        .addColumn('protocol', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('client_secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
     },
   },

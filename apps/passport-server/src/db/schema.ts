@@ -452,6 +452,20 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;
   organisation_domains: OrganisationDomainsTable;
+  organisation_sso_connections: OrganisationSsoConnectionsTable;
+}
+
+/** An organisation's single sign-on connection (migration 0026, docs/enterprise-sso.md); one each. */
+export interface OrganisationSsoConnectionsTable {
+  subject_id: string;
+  /** `oidc`. */
+  protocol: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed (AES-256-GCM, a key derived from the server secret, the subject id as AAD). */
+  client_secret: string;
+  created_at: Millis;
+  updated_at: Millis;
 }
 
 /** An organisation's e-mail domain (migration 0026, docs/enterprise-sso.md). */

@@ -38,6 +38,18 @@ export const DomainData = Type.Object(
 export const DomainList = Type.Object({ items: Type.Array(DomainData) });
 export const DomainRemoved = Type.Object({ domain: Type.String() });
 
+export const ConnectionData = Type.Object(
+  {
+    protocol: Type.Literal('oidc'),
+    issuer: Type.String(),
+    client_id: Type.String(),
+    has_secret: Type.Boolean({ description: 'a client secret is on file (sealed, never sent back)' }),
+    updated_at: Type.Integer(),
+  },
+  { description: 'an organisation’s OpenID Connect connection' },
+);
+export const ConnectionRemoved = Type.Object({ removed: Type.Boolean() });
+
 export const schemas = {
   domainAdd: post(
     'Add an e-mail domain to the organisation (sso:manage); the answer names the TXT record to publish',
@@ -49,4 +61,15 @@ export const schemas = {
     body({ ...subjectUid, domain: Domain }),
   ),
   domainRemove: post('Remove an e-mail domain (sso:manage)', body({ ...subjectUid, domain: Domain })),
+  connectionSave: post(
+    'Set the organisation’s OpenID Connect connection (sso:manage); the issuer’s discovery is read first',
+    body({
+      ...subjectUid,
+      issuer: Type.String({ minLength: 1, maxLength: 512 }),
+      client_id: Type.String({ minLength: 1, maxLength: 256 }),
+      client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    }),
+  ),
+  connectionInfo: get('The organisation’s connection, without its secret (sso:manage)', query(subjectUid)),
+  connectionRemove: post('Remove the organisation’s connection (sso:manage)', body(subjectUid)),
 };

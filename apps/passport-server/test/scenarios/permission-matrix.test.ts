@@ -163,6 +163,18 @@ const PROBES: Record<string, Probe> = {
     input: (t) => ({ subject_uid: t.sid, domain: 'never-added.example.com' }),
     allowedAs: 'domainNotFound',
   },
+  // An issuer the rule refuses: nothing is fetched.
+  [paths.connectionSave]: {
+    input: (t) => ({
+      subject_uid: t.sid,
+      issuer: 'ftp://idp.example.com',
+      client_id: 'c',
+      client_secret: 's',
+    }),
+    allowedAs: 'connectionIssuerInvalid',
+  },
+  [paths.connectionInfo]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
+  [paths.connectionRemove]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
   [paths.domainRemove]: {
     input: (t) => ({ subject_uid: t.sid, domain: 'never-added.example.com' }),
     allowedAs: 'domainNotFound',

@@ -48,6 +48,8 @@ const NAMED = new Set([
   'organisation.domain.added',
   'organisation.domain.verified',
   'organisation.domain.removed',
+  'organisation.sso_connection.saved',
+  'organisation.sso_connection.removed',
 ]);
 
 const KNOWN_WORDS = new Set([

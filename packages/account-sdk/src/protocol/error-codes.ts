@@ -303,6 +303,10 @@ export const enterpriseErrors = /* @__PURE__ */ defineErrorRange('Enterprise sig
   [2404, 'DOMAIN_NOT_VERIFIED', 200],
   [2405, 'DOMAIN_TAKEN', 200],
   [2406, 'DOMAIN_LIMIT', 200],
+  [2410, 'CONNECTION_NOT_FOUND', 200],
+  [2411, 'CONNECTION_ISSUER_INVALID', 200],
+  [2412, 'CONNECTION_DISCOVERY_FAILED', 200],
+  [2413, 'CONNECTION_SECRET_REQUIRED', 200],
 ]);
 
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */

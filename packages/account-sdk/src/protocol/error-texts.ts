@@ -331,6 +331,19 @@ const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, 
   ],
   DOMAIN_TAKEN: ['该域名已被其他组织验证', 'Another organisation has verified this domain'],
   DOMAIN_LIMIT: ['域名数量已达上限', 'This organisation has as many domains as allowed'],
+  CONNECTION_NOT_FOUND: [
+    '该组织还没有配置单点登录连接',
+    'This organisation has no single sign-on connection',
+  ],
+  CONNECTION_ISSUER_INVALID: [
+    '签发者地址必须是 https 地址',
+    'The issuer must be an https address (http only for a server on this machine in development)',
+  ],
+  CONNECTION_DISCOVERY_FAILED: [
+    '无法读取该签发者的 OpenID 配置，请检查地址',
+    'The issuer’s OpenID configuration could not be read: check the address',
+  ],
+  CONNECTION_SECRET_REQUIRED: ['请填写客户端密钥', 'Enter the client secret'],
 });
 
 /**

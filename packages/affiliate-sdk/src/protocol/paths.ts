@@ -23,6 +23,10 @@ export const affiliatePaths = {
   domainList: `${PREFIX}domain/list/`,
   domainVerify: `${PREFIX}domain/verify/`,
   domainRemove: `${PREFIX}domain/remove/`,
+  /** The organisation's OpenID Connect connection (sso:manage): save, read, remove. */
+  connectionSave: `${PREFIX}sso_connection/save/`,
+  connectionInfo: `${PREFIX}sso_connection/info/`,
+  connectionRemove: `${PREFIX}sso_connection/remove/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

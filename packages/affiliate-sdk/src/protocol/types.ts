@@ -398,3 +398,20 @@ export interface OrganisationDomain {
   record_value: string;
   created_at: number;
 }
+
+/** The organisation's OpenID Connect connection as the console sees it: never its secret. */
+export interface SsoConnection {
+  protocol: 'oidc';
+  issuer: string;
+  client_id: string;
+  /** Whether a client secret is on file (sealed; never sent back). */
+  has_secret: boolean;
+  updated_at: number;
+}
+export interface SaveSsoConnectionPayload extends SubjectUid {
+  /** The identity provider's issuer (its discovery document must be at `/.well-known/openid-configuration`). */
+  issuer: string;
+  client_id: string;
+  /** Required the first time; omitted, the secret on file stays. */
+  client_secret?: string;
+}

@@ -26,4 +26,22 @@ export const enterpriseEvents = [
     summary: 'A domain was removed from an organisation (verified or not, as `verified` says).',
     data: Type.Object({ domain: Type.String(), verified: Type.Boolean() }),
   }),
+  defineEvent({
+    type: 'organisation.sso_connection.saved',
+    version: 1,
+    summary: 'An organisation’s OpenID Connect connection was set or changed (never its secret).',
+    data: Type.Object({
+      protocol: Type.Literal('oidc'),
+      issuer: Type.String(),
+      clientId: Type.String(),
+      /** Whether this save gave a new client secret. */
+      secretChanged: Type.Boolean(),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.sso_connection.removed',
+    version: 1,
+    summary: 'An organisation’s single sign-on connection was removed.',
+    data: Type.Object({ protocol: Type.Literal('oidc'), issuer: Type.String() }),
+  }),
 ] as const;

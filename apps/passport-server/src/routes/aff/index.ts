@@ -1,4 +1,5 @@
 import * as audit from './audit';
+import * as connections from './connections';
 import * as domains from './domains';
 import * as identity from './identity';
 import * as invitations from './invitations';
@@ -17,4 +18,5 @@ export const AFF_ROUTES = [
   ...Object.values(transfer),
   ...Object.values(audit),
   ...Object.values(domains),
+  ...Object.values(connections),
 ];
