@@ -530,4 +530,53 @@ describe('the organisation console', () => {
     await screen.findByRole('region', { name: '成员' });
     expect(screen.queryByRole('region', { name: '企业域名' })).toBeNull();
   });
+  it('saves the single sign-on connection without showing its secret back, and removes it once confirmed (en)', async () => {
+    let connection: object | null = null;
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.domainList]: () => ok({ items: [] }),
+        [p.connectionInfo]: () =>
+          connection ? ok(connection) : fail(2410, 'This organisation has no single sign-on connection'),
+        [p.connectionSave]: (r) => {
+          connection = {
+            protocol: 'oidc',
+            issuer: r.body.issuer,
+            client_id: r.body.client_id,
+            has_secret: true,
+            updated_at: 1,
+          };
+          return ok(connection);
+        },
+        [p.connectionRemove]: () => {
+          connection = null;
+          return ok({ removed: true });
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Single sign-on (OpenID Connect)' });
+    await user.type(within(section).getByLabelText('Issuer'), 'https://login.example.com');
+    await user.type(within(section).getByLabelText('Client ID'), 'portico');
+    await user.type(within(section).getByLabelText('Client secret'), 'shh');
+    await user.click(within(section).getByRole('button', { name: 'Save connection' }));
+    expect(await within(section).findByText('The connection is saved.')).toBeTruthy();
+    expect(passport.to(p.connectionSave)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      issuer: 'https://login.example.com',
+      client_id: 'portico',
+      client_secret: 'shh',
+    });
+    expect((within(section).getByLabelText('Client secret') as HTMLInputElement).value).toBe('');
+    expect(
+      await within(section).findByText('A secret is on file; leave this empty to keep it.'),
+    ).toBeTruthy();
+
+    await user.click(within(section).getByRole('button', { name: 'Remove connection' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove the single sign-on connection?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove connection' }));
+    await expect.poll(() => passport.to(p.connectionRemove).length).toBe(1);
+    await expect.poll(() => within(section).queryByRole('button', { name: 'Remove connection' })).toBeNull();
+  });
 });

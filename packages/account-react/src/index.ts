@@ -92,6 +92,7 @@ export {
   pendingTransferQueryOptions,
   permissionCatalogueQueryOptions,
   rolesQueryOptions,
+  ssoConnectionQueryOptions,
 } from './organisations/organisation-queries';
 export { useInvitationAcceptance, useManagerTransfer } from './organisations/use-flows';
 export {
@@ -110,9 +111,11 @@ export {
   useLeaveOrganisation,
   useRemoveDomain,
   useRemoveMember,
+  useRemoveSsoConnection,
   useRenameMember,
   useResendInvitation,
   useRevokeRole,
+  useSaveSsoConnection,
   useSwitchIdentity,
   useUpdateInvitation,
   useUpdateOrganisation,

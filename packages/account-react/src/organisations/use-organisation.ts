@@ -188,6 +188,22 @@ export const useRemoveDomain = (sid: string) =>
     () => [keys.domains(sid), keys.audit(sid)],
   );
 
+/** Saves the organisation's OpenID Connect connection (`sso:manage`); the secret may be left out. */
+export const useSaveSsoConnection = (sid: string) =>
+  useTouchingMutation(
+    (client, v: In<aff.SaveSsoConnectionPayload, 'subject_uid'>) =>
+      aff.saveSsoConnection(client, { ...v, subject_uid: sid }),
+    () => [keys.connection(sid), keys.audit(sid)],
+  );
+
+/** Removes the organisation's connection (`sso:manage`). */
+export const useRemoveSsoConnection = (sid: string) =>
+  useTouchingMutation(
+    // biome-ignore lint/suspicious/noConfusingVoidType: the mutation takes no variables, mutate() alone
+    (client, _: void) => aff.removeSsoConnection(client, { subject_uid: sid }),
+    () => [keys.connection(sid), keys.audit(sid)],
+  );
+
 /**
  * Acts as another identity (an organisation's, or the personal one with `sec_subject_uid: null`): a new
  * session, so everything cached about the account refreshes — and nothing outside it.
