@@ -103,6 +103,11 @@ export interface Config {
   apps: AppMount[];
   /** SSO_SERVICES: comma-separated origins of the services that may ask /sso/login for a ticket. */
   ssoServices: string[];
+  /**
+   * DNS_RESOLVER: comma-separated `address[:port]` of the DNS servers a domain's verification record is
+   * looked up through (docs/enterprise-sso.md); unset: the system's resolvers.
+   */
+  dnsResolver?: string[];
   /** Third-party sign-in (docs/third-party-sign-in.md): each provider only when its client is set. */
   oauth: OAuthConfig;
   /**
@@ -331,6 +336,12 @@ export const EnvSchema = Type.Object({
     }),
   ),
   SSO_SERVICES: Type.Optional(Type.String()),
+  DNS_RESOLVER: Type.Optional(
+    Type.String({
+      pattern: '^[^,\\s]+(,[^,\\s]+)*$',
+      description: 'comma-separated DNS servers, address[:port] ([::1]:53 for IPv6)',
+    }),
+  ),
   GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   GOOGLE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   GOOGLE_ISSUER: Url('http|https'),
@@ -650,6 +661,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       };
     }),
     ssoServices: origins('SSO_SERVICES', e.SSO_SERVICES),
+    ...(e.DNS_RESOLVER ? { dnsResolver: e.DNS_RESOLVER.split(',') } : {}),
     profileQuotas: Object.fromEntries(
       (e.PROFILE_QUOTAS ? e.PROFILE_QUOTAS.split(',') : []).map((entry) => {
         const [key = '', rule = ''] = entry.split('=');

@@ -480,4 +480,103 @@ describe('the organisation console', () => {
       within(await log.findByRole('row', { name: /接受邀请，加入了组织/ })).getAllByText('小王'),
     ).toBeTruthy();
   });
+  it('adds a company domain, shows its TXT record, verifies it, and removes it only once confirmed (en)', async () => {
+    const record = {
+      record_name: '_portico-verification.example.com',
+      record_value: 'portico-verification=abc',
+      verified_at: null,
+      created_at: 1,
+    };
+    let domains: object[] = [];
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.domainList]: () => ok({ items: domains }),
+        [p.domainAdd]: (r) => {
+          domains = [{ domain: r.body.domain, verified: false, ...record }];
+          return ok(domains[0]);
+        },
+        [p.domainVerify]: () => {
+          domains = [{ domain: 'example.com', verified: true, ...record, verified_at: 2 }];
+          return ok(domains[0]);
+        },
+        [p.domainRemove]: () => {
+          domains = [];
+          return ok({ domain: 'example.com' });
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Company domains' });
+    expect(await within(section).findByText('No domains yet.')).toBeTruthy();
+    await user.type(within(section).getByLabelText('Domain (e.g. example.com)'), 'example.com');
+    await user.click(within(section).getByRole('button', { name: 'Add domain' }));
+    expect(await within(section).findByText('portico-verification=abc')).toBeTruthy();
+    expect(within(section).getByText('_portico-verification.example.com')).toBeTruthy();
+    await user.click(within(section).getByRole('button', { name: 'Verify' }));
+    expect(await within(section).findByText('example.com is verified.')).toBeTruthy();
+    expect(within(section).queryByText('portico-verification=abc')).toBeNull();
+
+    await user.click(within(section).getByRole('button', { name: 'Remove example.com' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove the domain example.com?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await expect.poll(() => within(section).queryByText('No domains yet.')).not.toBeNull();
+    expect(passport.to(p.domainRemove)[0]!.body).toMatchObject({ subject_uid: 's1', domain: 'example.com' });
+  });
+
+  it('hides the company domains from a member without sso:manage', async () => {
+    renderConsole(member);
+    await screen.findByRole('region', { name: '成员' });
+    expect(screen.queryByRole('region', { name: '企业域名' })).toBeNull();
+  });
+  it('saves the single sign-on connection without showing its secret back, and removes it once confirmed (en)', async () => {
+    let connection: object | null = null;
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.domainList]: () => ok({ items: [] }),
+        [p.connectionInfo]: () =>
+          connection ? ok(connection) : fail(2410, 'This organisation has no single sign-on connection'),
+        [p.connectionSave]: (r) => {
+          connection = {
+            protocol: 'oidc',
+            issuer: r.body.issuer,
+            client_id: r.body.client_id,
+            has_secret: true,
+            updated_at: 1,
+          };
+          return ok(connection);
+        },
+        [p.connectionRemove]: () => {
+          connection = null;
+          return ok({ removed: true });
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Single sign-on (OpenID Connect)' });
+    await user.type(within(section).getByLabelText('Issuer'), 'https://login.example.com');
+    await user.type(within(section).getByLabelText('Client ID'), 'portico');
+    await user.type(within(section).getByLabelText('Client secret'), 'shh');
+    await user.click(within(section).getByRole('button', { name: 'Save connection' }));
+    expect(await within(section).findByText('The connection is saved.')).toBeTruthy();
+    expect(passport.to(p.connectionSave)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      issuer: 'https://login.example.com',
+      client_id: 'portico',
+      client_secret: 'shh',
+    });
+    expect((within(section).getByLabelText('Client secret') as HTMLInputElement).value).toBe('');
+    expect(
+      await within(section).findByText('A secret is on file; leave this empty to keep it.'),
+    ).toBeTruthy();
+
+    await user.click(within(section).getByRole('button', { name: 'Remove connection' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove the single sign-on connection?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove connection' }));
+    await expect.poll(() => passport.to(p.connectionRemove).length).toBe(1);
+    await expect.poll(() => within(section).queryByRole('button', { name: 'Remove connection' })).toBeNull();
+  });
 });

@@ -83,6 +83,7 @@ export {
 } from './operator/operator-queries';
 export { organisationQueryKeys } from './organisations/organisation-keys';
 export {
+  domainsQueryOptions,
   identitiesQueryOptions,
   invitationsQueryOptions,
   memberPermissionsQueryOptions,
@@ -91,11 +92,13 @@ export {
   pendingTransferQueryOptions,
   permissionCatalogueQueryOptions,
   rolesQueryOptions,
+  ssoConnectionQueryOptions,
 } from './organisations/organisation-queries';
 export { useInvitationAcceptance, useManagerTransfer } from './organisations/use-flows';
 export {
   type InviteChannel,
   type InviteVariables,
+  useAddDomain,
   useAddMember,
   useBanRole,
   useCancelInvitation,
@@ -106,14 +109,18 @@ export {
   useGrantRole,
   useInvite,
   useLeaveOrganisation,
+  useRemoveDomain,
   useRemoveMember,
+  useRemoveSsoConnection,
   useRenameMember,
   useResendInvitation,
   useRevokeRole,
+  useSaveSsoConnection,
   useSwitchIdentity,
   useUpdateInvitation,
   useUpdateOrganisation,
   useUpdateRole,
+  useVerifyDomain,
 } from './organisations/use-organisation';
 export {
   passkeysQueryKey,

@@ -226,6 +226,38 @@ export const pendingManagerTransfer = /* @__PURE__ */ get<
  */
 export const listAuditLog = /* @__PURE__ */ get<T.AuditListPayload, T.OrganisationAuditPage>(p.auditList);
 
+// Verified domains
+/**
+ * Adds an e-mail domain to the organisation (`sso:manage`); the answer names the DNS TXT record to
+ * publish. Adding a domain proves nothing: `verifyDomain` does.
+ */
+export const addDomain = /* @__PURE__ */ post<T.DomainRef, T.OrganisationDomain>(p.domainAdd);
+/** The organisation's domains, verified or not (`sso:manage`). */
+export const listDomains = /* @__PURE__ */ get<T.SubjectUid, { items: T.OrganisationDomain[] }>(p.domainList);
+/**
+ * Looks the domain's TXT record up and marks it verified when it holds the value `addDomain` gave
+ * (`sso:manage`); DOMAIN_NOT_VERIFIED while it is not published yet, DOMAIN_TAKEN when another
+ * organisation verified it first.
+ */
+export const verifyDomain = /* @__PURE__ */ post<T.DomainRef, T.OrganisationDomain>(p.domainVerify);
+/** Removes a domain from the organisation (`sso:manage`). */
+export const removeDomain = /* @__PURE__ */ post<T.DomainRef, { domain: string }>(p.domainRemove);
+
+// Single sign-on connections
+/**
+ * Saves the organisation's OpenID Connect connection (`sso:manage`): the server reads the issuer's
+ * discovery document first (CONNECTION_DISCOVERY_FAILED when it cannot) and keeps the secret sealed.
+ */
+export const saveSsoConnection = /* @__PURE__ */ post<T.SaveSsoConnectionPayload, T.SsoConnection>(
+  p.connectionSave,
+);
+/** The organisation's connection, without its secret (`sso:manage`); CONNECTION_NOT_FOUND when none. */
+export const ssoConnectionInfo = /* @__PURE__ */ get<T.SubjectUid, T.SsoConnection>(p.connectionInfo);
+/** Removes the organisation's connection (`sso:manage`). */
+export const removeSsoConnection = /* @__PURE__ */ post<T.SubjectUid, { removed: boolean }>(
+  p.connectionRemove,
+);
+
 /**
  * The address of the organisation's audit log as a file (CSV by default, or JSON), filtered: a link
  * for the browser to download with its session (`<a href download>`), at most 10,000 entries.

@@ -863,6 +863,45 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Enterprise sign-in (docs/enterprise-sso.md): an organisation's e-mail domains and the DNS TXT value
+   * that proves each, and its single sign-on connection. `verified_domain` is the domain once verified and null before: unique, so two
+   * organisations never both verify one domain (NULLs are distinct on SQLite and PostgreSQL).
+   */
+  '0028_enterprise_sign_in': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('organisation_domains')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('token', 'text', (c) => c.notNull())
+        .addColumn('verified_domain', 'text', (c) => c.unique())
+        .addColumn('verified_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('organisation_domains_subject_domain', ['subject_id', 'domain'])
+        .execute();
+      await db.schema
+        .createIndex('organisation_domains_domain')
+        .ifNotExists()
+        .on('organisation_domains')
+        .column('domain')
+        .execute();
+      await db.schema
+        .createTable('organisation_sso_connections')
+        .ifNotExists()
+        .addColumn('subject_id', 'text', (c) => c.primaryKey())
+        .addColumn('protocol', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('client_secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -454,6 +454,35 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  organisation_domains: OrganisationDomainsTable;
+  organisation_sso_connections: OrganisationSsoConnectionsTable;
+}
+
+/** An organisation's single sign-on connection (migration 0028, docs/enterprise-sso.md); one each. */
+export interface OrganisationSsoConnectionsTable {
+  subject_id: string;
+  /** `oidc`. */
+  protocol: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed (AES-256-GCM, a key derived from the server secret, the subject id as AAD). */
+  client_secret: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** An organisation's e-mail domain (migration 0028, docs/enterprise-sso.md). */
+export interface OrganisationDomainsTable {
+  id: string;
+  subject_id: string;
+  /** Lower-case ASCII (an IDN in its xn-- form), no trailing dot. */
+  domain: string;
+  /** The random value the TXT record must hold; public once published, so kept as it is. */
+  token: string;
+  /** `domain` once verified, else null: unique across organisations. */
+  verified_domain: string | null;
+  verified_at: Millis | null;
+  created_at: Millis;
 }
 
 /** A management API key (migration 0023): its HMAC, never the key itself. */
@@ -489,7 +518,7 @@ export type DeputyRow = Selectable<DeputiesTable>;
 export type RoleRow = Selectable<RolesTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
 
-/** A webhook endpoint (migration 0026, docs/webhooks.md). */
+/** A webhook endpoint (migration 0027, docs/webhooks.md). */
 export interface WebhookEndpointsTable {
   id: string;
   /** Null: the deployment's (every event); else the organisation whose events only it receives. */

@@ -1,4 +1,5 @@
 import { accountEvents } from './catalogue/account';
+import { enterpriseEvents } from './catalogue/enterprise';
 import { operatorEvents } from './catalogue/operator';
 import { managerEvents, organisationEvents } from './catalogue/organisation';
 import { passkeyEvents } from './catalogue/passkey';
@@ -14,6 +15,7 @@ export const EVENT_DEFINITIONS = [
   ...passkeyEvents,
   ...organisationEvents,
   ...managerEvents,
+  ...enterpriseEvents,
   ...operatorEvents,
   ...webhookEvents,
 ] as const;

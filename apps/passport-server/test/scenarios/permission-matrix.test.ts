@@ -21,7 +21,11 @@ import { SCENARIO_TIMEOUT_MS, scenarioServer } from './harness';
  * fails here until it has an input below.
  */
 
-const server = scenarioServer({}, { limits: { sendCooldownMs: 5 } });
+// One manager invites a member per permission: the budgets of its invitations are not what is probed.
+const server = scenarioServer(
+  {},
+  { limits: { sendCooldownMs: 5, invitationsPerSenderPerHour: 100, invitationsPerIpPerHour: 100 } },
+);
 
 /** Every operation declared in src/operations/organisation, by name. */
 const OPERATIONS_DIR = fileURLToPath(new URL('../../src/operations/organisation/', import.meta.url));
@@ -152,6 +156,29 @@ const PROBES: Record<string, Probe> = {
   // Either side of an open transfer: with none open, every member is told there is none.
   [paths.managerAbandon]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'transferNotFound' },
   [paths.managerPending]: { input: (t) => ({ subject_uid: t.sid }) },
+  [paths.domainAdd]: { input: (t) => ({ subject_uid: t.sid, domain: `${t.freshKey()}.example.com` }) },
+  [paths.domainList]: { input: (t) => ({ subject_uid: t.sid }) },
+  // A domain nobody added: no DNS look-up, and the operation answers that it has no such domain.
+  [paths.domainVerify]: {
+    input: (t) => ({ subject_uid: t.sid, domain: 'never-added.example.com' }),
+    allowedAs: 'domainNotFound',
+  },
+  // An issuer the rule refuses: nothing is fetched.
+  [paths.connectionSave]: {
+    input: (t) => ({
+      subject_uid: t.sid,
+      issuer: 'ftp://idp.example.com',
+      client_id: 'c',
+      client_secret: 's',
+    }),
+    allowedAs: 'connectionIssuerInvalid',
+  },
+  [paths.connectionInfo]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
+  [paths.connectionRemove]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
+  [paths.domainRemove]: {
+    input: (t) => ({ subject_uid: t.sid, domain: 'never-added.example.com' }),
+    allowedAs: 'domainNotFound',
+  },
 };
 
 /** An answer's name: an error code's stable name, or what went wrong on the way. */

@@ -50,6 +50,11 @@ const NAMED = new Set([
   'organisation.manager.transfer_started',
   'organisation.manager.transfer_abandoned',
   'organisation.manager.transferred',
+  'organisation.domain.added',
+  'organisation.domain.verified',
+  'organisation.domain.removed',
+  'organisation.sso_connection.saved',
+  'organisation.sso_connection.removed',
 ]);
 
 const KNOWN_WORDS = new Set([

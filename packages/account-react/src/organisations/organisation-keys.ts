@@ -33,6 +33,10 @@ export const organisationQueryKeys = {
       ? ([...ORG, sid, 'audit'] as const)
       : ([...ORG, sid, 'audit', filters, cursor] as const),
   transfer: (sid: string) => [...ORG, sid, 'transfer'] as const,
+  /** The organisation's e-mail domains, verified or not. */
+  domains: (sid: string) => [...ORG, sid, 'domains'] as const,
+  /** The organisation's single sign-on connection. */
+  connection: (sid: string) => [...ORG, sid, 'connection'] as const,
   /** An invitation's preview by its ticket (before the person is a member). */
   invitation: (ticket: string) => [...ORG, 'invitation', ticket] as const,
 };

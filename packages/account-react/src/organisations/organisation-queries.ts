@@ -1,11 +1,15 @@
 import type { AccountClient } from '@portico/account-sdk';
+import { isAccountError } from '@portico/account-sdk';
+import { enterpriseErrors } from '@portico/account-sdk/protocol';
 import {
   type InvitationState,
   listDeputies,
+  listDomains,
   listInvitations,
   listRoles,
   pendingManagerTransfer,
   resourceList,
+  ssoConnectionInfo,
   subjectInfo,
   subjectLoginList,
   userPermissions,
@@ -79,4 +83,26 @@ export const pendingTransferQueryOptions = (client: AccountClient, sid: string) 
   queryOptions({
     queryKey: keys.transfer(sid),
     queryFn: ({ signal }) => pendingManagerTransfer(client, { subject_uid: sid }, { signal }),
+  });
+
+/** An organisation's e-mail domains with the TXT record each needs (`listDomains`; `sso:manage`). */
+export const domainsQueryOptions = (client: AccountClient, sid: string) =>
+  queryOptions({
+    queryKey: keys.domains(sid),
+    queryFn: async ({ signal }) => (await listDomains(client, { subject_uid: sid }, { signal })).items,
+  });
+
+/**
+ * An organisation's OpenID Connect connection, or null when it has none (`ssoConnectionInfo`;
+ * `sso:manage`).
+ */
+export const ssoConnectionQueryOptions = (client: AccountClient, sid: string) =>
+  queryOptions({
+    queryKey: keys.connection(sid),
+    queryFn: ({ signal }) =>
+      ssoConnectionInfo(client, { subject_uid: sid }, { signal }).catch((error: unknown) => {
+        if (isAccountError(error) && error.error_code === enterpriseErrors.codes.connectionNotFound.code)
+          return null;
+        throw error;
+      }),
   });

@@ -167,6 +167,43 @@ export const useCancelInvitation = (sid: string) =>
     () => [keys.invitations(sid), keys.audit(sid)],
   );
 
+/** Adds an e-mail domain (`sso:manage`); the answer names the TXT record to publish. */
+export const useAddDomain = (sid: string) =>
+  useTouchingMutation(
+    (client, domain: string) => aff.addDomain(client, { subject_uid: sid, domain }),
+    () => [keys.domains(sid), keys.audit(sid)],
+  );
+
+/** Asks the server to look the domain's TXT record up and mark it verified (`sso:manage`). */
+export const useVerifyDomain = (sid: string) =>
+  useTouchingMutation(
+    (client, domain: string) => aff.verifyDomain(client, { subject_uid: sid, domain }),
+    () => [keys.domains(sid), keys.audit(sid)],
+  );
+
+/** Removes an e-mail domain (`sso:manage`). */
+export const useRemoveDomain = (sid: string) =>
+  useTouchingMutation(
+    (client, domain: string) => aff.removeDomain(client, { subject_uid: sid, domain }),
+    () => [keys.domains(sid), keys.audit(sid)],
+  );
+
+/** Saves the organisation's OpenID Connect connection (`sso:manage`); the secret may be left out. */
+export const useSaveSsoConnection = (sid: string) =>
+  useTouchingMutation(
+    (client, v: In<aff.SaveSsoConnectionPayload, 'subject_uid'>) =>
+      aff.saveSsoConnection(client, { ...v, subject_uid: sid }),
+    () => [keys.connection(sid), keys.audit(sid)],
+  );
+
+/** Removes the organisation's connection (`sso:manage`). */
+export const useRemoveSsoConnection = (sid: string) =>
+  useTouchingMutation(
+    // biome-ignore lint/suspicious/noConfusingVoidType: the mutation takes no variables, mutate() alone
+    (client, _: void) => aff.removeSsoConnection(client, { subject_uid: sid }),
+    () => [keys.connection(sid), keys.audit(sid)],
+  );
+
 /**
  * Acts as another identity (an organisation's, or the personal one with `sec_subject_uid: null`): a new
  * session, so everything cached about the account refreshes — and nothing outside it.

@@ -301,6 +301,25 @@ export const passkeyErrors = /* @__PURE__ */ defineErrorRange('Passkeys', 2200, 
   [2210, 'PASSKEY_LIMIT_REACHED', 200],
 ]);
 
+/**
+ * Enterprise sign-in (docs/enterprise-sso.md): an organisation's verified e-mail domains, its
+ * single sign-on connections and the sign-in they route to. SSO_REQUIRED is what a password or code
+ * sign-in of an address whose organisation requires single sign-on meets: its data names the domain,
+ * and the SDK sends the person to the organisation's connection.
+ */
+export const enterpriseErrors = /* @__PURE__ */ defineErrorRange('Enterprise sign-in', 2400, 2449, [
+  [2401, 'DOMAIN_INVALID', 200],
+  [2402, 'DOMAIN_NOT_FOUND', 200],
+  [2403, 'DOMAIN_EXISTS', 200],
+  [2404, 'DOMAIN_NOT_VERIFIED', 200],
+  [2405, 'DOMAIN_TAKEN', 200],
+  [2406, 'DOMAIN_LIMIT', 200],
+  [2410, 'CONNECTION_NOT_FOUND', 200],
+  [2411, 'CONNECTION_ISSUER_INVALID', 200],
+  [2412, 'CONNECTION_DISCOVERY_FAILED', 200],
+  [2413, 'CONNECTION_SECRET_REQUIRED', 200],
+]);
+
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */
 export const ERROR_RANGES = [
   protocolErrors,
@@ -321,6 +340,7 @@ export const ERROR_RANGES = [
   factorErrors,
   managementErrors,
   managementResourceErrors,
+  enterpriseErrors,
 ] as const;
 
 /** Every code the passport answers, by stable name: `errorCodes.secondVerify.status === 200`. */
@@ -345,6 +365,7 @@ export const errorCodes = /* @__PURE__ */ (() =>
     factorErrors.codes,
     managementErrors.codes,
     managementResourceErrors.codes,
+    enterpriseErrors.codes,
   ))() as typeof protocolErrors.codes &
   typeof accountErrors.codes &
   typeof passwordErrors.codes &
@@ -362,7 +383,8 @@ export const errorCodes = /* @__PURE__ */ (() =>
   typeof openAuthErrors.codes &
   typeof factorErrors.codes &
   typeof managementErrors.codes &
-  typeof managementResourceErrors.codes;
+  typeof managementResourceErrors.codes &
+  typeof enterpriseErrors.codes;
 
 export type ErrorName = keyof typeof errorCodes;
 

@@ -12,6 +12,7 @@ import {
   type ErrorCodeRow,
   type ErrorName,
   type ErrorRange,
+  enterpriseErrors,
   errorCodes,
   factorErrors,
   identifierErrors,
@@ -332,6 +333,31 @@ const managementResourceErrorTexts = /* @__PURE__ */ defineErrorTexts(management
   ],
 });
 
+const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, {
+  DOMAIN_INVALID: ['域名格式不正确', 'This is not a valid domain name'],
+  DOMAIN_NOT_FOUND: ['该组织没有添加这个域名', 'This organisation has not added this domain'],
+  DOMAIN_EXISTS: ['该组织已添加过这个域名', 'This organisation has already added this domain'],
+  DOMAIN_NOT_VERIFIED: [
+    '未找到验证用的 TXT 记录；请确认记录已添加并生效后再试',
+    'The verification TXT record was not found: check it is published, then try again',
+  ],
+  DOMAIN_TAKEN: ['该域名已被其他组织验证', 'Another organisation has verified this domain'],
+  DOMAIN_LIMIT: ['域名数量已达上限', 'This organisation has as many domains as allowed'],
+  CONNECTION_NOT_FOUND: [
+    '该组织还没有配置单点登录连接',
+    'This organisation has no single sign-on connection',
+  ],
+  CONNECTION_ISSUER_INVALID: [
+    '签发者地址必须是 https 地址',
+    'The issuer must be an https address (http only for a server on this machine in development)',
+  ],
+  CONNECTION_DISCOVERY_FAILED: [
+    '无法读取该签发者的 OpenID 配置，请检查地址',
+    'The issuer’s OpenID configuration could not be read: check the address',
+  ],
+  CONNECTION_SECRET_REQUIRED: ['请填写客户端密钥', 'Enter the client secret'],
+});
+
 /**
  * The texts of the ranges a sign-in page meets (protocol, session, passwords, codes, the challenge,
  * redirects, second verification): what account-react's `errorText` carries, so that a sign-in page's
@@ -368,6 +394,7 @@ export const ERROR_TEXTS = [
   factorErrorTexts,
   managementErrorTexts,
   managementResourceErrorTexts,
+  enterpriseErrorTexts,
 ] as const satisfies { length: (typeof ERROR_RANGES)['length'] };
 
 const catalogue = /* @__PURE__ */ errorCatalogue(ERROR_TEXTS);

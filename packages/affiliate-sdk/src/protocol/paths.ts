@@ -32,6 +32,15 @@ export const affiliatePaths = {
   webhookRotateSecret: `${PREFIX}webhook/rotate_secret/`,
   webhookDeliveries: `${PREFIX}webhook/deliveries/`,
   webhookRedeliver: `${PREFIX}webhook/redeliver/`,
+  /** The organisation's e-mail domains (sso:manage): add, list, verify by DNS TXT, remove. */
+  domainAdd: `${PREFIX}domain/add/`,
+  domainList: `${PREFIX}domain/list/`,
+  domainVerify: `${PREFIX}domain/verify/`,
+  domainRemove: `${PREFIX}domain/remove/`,
+  /** The organisation's OpenID Connect connection (sso:manage): save, read, remove. */
+  connectionSave: `${PREFIX}sso_connection/save/`,
+  connectionInfo: `${PREFIX}sso_connection/info/`,
+  connectionRemove: `${PREFIX}sso_connection/remove/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

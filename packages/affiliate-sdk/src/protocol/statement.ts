@@ -17,6 +17,8 @@ export const defaultStatement = {
   invitation: ['read', 'create', 'update', 'cancel'],
   /** The organisation's audit log: who did what to whom. */
   audit: ['read'],
+  /** Enterprise sign-in: the organisation's verified domains and single sign-on connections. */
+  sso: ['manage'],
 } as const satisfies Statement;
 
 /** `'role:update'`, typed from a statement. */

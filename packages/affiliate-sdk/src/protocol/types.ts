@@ -381,3 +381,37 @@ export interface OrganisationAuditPage extends AuditPageData {
 export interface AuditExportQuery extends SubjectRef, AuditFilters {
   format?: 'csv' | 'json';
 }
+
+/** An organisation's e-mail domain (sso:manage). */
+export interface DomainRef extends SubjectUid {
+  /** The domain, e.g. `example.com` (lower-cased, without a trailing dot). */
+  domain: string;
+}
+export interface OrganisationDomain {
+  domain: string;
+  /** Whether the TXT record was found: only a verified domain routes sign-ins and vouches for e-mails. */
+  verified: boolean;
+  verified_at: number | null;
+  /** Publish a TXT record at this name… */
+  record_name: string;
+  /** …with this value, then ask to verify. */
+  record_value: string;
+  created_at: number;
+}
+
+/** The organisation's OpenID Connect connection as the console sees it: never its secret. */
+export interface SsoConnection {
+  protocol: 'oidc';
+  issuer: string;
+  client_id: string;
+  /** Whether a client secret is on file (sealed; never sent back). */
+  has_secret: boolean;
+  updated_at: number;
+}
+export interface SaveSsoConnectionPayload extends SubjectUid {
+  /** The identity provider's issuer (its discovery document must be at `/.well-known/openid-configuration`). */
+  issuer: string;
+  client_id: string;
+  /** Required the first time; omitted, the secret on file stays. */
+  client_secret?: string;
+}

@@ -1,5 +1,7 @@
 import * as apiKeys from './api-keys';
 import * as audit from './audit';
+import * as connections from './connections';
+import * as domains from './domains';
 import * as identity from './identity';
 import * as invitations from './invitations';
 import * as members from './members';
@@ -17,4 +19,6 @@ export const AFF_ROUTES = [
   ...Object.values(transfer),
   ...Object.values(audit),
   ...Object.values(apiKeys),
+  ...Object.values(domains),
+  ...Object.values(connections),
 ];

@@ -1,0 +1,101 @@
+import { hkdfSync } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { Kysely, Selectable } from 'kysely';
+import * as client from 'openid-client';
+import { isLoopbackOrigin } from '../../config';
+import type { Database, OrganisationSsoConnectionsTable } from '../../db/schema';
+import { PassportError } from '../../errors';
+import { createSealer, type Sealer } from '../tokens/seal';
+
+/**
+ * An organisation's OpenID Connect connection (docs/enterprise-sso.md): the issuer rule, the secret
+ * sealed at rest, the discovery check and the SQL (each function takes the operation's transaction).
+ */
+
+export type ConnectionRow = Selectable<OrganisationSsoConnectionsTable>;
+
+/** Private, link-local and loopback address literals: never an issuer of a public server. */
+const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./];
+function privateLiteral(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(bare) === 4) return PRIVATE_V4.some((range) => range.test(bare));
+  if (isIP(bare) === 6) return bare === '::1' || /^f[cd]/.test(bare) || bare.startsWith('fe80');
+  return bare === 'localhost' || bare.endsWith('.localhost');
+}
+
+/**
+ * The issuer as kept: an https URL without query or fragment, not at a private address literal; http
+ * and loopback only while this server itself is on loopback (development, tests). Else
+ * CONNECTION_ISSUER_INVALID.
+ */
+export function normaliseIssuer(raw: string, publicOrigin: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new PassportError('connectionIssuerInvalid');
+  }
+  const development = isLoopbackOrigin(publicOrigin);
+  const loopbackIssuer = url.protocol === 'http:' && isLoopbackOrigin(url.origin);
+  const allowed =
+    (url.protocol === 'https:' && (development || !privateLiteral(url.hostname))) ||
+    (development && loopbackIssuer);
+  if (!allowed || url.search || url.hash || url.username || url.password)
+    throw new PassportError('connectionIssuerInvalid');
+  return url.href.replace(/\/$/, '');
+}
+
+/**
+ * Reads the issuer's discovery document through openid-client (which checks that it names this
+ * issuer), before any transaction; CONNECTION_DISCOVERY_FAILED when it cannot.
+ */
+export async function discoverIssuer(issuer: string, clientId: string): Promise<void> {
+  try {
+    await client.discovery(new URL(issuer), clientId, undefined, undefined, {
+      execute: issuer.startsWith('http:') ? [client.allowInsecureRequests] : [],
+      timeout: 10,
+    });
+  } catch (error) {
+    throw new PassportError('connectionDiscoveryFailed', {}, { cause: error });
+  }
+}
+
+/** The client secrets' sealer: a key of its own (HKDF of the server secret), the subject id as AAD. */
+export function connectionSealer(secret: Buffer) {
+  const sealer: Sealer = createSealer(
+    Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'portico/enterprise/oidc-client-secret/v1', 32)),
+  );
+  return {
+    seal: (subjectId: string, value: string) => sealer.seal(value, subjectId),
+    open: (subjectId: string, sealed: string) => sealer.open(sealed, subjectId),
+  };
+}
+
+export const connectionOf = (tx: Kysely<Database>, subjectId: string) =>
+  tx
+    .selectFrom('organisation_sso_connections')
+    .selectAll()
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirst();
+
+export async function saveConnection(
+  tx: Kysely<Database>,
+  row: ConnectionRow,
+  exists: boolean,
+): Promise<void> {
+  if (exists)
+    await tx
+      .updateTable('organisation_sso_connections')
+      .set({
+        issuer: row.issuer,
+        client_id: row.client_id,
+        client_secret: row.client_secret,
+        updated_at: row.updated_at,
+      })
+      .where('subject_id', '=', row.subject_id)
+      .execute();
+  else await tx.insertInto('organisation_sso_connections').values(row).execute();
+}
+
+export const deleteConnection = (tx: Kysely<Database>, subjectId: string) =>
+  tx.deleteFrom('organisation_sso_connections').where('subject_id', '=', subjectId).execute();

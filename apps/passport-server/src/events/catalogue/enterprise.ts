@@ -1,0 +1,47 @@
+import { Type } from 'typebox';
+import { defineEvent } from '../define';
+
+/**
+ * Enterprise sign-in in an organisation (docs/enterprise-sso.md): its e-mail domains. A domain is the
+ * organisation's own name for itself, not a person's data, so the events carry it.
+ */
+const Domain = Type.Object({ domain: Type.String({ description: 'e.g. example.com' }) });
+
+export const enterpriseEvents = [
+  defineEvent({
+    type: 'organisation.domain.added',
+    version: 1,
+    summary: 'A domain was added to an organisation, not yet verified.',
+    data: Domain,
+  }),
+  defineEvent({
+    type: 'organisation.domain.verified',
+    version: 1,
+    summary: 'An organisation proved it holds a domain: its DNS TXT record held the value asked for.',
+    data: Domain,
+  }),
+  defineEvent({
+    type: 'organisation.domain.removed',
+    version: 1,
+    summary: 'A domain was removed from an organisation (verified or not, as `verified` says).',
+    data: Type.Object({ domain: Type.String(), verified: Type.Boolean() }),
+  }),
+  defineEvent({
+    type: 'organisation.sso_connection.saved',
+    version: 1,
+    summary: 'An organisation’s OpenID Connect connection was set or changed (never its secret).',
+    data: Type.Object({
+      protocol: Type.Literal('oidc'),
+      issuer: Type.String(),
+      clientId: Type.String(),
+      /** Whether this save gave a new client secret. */
+      secretChanged: Type.Boolean(),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.sso_connection.removed',
+    version: 1,
+    summary: 'An organisation’s single sign-on connection was removed.',
+    data: Type.Object({ protocol: Type.Literal('oidc'), issuer: Type.String() }),
+  }),
+] as const;

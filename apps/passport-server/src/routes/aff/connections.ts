@@ -1,0 +1,40 @@
+import { assertHolds } from '../../access/statement';
+import { operationRoute } from '../../adapters/operation-route';
+import { discoverIssuer, normaliseIssuer } from '../../domain/enterprise/connections';
+import { actorIn } from '../../domain/organisations/actors';
+import {
+  removeSsoConnection,
+  saveSsoConnection,
+  ssoConnectionInfo,
+} from '../../operations/organisation/connections';
+import { affiliatePaths as paths } from '../../protocol';
+import { schemas } from '../../schemas/enterprise';
+
+/** An organisation's single sign-on connection: the operations of src/operations/organisation/connections.ts. */
+
+export const connectionSaveRoute = operationRoute(saveSsoConnection, {
+  method: 'POST',
+  schema: schemas.connectionSave,
+  at: [['aff', paths.connectionSave]],
+  // The issuer's discovery document is read before the transaction (the network must not hold a
+  // connection), and only for a member who may save the connection: nobody else makes the server
+  // fetch an address of their choosing.
+  async check(app, request, user) {
+    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid);
+    assertHolds(actor.permissions, 'sso:manage');
+    const issuer = normaliseIssuer(request.body.issuer, app.config.publicOrigin);
+    await discoverIssuer(issuer, request.body.client_id);
+  },
+});
+
+export const connectionInfoRoute = operationRoute(ssoConnectionInfo, {
+  method: 'GET',
+  schema: schemas.connectionInfo,
+  at: [['aff', paths.connectionInfo]],
+});
+
+export const connectionRemoveRoute = operationRoute(removeSsoConnection, {
+  method: 'POST',
+  schema: schemas.connectionRemove,
+  at: [['aff', paths.connectionRemove]],
+});

@@ -1,0 +1,75 @@
+import { type TObject, type TProperties, Type } from 'typebox';
+import { CommonQuery, FORM, MixMode } from './common';
+
+/** Request and response schemas of enterprise sign-in in the affiliate family (docs/enterprise-sso.md). */
+
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const Domain = Type.String({ minLength: 1, maxLength: 253, description: 'a domain, e.g. example.com' });
+const subjectUid = { subject_uid: Id };
+
+const query = <P extends TProperties>(fields: P) =>
+  Type.Object({ ...CommonQuery.properties, ...fields }, { additionalProperties: true });
+const body = <P extends TProperties>(fields: P) =>
+  Type.Object({ ...fields, mix_mode: MixMode }, { additionalProperties: true });
+const post = <B extends TObject>(summary: string, b: B) => ({
+  summary,
+  tags: ['organisations'],
+  consumes: FORM,
+  querystring: CommonQuery,
+  body: b,
+});
+const get = <Q extends TObject>(summary: string, q: Q) => ({
+  summary,
+  tags: ['organisations'],
+  querystring: q,
+});
+
+export const DomainData = Type.Object(
+  {
+    domain: Type.String(),
+    verified: Type.Boolean(),
+    verified_at: Type.Union([Type.Integer(), Type.Null()]),
+    record_name: Type.String({ description: 'publish a TXT record at this name' }),
+    record_value: Type.String({ description: 'holding this value' }),
+    created_at: Type.Integer(),
+  },
+  { description: 'an organisation’s e-mail domain' },
+);
+export const DomainList = Type.Object({ items: Type.Array(DomainData) });
+export const DomainRemoved = Type.Object({ domain: Type.String() });
+
+export const ConnectionData = Type.Object(
+  {
+    protocol: Type.Literal('oidc'),
+    issuer: Type.String(),
+    client_id: Type.String(),
+    has_secret: Type.Boolean({ description: 'a client secret is on file (sealed, never sent back)' }),
+    updated_at: Type.Integer(),
+  },
+  { description: 'an organisation’s OpenID Connect connection' },
+);
+export const ConnectionRemoved = Type.Object({ removed: Type.Boolean() });
+
+export const schemas = {
+  domainAdd: post(
+    'Add an e-mail domain to the organisation (sso:manage); the answer names the TXT record to publish',
+    body({ ...subjectUid, domain: Domain }),
+  ),
+  domainList: get('The organisation’s e-mail domains (sso:manage)', query(subjectUid)),
+  domainVerify: post(
+    'Look the domain’s TXT record up and mark it verified when it holds the value asked for (sso:manage)',
+    body({ ...subjectUid, domain: Domain }),
+  ),
+  domainRemove: post('Remove an e-mail domain (sso:manage)', body({ ...subjectUid, domain: Domain })),
+  connectionSave: post(
+    'Set the organisation’s OpenID Connect connection (sso:manage); the issuer’s discovery is read first',
+    body({
+      ...subjectUid,
+      issuer: Type.String({ minLength: 1, maxLength: 512 }),
+      client_id: Type.String({ minLength: 1, maxLength: 256 }),
+      client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    }),
+  ),
+  connectionInfo: get('The organisation’s connection, without its secret (sso:manage)', query(subjectUid)),
+  connectionRemove: post('Remove the organisation’s connection (sso:manage)', body(subjectUid)),
+};
