@@ -101,7 +101,8 @@ export function StepUpPanel({
   if (request.hasPassword) ways.push(['password', t('byPassword')]);
   // An account with an authenticator app or recovery codes (the server lists them in `methods`).
   for (const method of request.methods ?? [])
-    if (isCodeFactor(method) || method === 'passkey') ways.push([method, t(method)]);
+    if (method === 'passkey') ways.push(['passkey', t('passkey')]);
+    else if (isCodeFactor(method)) ways.push([method, t(method)]);
   const client = useAccountClient();
   const language = useLanguageOrDefault();
   const [way, setWay] = useState<StepUpWay | undefined>(ways[0]?.[0]);
