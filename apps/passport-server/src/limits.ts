@@ -1,3 +1,4 @@
+import { ARGON2_OPTIONS } from './domain/passwords/passwords';
 import { LIMITS } from './protocol';
 
 /**
@@ -5,6 +6,13 @@ import { LIMITS } from './protocol';
  * tries, resend cooldown) come from the protocol's LIMITS. Tests may lower them through buildServer's options.
  */
 export interface Limits {
+  /**
+   * argon2id's memory (KiB) and passes for password hashes: OWASP's 19 MiB and 2 (ARGON2_OPTIONS). A
+   * stored hash made with less is rehashed at its next sign-in. Only the server suite lowers them, for
+   * its servers whose tests are not about the hash (test/support/server.ts).
+   */
+  passwordHashMemoryKiB: number;
+  passwordHashPasses: number;
   /** One-time code lifetime (≤ 10 min). */
   codeTtlMs: number;
   /** Wrong guesses per code (and per resend chain) before it is dead. */
@@ -129,6 +137,8 @@ export interface Limits {
 }
 
 export const defaultLimits: Limits = {
+  passwordHashMemoryKiB: ARGON2_OPTIONS.memoryCost,
+  passwordHashPasses: ARGON2_OPTIONS.timeCost,
   codeTtlMs: LIMITS.codeTtlSeconds * 1000,
   codeMaxAttempts: LIMITS.codeMaxAttempts,
   codeGuessWindowMs: 10 * 60_000,

@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARGON2_OPTIONS } from '../src/domain/passwords/passwords';
+import { defaultLimits } from '../src/limits';
 import { ErrorCode, paths } from '../src/protocol';
 import { judgedWhile, signInBySms } from './support/flows';
-import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
+import {
+  freshEmail,
+  freshMobile,
+  PRODUCTION_PASSWORD_HASH,
+  startServer,
+  type TestServer,
+} from './support/server';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({}, { limits: { passwordFailuresPerAccount: 3 } });
+  server = await startServer({}, { limits: { passwordFailuresPerAccount: 3, ...PRODUCTION_PASSWORD_HASH } });
 });
 afterAll(async () => server?.close());
 
@@ -148,6 +156,14 @@ describe('password login', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('hashes at OWASP’s argon2id cost unless a server’s limits lower it (the suite’s own servers only)', () => {
+    expect(defaultLimits).toMatchObject({
+      passwordHashMemoryKiB: ARGON2_OPTIONS.memoryCost,
+      passwordHashPasses: ARGON2_OPTIONS.timeCost,
+    });
+    expect(ARGON2_OPTIONS).toMatchObject({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
   });
 
   it('signs in with the NFKC form of a password', async () => {

@@ -29,11 +29,17 @@ export function normalisePassword(password: string): string {
   return normalised;
 }
 
-/** argon2id hashing; an unknown account costs one verify of a dummy hash, as a wrong password does. */
-export async function createPasswords(): Promise<Passwords> {
-  const dummy = await hash('portico-dummy-password-for-unknown-users', ARGON2_OPTIONS);
+/**
+ * argon2id hashing; an unknown account costs one verify of a dummy hash, as a wrong password does.
+ * `cost` is ARGON2_OPTIONS' memory and passes unless the server's limits lower them (tests only).
+ */
+export async function createPasswords(
+  cost: { memoryCost: number; timeCost: number } = ARGON2_OPTIONS,
+): Promise<Passwords> {
+  const options = { ...ARGON2_OPTIONS, memoryCost: cost.memoryCost, timeCost: cost.timeCost };
+  const dummy = await hash('portico-dummy-password-for-unknown-users', options);
   const passwords: Passwords = {
-    hash: (password) => hash(normalisePassword(password), ARGON2_OPTIONS),
+    hash: (password) => hash(normalisePassword(password), options),
     async verify(stored, password) {
       const normalised = normalisePassword(password);
       if (!stored) {
@@ -50,10 +56,10 @@ export async function createPasswords(): Promise<Passwords> {
       try {
         const o = parseOptions(stored);
         return (
-          o.algorithm !== ARGON2_OPTIONS.algorithm ||
-          o.memoryCost < ARGON2_OPTIONS.memoryCost ||
-          o.timeCost < ARGON2_OPTIONS.timeCost ||
-          o.parallelism !== ARGON2_OPTIONS.parallelism
+          o.algorithm !== options.algorithm ||
+          o.memoryCost < options.memoryCost ||
+          o.timeCost < options.timeCost ||
+          o.parallelism !== options.parallelism
         );
       } catch {
         return true;

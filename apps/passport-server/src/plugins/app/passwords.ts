@@ -10,7 +10,11 @@ declare module 'fastify' {
 /** Decorates the instance with the passwords service (src/domain/passwords). */
 export default fp(
   async (app) => {
-    app.decorate('passwords', await createPasswords());
+    const { passwordHashMemoryKiB, passwordHashPasses } = app.runtime.limits;
+    app.decorate(
+      'passwords',
+      await createPasswords({ memoryCost: passwordHashMemoryKiB, timeCost: passwordHashPasses }),
+    );
   },
   { name: 'passwords' },
 );
