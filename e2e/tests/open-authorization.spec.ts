@@ -262,3 +262,58 @@ it.describe('in an English browser', () => {
     }
   });
 });
+
+it.describe('a device (RFC 8628) signed in from a second browser', () => {
+  it.use({ locale: 'en-US' });
+
+  it('a CLI shows a code; the person confirms it in another browser context and consents; the CLI gets tokens', async ({
+    newContext,
+    server,
+    outbox,
+  }) => {
+    const issuer = `${server.origin}/oauth`;
+    // The CLI: a public client with the device grant, registered by RFC 7591, openid-client polling.
+    const registered = await fetch(`${issuer}/reg`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${REGISTRATION_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Video CLI',
+        redirect_uris: [],
+        response_types: [],
+        grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const cli = (await registered.json()) as { client_id: string };
+    const config = await oidc.discovery(new URL(issuer), cli.client_id, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid profile' });
+    const polled = oidc.pollDeviceAuthorizationGrant(config, started);
+
+    // The person, in a second browser context (another device), signed in to Portico.
+    const other = await newContext({ locale: 'en-US' });
+    try {
+      const page = await other.newPage();
+      await signedInBySmsThroughApi(page, server, outbox, { mobile: uniqueMobile() });
+      await page.goto(started.verification_uri);
+      await expect(page.getByRole('heading', { name: 'Connect a device' })).toBeVisible();
+      await page.getByLabel('The code on your device').fill(started.user_code);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      // The same code as on the device, to compare, next to the app's name.
+      await expect(page.getByText('Video CLI wants to use your Portico account on a device.')).toBeVisible();
+      await expect(page.getByText(started.user_code, { exact: true })).toBeVisible();
+      await page.getByRole('button', { name: 'The codes match, continue' }).click();
+      await expect(page).toHaveURL(new RegExp(`^${server.origin}/authorization\\?interaction=`));
+      await expect(page.getByText('Video CLI wants to use your Portico account')).toBeVisible();
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible();
+
+      const tokens = await polled;
+      const me = await oidc.fetchUserInfo(config, tokens.access_token, tokens.claims()?.sub ?? '');
+      expect(me.name).toBeTruthy();
+    } finally {
+      await other.close();
+    }
+  });
+});

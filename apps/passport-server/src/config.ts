@@ -217,6 +217,11 @@ export interface OpenAuthConfig {
    * other client introspects only its own tokens. Default: none.
    */
   resourceServers?: readonly string[];
+  /**
+   * The device flow's polling interval in seconds (RFC 8628 §3.2), 5 unless set: no setting of its
+   * own; a test server sets a shorter one, which its stock clients then follow.
+   */
+  devicePollSeconds?: number;
 }
 
 /** One app the server serves. */
