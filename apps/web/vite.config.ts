@@ -66,8 +66,11 @@ export default defineConfig({
         '../../packages/account-pages/src/screens/login.tsx',
       ],
       // 131.25 KB with both, factors and passkeys (measured 131.10 KB): each grew the vendor chunk's
-      // shared exports and the code tables.
-      budgetBytes: 131_250,
+      // shared exports and the code tables. 131.5 KB once a passkey and an e-mail code answer a second
+      // verification (measured 131.35 KB, +0.25 KB: the second-verify plugin's e-mail send, masked
+      // e-mail and passkey credential, the passkey factor's path; the dialog's passkey ceremony and its
+      // texts are lazy chunks).
+      budgetBytes: 131_500,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
