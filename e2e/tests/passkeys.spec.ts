@@ -167,20 +167,22 @@ test.describe('a passkey as a factor', () => {
     await openSecurity(page, server);
     await addPasskey(page, '手机');
 
-    // The passkey synced to the laptop (its platform account): the same credential in its authenticator.
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
     const laptop = await (await newContext()).newPage();
     const synced = await virtualAuthenticator(laptop);
-    await synced.cdp.send('WebAuthn.addCredential', {
-      authenticatorId: synced.authenticatorId,
-      credential: credentials[0]!,
-    });
 
     const textsBefore = (await outbox.messages(mobile)).length;
     await submitPasswordSignIn(laptop, server, { account: mobile, password: PASSWORD });
     const dialog = secondVerifyDialog(laptop);
     await expect(dialog).toBeVisible();
+    // The passkey synced to the laptop (its platform account): the same credential in its
+    // authenticator, added once the password was typed (the virtual authenticator would otherwise
+    // answer the sign-in page's passkey autofill by itself, and the password would never be asked).
+    await synced.cdp.send('WebAuthn.addCredential', {
+      authenticatorId: synced.authenticatorId,
+      credential: credentials[0]!,
+    });
     await dialog.getByRole('group', { name: '验证方式' }).getByRole('radio', { name: '通行密钥' }).check();
     expect(await seriousViolations(laptop), 'axe on the dialog with a passkey').toEqual([]);
     await dialog.getByRole('button', { name: '验证并登录' }).click();

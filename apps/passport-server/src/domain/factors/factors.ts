@@ -83,6 +83,9 @@ export async function proveFactor(
 ): Promise<void> {
   const method = registry.get(input.method);
   if (!method || !(await method.has(app.db, input.userId))) throw new PassportError('factorUnavailable');
+  // A code factor without its code is a malformed request, not a guess.
+  if (input.method !== 'passkey' && typeof input.proof.code !== 'string')
+    throw new PassportError('invalidParam', { field: 'code' });
   await chargeFactorGuess(app, input.userId, input.lane);
   try {
     await method.verify(app, input.userId, input.proof);
