@@ -514,8 +514,12 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
 
     it.for(walkable(routes).map((route) => [label(route), route] as const))('%s', async ([, route]) => {
       const mismatches: string[] = [];
-      // Safe routes answer a signed-in browser; anything that could end its session gets its own.
-      const browser = isStateChanging(route) || isStateChangingGet(route.url) ? await visitor() : member;
+      // Safe routes answer a signed-in browser; anything that could end its session gets its own, and so
+      // does each management call (its address's budget of calls without a key is per minute).
+      const browser =
+        isStateChanging(route) || isStateChangingGet(route.url) || route.url.startsWith(MANAGEMENT_BASE_PATH)
+          ? await visitor()
+          : member;
       const canonical = await send(browser, plausible(route));
       for (const variant of pathVariants(concreteUrl(route))) {
         const query = plausibleQuery(route);

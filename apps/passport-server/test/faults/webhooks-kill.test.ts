@@ -125,8 +125,9 @@ describe.runIf((process.env.PORTICO_TEST_BACKEND ?? 'sqlite') === 'sqlite')(
       expect(created.message, JSON.stringify(created)).toBe('success');
       secret = created.data.secret;
 
-      // Round 1: the receiver refuses; the server is killed right after a sign-in's answer.
+      // Round 1: the receiver refuses the sign-in's events; the server is killed once it has tried.
       const two = await signIn(new HttpBrowser(server.origin, '10.0.0.2'), mobile(2));
+      expect(await eventually(60_000, async () => received.some((r) => r.status === 503))).toBe(true);
       await server.kill();
       // Round 2: the receiver is up; killed at once after the answer (before its delivery, most often).
       server = await start(operatorId);
