@@ -67,7 +67,9 @@ export default defineConfig({
       ],
       // 131.25 KB with both, factors and passkeys (measured 131.10 KB): each grew the vendor chunk's
       // shared exports and the code tables.
-      budgetBytes: 131_250,
+      // 131.4 KB with the enterprise sign-in range's codes and the console's new hooks among the vendor
+      // chunk's shared exports (measured 131.30 KB).
+      budgetBytes: 131_400,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
