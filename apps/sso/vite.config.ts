@@ -29,7 +29,9 @@ export default defineConfig({
       // the management API's texts are in a range of their own, off this page).
       // 126.6 KB with the factors' and passkeys' code tables and shared vendor exports beside it
       // (measured 126.54 KB).
-      budgetBytes: 126_600,
+      // 126.75 KB with the enterprise sign-in range's codes (measured 126.70 KB; its texts are off this
+      // page, but the codes join the one code table).
+      budgetBytes: 126_750,
     }),
   ],
   resolve: appResolve,

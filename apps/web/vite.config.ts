@@ -70,8 +70,9 @@ export default defineConfig({
       // the path table and the vendor exports of the call, query and mutation the account-security chunk
       // imports); a passkey and an e-mail code answering a second verification 0.25 KB (the
       // second-verify plugin's e-mail send, masked e-mail and passkey credential, the passkey factor's
-      // path; the dialog's passkey ceremony and its texts are lazy chunks).
-      budgetBytes: 131_500,
+      // path; the dialog's passkey ceremony and its texts are lazy chunks); the enterprise sign-in
+      // range's codes and the console's new hooks among the vendor chunk's shared exports 0.20 KB.
+      budgetBytes: 131_900,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as aff from '@portico/affiliate-sdk';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/protocol';
 import { rejectsWith, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { eventsOf, type Manager, manager, member, refused } from './organisation-helpers';
 
@@ -31,7 +32,8 @@ const dnsServer = dns2.createServer({
           class: dns2.Packet.CLASS.IN,
           ttl: 1,
           data,
-        });
+          // The packet encodes the record itself when it is sent.
+        } as (typeof response.answers)[number]);
     send(response);
   },
 });
@@ -126,6 +128,28 @@ describe('verifying a domain by its DNS TXT record', () => {
       { domain, verified: true },
     ]);
     expect((await verify(second, domain)).verified).toBe(true);
+  });
+
+  it('two organisations verifying one domain at the same moment: one holds it, the other is told', async () => {
+    const [first, second] = await Promise.all([manager(server, 'First'), manager(server, 'Second')]);
+    const domain = freshDomain();
+    const [mine, theirs] = await Promise.all([add(first, domain), add(second, domain)]);
+    publish(mine.record_name, [mine.record_value], [theirs.record_value]);
+    const outcomes = await Promise.all(
+      [first, second].map((boss) =>
+        verify(boss, domain).then(
+          () => 'verified',
+          (error: { error_code?: number }) => error.error_code,
+        ),
+      ),
+    );
+    expect(outcomes.sort()).toEqual([ErrorCode.domainTaken, 'verified'].sort());
+    const owners = await server.app.db
+      .selectFrom('organisation_domains')
+      .select('subject_id')
+      .where('verified_domain', '=', domain)
+      .execute();
+    expect(owners).toHaveLength(1);
   });
 
   it('refuses what is not a domain, a domain added twice, and one the organisation does not have', async () => {

@@ -25,6 +25,7 @@ const { useTranslate, table } = defineMessages(
     'invitation:update': '修改邀请',
     'invitation:cancel': '取消邀请',
     'audit:read': '查看审计日志',
+    'sso:manage': '管理企业域名与单点登录',
     separator: '、',
   },
   {
@@ -45,6 +46,7 @@ const { useTranslate, table } = defineMessages(
     'invitation:update': 'Change invitations',
     'invitation:cancel': 'Cancel invitations',
     'audit:read': 'Read the audit log',
+    'sso:manage': 'Manage company domains and single sign-on',
     separator: ', ',
   },
 );

@@ -97,6 +97,12 @@ export async function insertDomain(tx: Kysely<Database>, row: DomainRow): Promis
   await tx.insertInto('organisation_domains').values(row).execute();
 }
 
+/** A unique column refused the write (PostgreSQL 23505, SQLite's constraint). */
+export const isUniqueViolation = (error: unknown) => {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
+
 export async function markVerified(tx: Kysely<Database>, row: DomainRow, at: number): Promise<DomainRow> {
   await tx
     .updateTable('organisation_domains')

@@ -5,6 +5,7 @@ import {
   domainIn,
   domainsOf,
   insertDomain,
+  isUniqueViolation,
   markVerified,
   newDomainToken,
   normaliseDomain,
@@ -100,9 +101,10 @@ export const verifyDomain = defineOperation({
         record_name: recordName(row.domain),
       });
     if (await verifiedOwner(ctx.tx, row.domain)) throw new PassportError('domainTaken');
-    const verified = await markVerified(ctx.tx, row, ctx.now()).catch(async (error: unknown) => {
+    const verified = await markVerified(ctx.tx, row, ctx.now()).catch((error: unknown) => {
       // Another organisation verified it in the moment between: the unique column refused this one.
-      throw new PassportError('domainTaken', {}, { cause: error });
+      if (isUniqueViolation(error)) throw new PassportError('domainTaken', {}, { cause: error });
+      throw error;
     });
     emitInSubject(ctx, 'organisation.domain.verified', { domain: row.domain });
     return domainView(verified);
