@@ -30,8 +30,10 @@ export default defineConfig({
       // 126.6 KB with the factors' and passkeys' code tables and shared vendor exports beside it
       // (measured 126.54 KB).
       // 126.75 KB with the enterprise sign-in range's codes (measured 126.70 KB; its texts are off this
-      // page, but the codes join the one code table).
-      budgetBytes: 126_750,
+      // page, but the codes join the one code table). 127 KB with the passkey and e-mail second factors
+      // and the recent sign-in changes beside them (measured 126.92 KB: the second-verify plugin's e-mail
+      // send and passkey credential, and their paths).
+      budgetBytes: 127_000,
     }),
   ],
   resolve: appResolve,
