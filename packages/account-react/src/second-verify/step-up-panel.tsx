@@ -100,9 +100,10 @@ export function StepUpPanel({
   if (request.emailMasked) ways.push(['email', t('byEmail', request.emailMasked)]);
   if (request.hasPassword) ways.push(['password', t('byPassword')]);
   // An account with an authenticator app or recovery codes (the server lists them in `methods`).
-  for (const method of request.methods ?? [])
-    if (method === 'passkey') ways.push(['passkey', t('passkey')]);
-    else if (isCodeFactor(method)) ways.push([method, t(method)]);
+  for (const method of request.methods ?? []) {
+    if (isCodeFactor(method)) ways.push([method, t(method)]);
+    else if (method === 'passkey') ways.push(['passkey', t('passkey')]);
+  }
   const client = useAccountClient();
   const language = useLanguageOrDefault();
   const [way, setWay] = useState<StepUpWay | undefined>(ways[0]?.[0]);
