@@ -169,17 +169,23 @@ describe('audit events', () => {
     await admin.users.freeze(created.id);
     await admin.users.unfreeze(created.id);
     const mine = () => auditor.audit.list({ user: created.id, since: started, limit: 10 });
-    await vi.waitFor(async () => expect((await mine()).events).toHaveLength(3), {
+    await vi.waitFor(async () => expect((await mine()).events).toHaveLength(4), {
       timeout: 60_000,
       interval: 200,
     });
     const { events } = await mine();
-    expect(events.map((e) => e.type)).toEqual(['account.unfrozen', 'account.frozen', 'account.created']);
+    // Freezing ends the sessions in the same change.
+    expect(events.map((e) => e.type)).toEqual([
+      'account.unfrozen',
+      'account.sessions_revoked',
+      'account.frozen',
+      'account.created',
+    ]);
     expect(events[0]?.actor).toMatchObject({ kind: 'apiKey' });
     const frozen = await auditor.audit.list({ user: created.id, type: 'account.frozen' });
     expect(frozen.events.map((e) => e.type)).toEqual(['account.frozen']);
     const prefix = await auditor.audit.list({ user: created.id, type: 'account.' });
-    expect(prefix.events).toHaveLength(3);
+    expect(prefix.events).toHaveLength(4);
     expect((await auditor.audit.list({ user: created.id, until: started })).events).toEqual([]);
 
     const seen: string[] = [];
