@@ -775,7 +775,12 @@ const migrations: Record<string, Migration> = {
       );
       if (keys && !keys.columns.some((column) => column.name === 'subject_id'))
         await db.schema.alterTable('api_keys').addColumn('subject_id', 'text').execute();
-      await db.schema.createIndex('api_keys_subject').ifNotExists().on('api_keys').column('subject_id').execute();
+      await db.schema
+        .createIndex('api_keys_subject')
+        .ifNotExists()
+        .on('api_keys')
+        .column('subject_id')
+        .execute();
     },
   },
   /**

@@ -29,7 +29,8 @@ type KeyContext = OperationContext<CallerOf<{ kind: 'apiKey'; scope: string }>>;
 
 /** The organisation a key may see by this id: SUBJECT_NOT_FOUND for none, or another's. */
 async function visible(ctx: KeyContext, id: string) {
-  if (ctx.caller.subjectId !== null && ctx.caller.subjectId !== id) throw new PassportError('subjectNotFound');
+  if (ctx.caller.subjectId !== null && ctx.caller.subjectId !== id)
+    throw new PassportError('subjectNotFound');
   const row = await ctx.tx.selectFrom('subjects').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new PassportError('subjectNotFound');
   return row;
@@ -187,10 +188,7 @@ export const listRoles = defineOperation({
   },
 });
 
-const invitationView = (
-  row: Awaited<ReturnType<typeof invitationIn>>,
-  now: number,
-): ManagedInvitation => ({
+const invitationView = (row: Awaited<ReturnType<typeof invitationIn>>, now: number): ManagedInvitation => ({
   id: row.id,
   channel: row.channel,
   contact: row.contact,

@@ -15,7 +15,9 @@ export const KEY_STEP_UP_SECONDS = 10 * 60;
 export const DAY_MS = 86_400_000;
 
 /** A person acting: an operator, or an organisation's manager through their identity. */
-type OperatorContext = OperationContext<CallerOf<{ kind: 'person' }> | CallerOf<{ kind: 'identity'; permission: null }>>;
+type OperatorContext = OperationContext<
+  CallerOf<{ kind: 'person' }> | CallerOf<{ kind: 'identity'; permission: null }>
+>;
 
 function assertOperator(ctx: OperatorContext): string {
   const id = ctx.caller.user.id;

@@ -89,7 +89,11 @@ export const revokeOrganisationKey = defineOperation({
       .executeTakeFirst();
     if (!row) throw new PassportError('notFound');
     const revoked = { ...row, revoked_at: ctx.now() };
-    await ctx.tx.updateTable('api_keys').set({ revoked_at: revoked.revoked_at }).where('id', '=', row.id).execute();
+    await ctx.tx
+      .updateTable('api_keys')
+      .set({ revoked_at: revoked.revoked_at })
+      .where('id', '=', row.id)
+      .execute();
     emitKey(ctx, row.id, { type: 'operator.api_key_revoked', data: { prefix: row.prefix } });
     return publicKey(revoked);
   },

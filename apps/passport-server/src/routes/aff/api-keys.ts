@@ -45,6 +45,9 @@ export const apiKeyList = operationRoute(listOrganisationKeys, {
 
 export const apiKeyRevoke = operationRoute(revokeOrganisationKey, {
   method: 'POST',
-  schema: post('The manager: revoke one of this organisation’s keys; it stops working at once', revokeOrganisationKey.input),
+  schema: post(
+    'The manager: revoke one of this organisation’s keys; it stops working at once',
+    revokeOrganisationKey.input,
+  ),
   at: [['aff', paths.apiKeyRevoke]],
 });

@@ -23,6 +23,15 @@ import { PassportError } from '../../errors';
 import { rateLimitKey } from '../../lib/ip';
 import type { Operation } from '../../operations/define';
 import {
+  getOrganisation,
+  listAuditEvents,
+  listInvitations,
+  listMembers,
+  listOrganisations,
+  listRoles,
+  revokeInvitation,
+} from '../../operations/management/organisations';
+import {
   createUser,
   deleteUser,
   freezeUser,
@@ -36,15 +45,6 @@ import {
   unlinkAccount,
   updateUser,
 } from '../../operations/management/users';
-import {
-  getOrganisation,
-  listAuditEvents,
-  listInvitations,
-  listMembers,
-  listOrganisations,
-  listRoles,
-  revokeInvitation,
-} from '../../operations/management/organisations';
 import { idempotent } from './idempotency';
 
 /**
@@ -182,14 +182,24 @@ const CALLS: Call[] = [
     summary: 'Organisations, newest first, by cursor (an organisation’s key: its own)',
     query: PageQuery,
   },
-  { call: 'getOrganisation', operation: op(getOrganisation), summary: 'One organisation', params: OrganisationIdParams },
+  {
+    call: 'getOrganisation',
+    operation: op(getOrganisation),
+    summary: 'One organisation',
+    params: OrganisationIdParams,
+  },
   {
     call: 'listMembers',
     operation: op(listMembers),
     summary: 'An organisation’s members and their roles',
     params: OrganisationIdParams,
   },
-  { call: 'listRoles', operation: op(listRoles), summary: 'An organisation’s roles', params: OrganisationIdParams },
+  {
+    call: 'listRoles',
+    operation: op(listRoles),
+    summary: 'An organisation’s roles',
+    params: OrganisationIdParams,
+  },
   {
     call: 'listInvitations',
     operation: op(listInvitations),
