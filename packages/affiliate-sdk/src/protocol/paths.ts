@@ -18,16 +18,6 @@ export const affiliatePaths = {
   /** The organisation's audit log (audit:read), a page of it or all of it as CSV or JSON. */
   auditList: `${PREFIX}audit/list/`,
   auditExport: `${PREFIX}audit/export/`,
-  /** The organisation's webhook endpoints, for its manager (docs/webhooks.md). */
-  webhookCreate: `${PREFIX}webhook/create/`,
-  webhookList: `${PREFIX}webhook/list/`,
-  webhookUpdate: `${PREFIX}webhook/update/`,
-  webhookEnable: `${PREFIX}webhook/enable/`,
-  webhookDisable: `${PREFIX}webhook/disable/`,
-  webhookDelete: `${PREFIX}webhook/delete/`,
-  webhookRotateSecret: `${PREFIX}webhook/rotate_secret/`,
-  webhookDeliveries: `${PREFIX}webhook/deliveries/`,
-  webhookRedeliver: `${PREFIX}webhook/redeliver/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,
