@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../src/domain/webhooks/targets';
 import { affiliatePaths as aff, paths } from '../src/protocol';
+import { operatorWebhookPath, organisationWebhookPath } from '../src/routes/web/operator-webhooks';
 import { eventually } from './support/faults';
 import { signInBySms } from './support/flows';
 import { type Browser, startServer, type TestServer } from './support/server';
@@ -303,7 +304,7 @@ describe('endpoints', () => {
     expect((refusal as ManagementError).errorName).toBe('INSUFFICIENT_SCOPE');
 
     const endpoint = await endpointAt('/managed');
-    const listed = await operator.get(paths.web.operatorWebhooksList);
+    const listed = await operator.get(operatorWebhookPath('list'));
     expect(listed.body.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpoint.id);
     expect(JSON.stringify(listed.body)).not.toContain(endpoint.secret);
     const updated = await admin.webhooks.update(endpoint.id, {
@@ -319,10 +320,10 @@ describe('endpoints', () => {
 
     // The operator's web route: creating needs a fresh step-up.
     await server.app.db.updateTable('sessions').set({ verified_at: 1 }).execute();
-    const stale = await operator.post(paths.web.operatorWebhooksCreate, { url: `${receiver.origin}/x` });
+    const stale = await operator.post(operatorWebhookPath('create'), { url: `${receiver.origin}/x` });
     expect(stale.body.data?.error_code ?? stale.body.error_code).toBeDefined();
     await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
-    const made = await operator.post(paths.web.operatorWebhooksCreate, { url: `${receiver.origin}/x` });
+    const made = await operator.post(operatorWebhookPath('create'), { url: `${receiver.origin}/x` });
     expect(made.body.message).toBe('success');
     expect(made.body.data.secret).toMatch(/^whsec_/);
 
@@ -354,7 +355,7 @@ describe("an organisation's endpoints", () => {
     const a = await organisation('Harbour Works');
     const b = await organisation('Dock Lane');
     await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
-    const made = await a.browser.post(aff.webhookCreate, {
+    const made = await a.browser.post(organisationWebhookPath('create'), {
       subject_uid: a.sid,
       url: `${receiver.origin}/org-a`,
       event_types: 'organisation.',
@@ -382,9 +383,13 @@ describe("an organisation's endpoints", () => {
     expect(queued).toHaveLength(2);
 
     // Another organisation's manager neither sees nor reaches it; a deployment key does not either.
-    const theirs = await b.browser.get(`${aff.webhookList}?subject_uid=${encodeURIComponent(b.sid)}`);
+    const theirs = await b.browser.get(
+      `${organisationWebhookPath('list')}?subject_uid=${encodeURIComponent(b.sid)}`,
+    );
     expect(theirs.body.data.endpoints).toEqual([]);
-    const intrusion = await b.browser.get(`${aff.webhookList}?subject_uid=${encodeURIComponent(a.sid)}`);
+    const intrusion = await b.browser.get(
+      `${organisationWebhookPath('list')}?subject_uid=${encodeURIComponent(a.sid)}`,
+    );
     expect(intrusion.body.message).not.toBe('success');
     const byKey = await admin.webhooks.get(made.body.data.id).catch((e: unknown) => e);
     expect((byKey as ManagementError).status).toBe(404);

@@ -107,16 +107,6 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'operator/api_keys/list',
   'operator/api_keys/revoke',
   'operator/api_keys/rotate',
-  /** The deployment's webhook endpoints, for operators (docs/webhooks.md). */
-  'operator/webhooks/create',
-  'operator/webhooks/list',
-  'operator/webhooks/update',
-  'operator/webhooks/enable',
-  'operator/webhooks/disable',
-  'operator/webhooks/delete',
-  'operator/webhooks/rotate_secret',
-  'operator/webhooks/deliveries',
-  'operator/webhooks/redeliver',
 ]);
 
 /** Other passport paths (spec §7), under /passport. */

@@ -22,16 +22,6 @@ export const affiliatePaths = {
   apiKeyCreate: `${PREFIX}api_key/create/`,
   apiKeyList: `${PREFIX}api_key/list/`,
   apiKeyRevoke: `${PREFIX}api_key/revoke/`,
-  /** The organisation's webhook endpoints, for its manager (docs/webhooks.md). */
-  webhookCreate: `${PREFIX}webhook/create/`,
-  webhookList: `${PREFIX}webhook/list/`,
-  webhookUpdate: `${PREFIX}webhook/update/`,
-  webhookEnable: `${PREFIX}webhook/enable/`,
-  webhookDisable: `${PREFIX}webhook/disable/`,
-  webhookDelete: `${PREFIX}webhook/delete/`,
-  webhookRotateSecret: `${PREFIX}webhook/rotate_secret/`,
-  webhookDeliveries: `${PREFIX}webhook/deliveries/`,
-  webhookRedeliver: `${PREFIX}webhook/redeliver/`,
   /** The organisation's e-mail domains (sso:manage): add, list, verify by DNS TXT, remove. */
   domainAdd: `${PREFIX}domain/add/`,
   domainList: `${PREFIX}domain/list/`,

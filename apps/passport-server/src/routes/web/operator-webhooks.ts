@@ -5,7 +5,6 @@ import {
   organisationWebhooks,
   type WebhookCapability,
 } from '../../operations/webhooks/endpoints';
-import { affiliatePaths, paths } from '../../protocol';
 import { CommonQuery, FORM } from '../../schemas/common';
 
 /**
@@ -33,8 +32,14 @@ const ROUTES: { capability: WebhookCapability; method: 'GET' | 'POST'; summary: 
   { capability: 'redeliver', method: 'POST', summary: 'send a delivery again' },
 ];
 
-const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const pascal = (name: string) => camel(name).replace(/^./, (c) => c.toUpperCase());
+/**
+ * Their paths: the server's own, not the SDKs' (no page calls them yet, and every page that imports the
+ * SDKs' path tables would carry them).
+ */
+export const operatorWebhookPath = (capability: WebhookCapability) =>
+  `/passport/web/operator/webhooks/${capability}/`;
+export const organisationWebhookPath = (capability: WebhookCapability) =>
+  `/passport/aff/web/webhook/${capability}/`;
 
 const schemaOf = (who: string, summary: string, method: 'GET' | 'POST', tag: string) =>
   method === 'POST'
@@ -45,7 +50,7 @@ export const operatorWebhookRoutes = ROUTES.map(({ capability, method, summary }
   operationRoute(operatorWebhooks[capability] as Operation, {
     method,
     schema: schemaOf('Operators', summary, method, 'operator'),
-    at: [['web', paths.web[`operatorWebhooks${pascal(capability)}` as keyof typeof paths.web]]],
+    at: [['web', operatorWebhookPath(capability)]],
   }),
 );
 
@@ -53,6 +58,6 @@ export const organisationWebhookRoutes = ROUTES.map(({ capability, method, summa
   operationRoute(organisationWebhooks[capability] as Operation, {
     method,
     schema: schemaOf("An organisation's manager", summary, method, 'organisations'),
-    at: [['aff', affiliatePaths[`webhook${pascal(capability)}` as keyof typeof affiliatePaths] as string]],
+    at: [['aff', organisationWebhookPath(capability)]],
   }),
 );
