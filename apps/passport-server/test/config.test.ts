@@ -15,6 +15,14 @@ describe('configuration', () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
+  it('asks DNS through the servers DNS_RESOLVER names, else the system’s', () => {
+    expect(loadConfig({}).dnsResolver).toBeUndefined();
+    expect(loadConfig({ DNS_RESOLVER: '127.0.0.1:5353,[::1]:53' }).dnsResolver).toEqual([
+      '127.0.0.1:5353',
+      '[::1]:53',
+    ]);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -31,6 +39,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['SECRET', 'short'],
     ['COOKIE_DOMAIN', 'not a domain'],
+    ['DNS_RESOLVER', '127.0.0.1:5353, 10.0.0.1'],
+    ['DNS_RESOLVER', '127.0.0.1,,10.0.0.1'],
   ])('stops with a message naming %s when it is %j', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrowError(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrowError(new RegExp(`^Invalid setting ${variable}:`));

@@ -353,7 +353,7 @@ const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, 
   ],
   CONNECTION_DISCOVERY_FAILED: [
     '无法读取该签发者的 OpenID 配置，请检查地址',
-    'The issuer’s OpenID configuration could not be read: check the address',
+    "The issuer's OpenID configuration could not be read: check the address",
   ],
   CONNECTION_SECRET_REQUIRED: ['请填写客户端密钥', 'Enter the client secret'],
 });

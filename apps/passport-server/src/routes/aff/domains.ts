@@ -1,6 +1,8 @@
+import { assertHolds } from '../../access/statement';
 import { operationRoute } from '../../adapters/operation-route';
 import { txtResolver } from '../../domain/enterprise/dns';
 import { normaliseDomain, recordName } from '../../domain/enterprise/domains';
+import { actorIn } from '../../domain/organisations/actors';
 import {
   addDomain,
   listDomains,
@@ -33,9 +35,12 @@ export const domainVerifyRoute = operationRoute(verifyDomain, {
   schema: schemas.domainVerify,
   at: [['aff', paths.domainVerify]],
   // DNS is asked before the transaction opens (a slow resolver must not hold a connection); the
-  // operation takes the answer, once, and judges it. Only for a domain the named organisation added
-  // and has not verified: nobody makes the server look up names of their choosing.
-  async check(app, request) {
+  // operation takes the answer, once, and judges it. Only for a member who may verify, and a domain
+  // the organisation added and has not verified: nobody makes the server look up names of their
+  // choosing, nor learns from the time taken what another organisation added.
+  async check(app, request, user) {
+    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid);
+    assertHolds(actor.permissions, 'sso:manage');
     const domain = normaliseDomain(request.body.domain);
     const pending = await app.db
       .selectFrom('organisation_domains')
