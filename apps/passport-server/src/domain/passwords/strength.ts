@@ -52,6 +52,12 @@ export const estimatorUse = { calls: 0, longestInput: 0 };
  * beside this one when the server runs from its sources, the built .js beside the bundle otherwise.
  */
 let pool: Piscina | undefined;
+/**
+ * The pool's first task, which waits for the worker to start and load its dictionaries. An estimate's
+ * bound starts after it: on a loaded machine a start alone outlasted the bound, and the first person to
+ * set a password after a restart was answered RATE_LIMITED.
+ */
+let started: Promise<unknown> | undefined;
 const queue = new FairQueue<Estimate>({
   perSource: ESTIMATES_PER_SOURCE,
   perAccount: ESTIMATES_PER_ACCOUNT,
@@ -64,7 +70,7 @@ export const waitingEstimates = () => queue.size;
 
 function estimatorPool(): Piscina {
   if (pool) return pool;
-  const started = new Piscina({
+  const made = new Piscina({
     filename: new URL(`./strength-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href,
     minThreads: 1,
     maxThreads: 1,
@@ -73,16 +79,35 @@ function estimatorPool(): Piscina {
   });
   // A worker that fails outside a task (it could not load, say) is reported here, not by a task: an
   // unheard 'error' would end the process. The pool is dropped and the next estimate starts another.
-  started.on('error', () => {
-    if (pool === started) pool = undefined;
-    void started.destroy();
+  made.on('error', () => {
+    if (pool === made) pool = undefined;
+    void made.destroy();
   });
-  pool = started;
-  return started;
+  pool = made;
+  started = made.run({ password: '', words: [] });
+  return made;
 }
 
-/** An estimate the worker has not answered after this long is given up: RATE_LIMITED (a hang detector). */
-export const ESTIMATE_TIMEOUT_MS = 10_000;
+/** How long a worker may take to start (load its dictionaries) before an estimate gives up on it. */
+const START_TIMEOUT_MS = 120_000;
+
+/** Resolves with `work`, or rejects RATE_LIMITED after `ms` (a hang detector, not a speed bound). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PassportError('rateLimited')), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * An estimate the started worker has not answered after this long is given up: RATE_LIMITED. A hang
+ * detector, not a speed bound: a crafted input costs up to ~1.3 s of CPU, which a machine loaded many
+ * times over its cores stretches to many seconds.
+ */
+export const ESTIMATE_TIMEOUT_MS = 30_000;
 
 // The wire's key lists must be the estimator's: an upgrade that adds or renames a key fails to compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -104,18 +129,18 @@ export async function weakness(
 ): Promise<PasswordTooWeakData | null> {
   const estimated = [...password].slice(0, ESTIMATED_LENGTH).join('');
   const result = await queue
-    .run(owner, () => {
+    .run(owner, async () => {
       estimatorUse.calls += 1;
       estimatorUse.longestInput = Math.max(estimatorUse.longestInput, [...estimated].length);
       // Given up after ESTIMATE_TIMEOUT_MS, not cancelled (an estimate is bounded in cost, a fraction
       // of a second): the answer no longer waits, and the next estimate goes to the worker's own queue.
-      let timer: NodeJS.Timeout | undefined;
-      return Promise.race([
-        estimatorPool().run({ password: estimated, words: [...contextWords] }) as Promise<Estimate>,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new PassportError('rateLimited')), ESTIMATE_TIMEOUT_MS);
-        }),
-      ]).finally(() => clearTimeout(timer));
+      // The bound starts once the worker has started.
+      const worker = estimatorPool();
+      await within(started ?? Promise.resolve(), START_TIMEOUT_MS);
+      return within(
+        worker.run({ password: estimated, words: [...contextWords] }) as Promise<Estimate>,
+        ESTIMATE_TIMEOUT_MS,
+      );
     })
     .catch((error: unknown) => {
       throw error instanceof QueueFull ? new PassportError('rateLimited') : error;
