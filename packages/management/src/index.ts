@@ -83,7 +83,6 @@ export type {
   WebhookEndpointWithSecret,
 } from './protocol';
 
-
 /** Options of a create: an idempotency key makes it safe to send again (the same key answers the first answer). */
 export interface CreateOptions {
   idempotencyKey?: string;
