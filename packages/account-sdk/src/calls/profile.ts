@@ -65,11 +65,14 @@ export const remainUpdateTimes = /* @__PURE__ */ defineCall<RemainUpdateTimesPay
   null,
   'GET',
 );
-/** Downloads an image by key. */
-export const downloadImage = /* @__PURE__ */ defineCall<ImageKeyPayload>(
+/**
+ * Downloads an image by key: resolves a `Blob` of its bytes, `type` its content type (`image/webp`).
+ * An unknown key, or a picture under review asked for by anyone but its owner, rejects `notFound`.
+ */
+export const downloadImage = /* @__PURE__ */ defineCall<ImageKeyPayload, Blob>(
   '/user/web/download/image/',
   null,
-  'GET',
+  'DOWNLOAD',
 );
 /** Downloads an image by key, version 2. */
 export const downloadImageV2 = /* @__PURE__ */ defineCall<ImageKeyPayload, ImageInfoData>(

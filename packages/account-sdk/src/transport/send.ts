@@ -66,6 +66,10 @@ function parse(text: string): unknown {
   }
 }
 
+/** A file reply of a binary call: a success that is no envelope. */
+const isFile = (config: RequestConfig, response: Response) =>
+  !!config.binary && response.ok && !/json/i.test(response.headers.get('content-type') ?? '');
+
 const pathOf = (t: Transport, config: RequestConfig) => config.path.replace('{aid}', t.aid);
 
 const csrfOf = (t: Transport) => (t.doc && readCookie(t.doc.cookie, CSRF_COOKIE)) || '';
@@ -118,7 +122,8 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
   const call: Call = {
     config,
     url: '',
-    body: async (response) => parse(await response.clone().text()),
+    body: async (response) =>
+      isFile(call.config, response) ? undefined : parse(await response.clone().text()),
     retry: async (code) => ky.retry({ request: await encode(t, call), delay: 0, code }),
   };
   const failed = (error: unknown) => accountErrorOf(error, call.config);
@@ -147,6 +152,10 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           const logId = response.headers.get(LOG_ID_HEADER) ?? '';
           if (t.printLog)
             console.log(`[portico] ${request.method} ${config.path} ${LOG_ID_HEADER}: ${logId}`);
+          if (isFile(call.config, response)) {
+            data = await response.blob();
+            return;
+          }
           const body = await call.body(response);
           if (isSuccess(call.config.envelope, body)) {
             data = (body as { data: unknown }).data;
