@@ -15,8 +15,8 @@ import type {
 /** What a call resolves when it declares no data type: the envelope's data. */
 export type AccountData = Record<string, unknown>;
 
-/** 'UPLOAD' is a POST sent as multipart/form-data; 'DOWNLOAD' a GET whose reply is a file (a `Blob`). */
-export type CallMethod = 'GET' | 'POST' | 'UPLOAD' | 'DOWNLOAD';
+/** 'UPLOAD' is a POST sent as multipart/form-data. */
+export type CallMethod = 'GET' | 'POST' | 'UPLOAD';
 
 /** The payload may be left out when every field of it is optional. */
 export type CallArgs<P> =
@@ -68,9 +68,8 @@ export function defineCall<P extends object, D = AccountData, Path extends strin
     return client.request({
       ...options,
       path: sso ? ssoPath : path,
-      method: method === 'GET' || method === 'DOWNLOAD' ? 'GET' : 'POST',
+      method: method === 'GET' ? method : 'POST',
       multipart: method === 'UPLOAD',
-      binary: method === 'DOWNLOAD',
       data,
       envelope: sso ? 'sso' : 'web',
     });

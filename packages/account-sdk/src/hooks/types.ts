@@ -38,10 +38,7 @@ export interface AccountPlugin {
 export interface AccountCall {
   /** The request as the call made it; 0 in `retryCount` for the first attempt, one more per resend. */
   readonly config: RequestConfig;
-  /**
-   * The envelope of a response, parsed (a JSON string holding JSON is parsed again); other bodies as
-   * text; the file a binary call (`config.binary`) succeeded with, undefined (its bytes are not read).
-   */
+  /** The envelope of a response, parsed (a JSON string holding JSON is parsed again); other bodies as text. */
   body(response: Response): Promise<unknown>;
   /**
    * Resends the call with `patch` merged into its data, query and headers, through ky's forced retry:

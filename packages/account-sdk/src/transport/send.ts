@@ -66,10 +66,6 @@ function parse(text: string): unknown {
   }
 }
 
-/** A file reply of a binary call: a success that is no envelope. */
-const isFile = (config: RequestConfig, response: Response) =>
-  !!config.binary && response.ok && !/json/i.test(response.headers.get('content-type') ?? '');
-
 const pathOf = (t: Transport, config: RequestConfig) => config.path.replace('{aid}', t.aid);
 
 const csrfOf = (t: Transport) => (t.doc && readCookie(t.doc.cookie, CSRF_COOKIE)) || '';
@@ -122,8 +118,7 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
   const call: Call = {
     config,
     url: '',
-    body: async (response) =>
-      isFile(call.config, response) ? undefined : parse(await response.clone().text()),
+    body: async (response) => parse(await response.clone().text()),
     retry: async (code) => ky.retry({ request: await encode(t, call), delay: 0, code }),
   };
   const failed = (error: unknown) => accountErrorOf(error, call.config);
@@ -152,7 +147,8 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           const logId = response.headers.get(LOG_ID_HEADER) ?? '';
           if (t.printLog)
             console.log(`[portico] ${request.method} ${config.path} ${LOG_ID_HEADER}: ${logId}`);
-          if (isFile(call.config, response)) {
+          // A binary call's file: a success that is no envelope.
+          if (config.binary && response.ok && !/json/.test(`${response.headers.get('content-type')}`)) {
             data = await response.blob();
             return;
           }
