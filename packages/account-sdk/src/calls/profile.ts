@@ -81,6 +81,7 @@ export const downloadImage = (
     path: '/user/web/download/image/' satisfies CallPath,
     method: 'GET',
     data: { ...payload },
+    envelope: 'web',
     binary: true,
   });
 /** Downloads an image by key, version 2. */
