@@ -77,7 +77,7 @@ export const downloadImage = (
 ): Promise<Blob> =>
   client.request({
     ...options,
-    // Declared apart from `defineCall` so that only a page that downloads carries it.
+    // Written over `client.request`: a `binary` option in `defineCall` would weigh on every page.
     path: '/user/web/download/image/' satisfies CallPath,
     method: 'GET',
     data: { ...payload },
