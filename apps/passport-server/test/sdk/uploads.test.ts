@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { crc32 } from 'node:zlib';
 import {
   accountInfo,
+  downloadImage,
   downloadImageV2,
   pendingPics,
   remainUpdateTimes,
@@ -128,6 +129,37 @@ describe('avatar upload', () => {
     const { client } = await signedInBySms(server);
     const uploaded = await uploadAvatar<Uploaded>(client, { avatar: blob(await png(2000, 1000)) });
     expect([uploaded.width, uploaded.height]).toEqual([512, 256]);
+  });
+});
+
+describe('downloadImage through the SDK', () => {
+  it('resolves the uploaded avatar as a Blob of its bytes and content type, web and sso clients alike', async () => {
+    const { client, browser } = await signedInBySms(server);
+    const uploaded = await uploadAvatar<Uploaded>(client, { avatar: blob(await png()) });
+    const served = new Uint8Array(await (await fetch(`${server.baseUrl}${uploaded.url}`)).arrayBuffer());
+
+    const image: Blob = await downloadImage(client, { key: uploaded.key });
+    expect(image).toBeInstanceOf(Blob);
+    expect(image.type).toBe('image/webp');
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(served);
+    expect(await sharp(Buffer.from(await image.arrayBuffer())).metadata()).toMatchObject({
+      format: 'webp',
+      width: 64,
+      height: 48,
+    });
+    // The same call from an sso client of the same browser: the download has no sso variant.
+    const sso = await downloadImage(browser.client('sso'), { key: uploaded.key });
+    expect(new Uint8Array(await sso.arrayBuffer())).toEqual(served);
+  });
+
+  it('rejects with the error envelope: an unknown key, a picture under review for anyone but its owner', async () => {
+    const owner = await signedInBySms(server);
+    const other = await signedInBySms(server);
+    const error = await rejectsWith(downloadImage(other.client, { key: 'A'.repeat(32) }), 'notFound');
+    expect(error.status).toBe(404);
+    const pic = await uploadPic<Uploaded>(owner.client, { pic: blob(await png()), is_sensitive: 1 });
+    await rejectsWith(downloadImage(other.client, { key: pic.key }), 'notFound');
+    expect((await downloadImage(owner.client, { key: pic.key })).type).toBe('image/webp');
   });
 });
 

@@ -73,6 +73,12 @@ export interface RequestOptions {
   envelope?: EnvelopeSource;
   /** Send the payload as multipart/form-data (file uploads). Default false. */
   multipart?: boolean;
+  /**
+   * The reply is a file (an image download): a 2xx reply that is not JSON resolves as a `Blob` of its
+   * bytes, its `type` the reply's content type. A failure is still parsed as the error envelope and
+   * rejects with an AccountError. Default false.
+   */
+  binary?: boolean;
   signal?: AbortSignal;
   /** Overrides the client's timeout for this request. */
   timeout?: number;

@@ -147,6 +147,11 @@ export async function send(t: Transport, config: RequestConfig): Promise<unknown
           const logId = response.headers.get(LOG_ID_HEADER) ?? '';
           if (t.printLog)
             console.log(`[portico] ${request.method} ${config.path} ${LOG_ID_HEADER}: ${logId}`);
+          // A binary call's file: a success that is no envelope.
+          if (config.binary && response.ok && !/json/.test(`${response.headers.get('content-type')}`)) {
+            data = await response.blob();
+            return;
+          }
           const body = await call.body(response);
           if (isSuccess(call.config.envelope, body)) {
             data = (body as { data: unknown }).data;
