@@ -8,24 +8,27 @@
 // identity picker 766 B (+16 B: it reads the one `affiliatePaths` object, which grew by the two paths).
 // The flows' state holder is the account SDK's `createState` (exported for them) instead of a copy of
 // it: the whole entry measured 3557 B (-53 B).
+// An organisation's API keys, e-mail domains and single sign-on connection (ten paths in the one
+// `affiliatePaths` object, their calls, the `sso` resource of the statement) measured protocol 2.62 kB,
+// the whole entry 3.75 kB and the identity picker 875 B (it reads the one paths object).
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
     path: 'dist/protocol.js',
     ignore: ['@portico/account-sdk'],
-    limit: '2540 B',
+    limit: '2630 B',
   },
   {
     name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '3560 B',
+    limit: '3750 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
     path: 'dist/index.js',
     import: '{ subjectLoginList, subjectLogin }',
     ignore: ['@portico/account-sdk'],
-    limit: '770 B',
+    limit: '875 B',
   },
 ];
