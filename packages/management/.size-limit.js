@@ -4,6 +4,6 @@ export default [
     name: 'createManagementClient',
     path: 'dist/index.js',
     import: '{ createManagementClient, ManagementError }',
-    limit: '533 B',
+    limit: '778 B',
   },
 ];
