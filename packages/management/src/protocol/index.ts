@@ -156,9 +156,9 @@ export const AuditEventsQuery = Type.Object({
   /** The organisation it happened in. */
   organisation: Type.Optional(Id),
   /** From this time (inclusive), ms since the epoch. */
-  since: Type.Optional(Type.Integer({ minimum: 0 })),
+  since: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e13 })),
   /** Before this time (exclusive), ms since the epoch. */
-  until: Type.Optional(Type.Integer({ minimum: 0 })),
+  until: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e13 })),
   cursor: Cursor,
   limit: Limit,
 });

@@ -89,8 +89,8 @@ export async function keyPrincipal(app: FastifyInstance, request: FastifyRequest
 
 /**
  * One management call: the operation it runs, and the parts of the request its input is made of (the
- * path's ids, the query, the JSON body), each declared for validation and the OpenAPI document. A
- * create answers 201 and honours an `Idempotency-Key`.
+ * path's ids, the query, the JSON body), each declared for validation and the OpenAPI document. A create
+ * honours an `Idempotency-Key`.
  */
 interface Call {
   call: keyof typeof MANAGEMENT_CALLS;
@@ -224,7 +224,7 @@ const management: FastifyPluginAsync = async (app) => {
   const principals = new WeakMap<FastifyRequest, Principal>();
   for (const { call, operation, summary, params, query, body, create } of CALLS) {
     const { method, path, scope } = MANAGEMENT_CALLS[call];
-    const status = create ? 201 : 200;
+    const status = 200;
     app.route({
       method,
       url: `${MANAGEMENT_BASE_PATH}${path}`,
@@ -236,7 +236,7 @@ const management: FastifyPluginAsync = async (app) => {
         // filters in the query, and a JSON body for a POST or PATCH (empty when it takes none).
         ...(params ? { params } : {}),
         querystring: query ?? NoFields,
-        ...(method === 'POST' || method === 'PATCH' ? { body: body ?? NoFields } : {}),
+        ...(method !== 'GET' ? { body: body ?? NoFields } : {}),
         ...(create
           ? {
               headers: Type.Object({
