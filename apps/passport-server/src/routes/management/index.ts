@@ -236,7 +236,7 @@ const management: FastifyPluginAsync = async (app) => {
         // filters in the query, and a JSON body for a POST or PATCH (empty when it takes none).
         ...(params ? { params } : {}),
         querystring: query ?? NoFields,
-        ...(method !== 'GET' ? { body: body ?? NoFields } : {}),
+        ...(method === 'POST' || method === 'PATCH' ? { body: body ?? NoFields } : {}),
         ...(create
           ? {
               headers: Type.Object({
