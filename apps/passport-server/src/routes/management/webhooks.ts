@@ -102,7 +102,8 @@ const managementWebhookRoutes: FastifyPluginAsync = async (app) => {
         tags: ['management'],
         ...(params ? { params } : {}),
         querystring: query ?? NoFields,
-        ...(method !== 'GET' ? { body: body ?? NoFields } : {}),
+        // A JSON body for a POST (empty when it takes none); a DELETE takes none, as HTTP means it.
+        ...(method === 'POST' ? { body: body ?? NoFields } : {}),
         response: { 200: operation.output as TSchema, '4xx': Problem, '5xx': Problem },
       },
       // The key before the input is validated: a caller without one learns nothing of its rules.
