@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRecoveryCode } from '../src/domain/factors/recovery-codes';
 import { CodeType, ErrorCode, passkeyPaths, paths } from '../src/protocol';
 import { SoftwareAuthenticator } from './support/authenticator';
-import { emailCode, GOOD_PASSWORD, isSignedIn, passCooldown, signInBySms } from './support/flows';
+import {
+  emailCode,
+  GOOD_PASSWORD,
+  isSignedIn,
+  OTHER_GOOD_PASSWORD as OTHER_PASSWORD,
+  passCooldown,
+  signInBySms,
+} from './support/flows';
 import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
 
 /**
@@ -427,6 +434,30 @@ describe('an e-mail code as the second verification', () => {
     const byEmail = await tablet.post(paths.web.emailCodeLogin, { email, code });
     expect(errorCodeOf(byEmail), JSON.stringify(byEmail.body)).toBe(ErrorCode.secondVerify);
     expect(byEmail.body.data.methods).toBeUndefined();
+  });
+  it('is not offered for a week after the password was reset: an e-mail code can reset it', async () => {
+    const { mobile, userId } = await account();
+    const email = freshEmail();
+    await server.app.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    // Whoever reads the mailbox resets the password with a code sent to it…
+    const stranger = device();
+    const resetCode = await emailCode(server, stranger, email, CodeType.resetPassword);
+    const reset = await stranger.post(paths.web.emailPasswordReset, {
+      email,
+      code: resetCode,
+      password: OTHER_PASSWORD,
+    });
+    expect(reset.body.message, JSON.stringify(reset.body)).toBe('success');
+    // …and signs in with it: the mailbox may not also be the second verification.
+    const answer = await stranger.post(paths.web.userLogin, { mobile, password: OTHER_PASSWORD });
+    expect(errorCodeOf(answer)).toBe(ErrorCode.secondVerify);
+    expect(answer.body.data.methods).toBeUndefined();
+    const send = await stranger.post(paths.web.sendCode, {
+      sms_code_key: answer.body.data.sms_code_key,
+      method: 'email',
+      type: CodeType.mobileLogin,
+    });
+    expect(errorCodeOf(send)).toBe(ErrorCode.factorUnavailable);
   });
 });
 

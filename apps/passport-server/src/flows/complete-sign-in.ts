@@ -76,8 +76,12 @@ export async function admitSignIn(
     directWithoutDevice || lockedLane ? undefined : await app.devices.isRemembered(user.id, request);
   if (!directWithoutDevice && !remembered) {
     // The account's verified e-mail answers too, unless an e-mail code is what signed in (the same
-    // factor twice proves nothing more).
-    const email = user.email && options.proof !== 'emailCode' ? user.email : '';
+    // factor twice proves nothing more), or the password was reset or changed lately: a code to the
+    // e-mail can do that, and the e-mail would then be both the way in and its second verification.
+    const email =
+      user.email && options.proof !== 'emailCode' && !(await passwordChangedLately(app, user.id))
+        ? user.email
+        : '';
     const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '', email);
     const methods = [...(user.mobile ? ['sms'] : []), ...(email ? ['email'] : []), ...factors];
     throw new PassportError('secondVerify', {
@@ -91,6 +95,21 @@ export async function admitSignIn(
     });
   }
   return { kind: 'person', user, signIn: { ...how, remembered } };
+}
+
+/** How long after a password reset or change the e-mail is not offered as a second verification. */
+export const EMAIL_FACTOR_PAUSE_MS = 7 * 24 * 3600 * 1000;
+
+async function passwordChangedLately(app: FastifyInstance, userId: string): Promise<boolean> {
+  const row = await app.db
+    .selectFrom('events')
+    .select('position')
+    .where('stream', '=', `user:${userId}`)
+    .where('type', 'in', ['account.password_reset', 'account.password_changed'])
+    .where('occurred_at', '>', app.runtime.now() - EMAIL_FACTOR_PAUSE_MS)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Hands a committed sign-in to the browser: the device and session cookies; the new session. */
