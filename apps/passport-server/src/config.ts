@@ -630,7 +630,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
-    migrationWaitSeconds: e.MIGRATION_WAIT_SECONDS === undefined ? 600 : Number(e.MIGRATION_WAIT_SECONDS),
+    // PostgreSQL's lock_timeout is in milliseconds up to 2³¹ − 1: longer waits are that long.
+    migrationWaitSeconds: Math.min(
+      e.MIGRATION_WAIT_SECONDS === undefined ? 600 : Number(e.MIGRATION_WAIT_SECONDS),
+      2_147_483,
+    ),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX ?? 'portico:',
     smtpUrl: e.SMTP_URL,

@@ -24,7 +24,11 @@ export async function signOut(
     await invoke(app, signOutOperation, {}, { kind: 'anonymous' }, requestOf(app, request));
   // The apps this browser signed in to through Portico hear of it (back-channel logout), after the
   // commit: the provider's session of this browser ends with the Portico one.
-  if (userId) await app.openAuth.signedOut(request.cookies, userId);
+  // A notice that fails is logged: the sign-out stands, and the cookies still go.
+  if (userId)
+    await app.openAuth
+      .signedOut(request.cookies, userId)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'back-channel logout failed'));
   app.sessions.forget(request, reply);
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }

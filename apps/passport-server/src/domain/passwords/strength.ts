@@ -136,7 +136,15 @@ export async function weakness(
       // of a second): the answer no longer waits, and the next estimate goes to the worker's own queue.
       // The bound starts once the worker has started.
       const worker = estimatorPool();
-      await within(started ?? Promise.resolve(), START_TIMEOUT_MS);
+      await within(started ?? Promise.resolve(), START_TIMEOUT_MS).catch((error: unknown) => {
+        // A worker that never started is dropped: the next estimate starts another.
+        if (pool === worker) {
+          pool = undefined;
+          started = undefined;
+          void worker.destroy();
+        }
+        throw error;
+      });
       return within(
         worker.run({ password: estimated, words: [...contextWords] }) as Promise<Estimate>,
         ESTIMATE_TIMEOUT_MS,

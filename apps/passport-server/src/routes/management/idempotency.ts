@@ -14,6 +14,7 @@ import type { Store } from '../../store/store';
  */
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const RUNNING_TTL_MS = 10 * 60 * 1000;
 
 interface Kept {
   fingerprint: string;
@@ -45,7 +46,9 @@ export async function idempotent<T>(
   const key = `idempotency:${apiKeyId}:${sha256(idempotencyKey)}`;
   const fingerprint = sha256(`${call}\n${canonical(body)}`);
   const running: Kept = { fingerprint, state: 'running' };
-  if (!(await store.setIfAbsent(key, JSON.stringify(running), IDEMPOTENCY_TTL_MS))) {
+  // A create still running holds its key for minutes, not the day a finished one is kept: a server that
+  // died mid-create must not refuse the key's retry for a day.
+  if (!(await store.setIfAbsent(key, JSON.stringify(running), RUNNING_TTL_MS))) {
     const kept = await store.get(key);
     // Gone between the two reads (a refused first request let it go): this one is the first now.
     if (kept === null) return idempotent(store, apiKeyId, idempotencyKey, call, body, run);
