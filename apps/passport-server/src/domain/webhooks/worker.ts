@@ -213,7 +213,13 @@ export function createWebhookWorker(db: Kysely<Database>, options: WebhookWorker
       while (!stopped && next < heads.length) {
         const head = heads[next++]!;
         if (!(await claim(head.id, wall))) continue;
-        if (await attempt(head)) progressed = true;
+        // One delivery that cannot be sent (a secret sealed with another SECRET, a failed write) is
+        // reported and left to its lease's end; the round's other deliveries go on.
+        try {
+          if (await attempt(head)) progressed = true;
+        } catch (error) {
+          options.onError(error);
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, heads.length) }, lane));
