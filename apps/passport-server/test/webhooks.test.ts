@@ -4,7 +4,8 @@ import { createManagementClient, type ManagementClient, ManagementError } from '
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../src/domain/webhooks/targets';
-import { affiliatePaths as aff, paths } from '../src/protocol';
+import { ENDPOINTS_PER_OWNER } from '../src/operations/webhooks/endpoints';
+import { affiliatePaths as aff, ErrorCode, paths } from '../src/protocol';
 import { operatorWebhookPath, organisationWebhookPath } from '../src/routes/web/operator-webhooks';
 import { eventually } from './support/faults';
 import { signInBySms } from './support/flows';
@@ -350,6 +351,25 @@ describe("an organisation's endpoints", () => {
     expect(created.body.message, 'fixture: create subject').toBe('success');
     return { browser, sid: created.body.data.sec_subject_uid as string };
   }
+
+  it('are at most ENDPOINTS_PER_OWNER per organisation; another organisation is not held back', async () => {
+    const a = await organisation('Many Hooks');
+    const b = await organisation('Few Hooks');
+    await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
+    const create = (o: { browser: typeof a.browser; sid: string }, n: number) =>
+      o.browser.post(organisationWebhookPath('create'), {
+        subject_uid: o.sid,
+        url: `${receiver.origin}/many-${n}`,
+      });
+    for (let n = 0; n < ENDPOINTS_PER_OWNER; n++)
+      expect((await create(a, n)).body.message, `endpoint ${n}`).toBe('success');
+    const past = await create(a, ENDPOINTS_PER_OWNER);
+    expect(past.body.data).toMatchObject({
+      error_code: ErrorCode.invalidParam,
+      reason: 'too_many_endpoints',
+    });
+    expect((await create(b, 0)).body.message).toBe('success');
+  });
 
   it("are its manager's, and receive only that organisation's events", async () => {
     const a = await organisation('Harbour Works');

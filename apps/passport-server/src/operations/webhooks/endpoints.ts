@@ -45,6 +45,9 @@ const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$
 const SubjectId = Type.String({ minLength: 1, maxLength: 64 });
 
 /** Who acts, on whose endpoints. */
+/** The most endpoints the deployment, or one organisation, may register. */
+export const ENDPOINTS_PER_OWNER = 20;
+
 interface Owner {
   /** Null: the deployment's endpoints. */
   subjectId: string | null;
@@ -176,6 +179,16 @@ const capabilities = {
     stepUp: true,
     emits: ['webhook.endpoint_created'],
     async run(ctx: OperationContext, owner: Owner, input: CreateWebhookBody) {
+      // Each endpoint gets its own delivery of every event it takes, and the deliveries share the
+      // worker's lanes: an organisation with hundreds of endpoints that never answer would hold back
+      // everyone else's.
+      const { count } = await ctx.tx
+        .selectFrom('webhook_endpoints')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('subject_id', owner.subjectId === null ? 'is' : '=', owner.subjectId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= ENDPOINTS_PER_OWNER)
+        throw new PassportError('invalidParam', { field: 'url', reason: 'too_many_endpoints' });
       await checkTarget(input.url, ctx.config.webhooks.privateTargets).catch(refused);
       const types = eventTypes(input.event_types);
       const secret = newSigningSecret();
