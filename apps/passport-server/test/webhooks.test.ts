@@ -178,6 +178,40 @@ describe('delivery', () => {
     ).toThrow();
   });
 
+  it("forgets an erased person's deliveries and their attempts", async () => {
+    await endpointAt('/erased');
+    const { userId } = await signInBySms(server, server.browser());
+    await admin.users.revokeSessions(userId);
+    await waitFor('a delivery about the person', () => receiver.at('/erased').length >= 1);
+    const before = await server.app.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('stream', '=', `user:${userId}`)
+      .execute();
+    expect(before.length).toBeGreaterThan(0);
+    await admin.users.delete(userId, { erase: 'now' });
+    const kept = await server.app.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        before.map((d) => d.id),
+      )
+      .execute();
+    expect(kept).toEqual([]);
+    const attempts = await server.app.db
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where(
+        'delivery_id',
+        'in',
+        before.map((d) => d.id),
+      )
+      .execute();
+    expect(attempts).toEqual([]);
+  });
+
   it('keeps order per stream while retrying after 5xx, then redelivers by hand with the same id', async () => {
     const endpoint = await endpointAt('/flaky');
     receiver.scripts.set('/flaky', [500, 503]);

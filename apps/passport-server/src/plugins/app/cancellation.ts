@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { eraseDueAccounts } from '../../domain/cancellation/cancellation';
 import { type CancellationRegistry, createCancellationRegistry } from '../../domain/cancellation/registry';
 import { addFactorCancelRules } from '../../domain/factors/cancellation';
+import { addWebhookCancelRules } from '../../domain/webhooks/cancellation';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +22,7 @@ export default fp(
   async (app) => {
     app.decorate('cancellation', createCancellationRegistry());
     addFactorCancelRules(app.cancellation);
+    addWebhookCancelRules(app.cancellation);
     app.decorate('eraseDueAccounts', () => eraseDueAccounts(app));
     const timer = setInterval(() => {
       eraseDueAccounts(app).catch((error: unknown) => app.log.warn({ err: error }, 'erasure failed'));
