@@ -175,6 +175,13 @@ const PROBES: Record<string, Probe> = {
   },
   [paths.connectionInfo]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
   [paths.connectionRemove]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
+  // An organisation's management API keys are its manager's alone.
+  [paths.apiKeyList]: { input: (t) => ({ subject_uid: t.sid }), managerOnly: true },
+  [paths.apiKeyCreate]: {
+    input: (t) => ({ subject_uid: t.sid, name: 'probe', scopes: 'organisations:read' }),
+    managerOnly: true,
+  },
+  [paths.apiKeyRevoke]: { input: (t) => ({ subject_uid: t.sid, id: 'never-made' }), managerOnly: true },
   [paths.domainRemove]: {
     input: (t) => ({ subject_uid: t.sid, domain: 'never-added.example.com' }),
     allowedAs: 'domainNotFound',
