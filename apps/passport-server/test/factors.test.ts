@@ -621,7 +621,7 @@ describe('a passkey as a factor', () => {
     expect(JSON.parse(event.data as unknown as string)).toMatchObject({ method: 'passkey', newDevice: true });
   });
 
-  it('is no guess: strangers who spend the budget with wrong codes never block the owner\'s passkey', async () => {
+  it("is no guess: strangers who spend the budget with wrong codes never block the owner's passkey", async () => {
     const { home, mobile, userId, authenticator } = await withPasskey();
     const secret = await enrol(home);
     const at = freezeMidStep();
