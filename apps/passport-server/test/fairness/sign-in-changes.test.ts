@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
 import { SoftwareAuthenticator } from '../support/authenticator';
@@ -182,6 +183,41 @@ describe('recent changes to sign-in methods and “this wasn’t me”', () => {
       ['passkey.removed', { passkeyId, name: 'Thief' }],
       ['account.app_revoked', { clientId: `c-${userId}`, appName: `c-${userId}`, reason: 'revoked' }],
     ]);
+  });
+
+  it('undoes a disowned authenticator app: the app the thief added no longer verifies the account', async () => {
+    const home = browserOn(server, '198.51.100.50');
+    const { mobile, userId } = await signInBySms(server, home);
+    const thief = stolen(server, home, '203.0.113.68');
+    const started = await thief.post(paths.web.totpStart, {});
+    expect(started.body.message, JSON.stringify(started.body)).toBe('success');
+    const secret = Secret.fromBase32(started.body.data.secret as string);
+    const code = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    const confirmed = await thief.post(paths.web.totpConfirm, { code });
+    expect(confirmed.body.message, JSON.stringify(confirmed.body)).toBe('success');
+
+    const laptop = browserOn(server, '198.51.100.51');
+    await signInBySms(server, laptop, mobile);
+    const changes = (await laptop.get(paths.web.accountSignInChanges)).body.data.changes as {
+      id: string;
+      type: string;
+    }[];
+    const change = changes.find((entry) => entry.type === 'account.factor_added');
+    const disowned = await laptop.post(paths.web.accountSignInChangesDisown, { event_id: change?.id ?? '' });
+    expect(disowned.body.message, JSON.stringify(disowned.body)).toBe('success');
+
+    const factors = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('target_user_id', '=', userId)
+      .where('type', '=', 'account.factor_removed')
+      .execute();
+    expect(factors.map((event) => JSON.parse(event.data))).toEqual([{ method: 'totp' }]);
+    // Signed in again, the account lists no authenticator app.
+    await signInBySms(server, laptop, mobile);
+    const listed = await laptop.get(paths.web.factorList);
+    expect(listed.body.message, JSON.stringify(listed.body)).toBe('success');
+    expect(listed.body.data.totp.enabled).toBe(false);
   });
 
   it('refuses another account’s change, a sign-in and an unknown id alike (NOT_FOUND), and a caller who is not signed in', async () => {
