@@ -651,4 +651,40 @@ describe('a passkey as a factor', () => {
       .executeTakeFirstOrThrow();
     expect(JSON.parse(event.data as unknown as string)).toMatchObject({ method: 'passkey', newDevice: true });
   });
+
+  it("is no guess: strangers who spend the budget with wrong codes never block the owner's passkey", async () => {
+    const { home, mobile, userId, authenticator } = await withPasskey();
+    const secret = await enrol(home);
+    const at = freezeMidStep();
+    try {
+      const right = codeAt(secret, at);
+      const answers: (number | undefined)[] = [];
+      for (let i = 1; i <= 6; i++) {
+        const stranger = device();
+        const asked = await stranger.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+        expect(errorCodeOf(asked), JSON.stringify(asked.body)).toBe(ErrorCode.secondVerify);
+        const guessed = await stranger.post(paths.web.smsLoginContinue, {
+          sms_code_key: asked.body.data.sms_code_key,
+          method: 'totp',
+          code: String((Number(right) + i) % 1_000_000).padStart(6, '0'),
+        });
+        answers.push(errorCodeOf(guessed));
+      }
+      expect(answers).toEqual([...Array(5).fill(ErrorCode.codeWrong), ErrorCode.codeTooManyAttempts]);
+      // The owner, on a new laptop, answers with the passkey: the spent budget does not refuse it.
+      const laptop = device();
+      const asked = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
+      const key = asked.body.data.sms_code_key as string;
+      const credential = authenticator.get(await factorOptions(laptop, { sms_code_key: key }));
+      const signedIn = await laptop.post(paths.web.smsLoginContinue, {
+        sms_code_key: key,
+        method: 'passkey',
+        credential,
+      });
+      expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+      expect(signedIn.body.data.user_id).toBe(userId);
+    } finally {
+      thaw();
+    }
+  });
 });

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType, ErrorCode, paths } from '../../src/protocol';
+import { CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
+import { SoftwareAuthenticator } from '../support/authenticator';
 import { emailCode, isSignedIn, signInBySms } from '../support/flows';
 import { type Browser, freshEmail, startServer, type TestServer } from '../support/server';
 
@@ -97,6 +100,124 @@ describe('recent changes to sign-in methods and “this wasn’t me”', () => {
       eventId: change?.id,
       changeType: 'account.identifier_bound',
     });
+  });
+
+  it('undoes a disowned passkey: the thief’s passkey is deleted, and the apps the account authorised lose their grants', async () => {
+    const home = browserOn(server, '198.51.100.40');
+    const { mobile, userId } = await signInBySms(server, home);
+    const thief = stolen(server, home, '203.0.113.67');
+    const authenticator = new SoftwareAuthenticator({ origin: 'http://localhost:3000' });
+    const options = await thief.post(passkeyPaths.registerOptions, {});
+    expect(options.body.message, JSON.stringify(options.body)).toBe('success');
+    const added = await thief.post(passkeyPaths.registerVerify, {
+      credential: authenticator.create(options.body.data.options).json,
+      name: 'Thief',
+    });
+    expect(added.body.message, JSON.stringify(added.body)).toBe('success');
+    const passkeyId = added.body.data.id as string;
+    // An app the account authorised (the provider's own records): its grant and a refresh token.
+    const records = server.app.db as unknown as Kysely<{
+      open_auth_records: {
+        model: string;
+        id: string;
+        payload: string;
+        grant_id: string | null;
+        account_id: string | null;
+        client_id?: string | null;
+        created_at: number;
+      };
+    }>;
+    await records
+      .insertInto('open_auth_records')
+      .values([
+        {
+          model: 'Grant',
+          id: `g-${userId}`,
+          payload: '{}',
+          grant_id: null,
+          account_id: userId,
+          client_id: `c-${userId}`,
+          created_at: Date.now(),
+        },
+        {
+          model: 'RefreshToken',
+          id: `r-${userId}`,
+          payload: '{}',
+          grant_id: `g-${userId}`,
+          account_id: userId,
+          created_at: Date.now(),
+        },
+      ])
+      .execute();
+
+    const laptop = browserOn(server, '198.51.100.41');
+    await signInBySms(server, laptop, mobile);
+    const changes = (await laptop.get(paths.web.accountSignInChanges)).body.data.changes as {
+      id: string;
+      type: string;
+    }[];
+    const change = changes.find((entry) => entry.type === 'passkey.added');
+    const disowned = await laptop.post(paths.web.accountSignInChangesDisown, { event_id: change?.id ?? '' });
+    expect(disowned.body.message, JSON.stringify(disowned.body)).toBe('success');
+
+    const passkeys = await server.app.db
+      .selectFrom('passkeys')
+      .select('id')
+      .where('user_id', '=', userId)
+      .execute();
+    expect(passkeys).toEqual([]);
+    const left = await records
+      .selectFrom('open_auth_records')
+      .select('id')
+      .where('id', 'in', [`g-${userId}`, `r-${userId}`])
+      .execute();
+    expect(left).toEqual([]);
+    const events = await server.app.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('target_user_id', '=', userId)
+      .where('type', 'in', ['passkey.removed', 'account.app_revoked'])
+      .orderBy('position', 'asc')
+      .execute();
+    expect(events.map((event) => [event.type, JSON.parse(event.data)])).toEqual([
+      ['passkey.removed', { passkeyId, name: 'Thief' }],
+      ['account.app_revoked', { clientId: `c-${userId}`, appName: `c-${userId}`, reason: 'revoked' }],
+    ]);
+  });
+
+  it('undoes a disowned authenticator app: the app the thief added no longer verifies the account', async () => {
+    const home = browserOn(server, '198.51.100.50');
+    const { mobile, userId } = await signInBySms(server, home);
+    const thief = stolen(server, home, '203.0.113.68');
+    const started = await thief.post(paths.web.totpStart, {});
+    expect(started.body.message, JSON.stringify(started.body)).toBe('success');
+    const secret = Secret.fromBase32(started.body.data.secret as string);
+    const code = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    const confirmed = await thief.post(paths.web.totpConfirm, { code });
+    expect(confirmed.body.message, JSON.stringify(confirmed.body)).toBe('success');
+
+    const laptop = browserOn(server, '198.51.100.51');
+    await signInBySms(server, laptop, mobile);
+    const changes = (await laptop.get(paths.web.accountSignInChanges)).body.data.changes as {
+      id: string;
+      type: string;
+    }[];
+    const change = changes.find((entry) => entry.type === 'account.factor_added');
+    const disowned = await laptop.post(paths.web.accountSignInChangesDisown, { event_id: change?.id ?? '' });
+    expect(disowned.body.message, JSON.stringify(disowned.body)).toBe('success');
+
+    const factors = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('target_user_id', '=', userId)
+      .where('type', '=', 'account.factor_removed')
+      .execute();
+    expect(factors.map((event) => JSON.parse(event.data))).toEqual([{ method: 'totp' }]);
+    // Signed in again, the account lists no authenticator app.
+    await signInBySms(server, laptop, mobile);
+    const listed = await laptop.get(paths.web.factorList);
+    expect(listed.body.message, JSON.stringify(listed.body)).toBe('success');
+    expect(listed.body.data.totp.enabled).toBe(false);
   });
 
   it('refuses another account’s change, a sign-in and an unknown id alike (NOT_FOUND), and a caller who is not signed in', async () => {

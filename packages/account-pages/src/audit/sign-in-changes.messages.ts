@@ -16,7 +16,7 @@ export const { useTranslate: useSignInChangesT } = defineMessages(
     'changes.disowned': '已确认不是本人',
     'changes.confirmTitle': '这项变更不是你本人操作？',
     'changes.confirmBody':
-      '你的账号将在所有设备上退出登录（包括这台设备），所有记住的设备都需要重新验证。之后请用你自己的手机号或邮箱重置密码，并检查登录方式。',
+      '这项变更添加的通行密钥、第三方账号或身份验证器将被移除，你授权过的应用将失去访问权限；你的账号将在所有设备上退出登录（包括这台设备），所有记住的设备都需要重新验证。之后请用你自己的手机号或邮箱重置密码，并检查登录方式。',
     'changes.confirm': '退出所有登录',
     'changes.secureTitle': '已在所有设备上退出登录',
     'changes.secureBody': '接下来请保护你的账号：',
@@ -41,7 +41,7 @@ export const { useTranslate: useSignInChangesT } = defineMessages(
     'changes.disowned': 'Marked as not you',
     'changes.confirmTitle': 'Was this change not made by you?',
     'changes.confirmBody':
-      'Your account will be signed out everywhere, this device included, and every remembered device will have to verify again. Then reset your password with your own mobile number or e-mail address, and check your sign-in methods.',
+      'The passkey, third-party account or authenticator app this change added will be removed, and the apps you authorised will lose access. Your account will be signed out everywhere, this device included, and every remembered device will have to verify again. Then reset your password with your own mobile number or e-mail address, and check your sign-in methods.',
     'changes.confirm': 'Sign out everywhere',
     'changes.secureTitle': 'Signed out everywhere',
     'changes.secureBody': 'Now secure your account:',

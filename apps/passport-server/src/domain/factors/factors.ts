@@ -72,10 +72,11 @@ export async function factorsOf(db: Kysely<Database>, userId: string): Promise<s
 export const isRegisteredFactor = (name: string): boolean => registry.has(name);
 
 /**
- * Proves a factor of the account: FACTOR_UNAVAILABLE for a factor it does not have; otherwise the
- * guess is charged to the account's factor budget (`budgetOf`), the same rules as the one-time codes'
- * (`limits.codeMaxAttempts` wrong guesses per `limits.codeGuessWindowMs`, charged before the check,
- * given back unless the guess was judged wrong), shared by every factor of the account.
+ * Proves a factor of the account: FACTOR_UNAVAILABLE for a factor it does not have; a passkey's answer
+ * (a signature, not a guess) is checked as it is; a code factor's guess is charged to the account's
+ * factor budget (`factorBudgetKey`), the same rules as the one-time codes' (`limits.codeMaxAttempts`
+ * wrong guesses per `limits.codeGuessWindowMs`, charged before the check, given back unless the guess
+ * was judged wrong), shared by every code factor of the account.
  */
 export async function proveFactor(
   app: FastifyInstance,
@@ -83,9 +84,11 @@ export async function proveFactor(
 ): Promise<void> {
   const method = registry.get(input.method);
   if (!method || !(await method.has(app.db, input.userId))) throw new PassportError('factorUnavailable');
+  // A passkey's answer is a signature over a challenge this server issued, not a guess: it is never
+  // charged to the budget and never refused because strangers with the password spent it.
+  if (input.method === 'passkey') return method.verify(app, input.userId, input.proof);
   // A code factor without its code is a malformed request, not a guess.
-  if (input.method !== 'passkey' && typeof input.proof.code !== 'string')
-    throw new PassportError('invalidParam', { field: 'code' });
+  if (typeof input.proof.code !== 'string') throw new PassportError('invalidParam', { field: 'code' });
   await chargeFactorGuess(app, input.userId, input.lane);
   try {
     await method.verify(app, input.userId, input.proof);

@@ -1,4 +1,9 @@
 import { Type } from 'typebox';
+import { removeTotp } from '../../domain/factors/totp';
+import { hasOtherWayIn, unlink } from '../../domain/oauth/identities';
+import type { ProviderName } from '../../domain/oauth/providers';
+import { revokeOpenAuthOf } from '../../domain/open-auth/cancellation';
+import { keepsAWayInWithout, lockAccount } from '../../domain/passkeys/passkeys';
 import { endSessions, forgetDevices } from '../../domain/passwords/stored';
 import { PassportError } from '../../errors';
 import { caller, defineOperation } from '../define';
@@ -86,11 +91,13 @@ export const listSignInChanges = defineOperation({
 });
 
 /**
- * "This wasn't me" on one of those changes: every session of the account ends (this one too: whoever
- * made the change may hold any of them), every remembered device is forgotten (each next sign-in asks
- * for the second verification), and the person is led to secure the account: a password reset by
- * their own mobile or e-mail, then a review of the sign-in methods. No step-up: it only takes ways in
- * away, and a thief who uses it signs himself out too.
+ * "This wasn't me" on one of those changes: the change is undone when it is still there (a passkey
+ * added is deleted, a third-party account linked is unlinked unless it is the account's last way in,
+ * an authenticator app added is removed), every app the account authorised loses its grants and tokens,
+ * every session of the account ends (this one too: whoever made the change may hold any of them), every
+ * remembered device is forgotten (each next sign-in asks for the second verification), and the person
+ * is led to secure the account: a password reset by their own mobile or e-mail, then a review of the
+ * sign-in methods. No step-up: it only takes ways in away, and a thief who uses it signs himself out too.
  */
 export const disownSignInChange = defineOperation({
   name: 'account.sign_in_change.disown',
@@ -100,21 +107,67 @@ export const disownSignInChange = defineOperation({
     devices_forgotten: Type.Integer({ description: 'how many remembered devices were forgotten' }),
   }),
   caller: caller.person,
-  emits: ['account.change_disowned'],
+  emits: [
+    'account.change_disowned',
+    'passkey.removed',
+    'account.third_party_unlinked',
+    'account.factor_removed',
+    'account.app_revoked',
+  ],
   async run(ctx, input) {
     const { user } = ctx.caller;
     const change = await ctx.tx
       .selectFrom('events')
-      .select(['type'])
+      .select(['type', 'data'])
       .where('id', '=', input.event_id)
       .where('stream', '=', streamOf(user.id))
       .where('type', 'in', [...SIGN_IN_METHOD_CHANGES])
       .executeTakeFirst();
     // Another account's event, any other kind of event and none at all answer the same NOT_FOUND.
     if (!change) throw new PassportError('notFound');
+    await undoChange(ctx, change.type, JSON.parse(change.data) as Record<string, unknown>);
+    for (const { clientId, appName } of await revokeOpenAuthOf(ctx.tx, user.id))
+      emitForAccount(ctx, 'account.app_revoked', { clientId, appName, reason: 'revoked' });
     const sessionsEnded = await endSessions(ctx.tx, user.id);
     const devicesForgotten = await forgetDevices(ctx.tx, user.id, null);
     emitForAccount(ctx, 'account.change_disowned', { eventId: input.event_id, changeType: change.type });
     return { sessions_ended: sessionsEnded, devices_forgotten: devicesForgotten };
   },
 });
+
+type DisownContext = Parameters<typeof disownSignInChange.run>[0];
+
+/**
+ * Undoes a disowned change that added a way in, if it is still there: the passkey it added, the
+ * third-party account it linked (never the account's last way in), the authenticator app it added.
+ * Each removal emits the event the same removal by the person emits.
+ */
+async function undoChange(ctx: DisownContext, type: string, data: Record<string, unknown>): Promise<void> {
+  const userId = ctx.caller.user.id;
+  if (type === 'passkey.added' && typeof data.passkeyId === 'string') {
+    await lockAccount(ctx.tx, userId);
+    const row = await ctx.tx
+      .selectFrom('passkeys')
+      .select(['id', 'name'])
+      .where('id', '=', data.passkeyId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row || !(await keepsAWayInWithout(ctx.tx, userId, row.id))) return;
+    await ctx.tx.deleteFrom('passkeys').where('id', '=', row.id).execute();
+    emitForAccount(ctx, 'passkey.removed', { passkeyId: row.id, name: row.name });
+  } else if (type === 'account.third_party_linked' && typeof data.provider === 'string') {
+    const provider = data.provider as ProviderName;
+    await lockAccount(ctx.tx, userId);
+    // The account as it is now, read through the transaction.
+    const user = await ctx.tx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    if (!(await hasOtherWayIn({ db: ctx.tx }, user, provider))) return;
+    if (await unlink({ db: ctx.tx }, userId, provider))
+      emitForAccount(ctx, 'account.third_party_unlinked', { provider });
+  } else if (type === 'account.factor_added' && data.method === 'totp') {
+    if (await removeTotp(ctx.tx, userId)) emitForAccount(ctx, 'account.factor_removed', { method: 'totp' });
+  }
+}
