@@ -501,6 +501,10 @@ describe('targets', () => {
         const error = (await client.webhooks.create({ url }).catch((e: unknown) => e)) as ManagementError;
         expect([url, error.status, error.errorName]).toEqual([url, 400, 'INVALID_PARAM']);
       }
+      // The answer names the reason only, never the address a name resolves to (no map of internal DNS).
+      const named = await browser.post(operatorWebhookPath('create'), { url: 'https://localhost/hook' });
+      expect(JSON.stringify(named.body)).toContain('private_address');
+      expect(JSON.stringify(named.body)).not.toMatch(/127\.0\.0\.1|::1/);
       for (const url of [`${receiver.origin}/strict`, 'ftp://example.com/', 'https://user:pw@example.com/'])
         expect(
           ((await client.webhooks.create({ url }).catch((e: unknown) => e)) as ManagementError).status,
@@ -545,6 +549,7 @@ describe('targets', () => {
         .executeTakeFirstOrThrow();
       expect(row.last_status).toBeNull();
       expect(row.last_error).toContain('not a public address');
+      expect(row.last_error).not.toMatch(/127\.0\.0\.1|::1/);
       expect(receiver.at('/strict')).toEqual([]);
     } finally {
       await strict.close();

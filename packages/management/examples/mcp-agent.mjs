@@ -5,7 +5,8 @@
 //     discovery document, registers itself (RFC 7591, with the deployment's initial access token),
 //     and runs the authorization code flow with PKCE, its redirect on a loopback port (RFC 8252);
 //  3. the person approves at Portico; the agent calls the API with the token, which the API checks
-//     by introspection with its own client (listed in the deployment's OPEN_RESOURCE_SERVERS).
+//     by introspection with its own client (listed in the deployment's OPEN_RESOURCE_SERVERS): an
+//     access token, issued to an agent the API accepts (`clients`), with the scopes it needs.
 // Run against a server started with OPEN_REGISTRATION_TOKEN, OPEN_SCOPES=notes.read=…|…,
 // OPEN_RESOURCE_SERVERS=<the API's client id>:
 //   PASSPORT_ISSUER=http://localhost:3000/oauth REGISTRATION_TOKEN=… API_CLIENT_ID=… API_CLIENT_SECRET=… \
@@ -39,11 +40,15 @@ const api = createServer(async (request, response) => {
   }
 });
 const apiPort = await listen(api);
+// The apps whose tokens the API accepts: the agents registered for it (here, the one below once it
+// has registered). A token the person gave any other app is refused, though Portico issued it.
+const agents = new Set();
 const resource = createProtectedResource({
   resource: `http://127.0.0.1:${apiPort}/mcp`,
   issuer,
   clientId: process.env.API_CLIENT_ID ?? '',
   clientSecret: process.env.API_CLIENT_SECRET ?? '',
+  clients: (clientId) => agents.has(clientId),
   scopes: ['notes.read'],
   resourceName: 'Notes',
 });
@@ -88,6 +93,7 @@ const registered = await json(
     }),
   }),
 );
+agents.add(registered.client_id);
 
 const verifier = randomBytes(32).toString('base64url');
 const state = randomBytes(16).toString('base64url');

@@ -23,6 +23,13 @@ export interface ProtectedResourceOptions {
   /** The API's own client at Portico, listed in the deployment's OPEN_RESOURCE_SERVERS. */
   clientId: string;
   clientSecret: string;
+  /**
+   * Required: the apps whose tokens the API accepts — their client ids (a token's `client_id`, or one
+   * of its `aud` values, must be one), or a function answering for a client id (the agents the
+   * deployment registered for this API). A token Portico issued to any other app the person consented
+   * to is refused: without this, every such app could call the API as the person.
+   */
+  clients: readonly string[] | ((clientId: string) => boolean | Promise<boolean>);
   /** The scopes the API understands (declared in the deployment's OPEN_SCOPES). */
   scopes?: string[];
   resourceName?: string;
@@ -60,9 +67,10 @@ export interface ProtectedResource {
   /** The `WWW-Authenticate` value of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1). */
   challenge(error?: 'invalid_token' | 'insufficient_scope', scopes?: readonly string[]): string;
   /**
-   * Checks the request's `Authorization` header: a live bearer token of Portico holding every scope
-   * of `requiredScopes`; rejects with a ProtectedResourceError otherwise. A sender-constrained
-   * (DPoP) token is refused: this check reads bearer tokens only.
+   * Checks the request's `Authorization` header: a live bearer access token of Portico, issued to one
+   * of `clients`, holding every scope of `requiredScopes`; rejects with a ProtectedResourceError
+   * otherwise. A refresh token, another app's token and a sender-constrained (DPoP) token are refused:
+   * this check reads bearer access tokens only.
    */
   verify(
     authorization: string | undefined | null,
@@ -73,6 +81,13 @@ export interface ProtectedResource {
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
 
 export function createProtectedResource(options: ProtectedResourceOptions): ProtectedResource {
+  const { clients } = options;
+  if (typeof clients !== 'function' && !(Array.isArray(clients) && clients.length))
+    throw new TypeError(
+      'createProtectedResource needs `clients`: the client ids whose tokens the API accepts',
+    );
+  const accepted = async (id: string) =>
+    typeof clients === 'function' ? (await clients(id)) === true : clients.includes(id);
   const doFetch = options.fetch ?? fetch;
   const resource = new URL(options.resource);
   const path = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
@@ -134,13 +149,31 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
       scope?: string;
       exp?: number;
       token_type?: string;
+      aud?: string | string[];
       cnf?: unknown;
     };
-    if (!claims.active || !claims.sub || claims.cnf !== undefined)
+    // An access token only (Portico answers a refresh token without `token_type`), bearer, of a person.
+    if (
+      !claims.active ||
+      !claims.sub ||
+      claims.cnf !== undefined ||
+      claims.token_type?.toLowerCase() !== 'bearer'
+    )
       throw new ProtectedResourceError(
         401,
         challenge('invalid_token'),
-        'the token is not a live bearer token',
+        'the token is not a live bearer access token',
+      );
+    const audiences = [claims.client_id, ...[claims.aud ?? []].flat()].filter(
+      (value): value is string => typeof value === 'string' && value !== '',
+    );
+    let ours = false;
+    for (const audience of audiences) if (!ours) ours = await accepted(audience);
+    if (!ours)
+      throw new ProtectedResourceError(
+        401,
+        challenge('invalid_token'),
+        'the token was issued to an app this API does not accept',
       );
     const scopes = (claims.scope ?? '').split(' ').filter(Boolean);
     const missing = requiredScopes.filter((scope) => !scopes.includes(scope));

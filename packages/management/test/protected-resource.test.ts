@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProtectedResource, ProtectedResourceError } from '../src';
+import { createProtectedResource, ProtectedResourceError, type ProtectedResourceOptions } from '../src';
 
 const ISSUER = 'https://passport.example.com/oauth';
 
@@ -24,8 +24,12 @@ const options = {
   issuer: ISSUER,
   clientId: 'api',
   clientSecret: 's3cret',
+  clients: ['agent'],
   scopes: ['notes.read'],
 };
+
+/** A live access token of the accepted client, as Portico's introspection answers it. */
+const live = { active: true, sub: 'u', client_id: 'agent', scope: 'notes.read', token_type: 'Bearer' };
 
 async function refusal(work: Promise<unknown>): Promise<ProtectedResourceError> {
   try {
@@ -59,6 +63,7 @@ describe('createProtectedResource (RFC 9728)', () => {
       client_id: 'agent',
       scope: 'openid notes.read',
       exp: 9,
+      token_type: 'Bearer',
     });
     const resource = createProtectedResource({ ...options, fetch });
     expect(await resource.verify('Bearer abc', ['notes.read'])).toEqual({
@@ -88,19 +93,48 @@ describe('createProtectedResource (RFC 9728)', () => {
     const bound = await refusal(
       createProtectedResource({
         ...options,
-        fetch: portico({ active: true, sub: 'u', scope: 'notes.read', cnf: { jkt: 'k' } }).fetch,
+        fetch: portico({ ...live, cnf: { jkt: 'k' } }).fetch,
       }).verify('Bearer x'),
     );
     expect(bound.status).toBe(401);
     const narrow = await refusal(
       createProtectedResource({
         ...options,
-        fetch: portico({ active: true, sub: 'u', scope: 'openid' }).fetch,
+        fetch: portico({ ...live, scope: 'openid' }).fetch,
       }).verify('Bearer x', ['notes.read']),
     );
     expect([narrow.status, narrow.wwwAuthenticate]).toEqual([
       403,
       expect.stringContaining('error="insufficient_scope", scope="notes.read"'),
     ]);
+  });
+
+  it('accepts only an access token of the clients the API names: another app’s token or a refresh token is 401', async () => {
+    const verify = (
+      claims: Record<string, unknown>,
+      clients: ProtectedResourceOptions['clients'] = ['agent'],
+    ) => createProtectedResource({ ...options, clients, fetch: portico(claims).fetch }).verify('Bearer x');
+    // A token issued to another app the person consented to (a confused deputy otherwise).
+    const other = await refusal(verify({ ...live, client_id: 'photo-printer' }));
+    expect([other.status, other.wwwAuthenticate]).toEqual([
+      401,
+      expect.stringContaining('error="invalid_token"'),
+    ]);
+    expect((await refusal(verify({ ...live, client_id: undefined }))).status).toBe(401);
+    // Portico answers a refresh token without token_type; any type but an access token's is refused.
+    expect((await refusal(verify({ ...live, token_type: undefined }))).status).toBe(401);
+    expect((await refusal(verify({ ...live, token_type: 'refresh_token' }))).status).toBe(401);
+    // An audience the API accepts is as good as its client id.
+    expect((await verify({ ...live, client_id: 'other', aud: ['agent'] })).sub).toBe('u');
+    expect((await verify({ ...live, token_type: 'bearer' })).clientId).toBe('agent');
+    // A function answers for clients registered later (an agent's dynamic registration).
+    expect((await verify(live, async (id) => id === 'agent')).clientId).toBe('agent');
+    expect((await refusal(verify(live, (id) => id === 'nobody'))).status).toBe(401);
+  });
+
+  it('needs the accepted clients named', () => {
+    const { clients: _, ...without } = options;
+    expect(() => createProtectedResource(without as never)).toThrow(/clients/);
+    expect(() => createProtectedResource({ ...options, clients: [] })).toThrow(/clients/);
   });
 });

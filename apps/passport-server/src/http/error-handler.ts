@@ -102,6 +102,12 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PassportError) {
     if (error.statusCode >= 500) request.log.error({ err: error }, 'server failure');
+    // What a refusal's answer leaves out (the address a refused target resolves to) goes to the log.
+    else if (error.cause instanceof Error && 'detail' in error.cause)
+      request.log.info(
+        { err: error.cause, detail: error.cause.detail, refused: error.errorName },
+        'request refused',
+      );
     return sendFailure(request, reply, error.statusCode, error.errorName, error.extra);
   }
   if (error.validation) {

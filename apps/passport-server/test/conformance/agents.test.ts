@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { createProtectedResource, ProtectedResourceError } from '@portico/management';
 import { afterAll, beforeAll, expect, it, describe as suite } from 'vitest';
 import { storeClient } from '../../src/domain/open-auth/client-records';
 import { paths } from '../../src/protocol';
@@ -35,6 +36,8 @@ const example = join(
 
 let server: TestServer;
 let issuer: string;
+/** The client id the example's agent registered (the first test). */
+let agentClientId = '';
 
 beforeAll(async () => {
   const port = await freePort();
@@ -121,6 +124,45 @@ suite('agents: protected-resource metadata (RFC 9728), dynamic registration, cod
     const answer = JSON.parse(/^API (.+)$/m.exec(stdout)?.[1] ?? '{}');
     expect(answer).toMatchObject({ sub: userId, notes: [`a note for ${userId}`] });
     expect(answer.client).toBe(answer.agent);
+    agentClientId = answer.agent;
+  });
+
+  it('the API’s helper accepts only an access token of the clients it names', async () => {
+    const tokenOf = async (model: string) => {
+      const rows = await server.app.db
+        .selectFrom('open_auth_records' as never)
+        .select('id' as never)
+        .where('model' as never, '=', model as never)
+        .execute();
+      return (rows[0] as { id?: string } | undefined)?.id ?? '';
+    };
+    const access = await tokenOf('AccessToken');
+    const refresh = await tokenOf('RefreshToken');
+    expect(access && refresh && agentClientId, 'the first test left the agent’s tokens').toBeTruthy();
+    const api = (clients: string[]) =>
+      createProtectedResource({
+        resource: 'http://127.0.0.1:9/mcp',
+        issuer,
+        clientId: API_CLIENT,
+        clientSecret: API_SECRET,
+        clients,
+      });
+    const refused = (work: Promise<unknown>) =>
+      work.then(
+        () => Promise.reject(new Error('expected a refusal')),
+        (error: unknown) => {
+          if (!(error instanceof ProtectedResourceError)) throw error;
+          return error.status;
+        },
+      );
+    expect((await api([agentClientId]).verify(`Bearer ${access}`, ['notes.read'])).clientId).toBe(
+      agentClientId,
+    );
+    // The agent's token at an API that accepts another app only: Portico answers it active, the helper
+    // refuses it (no confused deputy).
+    expect(await refused(api(['another-app']).verify(`Bearer ${access}`))).toBe(401);
+    // A refresh token introspects active too (without token_type): refused.
+    expect(await refused(api([agentClientId]).verify(`Bearer ${refresh}`))).toBe(401);
   });
 
   it('introspection of another client’s token: only a listed resource server may', async () => {

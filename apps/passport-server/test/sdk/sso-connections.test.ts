@@ -1,6 +1,11 @@
 import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionSealer } from '../../src/domain/enterprise/connections';
+import {
+  checkIssuerAddress,
+  connectionSealer,
+  normaliseIssuer,
+} from '../../src/domain/enterprise/connections';
+import { PassportError } from '../../src/errors';
 import { type OidcPeer, startOidcPeer } from '../support/oauth-peers';
 import { rejectsWith, type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { eventsOf, manager, member, refused } from './organisation-helpers';
@@ -13,19 +18,24 @@ import { eventsOf, manager, member, refused } from './organisation-helpers';
 
 let server: SdkServer;
 let idp: OidcPeer;
+let idp2: OidcPeer;
 beforeAll(async () => {
-  [server, idp] = await Promise.all([
-    startSdkServer({}, { limits: { sendCooldownMs: 5 } }),
+  const peer = () =>
     startOidcPeer({
       clientId: 'portico',
       clientSecret: 'idp-secret',
       redirectUris: ['http://localhost:3000/cb'],
-    }),
+    });
+  [server, idp, idp2] = await Promise.all([
+    startSdkServer({}, { limits: { sendCooldownMs: 5 } }),
+    peer(),
+    peer(),
   ]);
 });
 afterAll(async () => {
   await server?.close();
   await idp?.close();
+  await idp2?.close();
 });
 
 describe('an organisation’s OpenID Connect connection', () => {
@@ -59,11 +69,35 @@ describe('an organisation’s OpenID Connect connection', () => {
     expect(row.client_secret).not.toContain('idp-secret');
     expect(connectionSealer(server.app.secret).open(boss.sid, row.client_secret)).toBe('idp-secret');
 
-    // A change of client id keeps the secret on file.
+    // A change of issuer or client id needs the secret again: the one on file is the old client's.
+    await rejectsWith(
+      aff.saveSsoConnection(boss.client, {
+        subject_uid: boss.sid,
+        issuer: idp.issuer,
+        client_id: 'portico-2',
+      }),
+      'connectionSecretRequired',
+    );
+    await rejectsWith(
+      aff.saveSsoConnection(boss.client, {
+        subject_uid: boss.sid,
+        issuer: idp2.issuer,
+        client_id: 'portico',
+      }),
+      'connectionSecretRequired',
+    );
+    // The same issuer and client id keep the secret on file.
+    const kept = await aff.saveSsoConnection(boss.client, {
+      subject_uid: boss.sid,
+      issuer: `${idp.issuer}/`,
+      client_id: 'portico',
+    });
+    expect(kept).toMatchObject({ client_id: 'portico', has_secret: true });
     const changed = await aff.saveSsoConnection(boss.client, {
       subject_uid: boss.sid,
       issuer: idp.issuer,
       client_id: 'portico-2',
+      client_secret: 'idp-secret-2',
     });
     expect(changed).toMatchObject({ client_id: 'portico-2', has_secret: true });
 
@@ -77,7 +111,11 @@ describe('an organisation’s OpenID Connect connection', () => {
       ],
       [
         'organisation.sso_connection.saved',
-        { protocol: 'oidc', issuer: idp.issuer, clientId: 'portico-2', secretChanged: false },
+        { protocol: 'oidc', issuer: idp.issuer, clientId: 'portico', secretChanged: false },
+      ],
+      [
+        'organisation.sso_connection.saved',
+        { protocol: 'oidc', issuer: idp.issuer, clientId: 'portico-2', secretChanged: true },
       ],
       ['organisation.sso_connection.removed', { protocol: 'oidc', issuer: idp.issuer }],
     ]);
@@ -104,6 +142,39 @@ describe('an organisation’s OpenID Connect connection', () => {
     await rejectsWith(save('http://127.0.0.1:9'), 'connectionDiscoveryFailed');
     await rejectsWith(save(server.baseUrl), 'connectionDiscoveryFailed');
     await rejectsWith(aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid }), 'connectionNotFound');
+  });
+
+  it('on a public server, refuses an issuer at a non-public address, literal or resolved', async () => {
+    const publicOrigin = 'https://passport.example.com';
+    const invalid = (run: () => unknown) =>
+      expect(Promise.resolve().then(run)).rejects.toMatchObject({ errorName: 'connectionIssuerInvalid' });
+    for (const issuer of [
+      'https://[::ffff:127.0.0.1]',
+      'https://[::ffff:7f00:1]',
+      'https://[::]',
+      'https://0.0.0.0',
+      'https://100.64.0.1',
+      'https://10.0.0.8',
+      'https://169.254.169.254',
+      'https://[fd00::1]',
+      'https://localhost',
+      'http://127.0.0.1:9',
+    ])
+      await invalid(() => normaliseIssuer(issuer, publicOrigin));
+    expect(normaliseIssuer('https://idp.example.com/', publicOrigin)).toBe('https://idp.example.com');
+    expect(normaliseIssuer('https://93.184.215.14', publicOrigin)).toBe('https://93.184.215.14');
+    // A name that resolves to loopback: refused with the reason only, never the address.
+    const error = (await checkIssuerAddress('https://localhost', publicOrigin).catch(
+      (e: unknown) => e,
+    )) as PassportError;
+    expect(error).toBeInstanceOf(PassportError);
+    expect([error.errorName, error.extra]).toEqual([
+      'connectionIssuerInvalid',
+      { reason: 'private_address' },
+    ]);
+    expect(JSON.stringify(error.extra)).not.toContain('127.0.0.1');
+    // This test server is on loopback: its loopback issuers stay allowed.
+    await checkIssuerAddress('http://localhost:9', server.baseUrl);
   });
 
   it('needs sso:manage, before the server fetches anything', async () => {

@@ -6,6 +6,7 @@ import { isLoopbackOrigin } from '../../config';
 import type { Database, OrganisationSsoConnectionsTable } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { createSealer, type Sealer } from '../tokens/seal';
+import { isPublicAddress, resolveTarget, TargetRefused } from '../webhooks/targets';
 
 /**
  * An organisation's OpenID Connect connection (docs/enterprise-sso.md): the issuer rule, the secret
@@ -14,12 +15,14 @@ import { createSealer, type Sealer } from '../tokens/seal';
 
 export type ConnectionRow = Selectable<OrganisationSsoConnectionsTable>;
 
-/** Private, link-local and loopback address literals: never an issuer of a public server. */
-const PRIVATE_V4 = [/^10\./, /^127\./, /^169\.254\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^0\./];
+/**
+ * An address literal that is not public unicast (the webhooks' rule: loopback, private, link-local,
+ * shared, unspecified, IPv4-mapped forms of these, …), or a localhost name: never an issuer of a
+ * public server.
+ */
 function privateLiteral(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(bare) === 4) return PRIVATE_V4.some((range) => range.test(bare));
-  if (isIP(bare) === 6) return bare === '::1' || /^f[cd]/.test(bare) || bare.startsWith('fe80');
+  if (isIP(bare)) return !isPublicAddress(bare);
   return bare === 'localhost' || bare.endsWith('.localhost');
 }
 
@@ -43,6 +46,20 @@ export function normaliseIssuer(raw: string, publicOrigin: string): string {
   if (!allowed || url.search || url.hash || url.username || url.password)
     throw new PassportError('connectionIssuerInvalid');
   return url.href.replace(/\/$/, '');
+}
+
+/**
+ * Resolves the issuer's host and refuses it (CONNECTION_ISSUER_INVALID) when any address is not
+ * public, unless this server itself is on loopback. Runs before any transaction; the answer names only
+ * the reason, never the address (which would map the internal network).
+ */
+export async function checkIssuerAddress(issuer: string, publicOrigin: string): Promise<void> {
+  try {
+    await resolveTarget(new URL(issuer).hostname, isLoopbackOrigin(publicOrigin));
+  } catch (error) {
+    if (!(error instanceof TargetRefused)) throw error;
+    throw new PassportError('connectionIssuerInvalid', { reason: error.reason }, { cause: error });
+  }
 }
 
 /**

@@ -10,12 +10,16 @@ import ipaddr from 'ipaddr.js';
  * (DNS rebinding) reaches nothing.
  */
 
-/** Why a target is refused; the message is English, for back ends and logs. */
+/**
+ * Why a target is refused; the message is English and never names a resolved address (an answer or a
+ * delivery record that did would map the internal DNS); `detail`, for the logs only, does.
+ */
 export class TargetRefused extends Error {
   override name = 'TargetRefused';
   constructor(
     readonly reason: 'url' | 'scheme' | 'private_address' | 'unresolved',
     message: string,
+    readonly detail: string = message,
   ) {
     super(message);
   }
@@ -66,7 +70,8 @@ export async function resolveTarget(
       if (!isPublicAddress(address))
         throw new TargetRefused(
           'private_address',
-          `${host} resolves to ${address}, which is not a public address (loopback, private and link-local targets are refused)`,
+          `${host} resolves to an address that is not a public address (loopback, private and link-local targets are refused)`,
+          `${host} resolves to ${address}, which is not a public address`,
         );
   return addresses;
 }

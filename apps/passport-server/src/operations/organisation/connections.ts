@@ -38,7 +38,10 @@ export const saveSsoConnection = defineOperation({
     const subjectId = ctx.caller.subject.id;
     const issuer = normaliseIssuer(input.issuer, ctx.config.publicOrigin);
     const existing = await connectionOf(ctx.tx, subjectId);
-    if (!existing && input.client_secret === undefined) throw new PassportError('connectionSecretRequired');
+    // The secret on file belongs to the stored issuer and client: a connection pointed elsewhere
+    // brings its own, so nobody repoints the issuer and receives the old client's secret.
+    const sameClient = existing?.issuer === issuer && existing.client_id === input.client_id;
+    if (!sameClient && input.client_secret === undefined) throw new PassportError('connectionSecretRequired');
     const sealed =
       input.client_secret === undefined
         ? existing!.client_secret

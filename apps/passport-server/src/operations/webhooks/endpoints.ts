@@ -79,7 +79,8 @@ function ownerOf(kind: WebhookCallerKind, ctx: OperationContext): Owner {
 
 const refused = (error: unknown): never => {
   if (error instanceof TargetRefused)
-    throw new PassportError('invalidParam', { field: 'url', reason: error.reason, detail: error.message });
+    // The reason only: the detail (and the address a name resolves to) goes to the log, as the cause.
+    throw new PassportError('invalidParam', { field: 'url', reason: error.reason }, { cause: error });
   throw error;
 };
 

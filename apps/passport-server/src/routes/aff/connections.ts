@@ -1,6 +1,6 @@
 import { assertHolds } from '../../access/statement';
 import { operationRoute } from '../../adapters/operation-route';
-import { discoverIssuer, normaliseIssuer } from '../../domain/enterprise/connections';
+import { checkIssuerAddress, discoverIssuer, normaliseIssuer } from '../../domain/enterprise/connections';
 import { actorIn } from '../../domain/organisations/actors';
 import {
   removeSsoConnection,
@@ -18,11 +18,12 @@ export const connectionSaveRoute = operationRoute(saveSsoConnection, {
   at: [['aff', paths.connectionSave]],
   // The issuer's discovery document is read before the transaction (the network must not hold a
   // connection), and only for a member who may save the connection: nobody else makes the server
-  // fetch an address of their choosing.
+  // fetch an address of their choosing, and only at an issuer whose host resolves to public addresses.
   async check(app, request, user) {
     const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid);
     assertHolds(actor.permissions, 'sso:manage');
     const issuer = normaliseIssuer(request.body.issuer, app.config.publicOrigin);
+    await checkIssuerAddress(issuer, app.config.publicOrigin);
     await discoverIssuer(issuer, request.body.client_id);
   },
 });
