@@ -86,11 +86,6 @@ export interface RunningServer {
   dataDir: string;
   /** Everything the process printed so far (attached to failing tests). */
   output(): string;
-  /**
-   * Replaces the challenge kinds the risk rules pick from, from the next demanded challenge on. Only a
-   * server started with `challengeKinds` (through the launcher) has it; see `usePuzzleKind`.
-   */
-  setChallengeKinds(kinds: readonly string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -148,10 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (options.challengeKinds) env.E2E_CHALLENGE_KINDS = options.challengeKinds.join(',');
   if (options.qrTtlMs) env.E2E_QR_TTL_MS = String(options.qrTtlMs);
 
-  const child = spawn(process.execPath, args, {
-    env,
-    stdio: [options.challengeKinds ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -191,23 +183,5 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await stop();
     throw new Error(`${(error as Error).message}\n${output}`);
   }
-  let serial = 0;
-  const setChallengeKinds = async (kinds: readonly string[]) => {
-    if (!options.challengeKinds || !child.stdin) throw new Error('start the server with challengeKinds');
-    const ack = `challenge-kinds ${++serial} set: ${kinds.join(', ')}\n`;
-    child.stdin.write(`challenge-kinds ${serial} ${kinds.join(',')}\n`);
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (!output.includes(ack)) return;
-        child.stdout?.off('data', check);
-        child.off('exit', gone);
-        resolve();
-      };
-      const gone = () => reject(new Error(`the server exited before it set the kinds\n${output}`));
-      child.stdout?.on('data', check);
-      child.once('exit', gone);
-      check();
-    });
-  };
-  return { origin: `http://localhost:${port}`, port, dataDir, output: () => output, setChallengeKinds, stop };
+  return { origin: `http://localhost:${port}`, port, dataDir, output: () => output, stop };
 }

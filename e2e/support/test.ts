@@ -196,23 +196,6 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
 export { expect };
 
-/**
- * The settings of the server that serves every puzzle kind: one per worker for all the challenge tests
- * that need one kind (a server per kind cost a start, a render process and a reserve of puzzles each).
- */
-const EVERY_PUZZLE_KIND: ServerOptions = { challengeKinds: ['slide', 'text', 'whirl', '3d'] };
-
-/**
- * Inside a `describe`: its tests get challenges of `kind` only, from the worker's server for every
- * kind, which each test switches to its kind before it starts (a worker runs one test at a time).
- */
-export function usePuzzleKind(kind: 'slide' | 'text' | 'whirl' | '3d'): void {
-  test.use({ serverOptions: EVERY_PUZZLE_KIND });
-  test.beforeEach(async ({ server }) => {
-    await server.setChallengeKinds([kind]);
-  });
-}
-
 /** A fresh mobile number (China, the server's DEFAULT_REGION): 139 + 8 random digits. */
 export function uniqueMobile(): string {
   return `+86139${String(randomInt(100_000_000)).padStart(8, '0')}`;

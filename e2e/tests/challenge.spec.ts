@@ -9,7 +9,7 @@ import {
   watchPuzzles,
 } from '../support/challenge';
 import { call, callResult, formOf, openFixture, requestsTo, startCall } from '../support/fixture-page';
-import { expect, test, uniqueMobile, usePuzzleKind } from '../support/test';
+import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
 // Issue 4: the challenge demanded by the server's risk rules, shown in mask mode by the SDK's
@@ -86,8 +86,7 @@ test.describe('the challenge after repeated failures (server as the README start
 });
 
 // The server picks the kind at random from `limits.challengeKinds`, which no environment variable
-// sets: the worker's server for every kind is started through buildServer, and each test sets its one
-// kind (usePuzzleKind, support/test.ts).
+// sets, so each kind gets a server started through buildServer with that one kind (support/server.ts).
 const HOW: Record<PuzzleKind, string> = {
   slide: 'dragging the slider with the mouse',
   text: 'typing the characters',
@@ -96,7 +95,7 @@ const HOW: Record<PuzzleKind, string> = {
 };
 for (const kind of ['slide', 'text', 'whirl', '3d'] as const) {
   test.describe(`the ${kind} puzzle`, () => {
-    usePuzzleKind(kind);
+    test.use({ serverOptions: { challengeKinds: [kind] } });
 
     test(`solved by ${HOW[kind]}: the send is resent exactly once and goes through`, async ({
       page,
@@ -161,7 +160,7 @@ test.describe('closing the overlay', () => {
 
 test.describe('keyboard and screen readers', () => {
   test.describe('slide', () => {
-    usePuzzleKind('slide');
+    test.use({ serverOptions: { challengeKinds: ['slide'] } });
 
     test('the slider has a name, moves with the arrow keys and Enter submits; the overlay speaks en', async ({
       page,
@@ -214,7 +213,7 @@ test.describe('keyboard and screen readers', () => {
   });
 
   test.describe('whirl', () => {
-    usePuzzleKind('whirl');
+    test.use({ serverOptions: { challengeKinds: ['whirl'] } });
 
     test('the rotation slider announces degrees and turns with Shift+arrows and arrows; zh by default', async ({
       page,
@@ -249,7 +248,7 @@ test.describe('keyboard and screen readers', () => {
   });
 
   test.describe('3d', () => {
-    usePuzzleKind('3d');
+    test.use({ serverOptions: { challengeKinds: ['3d'] } });
 
     test('the picture takes focus, the crosshair moves with the arrow keys and Enter picks', async ({
       page,
@@ -282,7 +281,7 @@ test.describe('keyboard and screen readers', () => {
   });
 
   test.describe('the check without a picture (issue 10)', () => {
-    usePuzzleKind('slide');
+    test.use({ serverOptions: { challengeKinds: ['slide'] } });
 
     test('a person on the keyboard with a screen reader takes it: the wait is announced, the call goes through', async ({
       page,

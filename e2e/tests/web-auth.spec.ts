@@ -25,7 +25,7 @@ import {
   wrongCodeFor,
 } from '../support/person';
 import type { RunningServer } from '../support/server';
-import { expect, type Outbox, test, uniqueEmail, uniqueMobile, usePuzzleKind } from '../support/test';
+import { expect, type Outbox, test, uniqueEmail, uniqueMobile } from '../support/test';
 
 // Issue 5: the web app's sign-up, sign-in, reset and sign-out flows in Chromium, acting as a person
 // through the real UI (the app in zh, its default) against the server started as the README starts it.
@@ -184,7 +184,7 @@ test.describe('the web app, as a person (zh)', () => {
   });
 
   test.describe('after repeated failures', () => {
-    usePuzzleKind('slide');
+    test.use({ serverOptions: { challengeKinds: ['slide'] } });
 
     test('three wrong SMS codes, then the right one: the challenge appears, is solved by dragging, and the sign-in goes through', async ({
       page,
