@@ -80,16 +80,22 @@ export function usePasskeySignIn(): UseMutationResult<AccountInfo, AccountError,
 }
 
 /** A refusal the person caused or a newer ceremony replaced: nothing to show. */
-const isQuiet = (error: unknown) => {
-  const name = (error as { name?: string } | null)?.name;
-  return name === 'AbortError' || name === 'NotAllowedError';
+/**
+ * The autofill's wait is the page's, not the person's: only the passport's refusal of a passkey they
+ * picked is theirs to read. The wait's own failures stay quiet — its timeout on a page left open, an
+ * abort, a slow or lost answer on a busy network — or a person who never touched a passkey would read
+ * that this browser cannot use one.
+ */
+const isRefusal = (error: unknown) => {
+  const code = (error as { error_code?: unknown } | null)?.error_code;
+  return typeof code === 'number' && code > 0;
 };
 
 /**
  * Offers the browser's passkeys in the autofill of the page's input with
  * `autocomplete="username webauthn"` (conditional mediation), while `enabled` and the browser supports
  * it; a pick signs in and becomes the session, then `onSignedIn` runs. Starting the button's ceremony
- * ends the wait. Answers the server's refusal of a picked passkey, if any.
+ * ends the wait. Answers the server's refusal of a picked passkey, if any, and nothing else.
  */
 export function usePasskeyAutofill({
   enabled = true,
@@ -113,7 +119,7 @@ export function usePasskeyAutofill({
         await signedIn(queryClient, account);
         if (live) done.current?.(account);
       } catch (caught) {
-        if (live && !isQuiet(caught)) setError(caught);
+        if (live && isRefusal(caught)) setError(caught);
       }
     })();
     return () => {
