@@ -85,7 +85,11 @@ const preflight = (url: string, origin: string, method: string) =>
 describe('CORS', () => {
   it('answers the preflight of an allow-listed origin on every route, with credentials and the SDK’s headers', async () => {
     const wrong: string[] = [];
-    const routes = walkable();
+    // The management API is for a product's back end, with a key a page must never hold: a browser
+    // is not offered its PATCH and DELETE (the other tests here still walk it, refusing foreign origins).
+    const routes = walkable().filter(
+      (r) => !r.url.startsWith('/api/v1/') || ['GET', 'POST'].includes(r.method),
+    );
     expect(routes.length).toBeGreaterThan(100);
     for (const route of routes) {
       for (const origin of [PUBLIC_ORIGIN, APP]) {
