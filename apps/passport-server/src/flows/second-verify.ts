@@ -69,43 +69,11 @@ async function sendSecondVerifyEmail(app: FastifyInstance, request: FastifyReque
 }
 
 /**
- * `sms_login_continue` with `method: email`: the code sent to the pending sign-in's e-mail (type 24)
- * proves it, under the one-time codes' rules (five guesses per code, this browser's lane).
- */
-async function proveWithEmail(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  input: { smsCodeKey: string; code?: string | undefined },
-): Promise<Principal> {
-  if (input.code === undefined) throw new PassportError('invalidParam', { field: 'code' });
-  const pending = await pendingSignIn(app, request, input.smsCodeKey);
-  if (!pending.email) throw new PassportError('factorUnavailable');
-  const risk = { target: `email:${pending.email}` };
-  await app.risk.require(request, 'signIn', risk);
-  await app.codes
-    .verify({
-      channel: 'email',
-      target: pending.email,
-      purpose: CodeType.mobileLogin,
-      code: input.code,
-      lane: clientLaneOf(app, request),
-    })
-    .catch(async (error: unknown) => {
-      await app.risk.recordFailure(request, risk);
-      throw error;
-    });
-  const user = await spendPending(app, request, input.smsCodeKey, pending.userId, risk);
-  // The account changed its e-mail meanwhile: the code proved an address that is no longer its.
-  if (user.email !== pending.email) throw new PassportError('ticketInvalid');
-  return admitSignIn(app, request, user, { newUser: false, proof: 'emailFactor' });
-}
-
-/**
- * `sms_login_continue`, before its operation (src/operations/sign-in/credentials.ts): the code for the
- * pending sign-in's mobile (type 24) proves it. A wrong code counts against the code's 5 guesses and
- * leaves the key alive; the right one spends the code, then the key (of concurrent continuations one
- * wins); the operation signs in with a new token as an SMS code sign-in to the account's own mobile,
- * which remembers the device.
+ * `sms_login_continue`, before its operation (src/operations/sign-in/credentials.ts): the code sent to
+ * the pending sign-in's mobile (type 24), or with `method: email` to its e-mail, proves it. A wrong
+ * code counts against the code's 5 guesses and leaves the key alive; the right one spends the code,
+ * then the key (of concurrent continuations one wins); the operation signs in with a new token as a
+ * code sign-in to the account's own mobile (which remembers the device) or e-mail.
  */
 export async function proveSecondVerify(
   app: FastifyInstance,
@@ -117,17 +85,19 @@ export async function proveSecondVerify(
     credential?: string | undefined;
   },
 ): Promise<Principal> {
-  if (input.method === 'email') return proveWithEmail(app, request, input);
-  if (input.method !== undefined && input.method !== 'sms') return proveWithFactor(app, request, input);
+  const channel = input.method === 'email' ? 'email' : 'mobile';
+  if (channel === 'mobile' && input.method !== undefined && input.method !== 'sms')
+    return proveWithFactor(app, request, input);
   if (input.code === undefined) throw new PassportError('invalidParam', { field: 'code' });
   const pending = await pendingSignIn(app, request, input.smsCodeKey);
-  if (!pending.mobile) throw new PassportError('factorUnavailable');
-  const risk = { target: `mobile:${pending.mobile}` };
+  const target = channel === 'email' ? pending.email : pending.mobile;
+  if (!target) throw new PassportError('factorUnavailable');
+  const risk = { target: `${channel}:${target}` };
   await app.risk.require(request, 'signIn', risk);
   await app.codes
     .verify({
-      channel: 'mobile',
-      target: pending.mobile,
+      channel,
+      target,
       purpose: CodeType.mobileLogin,
       code: input.code,
       lane: clientLaneOf(app, request),
@@ -137,9 +107,12 @@ export async function proveSecondVerify(
       throw error;
     });
   const user = await spendPending(app, request, input.smsCodeKey, pending.userId, risk);
-  // The account lost or changed its mobile meanwhile: the code proved a number that is no longer its.
-  if (user.mobile !== pending.mobile) throw new PassportError('ticketInvalid');
-  return admitSignIn(app, request, user, { newUser: false, proof: 'mobileCode' });
+  // The account lost or changed the identifier meanwhile: the code proved one that is no longer its.
+  if ((channel === 'email' ? user.email : user.mobile) !== target) throw new PassportError('ticketInvalid');
+  return admitSignIn(app, request, user, {
+    newUser: false,
+    proof: channel === 'email' ? 'emailFactor' : 'mobileCode',
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ import { assertOpen, invitationIn, updatePending } from '../../domain/organisati
 import { PassportError } from '../../errors';
 import { readAuditLog } from '../../events/consumers/audit-log';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
+import { afterCursor, pageOf } from './cursor';
 
 /**
  * The management API's organisations and audit events (docs/management-api.md). A deployment's key
@@ -60,17 +61,6 @@ async function organisationsOf(
   });
 }
 
-const encodeCursor = (createdAt: number, id: string) =>
-  Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-function decodeCursor(cursor: string): [number, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && Number.isSafeInteger(value[0]) && typeof value[1] === 'string')
-      return [value[0] as number, value[1]];
-  } catch {}
-  throw new PassportError('invalidParam', { reason: 'cursor' });
-}
-
 export const listOrganisations = defineOperation({
   name: 'management.organisations.list',
   input: PageQuery,
@@ -81,26 +71,14 @@ export const listOrganisations = defineOperation({
     const limit = input.limit ?? 20;
     let query = ctx.tx.selectFrom('subjects').select(['id', 'name', 'is_frozen', 'created_at']);
     if (ctx.caller.subjectId !== null) query = query.where('id', '=', ctx.caller.subjectId);
-    if (input.cursor) {
-      const [createdAt, id] = decodeCursor(input.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', createdAt),
-          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-        ]),
-      );
-    }
+    if (input.cursor) query = query.where(afterCursor(input.cursor));
     const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit + 1)
       .execute();
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      organisations: await organisationsOf(ctx.tx, page),
-      next_cursor: rows.length > limit && last ? encodeCursor(Number(last.created_at), last.id) : null,
-    };
+    const { page, next } = pageOf(rows, limit);
+    return { organisations: await organisationsOf(ctx.tx, page), next_cursor: next };
   },
 });
 

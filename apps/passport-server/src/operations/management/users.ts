@@ -35,6 +35,7 @@ import { normaliseDescription, normaliseName } from '../../domain/profile/names'
 import { PassportError } from '../../errors';
 import type { EventData, EventType } from '../../events/catalogue';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
+import { afterCursor, pageOf } from './cursor';
 
 /**
  * The management API's user calls, for a product's back end holding an API key (`users:read`,
@@ -70,24 +71,6 @@ function emitAbout<T extends EventType>(ctx: KeyContext, userId: string, type: T
   });
 }
 
-/** A page's position: the last row's creation time and id (newest first), opaque to the client. */
-const encodeCursor = (user: User) =>
-  Buffer.from(JSON.stringify([user.created_at, user.id])).toString('base64url');
-function decodeCursor(cursor: string): [number, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    // A time in ms and an id as the server wrote them: anything else (1.5, 1e21) is not a cursor.
-    if (
-      Array.isArray(value) &&
-      Number.isSafeInteger(value[0]) &&
-      typeof value[1] === 'string' &&
-      value[1].length <= 64
-    )
-      return [value[0] as number, value[1]];
-  } catch {}
-  throw new PassportError('invalidParam', { reason: 'cursor' });
-}
-
 /** LIKE's own wildcards in a query are literal characters. */
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -113,23 +96,14 @@ export const listUsers = defineOperation({
         ]),
       );
     }
-    if (input.cursor) {
-      const [createdAt, id] = decodeCursor(input.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', createdAt),
-          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-        ]),
-      );
-    }
+    if (input.cursor) query = query.where(afterCursor(input.cursor));
     const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit + 1)
       .execute();
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { users: page.map(managed), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    const { page, next } = pageOf(rows, limit);
+    return { users: page.map(managed), next_cursor: next };
   },
 });
 
