@@ -154,6 +154,25 @@ describe('an organisation’s own key', () => {
       { timeout: 60_000, interval: 200 },
     );
 
+    // Frozen by its manager, the organisation's key stops, reads included; thawed, it works again.
+    await fresh();
+    const frozen = await a.browser.post(aff.subjectFreeze, { sec_subject_uid: a.sid, is_frozen: 1 });
+    expect(frozen.body.message, JSON.stringify(frozen.body)).toBe('success');
+    for (const call of [key.organisations.get(a.sid), key.audit.list({ limit: 1 })]) {
+      const refused = await refusal(call);
+      expect([refused.status >= 400 && refused.status < 500, refused.errorName]).toEqual([
+        true,
+        'SUBJECT_FROZEN',
+      ]);
+    }
+    await expect(
+      (await operatorClient(['organisations:read'])).organisations.get(a.sid),
+    ).resolves.toMatchObject({
+      frozen: true,
+    });
+    await a.browser.post(aff.subjectFreeze, { sec_subject_uid: a.sid, is_frozen: 0 });
+    expect((await key.organisations.get(a.sid)).id).toBe(a.sid);
+
     const revoked = await a.browser.post(aff.apiKeyRevoke, { subject_uid: a.sid, id: created.body.data.id });
     expect(revoked.body.message).toBe('success');
     expect((await refusal(key.organisations.list())).status).toBe(401);

@@ -147,6 +147,15 @@ async function callerFor(
       // An organisation's key calls only what declares it can be narrowed to one organisation.
       if (principal.subjectId !== null && !spec.organisation)
         throw new PassportError('insufficientScope', { reason: 'organisation' });
+      // A frozen organisation acts through nobody: its keys stop with its members, reads included.
+      if (principal.subjectId !== null) {
+        const subject = await tx
+          .selectFrom('subjects')
+          .select('is_frozen')
+          .where('id', '=', principal.subjectId)
+          .executeTakeFirst();
+        if (Number(subject?.is_frozen) === 1) throw new PassportError('subjectFrozen');
+      }
       return {
         kind: 'apiKey',
         keyId: principal.keyId,

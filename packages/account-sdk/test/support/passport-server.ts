@@ -73,6 +73,10 @@ function fixturePassport(handler?: Handler) {
       res.destroy(error as Error);
     }
   });
+  // Idle keep-alive connections stay open until close(): Node closes them after 5 s by default, and a
+  // loaded machine can delay the client's own expiry past that, so it reuses a socket the server just
+  // closed (ECONNRESET on a POST, which nothing may retry).
+  server.keepAliveTimeout = 0;
   let url = '';
   return {
     async listen() {
