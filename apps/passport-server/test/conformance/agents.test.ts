@@ -191,5 +191,14 @@ suite('agents: protected-resource metadata (RFC 9728), dynamic registration, cod
     expect(token, 'the first test left an access token').toBeTruthy();
     expect((await ask(other.client_id, other.client_secret, token as string)).active).toBe(false);
     expect((await ask(API_CLIENT, API_SECRET, token as string)).active).toBe(true);
+    // Not the agent's refresh token: a resource server has no business holding one.
+    const refresh = await server.app.db
+      .selectFrom('open_auth_records' as never)
+      .select('id' as never)
+      .where('model' as never, '=', 'RefreshToken' as never)
+      .executeTakeFirst();
+    const refreshToken = (refresh as { id?: string } | undefined)?.id;
+    expect(refreshToken, 'the first test left a refresh token').toBeTruthy();
+    expect((await ask(API_CLIENT, API_SECRET, refreshToken as string)).active).toBe(false);
   });
 });

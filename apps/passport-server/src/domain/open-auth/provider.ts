@@ -184,11 +184,19 @@ export function createOpenAuth(app: FastifyInstance): OpenAuth {
       devInteractions: { enabled: false },
       // A client may revoke only its own tokens.
       revocation: { enabled: true, allowedPolicy: ownToken },
-      // A product API listed in OPEN_RESOURCE_SERVERS introspects any token (an agent's, to serve it).
+      // A product API listed in OPEN_RESOURCE_SERVERS introspects another client's access token (an
+      // agent's, to serve it), never its refresh token: that one is only ever sent to us, and an API
+      // that holds one was handed a secret it must not learn is live.
       introspection: {
         enabled: true,
-        allowedPolicy: async (ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
-          (config.openAuth.resourceServers ?? []).includes(client.clientId) || ownToken(ctx, client, token),
+        allowedPolicy: async (
+          ctx: unknown,
+          client: { clientId: string },
+          token: { clientId?: string; kind?: string },
+        ) =>
+          ((config.openAuth.resourceServers ?? []).includes(client.clientId) &&
+            token.kind === 'AccessToken') ||
+          ownToken(ctx, client, token),
       },
       userinfo: { enabled: true },
       // RP-initiated logout: ends the provider's session and the person's Portico session
