@@ -312,11 +312,28 @@ describe('persistent failure', () => {
       .redeliver(endpoint.id, log.deliveries[1]!.id)
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ManagementError);
-    expect((refused as ManagementError).status).toBe(400);
+    expect((refused as ManagementError).problem).toMatchObject({ status: 400, reason: 'endpoint_disabled' });
     receiver.scripts.set('/down', []);
     await admin.webhooks.enable(endpoint.id);
     // Enabled: the event that waited behind the given-up one goes; the given-up one goes when asked.
     await waitFor('the waiting event', () => receiver.at('/down').some((r) => r.status === 200));
+    // While a server holds its lease (sending it now), a redelivery is refused: the attempt's outcome
+    // would overwrite the fresh retry window.
+    const leased = () =>
+      server.app.db.updateTable('webhook_deliveries').where('id', '=', log.deliveries[1]!.id);
+    await leased()
+      .set({ lease_owner: 'another-server', lease_until: Date.now() + 60_000 })
+      .execute();
+    const inFlight = await admin.webhooks
+      .redeliver(endpoint.id, log.deliveries[1]!.id)
+      .catch((e: unknown) => e);
+    expect(inFlight).toBeInstanceOf(ManagementError);
+    expect((inFlight as ManagementError).problem).toMatchObject({
+      status: 400,
+      field: 'delivery_id',
+      reason: 'delivery_in_flight',
+    });
+    await leased().set({ lease_owner: null, lease_until: null }).execute();
     await admin.webhooks.redeliver(endpoint.id, log.deliveries[1]!.id);
     await waitFor('the redelivery', () => receiver.at('/down').filter((r) => r.status === 200).length >= 2);
     expect(

@@ -210,6 +210,7 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     if (!response.ok) {
       const problem = answer as Partial<Problem> | null;
       throw new ManagementError({
+        ...problem,
         type: problem?.type ?? 'about:blank',
         title: problem?.title ?? response.statusText,
         status: response.status,

@@ -77,7 +77,16 @@ export const RENDERERS = {
       const name = f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
       return {
         status,
-        body: { type: 'about:blank', title: name, status, detail: f.description, code: f.code, name },
+        // The failure's own fields (field, reason, scope) as extension members (RFC 9457 §3.2).
+        body: {
+          ...f.extra,
+          type: 'about:blank',
+          title: name,
+          status,
+          detail: f.description,
+          code: f.code,
+          name,
+        },
       };
     },
   },

@@ -193,6 +193,10 @@ export const Problem = Type.Object({
   detail: Type.String(),
   code: Type.Integer(),
   name: Type.String(),
+  /** Extension members naming what was refused: the input field, the reason, the scope missing. */
+  field: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
 });
 export type Problem = Static<typeof Problem>;
 

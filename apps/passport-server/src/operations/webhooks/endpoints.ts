@@ -378,8 +378,13 @@ const capabilities = {
         .where('endpoint_id', '=', endpoint.id)
         .executeTakeFirst();
       if (!row) throw new PassportError('notFound');
+      // Being sent right now (a server holds its lease): the attempt's outcome would overwrite the
+      // fresh window asked for here, so the caller asks again once it is recorded. Leases run on the
+      // wall clock, as the worker's do.
+      if (row.lease_until !== null && Number(row.lease_until) >= Date.now())
+        throw new PassportError('invalidParam', { field: 'delivery_id', reason: 'delivery_in_flight' });
       const now = ctx.now();
-      // Queued again with a fresh retry window; a delivery being sent right now keeps its lease.
+      // Queued again with a fresh retry window.
       const queued = { ...row, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now };
       await ctx.tx
         .updateTable('webhook_deliveries')
