@@ -210,13 +210,13 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     if (!response.ok) {
       const problem = answer as Partial<Problem> | null;
       throw new ManagementError({
+        type: 'about:blank',
+        title: response.statusText,
+        detail: '',
+        code: -1,
+        name: 'UNKNOWN',
         ...problem,
-        type: problem?.type ?? 'about:blank',
-        title: problem?.title ?? response.statusText,
         status: response.status,
-        detail: problem?.detail ?? '',
-        code: problem?.code ?? -1,
-        name: problem?.name ?? 'UNKNOWN',
       });
     }
     return answer as T;
