@@ -91,7 +91,7 @@ function Table({
 function Field({ label, children }: { label: string; children: (id: string) => ReactNode }) {
   const id = useId();
   return (
-    <div className="field">
+    <div className="portico-field">
       <label htmlFor={id}>{label}</label>
       {children(id)}
     </div>
@@ -520,7 +520,7 @@ function ApiKeys({ t }: { t: T }) {
         <fieldset>
           <legend>{t('keys.scopes')}</legend>
           {SCOPES.map((scope) => (
-            <label key={scope} className="checkbox">
+            <label key={scope} className="checkbox-field">
               <input
                 type="checkbox"
                 checked={scopes.includes(scope)}
