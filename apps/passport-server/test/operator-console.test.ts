@@ -42,7 +42,8 @@ const post = (browser: Browser, capability: ConsoleCapability, form: Record<stri
 /** A request any route of the console accepts in shape, for `id`. */
 async function call(browser: Browser, capability: ConsoleCapability, id: string) {
   const route = operatorConsoleRoutes.find((r) => r.at[0]?.[1] === operatorConsolePath(capability));
-  const input = capability === 'organisations/freeze' ? { id, is_frozen: 1 } : { id };
+  const input: Record<string, string | number> =
+    capability === 'organisations/freeze' ? { id, is_frozen: 1 } : { id };
   if (capability.endsWith('/list')) return get(browser, capability);
   return route?.method === 'GET' ? get(browser, capability, { id }) : post(browser, capability, input);
 }

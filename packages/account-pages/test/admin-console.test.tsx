@@ -50,7 +50,7 @@ const key = {
 function operatorPassport(overrides: Record<string, Route> = {}) {
   let frozen = false;
   let events: (typeof revokedEvent)[] = [];
-  let keys = [key];
+  let keys: (Omit<typeof key, 'revoked_at'> & { revoked_at: number | null })[] = [key];
   const routes: Record<string, Route> = {
     [KEYS]: () => ok({ keys }),
     [CREATE_KEY]: (request) => {
@@ -241,6 +241,26 @@ describe('the admin console', () => {
     ).toBeTruthy();
     await user.click(log.getByRole('button', { name: 'Redeliver account.frozen' }));
     await expect.poll(() => passport.to(REDELIVER)[0]?.body).toMatchObject({ id: 'w1', delivery_id: 'd1' });
+  });
+
+  it('pages a search with its cursor', async () => {
+    const passport = fakePassport(
+      operatorPassport({
+        [`${CONSOLE}users/list/`]: (request) =>
+          request.query.cursor === 'c2'
+            ? ok({ users: [{ ...ada, id: 'u2', mobile: '+8613800000002' }], next_cursor: null })
+            : ok({ users: [ada], next_cursor: 'c2' }),
+      }),
+    );
+    renderInProvider(passport.client, <AdminConsole />, 'en');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Mobile, e-mail, username or user id'), '+86138');
+    await user.click(screen.getByRole('button', { name: 'Find' }));
+    await user.click(await screen.findByRole('button', { name: 'Next page' }));
+    expect(await screen.findByRole('button', { name: 'Open +8613800000002' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    expect(await screen.findByRole('button', { name: 'Open +8613800000001' })).toBeTruthy();
   });
 
   it('filters the audit log, leaving blank filters out', async () => {

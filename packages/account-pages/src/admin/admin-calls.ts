@@ -126,10 +126,10 @@ export const adminQueryKeys = {
 const filled = <P extends object>(params: P) =>
   Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '' && value !== undefined)) as P;
 
-export const usersQueryOptions = (client: AccountClient, query: string) =>
+export const usersQueryOptions = (client: AccountClient, query: string, cursor = '') =>
   queryOptions({
-    queryKey: adminQueryKeys.users(query),
-    queryFn: ({ signal }) => calls.users(client, filled({ query, limit: 20 }), { signal }),
+    queryKey: [...adminQueryKeys.users(query), cursor],
+    queryFn: ({ signal }) => calls.users(client, filled({ query, cursor, limit: 20 }), { signal }),
   });
 
 /** One account with everything the console shows of it (each read leaves a trail in its stream). */

@@ -302,12 +302,15 @@ function Users({ t }: { t: T }) {
   const [draft, setDraft] = useState('');
   const [query, setQuery] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const found = useQuery({ ...usersQueryOptions(client, query ?? ''), enabled: query !== null });
+  const [cursor, setCursor] = useState('');
+  const found = useQuery({ ...usersQueryOptions(client, query ?? '', cursor), enabled: query !== null });
   function search(event: FormEvent) {
     event.preventDefault();
     setSelected(null);
+    setCursor('');
     setQuery(draft.trim());
   }
+  const next = found.data?.next_cursor;
   return (
     <>
       <form className="card admin-search" aria-label={t('users.search')} onSubmit={search}>
@@ -346,6 +349,18 @@ function Users({ t }: { t: T }) {
           ))}
         </Table>
       )}
+      <div className="admin-paging">
+        {cursor && (
+          <button type="button" className="button-secondary" onClick={() => setCursor('')}>
+            {t('page.first')}
+          </button>
+        )}
+        {next && (
+          <button type="button" className="button-secondary" onClick={() => setCursor(next)}>
+            {t('page.next')}
+          </button>
+        )}
+      </div>
       {selected && <UserDetail t={t} id={selected} />}
     </>
   );
