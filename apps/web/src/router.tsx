@@ -64,6 +64,8 @@ export const routes: RouteObject[] = [
           { path: 'account/apps', lazy: () => import('./routes/account-apps') },
           // The operator's monitoring dashboard and waitlist
           { path: 'workbench/monitoring', lazy: () => import('./routes/monitoring/page') },
+          // The operators' admin console: users, waitlist, organisations, API keys, webhooks, audit log.
+          { path: 'admin', lazy: () => import('./routes/admin/page') },
           // Open authorization's developer console: register apps, their secrets, who authorised them.
           { path: 'developer', lazy: () => import('./routes/developer/page') },
         ],

@@ -16,6 +16,8 @@ export {
   SignOutCard,
   TrustedDevices,
 } from './account-centre/workbench-sections';
+export { useAdminT } from './admin/admin.messages';
+export { AdminConsole } from './admin/admin-console';
 export { lazyCaptcha } from './app/lazy-captcha';
 export {
   reportFunnel,

@@ -45,6 +45,7 @@ import {
 } from './web/identifiers';
 import { emailCodeLogin, emailPasswordLogin, passwordLogin, smsLogin, smsLoginOnly } from './web/login';
 import { logout, logoutLink } from './web/logout';
+import { operatorConsoleRoutes } from './web/operator-console';
 import {
   apiKeyCreateRoute,
   apiKeyListRoute,
@@ -182,6 +183,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   // Webhook endpoints: the deployment's for operators, an organisation's for its manager.
   ...operatorWebhookRoutes,
   ...organisationWebhookRoutes,
+  // The admin console: the management API's operations with an operator's session as the caller.
+  ...operatorConsoleRoutes,
 ];
 
 /**

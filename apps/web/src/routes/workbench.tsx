@@ -28,6 +28,7 @@ const MORE = [
   ['/developer', 'workbench.more.developer'],
   ['/org', 'workbench.more.org'],
   ['/workbench/monitoring', 'workbench.more.monitoring'],
+  ['/admin', 'workbench.more.admin'],
 ] as const;
 
 /** The signed-in account centre: who you are, how you sign in, trusted devices, sign out. */

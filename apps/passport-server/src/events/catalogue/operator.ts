@@ -29,19 +29,20 @@ export const operatorEvents = [
   defineEvent({
     type: 'account.frozen',
     version: 1,
-    summary: 'The account was frozen (banned) through the management API: it cannot sign in.',
+    summary:
+      'The account was frozen (banned) through the management API or the admin console: it cannot sign in.',
     data: Type.Object({}),
   }),
   defineEvent({
     type: 'account.unfrozen',
     version: 1,
-    summary: 'The account was thawed through the management API.',
+    summary: 'The account was thawed through the management API or the admin console.',
     data: Type.Object({}),
   }),
   defineEvent({
     type: 'account.sessions_revoked',
     version: 1,
-    summary: 'Every session of the account was ended through the management API.',
+    summary: 'Every session of the account was ended through the management API or the admin console.',
     data: Type.Object({ count: Type.Integer() }),
   }),
   defineEvent({
@@ -56,7 +57,7 @@ export const operatorEvents = [
     type: 'account.viewed',
     version: 1,
     summary:
-      'A back end read the account through the management API (its record, sessions, linked accounts): the trail of who looked.',
+      'A back end (through the management API) or an operator (in the admin console) read the account: its record, sessions, linked accounts; the trail of who looked.',
     data: Type.Object({ call: Type.String({ description: "the call: 'getUser', 'listUserSessions', …" }) }),
   }),
 ] as const;

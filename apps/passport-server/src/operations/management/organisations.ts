@@ -16,7 +16,8 @@ import type { Database } from '../../db/schema';
 import { assertOpen, invitationIn, updatePending } from '../../domain/organisations/invitations';
 import { PassportError } from '../../errors';
 import { readAuditLog } from '../../events/consumers/audit-log';
-import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
+import { caller, defineOperation } from '../define';
+import { actorOf, limitedTo, type ManagementContext } from './caller';
 import { afterCursor, pageOf } from './cursor';
 
 /**
@@ -26,12 +27,12 @@ import { afterCursor, pageOf } from './cursor';
  * only its organisation's.
  */
 
-type KeyContext = OperationContext<CallerOf<{ kind: 'apiKey'; scope: string }>>;
+type KeyContext = ManagementContext;
 
 /** The organisation a key may see by this id: SUBJECT_NOT_FOUND for none, or another's. */
 async function visible(ctx: KeyContext, id: string) {
-  if (ctx.caller.subjectId !== null && ctx.caller.subjectId !== id)
-    throw new PassportError('subjectNotFound');
+  const own = limitedTo(ctx.caller);
+  if (own !== null && own !== id) throw new PassportError('subjectNotFound');
   const row = await ctx.tx.selectFrom('subjects').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new PassportError('subjectNotFound');
   return row;
@@ -70,7 +71,8 @@ export const listOrganisations = defineOperation({
   async run(ctx, input) {
     const limit = input.limit ?? 20;
     let query = ctx.tx.selectFrom('subjects').select(['id', 'name', 'is_frozen', 'created_at']);
-    if (ctx.caller.subjectId !== null) query = query.where('id', '=', ctx.caller.subjectId);
+    const own = limitedTo(ctx.caller);
+    if (own !== null) query = query.where('id', '=', own);
     if (input.cursor) query = query.where(afterCursor(input.cursor));
     const rows = await query
       .orderBy('created_at', 'desc')
@@ -215,7 +217,7 @@ export const revokeInvitation = defineOperation({
     ctx.emit({
       type: 'organisation.invitation.cancelled',
       stream: `subject:${subject.id}`,
-      actor: { kind: 'apiKey', keyId: ctx.caller.keyId },
+      actor: actorOf(ctx.caller),
       subjectId: subject.id,
       targetUserId: null,
       data: { invitationId: row.id, channel: row.channel, reason: 'cancelled' },
@@ -236,7 +238,7 @@ export const listAuditEvents = defineOperation({
   caller: caller.apiKey('audit:read', { organisation: true }),
   emits: [],
   async run(ctx, input) {
-    const own = ctx.caller.subjectId;
+    const own = limitedTo(ctx.caller);
     if (own !== null && input.organisation !== undefined && input.organisation !== own)
       throw new PassportError('subjectNotFound');
     if (input.cursor !== undefined && !/^\d{1,15}$/.test(input.cursor))

@@ -34,7 +34,8 @@ import { revokeOpenAuthOf } from '../../domain/open-auth/cancellation';
 import { normaliseDescription, normaliseName } from '../../domain/profile/names';
 import { PassportError } from '../../errors';
 import type { EventData, EventType } from '../../events/catalogue';
-import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
+import { caller, defineOperation } from '../define';
+import { actorOf, type ManagementContext } from './caller';
 import { afterCursor, pageOf } from './cursor';
 
 /**
@@ -42,7 +43,7 @@ import { afterCursor, pageOf } from './cursor';
  * `users:write`). Identifiers come in full: the key is the product's own server, not a person.
  */
 
-type KeyContext = OperationContext<CallerOf<{ kind: 'apiKey'; scope: string }>>;
+type KeyContext = ManagementContext;
 
 const managed = (user: User): ManagedUser => ({
   id: user.id,
@@ -65,7 +66,7 @@ function emitAbout<T extends EventType>(ctx: KeyContext, userId: string, type: T
   ctx.emit({
     type,
     stream: `user:${userId}`,
-    actor: { kind: 'apiKey', keyId: ctx.caller.keyId },
+    actor: actorOf(ctx.caller),
     targetUserId: userId,
     data,
   });

@@ -19,7 +19,7 @@ type OperatorContext = OperationContext<
   CallerOf<{ kind: 'person' }> | CallerOf<{ kind: 'identity'; permission: null }>
 >;
 
-function assertOperator(ctx: OperatorContext): string {
+export function assertOperator(ctx: OperatorContext): string {
   const id = ctx.caller.user.id;
   if (!ctx.config.operators.includes(id)) throw new PassportError('notAnOperator');
   return id;

@@ -1,0 +1,885 @@
+import {
+  ErrorMessage,
+  useAccountClient,
+  useAdmitWaitlist,
+  waitlistQueryOptions,
+} from '@portico/account-react';
+import { isAccountError } from '@portico/account-sdk';
+import { ErrorCode } from '@portico/account-sdk/protocol';
+import type { ApiScope, AuditEvent, AuditEventsQuery } from '@portico/management/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { ConfirmButton } from '../ui/confirm-button';
+import { Tabs } from '../ui/tabs';
+import { useAdminT } from './admin.messages';
+import {
+  apiKeysQueryOptions,
+  auditQueryOptions,
+  type CreatedApiKey,
+  deliveriesQueryOptions,
+  organisationDetailQueryOptions,
+  organisationsQueryOptions,
+  type UserAction,
+  useCreateApiKey,
+  useCreateWebhook,
+  useFreezeOrganisation,
+  useRedeliver,
+  useRevokeApiKey,
+  userDetailQueryOptions,
+  usersQueryOptions,
+  useUserAction,
+  webhooksQueryOptions,
+} from './admin-calls';
+
+type T = ReturnType<typeof useAdminT>;
+type Section = 'users' | 'waitlist' | 'organisations' | 'keys' | 'webhooks' | 'audit';
+
+/** The scopes an operator may give a key, in the order the form lists them (the type keeps it whole). */
+const SCOPES = [
+  'users:read',
+  'users:write',
+  'organisations:read',
+  'organisations:write',
+  'audit:read',
+  'webhooks:write',
+] as const satisfies readonly ApiScope[];
+
+/** A time in ms as `YYYY-MM-DD HH:MM` (UTC): the same on every operator's screen. */
+const when = (ms: number | null | undefined, t: T) =>
+  ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 16) : t('never');
+
+const notOperator = (error: unknown) =>
+  isAccountError(error, 'response') && error.error_code === ErrorCode.notAnOperator;
+
+function Loading({ t }: { t: T }) {
+  return (
+    <p role="status" aria-busy="true">
+      {t('loading')}
+    </p>
+  );
+}
+
+/** A table with a caption read by screen readers, scrolling sideways on a narrow screen. */
+function Table({
+  caption,
+  headings,
+  children,
+}: {
+  caption: string;
+  headings: string[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {headings.map((heading) => (
+              <th key={heading} scope="col">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+function Field({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="portico-field">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+    </div>
+  );
+}
+
+/** Who acted, as the audit log names them. */
+const actorText = (actor: Record<string, string>) =>
+  actor.userId ?? (actor.keyId ? `api_key:${actor.keyId}` : (actor.kind ?? ''));
+
+function AuditRows({ t, events, caption }: { t: T; events: AuditEvent[]; caption: string }) {
+  return (
+    <Table
+      caption={caption}
+      headings={[t('audit.time'), t('audit.event'), t('audit.who'), t('audit.subject')]}
+    >
+      {events.map((event) => (
+        <tr key={event.id}>
+          <td>{when(event.occurred_at, t)}</td>
+          <td>{event.type}</td>
+          <td>{actorText(event.actor)}</td>
+          <td>{event.user_id ?? event.organisation_id ?? ''}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function UserDetail({ t, id }: { t: T; id: string }) {
+  const client = useAccountClient();
+  const detail = useQuery(userDetailQueryOptions(client, id));
+  const action = useUserAction();
+  const [result, setResult] = useState('');
+  if (detail.isPending) return <Loading t={t} />;
+  if (!detail.data) return <ErrorMessage error={detail.error} />;
+  const { user, overview, sessions, linked, audit } = detail.data;
+  const who = user.mobile ?? user.email ?? user.username ?? user.id;
+  function run(kind: UserAction) {
+    setResult('');
+    action.mutate(
+      { action: kind, id: user.id },
+      {
+        onSuccess: (data) => {
+          const answer = data as Record<string, number | boolean>;
+          if (kind === 'revokeSessions') setResult(t('result.revoked', { count: Number(answer.revoked) }));
+          else if (kind === 'resetFactors')
+            setResult(
+              t('result.reset', {
+                totp: answer.totp ? t('yes') : t('no'),
+                codes: Number(answer.recovery_codes),
+                passkeys: Number(answer.passkeys),
+              }),
+            );
+          else setResult(t(kind === 'freeze' ? 'result.frozen' : 'result.unfrozen'));
+        },
+      },
+    );
+  }
+  return (
+    <section className="card admin-detail" aria-labelledby="admin-user-detail">
+      <h3 id="admin-user-detail">
+        {t('user.detail')}: {who}
+      </h3>
+      <dl className="admin-facts">
+        <dt>{t('user.id')}</dt>
+        <dd>{user.id}</dd>
+        <dt>{t('user.mobile')}</dt>
+        <dd>{user.mobile ?? t('none')}</dd>
+        <dt>{t('user.email')}</dt>
+        <dd>{user.email ?? t('none')}</dd>
+        <dt>{t('user.username')}</dt>
+        <dd>{user.username ?? t('none')}</dd>
+        <dt>{t('user.name')}</dt>
+        <dd>{user.name}</dd>
+        <dt>{t('user.state')}</dt>
+        <dd>{user.frozen ? t('user.frozen') : t('user.active')}</dd>
+        <dt>{t('user.created')}</dt>
+        <dd>{when(user.created_at, t)}</dd>
+        <dt>{t('user.password')}</dt>
+        <dd>{user.has_password ? t('yes') : t('no')}</dd>
+      </dl>
+      <div className="admin-actions">
+        {user.frozen ? (
+          <ConfirmButton
+            title={t('action.unban.title', { who })}
+            description={t('action.unban.description')}
+            onConfirm={() => run('unfreeze')}
+            disabled={action.isPending}
+          >
+            {t('action.unban')}
+          </ConfirmButton>
+        ) : (
+          <ConfirmButton
+            title={t('action.ban.title', { who })}
+            description={t('action.ban.description')}
+            onConfirm={() => run('freeze')}
+            disabled={action.isPending}
+          >
+            {t('action.ban')}
+          </ConfirmButton>
+        )}
+        <ConfirmButton
+          title={t('action.revoke.title', { who })}
+          description={t('action.revoke.description')}
+          onConfirm={() => run('revokeSessions')}
+          disabled={action.isPending}
+        >
+          {t('action.revoke')}
+        </ConfirmButton>
+        <ConfirmButton
+          title={t('action.reset.title', { who })}
+          description={t('action.reset.description')}
+          onConfirm={() => run('resetFactors')}
+          disabled={action.isPending}
+        >
+          {t('action.reset')}
+        </ConfirmButton>
+      </div>
+      <ErrorMessage error={action.error} />
+      <p role="status">{result}</p>
+
+      <h4>{t('user.factors')}</h4>
+      <dl className="admin-facts">
+        <dt>{t('user.totp')}</dt>
+        <dd>{overview.factors.totp ? t('yes') : t('no')}</dd>
+        <dt>{t('user.recoveryCodes')}</dt>
+        <dd>{overview.factors.recovery_codes}</dd>
+        <dt>{t('user.passkeys')}</dt>
+        <dd>{overview.factors.passkeys}</dd>
+      </dl>
+
+      <h4>{t('user.sessions')}</h4>
+      {sessions.length === 0 ? (
+        <p>{t('user.sessionsEmpty')}</p>
+      ) : (
+        <Table
+          caption={t('user.sessions')}
+          headings={[t('session.handle'), t('session.lastSeen'), t('session.ip'), t('session.agent')]}
+        >
+          {sessions.map((session) => (
+            <tr key={session.id}>
+              <td>{session.id}</td>
+              <td>{when(session.last_seen_at, t)}</td>
+              <td>{session.ip ?? ''}</td>
+              <td>{session.user_agent ?? ''}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      <h4>{t('user.devices')}</h4>
+      {overview.devices.length === 0 ? (
+        <p>{t('user.devicesEmpty')}</p>
+      ) : (
+        <Table
+          caption={t('user.devices')}
+          headings={[t('device.firstSeen'), t('session.lastSeen'), t('session.agent')]}
+        >
+          {overview.devices.map((device) => (
+            <tr key={device.id}>
+              <td>{when(device.first_seen_at, t)}</td>
+              <td>{when(device.last_seen_at, t)}</td>
+              <td>{device.user_agent ?? ''}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+
+      <h4>{t('user.linked')}</h4>
+      {linked.length === 0 ? (
+        <p>{t('user.linkedEmpty')}</p>
+      ) : (
+        <ul>
+          {linked.map((account) => (
+            <li key={account.provider}>
+              {account.provider}: {account.email ?? account.name ?? ''} ({when(account.linked_at, t)})
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h4>{t('user.organisations')}</h4>
+      {overview.organisations.length === 0 ? (
+        <p>{t('user.organisationsEmpty')}</p>
+      ) : (
+        <ul>
+          {overview.organisations.map((organisation) => (
+            <li key={organisation.id}>
+              {organisation.name} — {organisation.member_name}
+              {organisation.manager ? ` (${t('user.manager')})` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h4>{t('user.trail')}</h4>
+      {audit.length === 0 ? (
+        <p>{t('audit.empty')}</p>
+      ) : (
+        <AuditRows t={t} events={audit} caption={t('user.trail')} />
+      )}
+    </section>
+  );
+}
+
+function Users({ t }: { t: T }) {
+  const client = useAccountClient();
+  const [draft, setDraft] = useState('');
+  const [query, setQuery] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [cursor, setCursor] = useState('');
+  const found = useQuery({ ...usersQueryOptions(client, query ?? '', cursor), enabled: query !== null });
+  function search(event: FormEvent) {
+    event.preventDefault();
+    setSelected(null);
+    setCursor('');
+    setQuery(draft.trim());
+  }
+  const next = found.data?.next_cursor;
+  return (
+    <>
+      <form className="card admin-search" aria-label={t('users.search')} onSubmit={search}>
+        <Field label={t('users.query')}>
+          {(id) => <input id={id} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />}
+        </Field>
+        <button type="submit" className="button button-primary">
+          {t('users.find')}
+        </button>
+      </form>
+      {query === null ? (
+        <p>{t('users.prompt')}</p>
+      ) : found.isPending ? (
+        <Loading t={t} />
+      ) : found.error ? (
+        <ErrorMessage error={found.error} />
+      ) : found.data.users.length === 0 ? (
+        <p>{t('users.empty')}</p>
+      ) : (
+        <Table
+          caption={t('tab.users')}
+          headings={[t('user.mobile'), t('user.email'), t('user.username'), t('user.state'), t('user.id')]}
+        >
+          {found.data.users.map((user) => (
+            <tr key={user.id} aria-current={user.id === selected ? 'true' : undefined}>
+              <td>{user.mobile ?? ''}</td>
+              <td>{user.email ?? ''}</td>
+              <td>{user.username ?? ''}</td>
+              <td>{user.frozen ? t('user.frozen') : t('user.active')}</td>
+              <td>
+                <button type="button" className="button-link" onClick={() => setSelected(user.id)}>
+                  {t('users.open', { who: user.mobile ?? user.email ?? user.username ?? user.id })}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <div className="admin-paging">
+        {cursor && (
+          <button type="button" className="button-secondary" onClick={() => setCursor('')}>
+            {t('page.first')}
+          </button>
+        )}
+        {next && (
+          <button type="button" className="button-secondary" onClick={() => setCursor(next)}>
+            {t('page.next')}
+          </button>
+        )}
+      </div>
+      {selected && <UserDetail t={t} id={selected} />}
+    </>
+  );
+}
+
+function Waitlist({ t }: { t: T }) {
+  const client = useAccountClient();
+  const list = useQuery(waitlistQueryOptions(client));
+  const admit = useAdmitWaitlist();
+  if (list.isPending) return <Loading t={t} />;
+  if (!list.data) return <ErrorMessage error={list.error} />;
+  return (
+    <>
+      <ErrorMessage error={admit.error} />
+      {list.data.entries.length === 0 ? (
+        <p>{t('waitlist.empty')}</p>
+      ) : (
+        <Table
+          caption={t('tab.waitlist')}
+          headings={[t('waitlist.target'), t('waitlist.note'), t('waitlist.joined'), t('done')]}
+        >
+          {list.data.entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>{entry.target}</td>
+              <td>{entry.note}</td>
+              <td>{when(entry.joined_at * 1000, t)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={admit.isPending}
+                  onClick={() => admit.mutate(entry.id)}
+                >
+                  {t('waitlist.admit', { target: entry.target })}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </>
+  );
+}
+
+function OrganisationDetail({ t, id }: { t: T; id: string }) {
+  const client = useAccountClient();
+  const detail = useQuery(organisationDetailQueryOptions(client, id));
+  const freeze = useFreezeOrganisation();
+  if (detail.isPending) return <Loading t={t} />;
+  if (!detail.data) return <ErrorMessage error={detail.error} />;
+  const { organisation, members } = detail.data;
+  const name = organisation.name;
+  return (
+    <section className="card admin-detail" aria-labelledby="admin-organisation-detail">
+      <h3 id="admin-organisation-detail">
+        {t('orgs.detail')}: {name}
+      </h3>
+      <p>
+        {t('user.state')}: {organisation.frozen ? t('user.frozen') : t('user.active')}
+      </p>
+      {organisation.frozen ? (
+        <ConfirmButton
+          title={t('orgs.thaw.title', { name })}
+          description={t('orgs.thaw.description')}
+          onConfirm={() => freeze.mutate({ id, is_frozen: 0 })}
+          disabled={freeze.isPending}
+        >
+          {t('orgs.thaw')}
+        </ConfirmButton>
+      ) : (
+        <ConfirmButton
+          title={t('orgs.freeze.title', { name })}
+          description={t('orgs.freeze.description')}
+          onConfirm={() => freeze.mutate({ id, is_frozen: 1 })}
+          disabled={freeze.isPending}
+        >
+          {t('orgs.freeze')}
+        </ConfirmButton>
+      )}
+      <ErrorMessage error={freeze.error} />
+      <Table
+        caption={t('orgs.members')}
+        headings={[t('user.name'), t('user.id'), t('orgs.manager'), t('user.state')]}
+      >
+        {members.map((member) => (
+          <tr key={member.id}>
+            <td>{member.name}</td>
+            <td>{member.user_id}</td>
+            <td>{member.manager ? t('yes') : t('no')}</td>
+            <td>{member.frozen ? t('user.frozen') : t('user.active')}</td>
+          </tr>
+        ))}
+      </Table>
+    </section>
+  );
+}
+
+function Organisations({ t }: { t: T }) {
+  const client = useAccountClient();
+  const [cursor, setCursor] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const page = useQuery(organisationsQueryOptions(client, cursor));
+  if (page.isPending) return <Loading t={t} />;
+  if (!page.data) return <ErrorMessage error={page.error} />;
+  const next = page.data.next_cursor;
+  return (
+    <>
+      {page.data.organisations.length === 0 ? (
+        <p>{t('orgs.empty')}</p>
+      ) : (
+        <Table
+          caption={t('tab.organisations')}
+          headings={[t('keys.name'), t('orgs.members'), t('user.state'), t('user.created')]}
+        >
+          {page.data.organisations.map((organisation) => (
+            <tr key={organisation.id}>
+              <td>
+                <button type="button" className="button-link" onClick={() => setSelected(organisation.id)}>
+                  {t('orgs.open', { name: organisation.name })}
+                </button>
+              </td>
+              <td>{organisation.members}</td>
+              <td>{organisation.frozen ? t('user.frozen') : t('user.active')}</td>
+              <td>{when(organisation.created_at, t)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <div className="admin-paging">
+        {cursor && (
+          <button type="button" className="button-secondary" onClick={() => setCursor('')}>
+            {t('page.first')}
+          </button>
+        )}
+        {next && (
+          <button type="button" className="button-secondary" onClick={() => setCursor(next)}>
+            {t('page.next')}
+          </button>
+        )}
+      </div>
+      {selected && <OrganisationDetail t={t} id={selected} />}
+    </>
+  );
+}
+
+function ApiKeys({ t }: { t: T }) {
+  const client = useAccountClient();
+  const keys = useQuery(apiKeysQueryOptions(client));
+  const create = useCreateApiKey();
+  const revoke = useRevokeApiKey();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['users:read']);
+  const [days, setDays] = useState('');
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setCreated(null);
+    create.mutate(
+      { name: name.trim(), scopes: scopes.join(' '), ...(days ? { expires_in_days: Number(days) } : {}) },
+      { onSuccess: (key) => setCreated(key) },
+    );
+  }
+  return (
+    <>
+      <form className="card admin-form" aria-label={t('keys.create')} onSubmit={submit}>
+        <h3>{t('keys.create')}</h3>
+        <Field label={t('keys.name')}>
+          {(id) => (
+            <input id={id} required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
+          )}
+        </Field>
+        <fieldset>
+          <legend>{t('keys.scopes')}</legend>
+          {SCOPES.map((scope) => (
+            <label key={scope} className="checkbox-field">
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(e) =>
+                  setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))
+                }
+              />
+              {t(`scope.${scope}`)} <code>{scope}</code>
+            </label>
+          ))}
+        </fieldset>
+        <Field label={t('keys.expires')}>
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              max={3650}
+              inputMode="numeric"
+              value={days}
+              onChange={(e) => setDays(e.target.value)}
+            />
+          )}
+        </Field>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={create.isPending || scopes.length === 0 || !name.trim()}
+        >
+          {t('keys.submit')}
+        </button>
+        <ErrorMessage error={create.error} />
+        {created && (
+          <div role="status" className="admin-secret">
+            <p>{t('keys.shownOnce')}</p>
+            <output aria-label={t('keys.shownOnce')}>
+              <code>{created.key}</code>
+            </output>
+          </div>
+        )}
+      </form>
+      <ErrorMessage error={revoke.error} />
+      {keys.isPending ? (
+        <Loading t={t} />
+      ) : !keys.data ? (
+        <ErrorMessage error={keys.error} />
+      ) : keys.data.keys.length === 0 ? (
+        <p>{t('keys.empty')}</p>
+      ) : (
+        <Table
+          caption={t('tab.keys')}
+          headings={[
+            t('keys.name'),
+            t('keys.prefix'),
+            t('keys.scopes'),
+            t('keys.lastUsed'),
+            t('keys.expiresAt'),
+            t('keys.state'),
+          ]}
+        >
+          {keys.data.keys.map((key) => (
+            <tr key={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.prefix}</code>
+              </td>
+              <td>{key.scopes.join(' ')}</td>
+              <td>{when(key.last_used_at, t)}</td>
+              <td>{key.expires_at ? when(key.expires_at, t) : t('none')}</td>
+              <td>
+                {key.revoked_at ? (
+                  t('keys.revoked')
+                ) : (
+                  <ConfirmButton
+                    title={t('keys.revoke.title', { name: key.name })}
+                    description={t('keys.revoke.description')}
+                    aria-label={t('keys.revoke.label', { name: key.name })}
+                    onConfirm={() => revoke.mutate(key.id)}
+                    disabled={revoke.isPending}
+                  >
+                    {t('keys.revoke')}
+                  </ConfirmButton>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </>
+  );
+}
+
+function Deliveries({ t, id, url }: { t: T; id: string; url: string }) {
+  const client = useAccountClient();
+  const page = useQuery(deliveriesQueryOptions(client, id));
+  const redeliver = useRedeliver();
+  return (
+    <section className="card admin-detail" aria-labelledby="admin-deliveries">
+      <h3 id="admin-deliveries">
+        {t('hooks.deliveries')}: {url}
+      </h3>
+      <button
+        type="button"
+        className="button-secondary"
+        onClick={() => page.refetch()}
+        disabled={page.isFetching}
+        aria-busy={page.isFetching}
+      >
+        {t('hooks.refresh')}
+      </button>
+      <ErrorMessage error={redeliver.error} />
+      {page.isPending ? (
+        <Loading t={t} />
+      ) : !page.data ? (
+        <ErrorMessage error={page.error} />
+      ) : page.data.deliveries.length === 0 ? (
+        <p>{t('hooks.deliveriesEmpty')}</p>
+      ) : (
+        <Table
+          caption={t('hooks.deliveries')}
+          headings={[
+            t('audit.time'),
+            t('delivery.event'),
+            t('delivery.status'),
+            t('delivery.attempts'),
+            t('delivery.http'),
+            t('delivery.latency'),
+            t('delivery.response'),
+            t('delivery.redeliver'),
+          ]}
+        >
+          {page.data.deliveries.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>{when(delivery.created_at, t)}</td>
+              <td>{delivery.event_type}</td>
+              <td>{t(`delivery.${delivery.status}`)}</td>
+              <td>{delivery.attempts}</td>
+              <td>{delivery.last_status ?? ''}</td>
+              <td>{delivery.last_latency_ms ?? ''}</td>
+              <td className="admin-excerpt">{delivery.last_response ?? delivery.last_error ?? ''}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button-secondary"
+                  aria-label={t('delivery.redeliver.label', { event: delivery.event_type })}
+                  disabled={redeliver.isPending}
+                  onClick={() => redeliver.mutate({ id, delivery_id: delivery.id })}
+                >
+                  {t('delivery.redeliver')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+function Webhooks({ t }: { t: T }) {
+  const client = useAccountClient();
+  const endpoints = useQuery(webhooksQueryOptions(client));
+  const create = useCreateWebhook();
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState('');
+  const [description, setDescription] = useState('');
+  const [secret, setSecret] = useState('');
+  const [selected, setSelected] = useState<{ id: string; url: string } | null>(null);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSecret('');
+    create.mutate(
+      { url: url.trim(), event_types: types.trim(), description: description.trim() },
+      { onSuccess: (endpoint) => setSecret(endpoint.secret) },
+    );
+  }
+  return (
+    <>
+      <form className="card admin-form" aria-label={t('hooks.create')} onSubmit={submit}>
+        <h3>{t('hooks.create')}</h3>
+        <Field label={t('hooks.url')}>
+          {(id) => <input id={id} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />}
+        </Field>
+        <Field label={t('hooks.types')}>
+          {(id) => <input id={id} value={types} onChange={(e) => setTypes(e.target.value)} />}
+        </Field>
+        <Field label={t('hooks.description')}>
+          {(id) => (
+            <input
+              id={id}
+              maxLength={200}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          {t('hooks.submit')}
+        </button>
+        <ErrorMessage error={create.error} />
+        {secret && (
+          <div role="status" className="admin-secret">
+            <p>{t('hooks.secretOnce')}</p>
+            <output aria-label={t('hooks.secretOnce')}>
+              <code>{secret}</code>
+            </output>
+          </div>
+        )}
+      </form>
+      {endpoints.isPending ? (
+        <Loading t={t} />
+      ) : !endpoints.data ? (
+        <ErrorMessage error={endpoints.error} />
+      ) : endpoints.data.endpoints.length === 0 ? (
+        <p>{t('hooks.empty')}</p>
+      ) : (
+        <Table
+          caption={t('tab.webhooks')}
+          headings={[t('hooks.url'), t('hooks.types'), t('keys.state'), t('hooks.deliveries')]}
+        >
+          {endpoints.data.endpoints.map((endpoint) => (
+            <tr key={endpoint.id}>
+              <td>{endpoint.url}</td>
+              <td>{endpoint.event_types.join(' ') || '*'}</td>
+              <td>{endpoint.enabled ? t('hooks.enabled') : t('hooks.disabled')}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button-link"
+                  onClick={() => setSelected({ id: endpoint.id, url: endpoint.url })}
+                >
+                  {t('hooks.open', { url: endpoint.url })}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {selected && <Deliveries key={selected.id} t={t} id={selected.id} url={selected.url} />}
+    </>
+  );
+}
+
+const AUDIT_FIELDS = ['type', 'actor', 'user', 'organisation'] as const;
+
+function AuditLog({ t }: { t: T }) {
+  const client = useAccountClient();
+  const [draft, setDraft] = useState<AuditEventsQuery>({});
+  const [filters, setFilters] = useState<AuditEventsQuery>({});
+  // The cursors of the pages before this one: "older" pushes, "newest" starts again.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const page = useQuery(auditQueryOptions(client, { ...filters, ...(cursor ? { cursor } : {}) }));
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    setCursors([]);
+    setFilters(Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, String(v).trim()])));
+  }
+  const next = page.data?.next_cursor;
+  return (
+    <>
+      <form className="card admin-form admin-filters" aria-label={t('audit.filters')} onSubmit={apply}>
+        {AUDIT_FIELDS.map((field) => (
+          <Field key={field} label={t(`audit.${field}`)}>
+            {(id) => (
+              <input
+                id={id}
+                value={String(draft[field] ?? '')}
+                onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
+              />
+            )}
+          </Field>
+        ))}
+        <button type="submit" className="button button-primary">
+          {t('audit.apply')}
+        </button>
+      </form>
+      {page.isPending ? (
+        <Loading t={t} />
+      ) : !page.data ? (
+        <ErrorMessage error={page.error} />
+      ) : page.data.events.length === 0 ? (
+        <p>{t('audit.empty')}</p>
+      ) : (
+        <AuditRows t={t} events={page.data.events} caption={t('tab.audit')} />
+      )}
+      <div className="admin-paging">
+        {cursors.length > 0 && (
+          <button type="button" className="button-secondary" onClick={() => setCursors([])}>
+            {t('audit.newest')}
+          </button>
+        )}
+        {next && (
+          <button type="button" className="button-secondary" onClick={() => setCursors([...cursors, next])}>
+            {t('audit.older')}
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+/**
+ * The admin console (below the page's heading): users, the waitlist, organisations, API keys,
+ * webhooks and the audit log, as tabs; `monitoringLink` is the app's link to its monitoring dashboard.
+ * Its first call tells who may use it: anyone but an operator is told the console is not theirs; an
+ * operator whose step-up is not fresh gets the step-up dialog first.
+ */
+export function AdminConsole({ monitoringLink }: { monitoringLink?: ReactNode }) {
+  const t = useAdminT();
+  const client = useAccountClient();
+  const [section, setSection] = useState<Section>('users');
+  // Two doors: the key list tells an operator from anyone else without a step-up (nobody else is asked
+  // to prove anything), then the audit log's first page needs the fresh step-up every console call
+  // needs, so the dialog comes once, on entry, not in the middle of a task.
+  const operator = useQuery(apiKeysQueryOptions(client));
+  const stepUp = useQuery({ ...auditQueryOptions(client, {}), enabled: operator.isSuccess, retry: false });
+  if (operator.isPending) return <Loading t={t} />;
+  if (notOperator(operator.error)) return <p>{t('notOperator')}</p>;
+  if (operator.error) return <ErrorMessage error={operator.error} />;
+  if (stepUp.isPending) return <Loading t={t} />;
+  if (stepUp.error)
+    return (
+      <>
+        <ErrorMessage error={stepUp.error} />
+        <button type="button" className="button button-primary" onClick={() => stepUp.refetch()}>
+          {t('retry')}
+        </button>
+      </>
+    );
+  const items = (
+    [
+      ['users', <Users key="users" t={t} />],
+      ['waitlist', <Waitlist key="waitlist" t={t} />],
+      ['organisations', <Organisations key="organisations" t={t} />],
+      ['keys', <ApiKeys key="keys" t={t} />],
+      ['webhooks', <Webhooks key="webhooks" t={t} />],
+      ['audit', <AuditLog key="audit" t={t} />],
+    ] as const
+  ).map(([key, panel]) => ({ key, label: t(`tab.${key}`), panel }));
+  return (
+    <div className="admin-console">
+      {monitoringLink && <p className="admin-monitoring">{monitoringLink}</p>}
+      <Tabs label={t('sections')} items={items} selected={section} onSelect={setSection} />
+    </div>
+  );
+}
