@@ -88,11 +88,11 @@ export function parseArguments(argv: string[]): Arguments {
 const count = (n: number) => n.toLocaleString('en');
 
 /** One line of progress: records judged, rate and what is left. */
-export function progressLine({ done, total, imported, elapsedMs }: Progress): string {
+export function progressLine({ dryRun, done, total, imported, elapsedMs }: Progress): string {
   const seconds = Math.max(elapsedMs, 1) / 1000;
   const rate = done / seconds;
   const eta = rate > 0 ? Math.ceil((total - done) / rate) : 0;
-  return `${count(done)}/${count(total)} records, ${count(imported)} imported, ${count(Math.round(rate))} records/s, ETA ${eta} s`;
+  return `${count(done)}/${count(total)} records, ${count(imported)} ${dryRun ? 'to import' : 'imported'}, ${count(Math.round(rate))} records/s, ETA ${eta} s`;
 }
 
 export function summaryOf(report: ImportReport): string {

@@ -39,6 +39,7 @@ export interface Note {
 }
 
 export interface Progress {
+  dryRun: boolean;
   /** Records judged so far, of `total`. */
   done: number;
   total: number;
@@ -131,7 +132,7 @@ export async function importUsers(db: Kysely<Database>, options: ImportOptions):
   /** The record as an account row, or null when it was reported. */
   const candidateOf = (read: ReadResult): Candidate | null => {
     if (!read.ok) {
-      problem(read.line, undefined, read.reason, read.detail);
+      problem(read.line, read.id, read.reason, read.detail);
       return null;
     }
     const { user } = read;
@@ -304,6 +305,7 @@ export async function importUsers(db: Kysely<Database>, options: ImportOptions):
     if (candidates.length) await commit(await screenAgainstDatabase(candidates));
     done += slice.length;
     options.onProgress?.({
+      dryRun,
       done,
       total: records.length,
       imported: report.imported,

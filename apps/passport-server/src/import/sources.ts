@@ -104,16 +104,22 @@ function elementLines(json: string): number[] {
 export function readRecords(content: string, format: 'json' | 'jsonl' | 'csv'): RawRecord[] {
   const body = content.replace(/^\uFEFF/, '');
   if (format === 'csv') {
-    const rows = parseCsv(body, {
-      columns: true,
-      skip_empty_lines: true,
-      info: true,
-      relax_quotes: true,
-    }) as {
-      record: Fields;
+    // Arrays, not objects: a record with more or fewer cells than the header is reported, not read
+    // with its cells shifted into the wrong columns.
+    const rows = parseCsv(body, { skip_empty_lines: true, info: true, relax_column_count: true }) as {
+      record: string[];
       info: { lines: number };
     }[];
-    return rows.map(({ record, info }) => ({ line: info.lines, fields: record }));
+    const [header, ...records] = rows;
+    if (!header) return [];
+    const columns = header.record.map((column) => column.trim());
+    return records.map(({ record, info }) => ({
+      line: info.lines,
+      fields:
+        record.length === columns.length
+          ? Object.fromEntries(columns.map((column, i) => [column, record[i]]))
+          : null,
+    }));
   }
   if (format === 'jsonl') {
     return body.split('\n').flatMap((raw, index) => {
@@ -246,18 +252,27 @@ function clerkHash(digest: string | null, hasher: string | null): string | null 
 const listed = (value: unknown): string[] =>
   (text(value) ?? '').split(/[|,;\s]+/).filter((item) => item !== '');
 
+/** The user's id at the provider, where each provider's export keeps it. */
+function idOf(source: Source, f: Fields): string | null {
+  switch (source) {
+    case 'auth0':
+      return text(f.user_id) ?? (isObject(f._id) ? text(f._id.$oid) : text(f._id)) ?? text(f.id);
+    case 'firebase':
+      return text(f.localId);
+    default:
+      return text(f.id);
+  }
+}
+
 /** One provider's record as a SourceUser. */
 function userOf(source: Source, f: Fields, line: number, firebase?: FirebaseHashParameters): SourceUser {
-  const required = (value: string | null) => {
-    if (value === null) throw new RowProblem('missing_id');
-    return value;
-  };
+  const id = idOf(source, f);
+  if (id === null) throw new RowProblem('missing_id');
   switch (source) {
     case 'auth0': {
-      const oid = isObject(f._id) ? text(f._id.$oid) : text(f._id);
       return {
         line,
-        id: required(text(f.user_id) ?? oid ?? text(f.id)),
+        id,
         email: text(f.email),
         emailVerified: flag(f.email_verified),
         mobile: text(f.phone_number),
@@ -279,7 +294,7 @@ function userOf(source: Source, f: Fields, line: number, firebase?: FirebaseHash
       }
       return {
         line,
-        id: required(text(f.id)),
+        id,
         email: text(f.email),
         emailVerified: stamped(f, 'email_confirmed_at'),
         // Supabase keeps numbers in E.164 without the plus.
@@ -295,7 +310,7 @@ function userOf(source: Source, f: Fields, line: number, firebase?: FirebaseHash
       const salt = text(f.salt);
       return {
         line,
-        id: required(text(f.localId)),
+        id,
         email: text(f.email),
         emailVerified: flag(f.emailVerified),
         mobile: text(f.phoneNumber),
@@ -312,7 +327,7 @@ function userOf(source: Source, f: Fields, line: number, firebase?: FirebaseHash
       const password = text(f.password) ?? text(credential?.password);
       return {
         line,
-        id: required(text(f.id)),
+        id,
         email: text(f.email),
         emailVerified: flag(f.emailVerified),
         mobile: text(f.phoneNumber),
@@ -330,7 +345,7 @@ function userOf(source: Source, f: Fields, line: number, firebase?: FirebaseHash
       const name = [text(f.first_name), text(f.last_name)].filter(Boolean).join(' ');
       return {
         line,
-        id: required(text(f.id)),
+        id,
         email,
         emailVerified: verifiedIn('verified_email_addresses', email),
         mobile: phone,
@@ -358,9 +373,15 @@ export function readUsers(
     try {
       return { ok: true, user: userOf(source, fields, line, firebase) };
     } catch (error) {
-      if (error instanceof RowProblem)
-        return { ok: false, line, reason: error.reason, ...(error.detail ? { detail: error.detail } : {}) };
-      throw error;
+      if (!(error instanceof RowProblem)) throw error;
+      const id = idOf(source, fields);
+      return {
+        ok: false,
+        line,
+        ...(id === null ? {} : { id }),
+        reason: error.reason,
+        ...(error.detail ? { detail: error.detail } : {}),
+      };
     }
   });
 }
