@@ -367,7 +367,7 @@ describe('importing users from another provider', () => {
     expect(usage.stderr).toContain('--from must be one of');
 
     const dry = await command(['--from', 'auth0', '--file', file, '--dry-run']);
-    expect(dry.stdout).toContain('Dry run (nothing written): auth0: 2 records, 1 would be imported');
+    expect(dry.stdout, dry.stderr).toContain('Dry run (nothing written): auth0: 2 records, 1 would be imported');
     expect(dry.stdout).toContain('line 2 (auth0|cli');
     expect(dry.stdout).toContain('invalid_email');
     expect(dry.stderr).toMatch(/2\/2 records, 1 to import, [\d,]+ records\/s, ETA 0 s/);
