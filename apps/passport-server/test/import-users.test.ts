@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
+import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hash as argon2 } from '@node-rs/argon2';
 import { hash as bcrypt } from '@node-rs/bcrypt';
+import { hashPassword as betterAuthHash } from 'better-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportReport, importUsers } from '../src/import/import-users';
 import {
@@ -165,17 +166,11 @@ describe('importing users from another provider', () => {
     await expectOldPasswordWorks(email, FIREBASE_USER.password, /^\$firebase-scrypt\$ln=14,r=8\$/);
   });
 
-  it('Better Auth: its scrypt (hex salt and key) from the credential account', async () => {
+  it('Better Auth: its scrypt, hashed by Better Auth, from the credential account', async () => {
     const email = freshEmail();
     const password = 'better auth password';
-    // As Better Auth hashes: scrypt(NFKC password, the hex salt's text, N 16384, r 16, p 1, 64 bytes).
-    const salt = randomBytes(16).toString('hex');
-    const key = scryptSync(password.normalize('NFKC'), salt, 64, {
-      N: 16384,
-      r: 16,
-      p: 1,
-      maxmem: 128 * 16384 * 16 * 2,
-    });
+    // Hashed by Better Auth itself (its scrypt: the hex salt's text as the salt, N 16384, r 16, p 1).
+    const stored = await betterAuthHash(password);
     const report = await run(
       'better-auth',
       'better-auth.json',
@@ -185,7 +180,7 @@ describe('importing users from another provider', () => {
           email,
           emailVerified: true,
           name: 'Bett Auth',
-          accounts: [{ providerId: 'credential', password: `${salt}:${key.toString('hex')}` }],
+          accounts: [{ providerId: 'credential', password: stored }],
         },
       ]),
     );
@@ -367,7 +362,9 @@ describe('importing users from another provider', () => {
     expect(usage.stderr).toContain('--from must be one of');
 
     const dry = await command(['--from', 'auth0', '--file', file, '--dry-run']);
-    expect(dry.stdout, dry.stderr).toContain('Dry run (nothing written): auth0: 2 records, 1 would be imported');
+    expect(dry.stdout, dry.stderr).toContain(
+      'Dry run (nothing written): auth0: 2 records, 1 would be imported',
+    );
     expect(dry.stdout).toContain('line 2 (auth0|cli');
     expect(dry.stdout).toContain('invalid_email');
     expect(dry.stderr).toMatch(/2\/2 records, 1 to import, [\d,]+ records\/s, ETA 0 s/);
