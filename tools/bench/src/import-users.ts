@@ -4,7 +4,7 @@
 // set, a fresh PostgreSQL schema; run a second time (every record already imported); then a sample of
 // the users signs in with their old passwords through the server, whose hashes become argon2id.
 // `pnpm --filter @portico/bench bench:import` after `pnpm exec turbo run build --filter=@portico/passport-server`.
-// USERS=10000 for a shorter run.
+// USERS=10000 for a shorter run; BACKENDS=sqlite or BACKENDS=postgres for one of the two.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -135,8 +135,10 @@ try {
       config: defineConfig({ dataDir: join(work, 'sqlite'), logLevel: 'silent', secondVerify: false }),
     },
   ];
+  const only = process.env.BACKENDS;
+  if (only === 'postgres') backends.pop();
   const url = process.env.DATABASE_URL;
-  if (url) {
+  if (url && only !== 'sqlite') {
     const schema = `import_bench_${process.pid}`;
     backends.push({
       name: 'PostgreSQL',
