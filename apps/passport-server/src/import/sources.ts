@@ -106,7 +106,11 @@ export function readRecords(content: string, format: 'json' | 'jsonl' | 'csv'): 
   if (format === 'csv') {
     // Arrays, not objects: a record with more or fewer cells than the header is reported, not read
     // with its cells shifted into the wrong columns.
-    const rows = parseCsv(body, { skip_empty_lines: true, info: true, relax_column_count: true }) as {
+    const rows = parseCsv(body, {
+      skip_empty_lines: true,
+      info: true,
+      relax_column_count: true,
+    }) as unknown as {
       record: string[];
       info: { lines: number };
     }[];
@@ -360,7 +364,7 @@ function userOf(source: Source, f: Fields, line: number, firebase?: FirebaseHash
 
 export type ReadResult =
   | { ok: true; user: SourceUser }
-  | { ok: false; line: number; reason: string; detail?: string };
+  | { ok: false; line: number; id?: string; reason: string; detail?: string };
 
 /** Every record of the file, read by the provider's shape: a user, or why its line cannot be one. */
 export function readUsers(
