@@ -159,9 +159,6 @@ export function importedHashProblem(stored: string): string | null {
   }
 }
 
-/** True when `stored` is one of the imported formats (argon2id made here is not imported). */
-export const isImportedHash = (stored: string) => parse(stored) !== null;
-
 const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
 /**
