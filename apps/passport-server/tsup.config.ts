@@ -7,6 +7,8 @@ export default defineConfig({
   // forks dist/render-worker.js, each beside the chunk that holds the module that starts it.
   entry: {
     main: 'src/main.ts',
+    // The import command (docs/importing-users.md).
+    'import-users': 'src/import-users.ts',
     app: 'src/app.ts',
     config: 'src/config.ts',
     'strength-worker': 'src/domain/passwords/strength-worker.ts',

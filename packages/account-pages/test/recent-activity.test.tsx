@@ -46,6 +46,25 @@ describe('the recent security activity', () => {
     expect(await region.findByRole('row', { name: /Signed in/ })).toBeTruthy();
   });
 
+  it("names an account the operator's import moved here, in each language", async () => {
+    const imported = entry('e3', 'account.imported', {
+      source: 'auth0',
+      identifiers: ['email'],
+      password: true,
+    });
+    for (const [language, words] of [
+      ['en', 'The account was moved here from auth0'],
+      ['zh', '账号从 auth0 迁入'],
+    ] as const) {
+      const passport = fakePassport({
+        [webPaths.accountActivity]: () => ok({ entries: [imported], next_cursor: null }),
+      });
+      const view = renderInProvider(passport.client, <RecentActivity />, language);
+      expect(await screen.findByText(words)).toBeTruthy();
+      view.unmount();
+    }
+  });
+
   it('says so when there is nothing yet', async () => {
     const passport = fakePassport({
       [webPaths.accountActivity]: () => ok({ entries: [], next_cursor: null }),

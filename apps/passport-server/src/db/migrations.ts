@@ -907,6 +907,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Users imported from another provider's export (docs/importing-users.md): their hashes stay in
+  // users.password_hash in their own format; this maps the provider's user id to the account.
+  '0032_imported_passwords': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('imported_users')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('source_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('imported_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('imported_users_pk', ['source', 'source_id'])
+        .execute();
+      await db.schema.createIndex('imported_users_user_id').on('imported_users').column('user_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,7 +11,10 @@ export interface UsersTable {
   email: string | null;
   /** NFKC, lower-cased. */
   username: string | null;
-  /** argon2id PHC string; null until the user sets a password. */
+  /**
+   * argon2id PHC string; null until the user sets a password. An imported account may hold another
+   * provider's hash until its first sign-in (src/domain/passwords/imported.ts).
+   */
   password_hash: string | null;
   screen_name: string;
   is_frozen: Generated<number>;
@@ -456,6 +459,20 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   organisation_domains: OrganisationDomainsTable;
   organisation_sso_connections: OrganisationSsoConnectionsTable;
+  imported_users: ImportedUsersTable;
+}
+
+/**
+ * Which account a user of another provider's export became (migration 0032, docs/importing-users.md):
+ * an import run again skips what it imported before. Erased with the account.
+ */
+export interface ImportedUsersTable {
+  /** The provider: auth0, supabase, firebase, better-auth, clerk. */
+  source: string;
+  /** The user's id at the provider. */
+  source_id: string;
+  user_id: string;
+  imported_at: Millis;
 }
 
 /** An organisation's single sign-on connection (migration 0028, docs/enterprise-sso.md); one each. */

@@ -26,6 +26,7 @@ const NAMED = new Set([
   'account.cancellation_abandoned',
   'account.cancellation_completed',
   'account.change_disowned',
+  'account.imported',
   'passkey.added',
   'passkey.removed',
   'organisation.created',

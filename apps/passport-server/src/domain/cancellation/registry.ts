@@ -136,6 +136,13 @@ export function createCancellationRegistry(): CancellationRegistry {
       await trx.deleteFrom('passkey_user_handles').where('user_id', '=', userId).execute();
     },
   });
+  // The provider's user id an import mapped to the account (docs/importing-users.md).
+  registry.addEraser({
+    key: 'imported_users',
+    erase: async (trx, userId) => {
+      await trx.deleteFrom('imported_users').where('user_id', '=', userId).execute();
+    },
+  });
   registry.addEraser({
     key: 'verify_tickets',
     erase: async (trx, userId) => {

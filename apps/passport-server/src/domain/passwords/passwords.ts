@@ -1,6 +1,7 @@
 import { hash, parseOptions, verify } from '@node-rs/argon2';
 import { PassportError } from '../../errors';
 import { LIMITS } from '../../protocol';
+import { verifyImported } from './imported';
 
 /** OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane. Raise them here; hashes upgrade on login. */
 export const ARGON2_OPTIONS = {
@@ -46,6 +47,9 @@ export async function createPasswords(
         await verify(dummy, normalised);
         return false;
       }
+      // A hash brought from another provider (./imported.ts) is judged by its own algorithm; a right
+      // password then fails needsRehash's test below and is rehashed to argon2id.
+      if (!stored.startsWith('$argon2')) return verifyImported(stored, normalised);
       try {
         return await verify(stored, normalised);
       } catch {
@@ -53,6 +57,7 @@ export async function createPasswords(
       }
     },
     needsRehash(stored) {
+      if (!stored.startsWith('$argon2')) return true;
       try {
         const o = parseOptions(stored);
         return (

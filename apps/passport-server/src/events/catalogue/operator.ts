@@ -60,4 +60,17 @@ export const operatorEvents = [
       'A back end (through the management API) or an operator (in the admin console) read the account: its record, sessions, linked accounts; the trail of who looked.',
     data: Type.Object({ call: Type.String({ description: "the call: 'getUser', 'listUserSessions', …" }) }),
   }),
+  defineEvent({
+    type: 'account.imported',
+    version: 1,
+    summary:
+      "An account was made by the operator's import from another provider's export (docs/importing-users.md), with these identifiers (never their values).",
+    data: Type.Object({
+      source: Type.String({
+        description: "the provider: 'auth0', 'supabase', 'firebase', 'better-auth', 'clerk'",
+      }),
+      identifiers: Type.Array(Type.String({ description: "'mobile', 'email', 'username'" })),
+      password: Type.Boolean({ description: "whether the provider's password hash came with it" }),
+    }),
+  }),
 ] as const;
