@@ -55,6 +55,8 @@ if (process.env.DATABASE_URL)
       'test/management-users.test.ts',
       // Webhook deliveries' leases and queues on PostgreSQL, against a receiver on loopback.
       'test/webhooks.test.ts',
+      // Enterprise single sign-on: the first sign-in's account, link and membership in one transaction.
+      'test/sdk/enterprise-sso.test.ts',
     ]),
   );
 if (process.env.REDIS_URL)

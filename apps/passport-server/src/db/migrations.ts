@@ -907,6 +907,43 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Signing in through an organisation's connection (docs/enterprise-sso.md): the organisation's
+   * single sign-on policy (require it, the role rules of a first sign-in) and the identity provider's
+   * people linked to accounts.
+   */
+  '0029_sso_sign_in': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('organisation_sso_policies')
+        .ifNotExists()
+        .addColumn('subject_id', 'text', (c) => c.primaryKey())
+        .addColumn('require_sso', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('default_role_key', 'text')
+        .addColumn('role_rules', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('organisation_sso_identities')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('idp_subject', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('organisation_sso_identities_idp', ['subject_id', 'issuer', 'idp_subject'])
+        .execute();
+      await db.schema
+        .createIndex('organisation_sso_identities_user')
+        .ifNotExists()
+        .on('organisation_sso_identities')
+        .column('user_id')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -52,6 +52,7 @@ import {
   apiKeyRotateRoute,
 } from './web/operator-keys';
 import { operatorWebhookRoutes, organisationWebhookRoutes } from './web/operator-webhooks';
+import { ENTERPRISE_SSO_ROUTES } from './web/enterprise-sso';
 import { PASSKEY_ROUTES } from './web/passkeys';
 import {
   emailChangePassword,
@@ -145,6 +146,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   ...THIRD_PARTY_ROUTES,
   // Passkeys (docs/factors.md).
   ...PASSKEY_ROUTES,
+  // Enterprise single sign-on (docs/enterprise-sso.md).
+  ...ENTERPRISE_SSO_ROUTES,
   // QR sign-in (#15)
   qrGet,
   qrCheck,
