@@ -104,7 +104,10 @@ async function accountFor(
   if (owner?.subject_id !== flow.subjectId) throw new PassportError('ssoEmailOutsideDomain');
   for (const check of app.accounts.guards) await check({ kind: 'email', value: identity.email });
   const name = identity.name?.trim().slice(0, 40);
-  const user = newUserRow(app.runtime.now(), { email: identity.email, ...(name ? { screen_name: name } : {}) });
+  const user = newUserRow(app.runtime.now(), {
+    email: identity.email,
+    ...(name ? { screen_name: name } : {}),
+  });
   return { user, newUser: true };
 }
 

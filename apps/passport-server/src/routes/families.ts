@@ -33,6 +33,7 @@ import {
   cancelVerifyWayRoute,
 } from './web/cancel';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
+import { ENTERPRISE_SSO_ROUTES } from './web/enterprise-sso';
 import { FACTOR_ROUTES } from './web/factors';
 import {
   accountSet,
@@ -52,7 +53,6 @@ import {
   apiKeyRotateRoute,
 } from './web/operator-keys';
 import { operatorWebhookRoutes, organisationWebhookRoutes } from './web/operator-webhooks';
-import { ENTERPRISE_SSO_ROUTES } from './web/enterprise-sso';
 import { PASSKEY_ROUTES } from './web/passkeys';
 import {
   emailChangePassword,

@@ -136,9 +136,10 @@ describe('signing in with a work e-mail through the organisation’s connection'
 
     const { client, signed } = await ssoSignIn(email.toUpperCase(), sub);
     expect(signed.next).toBe('/dashboard');
-    const info = await accountInfo<{ user_id: string; org?: { sec_subject_uid: string; permissions: string[] } }>(
-      client,
-    );
+    const info = await accountInfo<{
+      user_id: string;
+      org?: { sec_subject_uid: string; permissions: string[] };
+    }>(client);
     expect(info.user_id).toBe(signed.user_id);
     expect(info.org).toMatchObject({ sec_subject_uid: boss.sid, permissions: ['member:read'] });
     const user = await userOfEmail(email);
@@ -247,7 +248,10 @@ describe('signing in with a work e-mail through the organisation’s connection'
     // A wrong state, and the callback carried to another browser.
     const started = server.sdkBrowser().client();
     const callback = await atProvider(started, email, sub);
-    await rejectsWith(finishEnterpriseSso(started, { ...callback, state: 'x'.repeat(43) }), 'ssoStateMismatch');
+    await rejectsWith(
+      finishEnterpriseSso(started, { ...callback, state: 'x'.repeat(43) }),
+      'ssoStateMismatch',
+    );
     const other = server.sdkBrowser().client();
     await rejectsWith(finishEnterpriseSso(other, callback), 'ssoStateMismatch');
     // The right browser signs in once; the same callback again is refused.
@@ -256,7 +260,9 @@ describe('signing in with a work e-mail through the organisation’s connection'
 
     // The authorize request altered on its way: the ID token's nonce is not the flow's.
     const nonce = server.sdkBrowser().client();
-    const badNonce = await atProvider(nonce, email, sub, (url) => url.searchParams.set('nonce', 'n'.repeat(43)));
+    const badNonce = await atProvider(nonce, email, sub, (url) =>
+      url.searchParams.set('nonce', 'n'.repeat(43)),
+    );
     await rejectsWith(finishEnterpriseSso(nonce, badNonce), 'ssoProviderFailed');
     // …or the PKCE challenge is not the flow's verifier's: the provider refuses the exchange.
     const pkce = server.sdkBrowser().client();
@@ -271,12 +277,18 @@ describe('signing in with a work e-mail through the organisation’s connection'
     const email = `lin@${domain}`;
     const sub = idpPerson({ email, email_verified: true });
     const { client } = await ssoSignIn(email, sub);
-    const identity = (await accountInfo<{ org?: { user_identity_id: string } }>(client)).org!.user_identity_id;
+    const identity = (await accountInfo<{ org?: { user_identity_id: string } }>(client)).org!
+      .user_identity_id;
 
     // A role that does not exist, and requiring it without a connection, are refused.
     await refused(
       aff.saveSsoPolicy(boss.client, { subject_uid: boss.sid, require_sso: true, default_role_key: 'nope' }),
-      'ROLE_NOT_FOUND',
+      'roleNotFound',
+    );
+    const unconnected = await manager(server);
+    await rejectsWith(
+      aff.saveSsoPolicy(unconnected.client, { subject_uid: unconnected.sid, require_sso: true }),
+      'connectionNotFound',
     );
     await aff.saveSsoPolicy(boss.client, { subject_uid: boss.sid, require_sso: true });
 
@@ -290,13 +302,15 @@ describe('signing in with a work e-mail through the organisation’s connection'
     expect(blocked.data).toMatchObject({ domain });
     // Through the connection it signs in.
     const again = await ssoSignIn(email, sub);
-    expect((await accountInfo<{ org?: { sec_subject_uid: string } }>(again.client)).org?.sec_subject_uid).toBe(
-      boss.sid,
-    );
+    expect(
+      (await accountInfo<{ org?: { sec_subject_uid: string } }>(again.client)).org?.sec_subject_uid,
+    ).toBe(boss.sid);
     // The manager's account has no address in the domain: the manager is not held to it.
     await switchMember(boss.client, { to_sec_member_id: '0' });
     await aff.subjectLogin(boss.client, { login_subject_uid: boss.sid, user_identity_id: boss.identity });
     const policyEvents = await eventsOf(server, boss.sid, 'organisation.sso_policy.saved');
-    expect(policyEvents.map((e) => e.data)).toEqual([{ requireSso: true, defaultRoleKey: null, roleRules: [] }]);
+    expect(policyEvents.map((e) => e.data)).toEqual([
+      { requireSso: true, defaultRoleKey: null, roleRules: [] },
+    ]);
   });
 });

@@ -17,13 +17,15 @@ import { defineCall } from './define-call';
  * SSO_NOT_AVAILABLE when no organisation signs that domain in. The provider sends the browser back to
  * `{PUBLIC_ORIGIN}/enterprise-sso-callback`.
  */
-export const startEnterpriseSso = /* @__PURE__ */ defineCall<EnterpriseSsoStartPayload, EnterpriseSsoStartData>(
-  '/passport/enterprise_sso/start/',
-);
+export const startEnterpriseSso = /* @__PURE__ */ defineCall<
+  EnterpriseSsoStartPayload,
+  EnterpriseSsoStartData
+>('/passport/enterprise_sso/start/');
 /**
  * Finishes it from the callback page (`code`, `state`, `iss` of its query), in the browser that
  * started: signs in to the organisation's identity and answers the account and the `next` it began with.
  */
-export const finishEnterpriseSso = /* @__PURE__ */ defineCall<EnterpriseSsoLoginPayload, EnterpriseSsoSignedIn>(
-  '/passport/enterprise_sso/login/',
-);
+export const finishEnterpriseSso = /* @__PURE__ */ defineCall<
+  EnterpriseSsoLoginPayload,
+  EnterpriseSsoSignedIn
+>('/passport/enterprise_sso/login/');

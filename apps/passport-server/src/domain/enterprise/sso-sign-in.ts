@@ -81,9 +81,7 @@ export function parseRoleRules(raw: string | readonly unknown[] | undefined): Ss
     }
   }
   const valid =
-    Array.isArray(value) &&
-    value.length <= ROLE_RULES_MAX &&
-    value.every((rule) => ruleCheck.Check(rule));
+    Array.isArray(value) && value.length <= ROLE_RULES_MAX && value.every((rule) => ruleCheck.Check(rule));
   if (!valid) throw new PassportError('invalidParam', { field: 'role_rules' });
   return (value as SsoRoleRule[]).map(({ claim, value, role_key }) => ({ claim, value, role_key }));
 }
@@ -91,8 +89,10 @@ export function parseRoleRules(raw: string | readonly unknown[] | undefined): Ss
 /** Whether a claim holds `value`: equal to it, or a list with it (a `groups` claim). */
 function holds(claim: unknown, value: string): boolean {
   if (Array.isArray(claim)) return claim.some((item) => holds(item, value));
-  return (typeof claim === 'string' || typeof claim === 'number' || typeof claim === 'boolean') &&
-    String(claim) === value;
+  return (
+    (typeof claim === 'string' || typeof claim === 'number' || typeof claim === 'boolean') &&
+    String(claim) === value
+  );
 }
 
 /** The role keys of a first sign-in: every rule the claims match, in order; else the default role. */
@@ -123,7 +123,11 @@ export async function ssoRequiredDomain(
       'organisation_sso_connections.subject_id',
       'organisation_sso_policies.subject_id',
     )
-    .innerJoin('organisation_domains', 'organisation_domains.subject_id', 'organisation_sso_policies.subject_id')
+    .innerJoin(
+      'organisation_domains',
+      'organisation_domains.subject_id',
+      'organisation_sso_policies.subject_id',
+    )
     .select('organisation_domains.domain')
     .where('organisation_sso_policies.subject_id', '=', subjectId)
     .where('organisation_sso_policies.require_sso', '=', 1)

@@ -52,7 +52,9 @@ export const enterpriseEvents = [
     data: Type.Object({
       requireSso: Type.Boolean(),
       defaultRoleKey: Type.Union([Type.String(), Type.Null()]),
-      roleRules: Type.Array(Type.Object({ claim: Type.String(), value: Type.String(), roleKey: Type.String() })),
+      roleRules: Type.Array(
+        Type.Object({ claim: Type.String(), value: Type.String(), roleKey: Type.String() }),
+      ),
     }),
   }),
   defineEvent({
@@ -67,6 +69,10 @@ export const enterpriseEvents = [
     version: 1,
     summary:
       'A sign-in through the organisation’s identity provider made the person a member, with the roles its rules gave.',
-    data: Type.Object({ memberId: Type.String(), roleKeys: Type.Array(Type.String()), issuer: Type.String() }),
+    data: Type.Object({
+      memberId: Type.String(),
+      roleKeys: Type.Array(Type.String()),
+      issuer: Type.String(),
+    }),
   }),
 ] as const;

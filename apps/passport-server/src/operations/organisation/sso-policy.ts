@@ -47,7 +47,11 @@ export const saveSsoPolicy = defineOperation({
     emitInSubject(ctx, 'organisation.sso_policy.saved', {
       requireSso: policy.requireSso,
       defaultRoleKey: policy.defaultRoleKey,
-      roleRules: policy.roleRules.map((rule) => ({ claim: rule.claim, value: rule.value, roleKey: rule.role_key })),
+      roleRules: policy.roleRules.map((rule) => ({
+        claim: rule.claim,
+        value: rule.value,
+        roleKey: rule.role_key,
+      })),
     });
     return policyView(policy);
   },

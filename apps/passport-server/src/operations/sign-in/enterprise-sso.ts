@@ -30,7 +30,12 @@ export const SsoSignInInput = Type.Object({
 });
 
 /** An event of the organisation about the person signing in, caused by them. */
-function emitForMember<T extends EventType>(ctx: PersonContext, subjectId: string, type: T, data: EventData<T>) {
+function emitForMember<T extends EventType>(
+  ctx: PersonContext,
+  subjectId: string,
+  type: T,
+  data: EventData<T>,
+) {
   const userId = ctx.caller.user.id;
   ctx.emit({
     type,
@@ -43,7 +48,8 @@ function emitForMember<T extends EventType>(ctx: PersonContext, subjectId: strin
 }
 
 /** A new member's name: the provider's name for them, else the e-mail's local part. */
-const memberName = (name: string | null, email: string) => (name?.trim() || email.split('@')[0]!).slice(0, 32);
+const memberName = (name: string | null, email: string) =>
+  (name?.trim() || email.split('@')[0]!).slice(0, 32);
 
 export const ssoSignIn = defineOperation({
   name: 'account.sign_in.enterprise_sso',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { OpenedSignIn } from '../../domain/sessions/browser';
 import { ssoRequiredDomain } from '../../domain/enterprise/sso-sign-in';
+import type { OpenedSignIn } from '../../domain/sessions/browser';
 import { PassportError } from '../../errors';
 import { emitForAccount } from '../account/emit';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
