@@ -1,10 +1,9 @@
 import { type AccountInfo, ErrorMessage, useAccountClient } from '@portico/account-react';
 import { finishEnterpriseSso } from '@portico/account-sdk';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAuthConfig } from '../routes/auth-config';
 import type { AuthRoutesOptions } from '../routes/auth-options';
-import { useGoOn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { SEARCH_KEY, useEnterpriseT } from './messages';
@@ -17,9 +16,9 @@ import { SEARCH_KEY, useEnterpriseT } from './messages';
 function EnterpriseCallback() {
   const t = useEnterpriseT();
   const client = useAccountClient();
-  const { paths, queryClient } = useAuthConfig();
+  const { paths, queryClient, afterSignIn } = useAuthConfig();
+  const navigate = useNavigate();
   const [search] = useSearchParams();
-  const goOn = useGoOn();
   const started = useRef(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -38,9 +37,12 @@ function EnterpriseCallback() {
       // Another person may have been signed in in this tab: nothing of theirs stays cached, and the
       // session (with its organisation identity) is read afresh.
       queryClient.clear();
-      goOn(account, new URLSearchParams(kept ?? (account.next ? { next: account.next } : {})));
+      const query = new URLSearchParams(kept ?? (account.next ? { next: account.next } : {}));
+      const destination = afterSignIn({ account, search: query });
+      if (typeof destination === 'string') navigate(destination, { replace: true });
+      else window.location.replace(destination.document);
     }, setError);
-  }, [client, goOn, queryClient, search]);
+  }, [afterSignIn, client, navigate, queryClient, search]);
 
   return (
     <AuthShell title={error ? t('sso.failed') : t('sso.working')} subtitle="">

@@ -33,12 +33,12 @@ export function signedInRedirect(config: AuthConfig) {
 }
 
 /** Component side: after a sign-in resolved (the session is in the cache by then), go on by the policy. */
-export function useGoOn(): (account: AccountInfo, query?: URLSearchParams) => void {
+export function useGoOn(): (account: AccountInfo) => void {
   const config = useAuthConfig();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  return (account, query = search) => {
-    const destination = config.afterSignIn({ account, search: query });
+  return (account) => {
+    const destination = config.afterSignIn({ account, search });
     if (typeof destination === 'string') navigate(destination, { replace: true });
     else window.location.replace(destination.document);
   };
