@@ -5,6 +5,7 @@ import { Compile } from 'typebox/compile';
 import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { type ConnectionRow, checkIssuerAddress, connectionSealer } from './connections';
+import { domainOfEmail } from './domains';
 
 /**
  * Signing in through an organisation's OpenID Connect connection (docs/enterprise-sso.md): the
@@ -113,9 +114,8 @@ export async function ssoRequiredDomain(
   subjectId: string,
   email: string | null,
 ): Promise<string | null> {
-  const at = email?.lastIndexOf('@') ?? -1;
-  if (!email || at <= 0) return null;
-  const domain = email.slice(at + 1).toLowerCase();
+  const domain = email ? domainOfEmail(email) : null;
+  if (!domain) return null;
   const row = await tx
     .selectFrom('organisation_sso_policies')
     .innerJoin(
@@ -181,7 +181,10 @@ export async function providerOf(
   secret: Buffer,
   publicOrigin: string,
 ): Promise<client.Configuration> {
-  await checkIssuerAddress(connection.issuer, publicOrigin);
+  // An issuer that now resolves to a private address is the provider failing, to the person signing in.
+  await checkIssuerAddress(connection.issuer, publicOrigin).catch((error: unknown) => {
+    throw new PassportError('ssoProviderFailed', {}, { cause: error });
+  });
   const clientSecret = connectionSealer(secret).open(connection.subject_id, connection.client_secret);
   try {
     return await client.discovery(new URL(connection.issuer), connection.client_id, clientSecret, undefined, {
