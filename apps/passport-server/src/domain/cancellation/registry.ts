@@ -111,7 +111,13 @@ export function createCancellationRegistry(): CancellationRegistry {
   });
   // An organisation's identity provider's link to the account (docs/enterprise-sso.md) goes with it: a
   // later sign-in through the provider makes a new account, never reaching the erased one.
-  for (const table of ['images', 'profile_updates', 'devices', 'sessions', 'organisation_sso_identities'] as const) {
+  for (const table of [
+    'images',
+    'profile_updates',
+    'devices',
+    'sessions',
+    'organisation_sso_identities',
+  ] as const) {
     registry.addEraser({
       key: table,
       erase: async (trx, userId) => {
