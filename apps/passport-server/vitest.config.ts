@@ -57,6 +57,8 @@ if (process.env.DATABASE_URL)
       'test/webhooks.test.ts',
       // The import's batched inserts and its checks against the accounts already there.
       'test/import-users.test.ts',
+      // Enterprise single sign-on: the first sign-in's account, link and membership in one transaction.
+      'test/sdk/enterprise-sso.test.ts',
     ]),
   );
 if (process.env.REDIS_URL)

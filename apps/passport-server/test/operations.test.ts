@@ -271,6 +271,7 @@ describe('the seams an operation must not cross', () => {
       'flows/complete-sign-in.ts',
       'flows/identity-sign-in.ts',
       'operations/sign-in/credentials.ts',
+      'operations/sign-in/enterprise-sso.ts',
       'operations/sign-in/identity.ts',
       'operations/sign-in/register.ts',
       'operations/sign-in/sign-in.ts',

@@ -21,6 +21,8 @@ const authRoutes = createAuthRoutes({
   // GitHub and Google: buttons for the providers the passport configured, and the callback pages.
   thirdParty: true,
   passkeys: true,
+  // "Sign in with your work e-mail" and /enterprise-sso-callback (docs/enterprise-sso.md).
+  enterpriseSso: true,
   // The waitlist page (issue 18): shown while the passport runs with WAITLIST=on.
   screens: { joinWaitlist: true },
   // Open authorization's consent page at /authorization (issue 16).

@@ -9,6 +9,7 @@ export * from './calls/codes';
 export type { AccountData, Call, CallArgs, CallMethod } from './calls/define-call';
 export { defineCall } from './calls/define-call';
 export * from './calls/devices';
+export * from './calls/enterprise-sso';
 export * from './calls/factors';
 export * from './calls/legacy';
 export * from './calls/login';

@@ -257,6 +257,13 @@ export const ssoConnectionInfo = /* @__PURE__ */ get<T.SubjectUid, T.SsoConnecti
 export const removeSsoConnection = /* @__PURE__ */ post<T.SubjectUid, { removed: boolean }>(
   p.connectionRemove,
 );
+/**
+ * Sets the organisation's single sign-on policy (`sso:manage`): require it (needs a connection), and
+ * the roles a first sign-in's membership gets (ROLE_NOT_FOUND for a key the organisation lacks).
+ */
+export const saveSsoPolicy = /* @__PURE__ */ post<T.SaveSsoPolicyPayload, T.SsoPolicy>(p.policySave);
+/** The organisation's single sign-on policy (`sso:manage`); the defaults when never set. */
+export const ssoPolicyInfo = /* @__PURE__ */ get<T.SubjectUid, T.SsoPolicy>(p.policyInfo);
 
 /**
  * The address of the organisation's audit log as a file (CSV by default, or JSON), filtered: a link

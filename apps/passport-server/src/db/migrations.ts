@@ -907,19 +907,62 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Signing in through an organisation's connection (docs/enterprise-sso.md): the organisation's
+   * single sign-on policy (require it, the role rules of a first sign-in) and the identity provider's
+   * people linked to accounts.
+   */
+  '0029_sso_sign_in': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('organisation_sso_policies')
+        .ifNotExists()
+        .addColumn('subject_id', 'text', (c) => c.primaryKey())
+        .addColumn('require_sso', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('default_role_key', 'text')
+        .addColumn('role_rules', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('organisation_sso_identities')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('idp_subject', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('organisation_sso_identities_idp', ['subject_id', 'issuer', 'idp_subject'])
+        .execute();
+      await db.schema
+        .createIndex('organisation_sso_identities_user')
+        .ifNotExists()
+        .on('organisation_sso_identities')
+        .column('user_id')
+        .execute();
+    },
+  },
   // Users imported from another provider's export (docs/importing-users.md): their hashes stay in
   // users.password_hash in their own format; this maps the provider's user id to the account.
   '0032_imported_passwords': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('imported_users')
+        .ifNotExists()
         .addColumn('source', 'text', (c) => c.notNull())
         .addColumn('source_id', 'text', (c) => c.notNull())
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('imported_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('imported_users_pk', ['source', 'source_id'])
         .execute();
-      await db.schema.createIndex('imported_users_user_id').on('imported_users').column('user_id').execute();
+      await db.schema
+        .createIndex('imported_users_user_id')
+        .ifNotExists()
+        .on('imported_users')
+        .column('user_id')
+        .execute();
     },
   },
 };

@@ -459,6 +459,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   organisation_domains: OrganisationDomainsTable;
   organisation_sso_connections: OrganisationSsoConnectionsTable;
+  organisation_sso_policies: OrganisationSsoPoliciesTable;
+  organisation_sso_identities: OrganisationSsoIdentitiesTable;
   imported_users: ImportedUsersTable;
 }
 
@@ -486,6 +488,30 @@ export interface OrganisationSsoConnectionsTable {
   client_secret: string;
   created_at: Millis;
   updated_at: Millis;
+}
+
+/** An organisation's single sign-on policy (migration 0029, docs/enterprise-sso.md); none: the defaults. */
+export interface OrganisationSsoPoliciesTable {
+  subject_id: string;
+  /** 1: members whose e-mail is in a verified domain sign in to the organisation only through it. */
+  require_sso: number;
+  /** The role a first sign-in's membership gets when no rule matches; null: none. */
+  default_role_key: string | null;
+  /** JSON array of `{ claim, value, role_key }`, in order (src/domain/enterprise/sso-policy.ts). */
+  role_rules: string;
+  updated_at: Millis;
+}
+
+/** A person of an organisation's identity provider linked to an account (migration 0029). */
+export interface OrganisationSsoIdentitiesTable {
+  id: string;
+  subject_id: string;
+  issuer: string;
+  /** The provider's `sub`. */
+  idp_subject: string;
+  user_id: string;
+  created_at: Millis;
+  last_used_at: Millis;
 }
 
 /** An organisation's e-mail domain (migration 0028, docs/enterprise-sso.md). */

@@ -65,6 +65,9 @@ export async function admitSignIn(
     // A passkey with user verification is two factors in one (a device and its lock), and phishing
     // resistant: it is the stronger second verification itself (docs/factors.md).
     options.proof === 'passkey' ||
+    // The organisation's identity provider authenticated the person under the organisation's own
+    // rules (its factors included); only an address in the organisation's verified domains gets here.
+    options.proof === 'enterpriseSso' ||
     (options.proof === 'session' && request.session?.userId === user.id);
   // The account's factors beyond its mobile (src/domain/factors): an account without a mobile is
   // verified by them, and an account with one is offered them beside the SMS code.

@@ -33,6 +33,7 @@ import {
   cancelVerifyWayRoute,
 } from './web/cancel';
 import { checkEmailRegistered, checkMobileRegistered } from './web/check-registered';
+import { ENTERPRISE_SSO_ROUTES } from './web/enterprise-sso';
 import { FACTOR_ROUTES } from './web/factors';
 import {
   accountSet,
@@ -146,6 +147,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   ...THIRD_PARTY_ROUTES,
   // Passkeys (docs/factors.md).
   ...PASSKEY_ROUTES,
+  // Enterprise single sign-on (docs/enterprise-sso.md).
+  ...ENTERPRISE_SSO_ROUTES,
   // QR sign-in (#15)
   qrGet,
   qrCheck,

@@ -1,4 +1,5 @@
 import { type TObject, type TProperties, Type } from 'typebox';
+import { ROLE_RULES_MAX, SsoRoleRule } from '../domain/enterprise/sso-sign-in';
 import { CommonQuery, FORM, MixMode } from './common';
 
 /** Request and response schemas of enterprise sign-in in the affiliate family (docs/enterprise-sso.md). */
@@ -50,6 +51,19 @@ export const ConnectionData = Type.Object(
 );
 export const ConnectionRemoved = Type.Object({ removed: Type.Boolean() });
 
+export const SsoPolicyData = Type.Object(
+  {
+    require_sso: Type.Boolean({
+      description: 'members whose e-mail is in a verified domain sign in to the organisation only through it',
+    }),
+    default_role_key: Type.Union([Type.String(), Type.Null()], {
+      description: 'the role of a first sign-in’s membership when no rule matches',
+    }),
+    role_rules: Type.Array(SsoRoleRule, { description: 'a claim holding a value gives a role, in order' }),
+  },
+  { description: 'an organisation’s single sign-on policy' },
+);
+
 export const schemas = {
   domainAdd: post(
     'Add an e-mail domain to the organisation (sso:manage); the answer names the TXT record to publish',
@@ -72,4 +86,19 @@ export const schemas = {
   ),
   connectionInfo: get('The organisation’s connection, without its secret (sso:manage)', query(subjectUid)),
   connectionRemove: post('Remove the organisation’s connection (sso:manage)', body(subjectUid)),
+  policySave: post(
+    'Set the organisation’s single sign-on policy (sso:manage): require it, and the roles of a first sign-in',
+    body({
+      ...subjectUid,
+      require_sso: Type.Boolean(),
+      default_role_key: Type.Optional(Type.String({ maxLength: 64, description: 'empty: none' })),
+      role_rules: Type.Optional(
+        Type.Union([
+          Type.String({ maxLength: 16384, description: 'a JSON array of { claim, value, role_key }' }),
+          Type.Array(SsoRoleRule, { maxItems: ROLE_RULES_MAX }),
+        ]),
+      ),
+    }),
+  ),
+  policyInfo: get('The organisation’s single sign-on policy (sso:manage)', query(subjectUid)),
 };

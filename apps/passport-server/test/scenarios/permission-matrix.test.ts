@@ -175,6 +175,12 @@ const PROBES: Record<string, Probe> = {
   },
   [paths.connectionInfo]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
   [paths.connectionRemove]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
+  // Requiring single sign-on without a connection: refused, nothing saved.
+  [paths.policySave]: {
+    input: (t) => ({ subject_uid: t.sid, require_sso: true }),
+    allowedAs: 'connectionNotFound',
+  },
+  [paths.policyInfo]: { input: (t) => ({ subject_uid: t.sid }) },
   // An organisation's management API keys are its manager's alone.
   [paths.apiKeyList]: { input: (t) => ({ subject_uid: t.sid }), managerOnly: true },
   [paths.apiKeyCreate]: {

@@ -19,6 +19,8 @@ export interface PeerAccount {
   email_verified?: boolean;
   name?: string;
   picture?: string;
+  /** An organisation's groups (enterprise single sign-on's role rules read them). */
+  groups?: string[];
 }
 
 /** A cookie jar over fetch that follows nothing by itself. */
@@ -72,7 +74,7 @@ export async function startOidcPeer(options: {
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'groups'] },
     pkce: { required: () => true },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     jwks: {

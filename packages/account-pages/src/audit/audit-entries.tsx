@@ -56,6 +56,9 @@ const NAMED = new Set([
   'organisation.domain.removed',
   'organisation.sso_connection.saved',
   'organisation.sso_connection.removed',
+  'organisation.sso_policy.saved',
+  'organisation.sso_identity.linked',
+  'organisation.member.provisioned',
 ]);
 
 const KNOWN_WORDS = new Set([
@@ -67,6 +70,7 @@ const KNOWN_WORDS = new Set([
   'audit.method.session',
   'audit.method.totp',
   'audit.method.recoveryCode',
+  'audit.method.enterpriseSso',
   'audit.channel.mobile',
   'audit.channel.email',
   'audit.channel.chat',

@@ -70,6 +70,13 @@ export interface AuthRoutesOptions {
    */
   passkeys?: boolean;
   /**
+   * Enterprise single sign-on (docs/enterprise-sso.md): the sign-in page offers "Sign in with your work
+   * e-mail", which goes to the identity provider of the organisation that verified the address's
+   * domain, and `/enterprise-sso-callback` is mounted at the root of the router, where the provider
+   * sends the browser back to. Default false.
+   */
+  enterpriseSso?: boolean;
+  /**
    * Mount open authorization's consent page at `/authorization` (the passport's OAuth provider sends
    * people to `/authorization?interaction=…`; docs/open-authorization.md). Default false.
    */

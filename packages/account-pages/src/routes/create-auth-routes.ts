@@ -18,6 +18,9 @@ const THIRD_PARTY_PAGES = ['github-oauth-callback', 'google-oauth-callback', 'gi
 /** The third-party buttons of the sign-in and consent pages, loaded after the page (not in its first load). */
 const thirdPartyButtons = () => import('../third-party/buttons');
 
+/** "Sign in with your work e-mail" of the sign-in page, loaded after the page (docs/enterprise-sso.md). */
+const workEmailSignIn = () => import('../enterprise/work-email');
+
 /** The passkey button and autofill of the sign-in page, loaded after the page (docs/factors.md). */
 const passkeySignIn = () => import('../passkeys/passkey-sign-in');
 
@@ -36,6 +39,7 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
               options,
               options.thirdParty ? thirdPartyButtons : undefined,
               options.passkeys ? passkeySignIn : undefined,
+              options.enterpriseSso ? workEmailSignIn : undefined,
             ),
         },
       ],
@@ -69,6 +73,12 @@ export function createAuthRoutes(options: AuthRoutesOptions): RouteObject[] {
           options,
           options.thirdParty ? thirdPartyButtons : undefined,
         ),
+    });
+  // Where an organisation's identity provider sends the browser back (at the router's root).
+  if (options.enterpriseSso)
+    routes.push({
+      path: '/enterprise-sso-callback',
+      lazy: async () => (await import('../enterprise/callback')).route(options),
     });
   if (options.thirdParty)
     for (const page of THIRD_PARTY_PAGES)

@@ -55,21 +55,25 @@ function SignInPanel() {
 /**
  * The route. With `thirdParty`, the buttons of the configured providers are loaded after the panel (a
  * chunk of their own, not in the sign-in page's first load) and shown under it; with `passkeys`, the
- * passkey button and the identifier field's autofill, the same way.
+ * passkey button and the identifier field's autofill, the same way; with `enterpriseSso`, "sign in with
+ * your work e-mail".
  */
 export const route = (
   options: AuthRoutesOptions,
   buttons?: () => Promise<{ default: ComponentType }>,
   passkeys?: () => Promise<{ default: ComponentType }>,
+  workEmail?: () => Promise<{ default: ComponentType }>,
 ) => {
-  if (!buttons && !passkeys) return screenRoute(options, SignInPanel);
+  if (!buttons && !passkeys && !workEmail) return screenRoute(options, SignInPanel);
   const Buttons = buttons && lazy(buttons);
   const Passkeys = passkeys && lazy(passkeys);
+  const WorkEmail = workEmail && lazy(workEmail);
   return screenRoute(options, () => (
     <>
       <SignInPanel />
       <Suspense fallback={null}>
         {Passkeys ? <Passkeys /> : null}
+        {WorkEmail ? <WorkEmail /> : null}
         {Buttons ? <Buttons /> : null}
       </Suspense>
     </>

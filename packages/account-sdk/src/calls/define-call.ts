@@ -2,6 +2,7 @@ import type { AccountClient, CallOptions } from '../client/types';
 import type {
   appPaths,
   downloadPaths,
+  enterpriseSsoPaths,
   legacyPaths,
   mobilePaths,
   passkeyPaths,
@@ -41,7 +42,8 @@ export type CallPath =
   | ValueOf<typeof profilePaths>
   | ValueOf<typeof downloadPaths>
   | ValueOf<typeof thirdPartyPaths>
-  | ValueOf<typeof passkeyPaths>;
+  | ValueOf<typeof passkeyPaths>
+  | ValueOf<typeof enterpriseSsoPaths>;
 
 /**
  * Declares a call: its path (a path of `@portico/account-sdk/protocol`, written out so that a page

@@ -303,9 +303,10 @@ export const passkeyErrors = /* @__PURE__ */ defineErrorRange('Passkeys', 2200, 
 
 /**
  * Enterprise sign-in (docs/enterprise-sso.md): an organisation's verified e-mail domains, its
- * single sign-on connections and the sign-in they route to. SSO_REQUIRED is what a password or code
- * sign-in of an address whose organisation requires single sign-on meets: its data names the domain,
- * and the SDK sends the person to the organisation's connection.
+ * single sign-on connections and the sign-in they route to. SSO_REQUIRED is what a sign-in to the
+ * identity of an organisation that requires single sign-on meets when it came another way (a password,
+ * a code) and the account's e-mail is in one of the organisation's verified domains: its data names the
+ * domain, so the page can offer "sign in with your work e-mail".
  */
 export const enterpriseErrors = /* @__PURE__ */ defineErrorRange('Enterprise sign-in', 2400, 2449, [
   [2401, 'DOMAIN_INVALID', 200],
@@ -318,6 +319,12 @@ export const enterpriseErrors = /* @__PURE__ */ defineErrorRange('Enterprise sig
   [2411, 'CONNECTION_ISSUER_INVALID', 200],
   [2412, 'CONNECTION_DISCOVERY_FAILED', 200],
   [2413, 'CONNECTION_SECRET_REQUIRED', 200],
+  [2420, 'SSO_NOT_AVAILABLE', 200],
+  [2421, 'SSO_STATE_MISMATCH', 200],
+  [2422, 'SSO_PROVIDER_FAILED', 200],
+  [2423, 'SSO_EMAIL_NOT_VERIFIED', 200],
+  [2424, 'SSO_EMAIL_OUTSIDE_DOMAIN', 200],
+  [2425, 'SSO_REQUIRED', 200],
 ]);
 
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */

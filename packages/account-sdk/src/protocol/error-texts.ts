@@ -356,6 +356,30 @@ const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, 
     "The issuer's OpenID configuration could not be read: check the address",
   ],
   CONNECTION_SECRET_REQUIRED: ['请填写客户端密钥', 'Enter the client secret'],
+  SSO_NOT_AVAILABLE: [
+    '该邮箱的域名没有配置企业单点登录，请用其他方式登录',
+    "Single sign-on is not set up for this address's domain: sign in another way",
+  ],
+  SSO_STATE_MISMATCH: [
+    '该单点登录已失效或不是在此浏览器发起的，请重新开始',
+    'This single sign-on has expired or was started in another browser: start again',
+  ],
+  SSO_PROVIDER_FAILED: [
+    '无法连接组织的身份提供方，或它没有确认这次登录，请重新开始',
+    "The organisation's identity provider could not be reached or did not confirm this sign-in: start again",
+  ],
+  SSO_EMAIL_NOT_VERIFIED: [
+    '身份提供方没有确认你的邮箱已验证，无法登录',
+    'The identity provider did not confirm your e-mail address as verified',
+  ],
+  SSO_EMAIL_OUTSIDE_DOMAIN: [
+    '你的邮箱不在该组织已验证的域名中',
+    "Your e-mail address is not in one of the organisation's verified domains",
+  ],
+  SSO_REQUIRED: [
+    '该组织要求通过单点登录进入，请用工作邮箱登录',
+    'This organisation requires single sign-on: sign in with your work e-mail',
+  ],
 });
 
 /**

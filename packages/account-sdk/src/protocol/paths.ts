@@ -150,6 +150,13 @@ export const passkeyPaths = /* @__PURE__ */ family('/passport/passkey/', [
   'remove',
 ]);
 
+/**
+ * Portico's enterprise single sign-on paths (the spec names none; docs/enterprise-sso.md): start the
+ * sign-in of a work e-mail at its organisation's identity provider, and finish it from the callback
+ * page. Outside `paths`, so only the pages that call them carry them.
+ */
+export const enterpriseSsoPaths = /* @__PURE__ */ family('/passport/enterprise_sso/', ['start', 'login']);
+
 /** The mobile family, under /passport/mobile. */
 export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [
   'send_code',

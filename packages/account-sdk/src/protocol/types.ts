@@ -1090,3 +1090,24 @@ export interface AuthorizedApp {
   scope_info: OpenScopeInfo[];
   authorized_at: number;
 }
+
+/** Enterprise single sign-on (docs/enterprise-sso.md): start with a work e-mail. */
+export interface EnterpriseSsoStartPayload extends Extra {
+  email: string;
+  /** Where to go once signed in (the server's redirect rule applies). */
+  next?: string;
+}
+export interface EnterpriseSsoStartData {
+  /** Send the browser here: the organisation's identity provider. */
+  authorize_url: string;
+}
+/** What the provider sent to the callback page. */
+export interface EnterpriseSsoLoginPayload extends Extra {
+  code: string;
+  state: string;
+  iss?: string;
+}
+export type EnterpriseSsoSignedIn = AccountInfo & {
+  /** Where the sign-in started to go. */
+  next: string;
+};

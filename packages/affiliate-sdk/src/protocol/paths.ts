@@ -31,6 +31,9 @@ export const affiliatePaths = {
   connectionSave: `${PREFIX}sso_connection/save/`,
   connectionInfo: `${PREFIX}sso_connection/info/`,
   connectionRemove: `${PREFIX}sso_connection/remove/`,
+  /** The organisation's single sign-on policy (sso:manage): require it, the roles of a first sign-in. */
+  policySave: `${PREFIX}sso_policy/save/`,
+  policyInfo: `${PREFIX}sso_policy/info/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

@@ -408,6 +408,27 @@ export interface SsoConnection {
   has_secret: boolean;
   updated_at: number;
 }
+/** A rule of the single sign-on policy: a claim holding `value` (or a list with it) gives `role_key`. */
+export interface SsoRoleRule {
+  /** A claim of the ID token or the userinfo, e.g. `groups`. */
+  claim: string;
+  value: string;
+  role_key: string;
+}
+export interface SsoPolicy {
+  /** Members whose e-mail is in a verified domain sign in to the organisation only through its connection. */
+  require_sso: boolean;
+  /** The role of a first sign-in's membership when no rule matches; null: none. */
+  default_role_key: string | null;
+  /** Every matching rule gives its role; at most 20. */
+  role_rules: SsoRoleRule[];
+}
+export interface SaveSsoPolicyPayload extends SubjectUid {
+  require_sso: boolean;
+  /** Empty or absent: none. */
+  default_role_key?: string;
+  role_rules?: SsoRoleRule[];
+}
 export interface SaveSsoConnectionPayload extends SubjectUid {
   /** The identity provider's issuer (its discovery document must be at `/.well-known/openid-configuration`). */
   issuer: string;

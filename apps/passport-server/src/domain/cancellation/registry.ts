@@ -109,7 +109,15 @@ export function createCancellationRegistry(): CancellationRegistry {
     key: 'identifiers',
     count: async (_scope, user) => [user.mobile, user.email, user.username].filter(Boolean).length,
   });
-  for (const table of ['images', 'profile_updates', 'devices', 'sessions'] as const) {
+  // An organisation's identity provider's link to the account (docs/enterprise-sso.md) goes with it: a
+  // later sign-in through the provider makes a new account, never reaching the erased one.
+  for (const table of [
+    'images',
+    'profile_updates',
+    'devices',
+    'sessions',
+    'organisation_sso_identities',
+  ] as const) {
     registry.addEraser({
       key: table,
       erase: async (trx, userId) => {

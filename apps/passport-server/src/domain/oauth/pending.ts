@@ -36,8 +36,11 @@ const cookieOptions = (app: FastifyInstance) => ({
   maxAge: OAUTH_PROFILE_TTL_MS / 1000,
 });
 
-/** The browser's third-party binding: its cookie's value, set when missing. */
-function browserOf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): string {
+/**
+ * The browser's third-party binding: its cookie's value, set when missing. Enterprise single sign-on
+ * binds its flows to the same cookie (src/flows/enterprise-sign-in.ts).
+ */
+export function browserOf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): string {
   const existing = request.cookies?.[cookieName(app)];
   if (existing && existing.length >= 32 && existing.length <= 64) return existing;
   const fresh = randomToken();
@@ -59,6 +62,10 @@ export async function saveFlow(
   await app.store.set(flowKey(browser, flow.state), JSON.stringify(flow), OAUTH_FLOW_TTL_MS);
 }
 
+/** The binding the browser presents, or undefined without one. */
+export const presentedBrowser = (app: FastifyInstance, request: FastifyRequest): string | undefined =>
+  request.cookies?.[cookieName(app)];
+
 /**
  * Takes (once) the authorization this browser started with `state`: OAUTH_STATE_MISMATCH for another
  * browser, an unknown or used state, or another provider.
@@ -69,7 +76,7 @@ export async function takeFlow(
   state: string,
   provider: ProviderName,
 ): Promise<OAuthFlow> {
-  const browser = request.cookies?.[cookieName(app)];
+  const browser = presentedBrowser(app, request);
   if (!browser || !state) throw new PassportError('oauthStateMismatch');
   const raw = await app.store.take(flowKey(browser, state));
   if (!raw) throw new PassportError('oauthStateMismatch');

@@ -38,7 +38,9 @@ export type SignInProof =
   | 'emailFactor'
   /** …with a factor registered later (its name is not a proof of its own yet). */
   | 'factor'
-  | 'passkey';
+  | 'passkey'
+  /** An organisation's identity provider, through its single sign-on connection (docs/enterprise-sso.md). */
+  | 'enterpriseSso';
 
 /**
  * What the adapter proved of a sign-in before its operation runs: how, whether the account is new, and

@@ -44,4 +44,35 @@ export const enterpriseEvents = [
     summary: 'An organisation’s single sign-on connection was removed.',
     data: Type.Object({ protocol: Type.Literal('oidc'), issuer: Type.String() }),
   }),
+  defineEvent({
+    type: 'organisation.sso_policy.saved',
+    version: 1,
+    summary:
+      'An organisation’s single sign-on policy was set: whether it is required, and the roles of a first sign-in.',
+    data: Type.Object({
+      requireSso: Type.Boolean(),
+      defaultRoleKey: Type.Union([Type.String(), Type.Null()]),
+      roleRules: Type.Array(
+        Type.Object({ claim: Type.String(), value: Type.String(), roleKey: Type.String() }),
+      ),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.sso_identity.linked',
+    version: 1,
+    summary:
+      'A person’s first sign-in through the organisation’s identity provider linked them to an account (a new one when `newAccount`).',
+    data: Type.Object({ issuer: Type.String(), newAccount: Type.Boolean() }),
+  }),
+  defineEvent({
+    type: 'organisation.member.provisioned',
+    version: 1,
+    summary:
+      'A sign-in through the organisation’s identity provider made the person a member, with the roles its rules gave.',
+    data: Type.Object({
+      memberId: Type.String(),
+      roleKeys: Type.Array(Type.String()),
+      issuer: Type.String(),
+    }),
+  }),
 ] as const;

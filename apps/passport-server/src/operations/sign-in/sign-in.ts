@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ssoRequiredDomain } from '../../domain/enterprise/sso-sign-in';
 import type { OpenedSignIn } from '../../domain/sessions/browser';
 import { PassportError } from '../../errors';
 import { emitForAccount } from '../account/emit';
@@ -21,6 +22,22 @@ export const SignedIn = Type.Unsafe<OpenedSignIn & { newUser: boolean }>({
 });
 
 /**
+ * An organisation that requires single sign-on lets its members whose e-mail is in its verified
+ * domains into its identity only through its connection: any other sign-in to that identity (a
+ * password, a code, a switch by the session, an accepted invitation) is SSO_REQUIRED.
+ */
+async function assertSsoNotRequired(ctx: PersonContext, identity: string): Promise<void> {
+  const member = await ctx.tx
+    .selectFrom('deputies')
+    .select('subject_id')
+    .where('id', '=', identity)
+    .executeTakeFirst();
+  if (!member) return;
+  const domain = await ssoRequiredDomain(ctx.tx, member.subject_id, ctx.caller.user.email);
+  if (domain) throw new PassportError('ssoRequired', { domain });
+}
+
+/**
  * Signs the caller in within the operation's transaction, to `identity` (a deputy id; the personal
  * identity by default). The caller comes with what the adapter proved (`ctx.caller.signIn`).
  */
@@ -31,6 +48,7 @@ export async function signInWithin(
   const { user, signIn } = ctx.caller;
   if (!signIn) throw new Error('a sign-in operation needs the sign-in its adapter proved');
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  if (identity !== null && signIn.proof !== 'enterpriseSso') await assertSsoNotRequired(ctx, identity);
   // A sign-in by the session itself (accepting an invitation, a switch of identity) proves nothing new:
   // the step-up's clock keeps the session's verification time.
   const opened = await ctx.sessions.open(user.id, {

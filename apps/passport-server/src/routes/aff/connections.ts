@@ -7,6 +7,7 @@ import {
   saveSsoConnection,
   ssoConnectionInfo,
 } from '../../operations/organisation/connections';
+import { saveSsoPolicy, ssoPolicyInfo } from '../../operations/organisation/sso-policy';
 import { affiliatePaths as paths } from '../../protocol';
 import { schemas } from '../../schemas/enterprise';
 
@@ -38,4 +39,16 @@ export const connectionRemoveRoute = operationRoute(removeSsoConnection, {
   method: 'POST',
   schema: schemas.connectionRemove,
   at: [['aff', paths.connectionRemove]],
+});
+
+export const policySaveRoute = operationRoute(saveSsoPolicy, {
+  method: 'POST',
+  schema: schemas.policySave,
+  at: [['aff', paths.policySave]],
+});
+
+export const policyInfoRoute = operationRoute(ssoPolicyInfo, {
+  method: 'GET',
+  schema: schemas.policyInfo,
+  at: [['aff', paths.policyInfo]],
 });

@@ -1,0 +1,316 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import {
+  type AccountClient,
+  accountInfo,
+  emailCodeLogin,
+  finishEnterpriseSso,
+  sendEmailCode,
+  startEnterpriseSso,
+  switchMember,
+} from '@portico/account-sdk';
+import * as aff from '@portico/affiliate-sdk';
+import dns2 from 'dns2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeType } from '../../src/protocol';
+import { passCooldown } from '../support/flows';
+import { type OidcPeer, type PeerAccount, startOidcPeer } from '../support/oauth-peers';
+import { PAGE_ORIGIN, rejectsWith, type SdkServer, startSdkServer } from '../support/sdk-browser';
+import { eventsOf, type Manager, manager, refused, role } from './organisation-helpers';
+
+/**
+ * Signing in through an organisation's OpenID Connect connection, with the real account and affiliate
+ * SDKs, against a real OpenID provider on loopback (oidc-provider, its own login and consent pages)
+ * and a real DNS server on loopback (dns2) for the organisation's verified domain: home-realm
+ * discovery by the work e-mail, just-in-time accounts and membership with the organisation's role
+ * rules, the e-mail rule, the flow's one-time state bound to its browser, and requiring single sign-on.
+ */
+
+/** The TXT records the loopback DNS server answers, by name. */
+const records = new Map<string, string[]>();
+const dnsServer = dns2.createServer({
+  udp: true,
+  handle(request, send) {
+    const response = dns2.Packet.createResponseFromRequest(request);
+    const name = request.questions[0]?.name.toLowerCase() ?? '';
+    for (const data of records.get(name) ?? [])
+      response.answers.push({
+        name,
+        type: dns2.Packet.TYPE.TXT,
+        class: dns2.Packet.CLASS.IN,
+        ttl: 1,
+        data: [data],
+      } as (typeof response.answers)[number]);
+    send(response);
+  },
+});
+
+const CALLBACK = `${PAGE_ORIGIN}/enterprise-sso-callback`;
+let server: SdkServer;
+let idp: OidcPeer;
+beforeAll(async () => {
+  const addresses = await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const { port } = addresses.udp as AddressInfo;
+  [server, idp] = await Promise.all([
+    startSdkServer({ dnsResolver: [`127.0.0.1:${port}`] }, { limits: { sendCooldownMs: 5 } }),
+    startOidcPeer({ clientId: 'portico', clientSecret: 'idp-secret', redirectUris: [CALLBACK] }),
+  ]);
+});
+afterAll(async () => {
+  await server?.close();
+  await idp?.close();
+  await dnsServer.close();
+});
+
+const freshDomain = () => `d${randomBytes(4).toString('hex')}.example.com`;
+const freshSub = () => `p${randomBytes(6).toString('hex')}`;
+
+/** A domain the manager's organisation adds and verifies through the loopback DNS server. */
+async function verifiedDomain(boss: Manager, domain = freshDomain()) {
+  const added = await aff.addDomain(boss.client, { subject_uid: boss.sid, domain });
+  records.set(added.record_name, [added.record_value]);
+  await aff.verifyDomain(boss.client, { subject_uid: boss.sid, domain });
+  return domain;
+}
+
+/** An organisation with a verified domain, a connection to the loopback provider and a `staff` role. */
+async function organisation() {
+  const boss = await manager(server);
+  const domain = await verifiedDomain(boss);
+  await aff.saveSsoConnection(boss.client, {
+    subject_uid: boss.sid,
+    issuer: idp.issuer,
+    client_id: 'portico',
+    client_secret: 'idp-secret',
+  });
+  await role(boss, 'staff', ['member:read'], 'Staff');
+  return { boss, domain };
+}
+
+/** A person of the provider, by their `sub`. */
+function idpPerson(claims: PeerAccount): string {
+  const sub = freshSub();
+  idp.accounts.set(sub, claims);
+  return sub;
+}
+
+interface Signed {
+  user_id: string;
+  next: string;
+}
+
+/** Starts with the work e-mail, signs in at the provider's own pages as `sub`: the callback's query. */
+async function atProvider(client: AccountClient, email: string, sub: string, tamper?: (url: URL) => void) {
+  const started = await startEnterpriseSso(client, { email, next: '/dashboard' });
+  const authorize = new URL(started.authorize_url);
+  expect(authorize.origin).toBe(idp.issuer);
+  tamper?.(authorize);
+  const callback = await idp.signIn(authorize.href, sub);
+  return {
+    code: callback.searchParams.get('code') ?? '',
+    state: callback.searchParams.get('state') ?? '',
+    iss: callback.searchParams.get('iss') ?? '',
+  };
+}
+
+/** The whole sign-in in a new browser: its client and the answer. */
+async function ssoSignIn(email: string, sub: string) {
+  const client = server.sdkBrowser().client();
+  const signed = await finishEnterpriseSso<Signed>(client, await atProvider(client, email, sub));
+  return { client, signed };
+}
+
+const userOfEmail = (email: string) =>
+  server.app.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+
+describe('signing in with a work e-mail through the organisation’s connection', () => {
+  it('a first sign-in creates the account and the membership with the default role; the next one finds them', async () => {
+    const { boss, domain } = await organisation();
+    await aff.saveSsoPolicy(boss.client, {
+      subject_uid: boss.sid,
+      require_sso: false,
+      default_role_key: 'staff',
+    });
+    const email = `ada@${domain}`;
+    const sub = idpPerson({ email, email_verified: true, name: 'Ada Lovelace' });
+
+    const { client, signed } = await ssoSignIn(email.toUpperCase(), sub);
+    expect(signed.next).toBe('/dashboard');
+    const info = await accountInfo<{
+      user_id: string;
+      org?: { sec_subject_uid: string; permissions: string[] };
+    }>(client);
+    expect(info.user_id).toBe(signed.user_id);
+    expect(info.org).toMatchObject({ sec_subject_uid: boss.sid, permissions: ['member:read'] });
+    const user = await userOfEmail(email);
+    expect(user).toMatchObject({ id: signed.user_id, screen_name: 'Ada Lovelace' });
+
+    const events = await eventsOf(server, boss.sid, 'organisation.');
+    const mine = events.filter((e) => e.target === signed.user_id);
+    expect(mine.map((e) => [e.type, e.data])).toEqual([
+      ['organisation.sso_identity.linked', { issuer: idp.issuer, newAccount: true }],
+      [
+        'organisation.member.provisioned',
+        { memberId: expect.any(String), roleKeys: ['staff'], issuer: idp.issuer },
+      ],
+    ]);
+    const signedIn = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('stream', '=', `user:${signed.user_id}`)
+      .where('type', '=', 'account.signed_in')
+      .execute();
+    expect(signedIn.map((row) => JSON.parse(row.data).method)).toEqual(['enterpriseSso']);
+
+    // Again, in another browser: the same account and membership, nothing new made.
+    const again = await ssoSignIn(email, sub);
+    expect(again.signed.user_id).toBe(signed.user_id);
+    expect((await eventsOf(server, boss.sid, 'organisation.')).length).toBe(events.length);
+  });
+
+  it('links the existing account of the verified e-mail, and the role rules read the provider’s groups', async () => {
+    const { boss, domain } = await organisation();
+    await role(boss, 'engineer', ['member:read', 'role:read'], 'Engineer');
+    await aff.saveSsoPolicy(boss.client, {
+      subject_uid: boss.sid,
+      require_sso: false,
+      default_role_key: 'staff',
+      role_rules: [{ claim: 'groups', value: 'engineering', role_key: 'engineer' }],
+    });
+    expect(await aff.ssoPolicyInfo(boss.client, { subject_uid: boss.sid })).toEqual({
+      require_sso: false,
+      default_role_key: 'staff',
+      role_rules: [{ claim: 'groups', value: 'engineering', role_key: 'engineer' }],
+    });
+
+    // The person has an account of that e-mail already (signed in by e-mail code).
+    const email = `grace@${domain}`;
+    const own = server.sdkBrowser().client();
+    await passCooldown();
+    await sendEmailCode(own, { email, type: CodeType.emailLogin });
+    const existing = await emailCodeLogin<{ user_id: string }>(own, {
+      email,
+      code: await server.codeFor(email),
+      type: CodeType.emailLogin,
+    });
+
+    const sub = idpPerson({ email, email_verified: true, groups: ['engineering', 'all'] });
+    const { client, signed } = await ssoSignIn(email, sub);
+    expect(signed.user_id).toBe(existing.user_id);
+    const info = await accountInfo<{ org?: { permissions: string[] } }>(client);
+    expect(info.org?.permissions.sort()).toEqual(['member:read', 'role:read']);
+    const events = await eventsOf(server, boss.sid, 'organisation.sso_identity.linked');
+    expect(events.at(-1)).toMatchObject({ target: existing.user_id, data: { newAccount: false } });
+    const provisioned = await eventsOf(server, boss.sid, 'organisation.member.provisioned');
+    expect(provisioned.at(-1)?.data.roleKeys).toEqual(['engineer']);
+  });
+
+  it('refuses an e-mail the provider has not verified, and one outside the organisation’s verified domains', async () => {
+    const { domain } = await organisation();
+    const unverified = `eve@${domain}`;
+    const sub = idpPerson({ email: unverified, email_verified: false });
+    const client = server.sdkBrowser().client();
+    await rejectsWith(
+      finishEnterpriseSso(client, await atProvider(client, unverified, sub)),
+      'ssoEmailNotVerified',
+    );
+    expect(await userOfEmail(unverified)).toBeUndefined();
+
+    // The provider asserts a verified address of another domain: no account is made or linked by it.
+    const elsewhere = `mallory@${freshDomain()}`;
+    const outside = idpPerson({ email: elsewhere, email_verified: true });
+    const second = server.sdkBrowser().client();
+    await rejectsWith(
+      finishEnterpriseSso(second, await atProvider(second, `mallory@${domain}`, outside)),
+      'ssoEmailOutsideDomain',
+    );
+    expect(await userOfEmail(elsewhere)).toBeUndefined();
+  });
+
+  it('sends nobody anywhere for a domain that is not verified, or whose organisation has no connection', async () => {
+    const boss = await manager(server);
+    const added = freshDomain();
+    await aff.addDomain(boss.client, { subject_uid: boss.sid, domain: added });
+    const client = server.sdkBrowser().client();
+    await rejectsWith(startEnterpriseSso(client, { email: `a@${added}` }), 'ssoNotAvailable');
+    await rejectsWith(startEnterpriseSso(client, { email: `a@${freshDomain()}` }), 'ssoNotAvailable');
+    // Verified, but without a connection: the same answer.
+    const verified = await verifiedDomain(boss);
+    await rejectsWith(startEnterpriseSso(client, { email: `a@${verified}` }), 'ssoNotAvailable');
+    await rejectsWith(startEnterpriseSso(client, { email: 'not an address' }), 'invalidParam');
+  });
+
+  it('takes the flow once, only in the browser that started it, and the library checks the nonce and PKCE', async () => {
+    const { domain } = await organisation();
+    const email = `alan@${domain}`;
+    const sub = idpPerson({ email, email_verified: true });
+
+    // A wrong state, and the callback carried to another browser.
+    const started = server.sdkBrowser().client();
+    const callback = await atProvider(started, email, sub);
+    await rejectsWith(
+      finishEnterpriseSso(started, { ...callback, state: 'x'.repeat(43) }),
+      'ssoStateMismatch',
+    );
+    const other = server.sdkBrowser().client();
+    await rejectsWith(finishEnterpriseSso(other, callback), 'ssoStateMismatch');
+    // The right browser signs in once; the same callback again is refused.
+    await finishEnterpriseSso(started, callback);
+    await rejectsWith(finishEnterpriseSso(started, callback), 'ssoStateMismatch');
+
+    // The authorize request altered on its way: the ID token's nonce is not the flow's.
+    const nonce = server.sdkBrowser().client();
+    const badNonce = await atProvider(nonce, email, sub, (url) =>
+      url.searchParams.set('nonce', 'n'.repeat(43)),
+    );
+    await rejectsWith(finishEnterpriseSso(nonce, badNonce), 'ssoProviderFailed');
+    // …or the PKCE challenge is not the flow's verifier's: the provider refuses the exchange.
+    const pkce = server.sdkBrowser().client();
+    const badPkce = await atProvider(pkce, email, sub, (url) =>
+      url.searchParams.set('code_challenge', 'c'.repeat(43)),
+    );
+    await rejectsWith(finishEnterpriseSso(pkce, badPkce), 'ssoProviderFailed');
+  });
+
+  it('requiring single sign-on refuses the members of the verified domains another way into the organisation', async () => {
+    const { boss, domain } = await organisation();
+    const email = `lin@${domain}`;
+    const sub = idpPerson({ email, email_verified: true });
+    const { client } = await ssoSignIn(email, sub);
+    const identity = (await accountInfo<{ org?: { user_identity_id: string } }>(client)).org!
+      .user_identity_id;
+
+    // A role that does not exist, and requiring it without a connection, are refused.
+    await refused(
+      aff.saveSsoPolicy(boss.client, { subject_uid: boss.sid, require_sso: true, default_role_key: 'nope' }),
+      'roleNotFound',
+    );
+    const unconnected = await manager(server);
+    await rejectsWith(
+      aff.saveSsoPolicy(unconnected.client, { subject_uid: unconnected.sid, require_sso: true }),
+      'connectionNotFound',
+    );
+    await aff.saveSsoPolicy(boss.client, { subject_uid: boss.sid, require_sso: true });
+
+    // Back to the personal identity, then into the organisation by the session (proved by SSO once,
+    // but this sign-in is not the organisation's): refused, with the domain to sign in through.
+    await switchMember(client, { to_sec_member_id: '0' });
+    const blocked = await rejectsWith(
+      aff.subjectLogin(client, { login_subject_uid: boss.sid, user_identity_id: identity }),
+      'ssoRequired',
+    );
+    expect(blocked.data).toMatchObject({ domain });
+    // Through the connection it signs in.
+    const again = await ssoSignIn(email, sub);
+    expect(
+      (await accountInfo<{ org?: { sec_subject_uid: string } }>(again.client)).org?.sec_subject_uid,
+    ).toBe(boss.sid);
+    // The manager's account has no address in the domain: the manager is not held to it.
+    await switchMember(boss.client, { to_sec_member_id: '0' });
+    await aff.subjectLogin(boss.client, { login_subject_uid: boss.sid, user_identity_id: boss.identity });
+    const policyEvents = await eventsOf(server, boss.sid, 'organisation.sso_policy.saved');
+    expect(policyEvents.map((e) => e.data)).toEqual([
+      { requireSso: true, defaultRoleKey: null, roleRules: [] },
+    ]);
+  });
+});
