@@ -24,6 +24,7 @@ import {
   passkeyView,
   userHandleOf,
 } from '../../domain/passkeys/passkeys';
+import { hasSecondFactor, recordFirstFactor } from '../../domain/organisations/second-factor';
 import { PassportError } from '../../errors';
 import { defaultLimits } from '../../limits';
 import {
@@ -105,6 +106,7 @@ export const passkeyRegister = defineOperation({
     await lockAccount(ctx.tx, user.id);
     if ((await passkeysOf(ctx.tx, user.id)).length >= PASSKEYS_PER_ACCOUNT)
       throw new PassportError('passkeyLimitReached');
+    const hadFactor = await hasSecondFactor(ctx.tx, user.id);
     const now = ctx.now();
     const transports = response.response.transports ?? info.credential.transports ?? [];
     const row = {
@@ -122,6 +124,7 @@ export const passkeyRegister = defineOperation({
       last_used_at: null,
     };
     await insertPasskey(ctx.tx, row);
+    await recordFirstFactor(ctx.tx, ctx.caller.sessionId, hadFactor, now);
     const view = passkeyView(row);
     emitForAccount(ctx, 'passkey.added', {
       passkeyId: view.id,
