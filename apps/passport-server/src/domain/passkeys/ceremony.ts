@@ -39,6 +39,9 @@ const ALGORITHMS = [-8, -7, -257];
 export const registrationChallengeKey = (challenge: string) => `passkey:register:${challenge}`;
 export const authenticationChallengeKey = (challenge: string) => `passkey:login:${challenge}`;
 
+/** The client data of a ceremony's answer (WebAuthn's CollectedClientData), as JSON.parse reads it. */
+type ClientData = ReturnType<typeof decodeClientDataJSON>;
+
 /** What a verified sign-in tells: the new counter and the credential's flags. */
 type AuthenticationInfo = VerifiedAuthenticationResponse['authenticationInfo'];
 
@@ -95,10 +98,17 @@ export function answeredChallenge(json: string): string {
   }
 }
 
-/** What the client data says: the challenge it answers and the origin the browser was at. */
-export function clientDataOf(response: { response: { clientDataJSON: string } }) {
+/**
+ * What the client data says: the challenge it answers and the origin the browser was at. `bytes`: the
+ * client data already decoded from base64url (a sign-in hashes the same bytes).
+ */
+export function clientDataOf(
+  response: { response: { clientDataJSON: string } },
+  bytes = Buffer.from(response.response.clientDataJSON, 'base64url'),
+): ClientData {
   try {
-    const data = decodeClientDataJSON(response.response.clientDataJSON);
+    const data = JSON.parse(bytes.toString('utf8')) as ClientData;
+    if (typeof data !== 'object' || data === null) throw new Error('not an object');
     if (typeof data.challenge !== 'string' || typeof data.origin !== 'string')
       throw new Error('no challenge');
     return data;
@@ -285,7 +295,8 @@ export async function verifyAuthentication(
   const { id, rawId, type, response: answer } = response;
   if (!id || id !== rawId || type !== 'public-key') throw verificationFailed();
   if (typeof answer?.clientDataJSON !== 'string') throw verificationFailed();
-  const client = clientDataOf(response);
+  const clientDataBytes = Buffer.from(answer.clientDataJSON, 'base64url');
+  const client = clientDataOf(response, clientDataBytes);
   if (client.type !== 'webauthn.get' || client.challenge !== challenge) throw verificationFailed();
   if (client.topOrigin) throw verificationFailed();
   assertOrigin(config, client.origin);
@@ -303,9 +314,7 @@ export async function verifyAuthentication(
   // A credential that says it is backed up but cannot be (single-device) is malformed.
   if (flags.bs && !flags.be) throw verificationFailed();
   const { key, digest } = verifyingKey(credential.publicKey);
-  const clientDataHash = createHash('sha256')
-    .update(Buffer.from(answer.clientDataJSON, 'base64url'))
-    .digest();
+  const clientDataHash = createHash('sha256').update(clientDataBytes).digest();
   let signed: boolean;
   try {
     signed = verify(
