@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { useOrgT } from './organisation.messages';
 import { Card } from './parts';
 
@@ -13,9 +12,9 @@ export function EnrolFactor({ organisation, href }: { organisation: string; href
     <Card id="org-enrol" title={t('org.enrol.title')}>
       <p role="alert">{t('org.enrol.body', { org: organisation })}</p>
       <p>
-        <Link className="portico-submit" to={href}>
+        <a className="portico-submit" href={href}>
           {t('org.enrol.link')}
-        </Link>
+        </a>
       </p>
     </Card>
   );
