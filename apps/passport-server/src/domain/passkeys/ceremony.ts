@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
