@@ -42,6 +42,8 @@ if (process.env.DATABASE_URL)
       // The OpenID Foundation-style plans that need more than one stock client (agents, resource servers).
       'test/conformance/**/*.test.ts',
       'test/passkeys.test.ts',
+      // An organisation's second-factor rule: judged in the operations' transactions and the session row.
+      'test/sdk/org-second-factor.test.ts',
       // The organisation defects that were PostgreSQL's as much as SQLite's: the upload quota and the
       // transfer and invitation races need its row locks; an invitation accepted inside an operation's
       // transaction must not wait on a second connection; the invitation flood's budgets and the

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { CDPSession, Page } from '@playwright/test';
 import { registeredOnWorkbench, signedInBySmsOnWorkbench } from '../support/account-api';
 import { openSecurity } from '../support/account-centre';
+import { addPasskey, virtualAuthenticator } from '../support/authenticator';
 import { advanceServerClock } from '../support/clock';
 import {
   expectWorkbench,
@@ -17,23 +17,6 @@ import { seriousViolations } from '../support/web-pages';
 // WebAuthn domain: a CTAP2 platform authenticator with resident keys and user verification, which
 // answers by itself): a person signed up by SMS adds a passkey on the account security page, signs
 // out, and signs in with it without typing an identifier. zh, as the web app starts.
-
-/** A platform authenticator that holds discoverable credentials and verifies its user, in `page`. */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 test('a person adds a passkey, signs out, and signs in with it and no identifier', async ({
   page,
@@ -117,15 +100,6 @@ test('the identifier fields offer passkeys in the autofill', async ({ page, serv
     'username webauthn',
   );
 });
-
-/** Adds a passkey named `name` on the account security page (the session's verification is fresh). */
-async function addPasskey(page: Page, name: string) {
-  const section = page.getByRole('region', { name: '通行密钥', exact: true });
-  await section.getByRole('button', { name: '添加通行密钥' }).click();
-  await section.getByRole('textbox', { name: '名称' }).fill(name);
-  await section.getByRole('button', { name: '创建通行密钥' }).click();
-  await expect(section.getByRole('status')).toHaveText(`已添加通行密钥“${name}”。`);
-}
 
 test.describe('a passkey as a factor', () => {
   test.use({ serverOptions: { env: { TEST_CLOCK: 'on' } } });

@@ -71,6 +71,12 @@ export interface Limits {
    * first password, link, switch or unlink a third-party account). Older: STEP_UP_REQUIRED (2047).
    */
   stepUpMaxAgeMs: number;
+  /**
+   * An organisation that requires a second factor: how recent the session's last proof of one (a
+   * passkey, an authenticator app or a recovery code, at its sign-in or a step-up) must be to act as its
+   * identity. Older: STEP_UP_REQUIRED (2047) naming only the account's factors.
+   */
+  orgFactorMaxAgeMs: number;
   /** check_mobile/email_registered calls per client address (IPv6 by /64) per hour: an enumeration oracle. */
   checkRegisteredPerIpPerHour: number;
   /** How long a remembered device's token proves it without a sign-in (each sign-in rotates and renews it). */
@@ -158,6 +164,8 @@ export const defaultLimits: Limits = {
   sweepIntervalMs: 10 * 60_000,
   ticketTtlMs: 10 * 60_000,
   stepUpMaxAgeMs: 10 * 60_000,
+  // A working day: a member proves the factor at the morning's sign-in, not on every call.
+  orgFactorMaxAgeMs: 12 * 3_600_000,
   checkRegisteredPerIpPerHour: 10,
   deviceTrustMs: 180 * 24 * 3_600_000,
   checkRegisteredPer48PerHour: 100,

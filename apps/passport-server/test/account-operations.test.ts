@@ -126,7 +126,7 @@ describe('the sign-in operations', () => {
       fingerprint: null,
       did: null,
       deviceToken: null,
-      session: session && { ...session, verifiedAt: null, deputyId: null },
+      session: session && { ...session, verifiedAt: null, factorVerifiedAt: null, deputyId: null },
     },
   });
   const sessionsOf = (userId: string) =>

@@ -301,6 +301,53 @@ describe('signing in with a passkey', () => {
     expect(await isSignedIn(browser)).toBe(false);
   });
 
+  it('refuses what SimpleWebAuthn refuses, now checked by the server: no user verification, another ceremony, a framed page, a mismatched id', async () => {
+    const { authenticator } = await personWithPasskey();
+    const [credential] = authenticator.credentials;
+    /** The authenticator's answer, its client data changed and signed again by the passkey's own key. */
+    const resigned = (json: string, change: (clientData: Record<string, unknown>) => void) => {
+      const answer = JSON.parse(json);
+      const clientData = JSON.parse(Buffer.from(answer.response.clientDataJSON, 'base64url').toString());
+      change(clientData);
+      const clientDataJSON = Buffer.from(JSON.stringify(clientData));
+      const authData = Buffer.from(answer.response.authenticatorData, 'base64url');
+      const hash = createHash('sha256').update(clientDataJSON).digest();
+      answer.response.clientDataJSON = clientDataJSON.toString('base64url');
+      answer.response.signature = sign('sha256', Buffer.concat([authData, hash]), credential!.key).toString(
+        'base64url',
+      );
+      return JSON.stringify(answer);
+    };
+    const browser = server.browser();
+    const refusedWith = async (json: string) =>
+      expectRefused(
+        await browser.post(passkeyPaths.loginVerify, { credential: json }),
+        ErrorCode.passkeyVerificationFailed,
+      );
+    await refusedWith(
+      resigned(authenticator.get(await loginOptions(browser)), (c) => {
+        c.type = 'webauthn.create';
+      }),
+    );
+    await refusedWith(
+      resigned(authenticator.get(await loginOptions(browser)), (c) => {
+        c.crossOrigin = true;
+        c.topOrigin = 'https://framing.example';
+      }),
+    );
+    const mismatched = JSON.parse(authenticator.get(await loginOptions(browser)));
+    mismatched.rawId = `${mismatched.rawId}A`;
+    await refusedWith(JSON.stringify(mismatched));
+    // The same authenticator without user verification (presence only): signed, and refused.
+    (authenticator.options as { userVerification?: boolean }).userVerification = false;
+    await refusedWith(authenticator.get(await loginOptions(browser)));
+    expect(await isSignedIn(browser)).toBe(false);
+    // The signature, re-made by the key over an unchanged answer, still signs in (the helper is sound).
+    (authenticator.options as { userVerification?: boolean }).userVerification = true;
+    const fine = resigned(authenticator.get(await loginOptions(browser)), () => {});
+    expect((await browser.post(passkeyPaths.loginVerify, { credential: fine })).body.message).toBe('success');
+  });
+
   it('refuses a counter that went back (a cloned authenticator) and keeps the stored counter', async () => {
     const { authenticator, passkey } = await personWithPasskey();
     const browser = server.browser();

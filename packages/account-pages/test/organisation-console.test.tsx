@@ -525,6 +525,51 @@ describe('the organisation console', () => {
     expect(passport.to(p.domainRemove)[0]!.body).toMatchObject({ subject_uid: 's1', domain: 'example.com' });
   });
 
+  it('requires members to use a second factor only once confirmed, and says it is on (en)', async () => {
+    let required = 0;
+    const passport = renderConsole(
+      manager,
+      {
+        [p.subjectInfo]: () =>
+          ok({
+            sec_subject_uid: 's1',
+            subject_name: '示例公司',
+            base_infos: {},
+            require_second_factor: required,
+          }),
+        [p.subjectSecondFactor]: (r) => {
+          required = Number(r.body.require_second_factor);
+          return ok({ sec_subject_uid: 's1', subject_name: '示例公司', require_second_factor: required });
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const settings = await screen.findByRole('region', { name: 'Organisation settings' });
+    expect(await within(settings).findByText('Members need not use a second factor.')).toBeTruthy();
+    await user.click(
+      within(settings).getByRole('button', { name: 'Require members to use a second factor' }),
+    );
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/An SMS code does not count/)).toBeTruthy();
+    expect(passport.to(p.subjectSecondFactor)).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Require members to use a second factor' }));
+    expect(await within(settings).findByText(/Members must use a second factor/)).toBeTruthy();
+    expect(passport.to(p.subjectSecondFactor)[0]?.body).toMatchObject({ require_second_factor: '1' });
+  });
+
+  it('sends a member without a factor to set one up when the organisation requires it', async () => {
+    renderConsole(member, {
+      [p.subjectInfo]: () => fail(1621, undefined, { enrol: ['passkey', 'totp'] }),
+    });
+    const card = await screen.findByRole('region', { name: '需要第二验证因素' });
+    expect(within(card).getByRole('alert').textContent).toContain('示例公司');
+    expect(
+      within(card).getByRole('link', { name: '设置通行密钥或身份验证器应用' }).getAttribute('href'),
+    ).toBe('/account/security?next=/org');
+    expect(screen.queryByRole('region', { name: '成员' })).toBeNull();
+  });
+
   it('hides the company domains from a member without sso:manage', async () => {
     renderConsole(member);
     await screen.findByRole('region', { name: '成员' });

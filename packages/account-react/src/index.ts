@@ -116,6 +116,7 @@ export {
   useResendInvitation,
   useRevokeRole,
   useSaveSsoConnection,
+  useSecondFactorRequirement,
   useSwitchIdentity,
   useUpdateInvitation,
   useUpdateOrganisation,

@@ -128,6 +128,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useRevokeRole",
       "useRotateDeveloperSecret",
       "useSaveSsoConnection",
+      "useSecondFactorRequirement",
       "useSendCancellationCode",
       "useSendCode",
       "useSession",

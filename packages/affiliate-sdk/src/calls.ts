@@ -56,6 +56,13 @@ export const updateSubject = /* @__PURE__ */ withJsonInfos(
 );
 /** Freezes (`is_frozen: 1`) or thaws a subject; the manager only. */
 export const freezeSubject = /* @__PURE__ */ post<T.FreezeSubjectPayload, T.Subject>(p.subjectFreeze);
+/**
+ * Requires (`require_second_factor: 1`) or stops requiring members to use a second factor
+ * (`subject:update`); turning it on needs the caller's own session to have proved one.
+ */
+export const setSecondFactorRequired = /* @__PURE__ */ post<T.SecondFactorPayload, T.Subject>(
+  p.subjectSecondFactor,
+);
 
 // Deputies (member identities)
 /** A subject's members, paged (`member:read`). */

@@ -7,6 +7,7 @@ import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
 import { noticeMail, noticeSms } from '../delivery/templates';
 import { actorIn } from '../domain/organisations/actors';
+import { factorClockOf } from '../domain/organisations/second-factor';
 import { browserSessions, type SignInProven } from '../domain/sessions/browser';
 import { assertVerifiedWithin } from '../domain/sessions/step-up';
 import { createTickets } from '../domain/tickets/tickets';
@@ -45,6 +46,8 @@ export type Principal =
       user: User;
       provenContact?: ProvenContact;
       verifiedAt?: number | null | undefined;
+      /** When the session last proved a second factor (ms), as it records it; absent, never. */
+      factorVerifiedAt?: number | null | undefined;
       /** How a sign-in proved the person (src/flows/complete-sign-in.ts admits it). */
       signIn?: SignInProven;
       /** The session that proved the person, when a session cookie did. */
@@ -131,11 +134,15 @@ async function callerFor(
         ...(principal.provenContact && { provenContact: principal.provenContact }),
         ...(principal.signIn && { signIn: principal.signIn }),
         ...(principal.sessionId && { sessionId: principal.sessionId }),
+        factorClock: factorClockOf(app, principal.factorVerifiedAt),
       };
     case 'identity': {
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
       const subjectId = (operation.subject as (input: unknown) => string)(input);
-      const options = { frozenSubjectOk: spec.frozenSubjectOk ?? false };
+      const options = {
+        frozenSubjectOk: spec.frozenSubjectOk ?? false,
+        factor: factorClockOf(app, principal.factorVerifiedAt),
+      };
       const actor = await actorIn(tx, app.organisations.access, principal.user, subjectId, options);
       if (spec.permission) assertHolds(actor.permissions, spec.permission);
       return { kind: 'identity', ...actor };

@@ -20,6 +20,7 @@ export const principalOf = (request: FastifyRequest): Principal =>
         kind: 'person',
         user: request.session.user,
         verifiedAt: request.session.verifiedAt,
+        factorVerifiedAt: request.session.factorVerifiedAt,
         sessionId: request.session.id,
       }
     : { kind: 'anonymous' };

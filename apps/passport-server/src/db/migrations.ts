@@ -946,7 +946,7 @@ const migrations: Record<string, Migration> = {
   },
   // Users imported from another provider's export (docs/importing-users.md): their hashes stay in
   // users.password_hash in their own format; this maps the provider's user id to the account.
-  '0032_imported_passwords': {
+  '0030_imported_passwords': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('imported_users')
@@ -963,6 +963,34 @@ const migrations: Record<string, Migration> = {
         .on('imported_users')
         .column('user_id')
         .execute();
+    },
+  },
+  /**
+   * "Members must use a second factor" (docs/organisations.md): the organisation's setting, and when a
+   * session last proved a second factor (a passkey, an authenticator app or a recovery code), by which
+   * the setting is judged. Sessions from before it have proved none.
+   */
+  '0031_org_second_factor': {
+    async up(db: Kysely<unknown>) {
+      // It may run again (SQLite migrations are not one transaction): add each column only when missing,
+      // looking in this server's schema (PostgreSQL's introspection lists every schema's tables).
+      let schema: string | undefined;
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+        schema = rows[0]?.schema;
+      }
+      const tables = await db.introspection.getTables();
+      const has = (table: string, column: string) =>
+        tables
+          .find((t) => t.name === table && (schema === undefined || t.schema === schema))
+          ?.columns.some((c) => c.name === column) ?? false;
+      if (!has('subjects', 'require_second_factor'))
+        await db.schema
+          .alterTable('subjects')
+          .addColumn('require_second_factor', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      if (!has('sessions', 'factor_verified_at'))
+        await db.schema.alterTable('sessions').addColumn('factor_verified_at', 'bigint').execute();
     },
   },
 };

@@ -57,6 +57,12 @@ export interface SessionsTable {
    * re-verification. Null (a session older than the column) is no verification: a step-up asks again.
    */
   verified_at: Generated<Millis | null>;
+  /**
+   * When the person last proved a second factor in this session (migration 0031): a passkey, an
+   * authenticator app's code or a recovery code, at its sign-in or a step-up, or a factor enrolled in
+   * it. Null: none. An organisation that requires a second factor reads it.
+   */
+  factor_verified_at: Generated<Millis | null>;
 }
 
 export interface OneTimeCodesTable {
@@ -212,6 +218,8 @@ export interface SubjectsTable {
   identity_card_sealed: string | null;
   real_name_sealed: string | null;
   is_frozen: Generated<number>;
+  /** 1: members must use a second factor to act as its identities (migration 0031). */
+  require_second_factor: Generated<number>;
   created_by: string | null;
   created_at: Millis;
   updated_at: Millis;
@@ -465,7 +473,7 @@ export interface Database {
 }
 
 /**
- * Which account a user of another provider's export became (migration 0032, docs/importing-users.md):
+ * Which account a user of another provider's export became (migration 0030, docs/importing-users.md):
  * an import run again skips what it imported before. Erased with the account.
  */
 export interface ImportedUsersTable {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { factorClockOf } from '../domain/organisations/second-factor';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { type AuditQuery, auditCsv, ERASED, readAuditLog } from '../events/consumers/audit-log';
@@ -64,9 +65,12 @@ export function operatorAudit(
 
 /** The subject's id, once the caller's identity in it holds audit:read. */
 async function auditedSubject(app: FastifyInstance, request: FastifyRequest, subjectUid: string) {
-  const { user } = requireSession(request);
+  const { user, factorVerifiedAt } = requireSession(request);
   // A frozen organisation's manager still reads what happened in it.
-  const actor = await app.organisations.actorIn(user, subjectUid, { frozenSubjectOk: true });
+  const actor = await app.organisations.actorIn(user, subjectUid, {
+    frozenSubjectOk: true,
+    factor: factorClockOf(app, factorVerifiedAt),
+  });
   app.organisations.require(actor, 'audit:read');
   return actor.subject.id;
 }

@@ -162,8 +162,13 @@ function verified(
  * A verification renews the session's step-up clock (src/domain/sessions/step-up.ts), then answers a
  * ticket for the next step.
  */
-async function verifiedSession(app: FastifyInstance, request: FastifyRequest, session: Session) {
-  request.session = await app.sessions.markVerified(session);
+async function verifiedSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  session: Session,
+  options: { factor?: boolean } = {},
+) {
+  request.session = await app.sessions.markVerified(session, options);
   return request.session;
 }
 
@@ -225,7 +230,8 @@ export async function verifyByFactor(
     proof: { code: input.code, credential: input.credential, client: clientLaneOf(app, request) },
     lane: OWNER_LANE,
   });
-  const renewed = await verifiedSession(app, request, session);
+  // Every registered factor is a second factor: what an organisation's requirement asks for.
+  const renewed = await verifiedSession(app, request, session, { factor: true });
   const method = input.method as VerificationMethod;
   return verified(await app.verificationTickets.issue(renewed, purpose, method), method, purpose);
 }

@@ -56,7 +56,10 @@ export function accountWithIdentity(app: FastifyInstance, request: FastifyReques
 export async function sessionSignIn(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
   const session = request.session;
   if (!session) return { kind: 'anonymous' };
-  return admitSignIn(app, request, session.user, { newUser: false, proof: 'session' });
+  const admitted = await admitSignIn(app, request, session.user, { newUser: false, proof: 'session' });
+  // What the session proved carries over to the identity's session: an organisation's second-factor
+  // requirement judges it.
+  return admitted.kind === 'person' ? { ...admitted, factorVerifiedAt: session.factorVerifiedAt } : admitted;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Channel } from '../domain/codes/codes';
 import type { Actor } from '../domain/organisations/actors';
+import { factorClockOf } from '../domain/organisations/second-factor';
 import {
   contactOf,
   FROM_TICKET_PURPOSE,
@@ -28,8 +29,10 @@ import { CodeType } from '../protocol';
 const LANE = '' as const;
 
 async function managerOf(app: FastifyInstance, request: FastifyRequest, subjectUid: string): Promise<Actor> {
-  const { user } = requireSession(request);
-  const actor = await app.organisations.actorIn(user, subjectUid);
+  const { user, factorVerifiedAt } = requireSession(request);
+  const actor = await app.organisations.actorIn(user, subjectUid, {
+    factor: factorClockOf(app, factorVerifiedAt),
+  });
   if (!actor.isManager) throw new PassportError('permissionDenied', { permission: 'manager' });
   return actor;
 }
@@ -94,8 +97,11 @@ export async function verifyOldManager(
 
 /** The subject's open transfer naming the signed-in person as its new manager, or TRANSFER_NOT_FOUND. */
 async function namingMe(app: FastifyInstance, request: FastifyRequest, subjectUid: string) {
-  const { user } = requireSession(request);
-  const actor = await app.organisations.actorIn(user, subjectUid, { frozenSubjectOk: true });
+  const { user, factorVerifiedAt } = requireSession(request);
+  const actor = await app.organisations.actorIn(user, subjectUid, {
+    frozenSubjectOk: true,
+    factor: factorClockOf(app, factorVerifiedAt),
+  });
   const row = await openTransfer(app.db, actor.subject.id, app.runtime.now());
   if (!row || row.to_user_id !== user.id || row.to_deputy_id !== actor.deputy.id)
     throw new PassportError('transferNotFound');

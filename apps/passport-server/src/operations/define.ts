@@ -8,6 +8,7 @@ import type { Language, NoticeKind } from '../delivery/templates';
 import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
+import type { FactorClock } from '../domain/organisations/second-factor';
 import type { BrowserSessions, SignInBrowser, SignInProven } from '../domain/sessions/browser';
 import type { Tickets } from '../domain/tickets/tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
@@ -63,6 +64,8 @@ export type Caller =
       signIn?: SignInProven;
       /** The session the person acts through, when a session cookie proved them (kick_other keeps it). */
       sessionId?: string;
+      /** The session's proof of a second factor (an organisation's requirement judges it). */
+      factorClock?: FactorClock;
     }
   | ({ kind: 'identity' } & Actor)
   /** `subjectId`: the organisation an organisation's key is limited to; null for a deployment's key. */

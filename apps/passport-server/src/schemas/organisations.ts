@@ -57,6 +57,7 @@ export const SubjectData = Type.Object(
       description: 'whether real-name fields are on file (sealed, never sent back)',
     }),
     is_frozen: ZeroOne,
+    require_second_factor: ZeroOne,
     created_at: Type.Integer(),
   },
   { description: 'a subject' },
@@ -210,6 +211,10 @@ export const schemas = {
   subjectFreeze: post(
     'Freeze or thaw a subject (the manager)',
     body({ ...subjectRef, is_frozen: Type.Integer({ minimum: 0, maximum: 1 }) }),
+  ),
+  subjectSecondFactor: post(
+    'Require members to use a second factor, or stop requiring it (subject:update)',
+    body({ ...subjectRef, require_second_factor: Type.Integer({ minimum: 0, maximum: 1 }) }),
   ),
   deputyList: get('A subject’s member identities, paged (member:read)', query({ ...subjectRef, ...Page })),
   identityList: get('The signed-in person’s member identities, paged', query(Page)),

@@ -424,6 +424,7 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
         absoluteExpiresAt: 0,
         deputyId: deputy.id,
         verifiedAt: null,
+        factorVerifiedAt: null,
       };
       const read = activeIdentity(server.app, session);
       expect(read).toBeInstanceOf(Promise);

@@ -98,6 +98,8 @@ const PROBES: Record<string, Probe> = {
   [paths.subjectUpdate]: { input: (t) => ({ sec_subject_uid: t.sid, subject_name: 'Matrix Ltd' }) },
   // The manager alone may freeze or thaw a subject (to thaw it, it must reach a frozen one).
   [paths.subjectFreeze]: { input: (t) => ({ sec_subject_uid: t.sid, is_frozen: 0 }), managerOnly: true },
+  // Off (as it is): turning it on would ask the prober's own session for a second factor.
+  [paths.subjectSecondFactor]: { input: (t) => ({ sec_subject_uid: t.sid, require_second_factor: 0 }) },
   [paths.deputyList]: { input: (t) => ({ sec_subject_uid: t.sid, ...PAGE }) },
   [paths.deputyUpdate]: {
     input: (t) => ({ sec_subject_uid: t.sid, user_identity_id: t.self, deputy_name: 'Prober' }),

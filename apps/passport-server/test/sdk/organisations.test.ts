@@ -1017,6 +1017,7 @@ describe('the active identity in account/info', () => {
       expiresAt: 0,
       absoluteExpiresAt: 0,
       verifiedAt: null,
+      factorVerifiedAt: null,
       deputyId: m.identity,
     };
     const found = activeIdentity(server.app, session);

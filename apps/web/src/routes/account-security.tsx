@@ -3,10 +3,11 @@ import {
   loginHref,
   RecentActivity,
   SignInChanges,
+  safeNext,
   useSecurityT,
 } from '@portico/account-pages';
 import { useSession } from '@portico/account-react';
-import { Link, Navigate, redirect, useLoaderData, useLocation } from 'react-router';
+import { Link, Navigate, redirect, useLoaderData, useLocation, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { loadSession } from '../lib/account';
 
@@ -23,6 +24,8 @@ export function Component() {
   const initial = useLoaderData<typeof loader>();
   const session = useSession();
   const location = useLocation();
+  // Sent here to set up a factor (an organisation that requires one): the way back once it is set up.
+  const next = safeNext(useSearchParams()[0].get('next'));
   if (session.data === null) return <Navigate to={loginHref(location.pathname)} replace />;
   const account = session.data ?? initial;
   return (
@@ -31,6 +34,11 @@ export function Component() {
         <p>
           <Link to="/workbench">{t('security.back')}</Link>
         </p>
+        {next && (
+          <p>
+            <Link to={next}>{t('security.continue')}</Link>
+          </p>
+        )}
       </PageHeader>
       <SignInChanges />
       <AccountSecurity account={account} />

@@ -33,6 +33,7 @@ const NAMED = new Set([
   'organisation.updated',
   'organisation.frozen',
   'organisation.thawed',
+  'organisation.second_factor_changed',
   'organisation.member.removed',
   'organisation.member.left',
   'organisation.member.frozen',

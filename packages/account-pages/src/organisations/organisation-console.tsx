@@ -1,9 +1,12 @@
-import { useSession } from '@portico/account-react';
+import { organisationQueryOptions, useAccountClient, useSession } from '@portico/account-react';
+import { OrganisationErrorCode } from '@portico/affiliate-sdk/protocol';
+import { useQuery } from '@tanstack/react-query';
 import { AuditLog } from '../audit/audit-log';
 import { IdentityPicker } from '../screens/identity-picker';
 import { Connection } from './connection';
 import { CreateOrganisation } from './create-organisation';
 import { Domains } from './domains';
+import { EnrolFactor } from './enrol-factor';
 import { Explain } from './explain';
 import { Invitations } from './invitations';
 import { Leave } from './leave';
@@ -20,12 +23,32 @@ import { Settings } from './settings';
  * the company domains and the single sign-on connection, leaving and the audit log (also while the organisation is frozen). The server decides every permission; the console only hides what the active identity's
  * `org.permissions` (from account/info) cannot do. Every destructive action asks first.
  */
-export function OrganisationConsole() {
+export function OrganisationConsole({
+  enrolFactorHref = '/account/security?next=/org',
+}: {
+  /** Where a member sets up a second factor when the organisation requires one (its way back in `next`). */
+  enrolFactorHref?: string;
+} = {}) {
   const session = useSession();
+  const client = useAccountClient();
   const org = session.data?.org;
   const held = new Set(org?.permissions ?? []);
   const can = (permission: string) => held.has(permission);
   const active = org && !org.is_frozen ? { org, can } : null;
+  // The organisation may require a second factor: its details (any member may read them) tell first.
+  // A factor the session has not proved recently is a step-up, which the provider's dialog answers.
+  const subject = useQuery({
+    ...organisationQueryOptions(client, org?.sec_subject_uid ?? ''),
+    enabled: Boolean(active),
+  });
+  const code = (subject.error as { error_code?: unknown } | null)?.error_code;
+  if (org && code === OrganisationErrorCode.secondFactorRequired)
+    return (
+      <div className="workbench-grid">
+        <IdentityPicker />
+        <EnrolFactor organisation={org.subject_name} href={enrolFactorHref} />
+      </div>
+    );
   return (
     <div className="workbench-grid">
       <IdentityPicker />

@@ -83,6 +83,20 @@ export const { useTranslate: useOrgT } = defineMessages(
     'org.leave.body': '你在该组织的身份和角色将被删除。再次加入需要新的邀请。',
     'org.leave.manager': '管理员不能退出组织，请先转移管理员。',
     'org.left': '你已退出该组织。',
+    'org.factor': '第二验证因素',
+    'org.factor.on': '成员必须使用第二验证因素（通行密钥或身份验证器应用）才能以本组织身份操作。',
+    'org.factor.off': '成员不必使用第二验证因素。',
+    'org.factor.turnOn': '要求成员使用第二验证因素',
+    'org.factor.turnOff': '不再要求第二验证因素',
+    'org.factor.on.title': '要求「{org}」的成员使用第二验证因素？',
+    'org.factor.on.body':
+      '没有通行密钥或身份验证器应用的成员，下一次以本组织身份操作时会被要求先设置一个；已设置的成员每 12 小时用它确认一次。短信验证码不算。',
+    'org.factor.off.title': '不再要求「{org}」的成员使用第二验证因素？',
+    'org.factor.off.body': '成员只凭密码或短信验证码即可再次以本组织身份操作。',
+    'org.factor.saved': '已保存。',
+    'org.enrol.title': '需要第二验证因素',
+    'org.enrol.body': '「{org}」要求成员使用通行密钥或身份验证器应用。设置好后回到这里即可继续。',
+    'org.enrol.link': '设置通行密钥或身份验证器应用',
   },
   {
     'org.title': 'Organisations',
@@ -167,6 +181,22 @@ export const { useTranslate: useOrgT } = defineMessages(
     'org.leave.body': 'Your identity and roles in it are deleted. Joining again needs a new invitation.',
     'org.leave.manager': 'The manager cannot leave: transfer the manager role first.',
     'org.left': 'You left the organisation.',
+    'org.factor': 'Second factor',
+    'org.factor.on':
+      'Members must use a second factor (a passkey or an authenticator app) to act as this organisation.',
+    'org.factor.off': 'Members need not use a second factor.',
+    'org.factor.turnOn': 'Require members to use a second factor',
+    'org.factor.turnOff': 'Stop requiring a second factor',
+    'org.factor.on.title': 'Require the members of “{org}” to use a second factor?',
+    'org.factor.on.body':
+      'Members without a passkey or an authenticator app are asked to set one up the next time they act as this organisation; members with one confirm it every 12 hours. An SMS code does not count.',
+    'org.factor.off.title': 'Stop requiring a second factor in “{org}”?',
+    'org.factor.off.body': 'Members can act as this organisation again with only a password or an SMS code.',
+    'org.factor.saved': 'Saved.',
+    'org.enrol.title': 'A second factor is required',
+    'org.enrol.body':
+      '“{org}” requires its members to use a passkey or an authenticator app. Set one up, then come back here to continue.',
+    'org.enrol.link': 'Set up a passkey or an authenticator app',
   },
 );
 

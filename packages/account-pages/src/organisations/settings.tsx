@@ -3,6 +3,7 @@ import {
   SubmitButton,
   useAccountClient,
   useFreezeOrganisation,
+  useSecondFactorRequirement,
   useUpdateOrganisation,
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
@@ -51,6 +52,42 @@ function Details({ org }: SectionProps) {
   );
 }
 
+/**
+ * Whether members must use a second factor (`subject:update`), turned on or off after a confirmation.
+ * The server refuses to turn it on for a caller whose own session has not proved one (the answer says
+ * how to set one up).
+ */
+function SecondFactor({ org }: SectionProps) {
+  const t = useOrgT();
+  const client = useAccountClient();
+  const sid = org.sec_subject_uid;
+  const subject = useQuery(organisationQueryOptions(client, sid));
+  const change = useSecondFactorRequirement(sid);
+  const required = subject.data?.require_second_factor === 1;
+  const next: 0 | 1 = required ? 0 : 1;
+  return (
+    <section aria-labelledby="org-factor">
+      <h3 id="org-factor">{t('org.factor')}</h3>
+      <p>{subject.data ? t(required ? 'org.factor.on' : 'org.factor.off') : ''}</p>
+      <Problem error={change.error} />
+      <p role="status" className="success">
+        {change.isSuccess ? t('org.factor.saved') : ''}
+      </p>
+      {subject.data && (
+        <ConfirmButton
+          className="portico-submit button-secondary"
+          title={t(required ? 'org.factor.off.title' : 'org.factor.on.title', { org: org.subject_name })}
+          description={t(required ? 'org.factor.off.body' : 'org.factor.on.body')}
+          disabled={change.isPending}
+          onConfirm={() => change.mutate(next)}
+        >
+          {t(required ? 'org.factor.turnOff' : 'org.factor.turnOn')}
+        </ConfirmButton>
+      )}
+    </section>
+  );
+}
+
 /** Settings: the details (`subject:update`) and, for the manager, freezing (confirmed) or thawing. */
 export function Settings({ org, can }: SectionProps) {
   const t = useOrgT();
@@ -59,6 +96,9 @@ export function Settings({ org, can }: SectionProps) {
     <Card id="org-settings" title={t('org.settings')}>
       {org.subject_is_frozen ? <p>{t('org.subjectFrozen')}</p> : null}
       {(org.is_manager || can('subject:update')) && !org.subject_is_frozen && <Details org={org} can={can} />}
+      {(org.is_manager || can('subject:update')) && !org.subject_is_frozen && (
+        <SecondFactor org={org} can={can} />
+      )}
       {org.is_manager && (
         <>
           <Problem error={freeze.error} />

@@ -52,6 +52,7 @@ export const { useTranslate: useSecurityT } = defineMessages(
     'security.username.submit': '设置用户名和密码',
     'security.username.saved': '用户名已设置。',
     'security.back': '返回工作台',
+    'security.continue': '设置好后继续',
   },
   {
     'security.title': 'Account security',
@@ -108,6 +109,7 @@ export const { useTranslate: useSecurityT } = defineMessages(
     'security.username.submit': 'Set username and password',
     'security.username.saved': 'The username was set.',
     'security.back': 'Back to the workbench',
+    'security.continue': 'Continue once it is set up',
   },
 );
 

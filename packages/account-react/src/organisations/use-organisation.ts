@@ -38,6 +38,17 @@ export const useFreezeOrganisation = (sid: string) =>
   );
 
 /**
+ * Requires (`1`) or stops requiring (`0`) members to use a second factor (`subject:update`); turning
+ * it on needs the caller's own session to have proved one.
+ */
+export const useSecondFactorRequirement = (sid: string) =>
+  useTouchingMutation(
+    (client, require_second_factor: 0 | 1) =>
+      aff.setSecondFactorRequired(client, { sec_subject_uid: sid, require_second_factor }),
+    () => [keys.subject(sid), keys.audit(sid)],
+  );
+
+/**
  * Adds a member with a role by their mobile or e-mail (`member:create` and `role:assign`): the server
  * sends an invitation, so the members stay as they are until the person accepts it.
  */

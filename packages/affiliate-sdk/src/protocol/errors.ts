@@ -23,6 +23,8 @@ export const organisationErrors = /* @__PURE__ */ defineErrorRange('Organisation
   [1615, 'ROLE_KEY_RESERVED', 200],
   [1616, 'MANAGER_CONFLICT', 200],
   [1620, 'CANCELLATION_PENDING', 200],
+  // The organisation requires a second factor and the account has none: `enrol` names what to set up.
+  [1621, 'SECOND_FACTOR_REQUIRED', 200],
   // Invitations and the manager transfer (issue 13): 1640–1689
   [1640, 'INVITATION_NOT_FOUND', 200],
   [1641, 'INVITATION_EXPIRED', 200],
@@ -62,6 +64,10 @@ export const organisationTexts = /* @__PURE__ */ defineErrorTexts(organisationEr
   CANCELLATION_PENDING: [
     '该账号正在注销中，不能创建或接管组织；撤销注销后再试',
     'This account is being cancelled: it cannot create or take over an organisation until the cancellation is abandoned',
+  ],
+  SECOND_FACTOR_REQUIRED: [
+    '该组织要求成员使用第二验证因素：请先设置通行密钥或身份验证器应用',
+    'This organisation requires a second factor: set up a passkey or an authenticator app first',
   ],
   INVITATION_NOT_FOUND: ['邀请不存在或链接无效', 'No such invitation, or the link is not valid'],
   INVITATION_EXPIRED: ['邀请已过期，请联系邀请人重新发送', 'This invitation has expired; ask for a new one'],

@@ -15,6 +15,8 @@ export const affiliatePaths = {
   subjectInfo: `${PREFIX}subject/info/`,
   subjectUpdate: `${PREFIX}subject/update/`,
   subjectFreeze: `${PREFIX}subject/freeze/`,
+  /** Whether members must use a second factor (subject:update). */
+  subjectSecondFactor: `${PREFIX}subject/second_factor/`,
   /** The organisation's audit log (audit:read), a page of it or all of it as CSV or JSON. */
   auditList: `${PREFIX}audit/list/`,
   auditExport: `${PREFIX}audit/export/`,

@@ -26,6 +26,8 @@ export interface Subject {
   /** Whether real-name fields are on file (they are stored encrypted and never sent back). */
   has_real_name: boolean;
   is_frozen: 0 | 1;
+  /** 1: members must use a second factor (a passkey or an authenticator app) to act as its identities. */
+  require_second_factor: 0 | 1;
   created_at: number;
 }
 
@@ -130,6 +132,10 @@ export interface UpdateSubjectPayload extends SubjectRef {
 }
 export interface FreezeSubjectPayload extends SubjectRef {
   is_frozen: 0 | 1;
+}
+export interface SecondFactorPayload extends SubjectRef {
+  /** 1: members must use a second factor; 0: they need not. */
+  require_second_factor: 0 | 1;
 }
 export interface ListDeputiesPayload extends SubjectRef, PageQuery {}
 export interface DeputyRef extends SubjectRef {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { type AccessStatement, heldPermissions } from '../../access/statement';
 import type { Database, DeputyRow, RoleRow, SubjectRow, User } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { assertSecondFactor, type FactorClock } from './second-factor';
 
 /**
  * Who acts in an organisation and what they hold, read through the `db` given: an operation's
@@ -17,6 +18,8 @@ export interface Actor {
   isManager: boolean;
   /** What the identity holds now (banned roles grant nothing). */
   permissions: ReadonlySet<string>;
+  /** The caller's session's proof of a second factor, as the organisation's rule judged it. */
+  factorClock: FactorClock | undefined;
 }
 
 /** A role as stored, its entries read. */
@@ -65,16 +68,17 @@ export async function permissionsOfDeputy(
 }
 
 /**
- * The account's identity in a subject, its frozen states checked, or SUBJECT_NOT_FOUND — from one
- * query whether the subject exists or not, so a non-member learns nothing. `frozenSubjectOk` lets the
- * manager thaw a frozen subject.
+ * The account's identity in a subject, its frozen states and the organisation's second-factor rule
+ * checked, or SUBJECT_NOT_FOUND — from one query whether the subject exists or not, so a non-member
+ * learns nothing. `frozenSubjectOk` lets the manager thaw a frozen subject. `factor`: the session's
+ * proof of a second factor (src/domain/organisations/second-factor.ts); without it, none.
  */
 export async function actorIn(
   db: Kysely<Database>,
   access: AccessStatement,
   user: User,
   subjectId: string,
-  options: { frozenSubjectOk?: boolean } = {},
+  options: { frozenSubjectOk?: boolean; factor?: FactorClock | undefined } = {},
 ): Promise<Actor> {
   const row = await db
     .selectFrom('deputies')
@@ -87,6 +91,7 @@ export async function actorIn(
       'subjects.identity_card_sealed as s_identity_card_sealed',
       'subjects.real_name_sealed as s_real_name_sealed',
       'subjects.is_frozen as s_is_frozen',
+      'subjects.require_second_factor as s_require_second_factor',
       'subjects.created_by as s_created_by',
       'subjects.created_at as s_created_at',
       'subjects.updated_at as s_updated_at',
@@ -102,6 +107,7 @@ export async function actorIn(
     s_identity_card_sealed,
     s_real_name_sealed,
     s_is_frozen,
+    s_require_second_factor,
     s_created_by,
     s_created_at,
     s_updated_at,
@@ -115,6 +121,7 @@ export async function actorIn(
     identity_card_sealed: s_identity_card_sealed,
     real_name_sealed: s_real_name_sealed,
     is_frozen: s_is_frozen,
+    require_second_factor: s_require_second_factor,
     created_by: s_created_by,
     created_at: Number(s_created_at),
     updated_at: Number(s_updated_at),
@@ -123,7 +130,15 @@ export async function actorIn(
   if (Number(subject.is_frozen) === 1 && !(options.frozenSubjectOk && isManager))
     throw new PassportError('subjectFrozen');
   if (Number(deputy.is_frozen) === 1) throw new PassportError('memberFrozen');
-  return { user, subject, deputy, isManager, permissions: await permissionsOfDeputy(db, access, deputy) };
+  await assertSecondFactor(db, subject, user.id, options.factor);
+  return {
+    user,
+    subject,
+    deputy,
+    isManager,
+    permissions: await permissionsOfDeputy(db, access, deputy),
+    factorClock: options.factor,
+  };
 }
 
 /** A deputy of the subject, or MEMBER_NOT_FOUND (also for an id of another subject). */

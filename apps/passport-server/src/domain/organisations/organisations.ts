@@ -6,6 +6,7 @@ import type { Database, DeputyRow, RoleRow, User } from '../../db/schema';
 import { MAX_PAGE_SIZE } from '../../protocol';
 import { type Actor, actorIn, deputyIn, permissionsOfDeputy, roleIn } from './actors';
 import { realNameSealer } from './real-name';
+import type { FactorClock } from './second-factor';
 
 export { type Actor, storedPermissions } from './actors';
 
@@ -63,7 +64,11 @@ export interface Organisations {
    * The session account's identity in a subject, its frozen states checked, or SUBJECT_NOT_FOUND.
    * `frozenSubjectOk` lets the manager thaw a frozen subject.
    */
-  actorIn(user: User, subjectId: string, options?: { frozenSubjectOk?: boolean }): Promise<Actor>;
+  actorIn(
+    user: User,
+    subjectId: string,
+    options?: { frozenSubjectOk?: boolean; factor?: FactorClock | undefined },
+  ): Promise<Actor>;
   /**
    * What a deputy holds now: every permission for the manager, else its unbanned roles' known ones.
    * Inside a transaction, pass it (`db`): on SQLite the transaction holds the one connection.

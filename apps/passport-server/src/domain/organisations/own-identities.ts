@@ -15,7 +15,11 @@ const identities = (db: Kysely<Database>, userId: string) =>
     .selectFrom('deputies')
     .innerJoin('subjects', 'subjects.id', 'deputies.subject_id')
     .selectAll('deputies')
-    .select(['subjects.name as subject_name', 'subjects.is_frozen as subject_is_frozen'])
+    .select([
+      'subjects.name as subject_name',
+      'subjects.is_frozen as subject_is_frozen',
+      'subjects.require_second_factor as subject_require_second_factor',
+    ])
     .where('deputies.user_id', '=', userId);
 
 /** An identity of the person with its subject's state, or undefined (not theirs, or none). */

@@ -21,6 +21,7 @@ export const subjectView = (s: SubjectRow) => ({
   detail_infos: parsed(s.detail_infos),
   has_real_name: s.identity_card_sealed !== null || s.real_name_sealed !== null,
   is_frozen: flag(s.is_frozen),
+  require_second_factor: flag(s.require_second_factor),
   created_at: Number(s.created_at),
 });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -6,12 +6,12 @@ import {
   type RegistrationResponseJSON,
   type VerifiedAuthenticationResponse,
   type VerifiedRegistrationResponse,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import {
   decodeAttestationObject,
   decodeClientDataJSON,
+  decodeCredentialPublicKey,
   isoBase64URL,
   parseAuthenticatorData,
 } from '@simplewebauthn/server/helpers';
@@ -38,6 +38,12 @@ const ALGORITHMS = [-8, -7, -257];
 /** The store keys of the two ceremonies' challenges: single use (`take`), with expiry. */
 export const registrationChallengeKey = (challenge: string) => `passkey:register:${challenge}`;
 export const authenticationChallengeKey = (challenge: string) => `passkey:login:${challenge}`;
+
+/** The client data of a ceremony's answer (WebAuthn's CollectedClientData), as JSON.parse reads it. */
+type ClientData = ReturnType<typeof decodeClientDataJSON>;
+
+/** What a verified sign-in tells: the new counter and the credential's flags. */
+type AuthenticationInfo = VerifiedAuthenticationResponse['authenticationInfo'];
 
 const verificationFailed = (cause?: unknown) =>
   new PassportError('passkeyVerificationFailed', {}, cause === undefined ? undefined : { cause });
@@ -92,10 +98,17 @@ export function answeredChallenge(json: string): string {
   }
 }
 
-/** What the client data says: the challenge it answers and the origin the browser was at. */
-export function clientDataOf(response: { response: { clientDataJSON: string } }) {
+/**
+ * What the client data says: the challenge it answers and the origin the browser was at. `bytes`: the
+ * client data already decoded from base64url (a sign-in hashes the same bytes).
+ */
+export function clientDataOf(
+  response: { response: { clientDataJSON: string } },
+  bytes = Buffer.from(response.response.clientDataJSON, 'base64url'),
+): ClientData {
   try {
-    const data = decodeClientDataJSON(response.response.clientDataJSON);
+    const data = JSON.parse(bytes.toString('utf8')) as ClientData;
+    if (typeof data !== 'object' || data === null) throw new Error('not an object');
     if (typeof data.challenge !== 'string' || typeof data.origin !== 'string')
       throw new Error('no challenge');
     return data;
@@ -111,8 +124,7 @@ export function assertOrigin(config: PasskeyConfig, origin: string): void {
 
 /** PASSKEY_RP_MISMATCH unless the authenticator data names this relying party. */
 function assertRelyingParty(config: PasskeyConfig, rpIdHash: Uint8Array<ArrayBufferLike>): void {
-  const expected = createHash('sha256').update(config.rpId).digest();
-  if (!expected.equals(Buffer.from(rpIdHash))) throw new PassportError('passkeyRpMismatch');
+  if (!rpIdHashOf(config.rpId).equals(rpIdHash)) throw new PassportError('passkeyRpMismatch');
 }
 
 function authenticatorData(bytes: Parameters<typeof parseAuthenticatorData>[0]) {
@@ -201,46 +213,134 @@ export async function verifyRegistration(
   return verified.registrationInfo;
 }
 
-/** Verifies a sign-in answering `challenge` with the stored credential; its new counter and flags. */
+/** A stored credential's public key, ready to verify with: made once per key (see `verifyingKey`). */
+interface VerifyingKey {
+  key: KeyObject;
+  /** The digest the algorithm signs with; null for EdDSA (the curve's own). */
+  digest: 'sha256' | 'sha384' | 'sha512' | null;
+}
+
+/** Keys kept between sign-ins, by the stored COSE key's text (cleared when full). */
+const KEY_CACHE_SIZE = 10_000;
+const verifyingKeys = new Map<string, VerifyingKey>();
+
+const EC2_CURVES: Record<number, string> = { 1: 'P-256', 2: 'P-384', 3: 'P-521' };
+const base64url = (value: unknown) => {
+  if (!(value instanceof Uint8Array)) throw verificationFailed();
+  return Buffer.from(value).toString('base64url');
+};
+
+/**
+ * The node:crypto key of a stored COSE public key, of the algorithms registration accepts (ES256 on the
+ * curve the key names, RS256, EdDSA on Ed25519), decoded by SimpleWebAuthn's CBOR reader. Kept by the
+ * stored key's own text: the cache never answers for a key the passkey's row does not hold, and the row
+ * is read at every sign-in, so a removed passkey is refused at once (PASSKEY_UNKNOWN) whatever is kept.
+ */
+function verifyingKey(publicKey: string): VerifyingKey {
+  const kept = verifyingKeys.get(publicKey);
+  if (kept) return kept;
+  let made: VerifyingKey;
+  try {
+    const cose = decodeCredentialPublicKey(isoBase64URL.toBuffer(publicKey)) as unknown as Map<
+      number,
+      unknown
+    >;
+    const [kty, alg, crv] = [cose.get(1), cose.get(3), cose.get(-1)];
+    let jwk: JsonWebKey;
+    if (alg === -7 && kty === 2 && typeof crv === 'number' && EC2_CURVES[crv]) {
+      jwk = { kty: 'EC', crv: EC2_CURVES[crv], x: base64url(cose.get(-2)), y: base64url(cose.get(-3)) };
+    } else if (alg === -257 && kty === 3) {
+      jwk = { kty: 'RSA', n: base64url(cose.get(-1)), e: base64url(cose.get(-2)) };
+    } else if (alg === -8 && kty === 1 && crv === 6) {
+      jwk = { kty: 'OKP', crv: 'Ed25519', x: base64url(cose.get(-2)) };
+    } else throw new Error(`unsupported COSE key (kty ${String(kty)}, alg ${String(alg)})`);
+    made = { key: createPublicKey({ key: jwk, format: 'jwk' }), digest: alg === -8 ? null : 'sha256' };
+  } catch (error) {
+    throw verificationFailed(error);
+  }
+  if (verifyingKeys.size >= KEY_CACHE_SIZE) verifyingKeys.clear();
+  verifyingKeys.set(publicKey, made);
+  return made;
+}
+
+/** SHA-256 of each relying party id, made once. */
+const rpIdHashes = new Map<string, Buffer>();
+function rpIdHashOf(rpId: string): Buffer {
+  let hash = rpIdHashes.get(rpId);
+  if (!hash) {
+    hash = createHash('sha256').update(rpId).digest();
+    rpIdHashes.set(rpId, hash);
+  }
+  return hash;
+}
+
+/**
+ * Verifies a sign-in answering `challenge` with the stored credential; its new counter and flags.
+ *
+ * Every check of SimpleWebAuthn's `verifyAuthenticationResponse` (14.x), in our code over its parsers
+ * (client data, authenticator data, COSE key): the credential's id and type; the client data's type
+ * (`webauthn.get`), challenge, origin, no top origin (Portico is not framed) and token binding; the
+ * authenticator data's relying party, user presence and user verification and backup flags; then the
+ * signature over the authenticator data and the client data's hash, with node:crypto and the key made
+ * once per stored key (the library imports the key into WebCrypto at every call, several thread-pool
+ * hops that cost more than the verification itself: docs/benchmarks.md, "Passkey sign-in"); then the
+ * counter. Registration — the attestation — stays the library's alone.
+ */
 export async function verifyAuthentication(
   config: PasskeyConfig,
   response: AuthenticationResponseJSON,
   challenge: string,
-  credential: { id: string; publicKey: string; counter: number; transports: string[] },
-): Promise<VerifiedAuthenticationResponse['authenticationInfo']> {
-  let data: ReturnType<typeof parseAuthenticatorData>;
-  try {
-    data = authenticatorData(isoBase64URL.toBuffer(response.response.authenticatorData));
-  } catch (error) {
-    if (error instanceof PassportError) throw error;
-    throw verificationFailed(error);
-  }
+  credential: { id: string; publicKey: string; counter: number },
+): Promise<AuthenticationInfo> {
+  const { id, rawId, type, response: answer } = response;
+  if (!id || id !== rawId || type !== 'public-key') throw verificationFailed();
+  if (typeof answer?.clientDataJSON !== 'string') throw verificationFailed();
+  const clientDataBytes = Buffer.from(answer.clientDataJSON, 'base64url');
+  const client = clientDataOf(response, clientDataBytes);
+  if (client.type !== 'webauthn.get' || client.challenge !== challenge) throw verificationFailed();
+  if (client.topOrigin) throw verificationFailed();
+  assertOrigin(config, client.origin);
+  const binding = client.tokenBinding as { status?: unknown } | undefined;
+  if (binding !== undefined && !['present', 'supported', 'notSupported'].includes(String(binding?.status)))
+    throw verificationFailed();
+  if (!isoBase64URL.isBase64URL(answer.authenticatorData) || !isoBase64URL.isBase64URL(answer.signature))
+    throw verificationFailed();
+  if (answer.userHandle !== undefined && typeof answer.userHandle !== 'string') throw verificationFailed();
+  const authData = Buffer.from(answer.authenticatorData, 'base64url');
+  const data = authenticatorData(authData);
   assertRelyingParty(config, data.rpIdHash);
-  let verified: VerifiedAuthenticationResponse;
+  const { flags } = data;
+  if (!flags.up || !flags.uv) throw verificationFailed();
+  // A credential that says it is backed up but cannot be (single-device) is malformed.
+  if (flags.bs && !flags.be) throw verificationFailed();
+  const { key, digest } = verifyingKey(credential.publicKey);
+  const clientDataHash = createHash('sha256').update(clientDataBytes).digest();
+  let signed: boolean;
   try {
-    verified = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: config.origins,
-      expectedRPID: config.rpId,
-      credential: {
-        id: credential.id,
-        publicKey: isoBase64URL.toBuffer(credential.publicKey),
-        // The counter is judged below, once the signature has verified: a forged answer (any counter
-        // in it) is PASSKEY_VERIFICATION_FAILED and says nothing about the authenticator.
-        counter: 0,
-        transports: credential.transports as never,
-      },
-      requireUserVerification: true,
-    });
+    signed = verify(
+      digest,
+      Buffer.concat([authData, clientDataHash]),
+      key,
+      Buffer.from(answer.signature, 'base64url'),
+    );
   } catch (error) {
     throw verificationFailed(error);
   }
-  if (!verified.verified) throw verificationFailed();
+  if (!signed) throw verificationFailed();
   // A counter that does not move forward (when either side keeps one) is a copy of the authenticator
-  // answering, signed by its key: refused, and the stored counter stays.
-  const { newCounter } = verified.authenticationInfo;
+  // answering, signed by its key: refused, and the stored counter stays. Judged only now, once the
+  // signature verified: a forged answer (any counter in it) says nothing about the authenticator.
+  const newCounter = data.counter;
   if ((credential.counter > 0 || newCounter > 0) && newCounter <= credential.counter)
     throw new PassportError('passkeyCounterRegressed');
-  return verified.authenticationInfo;
+  return {
+    newCounter,
+    credentialID: credential.id,
+    userVerified: flags.uv,
+    credentialDeviceType: flags.be ? 'multiDevice' : 'singleDevice',
+    credentialBackedUp: flags.bs,
+    authenticatorExtensionResults: data.extensionsData,
+    origin: client.origin,
+    rpID: config.rpId,
+  };
 }

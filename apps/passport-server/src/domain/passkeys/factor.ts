@@ -2,15 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
-import {
-  assertOrigin,
-  CEREMONY_TTL_MS,
-  clientDataOf,
-  factorOptions,
-  parseAuthentication,
-  verifyAuthentication,
-} from './ceremony';
-import { passkeyByCredential, passkeysOf } from './passkeys';
+import { proveAssertion } from './assertion';
+import { CEREMONY_TTL_MS, clientDataOf, factorOptions, parseAuthentication } from './ceremony';
+import { passkeysOf } from './passkeys';
 
 /**
  * A passkey as a factor (docs/factors.md, "Passkeys as a factor"): it answers a second verification
@@ -47,8 +41,8 @@ export async function passkeyFactorOptions(app: FastifyInstance, userId: string,
 
 /**
  * The factor's `verify`: the assertion in `credential` answers a challenge issued to this account in
- * this browser (taken, so answered once), from a configured origin, by one of the account's passkeys;
- * the signature verified, then its counter moves forward (only from the value read).
+ * this browser (taken, so answered once), then the assertion's one check (./assertion.ts) for one of
+ * the account's passkeys.
  */
 export async function provePasskey(
   app: FastifyInstance,
@@ -61,27 +55,5 @@ export async function provePasskey(
   const holder = await app.store.take(factorChallengeKey(client.challenge));
   if (holder === null || holder !== holderOf(userId, typeof proof.client === 'string' ? proof.client : ''))
     throw new PassportError('passkeyChallengeInvalid');
-  assertOrigin(app.config.passkeys, client.origin);
-  const passkey = await passkeyByCredential(app.db, response.id);
-  if (!passkey || passkey.user_id !== userId) throw new PassportError('passkeyUnknown');
-  if (response.response.userHandle !== undefined && response.response.userHandle !== passkey.handle)
-    throw new PassportError('passkeyVerificationFailed');
-  const info = await verifyAuthentication(app.config.passkeys, response, client.challenge, {
-    id: passkey.credential_id,
-    publicKey: passkey.public_key,
-    counter: Number(passkey.counter),
-    transports: JSON.parse(passkey.transports) as string[],
-  });
-  const moved = await app.db
-    .updateTable('passkeys')
-    .set({
-      counter: info.newCounter,
-      backed_up: info.credentialBackedUp ? 1 : 0,
-      device_type: info.credentialDeviceType,
-      last_used_at: app.runtime.now(),
-    })
-    .where('id', '=', passkey.id)
-    .where('counter', '=', passkey.counter)
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) throw new PassportError('passkeyCounterRegressed');
+  await proveAssertion(app.db, app.config.passkeys, response, client, { userId, now: app.runtime.now() });
 }

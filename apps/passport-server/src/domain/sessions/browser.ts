@@ -20,7 +20,13 @@ export interface SignInBrowser {
   /** SHA-256 of the device token the browser presented (src/domain/devices), when a well-formed one. */
   deviceToken: string | null;
   /** The session the browser presented (its identity, a deputy id or null), which a sign-in or a sign-out ends. */
-  session: { id: string; userId: string; verifiedAt: number | null; deputyId: string | null } | null;
+  session: {
+    id: string;
+    userId: string;
+    verifiedAt: number | null;
+    factorVerifiedAt: number | null;
+    deputyId: string | null;
+  } | null;
 }
 
 /** How the credential of a sign-in was proven (flows/complete-sign-in). */
@@ -71,11 +77,12 @@ export interface BrowserSessions {
   /**
    * Ends the browser's session, stores `userId`'s (in `deputyId`, the personal identity by default) and
    * remembers the browser for the account (a presented device token is rotated). `keepVerification`:
-   * the new session keeps the old one's verification time (it proved nothing new).
+   * the new session keeps the old one's verification times (it proved nothing new); `factor`: the
+   * sign-in proved a second factor.
    */
   open(
     userId: string,
-    options?: { deputyId?: string | null; keepVerification?: boolean },
+    options?: { deputyId?: string | null; keepVerification?: boolean; factor?: boolean },
   ): Promise<OpenedSignIn>;
   /** Ends the browser's session; answers whose it was, or null when it had none. */
   end(): Promise<{ userId: string } | null>;
@@ -94,7 +101,13 @@ export function browserOf(app: FastifyInstance, request: FastifyRequest): SignIn
     did: clip(query.did, 64),
     deviceToken: app.devices.presented(request),
     session: session
-      ? { id: session.id, userId: session.userId, verifiedAt: session.verifiedAt, deputyId: session.deputyId }
+      ? {
+          id: session.id,
+          userId: session.userId,
+          verifiedAt: session.verifiedAt,
+          factorVerifiedAt: session.factorVerifiedAt,
+          deputyId: session.deputyId,
+        }
       : null,
   };
 }
@@ -118,6 +131,7 @@ export function browserSessions(
     async open(userId, options = {}) {
       const session = await app.sessions.openFor(tx, browser, userId, options.deputyId ?? null, {
         keepVerification: options.keepVerification ?? false,
+        factor: options.factor ?? false,
       });
       const device = await app.devices.storeFor(tx, userId, browser);
       return { session, device };

@@ -22,6 +22,12 @@ export interface Session {
    */
   verifiedAt: number | null;
   /**
+   * When the person last proved a second factor in this session (ms): a passkey, an authenticator app
+   * or a recovery code at its sign-in or a step-up, or a factor enrolled in it. Null: never. An
+   * organisation that requires a second factor reads it (src/domain/organisations/second-factor.ts).
+   */
+  factorVerifiedAt: number | null;
+  /**
    * On SQLite's fast path: the organisation tables' version read with the session row (migration
    * 0017), by which the identity lookup keeps an active identity between two changes.
    */
@@ -42,10 +48,13 @@ export interface Sessions {
     reply: FastifyReply,
     userId: string,
     deputyId?: string | null,
-    options?: { keepVerification?: boolean },
+    options?: SignInOptions,
   ): Promise<Session>;
-  /** Records that the person of `session` just proved it is them again (the step-up's clock). */
-  markVerified(session: Session): Promise<Session>;
+  /**
+   * Records that the person of `session` just proved it is them again (the step-up's clock); `factor`:
+   * with a second factor (a passkey, an authenticator app, a recovery code).
+   */
+  markVerified(session: Session, options?: { factor?: boolean }): Promise<Session>;
   /**
    * signIn in two halves, for a sign-in that is part of a transaction (its events commit with it):
    * `open` writes through `db` (the request's old session dies, the new one is stored, its user read)
@@ -56,7 +65,7 @@ export interface Sessions {
     request: FastifyRequest,
     userId: string,
     deputyId?: string | null,
-    options?: { keepVerification?: boolean },
+    options?: SignInOptions,
   ): Promise<OpenedSession>;
   /** `open` for what the browser presented, as values (src/domain/sessions/browser.ts). */
   openFor(
@@ -64,7 +73,7 @@ export interface Sessions {
     browser: SignInBrowser,
     userId: string,
     deputyId?: string | null,
-    options?: { keepVerification?: boolean },
+    options?: SignInOptions,
   ): Promise<OpenedSession>;
   start(request: FastifyRequest, reply: FastifyReply, opened: OpenedSession): Session;
   /** Ends the session `id` through `db` (a sign-out's transaction); `forget` clears the browser after. */
@@ -80,6 +89,15 @@ export interface Sessions {
   revokeAll(userId: string, db?: Kysely<Database>): Promise<void>;
   /** Kills every session of a user but `keepId` (`kick_other`); answers how many ended. `db` likewise. */
   revokeOthers(userId: string, keepId: string, db?: Kysely<Database>): Promise<number>;
+}
+
+/**
+ * How a sign-in verified: `keepVerification` (a switch of identity, which proves nothing) carries the
+ * old session's verification times over; `factor`: the sign-in proved a second factor.
+ */
+export interface SignInOptions {
+  keepVerification?: boolean;
+  factor?: boolean;
 }
 
 /** A session stored by `open` whose cookie is not set yet: its token is only ever in the cookie. */
@@ -138,6 +156,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       'sessions.absolute_expires_at',
       'sessions.deputy_id',
       'sessions.verified_at',
+      'sessions.factor_verified_at',
     ])
     .where('sessions.token_hash', '=', '')
     .compile();
@@ -158,6 +177,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         'absolute_expires_at',
         'deputy_id',
         'verified_at',
+        'factor_verified_at',
         // About 0.1 µs here, where a statement of its own costs about 2 µs (identity-lookup).
         sql<number>`(select v from org_version where id = 1)`.as('org_version'),
       ])
@@ -176,6 +196,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     absoluteExpiresAt: number;
     deputyId: string | null;
     verifiedAt: number | null;
+    factorVerifiedAt: number | null;
     orgVersion: number | undefined;
   }
   const found = (user: User, session: Omit<LookupRow, keyof User> & { org_version?: number }): Found => ({
@@ -186,6 +207,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     absoluteExpiresAt: Number(session.absolute_expires_at),
     deputyId: session.deputy_id ?? null,
     verifiedAt: session.verified_at === null ? null : Number(session.verified_at),
+    factorVerifiedAt: session.factor_verified_at === null ? null : Number(session.factor_verified_at),
     orgVersion: session.org_version,
   });
   /** Synchronous on SQLite's fast path, a promise otherwise. */
@@ -204,6 +226,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         absolute_expires_at,
         deputy_id,
         verified_at,
+        factor_verified_at,
         ...user
       } = row;
       return found(user, {
@@ -213,6 +236,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         absolute_expires_at,
         deputy_id,
         verified_at,
+        factor_verified_at,
       });
     });
   };
@@ -240,6 +264,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       absoluteExpiresAt: row.absoluteExpiresAt,
       deputyId: row.deputyId,
       verifiedAt: row.verifiedAt,
+      factorVerifiedAt: row.factorVerifiedAt,
       // A touch waits for its write: whatever runs after it reads the organisation version afresh.
       orgVersion: touch ? undefined : row.orgVersion,
     };
@@ -277,7 +302,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     request: FastifyRequest,
     userId: string,
     deputyId: string | null = null,
-    options: { keepVerification?: boolean } = {},
+    options: SignInOptions = {},
   ): Promise<OpenedSession> {
     return openFor(through, browserOf(app, request), userId, deputyId, options);
   }
@@ -287,7 +312,7 @@ export function createSessions(app: FastifyInstance): SessionService {
     browser: SignInBrowser,
     userId: string,
     deputyId: string | null = null,
-    options: { keepVerification?: boolean } = {},
+    options: SignInOptions = {},
   ): Promise<OpenedSession> {
     const previous = browser.session;
     if (previous) await destroy(previous.id, through);
@@ -296,11 +321,9 @@ export function createSessions(app: FastifyInstance): SessionService {
     const now = runtime.now();
     const absolute = now + absoluteMs;
     // A sign-in is a verification; a switch of identity carries the old session's time over.
-    const verifiedAt = options.keepVerification
-      ? previous?.userId === userId
-        ? previous.verifiedAt
-        : null
-      : now;
+    const kept = options.keepVerification && previous?.userId === userId ? previous : null;
+    const verifiedAt = options.keepVerification ? (kept?.verifiedAt ?? null) : now;
+    const factorVerifiedAt = options.factor ? now : (kept?.factorVerifiedAt ?? null);
     await through
       .insertInto('sessions')
       .values({
@@ -316,6 +339,7 @@ export function createSessions(app: FastifyInstance): SessionService {
         did: browser.did,
         deputy_id: deputyId,
         verified_at: verifiedAt,
+        factor_verified_at: factorVerifiedAt,
       })
       .execute();
     const user = await through
@@ -332,6 +356,7 @@ export function createSessions(app: FastifyInstance): SessionService {
       absoluteExpiresAt: absolute,
       deputyId,
       verifiedAt,
+      factorVerifiedAt,
     };
     return { session, token };
   }
@@ -350,14 +375,14 @@ export function createSessions(app: FastifyInstance): SessionService {
     async signIn(request, reply, userId, deputyId = null, options = {}) {
       return start(request, reply, await open(db, request, userId, deputyId, options));
     },
-    async markVerified(session) {
+    async markVerified(session, { factor = false } = {}) {
       const now = runtime.now();
       await db
         .updateTable('sessions')
-        .set({ verified_at: now })
+        .set({ verified_at: now, ...(factor && { factor_verified_at: now }) })
         .where('token_hash', '=', session.id)
         .execute();
-      return { ...session, verifiedAt: now };
+      return { ...session, verifiedAt: now, ...(factor && { factorVerifiedAt: now }) };
     },
     async signOut(request, reply, through = db) {
       if (request.session) await destroy(request.session.id, through);

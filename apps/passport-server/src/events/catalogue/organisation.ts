@@ -128,6 +128,13 @@ export const organisationEvents = [
     data: Type.Object({ name: Type.String() }),
   }),
   defineEvent({
+    type: 'organisation.second_factor_changed',
+    version: 1,
+    summary:
+      'Whether members must use a second factor (a passkey or an authenticator app) to act as the organisation’s identities was changed.',
+    data: Type.Object({ name: Type.String(), required: Type.Boolean() }),
+  }),
+  defineEvent({
     type: 'organisation.member.removed',
     version: 1,
     summary: 'A member was removed, with their roles; their sessions in it ended.',

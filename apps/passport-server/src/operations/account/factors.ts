@@ -14,6 +14,7 @@ import {
   TOTP_PERIOD,
   totpRow,
 } from '../../domain/factors/totp';
+import { hasSecondFactor, recordFirstFactor } from '../../domain/organisations/second-factor';
 import { PassportError } from '../../errors';
 import { Factors, RecoveryCodes, schema, TotpStarted } from '../../schemas/factors';
 import { caller, defineOperation } from '../define';
@@ -82,7 +83,9 @@ export const confirmTotpEnrolment = defineOperation({
   caller: caller.person,
   emits: ['account.factor_added'],
   async run(ctx, input) {
+    const hadFactor = await hasSecondFactor(ctx.tx, ctx.caller.user.id);
     await confirmTotp(ctx.tx, ctx.secret, ctx.caller.user.id, input.code, ctx.now());
+    await recordFirstFactor(ctx.tx, ctx.caller.sessionId, hadFactor, ctx.now());
     emitForAccount(ctx, 'account.factor_added', { method: 'totp' });
     return listFactors.run(ctx, {});
   },

@@ -1,4 +1,6 @@
 import type { Static } from 'typebox';
+import { hasSecondFactor, recordFirstFactor } from '../../domain/organisations/second-factor';
+import { proveAssertion } from '../../domain/passkeys/assertion';
 import {
   answeredChallenge,
   assertOrigin,
@@ -10,7 +12,6 @@ import {
   parseRegistration,
   registrationChallengeKey,
   registrationOptions,
-  verifyAuthentication,
   verifyRegistration,
 } from '../../domain/passkeys/ceremony';
 import {
@@ -19,7 +20,6 @@ import {
   lockAccount,
   ownPasskey,
   PASSKEYS_PER_ACCOUNT,
-  passkeyByCredential,
   passkeysOf,
   passkeyView,
   userHandleOf,
@@ -105,6 +105,7 @@ export const passkeyRegister = defineOperation({
     await lockAccount(ctx.tx, user.id);
     if ((await passkeysOf(ctx.tx, user.id)).length >= PASSKEYS_PER_ACCOUNT)
       throw new PassportError('passkeyLimitReached');
+    const hadFactor = await hasSecondFactor(ctx.tx, user.id);
     const now = ctx.now();
     const transports = response.response.transports ?? info.credential.transports ?? [];
     const row = {
@@ -122,6 +123,7 @@ export const passkeyRegister = defineOperation({
       last_used_at: null,
     };
     await insertPasskey(ctx.tx, row);
+    await recordFirstFactor(ctx.tx, ctx.caller.sessionId, hadFactor, now);
     const view = passkeyView(row);
     emitForAccount(ctx, 'passkey.added', {
       passkeyId: view.id,
@@ -172,31 +174,7 @@ export const passkeyLogin = defineOperation({
     const client = clientDataOf(response);
     if (ctx.oneTime.take(authenticationChallengeKey(client.challenge)) !== browserBinding(ctx))
       throw new PassportError('passkeyChallengeInvalid');
-    assertOrigin(ctx.config.passkeys, client.origin);
-    const passkey = await passkeyByCredential(ctx.tx, response.id);
-    if (!passkey) throw new PassportError('passkeyUnknown');
-    // The authenticator names the account it made the passkey for: it must be the account we hold it for.
-    if (response.response.userHandle !== undefined && response.response.userHandle !== passkey.handle)
-      throw new PassportError('passkeyVerificationFailed');
-    const info = await verifyAuthentication(ctx.config.passkeys, response, client.challenge, {
-      id: passkey.credential_id,
-      publicKey: passkey.public_key,
-      counter: Number(passkey.counter),
-      transports: JSON.parse(passkey.transports) as string[],
-    });
-    // Only forward: of two sign-ins with the same counter at once, the second finds it moved.
-    const moved = await ctx.tx
-      .updateTable('passkeys')
-      .set({
-        counter: info.newCounter,
-        backed_up: info.credentialBackedUp ? 1 : 0,
-        device_type: info.credentialDeviceType,
-        last_used_at: ctx.now(),
-      })
-      .where('id', '=', passkey.id)
-      .where('counter', '=', passkey.counter)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new PassportError('passkeyCounterRegressed');
+    const passkey = await proveAssertion(ctx.tx, ctx.config.passkeys, response, client, { now: ctx.now() });
     return { user_id: passkey.user_id };
   },
 });

@@ -2,6 +2,7 @@ import type { TSchema } from 'typebox';
 import type { DeputyRow, SubjectRow } from '../../db/schema';
 import { infosOf } from '../../domain/organisations/infos';
 import { pageOf } from '../../domain/organisations/organisations';
+import { assertSecondFactor } from '../../domain/organisations/second-factor';
 import {
   holdAccountNotLeaving,
   insertSubject,
@@ -63,6 +64,7 @@ function createSubjectBy<K extends CreateIdentifier>(kind: K) {
           : null,
         real_name_sealed: input.real_name ? ctx.realName.seal(id, 'real_name', input.real_name) : null,
         is_frozen: 0,
+        require_second_factor: 0,
         created_by: user.id,
         created_at: now,
         updated_at: now,
@@ -159,6 +161,36 @@ export const updateSubject = defineOperation({
     const changed = fields.filter((field) => input[field] !== undefined);
     if (changed.length > 0) emitInSubject(ctx, 'organisation.updated', { name: subject.name, changed });
     return subjectView(subject);
+  },
+});
+
+/**
+ * Requires members to use a second factor to act as the organisation's identities, or stops requiring
+ * it (subject:update; docs/organisations.md). Turning it on needs the caller's own session to meet it,
+ * so nobody locks themselves out of the setting they just changed. Members' sessions are left as they
+ * are: the next thing one does as the identity is judged by the rule.
+ */
+export const setSecondFactorRequired = defineOperation({
+  name: 'organisation.second_factor.set',
+  input: schemas.subjectSecondFactor.body,
+  output: SubjectData,
+  caller: caller.identity('subject:update'),
+  subject: (input) => input.sec_subject_uid,
+  emits: ['organisation.second_factor_changed'],
+  async run(ctx, input) {
+    const { subject, user } = ctx.caller;
+    const required = input.require_second_factor;
+    if (Number(subject.require_second_factor) === required) return subjectView(subject);
+    const next = await updateSubjectRow(ctx.tx, subject.id, {
+      require_second_factor: required,
+      updated_at: ctx.now(),
+    });
+    await assertSecondFactor(ctx.tx, next, user.id, ctx.caller.factorClock);
+    emitInSubject(ctx, 'organisation.second_factor_changed', {
+      name: subject.name,
+      required: required === 1,
+    });
+    return subjectView(next);
   },
 });
 

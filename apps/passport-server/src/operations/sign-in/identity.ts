@@ -5,6 +5,7 @@ import {
   ownIdentity,
   personalView,
 } from '../../domain/organisations/own-identities';
+import { assertSecondFactor } from '../../domain/organisations/second-factor';
 import { PassportError } from '../../errors';
 import { PERSONAL_IDENTITY } from '../../protocol';
 import { IdentityData, LoginListData, schemas } from '../../schemas/organisations';
@@ -70,6 +71,13 @@ async function signInAs(
     if (needFrozenUser === 1) return { frozen: identityView(row, false) };
     throw new PassportError(subjectFrozen ? 'subjectFrozen' : 'memberFrozen');
   }
+  // The organisation may require a second factor: judged by what the browser's session proved.
+  await assertSecondFactor(
+    ctx.tx,
+    { id: row.subject_id, require_second_factor: row.subject_require_second_factor },
+    ctx.caller.user.id,
+    ctx.caller.factorClock,
+  );
   return { signedIn: await signInWithin(ctx, row.id) };
 }
 

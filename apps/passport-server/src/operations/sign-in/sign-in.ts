@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ssoRequiredDomain } from '../../domain/enterprise/sso-sign-in';
-import type { OpenedSignIn } from '../../domain/sessions/browser';
+import type { OpenedSignIn, SignInProof } from '../../domain/sessions/browser';
 import { PassportError } from '../../errors';
 import { emitForAccount } from '../account/emit';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
@@ -15,6 +15,9 @@ import { type CallerOf, caller, defineOperation, type OperationContext } from '.
  */
 
 type PersonContext = OperationContext<CallerOf<{ kind: 'person' }>>;
+
+/** The sign-ins that proved a second factor (what an organisation's requirement asks a session for). */
+const SECOND_FACTOR_PROOFS: ReadonlySet<SignInProof> = new Set(['passkey', 'totp', 'recoveryCode', 'factor']);
 
 /** The written sign-in, for the adapter to hand its cookies to the browser; never on the wire. */
 export const SignedIn = Type.Unsafe<OpenedSignIn & { newUser: boolean }>({
@@ -54,6 +57,7 @@ export async function signInWithin(
   const opened = await ctx.sessions.open(user.id, {
     deputyId: identity,
     keepVerification: signIn.proof === 'session',
+    factor: SECOND_FACTOR_PROOFS.has(signIn.proof),
   });
   emitForAccount(ctx, 'account.signed_in', {
     method: signIn.proof,

@@ -2,6 +2,7 @@ import { assertHolds } from '../../access/statement';
 import { operationRoute } from '../../adapters/operation-route';
 import { checkIssuerAddress, discoverIssuer, normaliseIssuer } from '../../domain/enterprise/connections';
 import { actorIn } from '../../domain/organisations/actors';
+import { factorClockOf } from '../../domain/organisations/second-factor';
 import {
   removeSsoConnection,
   saveSsoConnection,
@@ -21,7 +22,9 @@ export const connectionSaveRoute = operationRoute(saveSsoConnection, {
   // connection), and only for a member who may save the connection: nobody else makes the server
   // fetch an address of their choosing, and only at an issuer whose host resolves to public addresses.
   async check(app, request, user) {
-    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid);
+    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid, {
+      factor: factorClockOf(app, request.session?.factorVerifiedAt),
+    });
     assertHolds(actor.permissions, 'sso:manage');
     const issuer = normaliseIssuer(request.body.issuer, app.config.publicOrigin);
     await checkIssuerAddress(issuer, app.config.publicOrigin);

@@ -3,6 +3,7 @@ import { operationRoute } from '../../adapters/operation-route';
 import { txtResolver } from '../../domain/enterprise/dns';
 import { normaliseDomain, recordName } from '../../domain/enterprise/domains';
 import { actorIn } from '../../domain/organisations/actors';
+import { factorClockOf } from '../../domain/organisations/second-factor';
 import {
   addDomain,
   listDomains,
@@ -39,7 +40,9 @@ export const domainVerifyRoute = operationRoute(verifyDomain, {
   // the organisation added and has not verified: nobody makes the server look up names of their
   // choosing, nor learns from the time taken what another organisation added.
   async check(app, request, user) {
-    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid);
+    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid, {
+      factor: factorClockOf(app, request.session?.factorVerifiedAt),
+    });
     assertHolds(actor.permissions, 'sso:manage');
     const domain = normaliseDomain(request.body.domain);
     const pending = await app.db

@@ -12,6 +12,7 @@ import {
   createSubjectByUsername,
   freezeSubject,
   listSubjects,
+  setSecondFactorRequired,
   subjectInfo,
   updateSubject,
 } from '../../operations/organisation/subjects';
@@ -87,6 +88,12 @@ export const subjectUpdate = operationRoute(updateSubject, {
   method: 'POST',
   schema: schemas.subjectUpdate,
   at: [['aff', paths.subjectUpdate]],
+});
+
+export const subjectSecondFactor = operationRoute(setSecondFactorRequired, {
+  method: 'POST',
+  schema: schemas.subjectSecondFactor,
+  at: [['aff', paths.subjectSecondFactor]],
 });
 
 export const subjectFreeze = operationRoute(freezeSubject, {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { assertSessionMeetsSecondFactor } from '../../domain/organisations/second-factor';
 import { requireSession } from '../../domain/sessions/sessions';
 import { PassportError } from '../../errors';
 import { activeIdentity } from '../../flows/identity-sign-in';
@@ -30,6 +31,8 @@ const userToken: FastifyPluginAsyncTypebox = async (app) => {
       const org = await activeIdentity(app, session, { fresh: true });
       if (org?.subject_is_frozen === 1) throw new PassportError('subjectFrozen');
       if (org?.is_frozen === 1) throw new PassportError('memberFrozen');
+      // Nor one whose organisation requires a second factor this session has not proved.
+      if (org) await assertSessionMeetsSecondFactor(app, session, org.sec_subject_uid);
       const audience = request.body?.aud ?? audiences[0];
       if (audience === undefined || !audiences.includes(audience))
         throw new PassportError('invalidParam', { field: 'aud' });

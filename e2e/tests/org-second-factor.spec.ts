@@ -1,0 +1,81 @@
+import { managerAndSignedOutMember } from '../support/account-api';
+import { addPasskey, virtualAuthenticator } from '../support/authenticator';
+import { PASSWORD, signInByPassword } from '../support/person';
+import { expect, test } from '../support/test';
+import { seriousViolations } from '../support/web-pages';
+
+// "Members must use a second factor" (docs/organisations.md) in Chromium, two people in two browser
+// contexts, each with the DevTools protocol's virtual authenticator (zh): the manager sets up a passkey
+// and, confirmed, requires one of the organisation's members; a member who is in the organisation's
+// identity without a factor is sent to set one up, adds a passkey, and continues in the console.
+
+test('a member without a second factor is sent to set up a passkey, then continues', async ({
+  page,
+  newContext,
+  server,
+  outbox,
+}) => {
+  const { memberContext, memberPage, memberMobile } = await managerAndSignedOutMember(
+    page,
+    newContext,
+    server,
+    outbox,
+  );
+  await virtualAuthenticator(page);
+  await virtualAuthenticator(memberPage);
+
+  // The manager's organisation, a role that reads members, and the member invited with it, who accepts.
+  await page.goto(`${server.origin}/org`);
+  const create = page.getByRole('region', { name: '创建组织' });
+  await create.getByLabel('组织名称').fill('示例公司');
+  await create.getByLabel('你在组织中的名称').fill('老板');
+  await create.getByRole('button', { name: '创建组织' }).click();
+  const identity = page.getByRole('region', { name: '当前身份' });
+  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
+  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+  const roles = page.getByRole('region', { name: '角色' });
+  await roles.getByLabel('角色标识').fill('viewer');
+  await roles.getByLabel('角色名称').fill('查看者');
+  await roles.getByRole('checkbox', { name: 'member:read' }).check();
+  await roles.getByRole('button', { name: '创建角色' }).click();
+  const members = page.getByRole('region', { name: '成员' });
+  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
+  await members.getByLabel('成员名称').fill('小王');
+  await members.getByLabel('角色').selectOption('viewer');
+  await members.getByRole('button', { name: '添加成员' }).click();
+  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
+  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
+  await memberPage.goto(await outbox.inviteLink(memberMobile));
+  const joining = memberPage.getByRole('region', { name: '加入组织' });
+  await joining.getByRole('button', { name: '接受邀请' }).click();
+  await joining.getByRole('button', { name: '进入组织' }).click();
+  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await expect(memberPage.getByRole('region', { name: '成员' })).toBeVisible();
+
+  // The manager adds a passkey (its first factor proves it in this session), then turns the rule on.
+  await page.goto(`${server.origin}/account/security`);
+  await addPasskey(page, '老板的电脑');
+  await page.goto(`${server.origin}/org`);
+  const settings = page.getByRole('region', { name: '组织设置' });
+  await expect(settings).toContainText('成员不必使用第二验证因素。');
+  await settings.getByRole('button', { name: '要求成员使用第二验证因素' }).click();
+  const confirm = page.getByRole('alertdialog', { name: '要求「示例公司」的成员使用第二验证因素？' });
+  await expect(confirm.getByRole('button', { name: '取消' })).toBeFocused();
+  await confirm.getByRole('button', { name: '要求成员使用第二验证因素' }).click();
+  await expect(settings).toContainText('成员必须使用第二验证因素');
+
+  // The member, still in the organisation's identity, is sent to set up a factor.
+  await memberPage.reload();
+  const enrol = memberPage.getByRole('region', { name: '需要第二验证因素' });
+  await expect(enrol).toContainText('「示例公司」要求成员使用通行密钥或身份验证器应用。');
+  await expect(memberPage.getByRole('region', { name: '成员' })).toHaveCount(0);
+  expect(await seriousViolations(memberPage), 'axe on /org asking for a factor').toEqual([]);
+  await enrol.getByRole('link', { name: '设置通行密钥或身份验证器应用' }).click();
+  await expect(memberPage).toHaveURL(`${server.origin}/account/security?next=/org`);
+  await addPasskey(memberPage, '小王的电脑');
+  await memberPage.getByRole('link', { name: '设置好后继续' }).click();
+  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  const memberList = memberPage.getByRole('region', { name: '成员' });
+  await expect(memberList.getByRole('listitem').filter({ hasText: '老板' })).toBeVisible();
+  await memberContext.close();
+});
