@@ -423,7 +423,7 @@ describe('the organisation console', () => {
   it('a refusal goes once the next attempt is being written', async () => {
     renderConsole(
       { ...manager, permissions: [...manager.permissions, 'role:create'] },
-      { [p.roleCreate]: () => fail(1602, '角色标识已存在') },
+      { [p.roleCreate]: () => fail(1607, '角色标识已存在') },
     );
     const user = userEvent.setup();
     const roles = within(await screen.findByRole('region', { name: '角色' }));
