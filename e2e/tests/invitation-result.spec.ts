@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { LANGUAGE_COOKIE } from '@portico/account-sdk/protocol';
 import { registeredThroughApi } from '../support/account-api';
 import { actFrom } from '../support/client-address';
 import { PASSWORD } from '../support/person';
@@ -86,14 +87,10 @@ for (const language of ['zh', 'en'] as const)
       // A member has an account and is signed in; a newcomer registers while accepting.
       if (who === 'member')
         await registeredThroughApi(person, server, outbox, { mobile, password: PASSWORD });
-      await page.context().addInitScript(() => localStorage.setItem('portico.language', 'zh'));
       await inviteByMobile(page, server.origin, mobile);
 
       // The person's chosen language, remembered before the link is opened.
-      await personContext.addInitScript(
-        (chosen) => localStorage.setItem('portico.language', chosen),
-        language,
-      );
+      await personContext.addCookies([{ name: LANGUAGE_COOKIE, value: language, url: server.origin }]);
       const checks = watchChecks(person);
       await person.goto(await outbox.inviteLink(mobile));
       const screen = person.getByRole('region', { name: t.title });
