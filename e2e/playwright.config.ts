@@ -37,6 +37,9 @@ export default defineConfig({
   ],
   use: {
     ...devices['Desktop Chrome'],
+    // The apps speak the browser's language when the person chose none: the tests' people read Chinese
+    // unless a test says otherwise (`test.use({ locale: 'en-US' })`).
+    locale: 'zh-CN',
     // A failing test keeps its trace: every step's DOM snapshot, network and console. Not the screencast
     // (`screenshots`), whose frames Chromium encodes all through every test, passing or not: it was
     // about a seventh of a test's CPU time; the failure screenshot below still shows the last frame.

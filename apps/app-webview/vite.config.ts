@@ -16,7 +16,10 @@ export default defineConfig({
     firstLoadBudget({
       page: '/app/qr',
       modules: ['src/pages/qr.tsx'],
-      budgetBytes: 125_000,
+      // 125.3 KB with the person's language (measured 125.17 KB: ui_locales, the cookie the apps share
+      // and the browser's languages in the store, the plugin that sends the language of the moment, and
+      // the page title that follows the heading).
+      budgetBytes: 125_300,
     }),
   ],
   resolve: appResolve,

@@ -71,8 +71,10 @@ export default defineConfig({
       // imports); a passkey and an e-mail code answering a second verification 0.25 KB (the
       // second-verify plugin's e-mail send, masked e-mail and passkey credential, the passkey factor's
       // path; the dialog's passkey ceremony and its texts are lazy chunks); the enterprise sign-in
-      // range's codes and the console's new hooks among the vendor chunk's shared exports 0.20 KB.
-      budgetBytes: 131_900,
+      // range's codes and the console's new hooks among the vendor chunk's shared exports 0.20 KB. 132.4 KB
+      // with the person's language (measured 132.31 KB: ui_locales, the shared cookie and the browser's
+      // languages in the store, the plugin that sends the language of the moment, the page title).
+      budgetBytes: 132_450,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

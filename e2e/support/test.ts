@@ -182,7 +182,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   newContext: async ({ browser, server, clientAddress }, use) => {
     const made: BrowserContext[] = [];
     await use(async (options) => {
-      const context = await browser.newContext(options);
+      // The same browser language as the test's own page (the config's), unless the test names one.
+      const context = await browser.newContext({ locale: 'zh-CN', ...options });
       made.push(context);
       await actFrom(context, server, clientAddress);
       return context;

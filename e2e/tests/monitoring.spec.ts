@@ -87,7 +87,10 @@ test.describe('monitoring', () => {
     expect(batches.join('\n')).not.toContain(mobile.slice(3));
 
     // The operator opens the dashboard in a browser with the operator's session.
-    const context = await browser.newContext({ storageState: await operator.storageState() });
+    const context = await browser.newContext({
+      locale: 'zh-CN',
+      storageState: await operator.storageState(),
+    });
     const dashboard = await context.newPage();
     await dashboard.goto(`${origin}/workbench/monitoring`);
     await expect(dashboard.getByRole('heading', { level: 1, name: '监控' })).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page, Request, Response } from '@playwright/test';
-import { decodeMixedFields } from '@portico/account-sdk/protocol';
+import { decodeMixedFields, LANGUAGE_COOKIE } from '@portico/account-sdk/protocol';
 import { registerElsewhere } from '../support/account-api';
 import {
   call,
@@ -59,9 +59,9 @@ async function signInByPassword(page: Page, origin: string, account: Account, la
 const signInButton = (page: Page, language: 'en' | 'zh') =>
   page.getByRole('button', { name: language === 'en' ? 'Sign in' : '登录', exact: true });
 
-/** The English UI for every page of this browser context (the app remembers the choice there). */
-async function preferEnglish(page: Page) {
-  await page.addInitScript(() => localStorage.setItem('portico.language', 'en'));
+/** The English UI for every page of this browser context (the apps' shared cookie remembers the choice). */
+async function preferEnglish(page: Page, origin: string) {
+  await page.context().addCookies([{ name: LANGUAGE_COOKIE, value: 'en', url: origin }]);
 }
 
 /**
@@ -103,7 +103,7 @@ test.describe('second verification in the web app (account-react’s dialog)', (
     // password holder's, counted apart from that cooldown (the server README, "Security: no lockout an
     // attacker can impose"), so it goes out at once.
     const account = await accountRegisteredElsewhere(page, server, outbox);
-    await preferEnglish(page);
+    await preferEnglish(page, server.origin);
     const logins = await requestsTo(page, PASSWORD_LOGIN);
     const continuations = await requestsTo(page, CONTINUE);
     const dialog = secondVerifyDialog(page, 'en');

@@ -104,7 +104,7 @@ test.describe('the waitlist', () => {
     const context = await page
       .context()
       .browser()
-      ?.newContext({ storageState: await operator.storageState() });
+      ?.newContext({ locale: 'zh-CN', storageState: await operator.storageState() });
     if (!context) throw new Error('no browser for the operator');
     const operatorPage = await context.newPage();
     await operatorPage.goto(`${server.origin}/workbench/monitoring`);

@@ -211,6 +211,27 @@ describe('one-time codes', () => {
     expect(otherPurpose.body.data.error_code).toBe(ErrorCode.codeCooldown);
   });
 
+  it('keeps a cooldown per purpose for the account’s own sends: one verification never holds back another', async () => {
+    const browser = server.browser();
+    const mobile = freshMobile();
+    await browser.post('/passport/web/send_code/', { mobile, type: CodeType.mobileLogin });
+    const signedIn = await browser.post('/passport/web/sms_login/', {
+      mobile,
+      code: await codeFor(server.app, mobile),
+      type: CodeType.mobileLogin,
+    });
+    expect(signedIn.body.message).toBe('success');
+    // Signed in, the person verifies themself (a second verification) and then changes the password:
+    // two purposes, two codes to their own number within the minute.
+    const verify = await browser.post('/passport/web/send_code/', { mobile, type: CodeType.oldMobile });
+    expect(verify.body).toMatchObject({ message: 'success', data: { retry_time: 60 } });
+    const change = await browser.post('/passport/web/send_code/', { mobile, type: CodeType.changePassword });
+    expect(change.body).toMatchObject({ message: 'success', data: { retry_time: 60 } });
+    // The same purpose again still waits.
+    const again = await browser.post('/passport/web/send_code/', { mobile, type: CodeType.oldMobile });
+    expect(again.body.data.error_code).toBe(ErrorCode.codeCooldown);
+  });
+
   // Redis expires keys on its own clock, which the test clock cannot move.
   it.skipIf(backend === 'redis')('counts the cooldown down and lifts it after 60 seconds', async () => {
     const browser = server.browser();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppMount } from '../src/config';
-import { ErrorCode, paths } from '../src/protocol';
+import { ErrorCode, LANGUAGE_COOKIE, paths } from '../src/protocol';
 import { isSignedIn, signInBySms } from './support/flows';
 import { type Browser, backend, startServer, type TestServer } from './support/server';
 
@@ -145,20 +145,31 @@ describe('GET /sso/login', () => {
     }
   });
 
-  it('writes the error page in zh and en, the asked language (language=en) first', async () => {
-    const browser = server.browser();
-    const zh = await browser.get(loginUrl('https://evil.example.net/'), {
-      accept: HTML,
-      'accept-language': 'en',
-    });
-    expect(zh.raw.body).toContain('<html lang="zh-CN">');
-    expect(zh.raw.body).toMatch(
-      /<h1>无法登录该服务<\/h1>[\s\S]*<section lang="en">\n<h2>Cannot sign in to this service<\/h2>/,
-    );
-    const en = await browser.get(loginUrl('https://evil.example.net/', '&language=en'), { accept: HTML });
-    expect(en.status).toBe(400);
+  it('writes the error page in zh and en, the person’s language first: asked, chosen in the apps, the browser’s', async () => {
+    const evil = loginUrl('https://evil.example.net/');
+    /** A browser whose person chose `chosen` in the apps (their shared cookie), or none. */
+    const browserOf = (chosen?: 'zh' | 'en') => {
+      const browser = server.browser();
+      if (chosen) browser.cookies.set(LANGUAGE_COOKIE, chosen);
+      return browser;
+    };
+    const first = async (path: string, headers: Record<string, string>, chosen?: 'zh') => {
+      const answer = await browserOf(chosen).get(path, { accept: HTML, ...headers });
+      expect(answer.status).toBe(400);
+      return /<html lang="([^"]+)">/.exec(answer.raw.body)?.[1];
+    };
+    const en = await browserOf().get(evil, { accept: HTML, 'accept-language': 'en-GB,en;q=0.9' });
     expect(en.raw.body).toContain('<html lang="en">');
     expect(en.raw.body).toMatch(/<h1>Cannot sign in to this service<\/h1>[\s\S]*<h2>无法登录该服务<\/h2>/);
+    // The choice the person made in the apps (their shared cookie) beats the browser's language.
+    const chosen = await browserOf('zh').get(evil, { accept: HTML, 'accept-language': 'en' });
+    expect(chosen.raw.body).toMatch(
+      /<h1>无法登录该服务<\/h1>[\s\S]*<section lang="en">\n<h2>Cannot sign in to this service<\/h2>/,
+    );
+    // What the link asks for beats both; nothing known is zh.
+    expect(await first(loginUrl('https://evil.example.net/', '&language=en'), {}, 'zh')).toBe('en');
+    expect(await first(loginUrl('https://evil.example.net/', '&ui_locales=en'), {}, 'zh')).toBe('en');
+    expect(await first(evil, { 'accept-language': 'fr-FR' })).toBe('zh-CN');
   });
 });
 

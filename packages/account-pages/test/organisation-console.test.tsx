@@ -63,6 +63,23 @@ function renderConsole(
   return passport;
 }
 
+describe('the manager transfer', () => {
+  it('counts down on the send button until the passport takes the next code (en)', async () => {
+    renderConsole(
+      manager,
+      { [p.managerSendOldCode]: () => ok({ contact: '138****0000', retry_time: 60, expires_in: 600 }) },
+      'en',
+    );
+    const transfer = await screen.findByRole('region', { name: 'Transfer management' });
+    await userEvent.setup().click(within(transfer).getByRole('button', { name: 'Send a code to my mobile' }));
+    const waiting = await within(transfer).findByRole('button', {
+      name: /^Send a code to my mobile \(again in \d+ s\)$/,
+    });
+    expect((waiting as HTMLButtonElement).disabled).toBe(true);
+    expect(within(transfer).getByRole('status').textContent).toBe('A code was sent to 138****0000.');
+  });
+});
+
 describe('the organisation console', () => {
   it('edits a role’s permissions; a permission the manager lacks stays as it is and cannot be ticked', async () => {
     const viewer = { role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 };
@@ -423,7 +440,7 @@ describe('the organisation console', () => {
   it('a refusal goes once the next attempt is being written', async () => {
     renderConsole(
       { ...manager, permissions: [...manager.permissions, 'role:create'] },
-      { [p.roleCreate]: () => fail(1602, '角色标识已存在') },
+      { [p.roleCreate]: () => fail(1607, '角色标识已存在') },
     );
     const user = userEvent.setup();
     const roles = within(await screen.findByRole('region', { name: '角色' }));

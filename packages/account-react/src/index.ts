@@ -182,6 +182,7 @@ export {
   type SecondVerifySnapshot,
 } from './second-verify/second-verify-controller';
 export { SecondVerifyDialog, type SecondVerifyDialogProps } from './second-verify/second-verify-dialog';
+export { useCooldown } from './second-verify/use-cooldown';
 export { isSignedOutError, sessionQueryOptions, useSession } from './session/session-query';
 export { useLogout } from './session/use-logout';
 export { useEmailCodeLogin, usePasswordLogin, useSmsLogin } from './sign-in/use-sign-in';

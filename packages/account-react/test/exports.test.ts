@@ -84,6 +84,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useChangeMobile",
       "useChangePassword",
       "useConfirmCancellation",
+      "useCooldown",
       "useCreateOrganisation",
       "useCreateRole",
       "useDeleteDeveloperApp",

@@ -275,6 +275,11 @@ export function renderProtocolDocs(
           'cookie',
           `device fingerprint, e.g. ${code('verify_<time base 36>_<32 characters>')}`,
         ],
+        [
+          code(p.LANGUAGE_COOKIE),
+          'cookie',
+          `the person's language choice (${code('zh')} or ${code('en')}), written by the apps' pages (path ${code('/')}), read by the server's own pages`,
+        ],
         // The server's own cookies: the SDK never reads them (HttpOnly), the browser carries them.
         [
           code('passport_device'),

@@ -52,6 +52,19 @@ describe('the manager transfer flow', () => {
     expect(steps).toContain('choose');
   });
 
+  it('says when the next send is taken, from the send’s retry_time, for a countdown', async () => {
+    const { client } = passport({
+      [p.managerSendOldCode]: () => ({ contact: '138****0000', retry_time: 60, expires_in: 300 }),
+    });
+    const flow = createManagerTransfer(client, 's1');
+    expect(flow.getSnapshot().sendAllowedAt).toBe(0);
+    const before = Date.now();
+    await flow.sendCode('from');
+    const at = flow.getSnapshot().sendAllowedAt;
+    expect(at).toBeGreaterThanOrEqual(before + 60_000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 60_000);
+  });
+
   it('accepts as the new manager: verifies the code, then commits with the ticket it bought', async () => {
     const { client, seen, paths } = passport({
       [p.managerVerifyNew]: () => ({ transfer_ticket: 'ticket-2' }),

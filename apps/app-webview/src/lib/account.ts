@@ -5,8 +5,11 @@ import { createAccountClient } from '@portico/account-sdk';
 /** The app id these pages sign in as (the passport's default app). */
 export const AID = 1128;
 
-/** The pages' language: zh unless the person chose English here before. */
-export const languageStore = createLanguageStore({ storageKey: 'portico.app.language' });
+/**
+ * The pages' language: an app's `ui_locales`, else the person's choice (a cookie every app on this
+ * host shares), else the browser's languages.
+ */
+export const languageStore = createLanguageStore();
 
 /** The app flavour of the account client: `account_sdk_source=app`, on the page's own origin. */
 export const accountClient = createAccountClient({

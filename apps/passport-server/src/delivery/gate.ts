@@ -52,6 +52,11 @@ export interface CodeAdmission {
   channel: 'mobile' | 'email';
   /** The target, with the lane's key when the lane keeps counts of its own (the owner's, a proof). */
   key: string;
+  /**
+   * The code's purpose, for the cooldown of a proven sender (below): the account's own verifications
+   * (a second verification, a change of mobile, of password) each wait only for their own last code.
+   */
+  purpose: number;
   /** Strangers' sends: they share a target's counts, slow down past the hourly count, and are refused per address. */
   stranger: boolean;
   /** The client address. */
@@ -140,12 +145,17 @@ export function createGate(app: FastifyInstance): DeliveryGate {
   }
 
   return {
-    async admitCode({ channel, key, stranger, ip, proven = false }) {
+    async admitCode({ channel, key, purpose, stranger, ip, proven = false }) {
       const ipKey = rateLimitKey(ip);
       if (!proven && (await store.incr(`send:ip:${ipKey}`, HOUR)) > limits.sendPerIpPerHour) {
         throw new PassportError('rateLimited');
       }
-      const cooldownKey = `send:cooldown:${channel}:${key}`;
+      // Strangers share one cooldown per number whatever the purpose: it paces the codes (and so the
+      // guesses) they get. A proven sender's cooldown is per purpose, so one of the account's own
+      // verifications never makes the person wait for another; their hourly count stays one per lane.
+      const cooldownKey = stranger
+        ? `send:cooldown:${channel}:${key}`
+        : `send:cooldown:${channel}:${key}:${purpose}`;
       const hourlyKey = `send:target:${channel}:${key}`;
       // Strangers' sends slow down past the hourly cap instead of refusing (the owner on a new device
       // shares it): each further send waits twice as long as the one before, up to sendSlowCooldownMaxMs.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { languageOf } from '../lib/language';
+import { pageLanguageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
 import { bilingualPage, escapeHtml } from './bilingual-page';
 
@@ -73,8 +73,8 @@ export interface LogoutConfirmation {
 
 /**
  * The page a GET logout answers when the navigation is not one the browser vouches for
- * (flows/sign-out): the session is kept and the person decides. HTML in both languages, the asked one
- * (`language`, zh by default) first; `frame-ancestors 'none'`, so no page can frame it and click for
+ * (flows/sign-out): the session is kept and the person decides. HTML in both languages, the person's
+ * first (`pageLanguageOf`); `frame-ancestors 'none'`, so no page can frame it and click for
  * the person; never cached.
  */
 export function sendLogoutConfirmation(
@@ -82,7 +82,7 @@ export function sendLogoutConfirmation(
   reply: FastifyReply,
   page: LogoutConfirmation,
 ): FastifyReply {
-  const first = languageOf(request);
+  const first = pageLanguageOf(request);
   const html = bilingualPage({
     first,
     title: (language) => COPY[language].title,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { LANGUAGE_COOKIE } from '../protocol';
 
 /** The language of messages for this request: `language` in the query or body, zh by default. */
 export function languageOf(request: FastifyRequest): 'zh' | 'en' {
@@ -38,4 +39,24 @@ export function preferredLanguage(uiLocales: unknown, acceptLanguage: unknown): 
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * The first language of a page the server renders for a person (the sso error page, the logout
+ * confirmation): the request's `language`, then an app's `ui_locales`, then the person's choice in the
+ * apps (the `LANGUAGE_COOKIE` their pages write on this host), then the browser's Accept-Language;
+ * zh when none names zh or en.
+ */
+export function pageLanguageOf(request: FastifyRequest): 'zh' | 'en' {
+  const query = request.query as Record<string, unknown> | undefined;
+  const asked =
+    typeof query?.language === 'string' ? preferredLanguage(query.language, undefined) : undefined;
+  const chosen = request.cookies?.[LANGUAGE_COOKIE];
+  return (
+    asked ??
+    preferredLanguage(query?.ui_locales, undefined) ??
+    (chosen === 'zh' || chosen === 'en' ? chosen : undefined) ??
+    preferredLanguage(undefined, request.headers['accept-language']) ??
+    'zh'
+  );
 }

@@ -5,8 +5,11 @@ import { createAccountClient } from '@portico/account-sdk';
 /** The app id the sso flavour signs in as (the passport's default app). */
 export const AID = 1128;
 
-/** The sso app's UI language: zh unless the person chose English here before. */
-export const languageStore = createLanguageStore({ storageKey: 'portico.sso.language' });
+/**
+ * The UI language: an app's `ui_locales`, else the person's choice (a cookie every app on this host
+ * shares), else the browser's languages.
+ */
+export const languageStore = createLanguageStore();
 
 /**
  * The sso flavour of the account client: `account_sdk_source=sso`, the sso envelope (`error_code: 0`),

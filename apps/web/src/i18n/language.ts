@@ -2,8 +2,11 @@ import { createLanguageStore, type Language, useLanguageStore } from '@portico/a
 
 export type { Language };
 
-/** The web app's UI language: zh unless the person chose English before (remembered in localStorage). */
-export const languageStore = createLanguageStore({ storageKey: 'portico.language' });
+/**
+ * The UI language: an app's `ui_locales`, else the person's choice (a cookie every app on this host
+ * shares), else the browser's languages.
+ */
+export const languageStore = createLanguageStore();
 
 /** The UI language, re-rendering on a switch. */
 export const useLanguage = (): Language => useLanguageStore(languageStore);

@@ -5,7 +5,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { languagePlugin } from '../i18n/language-plugin';
 import { type LanguageStore, useLanguageStore } from '../i18n/language-store';
+import { followPageTitle } from './page-title';
 
 export interface MountAppOptions {
   client: AccountClient;
@@ -18,6 +20,8 @@ export interface MountAppOptions {
   captcha?: ChallengeCaptcha;
   /** Where the app renders. Default: the page's `#root`. */
   container?: Element | null;
+  /** The name after each page's heading in the title (`登录 · Portico`). Default 'Portico'. */
+  appName?: string;
 }
 
 /**
@@ -29,6 +33,10 @@ export function mountApp(options: MountAppOptions): void {
   const container = options.container === undefined ? document.getElementById('root') : options.container;
   if (!container)
     throw new Error('mountApp: the page has no #root element (index.html must have <div id="root">)');
+  // The passport answers in the page's language, also after a switch.
+  client.use(languagePlugin(languageStore));
+  // Every route's title is its heading, in the chosen language (not "Portico" on every page).
+  followPageTitle(container, options.appName ?? 'Portico');
   function App() {
     const language = useLanguageStore(languageStore);
     return (

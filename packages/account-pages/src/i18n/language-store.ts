@@ -1,19 +1,33 @@
+import { LANGUAGE_COOKIE } from '@portico/account-sdk/protocol';
 import { useSyncExternalStore } from 'react';
 import type { Language } from './define';
 
 export interface LanguageStoreOptions {
-  /** Where the choice is remembered between visits. Default 'portico.language'. */
+  /** The name the choice is remembered under. Default `LANGUAGE_COOKIE` ('portico.language'), shared by every app. */
   storageKey?: string;
-  /** Default: `globalThis.localStorage`, read on the first `get()`, never at import. */
+  /**
+   * Where the choice is remembered between visits. Default: a cookie of the page's host (path `/`,
+   * a year), so the apps served by one passport (web at `/`, sso at `/sso/`, the phone's pages at
+   * `/app/`) share one choice; with `cookieDomain`, the hosts under that domain share it too.
+   */
   storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
-  /** Whose `<html lang>` follows the language. Default: `globalThis.document` when there is one. */
+  /** The default cookie's Domain (the passport's COOKIE_DOMAIN, when the apps live on several hosts). */
+  cookieDomain?: string;
+  /** Whose `<html lang>` follows the language, and whose cookie remembers it. Default: `globalThis.document`. */
   document?: Pick<Document, 'documentElement'> | null;
-  /** The language before any choice. Default 'zh'. */
+  /** Where `ui_locales` is read (its `search`). Default: `globalThis.location`. */
+  location?: Pick<Location, 'search'> | null;
+  /** The browser's languages, most preferred first. Default: `navigator.languages`. */
+  languages?: readonly string[] | null;
+  /** The language when nothing else names zh or en. Default 'zh'. */
   fallback?: Language;
 }
 
 export interface LanguageStore {
-  /** The UI language: the remembered choice, else the fallback. */
+  /**
+   * The UI language: the page's `ui_locales` (what an app asked for, this visit only), else the
+   * person's remembered choice, else the browser's first of zh and en, else the fallback.
+   */
   get(): Language;
   /**
    * Switches and remembers (when storage allows); listeners are told. `remember: false` switches for
@@ -26,53 +40,110 @@ export interface LanguageStore {
   subscribe(listener: () => void): () => void;
 }
 
+/** zh or en for a language tag (`en-GB` → en, `zh-Hant-TW` → zh), else undefined. */
+export function languageOfTag(tag: string): Language | undefined {
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+  return primary === 'zh' || primary === 'en' ? primary : undefined;
+}
+
+/** The first of `tags` that names zh or en. */
+const firstKnown = (tags: readonly string[]): Language | undefined => {
+  for (const tag of tags) {
+    const language = languageOfTag(tag);
+    if (language) return language;
+  }
+  return undefined;
+};
+
+/** A year, in seconds: how long the cookie remembers the choice. */
+const COOKIE_MAX_AGE = 365 * 24 * 3600;
+
+/** A `Storage`-like view of the document's cookies (path `/`, SameSite=Lax). */
+function cookieStorage(
+  doc: { cookie: string } | null | undefined,
+  domain: string | undefined,
+): Pick<Storage, 'getItem' | 'setItem'> | null {
+  if (!doc) return null;
+  const secure = globalThis.location?.protocol === 'https:' ? '; Secure' : '';
+  return {
+    getItem(key) {
+      const name = encodeURIComponent(key);
+      for (const part of doc.cookie.split(';')) {
+        const at = part.indexOf('=');
+        if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+      }
+      return null;
+    },
+    setItem(key, value) {
+      doc.cookie =
+        `${encodeURIComponent(key)}=${encodeURIComponent(value)}; Path=/; Max-Age=${COOKIE_MAX_AGE}; SameSite=Lax` +
+        (domain ? `; Domain=${domain}` : '') +
+        secure;
+    },
+  };
+}
+
 /**
- * The app's UI language as a store (`subscribe` / `get`). Nothing is read at import: the remembered
- * choice is read on the first `get()`, when the app starts, so a module can be imported in tests or
- * on a server without touching storage.
+ * The app's UI language as a store (`subscribe` / `get`). Nothing is read at import: the first `get()`
+ * (when the app starts) reads, in order, the page's `ui_locales` (an app's wish for this visit), the
+ * person's remembered choice, and the browser's languages, so a module can be imported in tests or on
+ * a server without touching the page.
  */
 export function createLanguageStore(options: LanguageStoreOptions = {}): LanguageStore {
-  const key = options.storageKey ?? 'portico.language';
+  const key = options.storageKey ?? LANGUAGE_COOKIE;
   const fallback = options.fallback ?? 'zh';
   const listeners = new Set<() => void>();
   let current: Language | undefined;
-  const storage = () => (options.storage === undefined ? globalThis.localStorage : options.storage);
+  const doc = () => (options.document === undefined ? globalThis.document : options.document);
+  const storage = () =>
+    options.storage === undefined
+      ? cookieStorage(doc() as unknown as { cookie: string } | null, options.cookieDomain)
+      : options.storage;
   const apply = (language: Language) => {
-    const doc = options.document === undefined ? globalThis.document : options.document;
-    if (doc) doc.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+    const page = doc();
+    if (page) page.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
   };
+  function remembered(): Language | undefined {
+    try {
+      const stored = storage()?.getItem(key) ?? null;
+      return stored === 'en' || stored === 'zh' ? stored : undefined;
+    } catch {
+      // Storage can be blocked (privacy settings): nothing remembered.
+      return undefined;
+    }
+  }
+  function asked(): Language | undefined {
+    const search = (options.location === undefined ? globalThis.location : options.location)?.search;
+    const uiLocales = search ? new URLSearchParams(search).get('ui_locales') : null;
+    return uiLocales ? firstKnown(uiLocales.split(/\s+/)) : undefined;
+  }
+  function browser(): Language | undefined {
+    if (options.languages !== undefined) return firstKnown(options.languages ?? []);
+    const nav = globalThis.navigator;
+    return firstKnown(nav?.languages?.length ? nav.languages : [nav?.language ?? '']);
+  }
   function get(): Language {
     if (current === undefined) {
-      let stored: string | null = null;
-      try {
-        stored = storage()?.getItem(key) ?? null;
-      } catch {
-        // Storage can be blocked (privacy settings): the fallback, without remembering.
-      }
-      current = stored === 'en' || stored === 'zh' ? stored : fallback;
+      current = asked() ?? remembered() ?? browser() ?? fallback;
       apply(current);
     }
     return current;
   }
   return {
     get,
-    remembered() {
-      try {
-        const stored = storage()?.getItem(key) ?? null;
-        return stored === 'en' || stored === 'zh' ? stored : undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    remembered,
     set(language, options = {}) {
-      if (language === get()) return;
-      current = language;
-      if (options.remember !== false)
+      const changed = language !== get();
+      // A choice the person makes is remembered even when the page already spoke it (the browser's
+      // language, or an app's wish): the next visit and the other apps follow the person, not those.
+      if (options.remember !== false && language !== remembered())
         try {
           storage()?.setItem(key, language);
         } catch {
           // Not remembered, but still switched for this visit.
         }
+      if (!changed) return;
+      current = language;
       apply(language);
       for (const listener of [...listeners]) listener();
     },

@@ -3,6 +3,7 @@ import {
   pendingTransferQueryOptions,
   SubmitButton,
   useAccountClient,
+  useCooldown,
   useManagerTransfer,
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
@@ -20,7 +21,10 @@ export function ManagerTransfer({ org }: SectionProps) {
   const pending = useQuery(pendingTransferQueryOptions(client, sid));
   const members = useQuery({ ...membersQueryOptions(client, sid), enabled: org.is_manager });
   const flow = useManagerTransfer(sid);
-  const { step, busy, codeSentTo, error } = flow.snapshot;
+  const { step, busy, codeSentTo, sendAllowedAt, error } = flow.snapshot;
+  // The passport takes the next code only after its cooldown: the send buttons count down to it.
+  const { seconds } = useCooldown(sendAllowedAt);
+  const sendLabel = (label: string) => (seconds > 0 ? t('tr.resendIn', { label, seconds }) : label);
   const [code, setCode] = useState('');
   const [heir, setHeir] = useState('');
   const [done, setDone] = useState(false);
@@ -45,8 +49,8 @@ export function ManagerTransfer({ org }: SectionProps) {
           }}
         >
           <p>{t('tr.pendingTo', { name: transfer.from_name })}</p>
-          <button type="button" onClick={() => run(flow.sendCode('to'))}>
-            {t('tr.sendNew')}
+          <button type="button" disabled={busy || seconds > 0} onClick={() => run(flow.sendCode('to'))}>
+            {sendLabel(t('tr.sendNew'))}
           </button>
           <Field label={t('tr.code')} value={code} onChange={setCode} inputMode="numeric" />
           <SubmitButton pending={busy}>{t('tr.accept')}</SubmitButton>
@@ -65,8 +69,8 @@ export function ManagerTransfer({ org }: SectionProps) {
           <p className="muted">{t('tr.intro')}</p>
           {step === 'prove' ? (
             <>
-              <button type="button" onClick={() => run(flow.sendCode('from'))}>
-                {t('tr.sendOld')}
+              <button type="button" disabled={busy || seconds > 0} onClick={() => run(flow.sendCode('from'))}>
+                {sendLabel(t('tr.sendOld'))}
               </button>
               <Field label={t('tr.code')} value={code} onChange={setCode} inputMode="numeric" />
               <SubmitButton pending={busy}>{t('tr.verify')}</SubmitButton>

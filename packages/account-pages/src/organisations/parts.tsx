@@ -1,4 +1,7 @@
-import { ErrorMessage } from '@portico/account-react';
+import { ErrorMessage, useAccountLanguage } from '@portico/account-react';
+import { isAccountError } from '@portico/account-sdk';
+import { errorCatalogue } from '@portico/account-sdk/protocol';
+import { organisationTexts } from '@portico/affiliate-sdk/protocol';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { usePermissionWords } from './permission-words';
@@ -20,11 +23,18 @@ export const clearingFirst =
     set(value);
   };
 
+const organisationCatalogue = /* @__PURE__ */ errorCatalogue([organisationTexts]);
+
 /**
- * An organisation failure (16xx) in the server's own words (its `description`, in the page's language:
- * the account SDK's catalogue does not hold the 16xx texts), anything else as the account SDK words it.
+ * An organisation failure (16xx) in the page's language from the organisation catalogue: the server's
+ * `description` is in the language the client was made with, which a switch on the page does not
+ * change. A code of no catalogue here shows the server's own words; anything else as the account SDK
+ * words it.
  */
 export function Problem({ error }: { error: unknown }) {
+  const language = useAccountLanguage();
+  if (isAccountError(error) && error.kind === 'response' && organisationCatalogue.entry(error.error_code))
+    return <ErrorMessage error={organisationCatalogue.text(error.error_code, language)} />;
   const description = (error as { description?: unknown } | null)?.description;
   return <ErrorMessage error={typeof description === 'string' && description ? description : error} />;
 }

@@ -82,5 +82,7 @@ export const CSRF_HEADER = 'x-tt-passport-csrf-token';
 export const LOG_ID_HEADER = 'x-tt-logid';
 export const SESSION_COOKIE = 'sessionid';
 export const WEB_ID_COOKIE = 's_v_web_id';
+/** The person's language choice (zh or en), written by the apps' pages and read by the server's pages. */
+export const LANGUAGE_COOKIE = 'portico.language';
 /** Query parameter carrying the optional request signature produced by the client's signer. */
 export const SIGNATURE_PARAM = '_signature';

@@ -99,6 +99,7 @@ describe('docs/protocol.md', () => {
       protocol.LOG_ID_HEADER,
       protocol.SESSION_COOKIE,
       protocol.WEB_ID_COOKIE,
+      protocol.LANGUAGE_COOKIE,
     ]) {
       expect(rendered).toContain(`\`${name}\``);
     }

@@ -1,4 +1,4 @@
-import { type AccountClient, createState, type Observable } from '@portico/account-sdk';
+import { type AccountClient, createState, isAccountError, type Observable } from '@portico/account-sdk';
 import {
   abandonManagerTransfer,
   sendNewManagerCode,
@@ -21,6 +21,11 @@ export interface ManagerTransferSnapshot {
   busy: boolean;
   /** Where the last code went (masked), or null. */
   codeSentTo: string | null;
+  /**
+   * When the passport takes the next send (ms since the epoch): a send's `retry_time` from its answer,
+   * or from a CODE_COOLDOWN refusal; 0 when a send may go now. A page counts down to it.
+   */
+  sendAllowedAt: number;
   /** The last step's failure (an `AccountError`), cleared when the next step starts. */
   error: unknown;
 }
@@ -49,19 +54,29 @@ export function createManagerTransfer(client: AccountClient, subject_uid: string
     step: 'prove',
     busy: false,
     codeSentTo: null,
+    sendAllowedAt: 0,
     error: null,
   });
   const step = stepper(state);
+  const waitUntil = (seconds: unknown) =>
+    typeof seconds === 'number' && seconds > 0 ? Date.now() + Math.ceil(seconds) * 1000 : 0;
   let ticket = '';
   return {
     getSnapshot: state.get,
     subscribe: state.subscribe,
     async sendCode(side) {
       const send = side === 'from' ? sendOldManagerCode : sendNewManagerCode;
-      await step(
-        () => send(client, { subject_uid }),
-        (sent) => ({ codeSentTo: sent.contact }),
-      );
+      try {
+        await step(
+          () => send(client, { subject_uid }),
+          (sent) => ({ codeSentTo: sent.contact, sendAllowedAt: waitUntil(sent.retry_time) }),
+        );
+      } catch (error) {
+        // A refusal that says how long (CODE_COOLDOWN's retry_time) counts down like a send.
+        const wait = isAccountError(error) ? waitUntil(error.data.retry_time) : 0;
+        if (wait) state.set({ ...state.get(), sendAllowedAt: wait });
+        throw error;
+      }
     },
     async prove(code) {
       ticket = (

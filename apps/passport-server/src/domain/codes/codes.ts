@@ -141,7 +141,7 @@ export function createCodes(app: FastifyInstance): Codes {
     const stranger = !isOwnerLane(lane);
     const key = !stranger ? `${target}:${lane}` : request.proof ? `${target}:${request.proof}` : target;
     const proven = !stranger || request.proof !== undefined;
-    const admission = await gate.admitCode({ channel, key, stranger, ip: request.ip, proven });
+    const admission = await gate.admitCode({ channel, key, purpose, stranger, ip: request.ip, proven });
     const cooldownMs = admission.cooldownMs;
 
     const previous = await liveCode(channel, target, purpose, lane);

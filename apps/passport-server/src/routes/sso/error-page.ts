@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bilingualPage, escapeHtml, type PageLanguage } from '../../http/bilingual-page';
+import { bilingualPage, escapeHtml } from '../../http/bilingual-page';
+import { pageLanguageOf } from '../../lib/language';
 import { errors } from '../../protocol';
-
-type Language = PageLanguage;
 
 const COPY = {
   zh: {
@@ -25,16 +24,10 @@ const COPY = {
   },
 } as const;
 
-/** The page's first language: `language` in the query, zh by default (as the apps default to zh). */
-export function pageLanguage(request: FastifyRequest): Language {
-  const query = (request.query as Record<string, unknown> | undefined)?.language;
-  return typeof query === 'string' && query.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
-}
-
 /**
  * The page /sso/login answers when the service cannot be sent a ticket: HTML (a person reads it),
- * HTTP 400, no redirect and no link built from the input. It says it in both languages, the asked one
- * (`language`, zh by default) first: the server cannot see the language a person picked in the app.
+ * HTTP 400, no redirect and no link built from the input. It says it in both languages, the person's
+ * first (`pageLanguageOf`: the asked one, the choice made in the apps, the browser's).
  * The catalogue code is REDIRECT_NOT_ALLOWED.
  */
 export function serviceErrorPage(
@@ -42,7 +35,7 @@ export function serviceErrorPage(
   reply: FastifyReply,
   reason: 'missing' | 'malformed' | 'unregistered',
 ) {
-  const first = pageLanguage(request);
+  const first = pageLanguageOf(request);
   const { code } = errors.redirectNotAllowed;
   const html = bilingualPage({
     first,
