@@ -7,7 +7,7 @@
 // several rounds — so that a busy neighbour on the shared machine slows both sides of a ratio alike.
 // Every load is bounded by a duration or a request count, and each case gets at most
 // ROUNDS × SLICE_SECONDS ≤ 10 s of measured load. Progress goes to stderr; the markdown report to stdout.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { challengeCost } from './challenge-cost.ts';
@@ -79,8 +79,12 @@ const COLLECTOR_RATE = 100;
 /** Distinct batches (each its own session id) the collector's load cycles through. */
 const COLLECTOR_BODIES = 4096;
 const BATCH_EVENTS = 20;
-/** The whole run stops itself after this long, whatever happens. */
-const RUN_LIMIT_MS = 9 * 60_000;
+/**
+ * The whole run stops itself after this long, whatever happens: 9 minutes by default, 40 with
+ * BENCH_SIZE=10m (seeding ten million accounts alone takes several), BENCH_MINUTES to choose.
+ */
+const RUN_LIMIT_MS =
+  Number(process.env.BENCH_MINUTES ?? (process.env.BENCH_SIZE === '10m' ? 40 : 9)) * 60_000;
 
 if (ROUNDS * SLICE_SECONDS > MAX_SECONDS) throw new Error('a case may have at most 10 s of load');
 
@@ -917,31 +921,36 @@ if (only === 'challenge') {
 if (only === 'session-cost') {
   // The session check against the bare route, and against an earlier build of the server
   // (BENCH_BEFORE=<a copy of its apps/passport-server/dist>) in the same interleave; with
-  // BENCH_PROFILE=1 both Portico servers and the floor run under node --cpu-prof and the report ends
-  // with where their CPU went. A profiled process is slower: read ratios from a run without it.
+  // BENCH_PROFILE=1 every target is profiled over the measured window (V8's sampling profiler) and the
+  // report ends with where each one's CPU went. A profiled process is slower: read the ratios from a
+  // run without it.
   const profileDir = process.env.BENCH_PROFILE
     ? mkdtempSync(join(tmpdir(), 'portico-bench-prof-'))
     : undefined;
-  const prof = (name: string) =>
-    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [];
   let lines: string[] = [];
+  const profiled: [string, Target][] = [];
   try {
-    const floor = floorCase((await start('floor', 'floor.ts', {}, prof('floor'))).url);
+    const floorTarget = await start('floor', 'floor.ts');
+    profiled.push(['floor', floorTarget]);
+    const floor = floorCase(floorTarget.url);
     const servers: [string, Record<string, string>][] = [['this build', {}]];
     if (process.env.BENCH_BEFORE) servers.push(['before', { BENCH_SERVER: process.env.BENCH_BEFORE }]);
     const sessions: Contender[] = [];
     for (const [name, env] of servers) {
-      const target = await start(`portico-${name}`, 'portico.ts', env, prof(name.replace(' ', '-')));
+      const target = await start(`portico-${name}`, 'portico.ts', env);
       await target.call('seed', { total: SMALL });
-      const c = (await portico(target, SMALL, `Portico (${name})`)).session;
-      sessions.push(c);
+      sessions.push((await portico(target, SMALL, `Portico (${name})`)).session);
+      profiled.push([name, target]);
     }
     log(
       `reads: the floor and the session check${sessions.length > 1 ? 's, this build and before,' : ''} interleaved`,
     );
+    if (profileDir) for (const [, t] of profiled) await t.call('profileStart');
     await interleave([floor, ...sessions]);
+    if (profileDir)
+      for (const [name, t] of profiled) await t.call('profileStop', { dir: join(profileDir, name) });
     lines = [
-      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${loadAtStart} at the start and ${load1()} at the end${profileDir ? '; under node --cpu-prof' : ''}.`,
+      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${loadAtStart} at the start and ${load1()} at the end${profileDir ? '; profiled' : ''}.`,
       '',
       '| system | case | per s | p50 ms | p99 ms | of the bare route | failed |',
       '|---|---|---:|---:|---:|---:|---:|',
@@ -954,12 +963,13 @@ if (only === 'session-cost') {
     await Promise.all(targets.map((t) => t.stop()));
   }
   if (profileDir)
-    for (const name of readdirSync(profileDir))
+    for (const [name] of profiled)
       lines.push('', `**${name}**`, '', ...summariseProfiles(join(profileDir, name)));
   process.stdout.write(`\n${lines.join('\n')}\n`);
   if (profileDir) log(`profiles kept in ${profileDir}`);
   process.exit(0);
 }
+
 if (only && !sizingOnly) {
   const run = ONLY[only];
   if (!run)
@@ -1103,9 +1113,13 @@ try {
   const deployments = new Map<string, Deployment>();
   const dbBytes = new Map<string, number>();
   const key = (backend: Backend, size: number) => `${backend}-${size}`;
+  // Started together (a server takes a while to start on a busy machine), then seeded one at a time.
+  const deployed = await Promise.all(
+    BACKENDS.flatMap((backend) => [SMALL, BIG[backend]].map((size) => deploy(backend, size, start))),
+  );
   for (const backend of BACKENDS) {
     for (const size of [SMALL, BIG[backend]]) {
-      const d = await deploy(backend, size, start);
+      const d = deployed.find((x) => x.backend === backend && x.size === size) as Deployment;
       const params = await d.main.call<{ memoryCost: number; timeCost: number; parallelism: number }>(
         'hashParams',
       );
@@ -1127,8 +1141,6 @@ try {
         `Portico on ${BACKEND_NAME[backend]}, ${label(size)}: ${seeded.users} accounts, ${seeded.sessions} sessions, ` +
           `seeded in ${seeded.seconds.toFixed(1)} s; database ${(bytes / 2 ** 20).toFixed(0)} MiB`,
       );
-      const plans = await d.main.call<Record<string, string>>('plans');
-      for (const [name, plan] of Object.entries(plans)) log(`  query plan, ${name}: ${plan}`);
       deployments.set(key(backend, size), d);
     }
   }
@@ -1198,8 +1210,13 @@ try {
   const shared = deployments.get(key('postgres', BIG.postgres)) as Deployment;
   const sharedSite = site('postgres', true);
   const processes = [shared.main];
-  for (let i = 1; i < Math.max(...SERVER_COUNTS); i++)
-    processes.push(await start(`portico-postgres-${i + 1}`, 'portico.ts', shared.env));
+  processes.push(
+    ...(await Promise.all(
+      Array.from({ length: Math.max(...SERVER_COUNTS) - 1 }, (_, i) =>
+        start(`portico-postgres-${i + 2}`, 'portico.ts', shared.env),
+      ),
+    )),
+  );
   const several: { count: number; session: Costed; password: Costed }[] = [];
   for (const count of SERVER_COUNTS) {
     const upstreams = processes.slice(0, count);
@@ -1250,10 +1267,14 @@ try {
         ]
       : []),
   );
-  for (const d of deployments.values())
+  // The plans after the run, when the codes table holds what the run issued.
+  for (const d of deployments.values()) {
     log(
       `Portico ${d.backend} ${label(d.size)} tables after the run: ${JSON.stringify(await d.main.call('stats'))}`,
     );
+    const plans = await d.main.call<Record<string, string>>('plans');
+    for (const [name, plan] of Object.entries(plans)) log(`  query plan, ${name}: ${plan}`);
+  }
 
   // ------------------------------------------------------------ the report
   const ratios = new Map<Contender, string>([

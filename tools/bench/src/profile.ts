@@ -1,6 +1,7 @@
 // Where a process's CPU went, from a V8 .cpuprofile (node --cpu-prof): self time per function and per
-// package, idle and garbage collection apart. Used by BENCH_ONLY=session-cost with BENCH_PROFILE.
-import { readdirSync, readFileSync } from 'node:fs';
+// package, idle and garbage collection apart. Used by BENCH_ONLY=session-cost with BENCH_PROFILE=1.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
 interface ProfileNode {
@@ -51,4 +52,28 @@ export function summariseProfiles(dir: string, top = 25): string[] {
     '|---|---:|',
     ...sorted(self, top).map(([name, hits]) => `| \`${name.trim()}\` | ${share(hits)} |`),
   ];
+}
+
+/**
+ * IPC handlers for a target: V8's sampling profiler over the measured window only (node --cpu-prof
+ * would profile the start and the seeding too), written as a .cpuprofile into `dir`.
+ */
+export function profilerHandlers() {
+  let session: Session | undefined;
+  return {
+    profileStart: async () => {
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    },
+    profileStop: async ({ dir }: { dir: string }) => {
+      if (!session) throw new Error('profileStart first');
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+      session = undefined;
+    },
+  };
 }

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseOptions } from '@node-rs/argon2';
-import cliProgress from 'cli-progress';
 import { sql } from 'kysely';
 import { serveParent } from '../ipc.ts';
+import { profilerHandlers } from '../profile.ts';
 import { emailOf, SEED_PASSWORD } from '../shared.ts';
 
 // BENCH_SERVER: the dist directory of another build of the server (a copy of an earlier commit's
@@ -95,17 +95,7 @@ const SEED_BATCH = 50_000;
  * stderr: a million accounts in tens of seconds instead of minutes of round trips.
  */
 async function seed({ total }: { total: number }) {
-  const bar = new cliProgress.SingleBar(
-    {
-      format: `  seeding accounts [{bar}] {value}/{total} ({eta}s left)`,
-      noTTYOutput: true,
-      notTTYSchedule: 2000,
-      hideCursor: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
   const started = performance.now();
-  bar.start(total, seeded);
   const now = Date.now();
   const week = now + 7 * 24 * HOUR;
   const month = now + 30 * 24 * HOUR;
@@ -134,7 +124,8 @@ async function seed({ total }: { total: number }) {
         );
         const top = rows[0]?.top ?? 0;
         await sql`
-          with recursive s(i) as (select ${first} union all select i + 1 from s where i < ${last})
+          -- better-sqlite3 binds a JS number as a REAL: without the cast, 'user' || i reads user0.0.
+          with recursive s(i) as (select cast(${first} as integer) union all select i + 1 from s where i < ${last})
           insert into users (id, mobile, email, username, password_hash, screen_name, is_frozen, created_at, updated_at)
           select lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
                  || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
@@ -148,9 +139,12 @@ async function seed({ total }: { total: number }) {
       });
     }
     seeded = last + 1;
-    bar.update(seeded);
+    // A line per statement on stderr (each one holds the event loop, so a timed progress bar stalls).
+    const elapsed = (performance.now() - started) / 1000;
+    process.stderr.write(
+      `  seeding accounts: ${seeded.toLocaleString('en')} / ${total.toLocaleString('en')} (${elapsed.toFixed(0)} s)\n`,
+    );
   }
-  bar.stop();
   // As a production database would have: fresh planner statistics.
   await sql`analyze`.execute(app.db);
   return { seconds: (performance.now() - started) / 1000, ...(await stats()) };
@@ -304,6 +298,7 @@ serveParent(
     size,
     identities,
     hashParams: () => parseOptions(passwordHash),
+    ...profilerHandlers(),
     // CPU time of the event-loop thread and of the whole process so far, in µs: a cost that other load on
     // the machine does not distort the way it distorts a rate.
     cpu: () => {
