@@ -79,7 +79,7 @@ export class Target {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Forks `targets/<file>` and waits until it listens (180 s at most: a loaded machine starts slowly); `execArgv` adds Node flags. */
+  /** Forks `targets/<file>` and waits until it listens (10 minutes at most: a loaded machine starts slowly); `execArgv` adds Node flags. */
   static start(
     name: string,
     file: string,
@@ -95,8 +95,8 @@ export class Target {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`${name} did not start within 180 s`));
-      }, 180_000);
+        reject(new Error(`${name} did not start within 10 minutes`));
+      }, 600_000);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`${name} exited with ${code} before it was ready`));

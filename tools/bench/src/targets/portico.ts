@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseOptions } from '@node-rs/argon2';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { serveParent } from '../ipc.ts';
 import { profilerHandlers } from '../profile.ts';
 import { emailOf, SEED_PASSWORD } from '../shared.ts';
@@ -84,6 +85,15 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const passwordHash = await app.passwords.hash(SEED_PASSWORD);
 let seeded = 0;
 
+/** A PostgreSQL connection for seeding, without the server pool's query timeout, in the bench's schema. */
+async function seedConnection(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: app.config.databaseUrl });
+  await client.connect();
+  if (app.config.databaseSchema) await client.query(`set search_path to "${app.config.databaseSchema}"`);
+  return client;
+}
+let seeder: pg.Client | undefined;
+
 /** Rows generated per statement while seeding. */
 const SEED_BATCH = 50_000;
 
@@ -106,7 +116,7 @@ async function seed({ total }: { total: number }) {
       // The mobiles and e-mails are shared.ts's mobileOf and emailOf, written in SQL. Ids are
       // random-looking UUIDs (md5 of the index), so the primary key grows as it does with
       // randomUUID; the filler sessions' token hashes are random, nobody holds their tokens.
-      await sql`
+      const statement = sql`
         with u as (
           insert into users (id, mobile, email, username, password_hash, screen_name, is_frozen, created_at, updated_at)
           select md5('bench-user-' || i)::uuid::text, '+86138' || lpad(i::text, 8, '0'), 'user' || i || '@bench.example',
@@ -116,7 +126,11 @@ async function seed({ total }: { total: number }) {
         insert into sessions (token_hash, user_id, created_at, last_seen_at, expires_at, absolute_expires_at, user_agent, ip, fp, did)
         select md5(random()::text) || md5(random()::text), id, ${now}::bigint, ${now}::bigint, ${week}::bigint, ${month}::bigint,
                'portico-bench', '127.0.0.1', null, null
-        from u`.execute(app.db);
+        from u`.compile(app.db);
+      // On a connection of its own: the server's pool ends a query after 5 s, and a 50,000-row
+      // statement on a busy machine takes longer.
+      seeder ??= await seedConnection();
+      await seeder.query(statement.sql, statement.parameters as unknown[]);
     } else {
       await app.db.transaction().execute(async (trx) => {
         const { rows } = await sql<{ top: number }>`select coalesce(max(rowid), 0) as top from users`.execute(
@@ -146,7 +160,11 @@ async function seed({ total }: { total: number }) {
     );
   }
   // As a production database would have: fresh planner statistics.
-  await sql`analyze`.execute(app.db);
+  if (postgres) {
+    seeder ??= await seedConnection();
+    await seeder.query('analyze users');
+    await seeder.query('analyze sessions');
+  } else await sql`analyze`.execute(app.db);
   return { seconds: (performance.now() - started) / 1000, ...(await stats()) };
 }
 
@@ -230,8 +248,13 @@ async function identities({ indices }: { indices: number[] }) {
 }
 
 async function stats() {
-  const count = async (table: 'users' | 'sessions' | 'one_time_codes') =>
-    Number(
+  const count = async (table: 'users' | 'sessions' | 'one_time_codes') => {
+    if (postgres) {
+      // Outside the server pool's 5 s timeout: counting ten million rows on a busy machine takes longer.
+      seeder ??= await seedConnection();
+      return Number((await seeder.query(`select count(*) as n from ${table}`)).rows[0]?.n);
+    }
+    return Number(
       (
         await app.db
           .selectFrom(table)
@@ -239,6 +262,7 @@ async function stats() {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  };
   return {
     users: await count('users'),
     sessions: await count('sessions'),
@@ -308,6 +332,7 @@ serveParent(
     },
   },
   async () => {
+    await seeder?.end();
     await app.close();
     if (!sharedDataDir) rmSync(dataDir, { recursive: true, force: true });
   },
