@@ -287,15 +287,21 @@ function sendOnly(url: string, jar: Jar, mobiles: string[]): Promise<Sample> {
   });
 }
 
-/** The codes the dev outbox holds for these mobiles (a development aid: never measured). */
-function readCodes(url: string, mobiles: string[]): Promise<Code[]> {
-  return pool(mobiles, 16, async (mobile) => {
+/**
+ * The codes the dev outbox holds for these mobiles (a development aid: never measured). A send slice
+ * is cut at MAX_SECONDS, so on a slow machine some mobiles got no code: only the codes sent are
+ * redeemed.
+ */
+async function readCodes(url: string, mobiles: string[]): Promise<Code[]> {
+  const found = await pool(mobiles, 16, async (mobile) => {
     const response = await fetch(`${url}${PATHS.outbox}?to=${encodeURIComponent(mobile)}`);
     const body = (await response.json()) as { data: { messages: { text: string }[] } };
     const code = body.data.messages[0]?.text.match(/\b(\d{6})\b/)?.[1];
-    if (!code) throw new Error(`no code in the outbox for ${mobile}`);
-    return { mobile, code };
+    return code ? { mobile, code } : undefined;
   });
+  const codes = found.filter((c): c is Code => c !== undefined);
+  if (!codes.length) throw new Error('no code in the outbox for any of the mobiles');
+  return codes;
 }
 
 /** Redeems each code once through sms_login: existing accounts sign in, nothing is registered. */
