@@ -79,18 +79,24 @@ export class Target {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Forks `targets/<file>` and waits until it listens (60 s at most). */
-  static start(name: string, file: string, env: Record<string, string> = {}): Promise<Target> {
+  /** Forks `targets/<file>` and waits until it listens (10 minutes at most: a loaded machine starts slowly); `execArgv` adds Node flags. */
+  static start(
+    name: string,
+    file: string,
+    env: Record<string, string> = {},
+    execArgv: string[] = [],
+  ): Promise<Target> {
     const path = fileURLToPath(new URL(`./targets/${file}`, import.meta.url));
     const child = fork(path, [], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, ...env },
+      execArgv: [...process.execArgv, ...execArgv],
     });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`${name} did not start within 60 s`));
-      }, 60_000);
+        reject(new Error(`${name} did not start within 10 minutes`));
+      }, 600_000);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`${name} exited with ${code} before it was ready`));

@@ -7,14 +7,40 @@
 // several rounds — so that a busy neighbour on the shared machine slows both sides of a ratio alike.
 // Every load is bounded by a duration or a request count, and each case gets at most
 // ROUNDS × SLICE_SECONDS ≤ 10 s of measured load. Progress goes to stderr; the markdown report to stdout.
-import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { challengeCost } from './challenge-cost.ts';
+import { type Backend, backendMicros, cleanUp, type Deployment, deploy } from './deploy.ts';
 import { Target } from './ipc.ts';
 import { type Figures, figures, type LoadCase, load, MAX_SECONDS, type Sample } from './load.ts';
 import { passkeyReport, passkeyVerifyCost } from './passkey-verify.ts';
+import { summariseProfiles } from './profile.ts';
 import { ARGON2_OPTIONS, emailOf, mobileOf, SEED_PASSWORD } from './shared.ts';
 
-const SIZES = [1_000, 100_000] as const;
+/** The backends every Portico case runs on: the embedded default, and what a team of several servers runs. */
+const BACKENDS: readonly Backend[] = ['sqlite', 'postgres'];
+const BACKEND_NAME: Record<Backend, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL + Redis' };
+/** The small size every growth figure is read against (the same cost reads 100 %). */
+const SMALL = 1_000;
+/**
+ * The large size, per backend. BENCH_SIZE=10m seeds PostgreSQL to 10,000,000 accounts (SQLite stays at
+ * 1,000,000: an embedded single file is not what a team of that size runs); a plain number (BENCH_SIZE=
+ * 20000) makes a quick run while developing.
+ */
+const BIG: Record<Backend, number> = (() => {
+  const size = process.env.BENCH_SIZE ?? '1m';
+  if (size === '1m') return { sqlite: 1_000_000, postgres: 1_000_000 };
+  if (size === '10m') return { sqlite: 1_000_000, postgres: 10_000_000 };
+  const n = Number(size);
+  if (!Number.isInteger(n) || n < 2 * SMALL)
+    throw new Error('BENCH_SIZE: 1m, 10m or a number of accounts ≥ 2000');
+  return { sqlite: n, postgres: n };
+})();
+/** The server of the single-case runs (BENCH_ONLY): SQLite, seeded to this many accounts. */
+const ONLY_SIZE = 100_000;
+/** Server processes behind the round-robin proxy (PostgreSQL + Redis, the large size). */
+const SERVER_COUNTS = [1, 2, 4] as const;
 /** Interleaved rounds, and the length of one measured slice. */
 const ROUNDS = 4;
 const SLICE_SECONDS = 2;
@@ -53,8 +79,12 @@ const COLLECTOR_RATE = 100;
 /** Distinct batches (each its own session id) the collector's load cycles through. */
 const COLLECTOR_BODIES = 4096;
 const BATCH_EVENTS = 20;
-/** The whole run stops itself after this long, whatever happens. */
-const RUN_LIMIT_MS = 9 * 60_000;
+/**
+ * The whole run stops itself after this long, whatever happens: 9 minutes by default, 40 with
+ * BENCH_SIZE=10m (seeding ten million accounts alone takes several), BENCH_MINUTES to choose.
+ */
+const RUN_LIMIT_MS =
+  Number(process.env.BENCH_MINUTES ?? (process.env.BENCH_SIZE === '10m' ? 40 : 9)) * 60_000;
 
 if (ROUNDS * SLICE_SECONDS > MAX_SECONDS) throw new Error('a case may have at most 10 s of load');
 
@@ -73,11 +103,19 @@ const MOBILE_LOGIN = 24;
 const started = Date.now();
 const log = (line: string) =>
   process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}\n`);
-const watchdog = setTimeout(() => {
-  log(`the run passed ${RUN_LIMIT_MS / 60_000} minutes: stopping`);
-  process.exit(2);
-}, RUN_LIMIT_MS);
+/** Stops every server, drops this run's schemas and Redis keys, and exits. */
+function abandon(why: string, code: number) {
+  log(why);
+  Promise.all(targets.map((t) => t.stop()))
+    .then(cleanUp)
+    .finally(() => process.exit(code));
+}
+const watchdog = setTimeout(
+  () => abandon(`the run passed ${RUN_LIMIT_MS / 60_000} minutes: stopping`, 2),
+  RUN_LIMIT_MS,
+);
 watchdog.unref();
+process.once('SIGINT', () => abandon('interrupted: stopping', 130));
 
 // ---------------------------------------------------------------- helpers
 
@@ -135,6 +173,8 @@ interface Contender {
   warm(): Promise<unknown>;
   /** One measured slice. */
   slice(): Promise<Sample>;
+  /** Work after a slice that is neither timed nor charged to its CPU (reading codes from the outbox). */
+  settle?(): Promise<unknown>;
   samples: Sample[];
   result?: Figures;
 }
@@ -143,7 +183,7 @@ function contender(
   system: string,
   name: string,
   accounts: string,
-  parts: Pick<Contender, 'warm' | 'slice'>,
+  parts: Pick<Contender, 'warm' | 'slice' | 'settle'>,
 ): Contender {
   return { system, case: name, accounts, samples: [], ...parts };
 }
@@ -178,7 +218,11 @@ async function interleave(steps: (Contender | Contender[])[]): Promise<void> {
   for (const c of contenders) await c.warm();
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? groups : [...groups].reverse();
-    for (const group of order) for (const c of group) c.samples.push(await c.slice());
+    for (const group of order)
+      for (const c of group) {
+        c.samples.push(await c.slice());
+        await c.settle?.();
+      }
   }
   for (const c of contenders) {
     c.result = figures(c.samples);
@@ -217,8 +261,14 @@ async function sendCodes(
   jar: Jar,
   mobiles: string[],
 ): Promise<{ sample: Sample; codes: Code[] }> {
+  const sample = await sendOnly(url, jar, mobiles);
+  return { sample, codes: await readCodes(url, mobiles) };
+}
+
+/** send_code once to each mobile, under load. */
+function sendOnly(url: string, jar: Jar, mobiles: string[]): Promise<Sample> {
   let next = 0;
-  const sample = await load({
+  return load({
     url,
     connections: CODE_CONNECTIONS,
     amount: mobiles.length,
@@ -235,14 +285,23 @@ async function sendCodes(
     ],
     verify: webOk,
   });
-  const codes = await pool(mobiles, 16, async (mobile) => {
+}
+
+/**
+ * The codes the dev outbox holds for these mobiles (a development aid: never measured). A send slice
+ * is cut at MAX_SECONDS, so on a slow machine some mobiles got no code: only the codes sent are
+ * redeemed.
+ */
+async function readCodes(url: string, mobiles: string[]): Promise<Code[]> {
+  const found = await pool(mobiles, 16, async (mobile) => {
     const response = await fetch(`${url}${PATHS.outbox}?to=${encodeURIComponent(mobile)}`);
     const body = (await response.json()) as { data: { messages: { text: string }[] } };
     const code = body.data.messages[0]?.text.match(/\b(\d{6})\b/)?.[1];
-    if (!code) throw new Error(`no code in the outbox for ${mobile}`);
-    return { mobile, code };
+    return code ? { mobile, code } : undefined;
   });
-  return { sample, codes };
+  const codes = found.filter((c): c is Code => c !== undefined);
+  if (!codes.length) throw new Error('no code in the outbox for any of the mobiles');
+  return codes;
 }
 
 /** Redeems each code once through sms_login: existing accounts sign in, nothing is registered. */
@@ -269,6 +328,8 @@ function smsLogins(url: string, jar: Jar, codes: Code[]): Promise<Sample> {
 
 interface Portico {
   size: number;
+  /** The repeatable cases, to be aimed at another address (the proxy in front of several servers). */
+  cases: { session: LoadCase; password: LoadCase };
   session: Contender;
   /** The session check of an organisation-identity session (issue 12: within 10 % of a personal one). */
   identitySession: Contender;
@@ -278,7 +339,7 @@ interface Portico {
 }
 
 /** Signs SESSION_ACCOUNTS accounts in (each its own browser) and builds the contenders for one server. */
-async function portico(target: Target, size: number): Promise<Portico> {
+async function portico(target: Target, size: number, system = 'Portico'): Promise<Portico> {
   const url = target.url;
   const accounts = spread(size, SESSION_ACCOUNTS);
   const browsers = await pool(accounts, 8, async (i) => {
@@ -299,7 +360,7 @@ async function portico(target: Target, size: number): Promise<Portico> {
   await target.call('identities', { indices: members });
 
   // Session check: the load cycles through the signed-in browsers' cookies (session + its CSRF cookie).
-  const session = loadContender('Portico', 'session check (account/info)', label(size), {
+  const sessionCase: LoadCase = {
     url,
     connections: READ_CONNECTIONS,
     requests: browsers.map((jar) => ({
@@ -308,8 +369,9 @@ async function portico(target: Target, size: number): Promise<Portico> {
       headers: { cookie: cookieHeader(jar) },
     })),
     verify: (body) => webOk(body) && body.includes('"user_id"'),
-  });
-  const identitySession = loadContender('Portico', 'session check, organisation identity', label(size), {
+  };
+  const session = loadContender(system, 'session check (account/info)', label(size), sessionCase);
+  const identitySession = loadContender(system, 'session check, organisation identity', label(size), {
     url,
     connections: READ_CONNECTIONS,
     requests: memberBrowsers.map((jar) => ({
@@ -320,7 +382,7 @@ async function portico(target: Target, size: number): Promise<Portico> {
     verify: (body) => webOk(body) && body.includes('"org"') && body.includes('member:read'),
   });
   // Password sign-in of the same accounts from one signed-out browser, round robin.
-  const password = loadContender('Portico', 'password login (argon2id)', label(size), {
+  const passwordCase: LoadCase = {
     url,
     connections: LOGIN_CONNECTIONS,
     requests: accounts.map((i) => ({
@@ -330,7 +392,8 @@ async function portico(target: Target, size: number): Promise<Portico> {
       body: form({ email: emailOf(i), password: SEED_PASSWORD }),
     })),
     verify: webOk,
-  });
+  };
+  const password = loadContender(system, 'password login (argon2id)', label(size), passwordCase);
 
   // Code sign-in: each slice sends CODE_ACCOUNTS codes (measured), reads them from the outbox (not
   // measured), and the paired login slice redeems them (measured). Warm-up on other accounts.
@@ -339,19 +402,26 @@ async function portico(target: Target, size: number): Promise<Portico> {
   );
   const warmMobiles = Array.from({ length: WARM_CODE_ACCOUNTS }, (_, j) => mobileOf(2 * j + 1));
   let issued: Code[] = [];
-  const sendCode = contender('Portico', 'send code (SMS to dev outbox)', label(size), {
+  const sendCode = contender(system, 'send code (SMS to dev outbox)', label(size), {
     warm: async () => smsLogins(url, anon, (await sendCodes(url, anon, warmMobiles)).codes),
-    slice: async () => {
-      const sent = await sendCodes(url, anon, mobiles);
-      issued = sent.codes;
-      return sent.sample;
+    slice: () => sendOnly(url, anon, mobiles),
+    settle: async () => {
+      issued = await readCodes(url, mobiles);
     },
   });
-  const smsLogin = contender('Portico', 'SMS code login', label(size), {
+  const smsLogin = contender(system, 'SMS code login', label(size), {
     warm: async () => {},
     slice: () => smsLogins(url, anon, issued),
   });
-  return { size, session, identitySession, password, sendCode, smsLogin };
+  return {
+    size,
+    cases: { session: sessionCase, password: passwordCase },
+    session,
+    identitySession,
+    password,
+    sendCode,
+    smsLogin,
+  };
 }
 
 // ---------------------------------------------------------------- loads beside a measured case
@@ -703,8 +773,13 @@ const loadAtStart = load1();
 log(`portico bench on ${machine}; load average ${loadAtStart}; 127.0.0.1 only`);
 
 const targets: Target[] = [];
-const start = async (name: string, file: string) => {
-  const target = await Target.start(name, file);
+const start = async (
+  name: string,
+  file: string,
+  env: Record<string, string> = {},
+  execArgv: string[] = [],
+) => {
+  const target = await Target.start(name, file, env, execArgv);
   targets.push(target);
   return target;
 };
@@ -836,6 +911,8 @@ const ONLY: Record<
   },
 };
 const only = process.env.BENCH_ONLY;
+/** BENCH_ONLY=sizing: the full run's backends, growth and several servers, without the per-process extras. */
+const sizingOnly = only === 'sizing';
 if (only === 'passkey') {
   log('passkey sign-in verification against raw P-256, alternating slices (no server)');
   process.stdout.write(`\n${passkeyReport(await passkeyVerifyCost(log)).join('\n')}\n`);
@@ -847,14 +924,68 @@ if (only === 'challenge') {
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
 }
-if (only) {
+if (only === 'session-cost') {
+  // The session check against the bare route, and against an earlier build of the server
+  // (BENCH_BEFORE=<a copy of its apps/passport-server/dist>) in the same interleave; with
+  // BENCH_PROFILE=1 every target is profiled over the measured window (V8's sampling profiler) and the
+  // report ends with where each one's CPU went. A profiled process is slower: read the ratios from a
+  // run without it.
+  const profileDir = process.env.BENCH_PROFILE
+    ? mkdtempSync(join(tmpdir(), 'portico-bench-prof-'))
+    : undefined;
+  let lines: string[] = [];
+  const profiled: [string, Target][] = [];
+  try {
+    const floorTarget = await start('floor', 'floor.ts');
+    profiled.push(['floor', floorTarget]);
+    const floor = floorCase(floorTarget.url);
+    const servers: [string, Record<string, string>][] = [['this build', {}]];
+    if (process.env.BENCH_BEFORE) servers.push(['before', { BENCH_SERVER: process.env.BENCH_BEFORE }]);
+    const sessions: Contender[] = [];
+    for (const [name, env] of servers) {
+      const target = await start(`portico-${name}`, 'portico.ts', env);
+      await target.call('seed', { total: SMALL });
+      sessions.push((await portico(target, SMALL, `Portico (${name})`)).session);
+      profiled.push([name, target]);
+    }
+    log(
+      `reads: the floor and the session check${sessions.length > 1 ? 's, this build and before,' : ''} interleaved`,
+    );
+    if (profileDir) for (const [, t] of profiled) await t.call('profileStart');
+    await interleave([floor, ...sessions]);
+    if (profileDir)
+      for (const [name, t] of profiled) await t.call('profileStop', { dir: join(profileDir, name) });
+    lines = [
+      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${loadAtStart} at the start and ${load1()} at the end${profileDir ? '; profiled' : ''}.`,
+      '',
+      '| system | case | per s | p50 ms | p99 ms | of the bare route | failed |',
+      '|---|---|---:|---:|---:|---:|---:|',
+      ...[floor, ...sessions].map((c) => {
+        const f = c.result as Figures;
+        return `| ${c.system} | ${c.case} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${pct(f.rps / rps(floor))} | ${f.failures} |`;
+      }),
+    ];
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+  }
+  if (profileDir)
+    for (const [name] of profiled)
+      lines.push('', `**${name}**`, '', ...summariseProfiles(join(profileDir, name)));
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  if (profileDir) log(`profiles kept in ${profileDir}`);
+  process.exit(0);
+}
+
+if (only && !sizingOnly) {
   const run = ONLY[only];
   if (!run)
-    throw new Error(`BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge', 'passkey'].join(', ')}`);
+    throw new Error(
+      `BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge', 'passkey', 'sizing'].join(', ')}`,
+    );
   let lines: string[] = [];
   let measured: Contender[] = [];
   try {
-    const size = SIZES[1];
+    const size = ONLY_SIZE;
     const target = await start(`portico-${size}`, 'portico.ts');
     const seeded = await target.call<{ seconds: number; users: number }>('seed', { total: size });
     log(`Portico ${label(size)}: ${seeded.users} accounts, seeded in ${seeded.seconds.toFixed(1)} s`);
@@ -881,62 +1012,92 @@ if (only) {
   process.exit(measured.some((c) => (c.result?.failures ?? 0) > 0) ? 1 : 0);
 }
 
-const all: Contender[] = [];
-let report = '';
-try {
-  const floorTarget = await start('floor', 'floor.ts');
-  const argon2 = await start('argon2', 'argon2.ts');
-  const servers = new Map<number, Target>();
-  for (const size of SIZES) {
-    const target = await start(`portico-${size}`, 'portico.ts');
-    const params = await target.call<{ memoryCost: number; timeCost: number; parallelism: number }>(
-      'hashParams',
-    );
-    if (
-      params.memoryCost !== ARGON2_OPTIONS.memoryCost ||
-      params.timeCost !== ARGON2_OPTIONS.timeCost ||
-      params.parallelism !== ARGON2_OPTIONS.parallelism
-    ) {
-      throw new Error(
-        `the server hashes with ${JSON.stringify(params)}, not ${JSON.stringify(ARGON2_OPTIONS)}`,
-      );
-    }
-    const seeded = await target.call<{ seconds: number; users: number; sessions: number }>('seed', {
-      total: size,
-    });
-    log(
-      `Portico ${label(size)}: ${seeded.users} accounts, ${seeded.sessions} sessions, seeded in ${seeded.seconds.toFixed(1)} s`,
-    );
-    servers.set(size, target);
-  }
-  const baTarget = await start('better-auth', 'better-auth.ts');
+// ---------------------------------------------------------------- CPU per request (the sizing sheet)
 
-  const floor = floorCase(floorTarget.url);
-  const small = await portico(servers.get(SIZES[0]) as Target, SIZES[0]);
-  const big = await portico(servers.get(SIZES[1]) as Target, SIZES[1]);
-  const ba = await betterAuth(baTarget);
-  const rawSingle = argonCase(argon2, 1);
-  const rawConcurrent = argonCase(argon2, LOGIN_CONNECTIONS);
+/** What one measured slice cost, in µs of CPU: the server processes, the shared backends, the proxy. */
+interface Cost {
+  requests: number;
+  seconds: number;
+  server: number;
+  backends: number;
+  proxy: number;
+}
+type Costed = Contender & { costs: Cost[] };
+const cpuOf = async (t: Target) => (await t.call<{ process: number }>('cpu')).process;
+const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
 
-  log('reads: the floor, the session checks and Better Auth get-session, interleaved');
-  await interleave([floor, small.session, big.session, big.identitySession, ba.session]);
-  log('sign-ins: raw argon2id, password logins and Better Auth sign-in, interleaved');
-  await interleave([rawConcurrent, small.password, big.password, ba.signIn, rawSingle]);
+/**
+ * The contender with each slice's CPU read from the processes' own accounting (process.cpuUsage of
+ * every server process, all its threads: argon2 and SQLite included) and, on PostgreSQL + Redis, from
+ * /proc for the backends. A rate on two shared cores moves with whatever else runs; CPU per request is
+ * what a sizing sheet can multiply.
+ */
+function costed(c: Contender, servers: Target[], backends: boolean, proxy?: Target): Costed {
+  const costs: Cost[] = [];
+  return {
+    ...c,
+    costs,
+    slice: async () => {
+      const serverBefore = await Promise.all(servers.map(cpuOf));
+      const proxyBefore = proxy ? await cpuOf(proxy) : 0;
+      const backendsBefore = backends ? backendMicros() : 0;
+      const t0 = performance.now();
+      const sample = await c.slice();
+      const seconds = (performance.now() - t0) / 1000;
+      const backendsAfter = backends ? backendMicros() : 0;
+      const serverAfter = await Promise.all(servers.map(cpuOf));
+      const proxyAfter = proxy ? await cpuOf(proxy) : 0;
+      costs.push({
+        requests: sample.latencies.length,
+        seconds,
+        server: sum(serverAfter) - sum(serverBefore),
+        backends: backendsAfter - backendsBefore,
+        proxy: proxyAfter - proxyBefore,
+      });
+      return sample;
+    },
+  };
+}
+
+/** The backends' CPU per second while nothing of this run loads them (other people's work), in µs. */
+async function backendsIdle(seconds: number): Promise<number> {
+  const before = backendMicros();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return (backendMicros() - before) / seconds;
+}
+
+/** µs of CPU per request: the server processes', the backends' (less their idle share), the proxy's. */
+function perRequest(c: Costed, idlePerSecond: number) {
+  const requests = sum(c.costs.map((x) => x.requests));
+  const seconds = sum(c.costs.map((x) => x.seconds));
+  const backends = Math.max(0, sum(c.costs.map((x) => x.backends)) - idlePerSecond * seconds);
+  return {
+    server: sum(c.costs.map((x) => x.server)) / requests,
+    backends: backends / requests,
+    proxy: sum(c.costs.map((x) => x.proxy)) / requests,
+  };
+}
+
+/** Requests one core answers: 1 s of CPU over the µs a request costs. */
+const perCore = (micros: number) => (micros > 0 ? 1e6 / micros : Number.NaN);
+const fixed = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+/** The puzzle flood and the collector, measured on one (SQLite) server as before the sizing sheet. */
+async function perProcessExtras(bigSqlite: Portico, bigTarget: Target) {
   log('the puzzle flood: session check and password login with and without it, interleaved');
-  const bigTarget = servers.get(SIZES[1]) as Target;
-  const flood = await measureFlood(bigTarget, big);
+  const flood = await measureFlood(bigTarget, bigSqlite);
   log('the monitoring collector: alone, then the session check beside it at a steady rate, interleaved');
   const collectAll = collectorLoad(bigTarget.url);
   const collector = contender(
-    'Portico',
+    'Portico · SQLite',
     `monitoring collector, ${BATCH_EVENTS}-event batches`,
-    label(SIZES[1]),
+    label(BIG.sqlite),
     {
       warm: () => collectAll(WARMUP_SECONDS),
       slice: () => collectAll(SLICE_SECONDS),
     },
   );
-  const quietSession = again(big.session);
+  const quietSession = again(bigSqlite.session);
   const besideCollector = beside(
     quietSession,
     `beside the collector at ${COLLECTOR_RATE} batches/s`,
@@ -944,52 +1105,219 @@ try {
   );
   await interleave([collector]);
   await interleave([quietSession, besideCollector.contender]);
-  log('code sign-in: send and redeem, interleaved between the two sizes');
+
+  return { flood, collector, quietSession, besideCollector };
+}
+
+// ---------------------------------------------------------------- the full run
+
+const all: Contender[] = [];
+let report = '';
+try {
+  const floorTarget = await start('floor', 'floor.ts');
+  const argon2 = await start('argon2', 'argon2.ts');
+  const deployments = new Map<string, Deployment>();
+  const dbBytes = new Map<string, number>();
+  const key = (backend: Backend, size: number) => `${backend}-${size}`;
+  // Started together (a server takes a while to start on a busy machine), then seeded one at a time.
+  const deployed = await Promise.all(
+    BACKENDS.flatMap((backend) => [SMALL, BIG[backend]].map((size) => deploy(backend, size, start))),
+  );
+  for (const backend of BACKENDS) {
+    for (const size of [SMALL, BIG[backend]]) {
+      const d = deployed.find((x) => x.backend === backend && x.size === size) as Deployment;
+      const params = await d.main.call<{ memoryCost: number; timeCost: number; parallelism: number }>(
+        'hashParams',
+      );
+      if (
+        params.memoryCost !== ARGON2_OPTIONS.memoryCost ||
+        params.timeCost !== ARGON2_OPTIONS.timeCost ||
+        params.parallelism !== ARGON2_OPTIONS.parallelism
+      ) {
+        throw new Error(
+          `the server hashes with ${JSON.stringify(params)}, not ${JSON.stringify(ARGON2_OPTIONS)}`,
+        );
+      }
+      const seeded = await d.main.call<{ seconds: number; users: number; sessions: number }>('seed', {
+        total: size,
+      });
+      const { bytes } = await d.main.call<{ bytes: number }>('size');
+      dbBytes.set(key(backend, size), bytes);
+      log(
+        `Portico on ${BACKEND_NAME[backend]}, ${label(size)}: ${seeded.users} accounts, ${seeded.sessions} sessions, ` +
+          `seeded in ${seeded.seconds.toFixed(1)} s; database ${(bytes / 2 ** 20).toFixed(0)} MiB`,
+      );
+      deployments.set(key(backend, size), d);
+    }
+  }
+  const baTarget = await start('better-auth', 'better-auth.ts');
+
+  const floor = floorCase(floorTarget.url);
+  const sites = new Map<string, Portico>();
+  for (const backend of BACKENDS)
+    for (const size of [SMALL, BIG[backend]]) {
+      const d = deployments.get(key(backend, size)) as Deployment;
+      sites.set(key(backend, size), await portico(d.main, size, `Portico · ${BACKEND_NAME[backend]}`));
+    }
+  const site = (backend: Backend, big: boolean) =>
+    sites.get(key(backend, big ? BIG[backend] : SMALL)) as Portico;
+  const server = (backend: Backend, big: boolean) =>
+    (deployments.get(key(backend, big ? BIG[backend] : SMALL)) as Deployment).main;
+  // Every Portico case with its CPU per request, on each backend at each size.
+  const cost = (backend: Backend, big: boolean, c: Contender) =>
+    costed(c, [server(backend, big)], backend === 'postgres');
+  type CaseName = 'session' | 'identitySession' | 'password' | 'sendCode' | 'smsLogin';
+  const measured = new Map<string, Costed>();
+  const at = (backend: Backend, big: boolean, name: CaseName) => {
+    const k = `${backend}-${big}-${name}`;
+    let c = measured.get(k);
+    if (!c) {
+      c = cost(backend, big, site(backend, big)[name]);
+      measured.set(k, c);
+    }
+    return c;
+  };
+  const both = (name: CaseName, big: boolean) => BACKENDS.map((b) => at(b, big, name));
+  const ba = await betterAuth(baTarget);
+  const rawSingle = argonCase(argon2, 1);
+  const rawConcurrent = argonCase(argon2, LOGIN_CONNECTIONS);
+
+  log(`backends' CPU while this run is idle: measuring for ${SLICE_SECONDS} s`);
+  const idle = await backendsIdle(SLICE_SECONDS);
+  log(`  ${(idle / 1e4).toFixed(1)} % of a core (other work on the shared services)`);
+
+  log(
+    'reads: the floor, the session checks on both backends and sizes, Better Auth get-session, interleaved',
+  );
   await interleave([
-    [small.sendCode, small.smsLogin],
-    [big.sendCode, big.smsLogin],
+    floor,
+    ...both('session', false),
+    ...both('session', true),
+    ...both('identitySession', true),
+    ba.session,
   ]);
+  log('sign-ins: raw argon2id, password logins on both backends and sizes, Better Auth sign-in, interleaved');
+  await interleave([
+    rawConcurrent,
+    ...both('password', false),
+    ...both('password', true),
+    ba.signIn,
+    rawSingle,
+  ]);
+  log('code sign-in: send and redeem, interleaved over both backends and sizes');
+  await interleave(
+    BACKENDS.flatMap((b) => [
+      [at(b, false, 'sendCode'), at(b, false, 'smsLogin')],
+      [at(b, true, 'sendCode'), at(b, true, 'smsLogin')],
+    ]),
+  );
+
+  // Several servers on PostgreSQL + Redis (the large size), behind a round-robin proxy on loopback.
+  const shared = deployments.get(key('postgres', BIG.postgres)) as Deployment;
+  const sharedSite = site('postgres', true);
+  const processes = [shared.main];
+  processes.push(
+    ...(await Promise.all(
+      Array.from({ length: Math.max(...SERVER_COUNTS) - 1 }, (_, i) =>
+        start(`portico-postgres-${i + 2}`, 'portico.ts', shared.env),
+      ),
+    )),
+  );
+  const several: { count: number; session: Costed; password: Costed }[] = [];
+  for (const count of SERVER_COUNTS) {
+    const upstreams = processes.slice(0, count);
+    const proxy = await start(`proxy-${count}`, 'proxy.ts', {
+      BENCH_UPSTREAMS: upstreams.map((t) => t.port).join(','),
+    });
+    const via = (c: LoadCase, name: string) =>
+      costed(
+        loadContender(`Portico × ${count}`, name, label(BIG.postgres), { ...c, url: proxy.url }),
+        upstreams,
+        true,
+        proxy,
+      );
+    several.push({
+      count,
+      session: via(sharedSite.cases.session, 'session check (account/info)'),
+      password: via(sharedSite.cases.password, 'password login (argon2id)'),
+    });
+  }
+  log(`several servers: ${SERVER_COUNTS.join(', ')} processes behind a round-robin proxy, interleaved`);
+  await interleave(several.map((x) => x.session));
+  await interleave(several.map((x) => x.password));
+
+  // The per-process cases that do not depend on the backend: on the large SQLite server.
+  const extras = sizingOnly
+    ? undefined
+    : await perProcessExtras(site('sqlite', true), server('sqlite', true));
+  const porticoCases = [...measured.values()];
   all.push(
     floor,
-    small.session,
-    big.session,
-    big.identitySession,
+    ...porticoCases.filter((c) => c.case.startsWith('session check')),
     ba.session,
-    small.password,
-    big.password,
+    ...porticoCases.filter((c) => c.case.startsWith('password')),
     ba.signIn,
     rawConcurrent,
     rawSingle,
-    small.sendCode,
-    small.smsLogin,
-    big.sendCode,
-    big.smsLogin,
-    flood.plainSession,
-    flood.floodSession,
-    flood.plainPassword,
-    flood.floodPassword,
-    collector,
-    quietSession,
-    besideCollector.contender,
+    ...porticoCases.filter((c) => c.case.startsWith('send') || c.case.startsWith('SMS')),
+    ...several.flatMap((x) => [x.session, x.password]),
+    ...(extras
+      ? [
+          extras.flood.plainSession,
+          extras.flood.floodSession,
+          extras.flood.plainPassword,
+          extras.flood.floodPassword,
+          extras.collector,
+          extras.quietSession,
+          extras.besideCollector.contender,
+        ]
+      : []),
   );
-
-  const bigServer = servers.get(SIZES[1]) as Target;
-  const plans = await bigServer.call<Record<string, string>>('plans');
-  for (const [name, plan] of Object.entries(plans)) log(`  query plan, ${name}: ${plan}`);
-  log(`Portico ${label(SIZES[1])} tables after the run: ${JSON.stringify(await bigServer.call('stats'))}`);
+  // The plans after the run, when the codes table holds what the run issued.
+  for (const d of deployments.values()) {
+    log(
+      `Portico ${d.backend} ${label(d.size)} tables after the run: ${JSON.stringify(await d.main.call('stats'))}`,
+    );
+    const plans = await d.main.call<Record<string, string>>('plans');
+    for (const [name, plan] of Object.entries(plans)) log(`  query plan, ${name}: ${plan}`);
+  }
 
   // ------------------------------------------------------------ the report
   const ratios = new Map<Contender, string>([
-    [small.session, `${pct(rps(small.session) / rps(floor))} of floor`],
-    [big.session, `${pct(rps(big.session) / rps(floor))} of floor`],
-    [big.identitySession, `${pct(rps(big.identitySession) / rps(big.session))} of a personal session's`],
     [ba.session, `${pct(rps(ba.session) / rps(floor))} of floor`],
-    [small.password, `${pct(rps(small.password) / rps(rawConcurrent))} of raw argon2id`],
-    [big.password, `${pct(rps(big.password) / rps(rawConcurrent))} of raw argon2id`],
-    [ba.signIn, `${(rps(big.password) / rps(ba.signIn)).toFixed(1)}× slower than Portico's`],
-    [collector, `${label(Math.round(rps(collector) * BATCH_EVENTS))} events/s`],
-    [besideCollector.contender, `${pct(rps(besideCollector.contender) / rps(quietSession))} of alone`],
+    [
+      ba.signIn,
+      `${(rps(at('sqlite', true, 'password')) / rps(ba.signIn)).toFixed(1)}× slower than Portico's`,
+    ],
   ]);
+  if (extras) {
+    const { collector, besideCollector, quietSession } = extras;
+    ratios.set(collector, `${label(Math.round(rps(collector) * BATCH_EVENTS))} events/s`);
+    ratios.set(
+      besideCollector.contender,
+      `${pct(rps(besideCollector.contender) / rps(quietSession))} of alone`,
+    );
+  }
+  for (const backend of BACKENDS)
+    for (const big of [false, true]) {
+      ratios.set(
+        at(backend, big, 'session'),
+        `${pct(rps(at(backend, big, 'session')) / rps(floor))} of floor`,
+      );
+      ratios.set(
+        at(backend, big, 'password'),
+        `${pct(rps(at(backend, big, 'password')) / rps(rawConcurrent))} of raw argon2id`,
+      );
+    }
+  for (const backend of BACKENDS)
+    ratios.set(
+      at(backend, true, 'identitySession'),
+      `${pct(rps(at(backend, true, 'identitySession')) / rps(at(backend, true, 'session')))} of a personal session's`,
+    );
+  for (const x of several) {
+    ratios.set(x.session, `${pct(rps(x.session) / rps(several[0]?.session as Contender))} of one process`);
+    ratios.set(x.password, `${pct(rps(x.password) / rps(several[0]?.password as Contender))} of one process`);
+  }
   const lines: string[] = [];
   lines.push(
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; ` +
@@ -1005,75 +1333,157 @@ try {
     );
   }
   lines.push('');
-  const s = rps(big.session) / rps(floor);
-  const vsBa = rps(big.session) / rps(ba.session);
-  const pw = rps(big.password) / rps(rawConcurrent);
-  lines.push(`| target (at ${label(SIZES[1])} accounts) | measured | |`);
+  const big = at('sqlite', true, 'session');
+  const s = rps(big) / rps(floor);
+  const vsBa = rps(big) / rps(ba.session);
+  const pw = rps(at('sqlite', true, 'password')) / rps(rawConcurrent);
+  lines.push(`| target (SQLite, ${label(BIG.sqlite)} accounts) | measured | |`);
   lines.push('|---|---|---|');
   lines.push(
-    `| session check ≥ 50 % of the bare route | ${pct(s)} (${rps(big.session).toFixed(0)} / ${rps(floor).toFixed(0)} req/s) | ${check(s >= 0.5)} |`,
+    `| session check ≥ 50 % of the bare route | ${pct(s)} (${rps(big).toFixed(0)} / ${rps(floor).toFixed(0)} req/s) | ${check(s >= 0.5)} |`,
   );
   lines.push(
-    `| session check ≥ 10× Better Auth get-session | ${vsBa.toFixed(1)}× (${rps(big.session).toFixed(0)} / ${rps(ba.session).toFixed(0)} req/s) | ${check(vsBa >= 10)} |`,
+    `| session check ≥ 20× Better Auth get-session | ${vsBa.toFixed(1)}× (${rps(big).toFixed(0)} / ${rps(ba.session).toFixed(0)} req/s) | ${check(vsBa >= 20)} |`,
   );
-  const id = rps(big.identitySession) / rps(big.session);
+  const id = rps(at('sqlite', true, 'identitySession')) / rps(big);
   lines.push(
-    `| identity session check within 10 % of a personal session's | ${pct(id)} (${rps(big.identitySession).toFixed(0)} / ${rps(big.session).toFixed(0)} req/s) | ${check(id >= 0.9)} |`,
+    `| identity session check within 10 % of a personal session's | ${pct(id)} (${rps(at('sqlite', true, 'identitySession')).toFixed(0)} / ${rps(big).toFixed(0)} req/s) | ${check(id >= 0.9)} |`,
   );
   lines.push(
-    `| password login ≥ 90 % of raw argon2id, ${LOGIN_CONNECTIONS} in flight | ${pct(pw)} (${rps(big.password).toFixed(1)} / ${rps(rawConcurrent).toFixed(1)} per s) | ${check(pw >= 0.9)} |`,
+    `| password login ≥ 90 % of raw argon2id, ${LOGIN_CONNECTIONS} in flight | ${pct(pw)} (${rps(at('sqlite', true, 'password')).toFixed(1)} / ${rps(rawConcurrent).toFixed(1)} per s) | ${check(pw >= 0.9)} |`,
+  );
+
+  // The two backends side by side, with the same ratios, and CPU per request.
+  lines.push('');
+  lines.push(
+    `CPU per request from the processes' own accounting; the backends' share is PostgreSQL's and Redis's CPU from /proc during the slices, less their idle rate (${(idle / 1e4).toFixed(1)} % of a core, other people's work). "Per core" is one second of CPU over the µs a request costs: the server alone, and the server with its backends.`,
   );
   lines.push('');
-  const flow = (p: Portico) => 1 / (1 / rps(p.sendCode) + 1 / rps(p.smsLogin));
   lines.push(
-    `| ${label(SIZES[1])} accounts against ${label(SIZES[0])} (the same cost reads 100 %) | ${label(SIZES[0])} | ${label(SIZES[1])} | ratio |`,
+    '| case | backend | accounts | per s | ratio | server µs/req | backends µs/req | per core, server | per core, with backends |',
   );
-  lines.push('|---|---:|---:|---:|');
-  for (const [name, key] of [
-    ['session check, req/s', 'session'],
-    ['password login, req/s', 'password'],
-    ['send code, req/s', 'sendCode'],
-    ['SMS code login, req/s', 'smsLogin'],
+  lines.push('|---|---|---:|---:|---|---:|---:|---:|---:|');
+  const flowRate = (a: number, b: number) => 1 / (1 / a + 1 / b);
+  for (const [name, caseName] of [
+    ['session check', 'session'],
+    ['session check, organisation identity', 'identitySession'],
+    ['password login', 'password'],
+    ['send code', 'sendCode'],
+    ['SMS code login', 'smsLogin'],
   ] as const) {
-    const a = rps(small[key]);
-    const b = rps(big[key]);
-    lines.push(`| ${name} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${pct(b / a)} |`);
+    for (const big of [false, true])
+      for (const backend of BACKENDS) {
+        if (caseName === 'identitySession' && !big) continue;
+        const c = at(backend, big, caseName);
+        const cpu = perRequest(c, backend === 'postgres' ? idle : 0);
+        lines.push(
+          `| ${name} | ${BACKEND_NAME[backend]} | ${c.accounts} | ${fixed(rps(c))} | ${ratios.get(c) ?? ''} | ${cpu.server.toFixed(0)} | ${cpu.backends.toFixed(0)} | ${fixed(perCore(cpu.server))} | ${fixed(perCore(cpu.server + cpu.backends))} |`,
+        );
+      }
   }
-  lines.push(
-    `| whole code sign-in (send + login; outbox read not counted), per s | ${flow(small).toFixed(0)} | ${flow(big).toFixed(0)} | ${pct(flow(big) / flow(small))} |`,
-  );
+  for (const big of [false, true])
+    for (const backend of BACKENDS) {
+      const send = perRequest(at(backend, big, 'sendCode'), backend === 'postgres' ? idle : 0);
+      const redeem = perRequest(at(backend, big, 'smsLogin'), backend === 'postgres' ? idle : 0);
+      const rate = flowRate(rps(at(backend, big, 'sendCode')), rps(at(backend, big, 'smsLogin')));
+      lines.push(
+        `| whole code sign-in (send + login) | ${BACKEND_NAME[backend]} | ${label(big ? BIG[backend] : SMALL)} | ${fixed(rate)} | | ${(send.server + redeem.server).toFixed(0)} | ${(send.backends + redeem.backends).toFixed(0)} | ${fixed(perCore(send.server + redeem.server))} | ${fixed(perCore(send.server + redeem.server + send.backends + redeem.backends))} |`,
+      );
+    }
+
+  // Growth: the large size against the small one, on each backend.
   lines.push('');
-  // Issue 10: the session check and password sign-in under a concurrent puzzle flood.
-  lines.push(...floodReport(flood));
-  // Issue 18: the collector's own throughput, and the session check beside a steady collector load.
-  // A rated autocannon load sends each second's requests in a burst, so the time to its last answer is
-  // shorter than the slice: the rate is the answers over the slices' length.
-  const held = figures(besideCollector.side);
-  const heldRate = held.total / (besideCollector.side.length * SLICE_SECONDS);
-  const withCollector = rps(besideCollector.contender) / rps(quietSession);
+  lines.push(
+    '| growth: the large size against 1,000 accounts (the same cost reads 100 %) | backend | 1,000 | large | accounts | ratio |',
+  );
+  lines.push('|---|---|---:|---:|---:|---:|');
+  for (const backend of BACKENDS) {
+    for (const [name, caseName] of [
+      ['session check, req/s', 'session'],
+      ['password login, per s', 'password'],
+      ['send code, per s', 'sendCode'],
+      ['SMS code login, per s', 'smsLogin'],
+    ] as const) {
+      const a = rps(at(backend, false, caseName));
+      const b = rps(at(backend, true, caseName));
+      lines.push(
+        `| ${name} | ${BACKEND_NAME[backend]} | ${fixed(a)} | ${fixed(b)} | ${label(BIG[backend])} | ${pct(b / a)} |`,
+      );
+    }
+    const a = flowRate(rps(at(backend, false, 'sendCode')), rps(at(backend, false, 'smsLogin')));
+    const b = flowRate(rps(at(backend, true, 'sendCode')), rps(at(backend, true, 'smsLogin')));
+    lines.push(
+      `| whole code sign-in, per s | ${BACKEND_NAME[backend]} | ${fixed(a)} | ${fixed(b)} | ${label(BIG[backend])} | ${pct(b / a)} |`,
+    );
+  }
   lines.push('');
-  lines.push(`| the monitoring collector (${BATCH_EVENTS} events per batch) | measured | |`);
-  lines.push('|---|---|---|');
   lines.push(
-    `| alone, ${COLLECTOR_CONNECTIONS} connections, no rate | ${rps(collector).toFixed(0)} batches/s = ${label(Math.round(rps(collector) * BATCH_EVENTS))} events/s (p99 ${(collector.result as Figures).p99.toFixed(1)} ms) | |`,
+    '| database size (accounts with one session each, after seeding) | 1,000 | large | accounts | per million accounts |',
   );
+  lines.push('|---|---:|---:|---:|---:|');
+  for (const backend of BACKENDS) {
+    const a = dbBytes.get(key(backend, SMALL)) as number;
+    const b = dbBytes.get(key(backend, BIG[backend])) as number;
+    const perMillion = ((b - a) / (BIG[backend] - SMALL)) * 1e6;
+    lines.push(
+      `| ${BACKEND_NAME[backend]} | ${(a / 2 ** 20).toFixed(1)} MiB | ${(b / 2 ** 20).toFixed(0)} MiB | ${label(BIG[backend])} | ${(perMillion / 2 ** 20).toFixed(0)} MiB |`,
+    );
+  }
+
+  // Several servers: per-process cost and the shared backends' share.
+  lines.push('');
   lines.push(
-    `| beside the session check, held at ${COLLECTOR_RATE} batches/s | ${heldRate.toFixed(0)} batches/s = ${label(Math.round(heldRate * BATCH_EVENTS))} events/s, ${held.failures} failed | |`,
+    `| several servers (PostgreSQL + Redis, ${label(BIG.postgres)} accounts, round-robin proxy) | processes | per s | per process | server µs/req | backends µs/req | proxy µs/req | per core, server |`,
   );
-  lines.push(
-    `| session check beside it ≥ 95 % of alone | ${pct(withCollector)} (${rps(besideCollector.contender).toFixed(0)} / ${rps(quietSession).toFixed(0)} req/s) | ${check(withCollector >= 0.95)} |`,
-  );
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const x of several)
+    for (const [name, c] of [
+      ['session check', x.session],
+      ['password login', x.password],
+    ] as const) {
+      const cpu = perRequest(c, idle);
+      lines.push(
+        `| ${name} | ${x.count} | ${fixed(rps(c))} | ${fixed(rps(c) / x.count)} | ${cpu.server.toFixed(0)} | ${cpu.backends.toFixed(0)} | ${cpu.proxy.toFixed(0)} | ${fixed(perCore(cpu.server))} |`,
+      );
+    }
+  if (extras) {
+    const { flood, collector, besideCollector, quietSession } = extras;
+    lines.push('');
+    // Issue 10: the session check and password sign-in under a concurrent puzzle flood.
+    lines.push(...floodReport(flood));
+    // Issue 18: the collector's own throughput, and the session check beside a steady collector load.
+    // A rated autocannon load sends each second's requests in a burst, so the time to its last answer is
+    // shorter than the slice: the rate is the answers over the slices' length.
+    const held = figures(besideCollector.side);
+    const heldRate = held.total / (besideCollector.side.length * SLICE_SECONDS);
+    const withCollector = rps(besideCollector.contender) / rps(quietSession);
+    lines.push('');
+    lines.push(`| the monitoring collector (${BATCH_EVENTS} events per batch) | measured | |`);
+    lines.push('|---|---|---|');
+    lines.push(
+      `| alone, ${COLLECTOR_CONNECTIONS} connections, no rate | ${rps(collector).toFixed(0)} batches/s = ${label(Math.round(rps(collector) * BATCH_EVENTS))} events/s (p99 ${(collector.result as Figures).p99.toFixed(1)} ms) | |`,
+    );
+    lines.push(
+      `| beside the session check, held at ${COLLECTOR_RATE} batches/s | ${heldRate.toFixed(0)} batches/s = ${label(Math.round(heldRate * BATCH_EVENTS))} events/s, ${held.failures} failed | |`,
+    );
+    lines.push(
+      `| session check beside it ≥ 95 % of alone | ${pct(withCollector)} (${rps(besideCollector.contender).toFixed(0)} / ${rps(quietSession).toFixed(0)} req/s) | ${check(withCollector >= 0.95)} |`,
+    );
+  }
   report = lines.join('\n');
 } finally {
   await Promise.all(targets.map((t) => t.stop()));
+  await cleanUp();
 }
 
 // The challenge's price (docs/security.md): CPU alone, after every server has stopped.
-log('the challenge’s proof of work: a script’s CPU-seconds and a person’s seconds');
-report += `\n\n${(await challengeCost()).join('\n')}`;
-// A passkey sign-in's verification against raw P-256 (docs/benchmarks.md): CPU alone, in-process.
-log('passkey sign-in verification against raw P-256');
-report += `\n\n${passkeyReport(await passkeyVerifyCost(log)).join('\n')}`;
+if (!sizingOnly) {
+  log('the challenge’s proof of work: a script’s CPU-seconds and a person’s seconds');
+  report += `\n\n${(await challengeCost()).join('\n')}`;
+  // A passkey sign-in's verification against raw P-256 (docs/benchmarks.md): CPU alone, in-process.
+  log('passkey sign-in verification against raw P-256');
+  report += `\n\n${passkeyReport(await passkeyVerifyCost(log)).join('\n')}`;
+}
 process.stdout.write(`\n${report}\n`);
 log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 const failed = all.filter((c) => (c.result?.failures ?? 0) > 0);

@@ -1,21 +1,36 @@
-// The real passport server, as `pnpm start` runs it on the embedded defaults (SQLite file in a
-// temporary DATA_DIR, dev outbox), with logging off and the per-target/per-IP caps and the risk rules'
+// The real passport server, as `pnpm start` runs it: on the embedded defaults (SQLite file in a
+// temporary DATA_DIR, dev outbox), or with BENCH_BACKEND=postgres on PostgreSQL and Redis (the schema
+// and key prefix the parent names, which the parent drops afterwards), with logging off and the per-target/per-IP caps and the risk rules'
 // captcha thresholds lifted so that one load generator on 127.0.0.1 can reach its throughput. Every other number (code lifetime, wrong-guess
 // limit, session touch interval, argon2 parameters, synchronous=FULL) stays as shipped.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseOptions } from '@node-rs/argon2';
-import { buildServer } from '@portico/passport-server';
-import { defineConfig } from '@portico/passport-server/config';
-import cliProgress from 'cli-progress';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { serveParent } from '../ipc.ts';
-import { emailOf, mobileOf, SEED_PASSWORD } from '../shared.ts';
+import { profilerHandlers } from '../profile.ts';
+import { emailOf, SEED_PASSWORD } from '../shared.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-'));
+// BENCH_SERVER: the dist directory of another build of the server (a copy of an earlier commit's
+// apps/passport-server/dist kept beside it, so its imports resolve) to measure before/after in one run.
+const build = process.env.BENCH_SERVER;
+const { buildServer } = (await import(
+  build ? pathToFileURL(join(build, 'app.js')).href : '@portico/passport-server'
+)) as typeof import('@portico/passport-server');
+const { defineConfig } = (await import(
+  build ? pathToFileURL(join(build, 'config.js')).href : '@portico/passport-server/config'
+)) as typeof import('@portico/passport-server/config');
+
+// Several processes of one deployment share a DATA_DIR (the server secret that signs cookies lives
+// there): the parent names it, and removes it.
+const sharedDataDir = process.env.BENCH_DATA_DIR;
+const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'portico-bench-'));
+const postgres = process.env.BENCH_BACKEND === 'postgres';
 const HOUR = 3_600_000;
 const app = await buildServer(
   // Second verification is off: the bench measures the credential check and session creation. With it on,
@@ -27,6 +42,14 @@ const app = await buildServer(
     port: 0,
     publicOrigin: 'http://localhost:3000',
     secondVerify: false,
+    ...(postgres
+      ? {
+          databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+          databaseSchema: process.env.BENCH_SCHEMA,
+          redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          redisPrefix: process.env.BENCH_REDIS_PREFIX,
+        }
+      : {}),
   }),
   {
     limits: {
@@ -62,65 +85,101 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const passwordHash = await app.passwords.hash(SEED_PASSWORD);
 let seeded = 0;
 
+/** A PostgreSQL connection for seeding, without the server pool's query timeout, in the bench's schema. */
+async function seedConnection(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: app.config.databaseUrl });
+  await client.connect();
+  if (app.config.databaseSchema) await client.query(`set search_path to "${app.config.databaseSchema}"`);
+  return client;
+}
+let seeder: pg.Client | undefined;
+
+/** Rows generated per statement while seeding. */
+const SEED_BATCH = 50_000;
+
 /**
  * Grows the users table to `total` accounts (mobile, e-mail and the one precomputed password hash each)
- * and gives every account one session row, so the sessions table grows with it. Batches of 1,000 rows in
- * one transaction each, through the server's own Kysely instance.
+ * and gives every account one session row, so the sessions table grows with it. The rows are generated
+ * inside the database, SEED_BATCH per statement (PostgreSQL: generate_series, one statement inserting
+ * both tables; SQLite: a recursive series, then the sessions of the new rows), with a progress bar on
+ * stderr: a million accounts in tens of seconds instead of minutes of round trips.
  */
 async function seed({ total }: { total: number }) {
-  const batch = 1000;
-  const bar = new cliProgress.SingleBar(
-    {
-      format: `  seeding accounts [{bar}] {value}/{total} ({eta}s left)`,
-      noTTYOutput: true,
-      notTTYSchedule: 1000,
-      hideCursor: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
   const started = performance.now();
-  bar.start(total, seeded);
   const now = Date.now();
+  const week = now + 7 * 24 * HOUR;
+  const month = now + 30 * 24 * HOUR;
   while (seeded < total) {
-    const count = Math.min(batch, total - seeded);
-    const users = Array.from({ length: count }, (_, k) => {
-      const i = seeded + k;
-      return {
-        id: randomUUID(),
-        mobile: mobileOf(i),
-        email: emailOf(i),
-        username: null,
-        password_hash: passwordHash,
-        screen_name: `bench${i}`,
-        is_frozen: 0,
-        created_at: now,
-        updated_at: now,
-      };
-    });
-    const sessions = users.map((user) => ({
-      // Filler sessions: nobody holds these tokens; they only give the table its size.
-      token_hash: randomBytes(32).toString('hex'),
-      user_id: user.id,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: now + 7 * 24 * HOUR,
-      absolute_expires_at: now + 30 * 24 * HOUR,
-      user_agent: 'portico-bench',
-      ip: '127.0.0.1',
-      fp: null,
-      did: null,
-    }));
-    await app.db.transaction().execute(async (trx) => {
-      await trx.insertInto('users').values(users).execute();
-      await trx.insertInto('sessions').values(sessions).execute();
-    });
-    seeded += count;
-    bar.update(seeded);
+    const first = seeded;
+    const last = Math.min(seeded + SEED_BATCH, total) - 1;
+    if (postgres) {
+      // The mobiles and e-mails are shared.ts's mobileOf and emailOf, written in SQL. Ids are
+      // random-looking UUIDs (md5 of the index), so the primary key grows as it does with
+      // randomUUID; the filler sessions' token hashes are random, nobody holds their tokens.
+      const statement = sql`
+        with u as (
+          insert into users (id, mobile, email, username, password_hash, screen_name, is_frozen, created_at, updated_at)
+          select md5('bench-user-' || i)::uuid::text, '+86138' || lpad(i::text, 8, '0'), 'user' || i || '@bench.example',
+                 null, ${passwordHash}, 'bench' || i, 0, ${now}::bigint, ${now}::bigint
+          from generate_series(${first}::int, ${last}::int) as i
+          returning id)
+        insert into sessions (token_hash, user_id, created_at, last_seen_at, expires_at, absolute_expires_at, user_agent, ip, fp, did)
+        select md5(random()::text) || md5(random()::text), id, ${now}::bigint, ${now}::bigint, ${week}::bigint, ${month}::bigint,
+               'portico-bench', '127.0.0.1', null, null
+        from u`.compile(app.db);
+      // On a connection of its own: the server's pool ends a query after 5 s, and a 50,000-row
+      // statement on a busy machine takes longer.
+      seeder ??= await seedConnection();
+      await seeder.query(statement.sql, statement.parameters as unknown[]);
+    } else {
+      await app.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ top: number }>`select coalesce(max(rowid), 0) as top from users`.execute(
+          trx,
+        );
+        const top = rows[0]?.top ?? 0;
+        await sql`
+          -- better-sqlite3 binds a JS number as a REAL: without the cast, 'user' || i reads user0.0.
+          with recursive s(i) as (select cast(${first} as integer) union all select i + 1 from s where i < ${last})
+          insert into users (id, mobile, email, username, password_hash, screen_name, is_frozen, created_at, updated_at)
+          select lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
+                 || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+                 '+86138' || printf('%08d', i), 'user' || i || '@bench.example', null, ${passwordHash}, 'bench' || i, 0,
+                 ${now}, ${now}
+          from s`.execute(trx);
+        await sql`
+          insert into sessions (token_hash, user_id, created_at, last_seen_at, expires_at, absolute_expires_at, user_agent, ip, fp, did)
+          select lower(hex(randomblob(32))), id, ${now}, ${now}, ${week}, ${month}, 'portico-bench', '127.0.0.1', null, null
+          from users where rowid > ${top}`.execute(trx);
+      });
+    }
+    seeded = last + 1;
+    // A line per statement on stderr (each one holds the event loop, so a timed progress bar stalls).
+    const elapsed = (performance.now() - started) / 1000;
+    process.stderr.write(
+      `  seeding accounts: ${seeded.toLocaleString('en')} / ${total.toLocaleString('en')} (${elapsed.toFixed(0)} s)\n`,
+    );
   }
-  bar.stop();
   // As a production database would have: fresh planner statistics.
-  await sql`analyze`.execute(app.db);
+  if (postgres) {
+    seeder ??= await seedConnection();
+    await seeder.query('analyze users');
+    await seeder.query('analyze sessions');
+  } else await sql`analyze`.execute(app.db);
   return { seconds: (performance.now() - started) / 1000, ...(await stats()) };
+}
+
+/** The database's size in bytes: the SQLite file's pages, or the schema's tables with their indexes. */
+async function size() {
+  if (postgres) {
+    const { rows } = await sql<{ bytes: string }>`
+      select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'm')`.execute(app.db);
+    return { bytes: Number(rows[0]?.bytes ?? 0) };
+  }
+  const { rows } = await sql<{ bytes: number }>`
+    select page_count * page_size as bytes from pragma_page_count(), pragma_page_size()`.execute(app.db);
+  return { bytes: Number(rows[0]?.bytes ?? 0) };
 }
 
 /**
@@ -189,8 +248,13 @@ async function identities({ indices }: { indices: number[] }) {
 }
 
 async function stats() {
-  const count = async (table: 'users' | 'sessions' | 'one_time_codes') =>
-    Number(
+  const count = async (table: 'users' | 'sessions' | 'one_time_codes') => {
+    if (postgres) {
+      // Outside the server pool's 5 s timeout: counting ten million rows on a busy machine takes longer.
+      seeder ??= await seedConnection();
+      return Number((await seeder.query(`select count(*) as n from ${table}`)).rows[0]?.n);
+    }
+    return Number(
       (
         await app.db
           .selectFrom(table)
@@ -198,6 +262,7 @@ async function stats() {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  };
   return {
     users: await count('users'),
     sessions: await count('sessions'),
@@ -205,11 +270,18 @@ async function stats() {
   };
 }
 
-/** The query plans of the lookups on the measured paths: each must be an index search, never a scan. */
+/**
+ * The query plans of the lookups on the measured paths (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on
+ * PostgreSQL): each must be an index search, never a scan, whatever the table's size.
+ */
 async function plans() {
   const explain = async (query: string) =>
-    (await sql.raw<{ detail: string }>(`explain query plan ${query}`).execute(app.db)).rows
-      .map((r) => r.detail)
+    (
+      await sql
+        .raw<Record<string, string>>(`${postgres ? 'explain (costs off)' : 'explain query plan'} ${query}`)
+        .execute(app.db)
+    ).rows
+      .map((r) => (postgres ? r['QUERY PLAN'] : r.detail)?.trim())
       .join('; ');
   return {
     session: await explain(
@@ -247,8 +319,10 @@ serveParent(
     renders,
     stats,
     plans,
+    size,
     identities,
     hashParams: () => parseOptions(passwordHash),
+    ...profilerHandlers(),
     // CPU time of the event-loop thread and of the whole process so far, in µs: a cost that other load on
     // the machine does not distort the way it distorts a rate.
     cpu: () => {
@@ -258,7 +332,8 @@ serveParent(
     },
   },
   async () => {
+    await seeder?.end();
     await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!sharedDataDir) rmSync(dataDir, { recursive: true, force: true });
   },
 );
