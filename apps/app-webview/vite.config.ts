@@ -18,8 +18,9 @@ export default defineConfig({
       modules: ['src/pages/qr.tsx'],
       // 125.3 KB with the person's language (measured 125.17 KB: ui_locales, the cookie the apps share
       // and the browser's languages in the store, the plugin that sends the language of the moment, and
-      // the page title that follows the heading).
-      budgetBytes: 125_300,
+      // the page title that follows the heading). 125.45 KB with enterprise sign-in's and the
+      // organisation's second-factor codes in the one code table (measured 125.41 KB).
+      budgetBytes: 125_450,
     }),
   ],
   resolve: appResolve,

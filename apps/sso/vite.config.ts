@@ -34,8 +34,10 @@ export default defineConfig({
       // and the recent sign-in changes beside them (measured 126.92 KB: the second-verify plugin's e-mail
       // send and passkey credential, and their paths). 127.6 KB with the person's language (measured
       // 127.48 KB: ui_locales, the shared cookie and the browser's languages in the store, the plugin
-      // that sends the language of the moment, and the page title that follows the heading).
-      budgetBytes: 127_600,
+      // that sends the language of the moment, and the page title that follows the heading). 127.8 KB
+      // with enterprise sign-in's and the organisation's second-factor codes in the one code table
+      // (measured 127.78 KB).
+      budgetBytes: 127_800,
     }),
   ],
   resolve: appResolve,
