@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumPath } from './support/chromium';
 
-// Debian's Chromium (`apt-get install -y chromium`); Playwright never downloads a browser here.
-const executablePath = process.env.PORTICO_CHROMIUM ?? '/usr/bin/chromium';
+// Debian's Chromium headless shell, else its Chromium (support/chromium.ts); Playwright never
+// downloads a browser here.
+const executablePath = chromiumPath();
 /** Chromium's flags for this closed machine; a spec that needs more (host mapping) adds to these. */
 export const chromiumArgs = [
   '--no-sandbox',
