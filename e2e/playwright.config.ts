@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumPath } from './support/chromium';
 
-// Debian's Chromium (`apt-get install -y chromium`); Playwright never downloads a browser here.
-const executablePath = process.env.PORTICO_CHROMIUM ?? '/usr/bin/chromium';
+// Debian's Chromium headless shell, else its Chromium (support/chromium.ts); Playwright never
+// downloads a browser here.
+const executablePath = chromiumPath();
 /** Chromium's flags for this closed machine; a spec that needs more (host mapping) adds to these. */
 export const chromiumArgs = [
   '--no-sandbox',
@@ -25,8 +27,10 @@ export default defineConfig({
   // Hang detectors, not speed bounds. A test may start a server (the first of its settings in its
   // worker) and a browser context, and the suite runs beside every other suite on two cores: on a
   // loaded machine that alone can take minutes. One step (a registration: argon2id, a send, a page)
-  // took over 10 s with three workers on the busy machine; a bound costs a passing test nothing.
-  timeout: 300_000,
+  // took over 10 s with three workers on the busy machine; a bound costs a passing test nothing. At a
+  // load average near 50 on the shared 2-core machine, the longest scenarios (factors, invitations)
+  // passed 300 s while still moving, so a test has 600 s.
+  timeout: 600_000,
   expect: { timeout: 60_000 },
   // The JSON report feeds the test run's timing table (scripts/test-timings.mjs): written only where
   // scripts/test.mjs names its file (without one, Playwright would print it).

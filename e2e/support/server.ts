@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -102,6 +102,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * CPU seconds (user + system) a process and its descendants have used so far (its render process
+ * included), from /proc; 0 where /proc is not there. `E2E_CPU_LOG=<file>` writes each server's, with
+ * its settings, as it stops: what the browser suite's servers cost beside Chromium (docs/testing.md).
+ */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime, stime, cutime, cstime, in clock ticks (100 a second on Linux).
+    const own = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) / 100;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean);
+    return own + children.reduce((sum, child) => sum + cpuSeconds(Number(child)), 0);
+  } catch {
+    return 0;
+  }
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -153,6 +170,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
 
   const stop = async () => {
+    const cpuLog = process.env.E2E_CPU_LOG;
+    if (cpuLog && child.pid) {
+      appendFileSync(cpuLog, `${cpuSeconds(child.pid).toFixed(2)}\t${JSON.stringify(options)}\n`);
+    }
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -164,9 +185,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   try {
     await new Promise<void>((resolve, reject) => {
-      // A bound that holds on a loaded 2-core machine: a quiet start takes about a second, but with
-      // Chromium, a second worker and a build beside it, one measured start took over 30 s.
-      const timer = setTimeout(() => reject(new Error('the server did not start within 90 s')), 90_000);
+      // A hang detector, not a speed bound: a quiet start takes about a second, but on the shared
+      // 2-core machine with several suites beside it starts took over 90 s (load average above 40).
+      // It stays under the test's own limit, so a start that hangs is reported with its output.
+      const timer = setTimeout(() => reject(new Error('the server did not start within 240 s')), 240_000);
       const onData = () => {
         if (output.includes('Portico passport server on')) {
           clearTimeout(timer);

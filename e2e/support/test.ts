@@ -92,8 +92,8 @@ interface WorkerFixtures {
  * The servers of one worker, one per distinct settings, started when a test first asks for them. The
  * worker runs its tests one after another, so a server serves one test at a time; each test brings its
  * own data (fresh numbers and addresses, a fresh browser context, its own client address), so no test
- * depends on another's. Only the most recently used few are kept, so a worker that goes through many
- * settings does not keep a server (and its puzzle renderer) for each.
+ * depends on another's. Besides the default server, only the most recently used few are kept, so a
+ * worker that goes through many settings does not keep a server (and its puzzle renderer) for each.
  */
 export class ServerPool {
   private readonly running = new Map<string, Promise<RunningServer>>();
@@ -108,8 +108,12 @@ export class ServerPool {
     else server = startServer(options);
     // Map order is use order: the oldest first.
     this.running.set(key, server);
-    while (this.running.size > this.keep) {
-      const [oldest, stopping] = this.running.entries().next().value as [string, Promise<RunningServer>];
+    // The default server is kept for the worker's life: most tests of every file ask for it, so
+    // evicting it behind a run of special settings (the per-kind challenge servers) meant starting it
+    // again, a whole server start, minutes later.
+    const evictable = [...this.running.keys()].filter((k) => k !== DEFAULT_SETTINGS);
+    for (const oldest of evictable.slice(0, Math.max(0, evictable.length - this.keep))) {
+      const stopping = this.running.get(oldest) as Promise<RunningServer>;
       this.running.delete(oldest);
       await stopping.then((s) => s.stop()).catch(() => {});
     }
@@ -130,6 +134,9 @@ export class ServerPool {
   }
 }
 
+/** The README's start, no extra settings: the server most tests share. */
+const DEFAULT_SETTINGS = '{}';
+
 /** Settings as a key: the same settings written in another key order are the same server. */
 function settingsKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(settingsKey).join(',')}]`;
@@ -145,7 +152,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   servers: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
     async ({}, use) => {
-      const pool = new ServerPool(3);
+      const pool = new ServerPool(2);
       try {
         await use(pool);
       } finally {

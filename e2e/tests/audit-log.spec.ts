@@ -117,14 +117,15 @@ test('a manager sees role changes and a removal in the organisation’s audit lo
 
   // The log, newest first: who (the manager's name), what, to whom (the member's name), when. The
   // dispatcher copies each change into the log just after its commit, so the page is read again until
-  // the last change (the removal) is there.
+  // the last change (the removal) is there. Each look allows a reload on a loaded machine (one with a
+  // load average of 50 took over 2 s to draw the page), and all of them stay under the test's limit.
   const log = page.getByRole('region', { name: '审计日志' });
   const rows = log.getByRole('table', { name: '审计日志' }).getByRole('row');
   const removed = rows.filter({ hasText: '移除了成员 小王' });
   await expect(async () => {
     await page.reload();
-    await expect(removed).toHaveCount(1, { timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(removed).toHaveCount(1, { timeout: 15_000 });
+  }).toPass({ timeout: 240_000 });
   await expect(removed).toContainText('老板');
   await expect(removed.getByRole('cell').last()).toHaveText('小王');
   await expect(removed.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);

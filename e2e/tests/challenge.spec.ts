@@ -93,38 +93,213 @@ const HOW: Record<PuzzleKind, string> = {
   whirl: 'turning the picture with the mouse',
   '3d': 'clicking the named object',
 };
-for (const kind of ['slide', 'text', 'whirl', '3d'] as const) {
+/** A person solves the kind with the mouse or by typing; the challenged send is resent once. */
+function solvedAsPerson(kind: PuzzleKind): void {
+  test(`solved by ${HOW[kind]}: the send is resent exactly once and goes through`, async ({
+    page,
+    server,
+    outbox,
+  }) => {
+    await openPage(page, server.origin);
+    await sendUpToThreshold(page);
+    const puzzles = watchPuzzles(page);
+    const sends = await requestsTo(page, SEND_CODE);
+    const mobile = uniqueMobile();
+    await startCall(page, 'sixth', 'sendMobileCode', { mobile, type: 24 });
+    await expect(overlay(page)).toBeVisible();
+    const puzzle = await puzzles.next();
+    expect(puzzle.subtype).toBe(kind);
+
+    if (kind === 'text') {
+      // A wrong answer costs a try and says so; the puzzle stays.
+      const input = overlay(page).getByRole('textbox', { name: '图中的字符' });
+      await input.fill('zzzz');
+      await input.press('Enter');
+      await expect(overlay(page).getByRole('status')).toHaveText('验证未通过，还可尝试 2 次');
+    }
+    await solveAsPerson(page, server.origin, puzzle);
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    await expect(overlay(page)).toHaveCount(0);
+    expectOneResend(sends);
+    // The resent send really sent a code.
+    expect(await outbox.code(mobile)).toMatch(/^\d{6}$/);
+  });
+}
+
+/** Keyboard and screen readers on the slide puzzle, in English. */
+function slideByKeyboard(): void {
+  test('the slider has a name, moves with the arrow keys and Enter submits; the overlay speaks en', async ({
+    page,
+    server,
+  }) => {
+    await openPage(page, server.origin, 'en');
+    await sendUpToThreshold(page);
+    const puzzles = watchPuzzles(page);
+    const sends = await requestsTo(page, SEND_CODE);
+    await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
+    const dialog = overlay(page);
+    await expect(dialog).toBeVisible();
+    const puzzle = await puzzles.next();
+
+    // What a screen reader announces, in English.
+    await expect(dialog).toHaveAccessibleName('Security check');
+    await expect(dialog).toHaveAccessibleDescription(/^Drag the slider so the piece fits the gap\./);
+    await expect(dialog).toHaveAttribute('aria-modal', 'true');
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'New puzzle' })).toBeVisible();
+    await expect(dialog.getByRole('img', { name: 'Puzzle picture' })).toBeVisible();
+    await expect(dialog.getByRole('status')).toBeAttached();
+    const slider = dialog.getByRole('slider', { name: 'Piece position' });
+    // Focus starts on the slider, so a keyboard user can act at once.
+    await expect(slider).toBeFocused();
+    await expect(slider).toHaveAttribute('aria-valuenow', '0');
+
+    // Tab stays inside the dialog while it is open.
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    await slider.focus();
+
+    const answer = await answerOf(server.origin, puzzle.challenge_id);
+    if (answer.kind !== 'slide') throw new Error(`expected a slide answer, got ${answer.kind}`);
+    const step = 4; // the script's step for a slider up to 300 px wide
+    await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveAttribute('aria-valuenow', String(step));
+    await page.keyboard.press('ArrowLeft');
+    await expect(slider).toHaveAttribute('aria-valuenow', '0');
+    const presses = Math.round(answer.x / step);
+    for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight', { delay: 10 });
+    await expect(slider).toHaveAttribute('aria-valuenow', String(presses * step));
+    await page.keyboard.press('Enter');
+
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    expectOneResend(sends);
+  });
+}
+
+/** Keyboard and screen readers on the whirl puzzle, in Chinese (the default). */
+function whirlByKeyboard(): void {
+  test('the rotation slider announces degrees and turns with Shift+arrows and arrows; zh by default', async ({
+    page,
+    server,
+  }) => {
+    await openPage(page, server.origin);
+    await sendUpToThreshold(page);
+    const puzzles = watchPuzzles(page);
+    await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
+    const dialog = overlay(page);
+    await expect(dialog).toBeVisible();
+    const puzzle = await puzzles.next();
+    await expect(dialog).toHaveAccessibleName('安全验证');
+    await expect(dialog).toHaveAccessibleDescription(/^拖动滑块，把图片转正。/);
+    await expect(dialog.getByRole('button', { name: '关闭' })).toBeVisible();
+    await expect(dialog.getByRole('img', { name: '验证图片' })).toBeVisible();
+    const slider = dialog.getByRole('slider', { name: '旋转角度' });
+    await expect(slider).toBeFocused();
+
+    const answer = await answerOf(server.origin, puzzle.challenge_id);
+    if (answer.kind !== 'whirl') throw new Error(`expected a whirl answer, got ${answer.kind}`);
+    const turn = 360 - answer.angle;
+    // Shift+arrow turns 15°, an arrow 3°.
+    for (let i = 0; i < Math.floor(turn / 15); i++) await page.keyboard.press('Shift+ArrowRight');
+    for (let i = 0; i < Math.round((turn % 15) / 3); i++) await page.keyboard.press('ArrowRight');
+    const reached = Number(await slider.getAttribute('aria-valuenow'));
+    expect(Math.abs(reached - turn)).toBeLessThanOrEqual(2);
+    await expect(slider).toHaveAttribute('aria-valuetext', `${reached} 度`);
+    await page.keyboard.press('Enter');
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+  });
+}
+
+/** Keyboard on the 3d puzzle, in English. */
+function threeDByKeyboard(): void {
+  test('the picture takes focus, the crosshair moves with the arrow keys and Enter picks', async ({
+    page,
+    server,
+  }) => {
+    await openPage(page, server.origin, 'en');
+    await sendUpToThreshold(page);
+    const puzzles = watchPuzzles(page);
+    await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
+    const dialog = overlay(page);
+    await expect(dialog).toBeVisible();
+    const puzzle = await puzzles.next();
+    expect(puzzle.prompt).toMatch(/^Click the \w+ \w+$/);
+    // The stage is named by the prompt and how to answer it.
+    const stage = dialog.getByRole('application', {
+      name: new RegExp(`^${puzzle.prompt}\\. Click or tap`),
+    });
+    await expect(stage).toBeFocused();
+
+    const answer = await answerOf(server.origin, puzzle.challenge_id);
+    if (answer.kind !== '3d') throw new Error(`expected a 3d answer, got ${answer.kind}`);
+    // From the centre, 10 px per arrow press.
+    const dx = Math.round((answer.x - puzzle.width / 2) / 10);
+    const dy = Math.round((answer.y - puzzle.height / 2) / 10);
+    for (let i = 0; i < Math.abs(dx); i++) await page.keyboard.press(dx > 0 ? 'ArrowRight' : 'ArrowLeft');
+    for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? 'ArrowDown' : 'ArrowUp');
+    await page.keyboard.press('Enter');
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+  });
+}
+
+/** The check without a picture, taken on the keyboard with a screen reader. */
+function checkWithoutPicture(): void {
+  test('a person on the keyboard with a screen reader takes it: the wait is announced, the call goes through', async ({
+    page,
+    server,
+  }) => {
+    // The proof of work (400,000 at most) and the 15 s cooldown are the whole check.
+    await openPage(page, server.origin, 'en');
+    await sendUpToThreshold(page);
+    const sends = await requestsTo(page, SEND_CODE);
+    // Someone who cannot see the picture asks for the other check at once, before the picture came:
+    // that once did nothing at all (the overlay ignored the button while it was drawing).
+    await holdFirstPicture(page, server.origin, 3_000);
+    await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
+    const dialog = overlay(page);
+    await expect(dialog).toBeVisible();
+    const alternative = dialog.getByRole('button', { name: /^Cannot see the picture\?/ });
+    await expect(alternative).toBeVisible();
+    // Only the keyboard: Tab from the slider to the alternative, then Enter.
+    for (let i = 0; i < 8; i++) {
+      if (await alternative.evaluate((b) => b === document.activeElement)) break;
+      await page.keyboard.press('Tab');
+    }
+    await expect(alternative).toBeFocused();
+    await page.keyboard.press('Enter');
+
+    // What a screen reader hears: the dialog's description says there is nothing to do, the live
+    // region announces the wait, and no picture is left to describe.
+    // The switch waits for the server's answer to the no-picture draw (and, before, the held picture).
+    await expect(dialog).toHaveAccessibleDescription(/^This check needs no picture/);
+    await expect(dialog.getByRole('status')).toHaveText(/^Checking; this takes about 15 seconds/);
+    await expect(dialog.getByRole('img')).toHaveCount(0);
+    expect(await seriousViolations(page), 'axe on the check without a picture').toEqual([]);
+
+    expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
+    await expect(dialog).toHaveCount(0);
+    expectOneResend(sends);
+  });
+}
+
+// Each kind's tests run one after another in one worker, on that worker's one server of the kind
+// (`mode: 'default'`: one group, still run when one of them fails): a kind's server, its render
+// process and its first puzzles are started and drawn once in the run, not once per test and worker.
+const BY_KIND: [PuzzleKind, (() => void)[]][] = [
+  ['slide', [slideByKeyboard, checkWithoutPicture]],
+  ['text', []],
+  ['whirl', [whirlByKeyboard]],
+  ['3d', [threeDByKeyboard]],
+];
+for (const [kind, more] of BY_KIND) {
   test.describe(`the ${kind} puzzle`, () => {
+    test.describe.configure({ mode: 'default' });
     test.use({ serverOptions: { challengeKinds: [kind] } });
-
-    test(`solved by ${HOW[kind]}: the send is resent exactly once and goes through`, async ({
-      page,
-      server,
-      outbox,
-    }) => {
-      await openPage(page, server.origin);
-      await sendUpToThreshold(page);
-      const puzzles = watchPuzzles(page);
-      const sends = await requestsTo(page, SEND_CODE);
-      const mobile = uniqueMobile();
-      await startCall(page, 'sixth', 'sendMobileCode', { mobile, type: 24 });
-      await expect(overlay(page)).toBeVisible();
-      const puzzle = await puzzles.next();
-      expect(puzzle.subtype).toBe(kind);
-
-      if (kind === 'text') {
-        // A wrong answer costs a try and says so; the puzzle stays.
-        const input = overlay(page).getByRole('textbox', { name: '图中的字符' });
-        await input.fill('zzzz');
-        await input.press('Enter');
-        await expect(overlay(page).getByRole('status')).toHaveText('验证未通过，还可尝试 2 次');
-      }
-      await solveAsPerson(page, server.origin, puzzle);
-      expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
-      await expect(overlay(page)).toHaveCount(0);
-      expectOneResend(sends);
-      // The resent send really sent a code.
-      expect(await outbox.code(mobile)).toMatch(/^\d{6}$/);
+    solvedAsPerson(kind);
+    test.describe('keyboard and screen readers', () => {
+      for (const declare of more) declare();
     });
   });
 }
@@ -156,168 +331,4 @@ test.describe('closing the overlay', () => {
       expect(sends).toHaveLength(1);
     });
   }
-});
-
-test.describe('keyboard and screen readers', () => {
-  test.describe('slide', () => {
-    test.use({ serverOptions: { challengeKinds: ['slide'] } });
-
-    test('the slider has a name, moves with the arrow keys and Enter submits; the overlay speaks en', async ({
-      page,
-      server,
-    }) => {
-      await openPage(page, server.origin, 'en');
-      await sendUpToThreshold(page);
-      const puzzles = watchPuzzles(page);
-      const sends = await requestsTo(page, SEND_CODE);
-      await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
-      const dialog = overlay(page);
-      await expect(dialog).toBeVisible();
-      const puzzle = await puzzles.next();
-
-      // What a screen reader announces, in English.
-      await expect(dialog).toHaveAccessibleName('Security check');
-      await expect(dialog).toHaveAccessibleDescription(/^Drag the slider so the piece fits the gap\./);
-      await expect(dialog).toHaveAttribute('aria-modal', 'true');
-      await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
-      await expect(dialog.getByRole('button', { name: 'New puzzle' })).toBeVisible();
-      await expect(dialog.getByRole('img', { name: 'Puzzle picture' })).toBeVisible();
-      await expect(dialog.getByRole('status')).toBeAttached();
-      const slider = dialog.getByRole('slider', { name: 'Piece position' });
-      // Focus starts on the slider, so a keyboard user can act at once.
-      await expect(slider).toBeFocused();
-      await expect(slider).toHaveAttribute('aria-valuenow', '0');
-
-      // Tab stays inside the dialog while it is open.
-      for (let i = 0; i < 4; i++) {
-        await page.keyboard.press('Tab');
-        expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
-      }
-      await slider.focus();
-
-      const answer = await answerOf(server.origin, puzzle.challenge_id);
-      if (answer.kind !== 'slide') throw new Error(`expected a slide answer, got ${answer.kind}`);
-      const step = 4; // the script's step for a slider up to 300 px wide
-      await page.keyboard.press('ArrowRight');
-      await expect(slider).toHaveAttribute('aria-valuenow', String(step));
-      await page.keyboard.press('ArrowLeft');
-      await expect(slider).toHaveAttribute('aria-valuenow', '0');
-      const presses = Math.round(answer.x / step);
-      for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight', { delay: 10 });
-      await expect(slider).toHaveAttribute('aria-valuenow', String(presses * step));
-      await page.keyboard.press('Enter');
-
-      expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
-      expectOneResend(sends);
-    });
-  });
-
-  test.describe('whirl', () => {
-    test.use({ serverOptions: { challengeKinds: ['whirl'] } });
-
-    test('the rotation slider announces degrees and turns with Shift+arrows and arrows; zh by default', async ({
-      page,
-      server,
-    }) => {
-      await openPage(page, server.origin);
-      await sendUpToThreshold(page);
-      const puzzles = watchPuzzles(page);
-      await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
-      const dialog = overlay(page);
-      await expect(dialog).toBeVisible();
-      const puzzle = await puzzles.next();
-      await expect(dialog).toHaveAccessibleName('安全验证');
-      await expect(dialog).toHaveAccessibleDescription(/^拖动滑块，把图片转正。/);
-      await expect(dialog.getByRole('button', { name: '关闭' })).toBeVisible();
-      await expect(dialog.getByRole('img', { name: '验证图片' })).toBeVisible();
-      const slider = dialog.getByRole('slider', { name: '旋转角度' });
-      await expect(slider).toBeFocused();
-
-      const answer = await answerOf(server.origin, puzzle.challenge_id);
-      if (answer.kind !== 'whirl') throw new Error(`expected a whirl answer, got ${answer.kind}`);
-      const turn = 360 - answer.angle;
-      // Shift+arrow turns 15°, an arrow 3°.
-      for (let i = 0; i < Math.floor(turn / 15); i++) await page.keyboard.press('Shift+ArrowRight');
-      for (let i = 0; i < Math.round((turn % 15) / 3); i++) await page.keyboard.press('ArrowRight');
-      const reached = Number(await slider.getAttribute('aria-valuenow'));
-      expect(Math.abs(reached - turn)).toBeLessThanOrEqual(2);
-      await expect(slider).toHaveAttribute('aria-valuetext', `${reached} 度`);
-      await page.keyboard.press('Enter');
-      expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
-    });
-  });
-
-  test.describe('3d', () => {
-    test.use({ serverOptions: { challengeKinds: ['3d'] } });
-
-    test('the picture takes focus, the crosshair moves with the arrow keys and Enter picks', async ({
-      page,
-      server,
-    }) => {
-      await openPage(page, server.origin, 'en');
-      await sendUpToThreshold(page);
-      const puzzles = watchPuzzles(page);
-      await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
-      const dialog = overlay(page);
-      await expect(dialog).toBeVisible();
-      const puzzle = await puzzles.next();
-      expect(puzzle.prompt).toMatch(/^Click the \w+ \w+$/);
-      // The stage is named by the prompt and how to answer it.
-      const stage = dialog.getByRole('application', {
-        name: new RegExp(`^${puzzle.prompt}\\. Click or tap`),
-      });
-      await expect(stage).toBeFocused();
-
-      const answer = await answerOf(server.origin, puzzle.challenge_id);
-      if (answer.kind !== '3d') throw new Error(`expected a 3d answer, got ${answer.kind}`);
-      // From the centre, 10 px per arrow press.
-      const dx = Math.round((answer.x - puzzle.width / 2) / 10);
-      const dy = Math.round((answer.y - puzzle.height / 2) / 10);
-      for (let i = 0; i < Math.abs(dx); i++) await page.keyboard.press(dx > 0 ? 'ArrowRight' : 'ArrowLeft');
-      for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? 'ArrowDown' : 'ArrowUp');
-      await page.keyboard.press('Enter');
-      expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
-    });
-  });
-
-  test.describe('the check without a picture (issue 10)', () => {
-    test.use({ serverOptions: { challengeKinds: ['slide'] } });
-
-    test('a person on the keyboard with a screen reader takes it: the wait is announced, the call goes through', async ({
-      page,
-      server,
-    }) => {
-      // The proof of work (400,000 at most) and the 15 s cooldown are the whole check.
-      await openPage(page, server.origin, 'en');
-      await sendUpToThreshold(page);
-      const sends = await requestsTo(page, SEND_CODE);
-      // Someone who cannot see the picture asks for the other check at once, before the picture came:
-      // that once did nothing at all (the overlay ignored the button while it was drawing).
-      await holdFirstPicture(page, server.origin, 3_000);
-      await startCall(page, 'sixth', 'sendMobileCode', { mobile: uniqueMobile(), type: 24 });
-      const dialog = overlay(page);
-      await expect(dialog).toBeVisible();
-      const alternative = dialog.getByRole('button', { name: /^Cannot see the picture\?/ });
-      await expect(alternative).toBeVisible();
-      // Only the keyboard: Tab from the slider to the alternative, then Enter.
-      for (let i = 0; i < 8; i++) {
-        if (await alternative.evaluate((b) => b === document.activeElement)) break;
-        await page.keyboard.press('Tab');
-      }
-      await expect(alternative).toBeFocused();
-      await page.keyboard.press('Enter');
-
-      // What a screen reader hears: the dialog's description says there is nothing to do, the live
-      // region announces the wait, and no picture is left to describe.
-      // The switch waits for the server's answer to the no-picture draw (and, before, the held picture).
-      await expect(dialog).toHaveAccessibleDescription(/^This check needs no picture/);
-      await expect(dialog.getByRole('status')).toHaveText(/^Checking; this takes about 15 seconds/);
-      await expect(dialog.getByRole('img')).toHaveCount(0);
-      expect(await seriousViolations(page), 'axe on the check without a picture').toEqual([]);
-
-      expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
-      await expect(dialog).toHaveCount(0);
-      expectOneResend(sends);
-    });
-  });
 });

@@ -1,5 +1,6 @@
 import { chromiumArgs } from '../playwright.config';
 import { startAppSite } from '../support/app-site';
+import { chromiumPath } from '../support/chromium';
 import { PASSWORD, registerByMobile, signInBySms, signOut } from '../support/person';
 import { freePort, type RunningServer, startServer } from '../support/server';
 import { expect, Outbox, test, uniqueMobile } from '../support/test';
@@ -20,7 +21,7 @@ test('127.0.0.1 works like localhost in the development default', async ({ page,
 // (its PUBLIC_ORIGIN names the port) and the app's page.
 test.use({
   launchOptions: {
-    executablePath: process.env.PORTICO_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: [...chromiumArgs, '--host-resolver-rules=MAP *.acme.test 127.0.0.1'],
   },
 });

@@ -138,6 +138,10 @@ const it = test.extend({
 // The consent page follows the browser's language when the app names none and the person chose none.
 it.use({ locale: 'zh-CN' });
 
+// One group, run by one worker one test after another: the settings' server starts once in the run,
+// not once in each worker.
+it.describe.configure({ mode: 'default' });
+
 it('a third-party app: sign in on the consent page, an optional scope off, approve, revoke, deny', async ({
   page,
   server,

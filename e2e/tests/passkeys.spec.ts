@@ -102,6 +102,8 @@ test('the identifier fields offer passkeys in the autofill', async ({ page, serv
 });
 
 test.describe('a passkey as a factor', () => {
+  // One group, run by one worker one test after another: TEST_CLOCK's server starts once here.
+  test.describe.configure({ mode: 'default' });
   test.use({ serverOptions: { env: { TEST_CLOCK: 'on' } } });
 
   test('a person with a passkey steps up with it before adding a new way in', async ({

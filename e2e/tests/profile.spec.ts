@@ -66,6 +66,10 @@ async function openProfile(page: Page, server: RunningServer) {
 }
 
 test.describe('the account centre (zh)', () => {
+  // One group, run by one worker one test after another: the settings' server starts once in the
+  // run, not once in each worker.
+  test.describe.configure({ mode: 'default' });
+
   test('changes the name, uploads an avatar that shows in the header, and is told when the name may change again', async ({
     page,
     server,

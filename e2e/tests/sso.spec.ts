@@ -31,6 +31,10 @@ const test = base.extend<object, { service: SsoService }>({
   },
 });
 
+// One group, run by one worker one test after another: the service, its passport and the worker that
+// holds them start once in the run, not once in each worker.
+test.describe.configure({ mode: 'default' });
+
 /** The service knows its passport once the passport runs, and counts only this test's validations. */
 test.beforeEach(({ service, server }) => {
   service.passport = server.origin;

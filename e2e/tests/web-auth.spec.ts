@@ -184,9 +184,9 @@ test.describe('the web app, as a person (zh)', () => {
   });
 
   test.describe('after repeated failures', () => {
-    test.use({ serverOptions: { challengeKinds: ['slide'] } });
-
-    test('three wrong SMS codes, then the right one: the challenge appears, is solved by dragging, and the sign-in goes through', async ({
+    // Whichever kind the server as the README starts it draws: every kind's overlay is held by
+    // challenge.spec.ts; this is the web app's sign-in handing the challenge over and resending.
+    test('three wrong SMS codes, then the right one: the challenge appears, is solved as a person, and the sign-in goes through', async ({
       page,
       server,
       outbox,
@@ -214,7 +214,7 @@ test.describe('the web app, as a person (zh)', () => {
       const dialog = overlay(page);
       await expect(dialog).toBeVisible();
       const puzzle = await puzzles.next();
-      expect(puzzle.subtype).toBe('slide');
+      test.info().annotations.push({ type: 'puzzle', description: puzzle.subtype });
       await solveAsPerson(page, server.origin, puzzle);
 
       await expect(dialog).toHaveCount(0);
