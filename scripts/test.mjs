@@ -35,6 +35,10 @@ console.log(
 // fonts-noto-cjk provides it. The server suite reads the text puzzle with Debian's tesseract-ocr (an
 // off-the-shelf OCR, as a bot would). All come from apt-get when missing (as root).
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+// Debian's headless shell: the same Chromium without the browser around the page, markedly less CPU
+// per test (e2e/support/chromium.ts prefers it; docs/testing.md). Installed when apt-get can.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const hasBrowser = () => existsSync(HEADLESS_SHELL) || existsSync(DEFAULT_CHROMIUM);
 const canApt =
   process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
 function aptInstall(packages, why) {
@@ -59,7 +63,8 @@ function ensureBrowser() {
     process.exit(1);
   }
   const missing = [];
-  if (!wanted && !existsSync(DEFAULT_CHROMIUM)) missing.push('chromium');
+  if (!wanted && canApt && !existsSync(HEADLESS_SHELL)) missing.push('chromium-headless-shell');
+  else if (!wanted && !hasBrowser()) missing.push('chromium');
   if (!hasChineseFont()) missing.push('fonts-noto-cjk');
   if (spawnSync('sh', ['-c', 'command -v tesseract'], { stdio: 'ignore' }).status !== 0)
     missing.push('tesseract-ocr');
@@ -78,8 +83,10 @@ function ensureBrowser() {
     return;
   }
   aptInstall(missing, `${missing.join(' and ')} missing`);
-  if (!wanted && !existsSync(DEFAULT_CHROMIUM)) {
-    console.error(`portico test: chromium is installed but ${DEFAULT_CHROMIUM} is still missing`);
+  if (!wanted && !hasBrowser()) {
+    console.error(
+      `portico test: Chromium is installed but neither ${HEADLESS_SHELL} nor ${DEFAULT_CHROMIUM} is there`,
+    );
     process.exit(1);
   }
 }
