@@ -11,24 +11,27 @@
 // An organisation's API keys, e-mail domains and single sign-on connection (ten paths in the one
 // `affiliatePaths` object, their calls, the `sso` resource of the statement) measured protocol 2.62 kB,
 // the whole entry 3.75 kB and the identity picker 875 B (it reads the one paths object).
+// Enterprise sign-in's policy and the organisation's second factor (their paths, calls and error codes,
+// the manager transfer's countdown) measured protocol 2743 B, the whole entry 4021 B and the identity
+// picker 910 B.
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
     path: 'dist/protocol.js',
     ignore: ['@portico/account-sdk'],
-    limit: '2630 B',
+    limit: '2745 B',
   },
   {
     name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '3750 B',
+    limit: '4025 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
     path: 'dist/index.js',
     import: '{ subjectLoginList, subjectLogin }',
     ignore: ['@portico/account-sdk'],
-    limit: '875 B',
+    limit: '910 B',
   },
 ];
