@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import { PASSWORD, signInByPassword } from './person';
+import type { RunningServer } from './server';
 import { expect, type Outbox } from './test';
 
 // A manager's first steps on the organisation console (/org, zh), as the specs of organisations,
@@ -57,4 +59,20 @@ export async function acceptInvitation(
   const joining = page.getByRole('region', { name: '加入组织' });
   await joining.getByRole('button', { name: '接受邀请' }).click();
   await expect(joining.getByRole('status')).toHaveText(`你已加入「${organisation}」。`);
+}
+
+/**
+ * The invited member, signed out on `page` (as `managerAndSignedOutMember` leaves them), signs in by
+ * password, accepts and enters the organisation console as the new identity.
+ */
+export async function memberJoins(
+  page: Page,
+  server: RunningServer,
+  outbox: Outbox,
+  mobile: string,
+): Promise<void> {
+  await signInByPassword(page, server, { account: mobile, password: PASSWORD });
+  await acceptInvitation(page, outbox, mobile);
+  await page.getByRole('region', { name: '加入组织' }).getByRole('button', { name: '进入组织' }).click();
+  await expect(page).toHaveURL(`${server.origin}/org`);
 }

@@ -1,7 +1,6 @@
 import { managerAndSignedOutMember } from '../support/account-api';
 import { addPasskey, virtualAuthenticator } from '../support/authenticator';
-import { acceptInvitation, createOrganisation, createRole, inviteMember } from '../support/organisation';
-import { PASSWORD, signInByPassword } from '../support/person';
+import { createOrganisation, createRole, inviteMember, memberJoins } from '../support/organisation';
 import { expect, test } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -29,13 +28,7 @@ test('a member without a second factor is sent to set up a passkey, then continu
   await createOrganisation(page, server.origin);
   await createRole(page);
   await inviteMember(page, memberMobile);
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await acceptInvitation(memberPage, outbox, memberMobile);
-  await memberPage
-    .getByRole('region', { name: '加入组织' })
-    .getByRole('button', { name: '进入组织' })
-    .click();
-  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await memberJoins(memberPage, server, outbox, memberMobile);
   await expect(memberPage.getByRole('region', { name: '成员' })).toBeVisible();
 
   // The manager adds a passkey (its first factor proves it in this session), then turns the rule on.

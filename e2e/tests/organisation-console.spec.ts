@@ -1,6 +1,6 @@
 import { managerAndSignedOutMember, registeredThroughApi } from '../support/account-api';
-import { acceptInvitation, createOrganisation, createRole, inviteMember } from '../support/organisation';
-import { PASSWORD, signInByPassword } from '../support/person';
+import { createOrganisation, createRole, inviteMember, memberJoins } from '../support/organisation';
+import { PASSWORD } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 
 // The console's role and membership actions (zh) as two people in two browser contexts against the
@@ -26,15 +26,9 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   await createRole(page);
   // Adding the member invites their mobile; they join once they accept from the link.
   await inviteMember(page, memberMobile);
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await acceptInvitation(memberPage, outbox, memberMobile);
-  await memberPage
-    .getByRole('region', { name: '加入组织' })
-    .getByRole('button', { name: '进入组织' })
-    .click();
+  await memberJoins(memberPage, server, outbox, memberMobile);
   const roles = page.getByRole('region', { name: '角色' });
   const members = page.getByRole('region', { name: '成员' });
-  await expect(memberPage).toHaveURL(`${server.origin}/org`);
   await page.reload();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
 

@@ -1,6 +1,5 @@
 import { managerAndSignedOutMember } from '../support/account-api';
-import { acceptInvitation, createOrganisation, createRole, inviteMember } from '../support/organisation';
-import { PASSWORD, signInByPassword } from '../support/person';
+import { createOrganisation, createRole, inviteMember, memberJoins } from '../support/organisation';
 import { expect, test } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
@@ -39,13 +38,7 @@ test('a manager builds an organisation; a member acts in it within its role unti
 
   // The member signs in, accepts from the link sent to their mobile, and acts as the new identity,
   // seeing what member:read allows, nothing more.
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await acceptInvitation(memberPage, outbox, memberMobile);
-  await memberPage
-    .getByRole('region', { name: '加入组织' })
-    .getByRole('button', { name: '进入组织' })
-    .click();
-  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await memberJoins(memberPage, server, outbox, memberMobile);
   const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
   await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
   await page.reload();

@@ -32,6 +32,7 @@ import {
 import {
   ConfirmAction,
   type ConfirmedAction,
+  CursorPaging,
   Field,
   Loaded,
   Loading,
@@ -279,10 +280,7 @@ function Users({ t }: { t: T }) {
           ))}
         </Table>
       )}
-      <Paging
-        first={!!cursor && { label: t('page.first'), go: () => setCursor('') }}
-        next={!!next && { label: t('page.next'), go: () => setCursor(next) }}
-      />
+      <CursorPaging t={t} cursor={cursor} next={next} onGo={setCursor} />
       {selected && <UserDetail t={t} id={selected} />}
     </>
   );
@@ -396,10 +394,7 @@ function Organisations({ t }: { t: T }) {
           ))}
         </Table>
       </OrEmpty>
-      <Paging
-        first={!!cursor && { label: t('page.first'), go: () => setCursor('') }}
-        next={!!next && { label: t('page.next'), go: () => setCursor(next) }}
-      />
+      <CursorPaging t={t} cursor={cursor} next={next} onGo={setCursor} />
       {selected && <OrganisationDetail t={t} id={selected} />}
     </>
   );

@@ -102,6 +102,26 @@ export function Paging({
   );
 }
 
+/** Paging by the server's cursor (`''` is the first page): back to the first, on to `next`. */
+export function CursorPaging({
+  t,
+  cursor,
+  next,
+  onGo,
+}: {
+  t: T;
+  cursor: string;
+  next: string | null | undefined;
+  onGo: (cursor: string) => void;
+}) {
+  return (
+    <Paging
+      first={!!cursor && { label: t('page.first'), go: () => onGo('') }}
+      next={!!next && { label: t('page.next'), go: () => onGo(next) }}
+    />
+  );
+}
+
 /** A secret the server shows once (a key, a signing secret), with the warning that names it. */
 export function ShownOnce({ warning, secret }: { warning: string; secret: string }) {
   return (
