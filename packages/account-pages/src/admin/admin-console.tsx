@@ -1,14 +1,10 @@
-import {
-  ErrorMessage,
-  useAccountClient,
-  useAdmitWaitlist,
-  waitlistQueryOptions,
-} from '@portico/account-react';
+import { ErrorMessage, useAccountClient, waitlistQueryOptions } from '@portico/account-react';
 import { isAccountError } from '@portico/account-sdk';
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import type { ApiScope, AuditEvent, AuditEventsQuery } from '@portico/management/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { WaitlistEntries } from '../operator/waitlist-entries';
 import { Tabs } from '../ui/tabs';
 import { useAdminT } from './admin.messages';
 import {
@@ -289,37 +285,10 @@ function Users({ t }: { t: T }) {
 function Waitlist({ t }: { t: T }) {
   const client = useAccountClient();
   const list = useQuery(waitlistQueryOptions(client));
-  const admit = useAdmitWaitlist();
-  if (list.isPending) return <Loading t={t} />;
-  if (!list.data) return <ErrorMessage error={list.error} />;
   return (
-    <>
-      <ErrorMessage error={admit.error} />
-      <OrEmpty count={list.data.entries.length} empty={t('waitlist.empty')}>
-        <Table
-          caption={t('tab.waitlist')}
-          headings={[t('waitlist.target'), t('waitlist.note'), t('waitlist.joined'), t('done')]}
-        >
-          {list.data.entries.map((entry) => (
-            <tr key={entry.id}>
-              <td>{entry.target}</td>
-              <td>{entry.note}</td>
-              <td>{when(entry.joined_at * 1000, t)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={admit.isPending}
-                  onClick={() => admit.mutate(entry.id)}
-                >
-                  {t('waitlist.admit', { target: entry.target })}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      </OrEmpty>
-    </>
+    <Loaded t={t} query={list}>
+      {(data) => <WaitlistEntries entries={data.entries} />}
+    </Loaded>
   );
 }
 

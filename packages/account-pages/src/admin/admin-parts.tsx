@@ -28,7 +28,7 @@ export function Loaded<D>({
   children,
 }: {
   t: T;
-  query: { isPending: boolean; data: D | undefined; error: unknown };
+  query: { isPending: boolean; data: D | null | undefined; error: unknown };
   children: (data: D) => ReactNode;
 }) {
   if (query.isPending) return <Loading t={t} />;
