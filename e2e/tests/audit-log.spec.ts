@@ -1,5 +1,6 @@
 import { registeredOnWorkbench, registeredThroughApi } from '../support/account-api';
 import { openSecurity } from '../support/account-centre';
+import { acceptInvitation, createOrganisation, createRole, inviteMember } from '../support/organisation';
 import { PASSWORD, passSecondVerify, signOut, submitPasswordSignIn } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
@@ -59,38 +60,16 @@ test('a manager sees role changes and a removal in the organisation’s audit lo
   await registeredThroughApi(memberPage, server, outbox, { mobile: memberMobile, password: PASSWORD });
 
   await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
-  await page.goto(`${server.origin}/org`);
-  const create = page.getByRole('region', { name: '创建组织' });
-  await create.getByLabel('组织名称').fill('示例公司');
-  await create.getByLabel('你在组织中的名称').fill('老板');
-  await create.getByRole('button', { name: '创建组织' }).click();
-  const identity = page.getByRole('region', { name: '当前身份' });
-  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
-  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+  await createOrganisation(page, server.origin);
 
   // Two roles; the member joins with one and is given the other.
-  const roles = page.getByRole('region', { name: '角色' });
-  for (const [key, name] of [
-    ['viewer', '查看者'],
-    ['editor', '编辑者'],
-  ] as const) {
-    await roles.getByLabel('角色标识').fill(key);
-    await roles.getByLabel('角色名称').fill(name);
-    await roles.getByRole('checkbox', { name: 'member:read' }).check();
-    await roles.getByRole('button', { name: '创建角色' }).click();
-    await expect(roles.getByRole('listitem').filter({ hasText: `${name} (${key})` })).toBeVisible();
-  }
+  await createRole(page, 'viewer', '查看者');
+  await createRole(page, 'editor', '编辑者');
   // Adding the member invites their mobile (still signed in in their own browser); they accept.
+  await inviteMember(page, memberMobile);
+  await acceptInvitation(memberPage, outbox, memberMobile);
+  const roles = page.getByRole('region', { name: '角色' });
   const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
-  await members.getByLabel('成员名称').fill('小王');
-  await members.getByLabel('角色').selectOption('viewer');
-  await members.getByRole('button', { name: '添加成员' }).click();
-  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
-  await memberPage.goto(await outbox.inviteLink(memberMobile));
-  const joining = memberPage.getByRole('region', { name: '加入组织' });
-  await joining.getByRole('button', { name: '接受邀请' }).click();
-  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
   await memberContext.close();
   await page.reload();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');

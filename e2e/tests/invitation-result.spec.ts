@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { LANGUAGE_COOKIE } from '@portico/account-sdk/protocol';
 import { registeredThroughApi } from '../support/account-api';
 import { actFrom } from '../support/client-address';
+import { createOrganisation } from '../support/organisation';
 import { PASSWORD } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 
@@ -11,15 +12,7 @@ import { expect, test, uniqueMobile } from '../support/test';
 
 /** The manager creates an organisation on /org and invites `mobile` by SMS; resolves nothing. */
 async function inviteByMobile(page: Page, origin: string, mobile: string) {
-  await page.goto(`${origin}/org`);
-  const create = page.getByRole('region', { name: '创建组织' });
-  await create.getByLabel('组织名称').fill('示例公司');
-  await create.getByLabel('你在组织中的名称').fill('老板');
-  await create.getByRole('button', { name: '创建组织' }).click();
-  await expect(create.getByRole('status')).toHaveText('组织已创建。');
-  const identity = page.getByRole('region', { name: '当前身份' });
-  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
-  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+  await createOrganisation(page, origin);
   const invite = page.getByRole('region', { name: '邀请', exact: true });
   await invite.getByLabel('邀请方式').selectOption('mobile');
   await invite.getByLabel('邀请对象（手机号、邮箱或聊天账号）').fill(mobile);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { request as playwrightRequest } from '@playwright/test';
-import { expectWorkbench, letResendCooldownPass, startSmsSignIn, typeCode } from '../support/person';
-import { type RunningServer, startServer } from '../support/server';
+import { serverWithOperator } from '../support/operator';
+import { expectWorkbench, startSmsSignIn, typeCode } from '../support/person';
+import type { RunningServer } from '../support/server';
 import { expect, Outbox, PROMPTLY, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -15,23 +15,6 @@ import { seriousViolations } from '../support/web-pages';
 // Page views are sampled at 0.01 per session, so the spec asserts on the kinds always sampled
 // (the funnel and JavaScript errors).
 
-/** An API client signed in by SMS code on `origin` (the CSRF header copied from its cookie). */
-async function signedInApi(origin: string, outbox: Outbox, mobile: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: origin });
-  await api.get('/passport/web/account/info/');
-  const post = async (path: string, form: Record<string, string>) => {
-    const { cookies } = await api.storageState();
-    const token = cookies.find((c) => c.name === 'passport_csrf_token')?.value ?? '';
-    const response = await api.post(path, { form, headers: { 'x-tt-passport-csrf-token': token } });
-    return (await response.json()) as { message: string };
-  };
-  const sentAt = Date.now() - 1000;
-  expect((await post('/passport/web/send_code/', { mobile, type: '24' })).message).toBe('success');
-  const code = await outbox.code(mobile, sentAt);
-  expect((await post('/passport/web/sms_login/', { mobile, code })).message).toBe('success');
-  return api;
-}
-
 test.describe('monitoring', () => {
   let dataDir: string;
   let server: RunningServer | undefined;
@@ -39,15 +22,7 @@ test.describe('monitoring', () => {
 
   test.beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-monitoring-'));
-    const first = await startServer({ env: { DATA_DIR: dataDir } });
-    const operatorMobile = uniqueMobile();
-    const api = await signedInApi(first.origin, new Outbox(first.origin), operatorMobile);
-    const operatorId = (await (await api.get('/passport/web/account/info/')).json()).data.user_id as string;
-    await api.dispose();
-    await first.stop();
-    server = await startServer({ env: { DATA_DIR: dataDir, OPERATOR_USER_IDS: operatorId } });
-    letResendCooldownPass({ ...server, dataDir }, operatorMobile);
-    operator = await signedInApi(server.origin, new Outbox(server.origin), operatorMobile);
+    ({ server, operator } = await serverWithOperator(dataDir));
   });
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern

@@ -1,6 +1,6 @@
 import { managerAndSignedOutMember } from '../support/account-api';
 import { addPasskey, virtualAuthenticator } from '../support/authenticator';
-import { PASSWORD, signInByPassword } from '../support/person';
+import { createOrganisation, createRole, inviteMember, memberJoins } from '../support/organisation';
 import { expect, test } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -25,31 +25,10 @@ test('a member without a second factor is sent to set up a passkey, then continu
   await virtualAuthenticator(memberPage);
 
   // The manager's organisation, a role that reads members, and the member invited with it, who accepts.
-  await page.goto(`${server.origin}/org`);
-  const create = page.getByRole('region', { name: '创建组织' });
-  await create.getByLabel('组织名称').fill('示例公司');
-  await create.getByLabel('你在组织中的名称').fill('老板');
-  await create.getByRole('button', { name: '创建组织' }).click();
-  const identity = page.getByRole('region', { name: '当前身份' });
-  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
-  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
-  const roles = page.getByRole('region', { name: '角色' });
-  await roles.getByLabel('角色标识').fill('viewer');
-  await roles.getByLabel('角色名称').fill('查看者');
-  await roles.getByRole('checkbox', { name: 'member:read' }).check();
-  await roles.getByRole('button', { name: '创建角色' }).click();
-  const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
-  await members.getByLabel('成员名称').fill('小王');
-  await members.getByLabel('角色').selectOption('viewer');
-  await members.getByRole('button', { name: '添加成员' }).click();
-  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await memberPage.goto(await outbox.inviteLink(memberMobile));
-  const joining = memberPage.getByRole('region', { name: '加入组织' });
-  await joining.getByRole('button', { name: '接受邀请' }).click();
-  await joining.getByRole('button', { name: '进入组织' }).click();
-  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await createOrganisation(page, server.origin);
+  await createRole(page);
+  await inviteMember(page, memberMobile);
+  await memberJoins(memberPage, server, outbox, memberMobile);
   await expect(memberPage.getByRole('region', { name: '成员' })).toBeVisible();
 
   // The manager adds a passkey (its first factor proves it in this session), then turns the rule on.

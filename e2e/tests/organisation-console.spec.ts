@@ -1,5 +1,6 @@
 import { managerAndSignedOutMember, registeredThroughApi } from '../support/account-api';
-import { PASSWORD, signInByPassword } from '../support/person';
+import { createOrganisation, createRole, inviteMember, memberJoins } from '../support/organisation';
+import { PASSWORD } from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 
 // The console's role and membership actions (zh) as two people in two browser contexts against the
@@ -21,33 +22,13 @@ test('a manager edits a role and takes it back from a member; the member leaves'
     server,
     outbox,
   );
-  await page.goto(`${server.origin}/org`);
-  const create = page.getByRole('region', { name: '创建组织' });
-  await create.getByLabel('组织名称').fill('示例公司');
-  await create.getByLabel('你在组织中的名称').fill('老板');
-  await create.getByRole('button', { name: '创建组织' }).click();
-  const identity = page.getByRole('region', { name: '当前身份' });
-  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
-  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
-  const roles = page.getByRole('region', { name: '角色' });
-  await roles.getByLabel('角色标识').fill('viewer');
-  await roles.getByLabel('角色名称').fill('查看者');
-  await roles.getByRole('checkbox', { name: 'member:read' }).check();
-  await roles.getByRole('button', { name: '创建角色' }).click();
+  await createOrganisation(page, server.origin);
+  await createRole(page);
   // Adding the member invites their mobile; they join once they accept from the link.
+  await inviteMember(page, memberMobile);
+  await memberJoins(memberPage, server, outbox, memberMobile);
+  const roles = page.getByRole('region', { name: '角色' });
   const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
-  await members.getByLabel('成员名称').fill('小王');
-  await members.getByLabel('角色').selectOption('viewer');
-  await members.getByRole('button', { name: '添加成员' }).click();
-  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await memberPage.goto(await outbox.inviteLink(memberMobile));
-  const joining = memberPage.getByRole('region', { name: '加入组织' });
-  await joining.getByRole('button', { name: '接受邀请' }).click();
-  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
-  await joining.getByRole('button', { name: '进入组织' }).click();
-  await expect(memberPage).toHaveURL(`${server.origin}/org`);
   await page.reload();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
 
@@ -107,20 +88,9 @@ test('a manager renames the organisation, edits its details and updates a pendin
   outbox,
 }) => {
   await registeredThroughApi(page, server, outbox, { mobile: uniqueMobile(), password: PASSWORD });
-  await page.goto(`${server.origin}/org`);
-  const create = page.getByRole('region', { name: '创建组织' });
-  await create.getByLabel('组织名称').fill('旧名公司');
-  await create.getByLabel('你在组织中的名称').fill('老板');
-  await create.getByRole('button', { name: '创建组织' }).click();
+  await createOrganisation(page, server.origin, { name: '旧名公司' });
+  await createRole(page);
   const identity = page.getByRole('region', { name: '当前身份' });
-  await identity.getByRole('button', { name: '使用此身份: 旧名公司 · 老板' }).click();
-  await expect(identity).toContainText('你正以 老板（旧名公司）的身份操作');
-  const roles = page.getByRole('region', { name: '角色' });
-  await roles.getByLabel('角色标识').fill('viewer');
-  await roles.getByLabel('角色名称').fill('查看者');
-  await roles.getByRole('checkbox', { name: 'member:read' }).check();
-  await roles.getByRole('button', { name: '创建角色' }).click();
-  await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toBeVisible();
 
   // Rename and describe.
   const settings = page.getByRole('region', { name: '组织设置' });

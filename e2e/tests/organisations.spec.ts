@@ -1,5 +1,5 @@
 import { managerAndSignedOutMember } from '../support/account-api';
-import { PASSWORD, signInByPassword } from '../support/person';
+import { createOrganisation, createRole, inviteMember, memberJoins } from '../support/organisation';
 import { expect, test } from '../support/test';
 import { seriousViolations, VIEWPORTS } from '../support/web-pages';
 
@@ -25,40 +25,20 @@ test('a manager builds an organisation; a member acts in it within its role unti
   );
   await page.goto(`${server.origin}/org`);
   await expect(page.getByRole('heading', { level: 1, name: '组织' })).toBeVisible();
-  const create = page.getByRole('region', { name: '创建组织' });
-  await create.getByLabel('组织名称').fill('示例公司');
-  await create.getByLabel('你在组织中的名称').fill('老板');
-  await create.getByRole('button', { name: '创建组织' }).click();
-  await expect(create.getByRole('status')).toHaveText('组织已创建。');
-  const identity = page.getByRole('region', { name: '当前身份' });
-  await identity.getByRole('button', { name: '使用此身份: 示例公司 · 老板' }).click();
-  await expect(identity).toContainText('你正以 老板（示例公司）的身份操作');
+  await createOrganisation(page, server.origin);
 
   // A role that may read members, and the member added with it.
+  await createRole(page);
   const roles = page.getByRole('region', { name: '角色' });
-  await roles.getByLabel('角色标识').fill('viewer');
-  await roles.getByLabel('角色名称').fill('查看者');
-  await roles.getByRole('checkbox', { name: 'member:read' }).check();
-  await roles.getByRole('button', { name: '创建角色' }).click();
   await expect(roles.getByRole('listitem').filter({ hasText: '查看者 (viewer)' })).toContainText('查看成员');
   // Adding a member invites their mobile: nobody joins an organisation without accepting.
+  await inviteMember(page, memberMobile);
   const members = page.getByRole('region', { name: '成员' });
-  await members.getByLabel('成员手机号或邮箱').fill(memberMobile);
-  await members.getByLabel('成员名称').fill('小王');
-  await members.getByLabel('角色').selectOption('viewer');
-  await members.getByRole('button', { name: '添加成员' }).click();
-  await expect(members.getByRole('status')).toHaveText('邀请已发送，对方接受后即加入组织。');
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toHaveCount(0);
 
   // The member signs in, accepts from the link sent to their mobile, and acts as the new identity,
   // seeing what member:read allows, nothing more.
-  await signInByPassword(memberPage, server, { account: memberMobile, password: PASSWORD });
-  await memberPage.goto(await outbox.inviteLink(memberMobile));
-  const joining = memberPage.getByRole('region', { name: '加入组织' });
-  await joining.getByRole('button', { name: '接受邀请' }).click();
-  await expect(joining.getByRole('status')).toHaveText('你已加入「示例公司」。');
-  await joining.getByRole('button', { name: '进入组织' }).click();
-  await expect(memberPage).toHaveURL(`${server.origin}/org`);
+  await memberJoins(memberPage, server, outbox, memberMobile);
   const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
   await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
   await page.reload();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { request as playwrightRequest } from '@playwright/test';
+import { serverWithOperator } from '../support/operator';
 import {
   expectWorkbench,
   letResendCooldownPass,
@@ -12,7 +12,7 @@ import {
   typeCode,
   typeMobile,
 } from '../support/person';
-import { type RunningServer, startServer } from '../support/server';
+import type { RunningServer } from '../support/server';
 import { expect, Outbox, PROMPTLY, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
@@ -22,43 +22,14 @@ import { seriousViolations } from '../support/web-pages';
 // (WAITLIST off) creates it, a second one on the same DATA_DIR runs with WAITLIST=on and names it in
 // OPERATOR_USER_IDS.
 
-/** An API client signed in by SMS code on `origin` (the CSRF header copied from its cookie, as the SDK does). */
-async function signedInApi(origin: string, outbox: Outbox, mobile: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: origin });
-  await api.get('/passport/web/account/info/');
-  const post = async (path: string, form: Record<string, string>) => {
-    const { cookies } = await api.storageState();
-    const token = cookies.find((c) => c.name === 'passport_csrf_token')?.value ?? '';
-    const response = await api.post(path, { form, headers: { 'x-tt-passport-csrf-token': token } });
-    return (await response.json()) as { message: string };
-  };
-  const sentAt = Date.now() - 1000;
-  expect((await post('/passport/web/send_code/', { mobile, type: '24' })).message).toBe('success');
-  const code = await outbox.code(mobile, sentAt);
-  const login = await post('/passport/web/sms_login/', { mobile, code });
-  expect(login.message, JSON.stringify(login)).toBe('success');
-  return api;
-}
-
 test.describe('the waitlist', () => {
   let dataDir: string;
-  let first: RunningServer | undefined;
   let server: RunningServer;
   let operator: APIRequestContext;
 
   test.beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-waitlist-'));
-    first = await startServer({ env: { DATA_DIR: dataDir } });
-    const operatorMobile = uniqueMobile();
-    const api = await signedInApi(first.origin, new Outbox(first.origin), operatorMobile);
-    const operatorId = (await (await api.get('/passport/web/account/info/')).json()).data.user_id as string;
-    await api.dispose();
-    await first.stop();
-    first = undefined;
-    server = await startServer({ env: { DATA_DIR: dataDir, WAITLIST: 'on', OPERATOR_USER_IDS: operatorId } });
-    // The operator signs in there again (the store is the same file: the send cooldown is let pass).
-    letResendCooldownPass({ ...server, dataDir }, operatorMobile);
-    operator = await signedInApi(server.origin, new Outbox(server.origin), operatorMobile);
+    ({ server, operator } = await serverWithOperator(dataDir, { WAITLIST: 'on' }));
   });
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
@@ -66,7 +37,6 @@ test.describe('the waitlist', () => {
     if (testInfo.status !== testInfo.expectedStatus && server)
       await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
     await operator?.dispose();
-    await first?.stop();
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });

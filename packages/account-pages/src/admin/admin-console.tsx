@@ -1,15 +1,10 @@
-import {
-  ErrorMessage,
-  useAccountClient,
-  useAdmitWaitlist,
-  waitlistQueryOptions,
-} from '@portico/account-react';
+import { ErrorMessage, useAccountClient, waitlistQueryOptions } from '@portico/account-react';
 import { isAccountError } from '@portico/account-sdk';
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import type { ApiScope, AuditEvent, AuditEventsQuery } from '@portico/management/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { ConfirmButton } from '../ui/confirm-button';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { WaitlistEntries } from '../operator/waitlist-entries';
 import { Tabs } from '../ui/tabs';
 import { useAdminT } from './admin.messages';
 import {
@@ -30,8 +25,21 @@ import {
   useUserAction,
   webhooksQueryOptions,
 } from './admin-calls';
+import {
+  ConfirmAction,
+  type ConfirmedAction,
+  CursorPaging,
+  Field,
+  Loaded,
+  Loading,
+  OrEmpty,
+  Paging,
+  ShownOnce,
+  type T,
+  Table,
+  when,
+} from './admin-parts';
 
-type T = ReturnType<typeof useAdminT>;
 type Section = 'users' | 'waitlist' | 'organisations' | 'keys' | 'webhooks' | 'audit';
 
 /** The scopes an operator may give a key, in the order the form lists them (the type keeps it whole). */
@@ -44,59 +52,8 @@ const SCOPES = [
   'webhooks:write',
 ] as const satisfies readonly ApiScope[];
 
-/** A time in ms as `YYYY-MM-DD HH:MM` (UTC): the same on every operator's screen. */
-const when = (ms: number | null | undefined, t: T) =>
-  ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 16) : t('never');
-
 const notOperator = (error: unknown) =>
   isAccountError(error, 'response') && error.error_code === ErrorCode.notAnOperator;
-
-function Loading({ t }: { t: T }) {
-  return (
-    <p role="status" aria-busy="true">
-      {t('loading')}
-    </p>
-  );
-}
-
-/** A table with a caption read by screen readers, scrolling sideways on a narrow screen. */
-function Table({
-  caption,
-  headings,
-  children,
-}: {
-  caption: string;
-  headings: string[];
-  children: ReactNode;
-}) {
-  return (
-    <div className="table-scroll">
-      <table>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {headings.map((heading) => (
-              <th key={heading} scope="col">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  );
-}
-
-function Field({ label, children }: { label: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="portico-field">
-      <label htmlFor={id}>{label}</label>
-      {children(id)}
-    </div>
-  );
-}
 
 /** Who acted, as the audit log names them. */
 const actorText = (actor: Record<string, string>) =>
@@ -150,6 +107,11 @@ function UserDetail({ t, id }: { t: T; id: string }) {
       },
     );
   }
+  const actions: [ConfirmedAction, UserAction][] = [
+    user.frozen ? ['action.unban', 'unfreeze'] : ['action.ban', 'freeze'],
+    ['action.revoke', 'revokeSessions'],
+    ['action.reset', 'resetFactors'],
+  ];
   return (
     <section className="card admin-detail" aria-labelledby="admin-user-detail">
       <h3 id="admin-user-detail">
@@ -174,41 +136,16 @@ function UserDetail({ t, id }: { t: T; id: string }) {
         <dd>{user.has_password ? t('yes') : t('no')}</dd>
       </dl>
       <div className="admin-actions">
-        {user.frozen ? (
-          <ConfirmButton
-            title={t('action.unban.title', { who })}
-            description={t('action.unban.description')}
-            onConfirm={() => run('unfreeze')}
+        {actions.map(([label, kind]) => (
+          <ConfirmAction
+            key={label}
+            t={t}
+            action={label}
+            values={{ who }}
+            onConfirm={() => run(kind)}
             disabled={action.isPending}
-          >
-            {t('action.unban')}
-          </ConfirmButton>
-        ) : (
-          <ConfirmButton
-            title={t('action.ban.title', { who })}
-            description={t('action.ban.description')}
-            onConfirm={() => run('freeze')}
-            disabled={action.isPending}
-          >
-            {t('action.ban')}
-          </ConfirmButton>
-        )}
-        <ConfirmButton
-          title={t('action.revoke.title', { who })}
-          description={t('action.revoke.description')}
-          onConfirm={() => run('revokeSessions')}
-          disabled={action.isPending}
-        >
-          {t('action.revoke')}
-        </ConfirmButton>
-        <ConfirmButton
-          title={t('action.reset.title', { who })}
-          description={t('action.reset.description')}
-          onConfirm={() => run('resetFactors')}
-          disabled={action.isPending}
-        >
-          {t('action.reset')}
-        </ConfirmButton>
+          />
+        ))}
       </div>
       <ErrorMessage error={action.error} />
       <p role="status">{result}</p>
@@ -224,9 +161,7 @@ function UserDetail({ t, id }: { t: T; id: string }) {
       </dl>
 
       <h4>{t('user.sessions')}</h4>
-      {sessions.length === 0 ? (
-        <p>{t('user.sessionsEmpty')}</p>
-      ) : (
+      <OrEmpty count={sessions.length} empty={t('user.sessionsEmpty')}>
         <Table
           caption={t('user.sessions')}
           headings={[t('session.handle'), t('session.lastSeen'), t('session.ip'), t('session.agent')]}
@@ -240,12 +175,10 @@ function UserDetail({ t, id }: { t: T; id: string }) {
             </tr>
           ))}
         </Table>
-      )}
+      </OrEmpty>
 
       <h4>{t('user.devices')}</h4>
-      {overview.devices.length === 0 ? (
-        <p>{t('user.devicesEmpty')}</p>
-      ) : (
+      <OrEmpty count={overview.devices.length} empty={t('user.devicesEmpty')}>
         <Table
           caption={t('user.devices')}
           headings={[t('device.firstSeen'), t('session.lastSeen'), t('session.agent')]}
@@ -258,12 +191,10 @@ function UserDetail({ t, id }: { t: T; id: string }) {
             </tr>
           ))}
         </Table>
-      )}
+      </OrEmpty>
 
       <h4>{t('user.linked')}</h4>
-      {linked.length === 0 ? (
-        <p>{t('user.linkedEmpty')}</p>
-      ) : (
+      <OrEmpty count={linked.length} empty={t('user.linkedEmpty')}>
         <ul>
           {linked.map((account) => (
             <li key={account.provider}>
@@ -271,12 +202,10 @@ function UserDetail({ t, id }: { t: T; id: string }) {
             </li>
           ))}
         </ul>
-      )}
+      </OrEmpty>
 
       <h4>{t('user.organisations')}</h4>
-      {overview.organisations.length === 0 ? (
-        <p>{t('user.organisationsEmpty')}</p>
-      ) : (
+      <OrEmpty count={overview.organisations.length} empty={t('user.organisationsEmpty')}>
         <ul>
           {overview.organisations.map((organisation) => (
             <li key={organisation.id}>
@@ -285,14 +214,12 @@ function UserDetail({ t, id }: { t: T; id: string }) {
             </li>
           ))}
         </ul>
-      )}
+      </OrEmpty>
 
       <h4>{t('user.trail')}</h4>
-      {audit.length === 0 ? (
-        <p>{t('audit.empty')}</p>
-      ) : (
+      <OrEmpty count={audit.length} empty={t('audit.empty')}>
         <AuditRows t={t} events={audit} caption={t('user.trail')} />
-      )}
+      </OrEmpty>
     </section>
   );
 }
@@ -349,18 +276,7 @@ function Users({ t }: { t: T }) {
           ))}
         </Table>
       )}
-      <div className="admin-paging">
-        {cursor && (
-          <button type="button" className="button-secondary" onClick={() => setCursor('')}>
-            {t('page.first')}
-          </button>
-        )}
-        {next && (
-          <button type="button" className="button-secondary" onClick={() => setCursor(next)}>
-            {t('page.next')}
-          </button>
-        )}
-      </div>
+      <CursorPaging t={t} cursor={cursor} next={next} onGo={setCursor} />
       {selected && <UserDetail t={t} id={selected} />}
     </>
   );
@@ -369,39 +285,10 @@ function Users({ t }: { t: T }) {
 function Waitlist({ t }: { t: T }) {
   const client = useAccountClient();
   const list = useQuery(waitlistQueryOptions(client));
-  const admit = useAdmitWaitlist();
-  if (list.isPending) return <Loading t={t} />;
-  if (!list.data) return <ErrorMessage error={list.error} />;
   return (
-    <>
-      <ErrorMessage error={admit.error} />
-      {list.data.entries.length === 0 ? (
-        <p>{t('waitlist.empty')}</p>
-      ) : (
-        <Table
-          caption={t('tab.waitlist')}
-          headings={[t('waitlist.target'), t('waitlist.note'), t('waitlist.joined'), t('done')]}
-        >
-          {list.data.entries.map((entry) => (
-            <tr key={entry.id}>
-              <td>{entry.target}</td>
-              <td>{entry.note}</td>
-              <td>{when(entry.joined_at * 1000, t)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={admit.isPending}
-                  onClick={() => admit.mutate(entry.id)}
-                >
-                  {t('waitlist.admit', { target: entry.target })}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
-    </>
+    <Loaded t={t} query={list}>
+      {(data) => <WaitlistEntries entries={data.entries} />}
+    </Loaded>
   );
 }
 
@@ -421,25 +308,14 @@ function OrganisationDetail({ t, id }: { t: T; id: string }) {
       <p>
         {t('user.state')}: {organisation.frozen ? t('user.frozen') : t('user.active')}
       </p>
-      {organisation.frozen ? (
-        <ConfirmButton
-          title={t('orgs.thaw.title', { name })}
-          description={t('orgs.thaw.description')}
-          onConfirm={() => freeze.mutate({ id, is_frozen: 0 })}
-          disabled={freeze.isPending}
-        >
-          {t('orgs.thaw')}
-        </ConfirmButton>
-      ) : (
-        <ConfirmButton
-          title={t('orgs.freeze.title', { name })}
-          description={t('orgs.freeze.description')}
-          onConfirm={() => freeze.mutate({ id, is_frozen: 1 })}
-          disabled={freeze.isPending}
-        >
-          {t('orgs.freeze')}
-        </ConfirmButton>
-      )}
+      <ConfirmAction
+        key={organisation.frozen ? 'thaw' : 'freeze'}
+        t={t}
+        action={organisation.frozen ? 'orgs.thaw' : 'orgs.freeze'}
+        values={{ name }}
+        onConfirm={() => freeze.mutate({ id, is_frozen: organisation.frozen ? 0 : 1 })}
+        disabled={freeze.isPending}
+      />
       <ErrorMessage error={freeze.error} />
       <Table
         caption={t('orgs.members')}
@@ -468,9 +344,7 @@ function Organisations({ t }: { t: T }) {
   const next = page.data.next_cursor;
   return (
     <>
-      {page.data.organisations.length === 0 ? (
-        <p>{t('orgs.empty')}</p>
-      ) : (
+      <OrEmpty count={page.data.organisations.length} empty={t('orgs.empty')}>
         <Table
           caption={t('tab.organisations')}
           headings={[t('keys.name'), t('orgs.members'), t('user.state'), t('user.created')]}
@@ -488,19 +362,8 @@ function Organisations({ t }: { t: T }) {
             </tr>
           ))}
         </Table>
-      )}
-      <div className="admin-paging">
-        {cursor && (
-          <button type="button" className="button-secondary" onClick={() => setCursor('')}>
-            {t('page.first')}
-          </button>
-        )}
-        {next && (
-          <button type="button" className="button-secondary" onClick={() => setCursor(next)}>
-            {t('page.next')}
-          </button>
-        )}
-      </div>
+      </OrEmpty>
+      <CursorPaging t={t} cursor={cursor} next={next} onGo={setCursor} />
       {selected && <OrganisationDetail t={t} id={selected} />}
     </>
   );
@@ -568,62 +431,52 @@ function ApiKeys({ t }: { t: T }) {
           {t('keys.submit')}
         </button>
         <ErrorMessage error={create.error} />
-        {created && (
-          <div role="status" className="admin-secret">
-            <p>{t('keys.shownOnce')}</p>
-            <output aria-label={t('keys.shownOnce')}>
-              <code>{created.key}</code>
-            </output>
-          </div>
-        )}
+        {created && <ShownOnce warning={t('keys.shownOnce')} secret={created.key} />}
       </form>
       <ErrorMessage error={revoke.error} />
-      {keys.isPending ? (
-        <Loading t={t} />
-      ) : !keys.data ? (
-        <ErrorMessage error={keys.error} />
-      ) : keys.data.keys.length === 0 ? (
-        <p>{t('keys.empty')}</p>
-      ) : (
-        <Table
-          caption={t('tab.keys')}
-          headings={[
-            t('keys.name'),
-            t('keys.prefix'),
-            t('keys.scopes'),
-            t('keys.lastUsed'),
-            t('keys.expiresAt'),
-            t('keys.state'),
-          ]}
-        >
-          {keys.data.keys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}</code>
-              </td>
-              <td>{key.scopes.join(' ')}</td>
-              <td>{when(key.last_used_at, t)}</td>
-              <td>{key.expires_at ? when(key.expires_at, t) : t('none')}</td>
-              <td>
-                {key.revoked_at ? (
-                  t('keys.revoked')
-                ) : (
-                  <ConfirmButton
-                    title={t('keys.revoke.title', { name: key.name })}
-                    description={t('keys.revoke.description')}
-                    aria-label={t('keys.revoke.label', { name: key.name })}
-                    onConfirm={() => revoke.mutate(key.id)}
-                    disabled={revoke.isPending}
-                  >
-                    {t('keys.revoke')}
-                  </ConfirmButton>
-                )}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <Loaded t={t} query={keys}>
+        {(data) => (
+          <OrEmpty count={data.keys.length} empty={t('keys.empty')}>
+            <Table
+              caption={t('tab.keys')}
+              headings={[
+                t('keys.name'),
+                t('keys.prefix'),
+                t('keys.scopes'),
+                t('keys.lastUsed'),
+                t('keys.expiresAt'),
+                t('keys.state'),
+              ]}
+            >
+              {data.keys.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.prefix}</code>
+                  </td>
+                  <td>{key.scopes.join(' ')}</td>
+                  <td>{when(key.last_used_at, t)}</td>
+                  <td>{key.expires_at ? when(key.expires_at, t) : t('none')}</td>
+                  <td>
+                    {key.revoked_at ? (
+                      t('keys.revoked')
+                    ) : (
+                      <ConfirmAction
+                        t={t}
+                        action="keys.revoke"
+                        values={{ name: key.name }}
+                        aria-label={t('keys.revoke.label', { name: key.name })}
+                        onConfirm={() => revoke.mutate(key.id)}
+                        disabled={revoke.isPending}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </OrEmpty>
+        )}
+      </Loaded>
     </>
   );
 }
@@ -647,50 +500,48 @@ function Deliveries({ t, id, url }: { t: T; id: string; url: string }) {
         {t('hooks.refresh')}
       </button>
       <ErrorMessage error={redeliver.error} />
-      {page.isPending ? (
-        <Loading t={t} />
-      ) : !page.data ? (
-        <ErrorMessage error={page.error} />
-      ) : page.data.deliveries.length === 0 ? (
-        <p>{t('hooks.deliveriesEmpty')}</p>
-      ) : (
-        <Table
-          caption={t('hooks.deliveries')}
-          headings={[
-            t('audit.time'),
-            t('delivery.event'),
-            t('delivery.status'),
-            t('delivery.attempts'),
-            t('delivery.http'),
-            t('delivery.latency'),
-            t('delivery.response'),
-            t('delivery.redeliver'),
-          ]}
-        >
-          {page.data.deliveries.map((delivery) => (
-            <tr key={delivery.id}>
-              <td>{when(delivery.created_at, t)}</td>
-              <td>{delivery.event_type}</td>
-              <td>{t(`delivery.${delivery.status}`)}</td>
-              <td>{delivery.attempts}</td>
-              <td>{delivery.last_status ?? ''}</td>
-              <td>{delivery.last_latency_ms ?? ''}</td>
-              <td className="admin-excerpt">{delivery.last_response ?? delivery.last_error ?? ''}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button-secondary"
-                  aria-label={t('delivery.redeliver.label', { event: delivery.event_type })}
-                  disabled={redeliver.isPending}
-                  onClick={() => redeliver.mutate({ id, delivery_id: delivery.id })}
-                >
-                  {t('delivery.redeliver')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <Loaded t={t} query={page}>
+        {(data) => (
+          <OrEmpty count={data.deliveries.length} empty={t('hooks.deliveriesEmpty')}>
+            <Table
+              caption={t('hooks.deliveries')}
+              headings={[
+                t('audit.time'),
+                t('delivery.event'),
+                t('delivery.status'),
+                t('delivery.attempts'),
+                t('delivery.http'),
+                t('delivery.latency'),
+                t('delivery.response'),
+                t('delivery.redeliver'),
+              ]}
+            >
+              {data.deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>{when(delivery.created_at, t)}</td>
+                  <td>{delivery.event_type}</td>
+                  <td>{t(`delivery.${delivery.status}`)}</td>
+                  <td>{delivery.attempts}</td>
+                  <td>{delivery.last_status ?? ''}</td>
+                  <td>{delivery.last_latency_ms ?? ''}</td>
+                  <td className="admin-excerpt">{delivery.last_response ?? delivery.last_error ?? ''}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button-secondary"
+                      aria-label={t('delivery.redeliver.label', { event: delivery.event_type })}
+                      disabled={redeliver.isPending}
+                      onClick={() => redeliver.mutate({ id, delivery_id: delivery.id })}
+                    >
+                      {t('delivery.redeliver')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </OrEmpty>
+        )}
+      </Loaded>
     </section>
   );
 }
@@ -736,44 +587,35 @@ function Webhooks({ t }: { t: T }) {
           {t('hooks.submit')}
         </button>
         <ErrorMessage error={create.error} />
-        {secret && (
-          <div role="status" className="admin-secret">
-            <p>{t('hooks.secretOnce')}</p>
-            <output aria-label={t('hooks.secretOnce')}>
-              <code>{secret}</code>
-            </output>
-          </div>
-        )}
+        {secret && <ShownOnce warning={t('hooks.secretOnce')} secret={secret} />}
       </form>
-      {endpoints.isPending ? (
-        <Loading t={t} />
-      ) : !endpoints.data ? (
-        <ErrorMessage error={endpoints.error} />
-      ) : endpoints.data.endpoints.length === 0 ? (
-        <p>{t('hooks.empty')}</p>
-      ) : (
-        <Table
-          caption={t('tab.webhooks')}
-          headings={[t('hooks.url'), t('hooks.types'), t('keys.state'), t('hooks.deliveries')]}
-        >
-          {endpoints.data.endpoints.map((endpoint) => (
-            <tr key={endpoint.id}>
-              <td>{endpoint.url}</td>
-              <td>{endpoint.event_types.join(' ') || '*'}</td>
-              <td>{endpoint.enabled ? t('hooks.enabled') : t('hooks.disabled')}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button-link"
-                  onClick={() => setSelected({ id: endpoint.id, url: endpoint.url })}
-                >
-                  {t('hooks.open', { url: endpoint.url })}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      <Loaded t={t} query={endpoints}>
+        {(data) => (
+          <OrEmpty count={data.endpoints.length} empty={t('hooks.empty')}>
+            <Table
+              caption={t('tab.webhooks')}
+              headings={[t('hooks.url'), t('hooks.types'), t('keys.state'), t('hooks.deliveries')]}
+            >
+              {data.endpoints.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <td>{endpoint.url}</td>
+                  <td>{endpoint.event_types.join(' ') || '*'}</td>
+                  <td>{endpoint.enabled ? t('hooks.enabled') : t('hooks.disabled')}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button-link"
+                      onClick={() => setSelected({ id: endpoint.id, url: endpoint.url })}
+                    >
+                      {t('hooks.open', { url: endpoint.url })}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </OrEmpty>
+        )}
+      </Loaded>
       {selected && <Deliveries key={selected.id} t={t} id={selected.id} url={selected.url} />}
     </>
   );
@@ -813,27 +655,17 @@ function AuditLog({ t }: { t: T }) {
           {t('audit.apply')}
         </button>
       </form>
-      {page.isPending ? (
-        <Loading t={t} />
-      ) : !page.data ? (
-        <ErrorMessage error={page.error} />
-      ) : page.data.events.length === 0 ? (
-        <p>{t('audit.empty')}</p>
-      ) : (
-        <AuditRows t={t} events={page.data.events} caption={t('tab.audit')} />
-      )}
-      <div className="admin-paging">
-        {cursors.length > 0 && (
-          <button type="button" className="button-secondary" onClick={() => setCursors([])}>
-            {t('audit.newest')}
-          </button>
+      <Loaded t={t} query={page}>
+        {(data) => (
+          <OrEmpty count={data.events.length} empty={t('audit.empty')}>
+            <AuditRows t={t} events={data.events} caption={t('tab.audit')} />
+          </OrEmpty>
         )}
-        {next && (
-          <button type="button" className="button-secondary" onClick={() => setCursors([...cursors, next])}>
-            {t('audit.older')}
-          </button>
-        )}
-      </div>
+      </Loaded>
+      <Paging
+        first={cursors.length > 0 && { label: t('audit.newest'), go: () => setCursors([]) }}
+        next={!!next && { label: t('audit.older'), go: () => setCursors([...cursors, next]) }}
+      />
     </>
   );
 }

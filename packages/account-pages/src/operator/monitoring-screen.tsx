@@ -3,7 +3,6 @@ import {
   type MonitoringFilters,
   monitoringDashboardQueryOptions,
   useAccountClient,
-  useAdmitWaitlist,
   waitlistQueryOptions,
 } from '@portico/account-react';
 import type { MonitorDashboardData } from '@portico/account-sdk/protocol';
@@ -11,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { DailyChart } from './daily-chart';
 import { useMonitoringT } from './monitoring.messages';
+import { WaitlistEntries } from './waitlist-entries';
 
 type T = ReturnType<typeof useMonitoringT>;
 
@@ -154,49 +154,11 @@ function Dashboard({ t, data }: { t: T; data: MonitorDashboardData }) {
 function Waitlist({ t }: { t: T }) {
   const client = useAccountClient();
   const list = useQuery(waitlistQueryOptions(client));
-  const admit = useAdmitWaitlist();
   if (!list.data) return null;
   return (
     <section className="card" aria-labelledby="monitoring-waitlist">
       <h2 id="monitoring-waitlist">{t('waitlist')}</h2>
-      <ErrorMessage error={admit.error} />
-      {list.data.entries.length === 0 ? (
-        <p>{t('waitlist.empty')}</p>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('waitlist.target')}</th>
-                <th scope="col">{t('waitlist.note')}</th>
-                <th scope="col">{t('waitlist.joined')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('waitlist.admitted')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{entry.target}</td>
-                  <td>{entry.note}</td>
-                  <td>{new Date(entry.joined_at * 1000).toISOString().slice(0, 10)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button button-primary"
-                      disabled={admit.isPending}
-                      onClick={() => admit.mutate(entry.id)}
-                    >
-                      {t('waitlist.admit', { target: entry.target })}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <WaitlistEntries entries={list.data.entries} />
     </section>
   );
 }
