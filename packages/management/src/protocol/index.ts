@@ -186,18 +186,22 @@ export type AuditEventPage = Static<typeof AuditEventPage>;
  * RFC 9457 problem details, with the passport's error code and name (`code`, `name`) beside the
  * standard members.
  */
-export const Problem = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  status: Type.Integer(),
-  detail: Type.String(),
-  code: Type.Integer(),
-  name: Type.String(),
-  /** Extension members naming what was refused: the input field, the reason, the scope missing. */
-  field: Type.Optional(Type.String()),
-  reason: Type.Optional(Type.String()),
-  scope: Type.Optional(Type.String()),
-});
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.Integer(),
+    name: Type.String(),
+    /** Extension members naming what was refused: the input field, the reason, the scope missing. */
+    field: Type.Optional(Type.String()),
+    reason: Type.Optional(Type.String()),
+    scope: Type.Optional(Type.String()),
+  },
+  // RFC 9457 §3.2: a refusal may carry more of its own (a deletion's `blockers`, say).
+  { additionalProperties: true },
+);
 export type Problem = Static<typeof Problem>;
 
 /** A new account: a mobile or an e-mail at least (a way in); each normalised as a sign-up would. */
