@@ -4,8 +4,11 @@
  * `@portico/management/protocol` or rejects with a ManagementError carrying the problem details.
  */
 import type {
+  AppDeleted,
+  AppPage,
   AuditEventPage,
   AuditEventsQuery,
+  CreateAppBody,
   CreateUserBody,
   CreateWebhookBody,
   DeleteUserQuery,
@@ -14,6 +17,8 @@ import type {
   LinkedAccountList,
   ListDeliveriesQuery,
   ListUsersQuery,
+  ManagedApp,
+  ManagedAppWithSecret,
   ManagedInvitation,
   ManagedOrganisation,
   ManagedUser,
@@ -26,6 +31,7 @@ import type {
   RotateWebhookSecretBody,
   SessionList,
   SessionsRevoked,
+  UpdateAppBody,
   UpdateUserBody,
   UpdateWebhookBody,
   UserDeleted,
@@ -41,9 +47,12 @@ import type {
 
 export type {
   ApiScope,
+  AppDeleted,
+  AppPage,
   AuditEvent,
   AuditEventPage,
   AuditEventsQuery,
+  CreateAppBody,
   CreateUserBody,
   CreateWebhookBody,
   DeleteUserQuery,
@@ -54,6 +63,8 @@ export type {
   LinkedAccountList,
   ListDeliveriesQuery,
   ListUsersQuery,
+  ManagedApp,
+  ManagedAppWithSecret,
   ManagedInvitation,
   ManagedMember,
   ManagedOrganisation,
@@ -69,6 +80,7 @@ export type {
   RotateWebhookSecretBody,
   SessionList,
   SessionsRevoked,
+  UpdateAppBody,
   UpdateUserBody,
   UpdateWebhookBody,
   UserDeleted,
@@ -159,6 +171,23 @@ export interface ManagementClient {
     /** Audit events, newest first; pass `next_cursor` back as `cursor` for older ones. */
     list(query?: AuditEventsQuery): Promise<AuditEventPage>;
   };
+  /**
+   * OAuth apps: the clients of the passport's authorization server (scopes `apps:read`, `apps:write`),
+   * the deployment's own and those people registered in the developer console.
+   */
+  apps: {
+    /** One page of apps, newest first; pass `next_cursor` back as `cursor` for the next. */
+    list(query?: PageQuery): Promise<AppPage>;
+    get(id: string): Promise<ManagedApp>;
+    /** Registers an app; keep `client_secret` now: it is never shown again. */
+    create(body: CreateAppBody, options?: CreateOptions): Promise<ManagedAppWithSecret>;
+    /** Changes the name, icon, redirect URIs or scopes; what is left out stays. */
+    update(id: string, body: UpdateAppBody): Promise<ManagedApp>;
+    /** A new secret (in this answer only); the old one stops working at once. */
+    rotateSecret(id: string): Promise<ManagedAppWithSecret>;
+    /** Deletes the app with every authorisation, code and token issued to it. */
+    delete(id: string): Promise<AppDeleted>;
+  };
   /** The deployment's webhook endpoints (scope `webhooks:write`); docs/webhooks.md. */
   webhooks: {
     list(): Promise<WebhookEndpointList>;
@@ -225,6 +254,7 @@ export function createManagementClient(options: ManagementClientOptions): Manage
   const user = (id: string) => `/users/${encodeURIComponent(id)}`;
   const organisation = (id: string) => `/organisations/${encodeURIComponent(id)}`;
   const hook = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
+  const oauthApp = (id: string) => `/apps/${encodeURIComponent(id)}`;
   return {
     users: {
       list: (query = {}) => call<UserPage>('GET', '/users', { query }),
@@ -256,6 +286,15 @@ export function createManagementClient(options: ManagementClientOptions): Manage
     },
     audit: {
       list: (query = {}) => call<AuditEventPage>('GET', '/audit/events', { query }),
+    },
+    apps: {
+      list: (query = {}) => call<AppPage>('GET', '/apps', { query }),
+      get: (id) => call<ManagedApp>('GET', oauthApp(id)),
+      create: (body, { idempotencyKey } = {}) =>
+        call<ManagedAppWithSecret>('POST', '/apps', { body, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+      update: (id, body) => call<ManagedApp>('PATCH', oauthApp(id), { body }),
+      rotateSecret: (id) => call<ManagedAppWithSecret>('POST', `${oauthApp(id)}/rotate_secret`),
+      delete: (id) => call<AppDeleted>('DELETE', oauthApp(id)),
     },
     webhooks: {
       list: () => call<WebhookEndpointList>('GET', '/webhooks'),

@@ -1,5 +1,6 @@
 import { accountEvents } from './catalogue/account';
 import { enterpriseEvents } from './catalogue/enterprise';
+import { oauthAppEvents } from './catalogue/oauth-app';
 import { operatorEvents } from './catalogue/operator';
 import { managerEvents, organisationEvents } from './catalogue/organisation';
 import { passkeyEvents } from './catalogue/passkey';
@@ -18,6 +19,7 @@ export const EVENT_DEFINITIONS = [
   ...enterpriseEvents,
   ...operatorEvents,
   ...webhookEvents,
+  ...oauthAppEvents,
 ] as const;
 
 type Catalogue = EventMap<typeof EVENT_DEFINITIONS>;

@@ -1,22 +1,19 @@
-/// <reference path="../domain/open-auth/oidc-provider.d.ts" />
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invoke } from '../adapters/invoke';
 import { gateFor, principalOf } from '../adapters/operation-route';
 import { requestOf } from '../adapters/request';
 import { clientCount } from '../domain/open-auth/client-records';
-import { redirectUriProblem } from '../domain/open-auth/redirect-uri';
 import { requireSession } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import {
-  clientDefaults,
   createDeveloperApp as createOperation,
   deleteDeveloperApp as deleteOperation,
   listDeveloperApps as listOperation,
   MAX_APPS_PER_ACCOUNT,
-  newSecret,
   rotateDeveloperAppSecret as rotateOperation,
 } from '../operations/account/developer-apps';
 import type { DeveloperAppSecret, DeveloperApps } from '../schemas/developer-apps';
+import { checkedAppMetadata } from './client-metadata';
 import { words } from './open-auth';
 
 /**
@@ -29,10 +26,6 @@ import { words } from './open-auth';
 
 /** Apps one account may own. */
 export { MAX_APPS_PER_ACCOUNT };
-/** Redirect URIs one app may list. */
-export const MAX_REDIRECT_URIS = 10;
-
-const _LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * The request's side of the console's operations (src/operations/account/developer-apps.ts): a new
@@ -57,38 +50,12 @@ export async function createDeveloperApp(
   // Refused first, as before any other check (the operation counts again in its transaction).
   if ((await clientCount(app.db, session.userId)) >= MAX_APPS_PER_ACCOUNT)
     throw new PassportError('openAppLimit', { limit: MAX_APPS_PER_ACCOUNT });
-  const redirectUris = [...new Set(words(input.redirect_uris))];
-  if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS)
-    throw new PassportError('openRedirectUriInvalid', { reason: `1 to ${MAX_REDIRECT_URIS} redirect URIs` });
-  for (const uri of redirectUris) {
-    const problem = redirectUriProblem(uri);
-    if (problem) throw new PassportError('openRedirectUriInvalid', { redirect_uri: uri, reason: problem });
-  }
-  const known = new Set(app.openAuth.scopes.map((scope) => scope.name));
-  const scopes = [...new Set(['user_info', ...words(input.scopes)])];
-  for (const scope of scopes) if (!known.has(scope)) throw new PassportError('openScopeInvalid', { scope });
-  const metadata = {
-    client_name: input.app_name.trim(),
-    ...(input.app_icon ? { logo_uri: input.app_icon } : {}),
-    redirect_uris: redirectUris,
-    // The provider refuses a request for any scope outside this list (its client `scope` metadata).
-    scope: ['openid', 'offline_access', ...scopes].join(' '),
-  };
-  // The provider's own client rules, on the metadata as it will be stored (its id and secret are drawn
-  // in the operation; their form is the server's own).
-  const provider = await app.openAuth.provider();
-  try {
-    await provider.Client.validate({
-      ...clientDefaults,
-      ...metadata,
-      client_id: 'validation',
-      client_secret: newSecret(),
-    });
-  } catch (error) {
-    throw new PassportError('openRedirectUriInvalid', {
-      reason: (error as { error_description?: string }).error_description ?? 'invalid client metadata',
-    });
-  }
+  const metadata = await checkedAppMetadata(app, {
+    name: input.app_name,
+    logoUri: input.app_icon,
+    redirectUris: words(input.redirect_uris),
+    scopes: words(input.scopes),
+  });
   return invoke(app, createOperation, metadata, ...where(app, request));
 }
 

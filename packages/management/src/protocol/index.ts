@@ -288,6 +288,69 @@ export const FactorsReset = Type.Object({
 });
 export type FactorsReset = Static<typeof FactorsReset>;
 
+// OAuth apps: the authorization server's clients (docs/management-api.md, "OAuth apps")
+
+/** An OAuth app (a client of the passport's OpenID provider), without its secret. */
+export const ManagedApp = Type.Object({
+  /** The app's `client_id`. */
+  id: Type.String(),
+  name: Type.String(),
+  /** An https URL of the app's icon; empty for none. */
+  logo_uri: Type.String(),
+  redirect_uris: Type.Array(Type.String()),
+  /** The scopes the app may ask for (`user_info` always among them). */
+  scopes: Type.Array(Type.String()),
+  /** The person who registered it in the developer console; null for the deployment's own apps. */
+  owner_user_id: Type.Union([Type.String(), Type.Null()]),
+  /** How many people have a live authorisation of the app. */
+  authorized_count: Type.Integer({ minimum: 0 }),
+  created_at: Type.Number(),
+});
+export type ManagedApp = Static<typeof ManagedApp>;
+
+/** A new app or a rotated secret: `client_secret` is in this answer only. */
+export const ManagedAppWithSecret = Type.Object({ ...ManagedApp.properties, client_secret: Type.String() });
+export type ManagedAppWithSecret = Static<typeof ManagedAppWithSecret>;
+
+export const AppPage = Type.Object({
+  apps: Type.Array(ManagedApp),
+  /** Null on the last page. */
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type AppPage = Static<typeof AppPage>;
+export const AppIdParams = Type.Object({ id: Id });
+export type AppIdParams = Static<typeof AppIdParams>;
+
+const AppName = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' });
+const LogoUri = Type.String({ maxLength: 2048, pattern: '^(https://\\S+)?$' });
+/** Each https, or http on the loopback interface; no fragment, no credentials; matched exactly. */
+const RedirectUris = Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
+  minItems: 1,
+  maxItems: 10,
+});
+/** Scope names of the deployment (`user_info` is always added). */
+const AppScopes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 });
+
+export const CreateAppBody = Type.Object({
+  name: AppName,
+  logo_uri: Type.Optional(LogoUri),
+  redirect_uris: RedirectUris,
+  scopes: Type.Optional(AppScopes),
+});
+export type CreateAppBody = Static<typeof CreateAppBody>;
+
+/** What is given changes; what is left out stays. */
+export const UpdateAppBody = Type.Object({
+  name: Type.Optional(AppName),
+  logo_uri: Type.Optional(LogoUri),
+  redirect_uris: Type.Optional(RedirectUris),
+  scopes: Type.Optional(AppScopes),
+});
+export type UpdateAppBody = Static<typeof UpdateAppBody>;
+
+export const AppDeleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+export type AppDeleted = Static<typeof AppDeleted>;
+
 /** The management calls: method and path (under MANAGEMENT_BASE_PATH), and the scope each needs. */
 export const MANAGEMENT_CALLS = {
   listUsers: { method: 'GET', path: '/users', scope: 'users:read' },
@@ -313,6 +376,12 @@ export const MANAGEMENT_CALLS = {
     scope: 'organisations:write',
   },
   listAuditEvents: { method: 'GET', path: '/audit/events', scope: 'audit:read' },
+  listApps: { method: 'GET', path: '/apps', scope: 'apps:read' },
+  getApp: { method: 'GET', path: '/apps/:id', scope: 'apps:read' },
+  createApp: { method: 'POST', path: '/apps', scope: 'apps:write' },
+  updateApp: { method: 'PATCH', path: '/apps/:id', scope: 'apps:write' },
+  rotateAppSecret: { method: 'POST', path: '/apps/:id/rotate_secret', scope: 'apps:write' },
+  deleteApp: { method: 'DELETE', path: '/apps/:id', scope: 'apps:write' },
 } as const satisfies Record<string, { method: ManagementMethod; path: string; scope: ApiScope }>;
 
 export type ManagementMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { DeveloperApp } from '../../schemas/developer-apps';
 import type { OpenAuthDatabase } from './adapter';
@@ -10,7 +10,7 @@ import type { OpenAuthDatabase } from './adapter';
  * client the provider serves like one registered through RFC 7591.
  */
 
-/** A client's metadata as the provider keeps it, with the console's owner. */
+/** A client's metadata as the provider keeps it, with the console's owner (none for the deployment's own). */
 export interface ClientMetadata {
   client_id: string;
   client_secret: string;
@@ -18,7 +18,7 @@ export interface ClientMetadata {
   logo_uri?: string;
   redirect_uris: string[];
   scope: string;
-  portico_owner: string;
+  portico_owner?: string;
   client_id_issued_at: number;
   [key: string]: unknown;
 }
@@ -69,6 +69,38 @@ export async function clientsOf(db: Kysely<Database>, userId: string): Promise<C
   return rows.map((row) => JSON.parse(row.payload) as ClientMetadata);
 }
 
+/** Any client by its id, whoever owns it (the management API's apps), or undefined. */
+export async function clientById(
+  db: Kysely<Database>,
+  clientKey: string,
+): Promise<ClientMetadata | undefined> {
+  const row = await recordsIn(db)
+    .selectFrom('open_auth_records')
+    .select('payload')
+    .where('model', '=', 'Client')
+    .where('id', '=', clientKey)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.payload) as ClientMetadata) : undefined;
+}
+
+/**
+ * Every client, whoever owns it, newest first (`created_at`, then `id`, descending): `limit` of them
+ * after a page's position (`after`, a condition on those two columns).
+ */
+export async function clientPage(db: Kysely<Database>, limit: number, after?: RawBuilder<boolean>) {
+  let query = recordsIn(db)
+    .selectFrom('open_auth_records')
+    .select(['id', 'payload', 'created_at'])
+    .where('model', '=', 'Client');
+  if (after) query = query.where(after);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((row) => ({
+    id: row.id,
+    created_at: row.created_at,
+    metadata: JSON.parse(row.payload) as ClientMetadata,
+  }));
+}
+
 /** How many clients the person owns. */
 export async function clientCount(db: Kysely<Database>, userId: string): Promise<number> {
   const row = await recordsIn(db)
@@ -102,7 +134,7 @@ export async function storeClient(db: Kysely<Database>, metadata: ClientMetadata
     payload: JSON.stringify(metadata),
     grant_id: null,
     uid: null,
-    account_id: metadata.portico_owner,
+    account_id: metadata.portico_owner ?? null,
     client_id: metadata.client_id,
     expires_at: null,
   };

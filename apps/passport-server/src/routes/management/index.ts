@@ -1,5 +1,7 @@
 import {
+  AppIdParams,
   AuditEventsQuery,
+  CreateAppBody,
   CreateUserBody,
   DeleteUserQuery,
   IDEMPOTENCY_HEADER,
@@ -12,6 +14,7 @@ import {
   PageQuery,
   Problem,
   ResetFactorsBody,
+  UpdateAppBody,
   UpdateUserBody,
   UserIdParams,
 } from '@portico/management/protocol';
@@ -20,8 +23,17 @@ import { type TSchema, Type } from 'typebox';
 import { invoke, type Principal } from '../../adapters/invoke';
 import { scopesOf, touchKey, usableKey } from '../../domain/api-keys/api-keys';
 import { PassportError } from '../../errors';
+import { createAppInput, updateAppInput } from '../../flows/client-metadata';
 import { rateLimitKey } from '../../lib/ip';
 import type { Operation } from '../../operations/define';
+import {
+  createApp,
+  deleteApp,
+  getApp,
+  listApps,
+  rotateAppSecret,
+  updateApp,
+} from '../../operations/management/apps';
 import {
   getOrganisation,
   listAuditEvents,
@@ -100,6 +112,8 @@ interface Call {
   query?: TSchema;
   body?: TSchema;
   create?: true;
+  /** The request's side, before the operation's transaction: the operation's input from the request's. */
+  check?: (app: FastifyInstance, input: never) => Promise<object>;
 }
 
 const op = (operation: unknown) => operation as Operation;
@@ -218,11 +232,46 @@ const CALLS: Call[] = [
     summary: 'Audit events, newest first, by cursor; filters by type, actor, person, organisation, time',
     query: AuditEventsQuery,
   },
+  {
+    call: 'listApps',
+    operation: op(listApps),
+    summary: 'OAuth apps (the authorization server’s clients), newest first, by cursor',
+    query: PageQuery,
+  },
+  { call: 'getApp', operation: op(getApp), summary: 'One OAuth app', params: AppIdParams },
+  {
+    call: 'createApp',
+    operation: op(createApp),
+    summary: 'Register an OAuth app; its client secret is in this answer only',
+    body: CreateAppBody,
+    create: true,
+    check: createAppInput,
+  },
+  {
+    call: 'updateApp',
+    operation: op(updateApp),
+    summary: 'Change an OAuth app’s name, icon, redirect URIs or scopes',
+    params: AppIdParams,
+    body: UpdateAppBody,
+    check: updateAppInput,
+  },
+  {
+    call: 'rotateAppSecret',
+    operation: op(rotateAppSecret),
+    summary: 'A new client secret for an OAuth app (the old one stops working); shown once',
+    params: AppIdParams,
+  },
+  {
+    call: 'deleteApp',
+    operation: op(deleteApp),
+    summary: 'Delete an OAuth app with every authorisation and token issued to it',
+    params: AppIdParams,
+  },
 ];
 
 const management: FastifyPluginAsync = async (app) => {
   const principals = new WeakMap<FastifyRequest, Principal>();
-  for (const { call, operation, summary, params, query, body, create } of CALLS) {
+  for (const { call, operation, summary, params, query, body, create, check } of CALLS) {
     const { method, path, scope } = MANAGEMENT_CALLS[call];
     const status = 200;
     app.route({
@@ -260,8 +309,11 @@ const management: FastifyPluginAsync = async (app) => {
           ...((request.body as object | undefined) ?? {}),
           ...((request.params as object | undefined) ?? {}),
         };
-        const run = () =>
-          invoke(app, operation, input as never, principal, { ip: request.ip, deviceId: null });
+        const run = async () =>
+          invoke(app, operation, (check ? await check(app, input as never) : input) as never, principal, {
+            ip: request.ip,
+            deviceId: null,
+          });
         const header = request.headers[IDEMPOTENCY_HEADER];
         const answer =
           create && typeof header === 'string' && principal.kind === 'apiKey'
