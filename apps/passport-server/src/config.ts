@@ -145,8 +145,10 @@ export interface Config {
    * retried before it is given up (and its endpoint disabled if nothing succeeded meanwhile).
    * WEBHOOK_PRIVATE_TARGETS=on (loopback origins only): endpoints may point at loopback, private and
    * link-local addresses, for a receiver on the developer's machine. Off by default.
+   * WEBHOOK_DELIVERY_RETENTION_DAYS, default 30: finished deliveries (succeeded or given up) queued
+   * longer ago than this are deleted with their attempts.
    */
-  webhooks: { retryHours: number; privateTargets: boolean };
+  webhooks: { retryHours: number; privateTargets: boolean; deliveryRetentionDays: number };
   /** Open authorization: Portico as an OAuth 2.0 / OpenID provider for third-party apps (docs/open-authorization.md). */
   openAuth: OpenAuthConfig;
   /**
@@ -374,6 +376,9 @@ export const EnvSchema = Type.Object({
   ),
   WEBHOOK_PRIVATE_TARGETS: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: Type.Optional(
+    Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
   ),
   INVITE_TTL_SECONDS: Seconds,
   CHAT_WEBHOOK_URL: Url('http|https'),
@@ -697,6 +702,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: {
       retryHours: Number(e.WEBHOOK_RETRY_HOURS ?? 24),
       privateTargets: privateTargets(e.WEBHOOK_PRIVATE_TARGETS, publicOrigin),
+      deliveryRetentionDays: Number(e.WEBHOOK_DELIVERY_RETENTION_DAYS ?? 30),
     },
     openAuth: openAuthConfig(e),
     passkeys: passkeyConfig(e, publicOrigin, allowedOrigins, e.APP_NAME ?? 'Portico'),

@@ -100,7 +100,7 @@ async function createKey(scopes: string[]) {
 beforeAll(async () => {
   await receiver.start();
   server = await startServer(
-    { webhooks: { retryHours: 24, privateTargets: true } },
+    { webhooks: { retryHours: 24, privateTargets: true, deliveryRetentionDays: 30 } },
     {
       now: () => Date.now() + offset,
       limits: {
@@ -571,5 +571,41 @@ describe('targets', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('retention', () => {
+  it('the worker deletes finished deliveries queued before WEBHOOK_DELIVERY_RETENTION_DAYS, never a pending one', async () => {
+    expect(server.app.config.webhooks.deliveryRetentionDays).toBe(30);
+    const kept = await endpointAt('/kept');
+    const stuck = await endpointAt('/stuck');
+    receiver.scripts.set('/stuck', Array(10_000).fill(500));
+    const { userId } = await signInBySms(server, server.browser());
+    await admin.users.freeze(userId);
+    await waitFor('two deliveries', () => receiver.at('/kept').length >= 2);
+    await waitFor('a failed attempt', () => receiver.at('/stuck').length >= 1);
+    // Disabled, its deliveries wait as they are: pending, however old.
+    await admin.webhooks.disable(stuck.id);
+    const finished = (await admin.webhooks.deliveries(kept.id)).deliveries.map((d) => d.id);
+    expect(finished).toHaveLength(2);
+    const attemptsOf = (ids: string[]) =>
+      server.app.db.selectFrom('webhook_attempts').select('id').where('delivery_id', 'in', ids).execute();
+    expect(await attemptsOf(finished)).toHaveLength(2);
+
+    // 29 days on the server's clock: nothing goes yet.
+    offset += 29 * 86_400_000;
+    await server.app.webhooks.worker.sweep();
+    expect((await admin.webhooks.deliveries(kept.id)).deliveries).toHaveLength(2);
+
+    // Past 30 days: the finished ones go with their attempts; the pending one stays; a new one stays.
+    offset += 2 * 86_400_000;
+    await admin.users.unfreeze(userId);
+    await waitFor('the new delivery', () => receiver.at('/kept').length >= 3);
+    expect(await server.app.webhooks.worker.sweep()).toBeGreaterThanOrEqual(2);
+    const left = (await admin.webhooks.deliveries(kept.id)).deliveries;
+    expect(left.map((d) => [d.event_type, d.status])).toEqual([['account.unfrozen', 'succeeded']]);
+    expect(await attemptsOf(finished)).toEqual([]);
+    const waiting = (await admin.webhooks.deliveries(stuck.id)).deliveries;
+    expect(waiting.map((d) => d.status)).toContain('pending');
   });
 });

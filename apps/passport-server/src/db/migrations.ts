@@ -993,6 +993,20 @@ const migrations: Record<string, Migration> = {
         await db.schema.alterTable('sessions').addColumn('factor_verified_at', 'bigint').execute();
     },
   },
+  /**
+   * Webhook delivery retention (docs/webhooks.md): the sweep deletes finished deliveries queued before a
+   * time, found by status and queue time.
+   */
+  '0032_webhook_delivery_retention': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('webhook_deliveries_finished')
+        .ifNotExists()
+        .on('webhook_deliveries')
+        .columns(['status', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -14,6 +14,8 @@ export interface WebhookWorkerOptions {
   retryMaxMs: number;
   /** How long a delivery is retried, from when it was queued, before it is given up. */
   retryWindowMs: number;
+  /** How long a finished delivery (succeeded or given up) is kept, from when it was queued. */
+  retentionMs: number;
   timeoutMs: number;
   maxResponseBytes: number;
   leaseMs: number;
@@ -30,6 +32,11 @@ export interface WebhookWorker {
   wake(): void;
   /** Sends what is due now, queue after queue, until nothing more is (tests; the timers call it). */
   runOnce(): Promise<void>;
+  /**
+   * Deletes the finished deliveries (and their attempts) queued before the retention period; a pending
+   * one stays whatever its age. Answers how many went.
+   */
+  sweep(): Promise<number>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -256,9 +263,28 @@ export function createWebhookWorker(db: Kysely<Database>, options: WebhookWorker
     wakeTimer.unref();
   }
 
+  async function sweep(): Promise<number> {
+    const before = options.now() - options.retentionMs;
+    return db.transaction().execute(async (tx) => {
+      const finished = tx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', 'in', ['succeeded', 'failed'])
+        .where('created_at', '<', before);
+      await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', finished).execute();
+      const gone = await tx
+        .deleteFrom('webhook_deliveries')
+        .where('status', 'in', ['succeeded', 'failed'])
+        .where('created_at', '<', before)
+        .executeTakeFirst();
+      return Number(gone.numDeletedRows);
+    });
+  }
+
   return {
     wake,
     runOnce,
+    sweep,
     start() {
       if (!stopped) return;
       stopped = false;

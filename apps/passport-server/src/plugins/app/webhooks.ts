@@ -18,7 +18,8 @@ declare module 'fastify' {
 
 /**
  * Webhooks (docs/webhooks.md): the outbox's consumer that queues each event's deliveries, and the
- * worker that sends them, started with the server and stopped before the database closes.
+ * worker that sends them and deletes the finished ones past their retention, started with the server
+ * and stopped before the database closes.
  */
 export default fp(
   async (app) => {
@@ -30,6 +31,7 @@ export default fp(
       retryBaseMs: limits.webhookRetryBaseMs,
       retryMaxMs: limits.webhookRetryMaxMs,
       retryWindowMs: app.config.webhooks.retryHours * 3_600_000,
+      retentionMs: app.config.webhooks.deliveryRetentionDays * 86_400_000,
       timeoutMs: limits.webhookTimeoutMs,
       maxResponseBytes: limits.webhookResponseBytes,
       leaseMs: limits.webhookLeaseMs,
@@ -67,8 +69,16 @@ export default fp(
     });
     app.events.dispatcher.register(webhooksConsumer(() => worker.wake()));
     app.decorate('webhooks', { worker, sealer });
+    // Finished deliveries past their retention go, as the audit log's old entries do.
+    const sweeper = setInterval(() => {
+      worker.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'webhook delivery sweep failed'));
+    }, limits.sweepIntervalMs);
+    sweeper.unref();
     app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      await worker.stop();
+    });
   },
   { name: 'webhooks', dependencies: ['db', 'events', 'delivery'] },
 );
