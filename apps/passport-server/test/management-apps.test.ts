@@ -33,7 +33,10 @@ beforeAll(async () => {
   );
   writeFileSync(join(webDist, 'routes.json'), JSON.stringify({ routes: ['/', '/login', CONSENT_PAGE] }));
   server = await startServer({
-    openAuth: { scopes: [{ name: 'video.list', zh: '查看你的视频', en: 'See your videos' }] },
+    openAuth: {
+      registrationToken: undefined,
+      scopes: [{ name: 'video.list', zh: '查看你的视频', en: 'See your videos' }],
+    },
     apps: [{ name: 'web', mount: '/', dist: webDist }],
   });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
