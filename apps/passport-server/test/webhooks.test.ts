@@ -465,6 +465,88 @@ describe("an organisation's endpoints", () => {
     const byKey = await admin.webhooks.get(made.body.data.id).catch((e: unknown) => e);
     expect((byKey as ManagementError).status).toBe(404);
   });
+
+  it("an organisation's key manages that organisation's endpoints only, which receive its events only", async () => {
+    const a = await organisation('Key Harbour');
+    const b = await organisation('Key Dock');
+    const keyOf = async (o: { browser: Browser; sid: string }, scopes: string) => {
+      await server.app.db.updateTable('sessions').set({ verified_at: server.app.runtime.now() }).execute();
+      const made = await o.browser.post(aff.apiKeyCreate, { subject_uid: o.sid, name: 'hooks', scopes });
+      expect(made.body.message, JSON.stringify(made.body)).toBe('success');
+      return createManagementClient({ baseUrl, apiKey: made.body.data.key });
+    };
+    const keyA = await keyOf(a, 'webhooks:write');
+    const keyB = await keyOf(b, 'webhooks:write organisations:read');
+    const deploymentHook = await endpointAt('/deployment-seen');
+
+    const mine = await keyA.webhooks.create({
+      url: `${receiver.origin}/key-a`,
+      event_types: 'organisation.',
+    });
+    receiver.secrets.set('/key-a', mine.secret);
+    expect(mine.organisation_id).toBe(a.sid);
+    const theirs = await keyB.webhooks.create({ url: `${receiver.origin}/key-b` });
+    receiver.secrets.set('/key-b', theirs.secret);
+
+    // Each sees its own; neither the deployment's nor the other organisation's.
+    expect((await keyA.webhooks.list()).endpoints.map((e) => e.id)).toEqual([mine.id]);
+    expect((await keyB.webhooks.list()).endpoints.map((e) => e.id)).toEqual([theirs.id]);
+    const refusals = [
+      () => keyA.webhooks.get(theirs.id),
+      () => keyA.webhooks.update(theirs.id, { description: 'mine now' }),
+      () => keyA.webhooks.disable(theirs.id),
+      () => keyA.webhooks.rotateSecret(theirs.id),
+      () => keyA.webhooks.deliveries(theirs.id),
+      () => keyA.webhooks.delete(theirs.id),
+      () => keyA.webhooks.get(deploymentHook.id),
+      () => keyA.webhooks.delete(deploymentHook.id),
+    ];
+    for (const attempt of refusals) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ManagementError);
+      expect((error as ManagementError).status).toBe(404);
+    }
+    // Nothing of theirs changed; the deployment's key does not see an organisation's endpoint.
+    expect(await keyB.webhooks.get(theirs.id)).toMatchObject({ enabled: true, description: '' });
+    expect((await admin.webhooks.get(deploymentHook.id)).enabled).toBe(true);
+    expect((await admin.webhooks.list()).endpoints.map((e) => e.id)).not.toContain(mine.id);
+
+    // Its endpoint receives its organisation's events, not the other's.
+    await b.browser.post(aff.subjectUpdate, { sec_subject_uid: b.sid, subject_name: 'Key Dock Ltd' });
+    await a.browser.post(aff.subjectUpdate, { sec_subject_uid: a.sid, subject_name: 'Key Harbour Ltd' });
+    await waitFor("a's update", () => receiver.at('/key-a').length >= 1);
+    await waitFor("b's update", () => receiver.at('/key-b').length >= 1);
+    await a.browser.post(aff.subjectUpdate, { sec_subject_uid: a.sid, subject_name: 'Key Harbour plc' });
+    await waitFor("a's second update", () => receiver.at('/key-a').length >= 2);
+    expect(receiver.at('/key-a').map((r) => [r.type, r.verified])).toEqual([
+      ['organisation.updated', true],
+      ['organisation.updated', true],
+    ]);
+    const log = await keyA.webhooks.deliveries(mine.id);
+    expect(log.deliveries).toHaveLength(2);
+
+    // Its changes are in its organisation's log, with the key as the actor.
+    const created = await server.app.db
+      .selectFrom('events')
+      .select(['subject_id', 'actor'])
+      .where('type', '=', 'webhook.endpoint_created')
+      .where('stream', '=', `webhook:${mine.id}`)
+      .executeTakeFirstOrThrow();
+    expect([created.subject_id, JSON.parse(created.actor).kind]).toEqual([a.sid, 'apiKey']);
+
+    // A key without webhooks:write is refused; a frozen organisation's key too.
+    const reader = await keyOf(a, 'organisations:read');
+    const scope = await reader.webhooks.list().catch((e: unknown) => e);
+    expect([(scope as ManagementError).status, (scope as ManagementError).errorName]).toEqual([
+      403,
+      'INSUFFICIENT_SCOPE',
+    ]);
+    await server.app.db.updateTable('subjects').set({ is_frozen: 1 }).where('id', '=', a.sid).execute();
+    const frozen = await keyA.webhooks.list().catch((e: unknown) => e);
+    expect((frozen as ManagementError).errorName).toBe('SUBJECT_FROZEN');
+    await server.app.db.updateTable('subjects').set({ is_frozen: 0 }).where('id', '=', a.sid).execute();
+    expect(await keyA.webhooks.delete(mine.id)).toEqual({ id: mine.id, deleted: true });
+  });
 });
 
 describe('targets', () => {

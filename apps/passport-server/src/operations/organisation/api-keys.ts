@@ -20,8 +20,16 @@ import {
 
 type ManagerContext = OperationContext<CallerOf<{ kind: 'identity'; permission: null }>>;
 
-/** What an organisation's key may hold: its organisation's resources, nothing deployment-wide. */
-export const ORGANISATION_SCOPES = ['organisations:read', 'organisations:write', 'audit:read'] as const;
+/**
+ * What an organisation's key may hold: its organisation's resources (its webhook endpoints, which
+ * receive its events only), nothing deployment-wide.
+ */
+export const ORGANISATION_SCOPES = [
+  'organisations:read',
+  'organisations:write',
+  'audit:read',
+  'webhooks:write',
+] as const;
 const ONE = `(${ORGANISATION_SCOPES.join('|')})`;
 
 const subject = (input: { subject_uid: string }) => input.subject_uid;
@@ -35,7 +43,7 @@ export const createOrganisationKey = defineOperation({
   input: Type.Object({
     subject_uid: Type.String({ minLength: 1, maxLength: 64 }),
     name: Type.String({ minLength: 1, maxLength: 80 }),
-    /** Space-separated: `organisations:read audit:read`. */
+    /** Space-separated: `organisations:read audit:read webhooks:write`. */
     scopes: Type.String({ pattern: `^${ONE}( ${ONE})*$`, maxLength: 200 }),
     expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
   }),

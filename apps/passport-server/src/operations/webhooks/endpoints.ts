@@ -30,7 +30,7 @@ import {
  * Webhook endpoints (docs/webhooks.md), one set of capabilities declared once and offered to three
  * callers: an operator in the web app (the deployment's endpoints; a fresh step-up to create one or
  * rotate its secret, which hand out a secret), a back end's API key with `webhooks:write` (the
- * deployment's endpoints), and an organisation's manager (that organisation's endpoints, which receive
+ * deployment's endpoints; an organisation's key, that organisation's), and an organisation's manager (that organisation's endpoints, which receive
  * only its events). `webhookOperations(callerKind)` declares them for one caller.
  */
 
@@ -63,8 +63,13 @@ function ownerOf(kind: WebhookCallerKind, ctx: OperationContext): Owner {
     if (!ctx.config.operators.includes(c.user.id)) throw new PassportError('notAnOperator');
     return { subjectId: null, actor: { kind: 'person', userId: c.user.id }, createdBy: c.user.id };
   }
+  // A deployment's key: the deployment's endpoints; an organisation's key: that organisation's only.
   if (kind === 'apiKey' && c.kind === 'apiKey')
-    return { subjectId: null, actor: { kind: 'apiKey', keyId: c.keyId }, createdBy: `api_key:${c.keyId}` };
+    return {
+      subjectId: c.subjectId,
+      actor: { kind: 'apiKey', keyId: c.keyId },
+      createdBy: `api_key:${c.keyId}`,
+    };
   if (kind === 'manager' && c.kind === 'identity') {
     // The organisation's manager only: an endpoint reads every event of the organisation.
     if (!c.isManager) throw new PassportError('permissionDenied');
@@ -436,7 +441,7 @@ export type WebhookCapability = keyof typeof capabilities;
 
 const callerSpecs: Record<WebhookCallerKind, CallerSpec> = {
   operator: caller.person,
-  apiKey: caller.apiKey('webhooks:write'),
+  apiKey: caller.apiKey('webhooks:write', { organisation: true }),
   manager: caller.identity(null),
 };
 
