@@ -13,6 +13,8 @@ const REVOKE_KEY = '/passport/web/operator/api_keys/revoke/';
 const HOOKS = '/passport/web/operator/webhooks/list/';
 const DELIVERIES = '/passport/web/operator/webhooks/deliveries/';
 const REDELIVER = '/passport/web/operator/webhooks/redeliver/';
+const ROTATE_KEY = '/passport/web/operator/api_keys/rotate/';
+const HOOK = (capability: string) => `/passport/web/operator/webhooks/${capability}/`;
 
 const ada = {
   id: 'u1',
@@ -62,6 +64,11 @@ function operatorPassport(overrides: Record<string, Route> = {}) {
       };
       keys = [created, ...keys];
       return ok({ ...created, key: 'portico_sk_secret-shown-once' });
+    },
+    [ROTATE_KEY]: (request) => {
+      const created = { ...key, id: 'k3' };
+      keys = [created, ...keys.map((k) => (k.id === request.body.id ? { ...k, expires_at: 3 } : k))];
+      return ok({ ...created, key: 'portico_sk_rotated-shown-once' });
     },
     [REVOKE_KEY]: (request) => {
       keys = keys.map((k) => (k.id === request.body.id ? { ...k, revoked_at: 2 } : k));
@@ -241,6 +248,140 @@ describe('the admin console', () => {
     ).toBeTruthy();
     await user.click(log.getByRole('button', { name: 'Redeliver account.frozen' }));
     await expect.poll(() => passport.to(REDELIVER)[0]?.body).toMatchObject({ id: 'w1', delivery_id: 'd1' });
+  });
+
+  it('rotates a key only once confirmed, showing the new key once', async () => {
+    const passport = fakePassport(operatorPassport());
+    renderInProvider(passport.client, <AdminConsole />, 'en');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'API keys' }));
+    await user.click(await screen.findByRole('button', { name: 'Rotate billing' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Rotate the key billing?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(passport.to(ROTATE_KEY)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Rotate billing' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Rotate' }));
+    await expect.poll(() => passport.to(ROTATE_KEY)[0]?.body.id).toBe('k1');
+    expect(await screen.findByText('portico_sk_rotated-shown-once')).toBeTruthy();
+  });
+
+  it('edits, disables, rotates the secret of and deletes an endpoint, the destructive ones confirmed; pages its log', async () => {
+    let endpoint = {
+      id: 'w1',
+      url: 'https://hooks.example.com/in',
+      description: '',
+      event_types: [] as string[],
+      organisation_id: null,
+      enabled: true,
+      disabled_reason: null as string | null,
+      failing_since: null,
+      previous_secret_until: null,
+      created_at: 1,
+      updated_at: 1,
+    };
+    let gone = false;
+    const delivery = (id: string, type: string) => ({
+      id,
+      event_id: `e-${id}`,
+      event_type: type,
+      stream: 'user:u1',
+      status: 'succeeded',
+      attempts: 1,
+      next_attempt_at: null,
+      last_status: 204,
+      last_latency_ms: 5,
+      last_response: '',
+      last_error: null,
+      created_at: 1,
+      delivered_at: 1,
+      history: [],
+    });
+    const passport = fakePassport(
+      operatorPassport({
+        [HOOKS]: () => ok({ endpoints: gone ? [] : [endpoint] }),
+        [HOOK('update')]: (request) => {
+          endpoint = {
+            ...endpoint,
+            url: request.body.url ?? endpoint.url,
+            description: request.body.description ?? '',
+            event_types: (request.body.event_types ?? '').split(' ').filter(Boolean),
+          };
+          return ok(endpoint);
+        },
+        [HOOK('disable')]: () => {
+          endpoint = { ...endpoint, enabled: false, disabled_reason: 'manual' };
+          return ok(endpoint);
+        },
+        [HOOK('enable')]: () => {
+          endpoint = { ...endpoint, enabled: true, disabled_reason: null };
+          return ok(endpoint);
+        },
+        [HOOK('rotate_secret')]: () => ok({ ...endpoint, secret: 'whsec_rotated-shown-once' }),
+        [HOOK('delete')]: () => {
+          gone = true;
+          return ok({ id: 'w1', deleted: true });
+        },
+        [DELIVERIES]: (request) =>
+          ok(
+            request.query.cursor === '7'
+              ? { deliveries: [delivery('d0', 'account.created')], next_cursor: null }
+              : { deliveries: [delivery('d1', 'account.frozen')], next_cursor: '7' },
+          ),
+      }),
+    );
+    renderInProvider(passport.client, <AdminConsole />, 'en');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Webhooks' }));
+
+    // The log, page by page, by the server's cursor.
+    await user.click(await screen.findByRole('button', { name: 'Deliveries: https://hooks.example.com/in' }));
+    const log = within(await screen.findByRole('region', { name: /Delivery log/ }));
+    expect(await log.findByRole('row', { name: /account.frozen Succeeded/ })).toBeTruthy();
+    await user.click(log.getByRole('button', { name: 'Next page' }));
+    expect(await log.findByRole('row', { name: /account.created Succeeded/ })).toBeTruthy();
+    expect(passport.to(DELIVERIES).at(-1)?.query).toMatchObject({ id: 'w1', cursor: '7' });
+    expect(log.queryByRole('button', { name: 'Next page' })).toBeNull();
+    await user.click(log.getByRole('button', { name: 'First page' }));
+    expect(await log.findByRole('row', { name: /account.frozen Succeeded/ })).toBeTruthy();
+
+    // Edit: the form starts from the endpoint and sends the change.
+    await user.click(screen.getByRole('button', { name: 'Edit https://hooks.example.com/in' }));
+    const form = within(await screen.findByRole('form', { name: 'Edit the endpoint' }));
+    await user.clear(form.getByLabelText('Receiver URL'));
+    await user.type(form.getByLabelText('Receiver URL'), 'https://hooks.example.com/v2');
+    await user.type(form.getByLabelText(/Event types/), 'account.');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    await expect
+      .poll(() => passport.to(HOOK('update'))[0]?.body)
+      .toMatchObject({ id: 'w1', url: 'https://hooks.example.com/v2', event_types: 'account.' });
+    expect(await screen.findByRole('cell', { name: 'account.' })).toBeTruthy();
+
+    // Disable: Cancel sends nothing; confirmed, it is sent; then Enable needs no confirmation.
+    await user.click(await screen.findByRole('button', { name: 'Disable' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    expect(passport.to(HOOK('disable'))).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Disable' }));
+    const disable = await screen.findByRole('alertdialog', {
+      name: 'Disable the endpoint https://hooks.example.com/v2?',
+    });
+    await user.click(within(disable).getByRole('button', { name: 'Disable' }));
+    await expect.poll(() => passport.to(HOOK('disable')).length).toBe(1);
+    await user.click(await screen.findByRole('button', { name: 'Enable https://hooks.example.com/v2' }));
+    await expect.poll(() => passport.to(HOOK('enable')).length).toBe(1);
+
+    // Rotate the secret: shown once.
+    await user.click(await screen.findByRole('button', { name: 'Rotate secret' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Rotate secret' }),
+    );
+    expect(await screen.findByText('whsec_rotated-shown-once')).toBeTruthy();
+
+    // Delete: confirmed, the endpoint and its open log go.
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await expect.poll(() => passport.to(HOOK('delete'))[0]?.body.id).toBe('w1');
+    expect(await screen.findByText('No webhook endpoint yet.')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /Delivery log/ })).toBeNull();
   });
 
   it('pages a search with its cursor', async () => {

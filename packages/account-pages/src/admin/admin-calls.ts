@@ -89,6 +89,7 @@ const calls = {
   ),
   createKey: defineCall<CreateApiKey, CreatedApiKey, string>('/passport/web/operator/api_keys/create/'),
   revokeKey: defineCall<{ id: string }, ApiKeyInfo, string>('/passport/web/operator/api_keys/revoke/'),
+  rotateKey: defineCall<{ id: string }, CreatedApiKey, string>('/passport/web/operator/api_keys/rotate/'),
   webhooks: defineCall<object, WebhookEndpointList, string>(
     '/passport/web/operator/webhooks/list/',
     null,
@@ -96,6 +97,21 @@ const calls = {
   ),
   createWebhook: defineCall<CreateWebhook, WebhookEndpointWithSecret, string>(
     '/passport/web/operator/webhooks/create/',
+  ),
+  updateWebhook: defineCall<{ id: string } & CreateWebhook, WebhookEndpoint, string>(
+    '/passport/web/operator/webhooks/update/',
+  ),
+  enableWebhook: defineCall<{ id: string }, WebhookEndpoint, string>(
+    '/passport/web/operator/webhooks/enable/',
+  ),
+  disableWebhook: defineCall<{ id: string }, WebhookEndpoint, string>(
+    '/passport/web/operator/webhooks/disable/',
+  ),
+  deleteWebhook: defineCall<{ id: string }, { id: string; deleted: true }, string>(
+    '/passport/web/operator/webhooks/delete/',
+  ),
+  rotateWebhookSecret: defineCall<{ id: string }, WebhookEndpointWithSecret, string>(
+    '/passport/web/operator/webhooks/rotate_secret/',
   ),
   deliveries: defineCall<{ id: string; cursor?: string }, WebhookDeliveryPage, string>(
     '/passport/web/operator/webhooks/deliveries/',
@@ -190,10 +206,11 @@ export const webhooksQueryOptions = (client: AccountClient) =>
     queryFn: ({ signal }) => calls.webhooks(client, {}, { signal }),
   });
 
-export const deliveriesQueryOptions = (client: AccountClient, id: string) =>
+/** One page of an endpoint's delivery log, newest first (`''`: the first page). */
+export const deliveriesQueryOptions = (client: AccountClient, id: string, cursor = '') =>
   queryOptions({
-    queryKey: adminQueryKeys.deliveries(id),
-    queryFn: ({ signal }) => calls.deliveries(client, { id }, { signal }),
+    queryKey: [...adminQueryKeys.deliveries(id), cursor],
+    queryFn: ({ signal }) => calls.deliveries(client, filled({ id, cursor }), { signal }),
   });
 
 /** A change through the console: once it succeeds, the queries it touches refresh (and the audit log). */
@@ -235,6 +252,27 @@ export const useRevokeApiKey = () =>
   useConsoleMutation(
     (client, id: string) => calls.revokeKey(client, { id }),
     () => [adminQueryKeys.keys],
+  );
+export const useRotateApiKey = () =>
+  useConsoleMutation(
+    (client, id: string) => calls.rotateKey(client, { id }),
+    () => [adminQueryKeys.keys],
+  );
+export const useUpdateWebhook = () =>
+  useConsoleMutation(
+    (client, variables: { id: string } & CreateWebhook) => calls.updateWebhook(client, variables),
+    () => [adminQueryKeys.webhooks],
+  );
+export type WebhookAction = 'enableWebhook' | 'disableWebhook' | 'deleteWebhook' | 'rotateWebhookSecret';
+/** Enable, disable, delete, or rotate the secret of an endpoint (the rotation answers the new secret). */
+export const useWebhookAction = () =>
+  useConsoleMutation(
+    (client, { action, id }: { action: WebhookAction; id: string }) =>
+      (calls[action] as (c: AccountClient, p: { id: string }) => Promise<Partial<WebhookEndpointWithSecret>>)(
+        client,
+        { id },
+      ),
+    ({ id }) => [adminQueryKeys.webhooks, adminQueryKeys.deliveries(id)],
   );
 export const useCreateWebhook = () =>
   useConsoleMutation(

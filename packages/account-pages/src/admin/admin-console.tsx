@@ -20,9 +20,14 @@ import {
   useFreezeOrganisation,
   useRedeliver,
   useRevokeApiKey,
+  useRotateApiKey,
   userDetailQueryOptions,
   usersQueryOptions,
+  useUpdateWebhook,
   useUserAction,
+  useWebhookAction,
+  type WebhookAction,
+  type WebhookEndpoint,
   webhooksQueryOptions,
 } from './admin-calls';
 import {
@@ -50,6 +55,8 @@ const SCOPES = [
   'organisations:write',
   'audit:read',
   'webhooks:write',
+  'apps:read',
+  'apps:write',
 ] as const satisfies readonly ApiScope[];
 
 const notOperator = (error: unknown) =>
@@ -374,6 +381,8 @@ function ApiKeys({ t }: { t: T }) {
   const keys = useQuery(apiKeysQueryOptions(client));
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
+  const rotate = useRotateApiKey();
+  const [rotated, setRotated] = useState<CreatedApiKey | null>(null);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['users:read']);
   const [days, setDays] = useState('');
@@ -433,7 +442,8 @@ function ApiKeys({ t }: { t: T }) {
         <ErrorMessage error={create.error} />
         {created && <ShownOnce warning={t('keys.shownOnce')} secret={created.key} />}
       </form>
-      <ErrorMessage error={revoke.error} />
+      <ErrorMessage error={revoke.error ?? rotate.error} />
+      {rotated && <ShownOnce warning={t('keys.rotated')} secret={rotated.key} />}
       <Loaded t={t} query={keys}>
         {(data) => (
           <OrEmpty count={data.keys.length} empty={t('keys.empty')}>
@@ -461,14 +471,27 @@ function ApiKeys({ t }: { t: T }) {
                     {key.revoked_at ? (
                       t('keys.revoked')
                     ) : (
-                      <ConfirmAction
-                        t={t}
-                        action="keys.revoke"
-                        values={{ name: key.name }}
-                        aria-label={t('keys.revoke.label', { name: key.name })}
-                        onConfirm={() => revoke.mutate(key.id)}
-                        disabled={revoke.isPending}
-                      />
+                      <>
+                        <ConfirmAction
+                          t={t}
+                          action="keys.rotate"
+                          values={{ name: key.name }}
+                          aria-label={t('keys.rotate.label', { name: key.name })}
+                          onConfirm={() => {
+                            setRotated(null);
+                            rotate.mutate(key.id, { onSuccess: (created) => setRotated(created) });
+                          }}
+                          disabled={rotate.isPending}
+                        />
+                        <ConfirmAction
+                          t={t}
+                          action="keys.revoke"
+                          values={{ name: key.name }}
+                          aria-label={t('keys.revoke.label', { name: key.name })}
+                          onConfirm={() => revoke.mutate(key.id)}
+                          disabled={revoke.isPending}
+                        />
+                      </>
                     )}
                   </td>
                 </tr>
@@ -483,7 +506,8 @@ function ApiKeys({ t }: { t: T }) {
 
 function Deliveries({ t, id, url }: { t: T; id: string; url: string }) {
   const client = useAccountClient();
-  const page = useQuery(deliveriesQueryOptions(client, id));
+  const [cursor, setCursor] = useState('');
+  const page = useQuery(deliveriesQueryOptions(client, id, cursor));
   const redeliver = useRedeliver();
   return (
     <section className="card admin-detail" aria-labelledby="admin-deliveries">
@@ -542,7 +566,125 @@ function Deliveries({ t, id, url }: { t: T; id: string; url: string }) {
           </OrEmpty>
         )}
       </Loaded>
+      <CursorPaging t={t} cursor={cursor} next={page.data?.next_cursor} onGo={setCursor} />
     </section>
+  );
+}
+
+/** Changes an endpoint's URL, event types and description. */
+function EditWebhook({ t, endpoint, onDone }: { t: T; endpoint: WebhookEndpoint; onDone: () => void }) {
+  const update = useUpdateWebhook();
+  const [url, setUrl] = useState(endpoint.url);
+  const [types, setTypes] = useState(endpoint.event_types.join(' '));
+  const [description, setDescription] = useState(endpoint.description);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    update.mutate(
+      { id: endpoint.id, url: url.trim(), event_types: types.trim(), description: description.trim() },
+      { onSuccess: onDone },
+    );
+  }
+  return (
+    <form className="card admin-form" aria-label={t('hooks.edit.title')} onSubmit={submit}>
+      <h3>{t('hooks.edit.title')}</h3>
+      <Field label={t('hooks.url')}>
+        {(id) => <input id={id} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />}
+      </Field>
+      <Field label={t('hooks.types')}>
+        {(id) => <input id={id} value={types} onChange={(e) => setTypes(e.target.value)} />}
+      </Field>
+      <Field label={t('hooks.description')}>
+        {(id) => (
+          <input
+            id={id}
+            maxLength={200}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        )}
+      </Field>
+      <button type="submit" className="button button-primary" disabled={update.isPending}>
+        {t('hooks.save')}
+      </button>
+      <button type="button" className="button-secondary" onClick={onDone}>
+        {t('hooks.cancel')}
+      </button>
+      <ErrorMessage error={update.error} />
+    </form>
+  );
+}
+
+/** An endpoint's actions: edit, enable or disable, rotate its secret, delete (the last three confirmed). */
+function WebhookActions({
+  t,
+  endpoint,
+  onEdit,
+  onSecret,
+  onDeleted,
+}: {
+  t: T;
+  endpoint: WebhookEndpoint;
+  onEdit: () => void;
+  onSecret: (secret: string) => void;
+  onDeleted: () => void;
+}) {
+  const act = useWebhookAction();
+  const run = (action: WebhookAction) =>
+    act.mutate(
+      { action, id: endpoint.id },
+      {
+        onSuccess: (answer) => {
+          if (answer.secret) onSecret(answer.secret);
+          if (action === 'deleteWebhook') onDeleted();
+        },
+      },
+    );
+  const values = { url: endpoint.url };
+  return (
+    <div className="admin-actions">
+      <button
+        type="button"
+        className="button-secondary"
+        aria-label={t('hooks.edit.label', values)}
+        onClick={onEdit}
+      >
+        {t('hooks.edit')}
+      </button>
+      {endpoint.enabled ? (
+        <ConfirmAction
+          t={t}
+          action="hooks.disable"
+          values={values}
+          onConfirm={() => run('disableWebhook')}
+          disabled={act.isPending}
+        />
+      ) : (
+        <button
+          type="button"
+          className="button-secondary"
+          aria-label={t('hooks.enable.label', values)}
+          disabled={act.isPending}
+          onClick={() => run('enableWebhook')}
+        >
+          {t('hooks.enable')}
+        </button>
+      )}
+      <ConfirmAction
+        t={t}
+        action="hooks.rotate"
+        values={values}
+        onConfirm={() => run('rotateWebhookSecret')}
+        disabled={act.isPending}
+      />
+      <ConfirmAction
+        t={t}
+        action="hooks.delete"
+        values={values}
+        onConfirm={() => run('deleteWebhook')}
+        disabled={act.isPending}
+      />
+      <ErrorMessage error={act.error} />
+    </div>
   );
 }
 
@@ -555,6 +697,8 @@ function Webhooks({ t }: { t: T }) {
   const [description, setDescription] = useState('');
   const [secret, setSecret] = useState('');
   const [selected, setSelected] = useState<{ id: string; url: string } | null>(null);
+  const [editing, setEditing] = useState<WebhookEndpoint | null>(null);
+  const [rotatedSecret, setRotatedSecret] = useState('');
   function submit(event: FormEvent) {
     event.preventDefault();
     setSecret('');
@@ -594,7 +738,13 @@ function Webhooks({ t }: { t: T }) {
           <OrEmpty count={data.endpoints.length} empty={t('hooks.empty')}>
             <Table
               caption={t('tab.webhooks')}
-              headings={[t('hooks.url'), t('hooks.types'), t('keys.state'), t('hooks.deliveries')]}
+              headings={[
+                t('hooks.url'),
+                t('hooks.types'),
+                t('keys.state'),
+                t('hooks.deliveries'),
+                t('hooks.actions'),
+              ]}
             >
               {data.endpoints.map((endpoint) => (
                 <tr key={endpoint.id}>
@@ -610,12 +760,26 @@ function Webhooks({ t }: { t: T }) {
                       {t('hooks.open', { url: endpoint.url })}
                     </button>
                   </td>
+                  <td>
+                    <WebhookActions
+                      t={t}
+                      endpoint={endpoint}
+                      onEdit={() => setEditing(endpoint)}
+                      onSecret={setRotatedSecret}
+                      onDeleted={() => {
+                        if (selected?.id === endpoint.id) setSelected(null);
+                        if (editing?.id === endpoint.id) setEditing(null);
+                      }}
+                    />
+                  </td>
                 </tr>
               ))}
             </Table>
           </OrEmpty>
         )}
       </Loaded>
+      {rotatedSecret && <ShownOnce warning={t('hooks.rotated')} secret={rotatedSecret} />}
+      {editing && <EditWebhook key={editing.id} t={t} endpoint={editing} onDone={() => setEditing(null)} />}
       {selected && <Deliveries key={selected.id} t={t} id={selected.id} url={selected.url} />}
     </>
   );

@@ -142,7 +142,11 @@ export type ConfirmedAction =
   | 'action.reset'
   | 'orgs.freeze'
   | 'orgs.thaw'
-  | 'keys.revoke';
+  | 'keys.revoke'
+  | 'keys.rotate'
+  | 'hooks.disable'
+  | 'hooks.delete'
+  | 'hooks.rotate';
 
 /** A destructive action behind the confirmation dialog, its texts read from the action's messages. */
 export function ConfirmAction({
