@@ -12,7 +12,8 @@ import { seriousViolations } from '../support/web-pages';
 
 // The admin console (docs/admin-console.md) in Chromium: an operator finds a person by mobile, ends
 // their sessions (confirmed), sees it in the audit log; creates an API key (shown once) and a webhook
-// endpoint to a receiver on loopback, and sees its delivery in the log. The operator's account is made
+// endpoint to a receiver on loopback, and sees its delivery in the log; then changes the endpoint,
+// disables and enables it, rotates its secret and deletes it. The operator's account is made
 // on a first server, then named in OPERATOR_USER_IDS of a second one on the same DATA_DIR, with
 // WEBHOOK_PRIVATE_TARGETS=on so an endpoint may point at loopback.
 
@@ -165,6 +166,37 @@ test.describe('the admin console', () => {
     }).toPass();
     await expect(log.getByRole('row').filter({ hasText: 'operator.api_key_revoked' })).toContainText('204');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The endpoint changed from the screen: its event types, disabled (confirmed) and enabled again,
+    // its secret rotated (shown once), then deleted (confirmed).
+    await page.getByRole('button', { name: `编辑 ${receiver.url}` }).click();
+    const editForm = page.getByRole('form', { name: '编辑端点' });
+    await editForm.getByLabel('事件类型（空格分隔，留空为全部）').fill('operator. account.');
+    await editForm.getByRole('button', { name: '保存' }).click();
+    await expect(page.getByRole('cell', { name: 'operator. account.' })).toBeVisible();
+    await page.getByRole('button', { name: '停用', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: `停用端点 ${receiver.url}？` })
+      .getByRole('button', { name: '停用' })
+      .click();
+    await expect(page.getByRole('cell', { name: '已停用' })).toBeVisible();
+    await page.getByRole('button', { name: `启用 ${receiver.url}` }).click();
+    await expect(page.getByRole('cell', { name: '启用中' })).toBeVisible();
+    await page.getByRole('button', { name: '轮换签名密钥' }).click();
+    await page
+      .getByRole('alertdialog', { name: `轮换 ${receiver.url} 的签名密钥？` })
+      .getByRole('button', { name: '轮换签名密钥' })
+      .click();
+    const rotated = page.getByRole('status').filter({ hasText: '新的签名密钥' }).locator('output code');
+    await expect(rotated).toHaveText(/^whsec_/);
+    expect(await rotated.textContent()).not.toBe(secret);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: '删除', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: `删除端点 ${receiver.url}？` })
+      .getByRole('button', { name: '删除' })
+      .click();
+    await expect(page.getByText('还没有 Webhook 端点。')).toBeVisible();
 
     // A phone's width: the console fits, its tables scroll sideways inside their box.
     await page.setViewportSize({ width: 375, height: 740 });
