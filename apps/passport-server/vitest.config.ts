@@ -57,6 +57,9 @@ if (process.env.DATABASE_URL)
       'test/management-users.test.ts',
       // Webhook deliveries' leases and queues on PostgreSQL, against a receiver on loopback.
       'test/webhooks.test.ts',
+      // OAuth apps through the management API: the provider's client records paged by cursor (bigint
+      // creation times) and written in the operation's transaction, used by a stock client.
+      'test/management-apps.test.ts',
       // The import's batched inserts and its checks against the accounts already there.
       'test/import-users.test.ts',
       // Enterprise single sign-on: the first sign-in's account, link and membership in one transaction.

@@ -46,6 +46,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ [variable]: value })).toThrowError(new RegExp(`^Invalid setting ${variable}:`));
   });
 
+  it('reads how long finished webhook deliveries are kept: 30 days by default, whole days only', () => {
+    expect(loadConfig({}).webhooks.deliveryRetentionDays).toBe(30);
+    expect(loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: '7' }).webhooks.deliveryRetentionDays).toBe(7);
+    for (const value of ['0', '-1', '1.5', 'week', '10000'])
+      expect(() => loadConfig({ WEBHOOK_DELIVERY_RETENTION_DAYS: value }), value).toThrowError(
+        /^Invalid setting WEBHOOK_DELIVERY_RETENTION_DAYS:/,
+      );
+  });
+
   it('refuses an absolute session timeout shorter than the idle one', () => {
     expect(() => loadConfig({ SESSION_IDLE_SECONDS: '600', SESSION_ABSOLUTE_SECONDS: '60' })).toThrowError(
       /SESSION_ABSOLUTE_SECONDS/,
