@@ -288,6 +288,17 @@ describe('OAuth apps through the management API', () => {
       owner_user_id: userId,
     });
     expect((await refusal(admin.apps.list({ cursor: 'not-a-cursor' }))).status).toBe(400);
+    // The developer console's changes are the same events, its owner the actor.
+    const rotated = await owner.post('/passport/web/developer/apps/rotate_secret/', {
+      client_key: made.body.data.client_key,
+    });
+    expect(rotated.body.message).toBe('success');
+    const events = await appEvents(made.body.data.client_key);
+    expect(events.map((e) => [e.type, e.actor])).toEqual([
+      ['oauth_app.created', { kind: 'person', userId }],
+      ['oauth_app.secret_rotated', { kind: 'person', userId }],
+    ]);
+    expect(events[0]?.data).toMatchObject({ name: 'Console App', redirectHosts: ['app.example.com'] });
   });
 
   it('asks for apps:read to read and apps:write to change', async () => {

@@ -14,6 +14,7 @@ import {
 import { PassportError } from '../../errors';
 import { DeveloperAppSecret, DeveloperApps } from '../../schemas/developer-apps';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
+import { describedApp, emitAppEvent } from '../oauth-app-events';
 
 /**
  * The developer console (docs/open-authorization.md, "The developer console"): a signed-in person's
@@ -82,7 +83,7 @@ export const createDeveloperApp = defineOperation({
   }),
   output: DeveloperAppSecret,
   caller: caller.person,
-  emits: [],
+  emits: ['oauth_app.created'],
   async run(ctx, input) {
     const userId = ctx.caller.user.id;
     if ((await clientCount(ctx.tx, userId)) >= MAX_APPS_PER_ACCOUNT)
@@ -99,11 +100,15 @@ export const createDeveloperApp = defineOperation({
       client_id_issued_at: Math.floor(ctx.now() / 1000),
     };
     await storeClient(ctx.tx, metadata, ctx.now());
+    emitAppEvent(ctx, ownerOf(ctx), metadata.client_id, 'oauth_app.created', describedApp(metadata));
     return { ...appView(metadata, 0), client_secret: metadata.client_secret };
   },
 });
 
 const AppKey = Type.Object({ client_key: Type.String() });
+
+/** The owner as the actor of their app's events. */
+const ownerOf = (ctx: PersonContext) => ({ kind: 'person' as const, userId: ctx.caller.user.id });
 
 /** A new secret for one of the person's apps: the old one stops working at once. */
 export const rotateDeveloperAppSecret = defineOperation({
@@ -111,10 +116,13 @@ export const rotateDeveloperAppSecret = defineOperation({
   input: AppKey,
   output: DeveloperAppSecret,
   caller: caller.person,
-  emits: [],
+  emits: ['oauth_app.secret_rotated'],
   async run(ctx, input) {
     const metadata = { ...(await ownOrNotFound(ctx, input.client_key)), client_secret: newSecret() };
     await storeClient(ctx.tx, metadata, ctx.now());
+    emitAppEvent(ctx, ownerOf(ctx), input.client_key, 'oauth_app.secret_rotated', {
+      clientId: input.client_key,
+    });
     const count = (await authorizedCounts(ctx.tx, [input.client_key])).get(input.client_key) ?? 0;
     return { ...appView(metadata, count), client_secret: metadata.client_secret };
   },
@@ -126,10 +134,14 @@ export const deleteDeveloperApp = defineOperation({
   input: AppKey,
   output: DeveloperApps,
   caller: caller.person,
-  emits: [],
+  emits: ['oauth_app.deleted'],
   async run(ctx, input) {
-    await ownOrNotFound(ctx, input.client_key);
+    const metadata = await ownOrNotFound(ctx, input.client_key);
     await deleteClient(ctx.tx, input.client_key);
+    emitAppEvent(ctx, ownerOf(ctx), input.client_key, 'oauth_app.deleted', {
+      clientId: input.client_key,
+      name: metadata.client_name,
+    });
     return appsOf(ctx);
   },
 });

@@ -20,7 +20,8 @@ import {
 import { PassportError } from '../../errors';
 import type { EventData, EventType } from '../../events/catalogue';
 import { clientDefaults, newSecret } from '../account/developer-apps';
-import { caller, defineOperation } from '../define';
+import { caller, defineOperation, type OperationContext } from '../define';
+import { describedApp, emitAppEvent } from '../oauth-app-events';
 import { actorOf, type ManagementContext } from './caller';
 import { afterCursor, pageOf } from './cursor';
 
@@ -64,24 +65,12 @@ async function countOf(ctx: ManagementContext, id: string) {
   return (await authorizedCounts(ctx.tx, [id])).get(id) ?? 0;
 }
 
-function emitAbout<T extends EventType>(
+const emitAbout = <T extends EventType>(
   ctx: ManagementContext,
   clientId: string,
   type: T,
   data: EventData<T>,
-) {
-  ctx.emit({ type, stream: `oauth_app:${clientId}`, actor: actorOf(ctx.caller), data });
-}
-
-const described = (metadata: ClientMetadata) => {
-  const view = managedApp(metadata, 0);
-  return {
-    clientId: view.id,
-    name: view.name,
-    redirectHosts: [...new Set(view.redirect_uris.map((uri) => new URL(uri).host))],
-    scopes: view.scopes,
-  };
-};
+) => emitAppEvent(ctx as OperationContext, actorOf(ctx.caller), clientId, type, data);
 
 export const listApps = defineOperation({
   name: 'management.apps.list',
@@ -131,7 +120,7 @@ export const createApp = defineOperation({
       client_id_issued_at: Math.floor(ctx.now() / 1000),
     };
     await storeClient(ctx.tx, metadata, ctx.now());
-    emitAbout(ctx, metadata.client_id, 'oauth_app.created', described(metadata));
+    emitAbout(ctx, metadata.client_id, 'oauth_app.created', describedApp(metadata));
     return { ...managedApp(metadata, 0), client_secret: metadata.client_secret };
   },
 });
@@ -147,7 +136,7 @@ export const updateApp = defineOperation({
     const { logo_uri: _icon, ...current } = await appOrNotFound(ctx, id);
     const metadata: ClientMetadata = { ...current, ...changes };
     await storeClient(ctx.tx, metadata, ctx.now());
-    emitAbout(ctx, id, 'oauth_app.updated', described(metadata));
+    emitAbout(ctx, id, 'oauth_app.updated', describedApp(metadata));
     return managedApp(metadata, await countOf(ctx, id));
   },
 });
