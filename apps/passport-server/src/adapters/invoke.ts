@@ -128,6 +128,8 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
+      if (spec.operator && !app.config.operators.includes(principal.user.id))
+        throw new PassportError('notAnOperator');
       return {
         kind: 'person',
         user: principal.user,

@@ -24,13 +24,16 @@ import type { DomainEvent, EventType } from '../events/catalogue';
 /** The caller an operation needs, as it declares it. */
 export type CallerSpec =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'person' }
+  /**
+   * A person's session. `operator`: only an operator (a user id in OPERATOR_USER_IDS); the adapter
+   * refuses anyone else with NOT_AN_OPERATOR before the step-up and before `run`.
+   */
+  | { readonly kind: 'person'; readonly operator?: boolean }
   /**
    * A member identity in the subject the input names, holding `permission` (null: any member).
    * `frozenSubjectOk` lets the manager act in a frozen subject (to thaw it).
    */
   | { readonly kind: 'identity'; readonly permission: Permission | null; readonly frozenSubjectOk?: boolean }
-  /** An API key holding `scope`: declared for the management API, which brings its resolver. */
   /**
    * An API key holding `scope`: declared for the management API, which brings its resolver.
    * `organisation`: an organisation's key may call it too (the operation narrows what it reads and
@@ -41,6 +44,8 @@ export type CallerSpec =
 export const caller = {
   anonymous: { kind: 'anonymous' },
   person: { kind: 'person' },
+  /** A person who is an operator of the deployment (the admin console, API keys, the deployment's webhooks). */
+  operator: { kind: 'person', operator: true },
   identity: (permission: Permission | null, options: { frozenSubjectOk?: boolean } = {}) =>
     ({ kind: 'identity', permission, ...options }) as const,
   apiKey: (scope: string, options: { organisation?: boolean } = {}) =>
