@@ -245,6 +245,7 @@ describe('an operation called directly', () => {
         'account.sign_in.second_verify',
         'account.sign_in_change.disown',
         'account.sign_in_change.list',
+        'account.step_up.verify',
         'account.third_party.link',
         'account.third_party.switch',
         'account.third_party.unlink',

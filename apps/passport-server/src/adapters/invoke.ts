@@ -11,6 +11,7 @@ import { factorClockOf } from '../domain/organisations/second-factor';
 import { browserSessions, type SignInProven } from '../domain/sessions/browser';
 import { assertVerifiedWithin } from '../domain/sessions/step-up';
 import { createTickets } from '../domain/tickets/tickets';
+import { createVerificationTickets } from '../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../errors';
 import type { DomainEvent } from '../events/catalogue';
 import { recordEvents } from '../events/outbox';
@@ -250,6 +251,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           },
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
+          verifications: createVerificationTickets(app, tx),
           oneTime: oneTime.values,
           sessions: browserSessions(app, tx, request.browser),
           newId: randomUUID,

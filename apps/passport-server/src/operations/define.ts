@@ -11,6 +11,7 @@ import type { RealNameSealer } from '../domain/organisations/real-name';
 import type { FactorClock } from '../domain/organisations/second-factor';
 import type { BrowserSessions, SignInBrowser, SignInProven } from '../domain/sessions/browser';
 import type { Tickets } from '../domain/tickets/tickets';
+import type { VerificationTickets } from '../domain/verification-tickets/verification-tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
 
 /**
@@ -163,6 +164,11 @@ export interface OperationContext<C extends Caller = Caller> {
    * through `tx`: a ticket spent by a change that fails is not spent.
    */
   readonly tickets: Tickets;
+  /**
+   * The tickets a step-up earns for the session that proved it (src/domain/verification-tickets), issued
+   * and spent through `tx`.
+   */
+  readonly verifications: VerificationTickets;
   /** Single-use values in the store with expiry (src/domain/passkeys/ceremony.ts's challenges). */
   readonly oneTime: OneTimeValues;
   /**
