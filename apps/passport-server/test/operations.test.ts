@@ -190,6 +190,7 @@ describe('an operation called directly', () => {
     }
     expect(byCaller).toEqual({
       anonymous: [
+        'account.code.ticket',
         'account.passkey.login',
         'account.passkey.login_options',
         'account.profile.recommend_name',
@@ -202,6 +203,7 @@ describe('an operation called directly', () => {
         'account.cancellation.check',
         'account.cancellation.confirm',
         'account.cancellation.ways',
+        'account.code.ticket_signed_in',
         'account.data.export',
         'account.developer_app.create',
         'account.developer_app.delete',
