@@ -53,6 +53,8 @@ export type Principal =
       signIn?: SignInProven;
       /** The session that proved the person, when a session cookie did. */
       sessionId?: string;
+      /** A registration's new account, its row made by the route and stored by the operation. */
+      newAccount?: boolean;
     }
   /** A management API key the adapter found usable (src/routes/management/index.ts). */
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string>; subjectId: string | null };
@@ -137,6 +139,7 @@ async function callerFor(
         ...(principal.provenContact && { provenContact: principal.provenContact }),
         ...(principal.signIn && { signIn: principal.signIn }),
         ...(principal.sessionId && { sessionId: principal.sessionId }),
+        ...(principal.newAccount && { newAccount: true }),
         factorClock: factorClockOf(app, principal.factorVerifiedAt),
       };
     case 'identity': {
@@ -252,6 +255,7 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
           verifications: createVerificationTickets(app, tx),
+          accounts: { insert: (user) => app.accounts.insert(user, tx) },
           oneTime: oneTime.values,
           sessions: browserSessions(app, tx, request.browser),
           newId: randomUUID,

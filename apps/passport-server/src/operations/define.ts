@@ -72,6 +72,11 @@ export type Caller =
       sessionId?: string;
       /** The session's proof of a second factor (an organisation's requirement judges it). */
       factorClock?: FactorClock;
+      /**
+       * The route proved a new account's contact and made its row (`user`), not stored yet: the
+       * registration operation stores it (`ctx.accounts.insert`) before it signs it in.
+       */
+      newAccount?: boolean;
     }
   | ({ kind: 'identity' } & Actor)
   /** `subjectId`: the organisation an organisation's key is limited to; null for a deployment's key. */
@@ -141,6 +146,12 @@ export interface OneTimeValues {
   take(key: string): string | null;
 }
 
+/** New accounts, stored through the operation's transaction after the account guards (the waitlist). */
+export interface NewAccounts {
+  /** Stores the row; false when an account has its mobile or e-mail already. */
+  insert(user: User): Promise<boolean>;
+}
+
 /** What `run` is given: everything it may touch. */
 export interface OperationContext<C extends Caller = Caller> {
   readonly caller: C;
@@ -169,6 +180,8 @@ export interface OperationContext<C extends Caller = Caller> {
    * and spent through `tx`.
    */
   readonly verifications: VerificationTickets;
+  /** New accounts (a registration's), through `tx`. */
+  readonly accounts: NewAccounts;
   /** Single-use values in the store with expiry (src/domain/passkeys/ceremony.ts's challenges). */
   readonly oneTime: OneTimeValues;
   /**
