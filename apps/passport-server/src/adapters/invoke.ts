@@ -131,8 +131,6 @@ async function callerFor(
       return { kind: 'anonymous' };
     case 'person':
       if (principal.kind !== 'person') throw new PassportError('notLoggedIn');
-      if (spec.operator && !app.config.operators.includes(principal.user.id))
-        throw new PassportError('notAnOperator');
       return {
         kind: 'person',
         user: principal.user,
@@ -224,6 +222,10 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   const scope = { operation: op.name, open: true };
   const gate = options.gate ?? NO_GATE;
   const notices: Notice[] = [];
+  // An operator's operation refuses anyone else first: nobody is asked to step up, nothing is taken.
+  const operatorOnly = op.caller.kind === 'person' && op.caller.operator === true;
+  if (operatorOnly && principal.kind === 'person' && !app.config.operators.includes(principal.user.id))
+    throw new PassportError('notAnOperator');
   // Single-use store values, taken before the transaction (a refused step-up takes nothing).
   const taken = new Map<string, string | null>();
   if (op.takes) {
