@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoke, type Principal } from '../src/adapters/invoke';
 import { QueryOutsideTransactionError } from '../src/db/operation-scope';
-import { caller, defineOperation } from '../src/operations/define';
+import { type CallerSpec, caller, defineOperation, type Operation } from '../src/operations/define';
 import { banRole, createRole, roleInfo } from '../src/operations/organisation/roles';
 import { affiliatePaths } from '../src/protocol';
 import { signInBySms } from './support/flows';
@@ -127,6 +127,281 @@ describe('an operation called directly', () => {
       });
     await expect(invoke(server.app, stepUp, input, { kind: 'anonymous' })).rejects.toMatchObject({
       errorName: 'notLoggedIn',
+    });
+  });
+
+  it('runs an operation declared for operators only for an operator: anyone else is refused before the step-up and the run', async () => {
+    const operator = await managerPrincipal();
+    const person = await managerPrincipal();
+    if (operator.as.kind !== 'person' || person.as.kind !== 'person') throw new Error('people');
+    server.app.config.operators.push(operator.as.user.id);
+    let runs = 0;
+    const operatorOnly = defineOperation({
+      name: 'test.operator-only',
+      input: Type.Object({}),
+      output: Type.Object({ ran: Type.Boolean() }),
+      caller: caller.operator,
+      stepUp: 300,
+      emits: [],
+      run: async () => {
+        runs += 1;
+        return { ran: true };
+      },
+    });
+    const fresh = { verifiedAt: clock };
+    // The error the console and the API keys answered when each checked by hand: NOT_AN_OPERATOR, also
+    // to a person whose step-up is stale (nobody is asked to verify for what they may never do).
+    for (const verifiedAt of [clock, null])
+      await expect(invoke(server.app, operatorOnly, {}, { ...person.as, verifiedAt })).rejects.toMatchObject({
+        errorName: 'notAnOperator',
+      });
+    await expect(invoke(server.app, operatorOnly, {}, { kind: 'anonymous' })).rejects.toMatchObject({
+      errorName: 'notLoggedIn',
+    });
+    await expect(
+      invoke(server.app, operatorOnly, {}, { ...operator.as, verifiedAt: null }),
+    ).rejects.toMatchObject({ errorName: 'stepUpRequired' });
+    expect(runs).toBe(0);
+    expect(await invoke(server.app, operatorOnly, {}, { ...operator.as, ...fresh })).toEqual({ ran: true });
+  });
+
+  it('declares every operation’s caller, and this lists them', async () => {
+    const found = new Map<string, Operation>();
+    const isOperation = (value: unknown): value is Operation =>
+      typeof value === 'object' && value !== null && 'name' in value && 'caller' in value && 'run' in value;
+    // Each module's exports, and the tables of operations they export (the console's, the webhooks').
+    const collect = (value: unknown, depth: number) => {
+      if (isOperation(value)) found.set(value.name, value);
+      else if (depth < 3 && typeof value === 'object' && value !== null)
+        for (const inner of Object.values(value)) collect(inner, depth + 1);
+    };
+    const root = join(import.meta.dirname, '../src/operations');
+    for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' }))
+      if (name.endsWith('.ts')) collect(await import(join(root, name)), 0);
+    const described = (spec: CallerSpec) => {
+      if (spec.kind === 'identity') return `identity(${spec.permission ?? 'member'})`;
+      if (spec.kind === 'apiKey') return `apiKey(${spec.scope})`;
+      return spec.kind === 'person' && spec.operator ? 'operator' : spec.kind;
+    };
+    const byCaller: Record<string, string[]> = {};
+    for (const operation of found.values()) {
+      const kind = described(operation.caller);
+      byCaller[kind] = [...(byCaller[kind] ?? []), operation.name].sort();
+    }
+    expect(byCaller).toEqual({
+      anonymous: [
+        'account.code.ticket',
+        'account.passkey.login',
+        'account.passkey.login_options',
+        'account.profile.recommend_name',
+        'account.sign_out',
+        'organisation.invitation.code_target',
+        'organisation.invitation.preview',
+      ],
+      person: [
+        'account.avatar.upload',
+        'account.cancellation.check',
+        'account.cancellation.confirm',
+        'account.cancellation.ways',
+        'account.code.ticket_signed_in',
+        'account.data.export',
+        'account.developer_app.create',
+        'account.developer_app.delete',
+        'account.developer_app.list',
+        'account.developer_app.rotate_secret',
+        'account.device.forget',
+        'account.device.list',
+        'account.factor.list',
+        'account.identifier.bind',
+        'account.identifier.change',
+        'account.identity.list',
+        'account.identity.sign_in',
+        'account.identity.switch',
+        'account.open_app.authorize',
+        'account.open_app.revoke',
+        'account.passkey.list',
+        'account.passkey.register',
+        'account.passkey.register_options',
+        'account.passkey.remove',
+        'account.passkey.rename',
+        'account.password.change',
+        'account.password.reset',
+        'account.password.set',
+        'account.picture.upload',
+        'account.profile.defaults',
+        'account.profile.remaining',
+        'account.profile.update',
+        'account.recovery_code.generate',
+        'account.register.contact',
+        'account.register.email',
+        'account.register.email_code',
+        'account.register.email_v2',
+        'account.register.mobile',
+        'account.sign_in',
+        'account.sign_in.email_code',
+        'account.sign_in.email_password',
+        'account.sign_in.enterprise_sso',
+        'account.sign_in.mobile_code',
+        'account.sign_in.password',
+        'account.sign_in.qr',
+        'account.sign_in.second_verify',
+        'account.sign_in_change.disown',
+        'account.sign_in_change.list',
+        'account.step_up.verify',
+        'account.third_party.link',
+        'account.third_party.switch',
+        'account.third_party.unlink',
+        'account.totp.confirm',
+        'account.totp.remove',
+        'account.totp.start',
+        'account.username.set',
+        'account.username.set_with_password',
+        'organisation.create.by_email',
+        'organisation.create.by_mobile',
+        'organisation.create.by_username',
+        'organisation.identity.list',
+        'organisation.invitation.accept',
+        'organisation.list',
+        'organisation.member.leave',
+      ],
+      operator: [
+        'operator.api_key.create',
+        'operator.api_key.list',
+        'operator.api_key.revoke',
+        'operator.api_key.rotate',
+        'operator.console.audit.list',
+        'operator.console.organisations.freeze',
+        'operator.console.organisations.get',
+        'operator.console.organisations.list',
+        'operator.console.organisations.members.list',
+        'operator.console.users.factors.reset',
+        'operator.console.users.freeze',
+        'operator.console.users.get',
+        'operator.console.users.linked_accounts.list',
+        'operator.console.users.list',
+        'operator.console.users.overview',
+        'operator.console.users.sessions.list',
+        'operator.console.users.sessions.revoke',
+        'operator.console.users.unfreeze',
+        'operator.picture.pending',
+        'operator.picture.review',
+        'operator.webhook.create',
+        'operator.webhook.delete',
+        'operator.webhook.deliveries',
+        'operator.webhook.disable',
+        'operator.webhook.enable',
+        'operator.webhook.get',
+        'operator.webhook.list',
+        'operator.webhook.redeliver',
+        'operator.webhook.rotate_secret',
+        'operator.webhook.update',
+      ],
+      'identity(invitation:cancel)': ['organisation.invitation.cancel'],
+      'identity(invitation:create)': [
+        'organisation.invitation.create.chat',
+        'organisation.invitation.create.email',
+        'organisation.invitation.create.link',
+        'organisation.invitation.create.mobile',
+      ],
+      'identity(invitation:read)': ['organisation.invitation.list'],
+      'identity(invitation:update)': ['organisation.invitation.resend', 'organisation.invitation.update'],
+      'identity(member)': [
+        'organisation.api_key.create',
+        'organisation.api_key.list',
+        'organisation.api_key.revoke',
+        'organisation.freeze',
+        'organisation.info',
+        'organisation.invitation.withdraw',
+        'organisation.manager.transfer.abandon',
+        'organisation.manager.transfer.check',
+        'organisation.manager.transfer.confirm',
+        'organisation.manager.transfer.pending',
+        'organisation.manager.transfer.start',
+        'organisation.member.permission.explain',
+        'organisation.member.permissions',
+        'organisation.member.rename',
+        'organisation.resource.list',
+        'organisation.webhook.create',
+        'organisation.webhook.delete',
+        'organisation.webhook.deliveries',
+        'organisation.webhook.disable',
+        'organisation.webhook.enable',
+        'organisation.webhook.get',
+        'organisation.webhook.list',
+        'organisation.webhook.redeliver',
+        'organisation.webhook.rotate_secret',
+        'organisation.webhook.update',
+      ],
+      'identity(member:create)': ['organisation.member.add'],
+      'identity(member:delete)': ['organisation.member.remove'],
+      'identity(member:freeze)': ['organisation.member.freeze'],
+      'identity(member:read)': ['organisation.member.list'],
+      'identity(role:assign)': ['organisation.role.grant', 'organisation.role.revoke'],
+      'identity(role:ban)': ['organisation.role.ban'],
+      'identity(role:create)': ['organisation.role.create'],
+      'identity(role:read)': [
+        'organisation.role.info',
+        'organisation.role.links',
+        'organisation.role.list',
+        'organisation.role.members',
+      ],
+      'identity(role:update)': ['organisation.role.update'],
+      'identity(sso:manage)': [
+        'organisation.domain.add',
+        'organisation.domain.list',
+        'organisation.domain.remove',
+        'organisation.domain.verify',
+        'organisation.sso_connection.info',
+        'organisation.sso_connection.remove',
+        'organisation.sso_connection.save',
+        'organisation.sso_policy.info',
+        'organisation.sso_policy.save',
+      ],
+      'identity(subject:update)': ['organisation.second_factor.set', 'organisation.update'],
+      'apiKey(apps:read)': ['management.apps.get', 'management.apps.list'],
+      'apiKey(apps:write)': [
+        'management.apps.create',
+        'management.apps.delete',
+        'management.apps.rotate_secret',
+        'management.apps.update',
+      ],
+      'apiKey(audit:read)': ['management.audit.list'],
+      'apiKey(organisations:read)': [
+        'management.organisations.get',
+        'management.organisations.invitations.list',
+        'management.organisations.list',
+        'management.organisations.members.list',
+        'management.organisations.roles.list',
+      ],
+      'apiKey(organisations:write)': ['management.organisations.invitations.revoke'],
+      'apiKey(users:read)': [
+        'management.users.get',
+        'management.users.linked_accounts.list',
+        'management.users.list',
+        'management.users.sessions.list',
+      ],
+      'apiKey(users:write)': [
+        'management.users.create',
+        'management.users.delete',
+        'management.users.factors.reset',
+        'management.users.freeze',
+        'management.users.linked_accounts.unlink',
+        'management.users.sessions.revoke',
+        'management.users.unfreeze',
+        'management.users.update',
+      ],
+      'apiKey(webhooks:write)': [
+        'management.webhook.create',
+        'management.webhook.delete',
+        'management.webhook.deliveries',
+        'management.webhook.disable',
+        'management.webhook.enable',
+        'management.webhook.get',
+        'management.webhook.list',
+        'management.webhook.redeliver',
+        'management.webhook.rotate_secret',
+        'management.webhook.update',
+      ],
     });
   });
 

@@ -11,6 +11,7 @@ import { factorClockOf } from '../domain/organisations/second-factor';
 import { browserSessions, type SignInProven } from '../domain/sessions/browser';
 import { assertVerifiedWithin } from '../domain/sessions/step-up';
 import { createTickets } from '../domain/tickets/tickets';
+import { createVerificationTickets } from '../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../errors';
 import type { DomainEvent } from '../events/catalogue';
 import { recordEvents } from '../events/outbox';
@@ -52,6 +53,8 @@ export type Principal =
       signIn?: SignInProven;
       /** The session that proved the person, when a session cookie did. */
       sessionId?: string;
+      /** A registration's new account, its row made by the route and stored by the operation. */
+      newAccount?: boolean;
     }
   /** A management API key the adapter found usable (src/routes/management/index.ts). */
   | { kind: 'apiKey'; keyId: string; scopes: ReadonlySet<string>; subjectId: string | null };
@@ -134,6 +137,7 @@ async function callerFor(
         ...(principal.provenContact && { provenContact: principal.provenContact }),
         ...(principal.signIn && { signIn: principal.signIn }),
         ...(principal.sessionId && { sessionId: principal.sessionId }),
+        ...(principal.newAccount && { newAccount: true }),
         factorClock: factorClockOf(app, principal.factorVerifiedAt),
       };
     case 'identity': {
@@ -218,6 +222,10 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
   const scope = { operation: op.name, open: true };
   const gate = options.gate ?? NO_GATE;
   const notices: Notice[] = [];
+  // An operator's operation refuses anyone else first: nobody is asked to step up, nothing is taken.
+  const operatorOnly = op.caller.kind === 'person' && op.caller.operator === true;
+  if (operatorOnly && principal.kind === 'person' && !app.config.operators.includes(principal.user.id))
+    throw new PassportError('notAnOperator');
   // Single-use store values, taken before the transaction (a refused step-up takes nothing).
   const taken = new Map<string, string | null>();
   if (op.takes) {
@@ -248,6 +256,8 @@ export async function invoke<S extends CallerSpec, I extends TSchema, O extends 
           },
           cancellation: app.cancellation,
           tickets: createTickets(app, tx),
+          verifications: createVerificationTickets(app, tx),
+          accounts: { insert: (user) => app.accounts.insert(user, tx) },
           oneTime: oneTime.values,
           sessions: browserSessions(app, tx, request.browser),
           newId: randomUUID,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { User } from '../db/schema';
+import { PassportError } from '../errors';
 import { languageOf } from '../lib/language';
 import type { CallerSpec, Operation, RequestGate } from '../operations/define';
 import { type FlowRequest, type FlowRoute, type FlowSchema, flowRoute } from '../routes/declare';
@@ -45,6 +46,12 @@ export function operationRoute<
     at: FlowRoute['at'];
     /** The operation's input from the request; by default the body (POST) or the query (GET). */
     input?: (request: FlowRequest<R>) => Static<I>;
+    /**
+     * Makes the operation's input of what was sent, outside the transaction, when that is slow (an
+     * upload decoded and re-encoded): the route's `schema` then describes the wire's body or query as it
+     * is. Only for a signed-in person: without a session the route answers NOT_LOGGED_IN before it.
+     */
+    prepare?: (request: FlowRequest<R>) => Promise<Static<I>>;
     /** The family's data from the operation's output; by default the output as it is. */
     output?: (output: Static<O>) => unknown;
     /** The documented success data; by default the operation's output schema. */
@@ -81,12 +88,13 @@ export function operationRoute<
     ((request: FlowRequest<R>) => (route.method === 'GET' ? request.query : request.body) as Static<I>);
   return flowRoute<R>({
     method: route.method,
-    schema: { ...route.schema, [inputAt]: operation.input },
+    schema: route.prepare ? route.schema : { ...route.schema, [inputAt]: operation.input },
     data: route.data ?? operation.output,
     at: route.at,
     run: async (app, request, reply) => {
       if (route.check && request.session) await route.check(app, request, request.session.user);
-      const input = inputOf(request);
+      if (route.prepare && !request.session) throw new PassportError('notLoggedIn');
+      const input = route.prepare ? await route.prepare(request) : inputOf(request);
       const principal = route.principal ? await route.principal(app, request, input) : principalOf(request);
       const output = await invoke(app, operation, input, principal, requestOf(app, request), {
         gate: gateFor(app, request),

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invoke } from '../adapters/invoke';
+import { gateFor, principalOf } from '../adapters/operation-route';
+import { requestOf } from '../adapters/request';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { PassportError } from '../errors';
 import { isPurpose, needsSession } from '../lib/purposes';
+import { codeTicket, personCodeTicket } from '../operations/account/codes';
 
 export interface CodeCheck {
   channel: Channel;
@@ -13,19 +17,17 @@ export interface CodeCheck {
 }
 
 /**
- * Uses a code up and hands out a verify ticket for the same purpose, channel and target. A purpose that
- * needs a session (change password, old mobile, …) binds the ticket to the signed-in user; the endpoint
- * that consumes such a ticket checks the user and the target again.
+ * Uses a code up and hands out a verify ticket for the same purpose, channel and target (the operations
+ * of src/operations/account/codes.ts). A purpose that needs a session (change password, old mobile, …)
+ * binds the ticket to the signed-in user; the endpoint that consumes such a ticket checks the user and
+ * the target again.
  */
 export async function ticketForCode(app: FastifyInstance, request: FastifyRequest, check: CodeCheck) {
   const { purpose } = check;
   if (purpose === undefined || !isPurpose(purpose) || (check.allowed && !check.allowed.has(purpose)))
     throw new PassportError('codeTypeInvalid');
-  let userId: string | null = null;
-  if (needsSession(purpose)) {
-    if (!request.session) throw new PassportError('notLoggedIn');
-    userId = request.session.userId;
-  }
+  const signedIn = needsSession(purpose);
+  if (signedIn && !request.session) throw new PassportError('notLoggedIn');
   await app.codes.verify({
     channel: check.channel,
     target: check.target,
@@ -33,6 +35,9 @@ export async function ticketForCode(app: FastifyInstance, request: FastifyReques
     code: check.code,
     lane: await codeLaneOf(app, request, check.channel, check.target),
   });
-  const issued = await app.tickets.issue({ purpose, channel: check.channel, target: check.target, userId });
-  return { ticket: issued.ticket, verify_ticket: issued.ticket, expires_in: issued.expiresIn };
+  const input = { purpose, channel: check.channel, target: check.target };
+  const context = [principalOf(request), requestOf(app, request), { gate: gateFor(app, request) }] as const;
+  return signedIn
+    ? invoke(app, personCodeTicket, input, ...context)
+    : invoke(app, codeTicket, input, ...context);
 }

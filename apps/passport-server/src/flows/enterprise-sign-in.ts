@@ -102,7 +102,7 @@ async function accountFor(
   const domain = domainOfEmail(identity.email);
   const owner = domain ? await verifiedOwner(app.db, domain) : undefined;
   if (owner?.subject_id !== flow.subjectId) throw new PassportError('ssoEmailOutsideDomain');
-  for (const check of app.accounts.guards) await check({ kind: 'email', value: identity.email });
+  for (const check of app.accounts.guards) await check({ kind: 'email', value: identity.email }, app.db);
   const name = identity.name?.trim().slice(0, 40);
   const user = newUserRow(app.runtime.now(), {
     email: identity.email,

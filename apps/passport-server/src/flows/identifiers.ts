@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { assertStepUp, invoke, type Principal } from '../adapters/invoke';
-import { gateFor } from '../adapters/operation-route';
+import { gateFor, principalOf } from '../adapters/operation-route';
 import { requestOf } from '../adapters/request';
 import { accountInfo } from '../domain/accounts/account-info';
 import { type Channel, clientLaneOf, codeLaneOf, OWNER_LANE } from '../domain/codes/codes';
@@ -21,6 +21,7 @@ import {
   setAccountUsername,
   setAccountUsernameAndPassword,
 } from '../operations/account/identifiers';
+import { verifyStepUp } from '../operations/account/step-up';
 import { CodeType } from '../protocol';
 
 /**
@@ -150,26 +151,19 @@ export async function putIdentifier(
 }
 
 /** What a verification answers: the ticket for the next step, its lifetime and how it was earned. */
-function verified(
-  issued: { ticket: string; expiresIn: number },
-  method: VerificationMethod,
-  purpose: string,
-) {
-  return { ticket: issued.ticket, expires_in: issued.expiresIn, method, purpose };
-}
-
 /**
- * A verification renews the session's step-up clock (src/domain/sessions/step-up.ts), then answers a
- * ticket for the next step.
+ * A verification renews the session's step-up clock (src/domain/sessions/step-up.ts) and answers a
+ * ticket for the next step: the operation, once the request's side has checked the proof.
  */
-async function verifiedSession(
+function verified(
   app: FastifyInstance,
   request: FastifyRequest,
-  session: Session,
-  options: { factor?: boolean } = {},
+  proof: { method: VerificationMethod; purpose: VerificationPurpose; factor?: boolean },
 ) {
-  request.session = await app.sessions.markVerified(session, options);
-  return request.session;
+  const input = { method: proof.method, purpose: proof.purpose, factor: proof.factor ?? false };
+  return invoke(app, verifyStepUp, input, principalOf(request), requestOf(app, request), {
+    gate: gateFor(app, request),
+  });
 }
 
 /**
@@ -201,8 +195,7 @@ export async function verifyByCode(
     code: input.code,
     lane: await codeLaneOf(app, request, channel, own),
   });
-  const renewed = await verifiedSession(app, request, session);
-  return verified(await app.verificationTickets.issue(renewed, purpose, channel), channel, purpose);
+  return verified(app, request, { method: channel, purpose });
 }
 
 /**
@@ -231,9 +224,7 @@ export async function verifyByFactor(
     lane: OWNER_LANE,
   });
   // Every registered factor is a second factor: what an organisation's requirement asks for.
-  const renewed = await verifiedSession(app, request, session, { factor: true });
-  const method = input.method as VerificationMethod;
-  return verified(await app.verificationTickets.issue(renewed, purpose, method), method, purpose);
+  return verified(app, request, { method: input.method, purpose, factor: true });
 }
 
 /**
@@ -263,8 +254,7 @@ export async function verifyByPassword(
   const user = await freshUser(app, session);
   if (!user.password_hash) throw new PassportError('passwordNotSet');
   await proveCurrentPassword(app, request, user.id, user.password_hash, input.password);
-  const renewed = await verifiedSession(app, request, session);
-  return verified(await app.verificationTickets.issue(renewed, purpose, 'password'), 'password', purpose);
+  return verified(app, request, { method: 'password', purpose });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { Principal } from '../adapters/invoke';
+import { newUserRow } from '../domain/accounts/accounts';
 import { type Channel, codeLaneOf } from '../domain/codes/codes';
 import { policy } from '../domain/passwords/new-password';
 import { PassportError } from '../errors';
@@ -54,12 +55,17 @@ export async function proveRegistration(
     target: r.target,
   });
   const hash = password === undefined ? null : await app.passwords.hash(password);
-  const user = await app.accounts.create({ kind: r.channel, value: r.target }, hash);
-  if (!user) throw new PassportError('accountExists');
-  if (r.onlyUser) return { kind: 'person', user };
+  const user = newUserRow(app.runtime.now(), { [r.channel]: r.target, password_hash: hash });
+  if (r.onlyUser) return { kind: 'person', user, newAccount: true };
   // The ticket came from a code sent to the channel: that code is the sign-in's proof.
   const proof = r.channel === 'mobile' ? 'mobileCode' : 'emailCode';
-  return admitSignIn(app, request, user, { newUser: true, proof });
+  return newAccount(await admitSignIn(app, request, user, { newUser: true, proof }));
+}
+
+/** The admitted sign-in of an account the registration operation stores first. */
+function newAccount(principal: Principal): Principal {
+  if (principal.kind !== 'person') throw new Error('a registration admits a person');
+  return { ...principal, newAccount: true };
 }
 
 /**
@@ -100,15 +106,8 @@ export async function proveEmailCodeRegistration(
     code: input.code,
     lane: await codeLaneOf(app, request, 'email', email),
   });
-  const identifier = { kind: 'email', value: email } as const;
-  let user = await app.accounts.find(identifier);
-  let created = false;
-  if (!user) {
-    user = (await app.accounts.create(identifier, await app.passwords.hash(password))) ?? undefined;
-    created = user !== undefined;
-    // A concurrent registration of the same address won: sign in the account it made.
-    user ??= await app.accounts.find(identifier);
-    if (!user) throw new PassportError('accountNotFound');
-  }
-  return admitSignIn(app, request, user, { newUser: created, proof: 'emailCode' });
+  const existing = await app.accounts.find({ kind: 'email', value: email });
+  if (existing) return admitSignIn(app, request, existing, { newUser: false, proof: 'emailCode' });
+  const user = newUserRow(app.runtime.now(), { email, password_hash: await app.passwords.hash(password) });
+  return newAccount(await admitSignIn(app, request, user, { newUser: true, proof: 'emailCode' }));
 }

@@ -186,7 +186,7 @@ async function createFor(
   const name = identity.name?.trim().slice(0, 40);
   const verifiedEmail = identity.email && identity.emailVerified ? identity.email : null;
   for (const check of app.accounts.guards)
-    await check(verifiedEmail ? { kind: 'email', value: verifiedEmail } : null);
+    await check(verifiedEmail ? { kind: 'email', value: verifiedEmail } : null, app.db);
   const user = newUserRow(app.runtime.now(), {
     email: identity.email && identity.emailVerified ? identity.email : null,
     ...(name ? { screen_name: name } : {}),

@@ -11,6 +11,7 @@ import type { RealNameSealer } from '../domain/organisations/real-name';
 import type { FactorClock } from '../domain/organisations/second-factor';
 import type { BrowserSessions, SignInBrowser, SignInProven } from '../domain/sessions/browser';
 import type { Tickets } from '../domain/tickets/tickets';
+import type { VerificationTickets } from '../domain/verification-tickets/verification-tickets';
 import type { DomainEvent, EventType } from '../events/catalogue';
 
 /**
@@ -24,13 +25,16 @@ import type { DomainEvent, EventType } from '../events/catalogue';
 /** The caller an operation needs, as it declares it. */
 export type CallerSpec =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'person' }
+  /**
+   * A person's session. `operator`: only an operator (a user id in OPERATOR_USER_IDS); the adapter
+   * refuses anyone else with NOT_AN_OPERATOR before the step-up and before `run`.
+   */
+  | { readonly kind: 'person'; readonly operator?: boolean }
   /**
    * A member identity in the subject the input names, holding `permission` (null: any member).
    * `frozenSubjectOk` lets the manager act in a frozen subject (to thaw it).
    */
   | { readonly kind: 'identity'; readonly permission: Permission | null; readonly frozenSubjectOk?: boolean }
-  /** An API key holding `scope`: declared for the management API, which brings its resolver. */
   /**
    * An API key holding `scope`: declared for the management API, which brings its resolver.
    * `organisation`: an organisation's key may call it too (the operation narrows what it reads and
@@ -41,6 +45,8 @@ export type CallerSpec =
 export const caller = {
   anonymous: { kind: 'anonymous' },
   person: { kind: 'person' },
+  /** A person who is an operator of the deployment (the admin console, API keys, the deployment's webhooks). */
+  operator: { kind: 'person', operator: true },
   identity: (permission: Permission | null, options: { frozenSubjectOk?: boolean } = {}) =>
     ({ kind: 'identity', permission, ...options }) as const,
   apiKey: (scope: string, options: { organisation?: boolean } = {}) =>
@@ -66,6 +72,11 @@ export type Caller =
       sessionId?: string;
       /** The session's proof of a second factor (an organisation's requirement judges it). */
       factorClock?: FactorClock;
+      /**
+       * The route proved a new account's contact and made its row (`user`), not stored yet: the
+       * registration operation stores it (`ctx.accounts.insert`) before it signs it in.
+       */
+      newAccount?: boolean;
     }
   | ({ kind: 'identity' } & Actor)
   /** `subjectId`: the organisation an organisation's key is limited to; null for a deployment's key. */
@@ -135,6 +146,12 @@ export interface OneTimeValues {
   take(key: string): string | null;
 }
 
+/** New accounts, stored through the operation's transaction after the account guards (the waitlist). */
+export interface NewAccounts {
+  /** Stores the row; false when an account has its mobile or e-mail already. */
+  insert(user: User): Promise<boolean>;
+}
+
 /** What `run` is given: everything it may touch. */
 export interface OperationContext<C extends Caller = Caller> {
   readonly caller: C;
@@ -158,6 +175,13 @@ export interface OperationContext<C extends Caller = Caller> {
    * through `tx`: a ticket spent by a change that fails is not spent.
    */
   readonly tickets: Tickets;
+  /**
+   * The tickets a step-up earns for the session that proved it (src/domain/verification-tickets), issued
+   * and spent through `tx`.
+   */
+  readonly verifications: VerificationTickets;
+  /** New accounts (a registration's), through `tx`. */
+  readonly accounts: NewAccounts;
   /** Single-use values in the store with expiry (src/domain/passkeys/ceremony.ts's challenges). */
   readonly oneTime: OneTimeValues;
   /**

@@ -1,10 +1,18 @@
-import { type AccountError, isAccountError, uploadPic } from '@portico/account-sdk';
+import {
+  type AccountError,
+  checkMobileCode,
+  isAccountError,
+  registerByMobile,
+  sendMobileCode,
+  uploadPic,
+} from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, OrganisationErrorCode } from '../../src/protocol';
+import { CodeType, ErrorCode, OrganisationErrorCode } from '../../src/protocol';
 import { type Manager, manager, member, person } from '../sdk/organisation-helpers';
 import { passCooldown } from '../support/flows';
+import { freshMobile } from '../support/server';
 import { SCENARIO_TIMEOUT_MS, scenarioServer } from './harness';
 
 /**
@@ -96,6 +104,38 @@ describe('races', () => {
         .where('kind', '=', 'pic')
         .execute();
       expect(stored.map((row) => row.key).sort()).toEqual(won.map((pic) => pic.key).sort());
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'two browsers register one mobile at once, each with its own ticket: one account, the other ACCOUNT_EXISTS',
+    async () => {
+      const mobile = freshMobile();
+      const browsers = [server().sdkBrowser().client(), server().sdkBrowser().client()];
+      const tickets: string[] = [];
+      for (const client of browsers) {
+        await passCooldown();
+        await sendMobileCode(client, { mobile, type: CodeType.register });
+        const code = await server().codeFor(mobile);
+        tickets.push(
+          (await checkMobileCode(client, { mobile, code, type: CodeType.register })).verify_ticket,
+        );
+      }
+      // The account is stored in the registration's transaction: the loser's insert meets the winner's
+      // row (a unique violation that aborts it on PostgreSQL) and nothing of it is left.
+      const { won, refused } = await race(
+        browsers.map((client, i) => registerByMobile(client, { mobile, verify_ticket: tickets[i]! })),
+      );
+      expect(won).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expectClearRefusal(refused[0]!, ErrorCode.accountExists);
+      const accounts = await server()
+        .app.db.selectFrom('users')
+        .select('id')
+        .where('mobile', '=', mobile)
+        .execute();
+      expect(accounts.map((row) => row.id)).toEqual([won[0]!.user_id]);
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -76,11 +76,19 @@ function postRaw(
 
 describe('avatar upload', () => {
   it('re-encodes the image as WebP without its metadata, makes it the avatar and counts it', async () => {
-    const { client } = await signedInBySms(server);
+    const { client, account } = await signedInBySms(server);
     const original = await png();
     expect(original.includes('SECRET-EXIF-MARKER')).toBe(true);
     const uploaded = await uploadAvatar<Uploaded>(client, { avatar: blob(original) });
     expect(uploaded).toMatchObject({ width: 64, height: 48, review_state: 'approved' });
+    // The new avatar is a profile change in the person's activity, as choosing one on the profile is.
+    const events = await server.app.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('stream', '=', `user:${account.user_id}`)
+      .where('type', '=', 'account.profile_updated')
+      .execute();
+    expect(events.map((event) => JSON.parse(String(event.data)))).toEqual([{ fields: ['avatar_key'] }]);
     expect(uploaded.key).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect((await accountInfo<{ avatar_url: string }>(client)).avatar_url).toBe(uploaded.url);
 

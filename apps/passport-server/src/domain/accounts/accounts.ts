@@ -22,14 +22,23 @@ export interface Accounts {
     identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
     passwordHash: string | null,
   ): Promise<User | null>;
+  /**
+   * Stores a new account's row (made by `newUserRow`) through `db` — a registration operation's
+   * transaction — after the guards, which read and write through it too; false when an account has its
+   * mobile or e-mail already (also when a concurrent registration won: on PostgreSQL the transaction is
+   * then aborted, and the operation answers ACCOUNT_EXISTS).
+   */
+  insert(user: User, db: Kysely<Database>): Promise<boolean>;
   /** Replaces the password; through `db` when the change is part of a transaction (its event's). */
   setPasswordHash(userId: string, passwordHash: string, db?: Kysely<Database>): Promise<void>;
   /**
-   * Run before any new account is created, with its mobile or e-mail (null when it has neither): a
-   * guard that throws stops the creation (the waitlist, src/domain/waitlist). Areas append theirs.
+   * Run before any new account is created, with its mobile or e-mail (null when it has neither), through
+   * `db` (the creation's transaction when it has one): a guard that throws stops the creation (the
+   * waitlist, src/domain/waitlist). Areas append theirs.
    */
   readonly guards: ((
     identifier: Extract<Identifier, { kind: 'mobile' | 'email' }> | null,
+    db: Kysely<Database>,
   ) => Promise<void>)[];
   /**
    * Sets a first password: false when the account has one already (also when a concurrent set won);
@@ -79,8 +88,8 @@ export function newUserRow(
 export function createAccounts(app: FastifyInstance): Accounts {
   const { db, runtime } = app;
 
-  const find = (identifier: Identifier) =>
-    db.selectFrom('users').selectAll().where(identifier.kind, '=', identifier.value).executeTakeFirst();
+  const find = (identifier: Identifier, through = db) =>
+    through.selectFrom('users').selectAll().where(identifier.kind, '=', identifier.value).executeTakeFirst();
 
   const newUser = (
     identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>,
@@ -92,12 +101,12 @@ export function createAccounts(app: FastifyInstance): Accounts {
     });
 
   const guards: Accounts['guards'] = [];
-  const guard = async (identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>) => {
-    for (const check of guards) await check(identifier);
+  const guard = async (identifier: Extract<Identifier, { kind: 'mobile' | 'email' }>, through = db) => {
+    for (const check of guards) await check(identifier, through);
   };
 
   const accounts: Accounts = {
-    find,
+    find: (identifier) => find(identifier),
     guards,
     async findOrCreate(identifier) {
       const existing = await find(identifier);
@@ -124,6 +133,23 @@ export function createAccounts(app: FastifyInstance): Accounts {
         return user;
       } catch (error) {
         if (isUniqueViolation(error)) return null;
+        throw error;
+      }
+    },
+    async insert(user, through) {
+      const identifier = user.mobile
+        ? ({ kind: 'mobile', value: user.mobile } as const)
+        : user.email
+          ? ({ kind: 'email', value: user.email } as const)
+          : null;
+      if (!identifier) throw new Error('a registered account has a mobile or an e-mail');
+      if (await find(identifier, through)) return false;
+      await guard(identifier, through);
+      try {
+        await through.insertInto('users').values(user).execute();
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
         throw error;
       }
     },

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { PassportError } from '../../errors';
 import type { StoredDevice } from '../devices/devices';
-import type { OpenedSession } from './sessions';
+import { markSessionVerified, type OpenedSession } from './sessions';
 
 /**
  * What a browser presented that a sign-in or a sign-out reads, taken from the request by the adapter
@@ -86,6 +87,11 @@ export interface BrowserSessions {
   ): Promise<OpenedSignIn>;
   /** Ends the browser's session; answers whose it was, or null when it had none. */
   end(): Promise<{ userId: string } | null>;
+  /**
+   * Records that the person of the browser's session just proved it is them again (a step-up), with a
+   * second factor when `factor`; answers when.
+   */
+  verified(options: { factor: boolean }): Promise<{ at: number }>;
 }
 
 const clip = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : null);
@@ -117,6 +123,7 @@ const NO_BROWSER: BrowserSessions = {
   current: null,
   open: () => Promise.reject(new Error('no browser to sign in: call through a route')),
   end: () => Promise.resolve(null),
+  verified: () => Promise.reject(new Error('no browser to verify: call through a route')),
 };
 
 /** The browser's sessions, through `tx` (src/adapters/invoke.ts makes one per operation). */
@@ -140,6 +147,12 @@ export function browserSessions(
       if (!browser.session) return null;
       await app.sessions.endFor(tx, browser.session.id);
       return { userId: browser.session.userId };
+    },
+    async verified({ factor }) {
+      if (!browser.session) throw new PassportError('notLoggedIn');
+      const at = app.runtime.now();
+      await markSessionVerified(tx, browser.session.id, at, factor);
+      return { at };
     },
   };
 }

@@ -51,11 +51,6 @@ export interface Sessions {
     options?: SignInOptions,
   ): Promise<Session>;
   /**
-   * Records that the person of `session` just proved it is them again (the step-up's clock); `factor`:
-   * with a second factor (a passkey, an authenticator app, a recovery code).
-   */
-  markVerified(session: Session, options?: { factor?: boolean }): Promise<Session>;
-  /**
    * signIn in two halves, for a sign-in that is part of a transaction (its events commit with it):
    * `open` writes through `db` (the request's old session dies, the new one is stored, its user read)
    * and sends nothing; `start`, after the commit, sets the cookie and makes it the request's session.
@@ -107,6 +102,24 @@ export interface OpenedSession {
 }
 
 /** The request's session, or NOT_LOGGED_IN. */
+/**
+ * Records through `db` (an operation's transaction) that the person of session `id` just proved it is
+ * them again, at `now` (the step-up's clock); `factor`: with a second factor (a passkey, an
+ * authenticator app, a recovery code).
+ */
+export async function markSessionVerified(
+  db: Kysely<Database>,
+  id: string,
+  now: number,
+  factor: boolean,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ verified_at: now, ...(factor && { factor_verified_at: now }) })
+    .where('token_hash', '=', id)
+    .execute();
+}
+
 export function requireSession(request: FastifyRequest): Session {
   if (!request.session) throw new PassportError('notLoggedIn');
   return request.session;
@@ -374,15 +387,6 @@ export function createSessions(app: FastifyInstance): SessionService {
     start,
     async signIn(request, reply, userId, deputyId = null, options = {}) {
       return start(request, reply, await open(db, request, userId, deputyId, options));
-    },
-    async markVerified(session, { factor = false } = {}) {
-      const now = runtime.now();
-      await db
-        .updateTable('sessions')
-        .set({ verified_at: now, ...(factor && { factor_verified_at: now }) })
-        .where('token_hash', '=', session.id)
-        .execute();
-      return { ...session, verifiedAt: now, ...(factor && { factorVerifiedAt: now }) };
     },
     async signOut(request, reply, through = db) {
       if (request.session) await destroy(request.session.id, through);

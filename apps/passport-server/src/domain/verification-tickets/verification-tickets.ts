@@ -29,7 +29,7 @@ export interface IssuedVerification {
 export interface VerificationTickets {
   /** A single-use ticket for the session that just proved it is its user, for one purpose. */
   issue(
-    session: Session,
+    session: Pick<Session, 'id' | 'userId'>,
     purpose: VerificationPurpose,
     method: VerificationMethod,
   ): Promise<IssuedVerification>;
@@ -54,8 +54,12 @@ const TICKET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * session, user and purpose matching) with RETURNING: of concurrent uses exactly one wins, and a use
  * by the wrong session or for the wrong purpose matches nothing and leaves the ticket alone.
  */
-export function createVerificationTickets(app: FastifyInstance): VerificationTickets {
-  const { db, secret, runtime } = app;
+export function createVerificationTickets(
+  app: FastifyInstance,
+  /** Where the tickets are read and written: an operation's transaction (ctx.verifications), else the app's handle. */
+  db = app.db,
+): VerificationTickets {
+  const { secret, runtime } = app;
   const hashOf = (ticket: string) => verificationHash(secret, ticket);
 
   return {

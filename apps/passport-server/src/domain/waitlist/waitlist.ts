@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Selectable } from 'kysely';
-import type { WaitlistEntriesTable } from '../../db/schema';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WaitlistEntriesTable } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { hmac, randomToken } from '../../lib/crypto';
 import { mask } from '../../lib/identifiers';
@@ -32,7 +32,7 @@ export interface Waitlist {
    * The account guard: with WAITLIST on, a new account for an identifier needs its admission, which
    * this uses up (single use); otherwise WAITLIST_REQUIRED naming the waitlist page.
    */
-  claim(identifier: { kind: Channel; value: string } | null): Promise<void>;
+  claim(identifier: { kind: Channel; value: string } | null, through?: Kysely<Database>): Promise<void>;
 }
 
 /**
@@ -197,10 +197,10 @@ export function createWaitlist(app: FastifyInstance): Waitlist {
       return entry && entry.state !== 'waiting' ? entry.state : 'unknown';
     },
 
-    async claim(identifier) {
+    async claim(identifier, through = db) {
       if (!config.waitlist) return;
       if (identifier) {
-        const used = await db
+        const used = await through
           .updateTable('waitlist_entries')
           .set({ state: 'registered', registered_at: runtime.now() })
           .where('channel', '=', identifier.kind)

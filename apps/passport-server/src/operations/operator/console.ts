@@ -19,7 +19,7 @@ import {
   revokeUserSessions,
   unfreezeUser,
 } from '../management/users';
-import { assertOperator, KEY_STEP_UP_SECONDS } from './api-keys';
+import { KEY_STEP_UP_SECONDS } from './api-keys';
 
 /**
  * The admin console (docs/admin-console.md): an operator (a user id in OPERATOR_USER_IDS) signed in to
@@ -39,18 +39,15 @@ export const CONSOLE_STEP_UP_SECONDS = KEY_STEP_UP_SECONDS;
 function forOperator<S extends CallerSpec, I extends TSchema, O extends TSchema, N extends TSchema = I>(
   operation: Operation<S, I, O>,
   input?: N,
-): Operation<{ kind: 'person' }, N, O> {
+): Operation<typeof caller.operator, N, O> {
   return defineOperation({
     name: operation.name.replace(/^management\./, 'operator.console.'),
     input: (input ?? operation.input) as N,
     output: operation.output,
-    caller: caller.person,
+    caller: caller.operator,
     stepUp: CONSOLE_STEP_UP_SECONDS,
     emits: operation.emits,
-    async run(ctx, given) {
-      assertOperator(ctx);
-      return (operation.run as (ctx: unknown, input: unknown) => Promise<Static<O>>)(ctx, given);
-    },
+    run: (ctx, given) => (operation.run as (ctx: unknown, input: unknown) => Promise<Static<O>>)(ctx, given),
   });
 }
 
@@ -84,11 +81,10 @@ const userOverview = defineOperation({
   name: 'operator.console.users.overview',
   input: UserIdParams,
   output: UserOverview,
-  caller: caller.person,
+  caller: caller.operator,
   stepUp: CONSOLE_STEP_UP_SECONDS,
   emits: ['account.viewed'],
   async run(ctx, input) {
-    assertOperator(ctx);
     const user = await ctx.tx
       .selectFrom('users')
       .select(['id', 'erased_at'])
@@ -178,11 +174,10 @@ const freezeOrganisation = defineOperation({
   name: 'operator.console.organisations.freeze',
   input: OrganisationFreeze,
   output: Type.Object({ id: Type.String(), frozen: Type.Boolean() }),
-  caller: caller.person,
+  caller: caller.operator,
   stepUp: CONSOLE_STEP_UP_SECONDS,
   emits: ['organisation.frozen', 'organisation.thawed'],
   async run(ctx, input) {
-    assertOperator(ctx);
     const subject = await ctx.tx
       .selectFrom('subjects')
       .select(['id', 'name', 'is_frozen'])

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import type { OpenedSignIn } from '../../domain/sessions/browser';
+import { PassportError } from '../../errors';
 import {
   EmailRegisterBody,
   EmailRegisterV2Body,
@@ -12,10 +13,12 @@ import { signInWithin } from './sign-in';
 
 /**
  * Registration (src/flows/register.ts proves it before the operation): the new password checked
- * against the rules, the verify ticket or the code spent, the slow hash, the account made — outside a
- * transaction, because the account guards (the waitlist) read the app's handle and a concurrent
- * registration's unique violation would abort a PostgreSQL transaction. The operation signs the new
- * account in, or answers it alone (`only_user`: the adapter proved it without a sign-in).
+ * against the rules, the verify ticket or the code spent and the slow hash, outside the transaction;
+ * the new account's row made there. The operation stores it through the transaction after the account
+ * guards (the waitlist's admission is used up with it, or not at all), then signs it in, or answers it
+ * alone (`only_user`: the adapter proved it without a sign-in). An account that has the mobile or
+ * e-mail already (a concurrent registration included) is ACCOUNT_EXISTS, answered only after the ticket
+ * or code for that very identifier was spent.
  */
 
 /** The new account signed in, or only registered; never on the wire as it is. */
@@ -30,10 +33,13 @@ const registration = <I extends TSchema>(name: string, input: I) =>
     output: Registered,
     caller: caller.person,
     emits: ['account.signed_in'],
-    run: async (ctx) =>
-      ctx.caller.signIn
+    async run(ctx) {
+      if (ctx.caller.newAccount && !(await ctx.accounts.insert(ctx.caller.user)))
+        throw new PassportError('accountExists');
+      return ctx.caller.signIn
         ? { signedIn: await signInWithin(ctx) }
-        : { registered: { userId: ctx.caller.user.id } },
+        : { registered: { userId: ctx.caller.user.id } };
+    },
   });
 
 /** /passport/mobile/register/: a mobile number with the ticket of a register code. */

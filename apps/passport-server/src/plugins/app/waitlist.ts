@@ -12,7 +12,7 @@ export default fp(
   async (app) => {
     const waitlist = createWaitlist(app);
     app.decorate('waitlist', waitlist);
-    app.accounts.guards.push((identifier) => waitlist.claim(identifier));
+    app.accounts.guards.push((identifier, db) => waitlist.claim(identifier, db));
   },
   { name: 'waitlist', dependencies: ['db', 'accounts', 'delivery', 'secret'] },
 );

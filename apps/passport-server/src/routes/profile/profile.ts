@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { operationRoute } from '../../adapters/operation-route';
 import { defaultImages } from '../../domain/profile/images';
-import { describeImage, downloadImage, pendingPics, reviewPic } from '../../flows/upload-image';
+import { describeImage, downloadImage } from '../../flows/download-image';
+import { pendingPics, reviewPic } from '../../operations/account/images';
 import {
   checkDefaultInfo,
   recommendName,
@@ -9,13 +10,13 @@ import {
   updateUserInfo,
 } from '../../operations/account/profile';
 import { paths } from '../../protocol';
-import { ImageInfo, ImageList, PendingPics, schema } from '../../schemas/profile';
+import { ImageInfo, ImageList, schema } from '../../schemas/profile';
 import { flowRoute } from '../declare';
 
 /**
- * The profile family (/web/user/…): the operations of src/operations/account/profile; the default
- * image lists (constant data of an app, its aid in the path) and the image reviews and downloads
- * (src/flows/upload-image) as flows.
+ * The profile family (/web/user/…): the operations of src/operations/account/profile and the picture
+ * reviews of src/operations/account/images; the default image lists (constant data of an app, its aid
+ * in the path) and the downloads (src/flows/download-image: bytes with their cache headers) as flows.
  */
 
 const aidPath = (path: string) => path.replace('{aid}', ':aid');
@@ -60,20 +61,16 @@ export const recommendNameRoute = operationRoute(recommendName, {
   at: [['profile', paths.profile.settingsRecommendName]],
 });
 
-export const reviewPicRoute = flowRoute({
+export const reviewPicRoute = operationRoute(reviewPic, {
   method: 'POST',
   schema: schema.reviewPic,
-  data: Type.Object({ key: Type.String(), review_state: Type.String() }),
   at: [['profile', paths.profile.reviewPic]],
-  run: (app, request) => reviewPic(app, request, request.body.key, request.body.approve === 1),
 });
 
-export const pendingPicsRoute = flowRoute({
+export const pendingPicsRoute = operationRoute(pendingPics, {
   method: 'GET',
   schema: schema.pendingPics,
-  data: PendingPics,
   at: [['profile', paths.profile.reviewPending]],
-  run: (app, request) => pendingPics(app, request),
 });
 
 export const downloadImageRoute = flowRoute({

@@ -1,12 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { IMAGE_LIMITS } from '../../domain/profile/images';
+import { operationRoute } from '../../adapters/operation-route';
+import { IMAGE_LIMITS, processImage } from '../../domain/profile/images';
 import { PassportError } from '../../errors';
-import { uploadImage } from '../../flows/upload-image';
 import { errorHandler } from '../../http/error-handler';
+import { uploadAvatar as uploadAvatarOperation, uploadPicture } from '../../operations/account/images';
 import { paths } from '../../protocol';
-import { schema, UploadedImage } from '../../schemas/profile';
-import { flowRoute, registerFlowRoutes } from '../declare';
+import { schema } from '../../schemas/profile';
+import { registerFlowRoutes } from '../declare';
 
 /**
  * The two upload routes, in a context of their own: only here is multipart/form-data parsed at all
@@ -62,20 +63,37 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
   request.body = body;
 }
 
-export const uploadAvatar = flowRoute({
+/** The file part of a parsed upload, or FILE_REQUIRED (a text field of that name is not a file). */
+function fileOf(body: unknown, field: string): Buffer {
+  const value = (body as Record<string, unknown> | undefined)?.[field];
+  if (!Buffer.isBuffer(value) || value.length === 0) throw new PassportError('fileRequired', { field });
+  return value;
+}
+
+/**
+ * The upload was read whole by the parser (one file, size capped while streaming); here it is checked
+ * and re-encoded (domain/profile/images), before the operation's transaction stores it with its effect.
+ * Nothing is written before the image is known good, so a refused or aborted upload leaves no row.
+ */
+export const uploadAvatar = operationRoute(uploadAvatarOperation, {
   method: 'POST',
   schema: schema.uploadAvatar,
-  data: UploadedImage,
   at: [['profile', paths.profile.updateUploadAvatar]],
-  run: (app, request) => uploadImage(app, request, 'avatar'),
+  prepare: async (request) => ({
+    image: await processImage(fileOf(request.body, 'avatar'), IMAGE_LIMITS.avatarSide),
+    sensitive: false,
+  }),
 });
 
-export const uploadPic = flowRoute({
+/** A picture sent with is_sensitive=1 waits for an operator, visible only to its owner. */
+export const uploadPic = operationRoute(uploadPicture, {
   method: 'POST',
   schema: schema.uploadPic,
-  data: UploadedImage,
   at: [['profile', paths.profile.uploadPic]],
-  run: (app, request) => uploadImage(app, request, 'pic'),
+  prepare: async (request) => ({
+    image: await processImage(fileOf(request.body, 'pic'), IMAGE_LIMITS.picSide),
+    sensitive: String(request.body?.is_sensitive ?? '0') === '1',
+  }),
 });
 
 export const UPLOAD_ROUTES = [uploadAvatar, uploadPic];
