@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { patchBodyValidation, type ScimPatchOperation, ScimError as PatchError, scimPatch } from 'scim-patch';
+import { ScimError as PatchError, patchBodyValidation, type ScimPatchOperation, scimPatch } from 'scim-patch';
 import { type Filter, filter as matches, parse } from 'scim2-parse-filter';
 import type { Database, ScimUsersTable } from '../../db/schema';
 import { PassportError } from '../../errors';
@@ -142,7 +142,15 @@ export function stringOf(value: unknown, attribute: string, max: number): string
 }
 
 /** The attributes of a User kept as sent: what the server answers from its own rows is left out. */
-const SERVER_USER_ATTRIBUTES = new Set(['id', 'meta', 'userName', 'active', 'externalId', 'groups', 'password']);
+const SERVER_USER_ATTRIBUTES = new Set([
+  'id',
+  'meta',
+  'userName',
+  'active',
+  'externalId',
+  'groups',
+  'password',
+]);
 
 /** A User as the client sent it, read and checked: what the server stores and acts on. */
 export interface UserInput {

@@ -41,8 +41,14 @@ const SCHEMAS = [
       attribute('displayName', 'string'),
       attribute('active', 'boolean'),
       attribute('externalId', 'string', { caseExact: true }),
-      multi('emails', [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')]),
-      multi('groups', [attribute('value', 'string'), attribute('display', 'string')], { mutability: 'readOnly' }),
+      multi('emails', [
+        attribute('value', 'string'),
+        attribute('type', 'string'),
+        attribute('primary', 'boolean'),
+      ]),
+      multi('groups', [attribute('value', 'string'), attribute('display', 'string')], {
+        mutability: 'readOnly',
+      }),
     ],
     meta: { resourceType: 'Schema', location: `/scim/v2/Schemas/${SCIM_SCHEMAS.user}` },
   },

@@ -248,6 +248,27 @@ async function replaceGroup(ctx: ScimContext, row: GroupRow, input: GroupInput) 
   return resourceOf(ctx, row.id);
 }
 
+/**
+ * Entra ID removes members as `{ op: Remove, path: members, value: [{ value: id }] }`; scim-patch
+ * removes only values equal in every member (display too), so each becomes `members[value eq "id"]`.
+ */
+function membersByValue(body: unknown): unknown {
+  const operations = (body as { Operations?: unknown } | null)?.Operations;
+  if (!Array.isArray(operations)) return body;
+  return {
+    ...(body as object),
+    Operations: operations.flatMap((operation) => {
+      const { op, path, value } = (operation ?? {}) as { op?: unknown; path?: unknown; value?: unknown };
+      if (String(op).toLowerCase() !== 'remove' || path !== 'members' || !Array.isArray(value))
+        return [operation];
+      return value.map((member) => ({
+        op: 'remove',
+        path: `members[value eq ${JSON.stringify(String((member as { value?: unknown })?.value))}]`,
+      }));
+    }),
+  };
+}
+
 export const listScimGroups = defineOperation({
   name: 'scim.groups.list',
   input: ListQuery,
@@ -259,7 +280,12 @@ export const listScimGroups = defineOperation({
     const rows = await groupRows(ctx);
     // Entra ID asks `excludedAttributes=members` when it only wants to know the group is there.
     const withMembers = !/\bmembers\b/i.test(input.excludedAttributes ?? '');
-    const members = withMembers ? await membersOf(ctx, rows.map((r) => r.id)) : null;
+    const members = withMembers
+      ? await membersOf(
+          ctx,
+          rows.map((r) => r.id),
+        )
+      : null;
     const resources = rows.map((row) =>
       groupResource(ctx, row, members ? (members.get(row.id) ?? []) : null),
     );
@@ -311,7 +337,13 @@ export const createScimGroup = defineOperation({
       await ctx.tx.insertInto('roles').values(role).execute();
       await ctx.tx
         .insertInto('scim_groups')
-        .values({ role_id: role.id, subject_id: subjectId, external_id: input.externalId, version: 1, created_at: now })
+        .values({
+          role_id: role.id,
+          subject_id: subjectId,
+          external_id: input.externalId,
+          version: 1,
+          created_at: now,
+        })
         .execute();
     } catch (error) {
       if (isUniqueViolation(error)) throw scimTaken('A Group (a role) of the organisation has this name');
@@ -348,7 +380,7 @@ export const patchScimGroup = defineOperation({
   async run(ctx, { id, body }) {
     const row = await groupOf(ctx, id);
     const current = writable(await resourceOf(ctx, id));
-    const next = patched(current, body) as { members?: unknown };
+    const next = patched(current, membersByValue(body)) as { members?: unknown };
     return replaceGroup(ctx, row, readGroup(next));
   },
 });
@@ -362,7 +394,10 @@ export const deleteScimGroup = defineOperation({
   async run(ctx, input) {
     const row = await groupOf(ctx, input.id);
     if (!row.scim_made)
-      throw scimInvalid('mutability', 'Only a Group made over SCIM can be deleted; this role is the console’s');
+      throw scimInvalid(
+        'mutability',
+        'Only a Group made over SCIM can be deleted; this role is the console’s',
+      );
     await ctx.tx.deleteFrom('roles').where('id', '=', row.id).execute();
     emitScim(ctx, 'organisation.role.deleted', { roleKey: row.role_key, roleName: row.role_name }, null);
     return { deleted: true };

@@ -230,11 +230,7 @@ export const createScimUser = defineOperation({
   input: Type.Object({ body: ScimBody }),
   output: ScimResource,
   caller: scimCaller,
-  emits: [
-    'organisation.scim_user.provisioned',
-    'organisation.member.frozen',
-    'organisation.member.thawed',
-  ],
+  emits: ['organisation.scim_user.provisioned', 'organisation.member.frozen', 'organisation.member.thawed'],
   async run(ctx, { body }) {
     const subjectId = organisationOf(ctx);
     const input = readUser(body);
@@ -275,8 +271,7 @@ export const createScimUser = defineOperation({
       );
     } catch (error) {
       // The same userName, the same account or the same e-mail's new account, committed meanwhile.
-      if (isUniqueViolation(error))
-        throw scimTaken('A User of the organisation has this userName or e-mail');
+      if (isUniqueViolation(error)) throw scimTaken('A User of the organisation has this userName or e-mail');
       throw error;
     }
     return resourceOf(ctx, await rowOf(ctx, id));

@@ -63,12 +63,58 @@ const resourceCalls = (
   what: string,
   ops: Record<'list' | 'get' | 'create' | 'replace' | 'patch' | 'remove', unknown>,
 ): ScimCall[] => [
-  { method: 'GET', path, operation: op(ops.list), summary: `${what}s, filtered and paged`, input: fromQuery, query: ListQuery },
-  { method: 'POST', path, operation: op(ops.create), summary: `Create a ${what}`, input: fromBody, body: ScimBody, status: 201 },
-  { method: 'GET', path: `${path}/:id`, operation: op(ops.get), summary: `One ${what}`, input: fromParams, params: ResourceId },
-  { method: 'PUT', path: `${path}/:id`, operation: op(ops.replace), summary: `Replace a ${what}`, input: fromParamsAndBody, params: ResourceId, body: ScimBody },
-  { method: 'PATCH', path: `${path}/:id`, operation: op(ops.patch), summary: `Change a ${what} (PatchOp)`, input: fromParamsAndBody, params: ResourceId, body: ScimBody },
-  { method: 'DELETE', path: `${path}/:id`, operation: op(ops.remove), summary: `Delete a ${what}`, input: fromParams, params: ResourceId, status: 204 },
+  {
+    method: 'GET',
+    path,
+    operation: op(ops.list),
+    summary: `${what}s, filtered and paged`,
+    input: fromQuery,
+    query: ListQuery,
+  },
+  {
+    method: 'POST',
+    path,
+    operation: op(ops.create),
+    summary: `Create a ${what}`,
+    input: fromBody,
+    body: ScimBody,
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: `${path}/:id`,
+    operation: op(ops.get),
+    summary: `One ${what}`,
+    input: fromParams,
+    params: ResourceId,
+  },
+  {
+    method: 'PUT',
+    path: `${path}/:id`,
+    operation: op(ops.replace),
+    summary: `Replace a ${what}`,
+    input: fromParamsAndBody,
+    params: ResourceId,
+    body: ScimBody,
+  },
+  {
+    method: 'PATCH',
+    path: `${path}/:id`,
+    operation: op(ops.patch),
+    summary: `Change a ${what} (PatchOp)`,
+    input: fromParamsAndBody,
+    params: ResourceId,
+    body: ScimBody,
+  },
+  {
+    method: 'DELETE',
+    path: `${path}/:id`,
+    operation: op(ops.remove),
+    summary: `Delete a ${what}`,
+    input: fromParams,
+    params: ResourceId,
+    status: 204,
+  },
 ];
 
 export const SCIM_CALLS: readonly ScimCall[] = [
@@ -104,6 +150,8 @@ const ScimError = Type.Object({
   status: Type.String(),
   scimType: Type.Optional(Type.String()),
   detail: Type.String(),
+  /** The passport's name of the refusal (API_KEY_INVALID), for the logs. */
+  name: Type.String(),
 });
 
 const NoFields = Type.Object({});
