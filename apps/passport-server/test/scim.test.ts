@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affiliatePaths as aff } from '../src/protocol';
+import { SCIM_CALLS } from '../src/routes/scim/index';
 import { signInBySms } from './support/flows';
 import { startServer, type TestServer } from './support/server';
 
@@ -85,6 +86,7 @@ async function scim(org: Pick<Org, 'token'>, method: string, url: string, body?:
   return {
     status: response.statusCode,
     headers: response.headers,
+    // biome-ignore lint/suspicious/noExplicitAny: SCIM answers are asserted field by field
     body: response.body ? (JSON.parse(response.body) as Record<string, any>) : null,
   };
 }
@@ -431,5 +433,38 @@ describe('the key and the input', () => {
     expect(answers.find((a) => a.status === 409)?.body).toMatchObject({ scimType: 'uniqueness' });
     const listed = await scim(org, 'GET', `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}`);
     expect(listed.body?.totalResults).toBe(1);
+  });
+
+  it('answers every call only to a key holding scim, and a scim key reaches nothing else', async () => {
+    const org = await organisation();
+    const reader = await org.browser.post(aff.apiKeyCreate, {
+      subject_uid: org.sid,
+      name: 'reader',
+      scopes: 'organisations:read',
+    });
+    expect(reader.body.message, 'fixture: a key without scim').toBe('success');
+    const withoutScim = { token: reader.body.data.key as string };
+    const refused: string[] = [];
+    for (const call of SCIM_CALLS) {
+      const url = call.path.replace(':id', 'some-id');
+      const body = ['POST', 'PUT', 'PATCH'].includes(call.method) ? {} : undefined;
+      const answer = await scim(withoutScim, call.method, url, body);
+      if (answer.status !== 403 || answer.body?.name !== 'INSUFFICIENT_SCOPE')
+        refused.push(`${call.method} ${call.path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    expect(refused).toEqual([]);
+    // The scim key is not a management key, not even for its own organisation.
+    const management = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/organisations/${org.sid}/members`,
+      headers: { authorization: `Bearer ${org.token}` },
+    });
+    expect(management.statusCode).toBe(403);
+    // A frozen organisation provisions nobody.
+    await server.app.db.updateTable('subjects').set({ is_frozen: 1 }).where('id', '=', org.sid).execute();
+    const frozen = await scim(org, 'POST', '/Users', oktaUser(`late@${org.domain}`));
+    expect(frozen.status).toBeGreaterThanOrEqual(400);
+    expect(frozen.status).toBeLessThan(500);
+    expect(frozen.body?.schemas).toEqual([ERROR]);
   });
 });

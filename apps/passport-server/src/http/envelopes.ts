@@ -114,6 +114,7 @@ export const RENDERERS = {
           status: String(status),
           ...(typeof scimType === 'string' ? { scimType } : {}),
           detail: typeof detail === 'string' ? detail : f.description,
+          code: f.code,
           name: f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase(),
         },
       };

@@ -24,7 +24,12 @@ type ManagerContext = OperationContext<CallerOf<{ kind: 'identity'; permission: 
  * What an organisation's key may hold: its organisation's resources, nothing deployment-wide; `scim`
  * is its identity provider's provisioning (docs/scim.md).
  */
-export const ORGANISATION_SCOPES = ['organisations:read', 'organisations:write', 'audit:read', 'scim'] as const;
+export const ORGANISATION_SCOPES = [
+  'organisations:read',
+  'organisations:write',
+  'audit:read',
+  'scim',
+] as const;
 const ONE = `(${ORGANISATION_SCOPES.join('|')})`;
 
 const subject = (input: { subject_uid: string }) => input.subject_uid;

@@ -51,7 +51,7 @@ export const ScimListResponse = Type.Object({
   totalResults: Type.Integer(),
   startIndex: Type.Integer(),
   itemsPerPage: Type.Integer(),
-  Resources: Type.Array(Type.Object({}, { additionalProperties: true })),
+  Resources: Type.Array(ScimResource),
 });
 
 /** What the list calls take (RFC 7644 §3.4.2): the filter and the page, 1-based. */

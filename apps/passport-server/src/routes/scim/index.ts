@@ -150,7 +150,8 @@ const ScimError = Type.Object({
   status: Type.String(),
   scimType: Type.Optional(Type.String()),
   detail: Type.String(),
-  /** The passport's name of the refusal (API_KEY_INVALID), for the logs. */
+  /** The passport's code and name of the refusal (API_KEY_INVALID), for the logs. */
+  code: Type.Integer(),
   name: Type.String(),
 });
 
