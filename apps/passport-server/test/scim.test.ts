@@ -72,7 +72,13 @@ async function organisation() {
 type Org = Awaited<ReturnType<typeof organisation>>;
 
 /** A SCIM request as the identity provider sends it: bearer token, application/scim+json. */
-async function scim(org: Pick<Org, 'token'>, method: string, url: string, body?: unknown) {
+async function scim(
+  org: Pick<Org, 'token'>,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await server.app.inject({
     method: method as 'GET',
     url: `/scim/v2${url}`,
@@ -80,6 +86,7 @@ async function scim(org: Pick<Org, 'token'>, method: string, url: string, body?:
       authorization: `Bearer ${org.token}`,
       accept: 'application/scim+json',
       ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
+      ...headers,
     },
     ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
   });
@@ -198,6 +205,24 @@ describe('Okta', () => {
     expect(replaced.body).toMatchObject({ name: { givenName: 'Augusta', familyName: 'King' } });
     expect(replaced.body?.meta.version).not.toBe(created.body?.meta.version);
     expect(await member(org, account.id)).toMatchObject({ deputy_name: 'Augusta King' });
+    expect(replaced.headers.etag).toBe(replaced.body?.meta.version);
+    // A write naming a version the User no longer has changes nothing (RFC 7644 §3.14).
+    const stale = await scim(
+      org,
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Stale' }] },
+      { 'if-match': created.body?.meta.version },
+    );
+    expect(stale).toMatchObject({ status: 412, body: { schemas: [ERROR], status: '412' } });
+    const current = await scim(
+      org,
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Augusta King' }] },
+      { 'if-match': replaced.body?.meta.version },
+    );
+    expect(current.status).toBe(200);
 
     const deleted = await scim(org, 'DELETE', `/Users/${id}`);
     expect(deleted.status).toBe(204);

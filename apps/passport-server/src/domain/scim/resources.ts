@@ -101,6 +101,19 @@ export const metaOf = (
 export const etagOf = (version: number) => `W/"${version}"`;
 
 /**
+ * A write with `If-Match` (RFC 7644 §3.14) goes ahead only while the resource is at a version it names
+ * (`*`: any); compared weakly, as the versions are weak ETags. PRECONDITION_FAILED (412) otherwise.
+ */
+export function assertMatches(ifMatch: string | undefined, version: number): void {
+  if (ifMatch === undefined) return;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const current = opaque(etagOf(version));
+  const named = ifMatch.split(',').map(opaque);
+  if (!named.includes('*') && !named.includes(current))
+    throw new PassportError('preconditionFailed', { detail: 'The resource has changed since that version' });
+}
+
+/**
  * Applies PATCH operations (RFC 7644 §3.5.2) to a copy of the resource with scim-patch; a malformed
  * request or a path that finds nothing is a 400 with the library's `scimType`.
  */

@@ -63,7 +63,14 @@ export const ListQuery = Type.Object({
   excludedAttributes: Type.Optional(Type.String({ maxLength: 1000 })),
 });
 
-export const ResourceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+/** The `If-Match` header of a write: the versions (ETags) it may change. */
+const IfMatch = Type.Optional(Type.String({ maxLength: 1000 }));
+
+export const ResourceId = Type.Object({ id: Id });
+/** A write to one resource: its id, the `If-Match` header, and for PUT and PATCH the body. */
+export const ResourceWrite = Type.Object({ id: Id, ifMatch: IfMatch, body: Type.Optional(Type.Unknown()) });
+export const ResourceDelete = Type.Object({ id: Id, ifMatch: IfMatch });
 
 /** A body SCIM sends: an object whose members the operation reads and checks itself. */
 export const ScimBody = Type.Object({}, { additionalProperties: true });

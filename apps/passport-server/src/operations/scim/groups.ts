@@ -5,6 +5,7 @@ import type { RolesTable } from '../../db/schema';
 import { isUniqueViolation } from '../../domain/enterprise/domains';
 import { linkRole, unlinkRole } from '../../domain/organisations/roles';
 import {
+  assertMatches,
   equalityOn,
   listResponse,
   metaOf,
@@ -24,7 +25,9 @@ import {
   emitScim,
   ListQuery,
   organisationOf,
+  ResourceDelete,
   ResourceId,
+  ResourceWrite,
   ScimBody,
   type ScimContext,
   ScimListResponse,
@@ -102,11 +105,13 @@ function groupResource(ctx: ScimContext, row: GroupRow, members: readonly Member
       `${ctx.config.publicOrigin}/scim/v2/Groups/${row.id}`,
       Number(row.created_at),
       Number(row.updated_at),
-      // A console-made role has no SCIM row: its version follows its last change.
-      Number(row.version ?? row.updated_at),
+      versionOf(row),
     ),
   };
 }
+
+/** A console-made role has no SCIM row: its version follows its last change. */
+const versionOf = (row: GroupRow) => Number(row.version ?? row.updated_at);
 
 async function groupOf(ctx: ScimContext, id: string) {
   const [row] = await groupRows(ctx, id);
@@ -362,23 +367,26 @@ export const createScimGroup = defineOperation({
 
 export const replaceScimGroup = defineOperation({
   name: 'scim.groups.replace',
-  input: Type.Object({ id: ResourceId.properties.id, body: ScimBody }),
+  input: ResourceWrite,
   output: ScimResource,
   caller: scimCaller,
   emits: ['organisation.role.updated', 'organisation.role.granted', 'organisation.role.revoked'],
-  async run(ctx, { id, body }) {
-    return replaceGroup(ctx, await groupOf(ctx, id), readGroup(body));
+  async run(ctx, { id, ifMatch, body }) {
+    const row = await groupOf(ctx, id);
+    assertMatches(ifMatch, versionOf(row));
+    return replaceGroup(ctx, row, readGroup(body));
   },
 });
 
 export const patchScimGroup = defineOperation({
   name: 'scim.groups.patch',
-  input: Type.Object({ id: ResourceId.properties.id, body: ScimBody }),
+  input: ResourceWrite,
   output: ScimResource,
   caller: scimCaller,
   emits: ['organisation.role.updated', 'organisation.role.granted', 'organisation.role.revoked'],
-  async run(ctx, { id, body }) {
+  async run(ctx, { id, ifMatch, body }) {
     const row = await groupOf(ctx, id);
+    assertMatches(ifMatch, versionOf(row));
     const current = writable(await resourceOf(ctx, id));
     const next = patched(current, membersByValue(body)) as { members?: unknown };
     return replaceGroup(ctx, row, readGroup(next));
@@ -387,12 +395,13 @@ export const patchScimGroup = defineOperation({
 
 export const deleteScimGroup = defineOperation({
   name: 'scim.groups.delete',
-  input: ResourceId,
+  input: ResourceDelete,
   output: Deleted,
   caller: scimCaller,
   emits: ['organisation.role.deleted'],
   async run(ctx, input) {
     const row = await groupOf(ctx, input.id);
+    assertMatches(input.ifMatch, versionOf(row));
     if (!row.scim_made)
       throw scimInvalid(
         'mutability',

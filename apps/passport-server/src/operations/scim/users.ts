@@ -6,6 +6,7 @@ import { rolesOfDeputy } from '../../domain/organisations/actors';
 import { removeDeputy, renameDeputy, setDeputyFrozen } from '../../domain/organisations/members';
 import { normaliseName } from '../../domain/profile/names';
 import {
+  assertMatches,
   equalityOn,
   groupsOfMembers,
   listResponse,
@@ -27,7 +28,9 @@ import {
   emitScim,
   ListQuery,
   organisationOf,
+  ResourceDelete,
   ResourceId,
+  ResourceWrite,
   ScimBody,
   type ScimContext,
   ScimListResponse,
@@ -280,23 +283,26 @@ export const createScimUser = defineOperation({
 
 export const replaceScimUser = defineOperation({
   name: 'scim.users.replace',
-  input: Type.Object({ id: ResourceId.properties.id, body: ScimBody }),
+  input: ResourceWrite,
   output: ScimResource,
   caller: scimCaller,
   emits: ['organisation.scim_user.updated', 'organisation.member.frozen', 'organisation.member.thawed'],
-  async run(ctx, { id, body }) {
-    return replaceUser(ctx, await rowOf(ctx, id), readUser(body));
+  async run(ctx, { id, ifMatch, body }) {
+    const row = await rowOf(ctx, id);
+    assertMatches(ifMatch, Number(row.version));
+    return replaceUser(ctx, row, readUser(body));
   },
 });
 
 export const patchScimUser = defineOperation({
   name: 'scim.users.patch',
-  input: Type.Object({ id: ResourceId.properties.id, body: ScimBody }),
+  input: ResourceWrite,
   output: ScimResource,
   caller: scimCaller,
   emits: ['organisation.scim_user.updated', 'organisation.member.frozen', 'organisation.member.thawed'],
-  async run(ctx, { id, body }) {
+  async run(ctx, { id, ifMatch, body }) {
     const row = await rowOf(ctx, id);
+    assertMatches(ifMatch, Number(row.version));
     const current = writable(await resourceOf(ctx, row));
     const operations = (body as { Operations?: unknown }).Operations;
     // A User's groups are its roles: they change through the Group, as RFC 7643 §4.1.2 reads them.
@@ -311,12 +317,13 @@ export const patchScimUser = defineOperation({
 
 export const deleteScimUser = defineOperation({
   name: 'scim.users.delete',
-  input: ResourceId,
+  input: ResourceDelete,
   output: Deleted,
   caller: scimCaller,
   emits: ['organisation.scim_user.deprovisioned', 'organisation.member.removed'],
   async run(ctx, input) {
     const row = await rowOf(ctx, input.id);
+    assertMatches(input.ifMatch, Number(row.version));
     const member = await memberOf(ctx, row.user_id);
     if (member) {
       const roles = await rolesOfDeputy(ctx.tx, member.id);

@@ -39,7 +39,16 @@ type InputOf = (request: FastifyRequest) => unknown;
 const fromQuery: InputOf = (request) => request.query;
 const fromParams: InputOf = (request) => request.params;
 const fromBody: InputOf = (request) => ({ body: request.body });
-const fromParamsAndBody: InputOf = (request) => ({ ...(request.params as object), body: request.body });
+const ifMatchOf = (request: FastifyRequest) => {
+  const header = request.headers['if-match'];
+  return typeof header === 'string' ? { ifMatch: header } : {};
+};
+const fromParamsAndBody: InputOf = (request) => ({
+  ...(request.params as object),
+  ...ifMatchOf(request),
+  body: request.body,
+});
+const fromParamsToDelete: InputOf = (request) => ({ ...(request.params as object), ...ifMatchOf(request) });
 
 interface ScimCall {
   method: Method;
@@ -111,7 +120,7 @@ const resourceCalls = (
     path: `${path}/:id`,
     operation: op(ops.remove),
     summary: `Delete a ${what}`,
-    input: fromParams,
+    input: fromParamsToDelete,
     params: ResourceId,
     status: 204,
   },
@@ -176,6 +185,10 @@ const scim: FastifyPluginAsync = async (app) => {
         ...(params ? { params } : {}),
         querystring: query ?? NoFields,
         ...(body ? { body } : {}),
+        // A write may name the versions it changes (RFC 7644 §3.14).
+        ...(method === 'PUT' || method === 'PATCH' || method === 'DELETE'
+          ? { headers: Type.Object({ 'if-match': Type.Optional(Type.String({ maxLength: 1000 })) }) }
+          : {}),
         response: {
           [status]: status === 204 ? Type.Null() : (operation.output as TSchema),
           '4xx': ScimError,
