@@ -458,6 +458,17 @@ describe('the key and the input', () => {
     expect(answers.find((a) => a.status === 409)?.body).toMatchObject({ scimType: 'uniqueness' });
     const listed = await scim(org, 'GET', `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}`);
     expect(listed.body?.totalResults).toBe(1);
+    // The same race for a person who has an account already: one membership, one User.
+    const person = server.browser();
+    const { userId } = await signInBySms(server, person);
+    const known = `known@${org.domain}`;
+    await server.app.db.updateTable('users').set({ email: known }).where('id', '=', userId).execute();
+    const linked = await Promise.all([
+      scim(org, 'POST', '/Users', oktaUser(known)),
+      scim(org, 'POST', '/Users', { ...oktaUser(known), userName: `Known.Alias@${org.domain}` }),
+    ]);
+    expect(linked.map((a) => a.status).sort()).toEqual([201, 409]);
+    expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
   });
 
   it('answers every call only to a key holding scim, and a scim key reaches nothing else', async () => {
