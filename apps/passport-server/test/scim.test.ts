@@ -206,6 +206,24 @@ describe('Okta', () => {
     expect(replaced.body?.meta.version).not.toBe(created.body?.meta.version);
     expect(await member(org, account.id)).toMatchObject({ deputy_name: 'Augusta King' });
     expect(replaced.headers.etag).toBe(replaced.body?.meta.version);
+    // The manager freezes the member in the console: a profile push (active unchanged) leaves it so.
+    const frozenHere = await org.browser.post(aff.deputyFreeze, {
+      sec_subject_uid: org.sid,
+      user_identity_id: deputy!.id,
+      is_frozen: 1,
+    });
+    expect(frozenHere.body.message, JSON.stringify(frozenHere.body)).toBe('success');
+    const pushed = await scim(org, 'PUT', `/Users/${id}`, {
+      ...oktaUser(email),
+      displayName: 'Augusta King',
+    });
+    expect(pushed.status).toBe(200);
+    expect(await member(org, account.id)).toMatchObject({ is_frozen: 1 });
+    await org.browser.post(aff.deputyFreeze, {
+      sec_subject_uid: org.sid,
+      user_identity_id: deputy!.id,
+      is_frozen: 0,
+    });
     // A write naming a version the User no longer has changes nothing (RFC 7644 §3.14).
     const stale = await scim(
       org,
@@ -220,7 +238,7 @@ describe('Okta', () => {
       'PATCH',
       `/Users/${id}`,
       { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Augusta King' }] },
-      { 'if-match': replaced.body?.meta.version },
+      { 'if-match': pushed.body?.meta.version },
     );
     expect(current.status).toBe(200);
 

@@ -83,14 +83,24 @@ function managerProtected(error: unknown): never {
 }
 
 /**
- * The membership as `active` says: made when missing, thawed, or frozen with its sessions in the
- * organisation ended; renamed when the name changed.
+ * The membership as `active` says, when SCIM changes it: made (a create, or a reactivation of someone
+ * the console removed), thawed, or frozen with its sessions in the organisation ended. A freeze or a
+ * removal made in the console stands until `active` changes again (a profile push does not undo it);
+ * an existing membership a create links is only frozen, never thawed. Renamed when the name changed.
+ * `wasActive`: the stored `active`, null for a create.
  */
-async function applyMembership(ctx: ScimContext, userId: string, input: UserInput) {
+async function applyMembership(
+  ctx: ScimContext,
+  userId: string,
+  input: UserInput,
+  wasActive: boolean | null,
+) {
   const subjectId = organisationOf(ctx);
   const now = ctx.now();
+  const changed = wasActive === null || wasActive !== input.active;
   const member = await memberOf(ctx, userId);
   if (!member) {
+    if (!changed || (wasActive !== null && !input.active)) return;
     await ctx.tx
       .insertInto('deputies')
       .values({
@@ -108,8 +118,8 @@ async function applyMembership(ctx: ScimContext, userId: string, input: UserInpu
   }
   if (input.displayName !== null && member.deputy_name !== memberName(input))
     await renameDeputy(ctx.tx, member.id, memberName(input), now);
-  const frozen = Number(member.is_frozen) === 1;
-  if (frozen !== input.active) return;
+  if (!changed || (wasActive === null && input.active)) return;
+  if ((Number(member.is_frozen) === 1) !== input.active) return;
   await setDeputyFrozen(ctx.tx, member.id, input.active ? 0 : 1, now).catch(managerProtected);
   // A deactivated member keeps no session acting as them in the organisation.
   if (!input.active) await ctx.tx.deleteFrom('sessions').where('deputy_id', '=', member.id).execute();
@@ -187,7 +197,7 @@ async function replaceUser(ctx: ScimContext, row: ScimUserRow, input: UserInput)
     if (isUniqueViolation(error)) throw scimTaken('Another User of the organisation has this userName');
     throw error;
   }
-  await applyMembership(ctx, row.user_id, input);
+  await applyMembership(ctx, row.user_id, input, Number(row.active) === 1);
   if (fields.length > 0)
     emitScim(ctx, 'organisation.scim_user.updated', { scimId: row.id, fields }, row.user_id);
   return resourceOf(ctx, await rowOf(ctx, row.id));
@@ -264,7 +274,7 @@ export const createScimUser = defineOperation({
           updated_at: now,
         })
         .execute();
-      await applyMembership(ctx, userId, input);
+      await applyMembership(ctx, userId, input, null);
       const member = await memberOf(ctx, userId);
       emitScim(
         ctx,
