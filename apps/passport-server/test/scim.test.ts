@@ -439,6 +439,23 @@ describe('the key and the input', () => {
       Operations: [{ op: 'replace', path: 'active', value: 'maybe' }],
     });
     expect(notBool).toMatchObject({ status: 400, body: { scimType: 'invalidValue' } });
+    // A path is never a way to an object's prototype (scim-patch would walk it).
+    for (const path of ['__proto__.polluted', 'constructor.prototype.polluted', 'name.__proto__.polluted']) {
+      const polluting = await scim(one, 'PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'add', path, value: 'yes' }],
+      });
+      expect(polluting, path).toMatchObject({ status: 400, body: { scimType: 'invalidPath' } });
+    }
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    const protoBody = await server.app.inject({
+      method: 'PATCH',
+      url: `/scim/v2/Users/${id}`,
+      headers: { authorization: `Bearer ${one.token}`, 'content-type': 'application/scim+json' },
+      payload: `{"schemas":["${PATCH}"],"Operations":[{"op":"replace","value":{"__proto__":{"polluted":"yes"}}}]}`,
+    });
+    expect(protoBody.statusCode).toBe(400);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     const noName = await scim(one, 'POST', '/Users', { schemas: [USER] });
     expect(noName).toMatchObject({ status: 400, body: { scimType: 'invalidValue' } });
     const notJson = await server.app.inject({

@@ -113,20 +113,28 @@ export function assertMatches(ifMatch: string | undefined, version: number): voi
     throw new PassportError('preconditionFailed', { detail: 'The resource has changed since that version' });
 }
 
+/** A path segment that is no SCIM attribute but an object's own machinery. */
+const FORBIDDEN_SEGMENT = /(^|[.:[\]\s"])(__proto__|constructor|prototype)([.:[\]\s"]|$)/i;
+
 /**
  * Applies PATCH operations (RFC 7644 §3.5.2) to a copy of the resource with scim-patch; a malformed
  * request or a path that finds nothing is a 400 with the library's `scimType`.
  */
 export function patched<T extends object>(resource: T, body: unknown): T {
-  const request = body as { schemas?: unknown; Operations?: unknown };
+  const request = body as { schemas?: unknown; Operations?: unknown } | null;
+  // scim-patch walks a path's segments as property names: `__proto__.x` would write to every
+  // object's prototype in the process. JSON bodies with such keys are refused by the parser already.
+  const operations = Array.isArray(request?.Operations) ? (request.Operations as unknown[]) : [];
+  if (operations.some((o) => FORBIDDEN_SEGMENT.test(String((o as { path?: unknown } | null)?.path ?? ''))))
+    throw scimInvalid('invalidPath', 'The path names no attribute');
   try {
     patchBodyValidation(request as Parameters<typeof patchBodyValidation>[0]);
-    const operations = (request.Operations as ScimPatchOperation[]).map((operation) => ({
+    const normalised = (operations as ScimPatchOperation[]).map((operation) => ({
       ...operation,
       // Entra ID writes the op capitalised ("Replace"); RFC 7644 names them in lower case.
       op: String(operation.op).toLowerCase(),
     })) as ScimPatchOperation[];
-    return scimPatch(structuredClone(resource) as never, operations) as T;
+    return scimPatch(structuredClone(resource) as never, normalised) as T;
   } catch (error) {
     if (error instanceof PatchError) {
       const scimType = error.scimCode === 'noTarget' ? 'noTarget' : 'invalidSyntax';
