@@ -50,6 +50,7 @@ import managementRoutes from './routes/management/index';
 import managementWebhookRoutes from './routes/management/webhooks';
 import monitorRoutes from './routes/monitor/index';
 import providerMount from './routes/open/provider-mount';
+import scimRoutes from './routes/scim/index';
 import siteRoutes from './routes/site/index';
 import ssoRoutes from './routes/sso/index';
 import vcDevAnswer from './routes/vc/dev-answer';
@@ -210,6 +211,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(monitorRoutes);
   await app.register(managementRoutes);
   await app.register(managementWebhookRoutes);
+  await app.register(scimRoutes);
   if (app.delivery.outbox) await app.register(outboxRoutes, { outbox: app.delivery.outbox });
   if (app.delivery.outbox) await app.register(vcDevAnswer);
   if (clock) await app.register(clockRoutes, { clock });

@@ -11,6 +11,7 @@ import type { MailMessage, SmsMessage } from '../src/delivery/providers';
 import { newApiKey } from '../src/domain/api-keys/api-keys';
 import type { InventoryRoute } from '../src/lib/route-inventory';
 import { CodeType, CSRF_COOKIE, CSRF_HEADER, ErrorCode, paths } from '../src/protocol';
+import { SCIM_BASE_PATH, SCIM_CALLS } from '../src/routes/scim/index';
 import {
   BODY_METHODS,
   concreteUrl,
@@ -69,7 +70,15 @@ const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
       url: `${MANAGEMENT_BASE_PATH}${call.path}`,
       why: 'the management API (docs/management-api.md): a back end authenticates with an API key in the Authorization header, which a browser never adds on its own; cookies mean nothing there',
     })),
+  ...SCIM_CALLS.filter((call) => call.method !== 'GET').map((call) => ({
+    method: call.method,
+    url: `${SCIM_BASE_PATH}${call.path}`,
+    why: 'SCIM (docs/scim.md): the identity provider authenticates with an organisation’s API key in the Authorization header; cookies mean nothing there',
+  })),
 ];
+
+/** The routes whose caller is an API key in the Authorization header: the management API and SCIM. */
+const keyed = (url: string) => url.startsWith(MANAGEMENT_BASE_PATH) || url.startsWith(SCIM_BASE_PATH);
 
 /**
  * Each setup's server is started while the file is collected, so that its route list is known then and
@@ -236,7 +245,9 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
       if (allowed) continue;
       // The management API's DELETE takes no body (its input is the path and the query, as HTTP means a
       // DELETE): a bare DELETE from any client must not be refused for a missing JSON body.
-      const bodyless = route.method === 'DELETE' && route.url.startsWith('/api/v1/');
+      const bodyless =
+        route.method === 'DELETE' &&
+        (route.url.startsWith('/api/v1/') || route.url.startsWith(`${SCIM_BASE_PATH}/`));
       if (BODY_METHODS.has(route.method) && !bodyless && !schemaOf(route, 'body'))
         missing.push(`${label(route)}: body`);
       // Every SDK call carries the common query parameters, so every route declares its querystring.
@@ -301,7 +312,7 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
       const query = new URLSearchParams(plausibleQuery(route).slice(1));
       for (const name of numeric(route)) query.set(name, '1e400');
       // The management API's caller is an API key, not the session: it checks the key before the input.
-      const headers: Record<string, string> = route.url.startsWith(MANAGEMENT_BASE_PATH)
+      const headers: Record<string, string> = keyed(route.url)
         ? { authorization: `Bearer ${await apiKey()}` }
         : {};
       const response = await send(browser, { method: 'GET', url: `${concreteUrl(route)}?${query}`, headers });
@@ -521,7 +532,7 @@ describe.each(setups)('the route inventory ($name)', ({ devOutbox, server, messa
       // Safe routes answer a signed-in browser; anything that could end its session gets its own, and so
       // does each management call (its address's budget of calls without a key is per minute).
       const browser =
-        isStateChanging(route) || isStateChangingGet(route.url) || route.url.startsWith(MANAGEMENT_BASE_PATH)
+        isStateChanging(route) || isStateChangingGet(route.url) || keyed(route.url)
           ? await visitor()
           : member;
       const canonical = await send(browser, plausible(route));

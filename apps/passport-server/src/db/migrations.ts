@@ -1007,6 +1007,43 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * SCIM 2.0 provisioning (docs/scim.md): the identity provider's users of an organisation, each an
+   * account and a membership, their SCIM attributes kept as sent; and which roles SCIM made (a SCIM
+   * group is a role).
+   */
+  '0033_scim': {
+    async up(db: Kysely<unknown>) {
+      // Each statement may run again (SQLite migrations are not one transaction).
+      await db.schema
+        .createTable('scim_users')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject_id', 'text', (c) => c.notNull().references('subjects.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('user_name', 'text', (c) => c.notNull())
+        // userName is not case-exact (RFC 7643 §4.1.1): uniqueness and `eq` go by its lower case.
+        .addColumn('user_name_key', 'text', (c) => c.notNull())
+        .addColumn('external_id', 'text')
+        .addColumn('attributes', 'text', (c) => c.notNull())
+        .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('scim_users_subject_user_name', ['subject_id', 'user_name_key'])
+        .addUniqueConstraint('scim_users_subject_user', ['subject_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('scim_groups')
+        .ifNotExists()
+        .addColumn('role_id', 'text', (c) => c.primaryKey().references('roles.id').onDelete('cascade'))
+        .addColumn('subject_id', 'text', (c) => c.notNull().references('subjects.id').onDelete('cascade'))
+        .addColumn('external_id', 'text')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

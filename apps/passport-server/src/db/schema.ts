@@ -433,6 +433,32 @@ export interface RecoveryCodesTable {
   used_at: Millis | null;
 }
 
+/** An organisation's user as its identity provider provisioned it over SCIM (migration 0033). */
+export interface ScimUsersTable {
+  id: string;
+  subject_id: string;
+  user_id: string;
+  user_name: string;
+  /** `user_name` lower-cased: unique in the organisation. */
+  user_name_key: string;
+  external_id: string | null;
+  /** JSON: the SCIM attributes as sent (name, displayName, emails, …), without id, meta or groups. */
+  attributes: string;
+  active: Generated<number>;
+  version: Generated<number>;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A role SCIM made as a group (migration 0033); a role the console made has no row. */
+export interface ScimGroupsTable {
+  role_id: string;
+  subject_id: string;
+  external_id: string | null;
+  version: Generated<number>;
+  created_at: Millis;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -464,6 +490,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
   webhook_attempts: WebhookAttemptsTable;
   organisation_domains: OrganisationDomainsTable;
   organisation_sso_connections: OrganisationSsoConnectionsTable;

@@ -17,6 +17,11 @@ export interface Renderer {
   failure(failure: Failure): { status: number; body: unknown };
 }
 
+/** The schema URN of a SCIM error answer (RFC 7644 §3.12). */
+export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+/** SCIM's media type (RFC 7644 §3.1), for its answers and the bodies it sends. */
+export const SCIM_MEDIA_TYPE = 'application/scim+json; charset=utf-8';
+
 const web: Renderer = {
   success: webSuccess,
   failure: (f) => ({ status: f.status, body: webFailure(f.code, f.description, f.extra) }),
@@ -33,6 +38,40 @@ function oauthError(status: number): string {
   if (status >= 500) return 'server_error';
   return 'invalid_request';
 }
+
+/**
+ * RFC 9457 problem details for the management API: a business failure the catalogue answers with 200
+ * is a 404 when something is not there, a 409 when it is there already (a taken identifier), else a
+ * 400; the passport's code and name come along.
+ */
+const problem: Renderer = {
+  success: (data) => data,
+  failure: (f) => {
+    const status =
+      f.status >= 400
+        ? f.status
+        : f.name.endsWith('NotFound')
+          ? 404
+          : /Taken$|Exists$|AlreadyPending$/.test(f.name)
+            ? 409
+            : 400;
+    // The wire's name (ACCOUNT_NOT_FOUND) of the catalogue key (accountNotFound).
+    const name = f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+    return {
+      status,
+      // The failure's own fields (field, reason, scope) as extension members (RFC 9457 §3.2).
+      body: {
+        ...f.extra,
+        type: 'about:blank',
+        title: name,
+        status,
+        detail: f.description,
+        code: f.code,
+        name,
+      },
+    };
+  },
+};
 
 /**
  * The envelopes a route family answers in (spec §5), keyed by `config.envelope` of the route: web
@@ -57,35 +96,26 @@ export const RENDERERS = {
       return { status, body: { error: oauthError(status), error_description: f.description } };
     },
   },
+  problem,
   /**
-   * RFC 9457 problem details for the management API: a business failure the catalogue answers with 200
-   * is a 404 when something is not there, a 409 when it is there already (a taken identifier), else a
-   * 400; the passport's code and name come along.
+   * SCIM 2.0's error (RFC 7644 §3.12) for `/scim/v2`: the status as a string, a `scimType` when the
+   * refusal names one (uniqueness, invalidFilter, …), the detail in English; statuses as the management
+   * API's. The passport's name comes along for the logs of whoever reads it.
    */
-  problem: {
+  scim: {
     success: (data) => data,
     failure: (f) => {
-      const status =
-        f.status >= 400
-          ? f.status
-          : f.name.endsWith('NotFound')
-            ? 404
-            : /Taken$|Exists$|AlreadyPending$/.test(f.name)
-              ? 409
-              : 400;
-      // The wire's name (ACCOUNT_NOT_FOUND) of the catalogue key (accountNotFound).
-      const name = f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+      const { status } = problem.failure(f);
+      const { scimType, detail } = (f.extra ?? {}) as { scimType?: unknown; detail?: unknown };
       return {
         status,
-        // The failure's own fields (field, reason, scope) as extension members (RFC 9457 §3.2).
         body: {
-          ...f.extra,
-          type: 'about:blank',
-          title: name,
-          status,
-          detail: f.description,
+          schemas: [SCIM_ERROR_SCHEMA],
+          status: String(status),
+          ...(typeof scimType === 'string' ? { scimType } : {}),
+          detail: typeof detail === 'string' ? detail : f.description,
           code: f.code,
-          name,
+          name: f.name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase(),
         },
       };
     },

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PassportError, type ServerErrorName, serverErrors, serverErrorText } from '../errors';
 import { languageOf } from '../lib/language';
 import { type ErrorName, LOG_ID_HEADER } from '../protocol';
-import { RENDERERS } from './envelopes';
+import { RENDERERS, SCIM_MEDIA_TYPE } from './envelopes';
 
 /**
  * PostgreSQL refusing a value the client sent (a NUL byte in text, an untranslatable character, a
@@ -70,12 +70,16 @@ export function sendFailure(
     status,
     name,
     code,
-    // The management API speaks to back ends and their logs: English.
-    description: serverErrorText(code, renderer === RENDERERS.problem ? 'en' : languageOf(request)),
+    // The management API and SCIM speak to back ends and their logs: English.
+    description: serverErrorText(
+      code,
+      renderer === RENDERERS.problem || renderer === RENDERERS.scim ? 'en' : languageOf(request),
+    ),
     extra,
   });
-  // RFC 9457's media type for the management API's problem details.
+  // RFC 9457's media type for the management API's problem details; RFC 7644's for SCIM.
   if (renderer === RENDERERS.problem) reply.type('application/problem+json; charset=utf-8');
+  if (renderer === RENDERERS.scim) reply.type(SCIM_MEDIA_TYPE);
   // Framework errors (a malformed URL) are answered before helmet's hooks run: nosniff is set here too.
   return reply
     .code(answer.status)

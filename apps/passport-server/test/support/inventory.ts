@@ -76,6 +76,11 @@ export const NO_DATA_SCHEMA_ALLOWED: readonly { method: string | RegExp; url: Re
     why: 'the OpenID provider’s endpoints: RFC 6749 answers, redirects and pages of oidc-provider',
   },
   { method: /^(GET|HEAD)$/, url: /^\/vc\/sdk\//, why: 'the challenge script: JavaScript' },
+  {
+    method: 'DELETE',
+    url: /^\/scim\/v2\/(Users|Groups)\/:id$/,
+    why: 'a SCIM delete answers 204 No Content (RFC 7644 §3.6): no body',
+  },
   { method: /^(GET|HEAD)$/, url: /^\/dev\/outbox\/?$/, why: 'the dev outbox page: HTML' },
   {
     method: 'GET',
@@ -91,9 +96,11 @@ export const NO_DATA_SCHEMA_ALLOWED: readonly { method: string | RegExp; url: Re
 
 /** Where the route declares its success data: the success branch of its 200, else the 200 itself. */
 export function dataSchemaOf(route: InventoryRoute): JsonSchema | undefined {
-  const ok = (
+  const responses = (
     route.schema as { response?: Record<string, JsonSchema & { description?: string }> } | undefined
-  )?.response?.[200];
+  )?.response;
+  // A create answers 201 (SCIM, RFC 7644 §3.3): its data is declared there.
+  const ok = responses?.[200] ?? responses?.[201];
   const success = ok?.anyOf?.find((branch) => (branch as { description?: string }).description === 'success');
   return success ? success.properties?.data : ok;
 }
@@ -402,7 +409,9 @@ export function envelopeProblem(
   if (options.envelopeOptional && type.startsWith('text/html')) return null;
   // The management API answers failures as RFC 9457 problem details, with our code beside them.
   const problemDetails = type.startsWith('application/problem+json');
-  if (!type.includes('application/json') && !problemDetails) {
+  // SCIM (docs/scim.md) answers in its own media type and error schema (RFC 7644 §3.12).
+  const scim = type.startsWith('application/scim+json');
+  if (!type.includes('application/json') && !problemDetails && !scim) {
     return `status ${status} with content-type '${type}' instead of a JSON envelope`;
   }
   let body: unknown;
@@ -414,6 +423,13 @@ export function envelopeProblem(
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return `status ${status}: not an object`;
   const b = body as Record<string, unknown>;
+  if (scim) {
+    if (status < 400) return null;
+    const schemas = Array.isArray(b.schemas) ? b.schemas : [];
+    if (!schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') || b.status !== String(status))
+      return `status ${status}: a SCIM failure without its error schema or status: ${response.body.slice(0, 200)}`;
+    return null;
+  }
   if (problemDetails) {
     if (status < 400) return `status ${status}: problem details on a success`;
     if (!Number.isInteger(b.code) || (b.code as number) <= 0 || b.status !== status)

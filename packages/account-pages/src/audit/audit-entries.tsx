@@ -60,6 +60,10 @@ const NAMED = new Set([
   'organisation.sso_policy.saved',
   'organisation.sso_identity.linked',
   'organisation.member.provisioned',
+  'organisation.scim_user.provisioned',
+  'organisation.scim_user.updated',
+  'organisation.scim_user.deprovisioned',
+  'organisation.role.deleted',
 ]);
 
 const KNOWN_WORDS = new Set([

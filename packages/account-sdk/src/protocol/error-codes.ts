@@ -206,7 +206,10 @@ export const managementErrors = /* @__PURE__ */ defineErrorRange('The management
   [2302, 'INSUFFICIENT_SCOPE', 403],
 ]);
 
-/** The management API's resources (docs/management-api.md): retried creates by their idempotency key. */
+/**
+ * The management API's resources (docs/management-api.md): retried creates by their idempotency key;
+ * a write whose `If-Match` names a version the resource no longer has (SCIM, docs/scim.md).
+ */
 export const managementResourceErrors = /* @__PURE__ */ defineErrorRange(
   'The management API’s resources',
   2350,
@@ -214,6 +217,7 @@ export const managementResourceErrors = /* @__PURE__ */ defineErrorRange(
   [
     [2351, 'IDEMPOTENCY_KEY_REUSED', 422],
     [2352, 'IDEMPOTENCY_KEY_IN_USE', 409],
+    [2353, 'PRECONDITION_FAILED', 412],
   ],
 );
 

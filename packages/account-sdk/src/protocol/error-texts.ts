@@ -331,6 +331,10 @@ const managementResourceErrorTexts = /* @__PURE__ */ defineErrorTexts(management
     '使用该幂等键的请求仍在处理中，请稍后重试',
     'A request with this idempotency key is still being handled: retry later',
   ],
+  PRECONDITION_FAILED: [
+    '该资源已被修改，与 If-Match 指定的版本不符',
+    'The resource has changed since the version If-Match names',
+  ],
 });
 
 const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, {

@@ -18,6 +18,8 @@ export const API_SCOPES = [
   'apps:write',
   'audit:read',
   'webhooks:write',
+  /** An organisation's SCIM 2.0 provisioning (`/scim/v2`): only an organisation's key holds it. */
+  'scim',
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 

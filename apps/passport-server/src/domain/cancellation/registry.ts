@@ -151,6 +151,13 @@ export function createCancellationRegistry(): CancellationRegistry {
       await trx.deleteFrom('imported_users').where('user_id', '=', userId).execute();
     },
   });
+  // The organisations' SCIM records of the person (docs/scim.md): their userName and attributes.
+  registry.addEraser({
+    key: 'scim_users',
+    erase: async (trx, userId) => {
+      await trx.deleteFrom('scim_users').where('user_id', '=', userId).execute();
+    },
+  });
   registry.addEraser({
     key: 'verify_tickets',
     erase: async (trx, userId) => {

@@ -75,4 +75,31 @@ export const enterpriseEvents = [
       issuer: Type.String(),
     }),
   }),
+  defineEvent({
+    type: 'organisation.scim_user.provisioned',
+    version: 1,
+    summary:
+      'The organisation’s identity provider provisioned a person over SCIM: an account (a new one when `newAccount`) and a membership.',
+    data: Type.Object({ scimId: Type.String(), memberId: Type.String(), newAccount: Type.Boolean() }),
+  }),
+  defineEvent({
+    type: 'organisation.scim_user.updated',
+    version: 1,
+    summary:
+      'The organisation’s identity provider changed a provisioned person’s SCIM attributes (their names, not their values).',
+    data: Type.Object({ scimId: Type.String(), fields: Type.Array(Type.String()) }),
+  }),
+  defineEvent({
+    type: 'organisation.scim_user.deprovisioned',
+    version: 1,
+    summary:
+      'The organisation’s identity provider deleted a provisioned person: their membership went with their roles and sessions in it.',
+    data: Type.Object({ scimId: Type.String(), memberId: Type.Union([Type.String(), Type.Null()]) }),
+  }),
+  defineEvent({
+    type: 'organisation.role.deleted',
+    version: 1,
+    summary: 'A role the identity provider made as a SCIM group was deleted, and its grants with it.',
+    data: Type.Object({ roleKey: Type.String(), roleName: Type.String() }),
+  }),
 ] as const;

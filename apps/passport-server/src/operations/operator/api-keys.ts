@@ -20,7 +20,8 @@ type OperatorContext = OperationContext<
 >;
 
 export const KeyId = Type.String({ minLength: 1, maxLength: 64 });
-const ONE_SCOPE = `(${API_SCOPES.join('|')})`;
+// `scim` provisions one organisation's members: only an organisation's key holds it (docs/scim.md).
+const ONE_SCOPE = `(${API_SCOPES.filter((scope) => scope !== 'scim').join('|')})`;
 const SCOPE_LIST = `^${ONE_SCOPE}( ${ONE_SCOPE})*$`;
 export const ApiKeyInfo = Type.Object({
   id: Type.String(),

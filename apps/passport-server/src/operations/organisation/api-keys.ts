@@ -22,13 +22,15 @@ type ManagerContext = OperationContext<CallerOf<{ kind: 'identity'; permission: 
 
 /**
  * What an organisation's key may hold: its organisation's resources (its webhook endpoints, which
- * receive its events only), nothing deployment-wide.
+ * receive its events only), nothing deployment-wide; `scim` is its identity provider's provisioning
+ * (docs/scim.md).
  */
 export const ORGANISATION_SCOPES = [
   'organisations:read',
   'organisations:write',
   'audit:read',
   'webhooks:write',
+  'scim',
 ] as const;
 const ONE = `(${ORGANISATION_SCOPES.join('|')})`;
 
