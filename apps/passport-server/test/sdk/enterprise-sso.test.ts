@@ -205,6 +205,47 @@ describe('signing in with a work e-mail through the organisation’s connection'
     expect(provisioned.at(-1)?.data.roleKeys).toEqual(['engineer']);
   });
 
+  it('two first sign-ins of the same person at once land in one account and one membership', async () => {
+    const { boss, domain } = await organisation();
+    const email = `twin@${domain}`;
+    const sub = idpPerson({ email, email_verified: true });
+    const first = server.sdkBrowser().client();
+    const second = server.sdkBrowser().client();
+    const callbacks = [await atProvider(first, email, sub), await atProvider(second, email, sub)];
+    // Both look for the account before either makes it: the race, made certain rather than likely.
+    const accounts = server.app.accounts;
+    const find = accounts.find.bind(accounts);
+    let arrived = 0;
+    let release!: () => void;
+    const bothLooked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    accounts.find = async (identifier) => {
+      if (identifier.value === email && arrived < 2) {
+        arrived += 1;
+        if (arrived === 2) release();
+        await bothLooked;
+      }
+      return find(identifier);
+    };
+    try {
+      const signed = await Promise.all([
+        finishEnterpriseSso<Signed>(first, callbacks[0]!),
+        finishEnterpriseSso<Signed>(second, callbacks[1]!),
+      ]);
+      expect(signed[1].user_id).toBe(signed[0].user_id);
+    } finally {
+      accounts.find = find;
+    }
+    const members = await server.app.db
+      .selectFrom('deputies')
+      .select('id')
+      .where('subject_id', '=', boss.sid)
+      .where('user_id', '=', (await userOfEmail(email))!.id)
+      .execute();
+    expect(members).toHaveLength(1);
+  });
+
   it('refuses an e-mail the provider has not verified, and one outside the organisation’s verified domains', async () => {
     const { domain } = await organisation();
     const unverified = `eve@${domain}`;
