@@ -1009,10 +1009,15 @@ const migrations: Record<string, Migration> = {
       const tables = await db.introspection.getTables();
       const has = (column: string) =>
         tables
-          .find((t) => t.name === 'organisation_sso_connections' && (schema === undefined || t.schema === schema))
+          .find(
+            (t) => t.name === 'organisation_sso_connections' && (schema === undefined || t.schema === schema),
+          )
           ?.columns.some((c) => c.name === column) ?? false;
       if (!has('saml_sso_url'))
-        await db.schema.alterTable('organisation_sso_connections').addColumn('saml_sso_url', 'text').execute();
+        await db.schema
+          .alterTable('organisation_sso_connections')
+          .addColumn('saml_sso_url', 'text')
+          .execute();
       if (!has('saml_certificates'))
         await db.schema
           .alterTable('organisation_sso_connections')

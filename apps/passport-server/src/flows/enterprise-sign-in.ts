@@ -3,6 +3,7 @@ import type { User } from '../db/schema';
 import { newUserRow } from '../domain/accounts/accounts';
 import { connectionOf } from '../domain/enterprise/connections';
 import { domainOfEmail, verifiedOwner } from '../domain/enterprise/domains';
+import { type SamlFlow, samlAuthorizeUrl, samlSpOf, verifySamlResponse } from '../domain/enterprise/saml';
 import {
   authorizationUrl,
   exchangeCode,
@@ -11,7 +12,6 @@ import {
   providerOf,
   type SsoFlow,
 } from '../domain/enterprise/sso-sign-in';
-import { type SamlFlow, samlAuthorizeUrl, samlSpOf, verifySamlResponse } from '../domain/enterprise/saml';
 import { browserOf, presentedBrowser } from '../domain/oauth/pending';
 import { PassportError } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
@@ -67,8 +67,18 @@ export async function startEnterpriseSignIn(
     const issuedAt = app.runtime.now();
     const sp = samlSpOf(publicOrigin, connection.subject_id);
     const { url, requestId } = await samlAuthorizeUrl(connection, sp, relayState, issuedAt);
-    const flow: SamlFlow = { subjectId: connection.subject_id, issuer: connection.issuer, requestId, issuedAt, next };
-    await app.store.set(flowKey(browserOf(app, request, reply), relayState), JSON.stringify(flow), SSO_FLOW_TTL_MS);
+    const flow: SamlFlow = {
+      subjectId: connection.subject_id,
+      issuer: connection.issuer,
+      requestId,
+      issuedAt,
+      next,
+    };
+    await app.store.set(
+      flowKey(browserOf(app, request, reply), relayState),
+      JSON.stringify(flow),
+      SSO_FLOW_TTL_MS,
+    );
     return { authorize_url: url };
   }
   const flow: SsoFlow = {
@@ -178,7 +188,10 @@ async function verifiedSamlPerson(app: FastifyInstance, request: FastifyRequest,
   try {
     verified = await verifySamlResponse(connection, sp, flow.requestId, flow.issuedAt, posted.response);
   } catch (error) {
-    request.log.info({ err: error, subject: flow.subjectId }, 'enterprise sign-in: the SAML response was refused');
+    request.log.info(
+      { err: error, subject: flow.subjectId },
+      'enterprise sign-in: the SAML response was refused',
+    );
     throw error;
   }
   const ttl = Math.max(verified.validUntil - Date.now(), 1000);
@@ -222,7 +235,12 @@ export async function finishEnterpriseSignIn(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { code?: string | undefined; state?: string | undefined; iss?: string | undefined; saml?: string | undefined },
+  input: {
+    code?: string | undefined;
+    state?: string | undefined;
+    iss?: string | undefined;
+    saml?: string | undefined;
+  },
 ) {
   const { flow, identity } = input.saml
     ? await verifiedSamlPerson(app, request, input.saml)

@@ -66,6 +66,7 @@ export const schema = {
       'SAML assertion consumer service (HTTP-POST): keeps the response once and sends the browser to the callback page',
     tags: ['enterprise-sso'],
     consumes: FORM,
+    querystring: CommonQuery,
     body: SamlAcsBody,
   },
   samlMetadata: {

@@ -55,8 +55,12 @@ export const SamlConnectionData = Type.Object(
     issuer: Type.String({ description: 'the identity provider’s entity id' }),
     sso_url: Type.String({ description: 'the identity provider’s single sign-on address (HTTP-Redirect)' }),
     certificates: Type.Integer({ description: 'how many signing certificates are on file' }),
-    sp_entity_id: Type.String({ description: 'our entity id for this organisation: give it to the provider' }),
-    acs_url: Type.String({ description: 'our assertion consumer service (HTTP-POST): give it to the provider' }),
+    sp_entity_id: Type.String({
+      description: 'our entity id for this organisation: give it to the provider',
+    }),
+    acs_url: Type.String({
+      description: 'our assertion consumer service (HTTP-POST): give it to the provider',
+    }),
     sp_metadata_url: Type.String({ description: 'our service provider metadata, to upload at the provider' }),
     updated_at: Type.Integer(),
   },
@@ -105,12 +109,20 @@ export const schemas = {
     body({
       ...subjectUid,
       metadata_xml: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200_000, description: 'the identity provider’s metadata XML' }),
+        Type.String({
+          minLength: 1,
+          maxLength: 200_000,
+          description: 'the identity provider’s metadata XML',
+        }),
       ),
       entity_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
       sso_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
       certificate: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 16_384, description: 'the signing certificate, PEM or base64' }),
+        Type.String({
+          minLength: 1,
+          maxLength: 16_384,
+          description: 'the signing certificate, PEM or base64',
+        }),
       ),
     }),
   ),

@@ -371,7 +371,10 @@ describe('signing in with a work e-mail through the organisation’s connection'
 async function samlOrganisation() {
   const boss = await manager(server);
   const domain = await verifiedDomain(boss);
-  const saved = await aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, metadata_xml: samlIdp.metadata });
+  const saved = await aff.saveSamlConnection(boss.client, {
+    subject_uid: boss.sid,
+    metadata_xml: samlIdp.metadata,
+  });
   if (saved.protocol !== 'saml') throw new Error('not a SAML connection');
   // The IdP's administrator uploads our metadata, read from the address the answer names.
   const metadata = await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=${boss.sid}`);
@@ -430,7 +433,12 @@ async function samlSignIn(email: string, person: string) {
 describe('signing in with a work e-mail through the organisation’s SAML 2.0 connection', () => {
   it('a first sign-in creates the account and the membership with the role its groups attribute maps to', async () => {
     const { boss, domain, saved } = await samlOrganisation();
-    expect(saved).toMatchObject({ protocol: 'saml', issuer: samlIdp.entityId, sso_url: samlIdp.ssoUrl, certificates: 1 });
+    expect(saved).toMatchObject({
+      protocol: 'saml',
+      issuer: samlIdp.entityId,
+      sso_url: samlIdp.ssoUrl,
+      certificates: 1,
+    });
     await role(boss, 'engineer', ['member:read', 'role:read'], 'Engineer');
     await aff.saveSsoPolicy(boss.client, {
       subject_uid: boss.sid,
@@ -443,9 +451,10 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
 
     const { client, signed } = await samlSignIn(email, person);
     expect(signed.next).toBe('/dashboard');
-    const info = await accountInfo<{ user_id: string; org?: { sec_subject_uid: string; permissions: string[] } }>(
-      client,
-    );
+    const info = await accountInfo<{
+      user_id: string;
+      org?: { sec_subject_uid: string; permissions: string[] };
+    }>(client);
     expect(info.user_id).toBe(signed.user_id);
     expect(info.org?.sec_subject_uid).toBe(boss.sid);
     expect(info.org?.permissions.sort()).toEqual(['member:read', 'role:read']);
@@ -466,7 +475,9 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     // Again, in another browser: the same account, nothing new made.
     const again = await samlSignIn(email, person);
     expect(again.signed.user_id).toBe(signed.user_id);
-    expect((await eventsOf(server, boss.sid, 'organisation.member.provisioned')).length).toBe(provisioned.length);
+    expect((await eventsOf(server, boss.sid, 'organisation.member.provisioned')).length).toBe(
+      provisioned.length,
+    );
   });
 
   it('saves a connection given by entity id, address and certificate, and refuses what it cannot read', async () => {
@@ -479,11 +490,20 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     });
     expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toEqual(saved);
     const bad = (payload: Omit<aff.SaveSamlConnectionPayload, 'subject_uid'>) =>
-      rejectsWith(aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, ...payload }), 'connectionMetadataInvalid');
+      rejectsWith(
+        aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, ...payload }),
+        'connectionMetadataInvalid',
+      );
     await bad({ metadata_xml: '<not xml' });
-    await bad({ metadata_xml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>' });
+    await bad({
+      metadata_xml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>',
+    });
     await bad({ entity_id: samlIdp.entityId, sso_url: samlIdp.ssoUrl, certificate: 'not a certificate' });
-    await bad({ entity_id: samlIdp.entityId, sso_url: 'ftp://idp.example.com/sso', certificate: samlIdp.certificate });
+    await bad({
+      entity_id: samlIdp.entityId,
+      sso_url: 'ftp://idp.example.com/sso',
+      certificate: samlIdp.certificate,
+    });
     await bad({ entity_id: samlIdp.entityId });
     // Our metadata for an organisation without a SAML connection: nothing.
     const none = await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=nobody`);
@@ -496,21 +516,29 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     const person = samlPerson(email);
     const refusedWith = async (tweaks: SamlTweaks, name: Parameters<typeof rejectsWith>[1]) => {
       const client = server.sdkBrowser().client();
-      const failed = await rejection(finishEnterpriseSso(client, await throughSamlIdp(client, email, person, tweaks)));
+      const failed = await rejection(
+        finishEnterpriseSso(client, await throughSamlIdp(client, email, person, tweaks)),
+      );
       expectAccountError(failed, name);
       expect(failed.status).toBe(400);
       return failed;
     };
     await refusedWith({ unsigned: true }, 'samlSignatureInvalid');
     await refusedWith({ notOnOrAfter: new Date(Date.now() - 30 * 60_000) }, 'samlAssertionExpired');
-    const audience = await refusedWith({ audience: 'https://someone-else.example.com/sp' }, 'samlRecipientMismatch');
+    const audience = await refusedWith(
+      { audience: 'https://someone-else.example.com/sp' },
+      'samlRecipientMismatch',
+    );
     expect(audience.data).toMatchObject({ reason: 'audience' });
     const destination = await refusedWith(
       { destination: `${PAGE_ORIGIN}/elsewhere/acs` },
       'samlRecipientMismatch',
     );
     expect(destination.data).toMatchObject({ reason: 'destination' });
-    const recipient = await refusedWith({ recipient: `${PAGE_ORIGIN}/elsewhere/acs` }, 'samlRecipientMismatch');
+    const recipient = await refusedWith(
+      { recipient: `${PAGE_ORIGIN}/elsewhere/acs` },
+      'samlRecipientMismatch',
+    );
     expect(recipient.data).toMatchObject({ reason: 'recipient' });
     expect(await userOfEmail(email)).toBeUndefined();
 
@@ -522,7 +550,10 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     await rejectsWith(finishEnterpriseSso(client, await postToAcs(form)), 'ssoStateMismatch');
     // A response for another browser's sign-in, posted in this one: not this browser's flow.
     const other = server.sdkBrowser().client();
-    const elsewhere = await samlIdp.signIn((await startEnterpriseSso(other, { email })).authorize_url, person);
+    const elsewhere = await samlIdp.signIn(
+      (await startEnterpriseSso(other, { email })).authorize_url,
+      person,
+    );
     await rejectsWith(finishEnterpriseSso(client, await postToAcs(elsewhere)), 'ssoStateMismatch');
     // An assertion the IdP sends again (the same id) in answer to a new sign-in: refused once used.
     const assertionId = `_${randomBytes(16).toString('hex')}`;

@@ -91,9 +91,9 @@ export async function startSamlPeer(): Promise<SamlPeer> {
         res.writeHead(401).end('not signed in at the IdP');
         return;
       }
-      const request = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString(
-        'utf8',
-      );
+      const request = inflateRawSync(
+        Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64'),
+      ).toString('utf8');
       const issuer = /<(?:\w+:)?Issuer[^>]*>([^<]+)</.exec(request)?.[1];
       const requestId = /<(?:\w+:)?AuthnRequest[^>]*\sID="([^"]+)"/.exec(request)?.[1];
       const sp = issuer ? sps.get(issuer) : undefined;
@@ -160,12 +160,21 @@ export async function startSamlPeer(): Promise<SamlPeer> {
     };
     const template = samlify.SamlLib.defaultLoginResponseTemplate.context;
     // The values are XML already (escaped here where they come from a person).
-    const xml = template.replace(/\{(\w+)\}/g, (tag, name: string) => values[name as keyof typeof values] ?? tag);
+    const xml = template.replace(
+      /\{(\w+)\}/g,
+      (tag, name: string) => values[name as keyof typeof values] ?? tag,
+    );
     if (tweaks.unsigned) return Buffer.from(xml).toString('base64');
     // samlify signs the assertion (our SP metadata asks for signed assertions).
-    const { context } = await idp.createLoginResponse(sp, { extract: { request: { id: inResponseTo } } }, 'post', {}, {
-      customTagReplacement: () => ({ id: values.ID, context: xml }),
-    });
+    const { context } = await idp.createLoginResponse(
+      sp,
+      { extract: { request: { id: inResponseTo } } },
+      'post',
+      {},
+      {
+        customTagReplacement: () => ({ id: values.ID, context: xml }),
+      },
+    );
     return context;
   }
 

@@ -115,41 +115,68 @@ export function samlIdpOf(
   };
 }
 
+/** What is read of the nodes xpath selects (the server has no DOM globals). */
+interface XmlElement {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+}
+interface XmlAttr {
+  value: string;
+}
+
+type Select = ReturnType<typeof xpath.useNamespaces>;
+
+/** The nodes an expression selects, as what is read of them. */
+function selectAll<T>(select: Select, expression: string, context: unknown): T[] {
+  const found = select(expression, context as Parameters<Select>[1]);
+  return (Array.isArray(found) ? found : []) as unknown as T[];
+}
+/** The attribute values an expression selects. */
+const valuesOf = (select: Select, expression: string, context: unknown) =>
+  selectAll<XmlAttr>(select, expression, context).map((node) => node.value);
+
 const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
 
 function parseIdpMetadata(xml: string, development: boolean): SamlIdp {
   const errors: string[] = [];
-  const doc = new DOMParser({ errorHandler: { error: (e) => errors.push(e), fatalError: (e) => errors.push(e) } })
-    .parseFromString(xml, 'text/xml');
+  const doc = new DOMParser({
+    errorHandler: { error: (e) => errors.push(e), fatalError: (e) => errors.push(e) },
+  }).parseFromString(xml, 'text/xml');
   if (errors.length > 0 || !doc?.documentElement) throw invalid('xml');
   const select = xpath.useNamespaces({ md: MD, ds: DS });
-  const entity = select('//md:EntityDescriptor[md:IDPSSODescriptor]', doc, true) as Element | undefined;
+  const [entity] = selectAll<XmlElement>(select, '//md:EntityDescriptor[md:IDPSSODescriptor]', doc);
   if (!entity) throw invalid('idp_descriptor');
   const entityId = entity.getAttribute('entityID')?.trim();
   if (!entityId) throw invalid('entity_id');
-  const sso = select(
+  const [sso] = valuesOf(
+    select,
     `md:IDPSSODescriptor/md:SingleSignOnService[@Binding='${REDIRECT_BINDING}']/@Location`,
     entity,
-    true,
-  ) as Attr | undefined;
+  );
   if (!sso) throw invalid('sso_url');
-  const keys = select(
+  const keys = selectAll<XmlElement>(
+    select,
     "md:IDPSSODescriptor/md:KeyDescriptor[not(@use) or @use='signing']/ds:KeyInfo/ds:X509Data/ds:X509Certificate",
     entity,
-  ) as Element[];
+  );
   if (keys.length === 0) throw invalid('certificate');
   return {
     entityId,
-    ssoUrl: checkSsoUrl(sso.value, development),
+    ssoUrl: checkSsoUrl(sso, development),
     certificates: [...new Set(keys.map((key) => normaliseCertificate(key.textContent ?? '')))],
   };
 }
 
-const pem = (der: string) => `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----`;
+const pem = (der: string) =>
+  `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----`;
 
 /** The one request id a flow may be answered for, as node-saml's InResponseTo cache. */
-function requestCache(requestId: string | null, issuedAt: number, saved?: (id: string) => void): CacheProvider {
+function requestCache(
+  requestId: string | null,
+  issuedAt: number,
+  saved?: (id: string) => void,
+): CacheProvider {
   return {
     saveAsync: async (key: string, value: string) => {
       saved?.(key);
@@ -271,34 +298,38 @@ export async function verifySamlResponse(
     throw refusal(error);
   }
   if (!profile) throw new PassportError('ssoProviderFailed');
-  const response = new DOMParser().parseFromString(Buffer.from(samlResponse, 'base64').toString('utf8'), 'text/xml');
+  const response = new DOMParser().parseFromString(
+    Buffer.from(samlResponse, 'base64').toString('utf8'),
+    'text/xml',
+  );
   const destination = response.documentElement?.getAttribute('Destination');
   if (destination && destination !== sp.acsUrl)
     throw new PassportError('samlRecipientMismatch', { reason: 'destination' });
   // The verified assertion, as node-saml read it (never the unsigned document around it).
   const assertion = new DOMParser().parseFromString(profile.getAssertionXml?.() ?? '', 'text/xml');
   const select = xpath.useNamespaces({ saml: 'urn:oasis:names:tc:SAML:2.0:assertion' });
-  const recipients = (
-    select(
-      "//saml:SubjectConfirmation[@Method='urn:oasis:names:tc:SAML:2.0:cm:bearer']/saml:SubjectConfirmationData/@Recipient",
-      assertion,
-    ) as Attr[]
-  ).map((node) => node.value);
+  const recipients = valuesOf(
+    select,
+    "//saml:SubjectConfirmation[@Method='urn:oasis:names:tc:SAML:2.0:cm:bearer']/saml:SubjectConfirmationData/@Recipient",
+    assertion,
+  );
   if (recipients.length === 0 || recipients.some((recipient) => recipient !== sp.acsUrl))
     throw new PassportError('samlRecipientMismatch', { reason: 'recipient' });
-  const assertionId = (select('/saml:Assertion/@ID', assertion, true) as Attr | undefined)?.value;
+  const [assertionId] = valuesOf(select, '/saml:Assertion/@ID', assertion);
   if (!assertionId) throw new PassportError('ssoProviderFailed');
-  const notOnOrAfter = (select('/saml:Assertion/saml:Conditions/@NotOnOrAfter', assertion, true) as Attr | undefined)
-    ?.value;
-  const validUntil = (notOnOrAfter ? Date.parse(notOnOrAfter) : Date.now() + SAML_MAX_ASSERTION_AGE_MS) + SAML_CLOCK_SKEW_MS;
+  const [notOnOrAfter] = valuesOf(select, '/saml:Assertion/saml:Conditions/@NotOnOrAfter', assertion);
+  const validUntil =
+    (notOnOrAfter ? Date.parse(notOnOrAfter) : Date.now() + SAML_MAX_ASSERTION_AGE_MS) + SAML_CLOCK_SKEW_MS;
 
   const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
   const nameIdIsEmail = profile.nameIDFormat === EMAIL_FORMAT;
-  const email = (attribute(attributes, ATTRIBUTE_NAMES.email) ?? (nameIdIsEmail ? profile.nameID : null))
-    ?.trim()
-    .toLowerCase() ?? null;
+  const email =
+    (attribute(attributes, ATTRIBUTE_NAMES.email) ?? (nameIdIsEmail ? profile.nameID : null))
+      ?.trim()
+      .toLowerCase() ?? null;
   // A transient NameID names nobody twice: the address is the person then.
-  const subject = profile.nameIDFormat === TRANSIENT_FORMAT || !profile.nameID ? `email:${email ?? ''}` : profile.nameID;
+  const subject =
+    profile.nameIDFormat === TRANSIENT_FORMAT || !profile.nameID ? `email:${email ?? ''}` : profile.nameID;
   return {
     identity: {
       issuer: connection.issuer,

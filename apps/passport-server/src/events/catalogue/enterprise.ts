@@ -49,7 +49,10 @@ export const enterpriseEvents = [
     type: 'organisation.sso_connection.removed',
     version: 1,
     summary: 'An organisation’s single sign-on connection was removed.',
-    data: Type.Object({ protocol: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]), issuer: Type.String() }),
+    data: Type.Object({
+      protocol: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
+      issuer: Type.String(),
+    }),
   }),
   defineEvent({
     type: 'organisation.sso_policy.saved',

@@ -1,3 +1,4 @@
+import { isLoopbackOrigin } from '../../config';
 import {
   type ConnectionRow,
   connectionOf,
@@ -7,7 +8,6 @@ import {
   saveConnection,
 } from '../../domain/enterprise/connections';
 import { samlIdpOf, samlSpOf } from '../../domain/enterprise/saml';
-import { isLoopbackOrigin } from '../../config';
 import { PassportError } from '../../errors';
 import { ConnectionData, ConnectionRemoved, schemas } from '../../schemas/enterprise';
 import { caller, defineOperation } from '../define';
