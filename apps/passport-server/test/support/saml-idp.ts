@@ -10,7 +10,8 @@ import { generate } from 'selfsigned';
  * certificate made for the run. Its single sign-on address (HTTP-Redirect) reads the AuthnRequest
  * (its issuer, id and ACS; it is not signed) and answers the page a real IdP answers: a
  * form that posts the signed SAMLResponse and the RelayState to the service provider's ACS. Who is
- * signed in at the IdP is a cookie naming one of `people` (the IdP's own login is not under test).
+ * signed in at the IdP is a cookie (`saml_person`) naming one of `people` (the IdP's own login is not
+ * under test).
  * A test may bend one response (unsigned, expired, another audience or destination, a fixed
  * assertion id) to see the service provider refuse it.
  */
@@ -37,6 +38,8 @@ export interface SamlTweaks {
 }
 
 export interface SamlPeer {
+  /** The IdP's origin, where a browser holds the `saml_person` cookie. */
+  origin: string;
   entityId: string;
   ssoUrl: string;
   /** The signing certificate (PEM). */
@@ -109,7 +112,9 @@ export async function startSamlPeer(): Promise<SamlPeer> {
         `<!doctype html><form method="post" action="${escapeXml(spAcs(sp))}">` +
         `<input type="hidden" name="SAMLResponse" value="${response}">` +
         `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}">` +
-        `<noscript><button>Continue</button></noscript></form>`;
+        `<noscript><button>Continue</button></noscript></form>` +
+        // As IdPs do: the page posts itself (the form stays for a browser without scripts).
+        '<script>document.forms[0].submit()</script>';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     })().catch((error: unknown) => {
       res.writeHead(500).end(String(error));
@@ -180,6 +185,7 @@ export async function startSamlPeer(): Promise<SamlPeer> {
 
   const metadata = idp.getMetadata();
   return {
+    origin,
     entityId,
     ssoUrl,
     certificate: pems.cert,
