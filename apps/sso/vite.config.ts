@@ -36,8 +36,9 @@ export default defineConfig({
       // 127.48 KB: ui_locales, the shared cookie and the browser's languages in the store, the plugin
       // that sends the language of the moment, and the page title that follows the heading). 127.8 KB
       // with enterprise sign-in's and the organisation's second-factor codes in the one code table
-      // (measured 127.78 KB).
-      budgetBytes: 127_800,
+      // (measured 127.78 KB). 128 KB with the SAML and SCIM codes in the one code table (measured
+      // 127.94 KB).
+      budgetBytes: 128_000,
     }),
   ],
   resolve: appResolve,

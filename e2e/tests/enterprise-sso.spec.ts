@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, request as playwrightRequest } from '@playwright/test';
 import dns2 from 'dns2';
+import { type SamlPeer, startSamlPeer } from '../../apps/passport-server/test/support/saml-idp';
 import { type OidcPeer, startOidcPeer } from '../support/oidc-peer';
 import type { RunningServer } from '../support/server';
 import { expect, type Outbox, test, uniqueMobile } from '../support/test';
@@ -18,7 +19,13 @@ interface Dns {
   publish(name: string, value: string): void;
 }
 
-const it = test.extend<{ idp: OidcPeer; dns: Dns }>({
+const it = test.extend<{ idp: OidcPeer; samlIdp: SamlPeer; dns: Dns }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
+  samlIdp: async ({}, use) => {
+    const peer = await startSamlPeer();
+    await use(peer);
+    await peer.close();
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
   idp: async ({}, use) => {
     const peer = await startOidcPeer();
@@ -74,6 +81,60 @@ async function managerApi(server: RunningServer, outbox: Outbox) {
   return { api, post, mobile };
 }
 
+/** An organisation of the manager's with `domain` verified by its DNS TXT record. */
+async function organisationWithDomain(
+  manager: Awaited<ReturnType<typeof managerApi>>,
+  dns: Dns,
+  domain: string,
+) {
+  const subject = await manager.post('/passport/aff/web/subject/create_by_mobile/', {
+    mobile: manager.mobile,
+    subject_name: 'Analytical Engines',
+    deputy_name: 'Boss',
+  });
+  const sid = subject.sec_subject_uid as string;
+  const added = await manager.post('/passport/aff/web/domain/add/', { subject_uid: sid, domain });
+  dns.publish(added.record_name as string, added.record_value as string);
+  await manager.post('/passport/aff/web/domain/verify/', { subject_uid: sid, domain });
+  return sid;
+}
+
+it('a member signs in with a work e-mail through a SAML identity provider and lands in the organisation', async ({
+  page,
+  server,
+  outbox,
+  samlIdp,
+  dns,
+}) => {
+  const domain = `e2e${randomBytes(4).toString('hex')}.example.com`;
+  const email = `grace@${domain}`;
+  const manager = await managerApi(server, outbox);
+  const sid = await organisationWithDomain(manager, dns, domain);
+  const saved = await manager.post('/passport/aff/web/sso_connection/save_saml/', {
+    subject_uid: sid,
+    metadata_xml: samlIdp.metadata,
+  });
+  // The IdP's administrator uploads our metadata from the address the answer names.
+  samlIdp.trust(await (await manager.api.get(saved.sp_metadata_url as string)).text());
+  await manager.api.dispose();
+  // Signed in at the IdP already (its own login is not under test).
+  samlIdp.people.set('grace', { nameId: 'grace-1', attributes: { email, displayName: 'Grace Hopper' } });
+  await page.context().addCookies([{ name: 'saml_person', value: 'grace', url: samlIdp.origin }]);
+
+  await page.goto(`${server.origin}/login`);
+  await page.getByRole('button', { name: '使用工作邮箱登录' }).click();
+  await page.getByRole('textbox', { name: '工作邮箱' }).fill(email);
+  await page.getByRole('button', { name: '继续', exact: true }).click();
+
+  // The IdP's page posts the response to our ACS from its own site (127.0.0.1 is not localhost's
+  // site: the browser withholds our cookies there); the callback page finishes in this browser.
+  await expect(page).toHaveURL(`${server.origin}/workbench`);
+  const info = (await (await page.request.get(`${server.origin}/passport/web/account/info/`)).json()) as {
+    data: { org?: { sec_subject_uid: string; deputy_name: string } };
+  };
+  expect(info.data.org).toMatchObject({ sec_subject_uid: sid, deputy_name: 'Grace Hopper' });
+});
+
 it('a member signs in with a work e-mail and lands in the organisation', async ({
   page,
   server,
@@ -89,15 +150,7 @@ it('a member signs in with a work e-mail and lands in the organisation', async (
 
   // The manager's side: an organisation, its domain verified by DNS, its connection.
   const manager = await managerApi(server, outbox);
-  const subject = await manager.post('/passport/aff/web/subject/create_by_mobile/', {
-    mobile: manager.mobile,
-    subject_name: 'Analytical Engines',
-    deputy_name: 'Boss',
-  });
-  const sid = subject.sec_subject_uid as string;
-  const added = await manager.post('/passport/aff/web/domain/add/', { subject_uid: sid, domain });
-  dns.publish(added.record_name as string, added.record_value as string);
-  await manager.post('/passport/aff/web/domain/verify/', { subject_uid: sid, domain });
+  const sid = await organisationWithDomain(manager, dns, domain);
   await manager.post('/passport/aff/web/sso_connection/save/', {
     subject_uid: sid,
     issuer: idp.issuer,

@@ -14,24 +14,26 @@
 // Enterprise sign-in's policy and the organisation's second factor (their paths, calls and error codes,
 // the manager transfer's countdown) measured protocol 2743 B, the whole entry 4021 B and the identity
 // picker 910 B.
+// A SAML connection (its path, `saveSamlConnection`) measured protocol 2763 B, the whole entry 4034 B
+// and the identity picker 933 B (it reads the one paths object).
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
     path: 'dist/protocol.js',
     ignore: ['@portico/account-sdk'],
-    limit: '2745 B',
+    limit: '2765 B',
   },
   {
     name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '4025 B',
+    limit: '4035 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
     path: 'dist/index.js',
     import: '{ subjectLoginList, subjectLogin }',
     ignore: ['@portico/account-sdk'],
-    limit: '910 B',
+    limit: '935 B',
   },
 ];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MailMessage, SmsMessage } from '../src/delivery/providers';
 import { newApiKey } from '../src/domain/api-keys/api-keys';
 import type { InventoryRoute } from '../src/lib/route-inventory';
-import { CodeType, CSRF_COOKIE, CSRF_HEADER, ErrorCode, paths } from '../src/protocol';
+import { CodeType, CSRF_COOKIE, CSRF_HEADER, ErrorCode, enterpriseSsoPaths, paths } from '../src/protocol';
 import { SCIM_BASE_PATH, SCIM_CALLS } from '../src/routes/scim/index';
 import {
   BODY_METHODS,
@@ -62,6 +62,11 @@ const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
     method: 'POST',
     url: '/passport/open/oauth/token/',
     why: 'the spec’s token path of the open family, handed to the provider’s token endpoint: client-authenticated',
+  },
+  {
+    method: 'POST',
+    url: enterpriseSsoPaths.samlAcs,
+    why: 'the SAML assertion consumer service (docs/enterprise-sso.md): the identity provider’s page posts here from its own site, so no cookie or token comes along; it reads no session, signs nobody in and only keeps the response once for the callback page, whose call is CSRF-checked and bound to the browser',
   },
   ...[...Object.values(MANAGEMENT_CALLS), ...Object.values(WEBHOOK_CALLS)]
     .filter((call) => call.method !== 'GET')

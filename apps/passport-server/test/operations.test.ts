@@ -354,6 +354,7 @@ describe('an operation called directly', () => {
         'organisation.sso_connection.info',
         'organisation.sso_connection.remove',
         'organisation.sso_connection.save',
+        'organisation.sso_connection.save_saml',
         'organisation.sso_policy.info',
         'organisation.sso_policy.save',
       ],

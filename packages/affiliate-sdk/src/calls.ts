@@ -258,6 +258,14 @@ export const removeDomain = /* @__PURE__ */ post<T.DomainRef, { domain: string }
 export const saveSsoConnection = /* @__PURE__ */ post<T.SaveSsoConnectionPayload, T.SsoConnection>(
   p.connectionSave,
 );
+/**
+ * Saves the organisation's SAML 2.0 connection (`sso:manage`): the identity provider's metadata XML,
+ * or its entity id, single sign-on address and signing certificate; CONNECTION_METADATA_INVALID when
+ * they cannot be read. The answer names our entity id, ACS and metadata address for the provider.
+ */
+export const saveSamlConnection = /* @__PURE__ */ post<T.SaveSamlConnectionPayload, T.SsoConnection>(
+  p.samlConnectionSave,
+);
 /** The organisation's connection, without its secret (`sso:manage`); CONNECTION_NOT_FOUND when none. */
 export const ssoConnectionInfo = /* @__PURE__ */ get<T.SubjectUid, T.SsoConnection>(p.connectionInfo);
 /** Removes the organisation's connection (`sso:manage`). */

@@ -1044,6 +1044,38 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * SAML 2.0 connections (docs/enterprise-sso.md) beside OpenID Connect: the identity provider's
+   * single sign-on address (HTTP-Redirect) and its signing certificates (a JSON array of base64 DER).
+   * A SAML connection keeps the IdP's entity id in `issuer` and an empty client id and secret.
+   */
+  '0034_saml_connections': {
+    async up(db: Kysely<unknown>) {
+      // It may run again (SQLite migrations are not one transaction): add each column only when missing.
+      let schema: string | undefined;
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+        schema = rows[0]?.schema;
+      }
+      const tables = await db.introspection.getTables();
+      const has = (column: string) =>
+        tables
+          .find(
+            (t) => t.name === 'organisation_sso_connections' && (schema === undefined || t.schema === schema),
+          )
+          ?.columns.some((c) => c.name === column) ?? false;
+      if (!has('saml_sso_url'))
+        await db.schema
+          .alterTable('organisation_sso_connections')
+          .addColumn('saml_sso_url', 'text')
+          .execute();
+      if (!has('saml_certificates'))
+        await db.schema
+          .alterTable('organisation_sso_connections')
+          .addColumn('saml_certificates', 'text')
+          .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

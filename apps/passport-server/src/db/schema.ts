@@ -516,12 +516,18 @@ export interface ImportedUsersTable {
 /** An organisation's single sign-on connection (migration 0028, docs/enterprise-sso.md); one each. */
 export interface OrganisationSsoConnectionsTable {
   subject_id: string;
-  /** `oidc`. */
+  /** `oidc` or `saml` (migration 0032). */
   protocol: string;
+  /** The OpenID issuer, or the SAML identity provider's entity id. */
   issuer: string;
+  /** Empty for SAML. */
   client_id: string;
-  /** Sealed (AES-256-GCM, a key derived from the server secret, the subject id as AAD). */
+  /** Sealed (AES-256-GCM, a key derived from the server secret, the subject id as AAD); empty for SAML. */
   client_secret: string;
+  /** SAML: the identity provider's single sign-on address (HTTP-Redirect binding); null for OIDC. */
+  saml_sso_url: string | null;
+  /** SAML: a JSON array of the identity provider's signing certificates (base64 DER); null for OIDC. */
+  saml_certificates: string | null;
   created_at: Millis;
   updated_at: Millis;
 }

@@ -3,6 +3,7 @@ import type { User } from '../db/schema';
 import { newUserRow } from '../domain/accounts/accounts';
 import { connectionOf } from '../domain/enterprise/connections';
 import { domainOfEmail, verifiedOwner } from '../domain/enterprise/domains';
+import { type SamlFlow, samlAuthorizeUrl, samlSpOf, verifySamlResponse } from '../domain/enterprise/saml';
 import {
   authorizationUrl,
   exchangeCode,
@@ -16,15 +17,16 @@ import { PassportError } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import { rateLimitKey } from '../lib/ip';
 import { safeRedirect } from '../lib/redirect';
-import { ssoSignIn } from '../operations/sign-in/enterprise-sso';
+import { SsoSignInRaced, ssoSignIn } from '../operations/sign-in/enterprise-sso';
 import { admitSignIn, signInThrough } from './complete-sign-in';
 
 /**
- * The request's side of signing in through an organisation's OpenID Connect connection
- * (docs/enterprise-sso.md): home-realm discovery by the work e-mail's verified domain, the redirect
- * with state, nonce and PKCE kept in the store for the browser that started, and the callback page's
- * exchange, which takes that flow once, lets openid-client verify the ID token, and hands the person to
- * the `account.sign_in.enterprise_sso` operation.
+ * The request's side of signing in through an organisation's connection (docs/enterprise-sso.md):
+ * home-realm discovery by the work e-mail's verified domain, the redirect with its one-time secrets
+ * kept in the store for the browser that started (OIDC: state, nonce and PKCE; SAML: the RelayState
+ * and the AuthnRequest's id), and the callback page's call, which takes that flow once, lets
+ * openid-client verify the ID token or node-saml the assertion, and hands the person to the
+ * `account.sign_in.enterprise_sso` operation: one completion for both protocols.
  */
 
 /** How long a started sign-in waits for its callback. */
@@ -58,6 +60,27 @@ export async function startEnterpriseSignIn(
   const connection = owner && (await connectionOf(app.db, owner.subject_id));
   if (!connection) throw new PassportError('ssoNotAvailable');
   const { publicOrigin, allowedOrigins } = app.config;
+  const next = safeRedirect(input.next, publicOrigin, allowedOrigins);
+  if (connection.protocol === 'saml') {
+    // The RelayState is the flow's key: the identity provider posts it back with the response.
+    const relayState = randomToken();
+    const issuedAt = app.runtime.now();
+    const sp = samlSpOf(publicOrigin, connection.subject_id);
+    const { url, requestId } = await samlAuthorizeUrl(connection, sp, relayState, issuedAt);
+    const flow: SamlFlow = {
+      subjectId: connection.subject_id,
+      issuer: connection.issuer,
+      requestId,
+      issuedAt,
+      next,
+    };
+    await app.store.set(
+      flowKey(browserOf(app, request, reply), relayState),
+      JSON.stringify(flow),
+      SSO_FLOW_TTL_MS,
+    );
+    return { authorize_url: url };
+  }
   const flow: SsoFlow = {
     subjectId: connection.subject_id,
     issuer: connection.issuer,
@@ -65,7 +88,7 @@ export async function startEnterpriseSignIn(
     nonce: randomToken(),
     codeVerifier: randomToken(48),
     redirectUri: ssoCallbackUrl(publicOrigin),
-    next: safeRedirect(input.next, publicOrigin, allowedOrigins),
+    next,
   };
   const provider = await providerOf(connection, app.secret, publicOrigin);
   const target = await authorizationUrl(provider, flow, email);
@@ -75,12 +98,19 @@ export async function startEnterpriseSignIn(
 }
 
 /** The flow this browser started with `state`, taken once; SSO_STATE_MISMATCH for anything else. */
-async function takeFlow(app: FastifyInstance, request: FastifyRequest, state: string): Promise<SsoFlow> {
+async function takeFlow(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  state: string | undefined,
+): Promise<SsoFlow | SamlFlow> {
   const browser = presentedBrowser(app, request);
   const raw = browser && state ? await app.store.take(flowKey(browser, state)) : null;
   if (!raw) throw new PassportError('ssoStateMismatch');
-  return JSON.parse(raw) as SsoFlow;
+  return JSON.parse(raw) as SsoFlow | SamlFlow;
 }
+
+/** The started sign-in a flow is, for the completion: its organisation, its provider, where to go. */
+type Started = Pick<SsoFlow, 'subjectId' | 'issuer' | 'next'>;
 
 /**
  * The account a verified provider identity signs in to: the one its person is linked to in the
@@ -89,7 +119,7 @@ async function takeFlow(app: FastifyInstance, request: FastifyRequest, state: st
  */
 async function accountFor(
   app: FastifyInstance,
-  flow: SsoFlow,
+  flow: Started,
   identity: IdpIdentity & { email: string },
 ): Promise<{ user: User; newUser: boolean }> {
   const link = await linkOf(app.db, flow.subjectId, flow.issuer, identity.subject);
@@ -111,52 +141,136 @@ async function accountFor(
   return { user, newUser: true };
 }
 
+/** How long the assertion consumer service keeps a posted response for the callback page. */
+const SAML_POSTED_TTL_MS = 5 * 60_000;
+const postedKey = (handle: string) => `sso:saml:posted:${sha256(handle)}`;
+const assertionKey = (issuer: string, id: string) => `sso:saml:assertion:${sha256(`${issuer}\n${id}`)}`;
+
 /**
- * enterprise_sso/login, from the callback page: the flow taken once, the code exchanged and the ID
- * token verified by openid-client, the e-mail rule, then the sign-in operation. Answers the account
- * and the `next` the sign-in started with.
+ * enterprise_sso/saml_acs: the identity provider's page posts the response here (HTTP-POST binding),
+ * from its own site, so the browser's SameSite cookies do not come along. The response is kept once
+ * under a fresh handle, unread, and the browser goes on to the callback page, whose call (with the
+ * cookies) takes it: the flow is bound to the browser there, as OpenID Connect's is.
  */
-export async function finishEnterpriseSignIn(
+export async function receiveSamlResponse(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { code: string; state: string; iss?: string | undefined },
+  input: { SAMLResponse: string; RelayState?: string | undefined },
+) {
+  const posts = await app.store.incr(`sso:acs:${rateLimitKey(request.ip)}`, SSO_FLOW_TTL_MS);
+  if (posts > SSO_STARTS_PER_IP) throw new PassportError('rateLimited');
+  const handle = randomToken();
+  const posted = JSON.stringify({ response: input.SAMLResponse, relayState: input.RelayState ?? '' });
+  await app.store.set(postedKey(handle), posted, SAML_POSTED_TTL_MS);
+  const callback = new URL(ssoCallbackUrl(app.config.publicOrigin));
+  callback.searchParams.set('saml', handle);
+  await reply.redirect(callback.href, 303);
+  return undefined;
+}
+
+/**
+ * The SAML side of enterprise_sso/login: the posted response taken once, the flow of its RelayState
+ * taken once in this browser, the assertion verified for that flow's AuthnRequest, its id kept until
+ * it expires so it never signs in twice.
+ */
+async function verifiedSamlPerson(app: FastifyInstance, request: FastifyRequest, handle: string) {
+  const raw = await app.store.take(postedKey(handle));
+  if (!raw) throw new PassportError('ssoStateMismatch');
+  const posted = JSON.parse(raw) as { response: string; relayState: string };
+  const flow = await takeFlow(app, request, posted.relayState);
+  if (!('requestId' in flow)) throw new PassportError('ssoStateMismatch');
+  const connection = await connectionOf(app.db, flow.subjectId);
+  if (connection?.protocol !== 'saml' || connection.issuer !== flow.issuer)
+    throw new PassportError('ssoNotAvailable');
+  const sp = samlSpOf(app.config.publicOrigin, flow.subjectId);
+  let verified: Awaited<ReturnType<typeof verifySamlResponse>>;
+  try {
+    verified = await verifySamlResponse(connection, sp, flow.requestId, flow.issuedAt, posted.response);
+  } catch (error) {
+    request.log.info(
+      { err: error, subject: flow.subjectId },
+      'enterprise sign-in: the SAML response was refused',
+    );
+    throw error;
+  }
+  const ttl = Math.max(verified.validUntil - Date.now(), 1000);
+  if (!(await app.store.setIfAbsent(assertionKey(connection.issuer, verified.assertionId), '1', ttl)))
+    throw new PassportError('samlAssertionReplayed');
+  return { flow, identity: verified.identity };
+}
+
+/** The OpenID Connect side of enterprise_sso/login: the flow taken once, the code exchanged. */
+async function verifiedOidcPerson(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { code?: string | undefined; state?: string | undefined; iss?: string | undefined },
 ) {
   const flow = await takeFlow(app, request, input.state);
+  if ('requestId' in flow || !input.code || !input.state) throw new PassportError('ssoStateMismatch');
   const connection = await connectionOf(app.db, flow.subjectId);
   // The connection was removed or repointed while the person was at the provider.
-  if (!connection || connection.issuer !== flow.issuer) throw new PassportError('ssoNotAvailable');
+  if (connection?.protocol !== 'oidc' || connection.issuer !== flow.issuer)
+    throw new PassportError('ssoNotAvailable');
   const provider = await providerOf(connection, app.secret, app.config.publicOrigin);
   const callback = new URL(flow.redirectUri);
   callback.searchParams.set('code', input.code);
   callback.searchParams.set('state', input.state);
   if (input.iss) callback.searchParams.set('iss', input.iss);
-  let identity: IdpIdentity;
   try {
-    identity = await exchangeCode(provider, callback, flow);
+    return { flow, identity: await exchangeCode(provider, callback, flow) };
   } catch (error) {
     request.log.info({ err: error, subject: flow.subjectId }, 'enterprise sign-in: the exchange was refused');
     throw new PassportError('ssoProviderFailed');
   }
+}
+
+/**
+ * enterprise_sso/login, from the callback page: the provider's person verified (the code exchanged, or
+ * the kept SAML response), the e-mail rule, then the sign-in operation. A first sign-in that another
+ * first sign-in of the same person beat to the account, the link or the membership chooses the account
+ * again once, finding what the other made. Answers the account and the `next` the sign-in started with.
+ */
+export async function finishEnterpriseSignIn(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: {
+    code?: string | undefined;
+    state?: string | undefined;
+    iss?: string | undefined;
+    saml?: string | undefined;
+  },
+) {
+  const { flow, identity } = input.saml
+    ? await verifiedSamlPerson(app, request, input.saml)
+    : await verifiedOidcPerson(app, request, input);
   const { email } = identity;
   if (!email || !identity.emailVerified) throw new PassportError('ssoEmailNotVerified');
-  const { user, newUser } = await accountFor(app, flow, { ...identity, email });
-  const principal = await admitSignIn(app, request, user, { newUser, proof: 'enterpriseSso' });
-  const account = await signInThrough(
-    app,
-    request,
-    reply,
-    ssoSignIn,
-    {
-      subjectId: flow.subjectId,
-      issuer: flow.issuer,
-      idpSubject: identity.subject,
-      email,
-      emailVerified: identity.emailVerified,
-      name: identity.name,
-      claims: identity.claims,
-    },
-    principal,
-  );
-  return { ...account, next: flow.next };
+  for (let attempt = 1; ; attempt += 1) {
+    const { user, newUser } = await accountFor(app, flow, { ...identity, email });
+    const principal = await admitSignIn(app, request, user, { newUser, proof: 'enterpriseSso' });
+    try {
+      const account = await signInThrough(
+        app,
+        request,
+        reply,
+        ssoSignIn,
+        {
+          subjectId: flow.subjectId,
+          issuer: flow.issuer,
+          idpSubject: identity.subject,
+          email,
+          emailVerified: identity.emailVerified,
+          name: identity.name,
+          claims: identity.claims,
+        },
+        principal,
+      );
+      return { ...account, next: flow.next };
+    } catch (error) {
+      if (!(error instanceof SsoSignInRaced)) throw error;
+      if (attempt === 2) throw new PassportError('ssoStateMismatch', {}, { cause: error });
+    }
+  }
 }

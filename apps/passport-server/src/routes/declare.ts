@@ -58,6 +58,8 @@ export interface FlowRoute<S extends FlowSchema = FlowSchema> {
   responses?: Record<number, TSchema>;
   /** Where the flow answers. */
   at: readonly (readonly [family: Family, path: string])[];
+  /** `csrf: false`: a POST another site's page makes (a SAML identity provider's); test/inventory lists why. */
+  config?: { csrf: false };
   /**
    * The envelope's data; `undefined` when the handler answered itself (a redirect). It returns a
    * promise only when it waits, so a synchronous answer (account/info) costs no promise.
@@ -131,7 +133,7 @@ export function registerFlowRoutes(app: FastifyInstance, routes: readonly FlowRo
         method: route.method,
         url: path,
         schema: { ...route.schema, response: { ...RESPONSES[envelope](route.data), ...route.responses } },
-        config: { envelope },
+        config: { envelope, ...route.config },
         handler: (request, reply) => {
           const data = route.run(app, request as FlowRequest<FlowSchema>, reply);
           return data instanceof Promise

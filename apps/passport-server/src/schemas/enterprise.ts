@@ -39,7 +39,7 @@ export const DomainData = Type.Object(
 export const DomainList = Type.Object({ items: Type.Array(DomainData) });
 export const DomainRemoved = Type.Object({ domain: Type.String() });
 
-export const ConnectionData = Type.Object(
+export const OidcConnectionData = Type.Object(
   {
     protocol: Type.Literal('oidc'),
     issuer: Type.String(),
@@ -49,6 +49,26 @@ export const ConnectionData = Type.Object(
   },
   { description: 'an organisation’s OpenID Connect connection' },
 );
+export const SamlConnectionData = Type.Object(
+  {
+    protocol: Type.Literal('saml'),
+    issuer: Type.String({ description: 'the identity provider’s entity id' }),
+    sso_url: Type.String({ description: 'the identity provider’s single sign-on address (HTTP-Redirect)' }),
+    certificates: Type.Integer({ description: 'how many signing certificates are on file' }),
+    sp_entity_id: Type.String({
+      description: 'our entity id for this organisation: give it to the provider',
+    }),
+    acs_url: Type.String({
+      description: 'our assertion consumer service (HTTP-POST): give it to the provider',
+    }),
+    sp_metadata_url: Type.String({ description: 'our service provider metadata, to upload at the provider' }),
+    updated_at: Type.Integer(),
+  },
+  { description: 'an organisation’s SAML 2.0 connection' },
+);
+export const ConnectionData = Type.Union([OidcConnectionData, SamlConnectionData], {
+  description: 'an organisation’s single sign-on connection',
+});
 export const ConnectionRemoved = Type.Object({ removed: Type.Boolean() });
 
 export const SsoPolicyData = Type.Object(
@@ -82,6 +102,28 @@ export const schemas = {
       issuer: Type.String({ minLength: 1, maxLength: 512 }),
       client_id: Type.String({ minLength: 1, maxLength: 256 }),
       client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    }),
+  ),
+  samlConnectionSave: post(
+    'Set the organisation’s SAML 2.0 connection (sso:manage): the provider’s metadata, or its entity id, address and certificate',
+    body({
+      ...subjectUid,
+      metadata_xml: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200_000,
+          description: 'the identity provider’s metadata XML',
+        }),
+      ),
+      entity_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+      sso_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+      certificate: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 16_384,
+          description: 'the signing certificate, PEM or base64',
+        }),
+      ),
     }),
   ),
   connectionInfo: get('The organisation’s connection, without its secret (sso:manage)', query(subjectUid)),

@@ -12,10 +12,18 @@ import {
 import * as aff from '@portico/affiliate-sdk';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType } from '../../src/protocol';
+import { CodeType, enterpriseSsoPaths } from '../../src/protocol';
 import { passCooldown } from '../support/flows';
 import { type OidcPeer, type PeerAccount, startOidcPeer } from '../support/oauth-peers';
-import { PAGE_ORIGIN, rejectsWith, type SdkServer, startSdkServer } from '../support/sdk-browser';
+import { type SamlPeer, type SamlPerson, type SamlTweaks, startSamlPeer } from '../support/saml-idp';
+import {
+  expectAccountError,
+  PAGE_ORIGIN,
+  rejection,
+  rejectsWith,
+  type SdkServer,
+  startSdkServer,
+} from '../support/sdk-browser';
 import { eventsOf, type Manager, manager, refused, role } from './organisation-helpers';
 
 /**
@@ -48,6 +56,7 @@ const dnsServer = dns2.createServer({
 const CALLBACK = `${PAGE_ORIGIN}/enterprise-sso-callback`;
 let server: SdkServer;
 let idp: OidcPeer;
+let samlIdp: SamlPeer;
 beforeAll(async () => {
   const addresses = await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
   const { port } = addresses.udp as AddressInfo;
@@ -55,10 +64,12 @@ beforeAll(async () => {
     startSdkServer({ dnsResolver: [`127.0.0.1:${port}`] }, { limits: { sendCooldownMs: 5 } }),
     startOidcPeer({ clientId: 'portico', clientSecret: 'idp-secret', redirectUris: [CALLBACK] }),
   ]);
+  samlIdp = await startSamlPeer();
 });
 afterAll(async () => {
   await server?.close();
   await idp?.close();
+  await samlIdp?.close();
   await dnsServer.close();
 });
 
@@ -205,6 +216,47 @@ describe('signing in with a work e-mail through the organisation’s connection'
     expect(provisioned.at(-1)?.data.roleKeys).toEqual(['engineer']);
   });
 
+  it('two first sign-ins of the same person at once land in one account and one membership', async () => {
+    const { boss, domain } = await organisation();
+    const email = `twin@${domain}`;
+    const sub = idpPerson({ email, email_verified: true });
+    const first = server.sdkBrowser().client();
+    const second = server.sdkBrowser().client();
+    const callbacks = [await atProvider(first, email, sub), await atProvider(second, email, sub)];
+    // Both look for the account before either makes it: the race, made certain rather than likely.
+    const accounts = server.app.accounts;
+    const find = accounts.find.bind(accounts);
+    let arrived = 0;
+    let release!: () => void;
+    const bothLooked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    accounts.find = async (identifier) => {
+      if (identifier.value === email && arrived < 2) {
+        arrived += 1;
+        if (arrived === 2) release();
+        await bothLooked;
+      }
+      return find(identifier);
+    };
+    try {
+      const signed = await Promise.all([
+        finishEnterpriseSso<Signed>(first, callbacks[0]!),
+        finishEnterpriseSso<Signed>(second, callbacks[1]!),
+      ]);
+      expect(signed[1].user_id).toBe(signed[0].user_id);
+    } finally {
+      accounts.find = find;
+    }
+    const members = await server.app.db
+      .selectFrom('deputies')
+      .select('id')
+      .where('subject_id', '=', boss.sid)
+      .where('user_id', '=', (await userOfEmail(email))!.id)
+      .execute();
+    expect(members).toHaveLength(1);
+  });
+
   it('refuses an e-mail the provider has not verified, and one outside the organisation’s verified domains', async () => {
     const { domain } = await organisation();
     const unverified = `eve@${domain}`;
@@ -312,5 +364,221 @@ describe('signing in with a work e-mail through the organisation’s connection'
     expect(policyEvents.map((e) => e.data)).toEqual([
       { requireSso: true, defaultRoleKey: null, roleRules: [] },
     ]);
+  });
+});
+
+/** An organisation with a verified domain, a SAML connection to the loopback IdP and a `staff` role. */
+async function samlOrganisation() {
+  const boss = await manager(server);
+  const domain = await verifiedDomain(boss);
+  const saved = await aff.saveSamlConnection(boss.client, {
+    subject_uid: boss.sid,
+    metadata_xml: samlIdp.metadata,
+  });
+  if (saved.protocol !== 'saml') throw new Error('not a SAML connection');
+  // The IdP's administrator uploads our metadata, read from the address the answer names.
+  const metadata = await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=${boss.sid}`);
+  expect(metadata.headers.get('content-type')).toContain('application/samlmetadata+xml');
+  const xml = await metadata.text();
+  expect(xml).toContain(`entityID="${saved.sp_entity_id}"`);
+  expect(xml).toContain(`Location="${saved.acs_url}"`);
+  samlIdp.trust(xml);
+  await role(boss, 'staff', ['member:read'], 'Staff');
+  return { boss, domain, saved };
+}
+
+/** A person signed in at the SAML IdP, by a fresh id. */
+function samlPerson(email: string, attributes: SamlPerson['attributes'] = {}): string {
+  const id = freshSub();
+  samlIdp.people.set(id, { nameId: `n-${id}`, attributes: { email, ...attributes } });
+  return id;
+}
+
+/**
+ * Starts with the work e-mail, signs in at the IdP as `person`, and posts its form to our ACS as the
+ * IdP's page does: from the IdP's site, so none of our cookies come along. Answers the callback's handle.
+ */
+async function throughSamlIdp(client: AccountClient, email: string, person: string, tweaks?: SamlTweaks) {
+  const started = await startEnterpriseSso(client, { email, next: '/dashboard' });
+  expect(started.authorize_url.startsWith(`${samlIdp.ssoUrl}?`)).toBe(true);
+  const form = await samlIdp.signIn(started.authorize_url, person, tweaks);
+  return postToAcs(form);
+}
+
+async function postToAcs(form: { action: string; SAMLResponse: string; RelayState: string }) {
+  const acs = new URL(form.action);
+  expect(acs.origin).toBe(PAGE_ORIGIN);
+  const answer = await fetch(`${server.baseUrl}${acs.pathname}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(samlIdp.ssoUrl).origin,
+      'sec-fetch-site': 'cross-site',
+    },
+    body: new URLSearchParams({ SAMLResponse: form.SAMLResponse, RelayState: form.RelayState }),
+  });
+  expect(answer.status).toBe(303);
+  const callback = new URL(answer.headers.get('location') ?? '');
+  expect(`${callback.origin}${callback.pathname}`).toBe(CALLBACK);
+  return { saml: callback.searchParams.get('saml') ?? '' };
+}
+
+async function samlSignIn(email: string, person: string) {
+  const client = server.sdkBrowser().client();
+  const signed = await finishEnterpriseSso<Signed>(client, await throughSamlIdp(client, email, person));
+  return { client, signed };
+}
+
+describe('signing in with a work e-mail through the organisation’s SAML 2.0 connection', () => {
+  it('a first sign-in creates the account and the membership with the role its groups attribute maps to', async () => {
+    const { boss, domain, saved } = await samlOrganisation();
+    expect(saved).toMatchObject({
+      protocol: 'saml',
+      issuer: samlIdp.entityId,
+      sso_url: samlIdp.ssoUrl,
+      certificates: 1,
+    });
+    await role(boss, 'engineer', ['member:read', 'role:read'], 'Engineer');
+    await aff.saveSsoPolicy(boss.client, {
+      subject_uid: boss.sid,
+      require_sso: false,
+      default_role_key: 'staff',
+      role_rules: [{ claim: 'groups', value: 'engineering', role_key: 'engineer' }],
+    });
+    const email = `ada@${domain}`;
+    const person = samlPerson(email, { displayName: 'Ada Lovelace', groups: ['engineering', 'all'] });
+
+    const { client, signed } = await samlSignIn(email, person);
+    expect(signed.next).toBe('/dashboard');
+    const info = await accountInfo<{
+      user_id: string;
+      org?: { sec_subject_uid: string; permissions: string[] };
+    }>(client);
+    expect(info.user_id).toBe(signed.user_id);
+    expect(info.org?.sec_subject_uid).toBe(boss.sid);
+    expect(info.org?.permissions.sort()).toEqual(['member:read', 'role:read']);
+    expect(await userOfEmail(email)).toMatchObject({ id: signed.user_id, screen_name: 'Ada Lovelace' });
+    const provisioned = await eventsOf(server, boss.sid, 'organisation.member.provisioned');
+    expect(provisioned.at(-1)).toMatchObject({
+      target: signed.user_id,
+      data: { roleKeys: ['engineer'], issuer: samlIdp.entityId },
+    });
+    const connectionEvents = await eventsOf(server, boss.sid, 'organisation.sso_connection.saved');
+    expect(connectionEvents.at(-1)?.data).toEqual({
+      protocol: 'saml',
+      issuer: samlIdp.entityId,
+      ssoUrl: samlIdp.ssoUrl,
+      certificates: 1,
+    });
+
+    // Again, in another browser: the same account, nothing new made.
+    const again = await samlSignIn(email, person);
+    expect(again.signed.user_id).toBe(signed.user_id);
+    expect((await eventsOf(server, boss.sid, 'organisation.member.provisioned')).length).toBe(
+      provisioned.length,
+    );
+  });
+
+  it('saves a connection given by entity id, address and certificate, and refuses what it cannot read', async () => {
+    const boss = await manager(server);
+    const saved = await aff.saveSamlConnection(boss.client, {
+      subject_uid: boss.sid,
+      entity_id: samlIdp.entityId,
+      sso_url: samlIdp.ssoUrl,
+      certificate: samlIdp.certificate,
+    });
+    expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toEqual(saved);
+    const bad = (payload: Omit<aff.SaveSamlConnectionPayload, 'subject_uid'>) =>
+      rejectsWith(
+        aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, ...payload }),
+        'connectionMetadataInvalid',
+      );
+    await bad({ metadata_xml: '<not xml' });
+    await bad({
+      metadata_xml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>',
+    });
+    await bad({ entity_id: samlIdp.entityId, sso_url: samlIdp.ssoUrl, certificate: 'not a certificate' });
+    await bad({
+      entity_id: samlIdp.entityId,
+      sso_url: 'ftp://idp.example.com/sso',
+      certificate: samlIdp.certificate,
+    });
+    await bad({ entity_id: samlIdp.entityId });
+    // Our metadata for an organisation without a SAML connection: nothing.
+    const none = await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=nobody`);
+    expect(await none.json()).toMatchObject({ data: { error_code: 2410 } });
+  });
+
+  it('refuses an unsigned, an expired, a replayed, and a misaddressed assertion, each with its own code', async () => {
+    const { domain, saved } = await samlOrganisation();
+    const email = `grace@${domain}`;
+    const person = samlPerson(email);
+    const refusedWith = async (tweaks: SamlTweaks, name: Parameters<typeof rejectsWith>[1]) => {
+      const client = server.sdkBrowser().client();
+      const failed = await rejection(
+        finishEnterpriseSso(client, await throughSamlIdp(client, email, person, tweaks)),
+      );
+      expectAccountError(failed, name);
+      expect(failed.status).toBe(400);
+      return failed;
+    };
+    await refusedWith({ unsigned: true }, 'samlSignatureInvalid');
+    await refusedWith({ notOnOrAfter: new Date(Date.now() - 30 * 60_000) }, 'samlAssertionExpired');
+    const audience = await refusedWith(
+      { audience: 'https://someone-else.example.com/sp' },
+      'samlRecipientMismatch',
+    );
+    expect(audience.data).toMatchObject({ reason: 'audience' });
+    const destination = await refusedWith(
+      { destination: `${PAGE_ORIGIN}/elsewhere/acs` },
+      'samlRecipientMismatch',
+    );
+    expect(destination.data).toMatchObject({ reason: 'destination' });
+    const recipient = await refusedWith(
+      { recipient: `${PAGE_ORIGIN}/elsewhere/acs` },
+      'samlRecipientMismatch',
+    );
+    expect(recipient.data).toMatchObject({ reason: 'recipient' });
+    expect(await userOfEmail(email)).toBeUndefined();
+
+    // The same posted response twice: the flow it answers was taken by the first.
+    const client = server.sdkBrowser().client();
+    const started = await startEnterpriseSso(client, { email });
+    const form = await samlIdp.signIn(started.authorize_url, person);
+    await finishEnterpriseSso(client, await postToAcs(form));
+    await rejectsWith(finishEnterpriseSso(client, await postToAcs(form)), 'ssoStateMismatch');
+    // A response for another browser's sign-in, posted in this one: not this browser's flow.
+    const other = server.sdkBrowser().client();
+    const elsewhere = await samlIdp.signIn(
+      (await startEnterpriseSso(other, { email })).authorize_url,
+      person,
+    );
+    await rejectsWith(finishEnterpriseSso(client, await postToAcs(elsewhere)), 'ssoStateMismatch');
+    // An assertion the IdP sends again (the same id) in answer to a new sign-in: refused once used.
+    const assertionId = `_${randomBytes(16).toString('hex')}`;
+    const once = server.sdkBrowser().client();
+    await finishEnterpriseSso(once, await throughSamlIdp(once, email, person, { assertionId }));
+    const twice = server.sdkBrowser().client();
+    await rejectsWith(
+      finishEnterpriseSso(twice, await throughSamlIdp(twice, email, person, { assertionId })),
+      'samlAssertionReplayed',
+    );
+    expect(saved.acs_url).toBe(`${PAGE_ORIGIN}${enterpriseSsoPaths.samlAcs}`);
+  });
+
+  it('refuses an address outside the organisation’s verified domains, and a domain not verified', async () => {
+    const { boss, domain } = await samlOrganisation();
+    const elsewhere = `mallory@${freshDomain()}`;
+    const client = server.sdkBrowser().client();
+    await rejectsWith(
+      finishEnterpriseSso(client, await throughSamlIdp(client, `mallory@${domain}`, samlPerson(elsewhere))),
+      'ssoEmailOutsideDomain',
+    );
+    expect(await userOfEmail(elsewhere)).toBeUndefined();
+    // A domain the organisation added but has not verified routes nowhere.
+    const unverified = freshDomain();
+    await aff.addDomain(boss.client, { subject_uid: boss.sid, domain: unverified });
+    await rejectsWith(startEnterpriseSso(client, { email: `a@${unverified}` }), 'ssoNotAvailable');
   });
 });

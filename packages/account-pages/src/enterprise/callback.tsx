@@ -10,7 +10,7 @@ import { SEARCH_KEY, useEnterpriseT } from './messages';
 
 /**
  * `/enterprise-sso-callback`, where the organisation's identity provider sends the browser back: the
- * code, state and issuer go to the passport once, and a signed-in person goes on where the sign-in page
+ * code, state and issuer (OIDC), or the handle of the SAML response (`saml`), go to the passport once, and a signed-in person goes on where the sign-in page
  * would have sent them (its query kept in this tab while at the provider, else the passport's `next`).
  */
 function EnterpriseCallback() {
@@ -29,11 +29,18 @@ function EnterpriseCallback() {
     sessionStorage.removeItem(SEARCH_KEY);
     const refused = search.get('error');
     if (refused) return setError(search.get('error_description') || refused);
-    finishEnterpriseSso<AccountInfo & { next: string }>(client, {
-      code: search.get('code') ?? '',
-      state: search.get('state') ?? '',
-      ...(search.get('iss') ? { iss: search.get('iss') ?? '' } : {}),
-    }).then((account) => {
+    // SAML: the assertion consumer service kept the posted response under `saml`; OIDC: the code.
+    const saml = search.get('saml');
+    finishEnterpriseSso<AccountInfo & { next: string }>(
+      client,
+      saml
+        ? { saml }
+        : {
+            code: search.get('code') ?? '',
+            state: search.get('state') ?? '',
+            ...(search.get('iss') ? { iss: search.get('iss') ?? '' } : {}),
+          },
+    ).then((account) => {
       // Another person may have been signed in in this tab: nothing of theirs stays cached, and the
       // session (with its organisation identity) is read afresh.
       queryClient.clear();

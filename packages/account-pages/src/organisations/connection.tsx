@@ -22,16 +22,18 @@ export function Connection({ org }: SectionProps) {
   const client = useAccountClient();
   const sid = org.sec_subject_uid;
   const current = useQuery(ssoConnectionQueryOptions(client, sid));
+  // This form sets an OpenID Connect connection; a SAML one is set through the affiliate SDK.
+  const oidc = current.data?.protocol === 'oidc' ? current.data : undefined;
   const save = useSaveSsoConnection(sid);
   const remove = useRemoveSsoConnection(sid);
   const [issuer, setIssuer] = useState('');
   const [clientId, setClientId] = useState('');
   const [secret, setSecret] = useState('');
   useEffect(() => {
-    if (!current.data) return;
-    setIssuer(current.data.issuer);
-    setClientId(current.data.client_id);
-  }, [current.data]);
+    if (!oidc) return;
+    setIssuer(oidc.issuer);
+    setClientId(oidc.client_id);
+  }, [oidc]);
   const edit = clearingFirst(() => clearOutcome(save, remove));
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,7 +51,7 @@ export function Connection({ org }: SectionProps) {
         <Field label={t('con.issuer')} value={issuer} onChange={edit(setIssuer)} required />
         <Field label={t('con.clientId')} value={clientId} onChange={edit(setClientId)} required />
         <Field label={t('con.clientSecret')} value={secret} onChange={edit(setSecret)} />
-        {current.data?.has_secret ? <p className="muted">{t('con.secretKept')}</p> : null}
+        {oidc?.has_secret ? <p className="muted">{t('con.secretKept')}</p> : null}
         <Problem error={save.error ?? remove.error ?? current.error} />
         <p role="status" className="success">
           {save.isSuccess ? t('con.saved') : ''}

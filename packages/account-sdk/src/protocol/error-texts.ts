@@ -360,6 +360,10 @@ const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, 
     "The issuer's OpenID configuration could not be read: check the address",
   ],
   CONNECTION_SECRET_REQUIRED: ['请填写客户端密钥', 'Enter the client secret'],
+  CONNECTION_METADATA_INVALID: [
+    '无法读取身份提供方的 SAML 元数据或证书，请检查后重试',
+    "The identity provider's SAML metadata or certificate could not be read: check it and try again",
+  ],
   SSO_NOT_AVAILABLE: [
     '该邮箱的域名没有配置企业单点登录，请用其他方式登录',
     "Single sign-on is not set up for this address's domain: sign in another way",
@@ -383,6 +387,22 @@ const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, 
   SSO_REQUIRED: [
     '该组织要求通过单点登录进入，请用工作邮箱登录',
     'This organisation requires single sign-on: sign in with your work e-mail',
+  ],
+  SAML_SIGNATURE_INVALID: [
+    '身份提供方的 SAML 断言没有有效签名，已拒绝，请重新开始',
+    "The identity provider's SAML assertion carries no valid signature: start again",
+  ],
+  SAML_ASSERTION_EXPIRED: [
+    'SAML 断言已过期或尚未生效，请重新开始（也请检查服务器时钟）',
+    'The SAML assertion has expired or is not valid yet: start again (and check the clocks)',
+  ],
+  SAML_ASSERTION_REPLAYED: [
+    '这份 SAML 断言已经用过，不能再次登录，请重新开始',
+    'This SAML assertion has been used already: start again',
+  ],
+  SAML_RECIPIENT_MISMATCH: [
+    '这份 SAML 断言不是发给本服务的（受众或接收地址不符），请检查连接设置',
+    'This SAML assertion was not meant for this service (audience or destination): check the connection',
   ],
 });
 

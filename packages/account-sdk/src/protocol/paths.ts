@@ -155,7 +155,12 @@ export const passkeyPaths = /* @__PURE__ */ family('/passport/passkey/', [
  * sign-in of a work e-mail at its organisation's identity provider, and finish it from the callback
  * page. Outside `paths`, so only the pages that call them carry them.
  */
-export const enterpriseSsoPaths = /* @__PURE__ */ family('/passport/enterprise_sso/', ['start', 'login']);
+export const enterpriseSsoPaths = /* @__PURE__ */ family('/passport/enterprise_sso/', [
+  'start',
+  'login',
+  'saml_acs',
+  'saml_metadata',
+]);
 
 /** The mobile family, under /passport/mobile. */
 export const mobilePaths = /* @__PURE__ */ family('/passport/mobile/', [

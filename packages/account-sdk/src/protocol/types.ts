@@ -1102,10 +1102,12 @@ export interface EnterpriseSsoStartData {
   authorize_url: string;
 }
 /** What the provider sent to the callback page. */
+/** OpenID Connect: the callback's `code`, `state` and `iss`; SAML: its `saml`. */
 export interface EnterpriseSsoLoginPayload extends Extra {
-  code: string;
-  state: string;
+  code?: string;
+  state?: string;
   iss?: string;
+  saml?: string;
 }
 export type EnterpriseSsoSignedIn = AccountInfo & {
   /** Where the sign-in started to go. */

@@ -29,8 +29,9 @@ export const affiliatePaths = {
   domainList: `${PREFIX}domain/list/`,
   domainVerify: `${PREFIX}domain/verify/`,
   domainRemove: `${PREFIX}domain/remove/`,
-  /** The organisation's OpenID Connect connection (sso:manage): save, read, remove. */
+  /** The organisation's single sign-on connection (sso:manage): save (OIDC or SAML), read, remove. */
   connectionSave: `${PREFIX}sso_connection/save/`,
+  samlConnectionSave: `${PREFIX}sso_connection/save_saml/`,
   connectionInfo: `${PREFIX}sso_connection/info/`,
   connectionRemove: `${PREFIX}sso_connection/remove/`,
   /** The organisation's single sign-on policy (sso:manage): require it, the roles of a first sign-in. */

@@ -406,12 +406,29 @@ export interface OrganisationDomain {
 }
 
 /** The organisation's OpenID Connect connection as the console sees it: never its secret. */
-export interface SsoConnection {
+export type SsoConnection = OidcSsoConnection | SamlSsoConnection;
+export interface OidcSsoConnection {
   protocol: 'oidc';
   issuer: string;
   client_id: string;
   /** Whether a client secret is on file (sealed; never sent back). */
   has_secret: boolean;
+  updated_at: number;
+}
+export interface SamlSsoConnection {
+  protocol: 'saml';
+  /** The identity provider's entity id. */
+  issuer: string;
+  /** The identity provider's single sign-on address (HTTP-Redirect binding). */
+  sso_url: string;
+  /** How many signing certificates are on file. */
+  certificates: number;
+  /** Our entity id for this organisation, to give the identity provider. */
+  sp_entity_id: string;
+  /** Our assertion consumer service (HTTP-POST binding), to give the identity provider. */
+  acs_url: string;
+  /** Our service provider metadata, to upload at the identity provider. */
+  sp_metadata_url: string;
   updated_at: number;
 }
 /** A rule of the single sign-on policy: a claim holding `value` (or a list with it) gives `role_key`. */
@@ -434,6 +451,14 @@ export interface SaveSsoPolicyPayload extends SubjectUid {
   /** Empty or absent: none. */
   default_role_key?: string;
   role_rules?: SsoRoleRule[];
+}
+/** The identity provider's metadata XML, or its entity id, single sign-on address and certificate. */
+export interface SaveSamlConnectionPayload extends SubjectUid {
+  metadata_xml?: string;
+  entity_id?: string;
+  sso_url?: string;
+  /** The signing certificate, PEM or base64. */
+  certificate?: string;
 }
 export interface SaveSsoConnectionPayload extends SubjectUid {
   /** The identity provider's issuer (its discovery document must be at `/.well-known/openid-configuration`). */

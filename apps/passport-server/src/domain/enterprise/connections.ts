@@ -107,6 +107,8 @@ export async function saveConnection(
         issuer: row.issuer,
         client_id: row.client_id,
         client_secret: row.client_secret,
+        saml_sso_url: row.saml_sso_url,
+        saml_certificates: row.saml_certificates,
         updated_at: row.updated_at,
       })
       .where('subject_id', '=', row.subject_id)

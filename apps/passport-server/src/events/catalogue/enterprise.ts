@@ -29,20 +29,30 @@ export const enterpriseEvents = [
   defineEvent({
     type: 'organisation.sso_connection.saved',
     version: 1,
-    summary: 'An organisation’s OpenID Connect connection was set or changed (never its secret).',
+    summary:
+      'An organisation’s single sign-on connection (OpenID Connect or SAML 2.0) was set or changed (never a secret).',
     data: Type.Object({
-      protocol: Type.Literal('oidc'),
+      protocol: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
+      /** The OpenID issuer, or the SAML identity provider's entity id. */
       issuer: Type.String(),
-      clientId: Type.String(),
-      /** Whether this save gave a new client secret. */
-      secretChanged: Type.Boolean(),
+      /** OIDC: the client id. */
+      clientId: Type.Optional(Type.String()),
+      /** OIDC: whether this save gave a new client secret. */
+      secretChanged: Type.Optional(Type.Boolean()),
+      /** SAML: the identity provider's single sign-on address. */
+      ssoUrl: Type.Optional(Type.String()),
+      /** SAML: how many signing certificates are on file. */
+      certificates: Type.Optional(Type.Integer()),
     }),
   }),
   defineEvent({
     type: 'organisation.sso_connection.removed',
     version: 1,
     summary: 'An organisation’s single sign-on connection was removed.',
-    data: Type.Object({ protocol: Type.Literal('oidc'), issuer: Type.String() }),
+    data: Type.Object({
+      protocol: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
+      issuer: Type.String(),
+    }),
   }),
   defineEvent({
     type: 'organisation.sso_policy.saved',

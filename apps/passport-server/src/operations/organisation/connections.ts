@@ -1,3 +1,4 @@
+import { isLoopbackOrigin } from '../../config';
 import {
   type ConnectionRow,
   connectionOf,
@@ -6,26 +7,42 @@ import {
   normaliseIssuer,
   saveConnection,
 } from '../../domain/enterprise/connections';
+import { samlIdpOf, samlSpOf } from '../../domain/enterprise/saml';
 import { PassportError } from '../../errors';
 import { ConnectionData, ConnectionRemoved, schemas } from '../../schemas/enterprise';
 import { caller, defineOperation } from '../define';
 import { emitInSubject } from './emit';
 
 /**
- * An organisation's OpenID Connect connection (docs/enterprise-sso.md): one per organisation, its
- * client secret sealed at rest and never answered. The route reads the issuer's discovery document
- * before the transaction; the operation keeps the issuer rule itself too.
+ * An organisation's single sign-on connection (docs/enterprise-sso.md): one per organisation, OpenID
+ * Connect or SAML 2.0. OIDC: the client secret sealed at rest and never answered; the route reads the
+ * issuer's discovery document before the transaction; the operation keeps the issuer rule itself too.
+ * SAML: the identity provider's entity id, single sign-on address and signing certificates.
  */
 
 const subject = (input: { subject_uid: string }) => input.subject_uid;
 
-const connectionView = (row: ConnectionRow) => ({
-  protocol: 'oidc' as const,
-  issuer: row.issuer,
-  client_id: row.client_id,
-  has_secret: row.client_secret !== '',
-  updated_at: Number(row.updated_at),
-});
+const connectionView = (row: ConnectionRow, publicOrigin: string) => {
+  if (row.protocol !== 'saml')
+    return {
+      protocol: 'oidc' as const,
+      issuer: row.issuer,
+      client_id: row.client_id,
+      has_secret: row.client_secret !== '',
+      updated_at: Number(row.updated_at),
+    };
+  const sp = samlSpOf(publicOrigin, row.subject_id);
+  return {
+    protocol: 'saml' as const,
+    issuer: row.issuer,
+    sso_url: row.saml_sso_url ?? '',
+    certificates: (JSON.parse(row.saml_certificates ?? '[]') as string[]).length,
+    sp_entity_id: sp.entityId,
+    acs_url: sp.acsUrl,
+    sp_metadata_url: sp.entityId,
+    updated_at: Number(row.updated_at),
+  };
+};
 
 export const saveSsoConnection = defineOperation({
   name: 'organisation.sso_connection.save',
@@ -53,6 +70,8 @@ export const saveSsoConnection = defineOperation({
       issuer,
       client_id: input.client_id,
       client_secret: sealed,
+      saml_sso_url: null,
+      saml_certificates: null,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };
@@ -63,7 +82,41 @@ export const saveSsoConnection = defineOperation({
       clientId: input.client_id,
       secretChanged: input.client_secret !== undefined,
     });
-    return connectionView(row);
+    return connectionView(row, ctx.config.publicOrigin);
+  },
+});
+
+export const saveSamlConnection = defineOperation({
+  name: 'organisation.sso_connection.save_saml',
+  input: schemas.samlConnectionSave.body,
+  output: ConnectionData,
+  caller: caller.identity('sso:manage'),
+  subject,
+  emits: ['organisation.sso_connection.saved'],
+  async run(ctx, input) {
+    const subjectId = ctx.caller.subject.id;
+    const idp = samlIdpOf(input, isLoopbackOrigin(ctx.config.publicOrigin));
+    const existing = await connectionOf(ctx.tx, subjectId);
+    const now = ctx.now();
+    const row: ConnectionRow = {
+      subject_id: subjectId,
+      protocol: 'saml',
+      issuer: idp.entityId,
+      client_id: '',
+      client_secret: '',
+      saml_sso_url: idp.ssoUrl,
+      saml_certificates: JSON.stringify(idp.certificates),
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    await saveConnection(ctx.tx, row, existing !== undefined);
+    emitInSubject(ctx, 'organisation.sso_connection.saved', {
+      protocol: 'saml',
+      issuer: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      certificates: idp.certificates.length,
+    });
+    return connectionView(row, ctx.config.publicOrigin);
   },
 });
 
@@ -77,7 +130,7 @@ export const ssoConnectionInfo = defineOperation({
   async run(ctx) {
     const row = await connectionOf(ctx.tx, ctx.caller.subject.id);
     if (!row) throw new PassportError('connectionNotFound');
-    return connectionView(row);
+    return connectionView(row, ctx.config.publicOrigin);
   },
 });
 
@@ -92,7 +145,10 @@ export const removeSsoConnection = defineOperation({
     const row = await connectionOf(ctx.tx, ctx.caller.subject.id);
     if (!row) throw new PassportError('connectionNotFound');
     await deleteConnection(ctx.tx, row.subject_id);
-    emitInSubject(ctx, 'organisation.sso_connection.removed', { protocol: 'oidc', issuer: row.issuer });
+    emitInSubject(ctx, 'organisation.sso_connection.removed', {
+      protocol: row.protocol === 'saml' ? 'saml' : 'oidc',
+      issuer: row.issuer,
+    });
     return { removed: true };
   },
 });

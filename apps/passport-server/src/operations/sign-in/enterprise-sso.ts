@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { connectionOf } from '../../domain/enterprise/connections';
 import { domainOfEmail, isUniqueViolation, verifiedOwner } from '../../domain/enterprise/domains';
 import { linkOf, policyOf, rolesFor } from '../../domain/enterprise/sso-sign-in';
@@ -9,13 +9,24 @@ import { type CallerOf, caller, defineOperation, type OperationContext } from '.
 import { SignedIn, signInWithin } from './sign-in';
 
 /**
- * A sign-in through an organisation's OpenID Connect connection (docs/enterprise-sso.md). The adapter
- * (src/flows/enterprise-sign-in.ts) took the flow's one-time state, had openid-client exchange the code
- * and verify the ID token, and chose the account: the one the provider's person is linked to, else
- * the account of the verified e-mail, else a new one (its row, not stored yet). In one transaction the
- * operation checks the e-mail rule again, stores the new account and the link, makes the membership
- * of a first sign-in with the roles of the organisation's rules, and signs in to that identity.
+ * A sign-in through an organisation's connection, OpenID Connect or SAML 2.0 (docs/enterprise-sso.md).
+ * The adapter (src/flows/enterprise-sign-in.ts) took the flow's one-time state, had openid-client
+ * verify the ID token or node-saml the assertion, and chose the account: the one the provider's person
+ * is linked to, else the account of the verified e-mail, else a new one (its row, not stored yet). In
+ * one transaction the operation checks the e-mail rule again, stores the new account and the link,
+ * makes the membership of a first sign-in with the roles of the organisation's rules, and signs in to
+ * that identity.
  */
+
+/**
+ * Another first sign-in of the same person or e-mail committed the account, the link or the
+ * membership first (a unique key refused ours): the adapter chooses the account again and retries.
+ */
+export class SsoSignInRaced extends Error {
+  constructor(cause: unknown) {
+    super('a concurrent first sign-in committed first', { cause });
+  }
+}
 
 type PersonContext = OperationContext<CallerOf<{ kind: 'person' }>>;
 
@@ -58,8 +69,6 @@ export const ssoSignIn = defineOperation({
   caller: caller.person,
   emits: ['account.signed_in', 'organisation.sso_identity.linked', 'organisation.member.provisioned'],
   async run(ctx, input) {
-    const { user, signIn } = ctx.caller;
-    const now = ctx.now();
     // Never by an unverified e-mail, and only within a domain this organisation has verified.
     if (!input.emailVerified) throw new PassportError('ssoEmailNotVerified');
     const connection = await connectionOf(ctx.tx, input.subjectId);
@@ -75,80 +84,86 @@ export const ssoSignIn = defineOperation({
     if (Number(subject.is_frozen) === 1) throw new PassportError('subjectFrozen');
 
     try {
-      if (signIn?.newUser) await ctx.tx.insertInto('users').values(user).execute();
-      const link = await linkOf(ctx.tx, input.subjectId, input.issuer, input.idpSubject);
-      // Linked meanwhile to another account (a first sign-in racing this one): start again.
-      if (link && link.user_id !== user.id) throw new PassportError('ssoStateMismatch');
-      if (link)
-        await ctx.tx
-          .updateTable('organisation_sso_identities')
-          .set({ last_used_at: now })
-          .where('id', '=', link.id)
-          .execute();
-      else {
-        await ctx.tx
-          .insertInto('organisation_sso_identities')
-          .values({
-            id: ctx.newId(),
-            subject_id: input.subjectId,
-            issuer: input.issuer,
-            idp_subject: input.idpSubject,
-            user_id: user.id,
-            created_at: now,
-            last_used_at: now,
-          })
-          .execute();
-        emitForMember(ctx, input.subjectId, 'organisation.sso_identity.linked', {
-          issuer: input.issuer,
-          newAccount: signIn?.newUser === true,
-        });
-      }
+      return await linkAndSignIn(ctx, input);
     } catch (error) {
-      // Another first sign-in of the same e-mail or person committed first.
-      if (isUniqueViolation(error)) throw new PassportError('ssoStateMismatch');
+      if (isUniqueViolation(error)) throw new SsoSignInRaced(error);
       throw error;
     }
-
-    let member = await ctx.tx
-      .selectFrom('deputies')
-      .select(['id', 'is_frozen'])
-      .where('subject_id', '=', input.subjectId)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    if (member && Number(member.is_frozen) === 1) throw new PassportError('memberFrozen');
-    if (!member) {
-      // Just-in-time membership: the roles of the organisation's rules, as they are now (a rule naming
-      // a role since removed gives nothing).
-      const roles = await rolesOfKeys(
-        ctx.tx,
-        input.subjectId,
-        rolesFor(await policyOf(ctx.tx, input.subjectId), input.claims),
-      );
-      member = { id: ctx.newId(), is_frozen: 0 };
-      await ctx.tx
-        .insertInto('deputies')
-        .values({
-          id: member.id,
-          subject_id: input.subjectId,
-          user_id: user.id,
-          deputy_name: memberName(input.name, input.email),
-          is_manager: 0,
-          is_frozen: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      for (const role of roles)
-        await ctx.tx
-          .insertInto('deputy_roles')
-          .values({ deputy_id: member.id, role_id: role.id, subject_id: input.subjectId, created_at: now })
-          .execute();
-      emitForMember(ctx, input.subjectId, 'organisation.member.provisioned', {
-        memberId: member.id,
-        roleKeys: roles.map((role) => role.role_key),
-        issuer: input.issuer,
-      });
-    }
-    return signInWithin(ctx, member.id);
   },
 });
+
+/** Stores the new account and the link, makes a first sign-in's membership, signs in to it. */
+async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInInput>) {
+  const { user, signIn } = ctx.caller;
+  const now = ctx.now();
+  if (signIn?.newUser) await ctx.tx.insertInto('users').values(user).execute();
+  const link = await linkOf(ctx.tx, input.subjectId, input.issuer, input.idpSubject);
+  // Linked meanwhile to another account (a first sign-in racing this one): choose again.
+  if (link && link.user_id !== user.id) throw new SsoSignInRaced(null);
+  if (link)
+    await ctx.tx
+      .updateTable('organisation_sso_identities')
+      .set({ last_used_at: now })
+      .where('id', '=', link.id)
+      .execute();
+  else {
+    await ctx.tx
+      .insertInto('organisation_sso_identities')
+      .values({
+        id: ctx.newId(),
+        subject_id: input.subjectId,
+        issuer: input.issuer,
+        idp_subject: input.idpSubject,
+        user_id: user.id,
+        created_at: now,
+        last_used_at: now,
+      })
+      .execute();
+    emitForMember(ctx, input.subjectId, 'organisation.sso_identity.linked', {
+      issuer: input.issuer,
+      newAccount: signIn?.newUser === true,
+    });
+  }
+
+  let member = await ctx.tx
+    .selectFrom('deputies')
+    .select(['id', 'is_frozen'])
+    .where('subject_id', '=', input.subjectId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (member && Number(member.is_frozen) === 1) throw new PassportError('memberFrozen');
+  if (!member) {
+    // Just-in-time membership: the roles of the organisation's rules, as they are now (a rule naming
+    // a role since removed gives nothing).
+    const roles = await rolesOfKeys(
+      ctx.tx,
+      input.subjectId,
+      rolesFor(await policyOf(ctx.tx, input.subjectId), input.claims),
+    );
+    member = { id: ctx.newId(), is_frozen: 0 };
+    await ctx.tx
+      .insertInto('deputies')
+      .values({
+        id: member.id,
+        subject_id: input.subjectId,
+        user_id: user.id,
+        deputy_name: memberName(input.name, input.email),
+        is_manager: 0,
+        is_frozen: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const role of roles)
+      await ctx.tx
+        .insertInto('deputy_roles')
+        .values({ deputy_id: member.id, role_id: role.id, subject_id: input.subjectId, created_at: now })
+        .execute();
+    emitForMember(ctx, input.subjectId, 'organisation.member.provisioned', {
+      memberId: member.id,
+      roleKeys: roles.map((role) => role.role_key),
+      issuer: input.issuer,
+    });
+  }
+  return signInWithin(ctx, member.id);
+}

@@ -5,6 +5,7 @@ import { actorIn } from '../../domain/organisations/actors';
 import { factorClockOf } from '../../domain/organisations/second-factor';
 import {
   removeSsoConnection,
+  saveSamlConnection,
   saveSsoConnection,
   ssoConnectionInfo,
 } from '../../operations/organisation/connections';
@@ -30,6 +31,13 @@ export const connectionSaveRoute = operationRoute(saveSsoConnection, {
     await checkIssuerAddress(issuer, app.config.publicOrigin);
     await discoverIssuer(issuer, request.body.client_id);
   },
+});
+
+/** SAML: nothing is fetched (the metadata comes in the request), so no check before the transaction. */
+export const samlConnectionSaveRoute = operationRoute(saveSamlConnection, {
+  method: 'POST',
+  schema: schemas.samlConnectionSave,
+  at: [['aff', paths.samlConnectionSave]],
 });
 
 export const connectionInfoRoute = operationRoute(ssoConnectionInfo, {

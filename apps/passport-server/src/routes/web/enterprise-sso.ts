@@ -1,4 +1,12 @@
-import { finishEnterpriseSignIn, startEnterpriseSignIn } from '../../flows/enterprise-sign-in';
+import { Type } from 'typebox';
+import { connectionOf } from '../../domain/enterprise/connections';
+import { samlSpMetadata, samlSpOf } from '../../domain/enterprise/saml';
+import { PassportError } from '../../errors';
+import {
+  finishEnterpriseSignIn,
+  receiveSamlResponse,
+  startEnterpriseSignIn,
+} from '../../flows/enterprise-sign-in';
 import { enterpriseSsoPaths } from '../../protocol';
 import { SsoSignedIn, SsoStarted, schema } from '../../schemas/enterprise-sso';
 import { flowRoute } from '../declare';
@@ -24,4 +32,30 @@ export const ssoLoginRoute = flowRoute({
   run: (app, request, reply) => finishEnterpriseSignIn(app, request, reply, request.body),
 });
 
-export const ENTERPRISE_SSO_ROUTES = [ssoStartRoute, ssoLoginRoute] as const;
+export const samlAcsRoute = flowRoute({
+  method: 'POST',
+  schema: schema.samlAcs,
+  data: Type.Object({}),
+  responses: { 303: Type.Null({ description: 'to the callback page, which finishes the sign-in' }) },
+  at: [['passport', enterpriseSsoPaths.samlAcs]],
+  // The identity provider's page posts here from its own site: no session, no token, nothing read or
+  // signed in; the response is only kept for the callback page's call, which is bound to the browser.
+  config: { csrf: false },
+  run: (app, request, reply) => receiveSamlResponse(app, request, reply, request.body),
+});
+
+export const samlMetadataRoute = flowRoute({
+  method: 'GET',
+  schema: schema.samlMetadata,
+  data: Type.Object({}),
+  at: [['passport', enterpriseSsoPaths.samlMetadata]],
+  async run(app, request, reply) {
+    const connection = await connectionOf(app.db, request.query.subject_uid);
+    if (connection?.protocol !== 'saml') throw new PassportError('connectionNotFound');
+    const xml = samlSpMetadata(connection, samlSpOf(app.config.publicOrigin, connection.subject_id));
+    await reply.type('application/samlmetadata+xml; charset=utf-8').send(xml);
+    return undefined;
+  },
+});
+
+export const ENTERPRISE_SSO_ROUTES = [ssoStartRoute, ssoLoginRoute, samlAcsRoute, samlMetadataRoute] as const;
