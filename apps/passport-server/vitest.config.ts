@@ -55,6 +55,8 @@ if (process.env.DATABASE_URL)
       'test/delivery-gate.test.ts',
       // The management API's writes: row locks, unique races and the store's idempotency keys.
       'test/management-users.test.ts',
+      // The saved language: migration 0033's column on PostgreSQL.
+      'test/language.test.ts',
       // Webhook deliveries' leases and queues on PostgreSQL, against a receiver on loopback.
       'test/webhooks.test.ts',
       // OAuth apps through the management API: the provider's client records paged by cursor (bigint

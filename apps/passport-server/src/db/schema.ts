@@ -34,6 +34,8 @@ export interface UsersTable {
   cancel_requested_at: Millis | null;
   cancel_erase_at: Millis | null;
   erased_at: Millis | null;
+  /** The person's saved language, 'zh' or 'en' (migration 0033); null until they switch. */
+  language: string | null;
 }
 
 export interface SessionsTable {

@@ -663,6 +663,11 @@ export interface UpdateUserInfoPayload extends Extra {
   avatar_key?: string;
 }
 
+/** The person's language, as `update/language` takes and answers it. */
+export interface LanguagePayload extends Extra {
+  language: 'zh' | 'en';
+}
+
 /** The editable profile, as `update/user_info` answers it. */
 export interface ProfileData {
   user_id: string;

@@ -64,6 +64,8 @@ export interface OpenedSignIn {
   session: OpenedSession;
   /** The rotated or new device token; `known`: the account had remembered this browser before. */
   device: StoredDevice;
+  /** The person's saved language (update/language), null when they never chose one. */
+  language: 'zh' | 'en' | null;
 }
 
 /**
@@ -134,7 +136,13 @@ export function browserSessions(
         factor: options.factor ?? false,
       });
       const device = await app.devices.storeFor(tx, userId, browser);
-      return { session, device };
+      const saved = await tx
+        .selectFrom('users')
+        .select('language')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      const language = saved?.language === 'zh' || saved?.language === 'en' ? saved.language : null;
+      return { session, device, language };
     },
     async end() {
       if (!browser.session) return null;

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { operationRoute } from '../../adapters/operation-route';
 import { defaultImages } from '../../domain/profile/images';
 import { describeImage, downloadImage, pendingPics, reviewPic } from '../../flows/upload-image';
+import { saveLanguage } from '../../operations/account/language';
 import {
   checkDefaultInfo,
   recommendName,
@@ -24,6 +25,12 @@ export const updateUserInfoRoute = operationRoute(updateUserInfo, {
   method: 'POST',
   schema: schema.updateUserInfo,
   at: [['profile', paths.profile.updateUserInfo]],
+});
+
+export const updateLanguageRoute = operationRoute(saveLanguage, {
+  method: 'POST',
+  schema: schema.updateLanguage,
+  at: [['profile', paths.profile.updateLanguage]],
 });
 
 export const remainUpdateTimesRoute = operationRoute(remainUpdateTimes, {
