@@ -60,11 +60,12 @@ export function pageLanguageOf(request: FastifyRequest): 'zh' | 'en' {
   );
 }
 
+/** zh or en when `value` is exactly one of them (a stored or remembered choice), else undefined. */
+export const knownLanguage = (value: unknown): 'zh' | 'en' | undefined =>
+  value === 'zh' || value === 'en' ? value : undefined;
+
 /** The choice this browser remembers (the `LANGUAGE_COOKIE` the apps' switch writes), if any. */
-export function chosenLanguage(request: FastifyRequest): 'zh' | 'en' | undefined {
-  const chosen = request.cookies?.[LANGUAGE_COOKIE];
-  return chosen === 'zh' || chosen === 'en' ? chosen : undefined;
-}
+export const chosenLanguage = (request: FastifyRequest) => knownLanguage(request.cookies?.[LANGUAGE_COOKIE]);
 
 /** A year, in seconds: as long as the apps' switch remembers a choice (account-pages' language store). */
 const LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600;

@@ -801,7 +801,15 @@ export interface AccountExportData {
     has_password: boolean;
     created_at: number;
   };
-  profile: { name: string; description: string; birthday: string; gender: number; avatar_url: string };
+  profile: {
+    name: string;
+    description: string;
+    birthday: string;
+    gender: number;
+    avatar_url: string;
+    /** The saved language (`saveLanguage`), '' when none. */
+    language: '' | 'zh' | 'en';
+  };
   images: {
     key: string;
     kind: 'avatar' | 'pic' | 'default-avatar' | 'default-background';

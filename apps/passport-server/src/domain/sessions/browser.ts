@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { knownLanguage } from '../../lib/language';
 import type { StoredDevice } from '../devices/devices';
 import type { OpenedSession } from './sessions';
 
@@ -141,8 +142,7 @@ export function browserSessions(
         .select('language')
         .where('id', '=', userId)
         .executeTakeFirst();
-      const language = saved?.language === 'zh' || saved?.language === 'en' ? saved.language : null;
-      return { session, device, language };
+      return { session, device, language: knownLanguage(saved?.language) ?? null };
     },
     async end() {
       if (!browser.session) return null;
