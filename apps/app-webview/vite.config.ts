@@ -20,8 +20,9 @@ export default defineConfig({
       // and the browser's languages in the store, the plugin that sends the language of the moment, and
       // the page title that follows the heading). 125.45 KB with enterprise sign-in's and the
       // organisation's second-factor codes in the one code table (measured 125.41 KB). 125.5 KB with
-      // the SAML sign-in's codes there too (measured 125.47 KB).
-      budgetBytes: 125_500,
+      // the SAML sign-in's codes there too (measured 125.47 KB). 125.8 KB with the language switch on
+      // the phone's card, which saves the choice on the account (measured 125.67 KB with it alone).
+      budgetBytes: 125_800,
     }),
   ],
   resolve: appResolve,

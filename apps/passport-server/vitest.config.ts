@@ -57,6 +57,8 @@ if (process.env.DATABASE_URL)
       'test/management-users.test.ts',
       // SCIM provisioning: concurrent creates of one userName meet PostgreSQL's unique indexes.
       'test/scim.test.ts',
+      // The saved language: its column on PostgreSQL.
+      'test/language.test.ts',
       // Webhook deliveries' leases and queues on PostgreSQL, against a receiver on loopback.
       'test/webhooks.test.ts',
       // OAuth apps through the management API: the provider's client records paged by cursor (bigint

@@ -37,8 +37,8 @@ export default defineConfig({
       // that sends the language of the moment, and the page title that follows the heading). 127.8 KB
       // with enterprise sign-in's and the organisation's second-factor codes in the one code table
       // (measured 127.78 KB). 128 KB with the SAML and SCIM codes in the one code table (measured
-      // 127.94 KB).
-      budgetBytes: 128_000,
+      // 127.94 KB). 128.1 KB with the saved language's call (measured 128.02 KB).
+      budgetBytes: 128_100,
     }),
   ],
   resolve: appResolve,

@@ -74,8 +74,10 @@ export default defineConfig({
       // range's codes and the console's new hooks among the vendor chunk's shared exports 0.20 KB. 132.4 KB
       // with the person's language (measured 132.31 KB: ui_locales, the shared cookie and the browser's
       // languages in the store, the plugin that sends the language of the moment, the page title).
-      // 132.6 KB with the SAML and SCIM codes in the one code table (measured 132.46 KB).
-      budgetBytes: 132_600,
+      // 132.6 KB with the SAML and SCIM codes in the one code table (measured 132.46 KB). 133.3 KB with
+      // the saved language (measured 133.17 KB: the header's switch saves the choice while signed in,
+      // and the sign-in screens take the account's language before they go on).
+      budgetBytes: 133_300,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

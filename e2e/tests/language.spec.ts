@@ -1,4 +1,10 @@
-import { nationalNumber } from '../support/person';
+import {
+  letResendCooldownPass,
+  nationalNumber,
+  signInBySms,
+  startSmsSignIn,
+  typeCode,
+} from '../support/person';
 import { expect, test, uniqueMobile } from '../support/test';
 
 // The person's language: an app's `ui_locales` (for the visit), then the choice the person made (one
@@ -71,4 +77,40 @@ test('a switch on the page reaches the passport: the code comes in the new langu
   await outbox.code(mobile, sent);
   const [message] = await outbox.messages(mobile);
   expect(message?.text).not.toMatch(/\p{Script=Han}/u);
+});
+
+test('the language a person chose follows them to a new device; a browser that chose keeps its own', async ({
+  page,
+  server,
+  outbox,
+  newContext,
+}) => {
+  const mobile = uniqueMobile();
+  await signInBySms(page, server, outbox, { mobile });
+  // Signed in, the person switches the header to English: the choice is saved on the account.
+  const saved = page.waitForResponse((answer) => answer.url().includes('/web/user/update/language/'));
+  await page.getByRole('button', { name: 'English' }).click();
+  expect((await (await saved).json()).data).toEqual({ language: 'en' });
+  await expect(h1(page)).toHaveText('Workbench');
+
+  // A new phone browser in Chinese, never switched: after the sign-in it speaks English.
+  const phone = await (await newContext()).newPage();
+  letResendCooldownPass(server, mobile);
+  const { form, code } = await startSmsSignIn(phone, server, outbox, mobile);
+  await typeCode(form, code);
+  await form.getByRole('button', { name: '登录', exact: true }).click();
+  await expect(phone).toHaveURL(`${server.origin}/workbench`);
+  await expect(h1(phone)).toHaveText('Workbench');
+  await expect(phone.locator('html')).toHaveAttribute('lang', 'en');
+  // The passport's own page at /sso/login follows the same choice.
+  await phone.goto(`${server.origin}/sso/login`);
+  await expect(h1(phone)).toHaveText('Cannot sign in to this service');
+
+  // A shared computer someone set to Chinese stays Chinese when this person signs in there.
+  const shared = await (await newContext()).newPage();
+  await shared.goto(`${server.origin}/login`);
+  await shared.getByRole('button', { name: '中文' }).click();
+  letResendCooldownPass(server, mobile);
+  await signInBySms(shared, server, outbox, { mobile });
+  await expect(shared.locator('html')).toHaveAttribute('lang', 'zh-CN');
 });

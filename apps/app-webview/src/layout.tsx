@@ -1,7 +1,10 @@
+import { LanguageSwitch } from '@portico/account-pages';
+import { useSaveLanguage, useSession } from '@portico/account-react';
 import { useEffect, useState } from 'react';
 import { isRouteErrorResponse, Outlet, useRouteError } from 'react-router';
 import { TOAST_EVENT } from './bridge';
 import { useTranslate } from './copy';
+import { languageStore } from './lib/account';
 
 /** The page's own toast (the bridge's browser fallback): one polite status line at the bottom. */
 function Toast() {
@@ -36,10 +39,21 @@ export function Layout() {
   );
 }
 
-/** The card every own page of the app uses. */
+/**
+ * The card every own page of the app uses, under the language switch (the one choice every app on this
+ * host shares; saved on the account while someone is signed in, so it follows them).
+ */
 export function Card({ children }: { children: React.ReactNode }) {
+  const signedIn = Boolean(useSession().data);
+  const saveLanguage = useSaveLanguage();
   return (
     <div className="auth-page">
+      <header className="auth-header">
+        <LanguageSwitch
+          store={languageStore}
+          onChoose={signedIn ? (language) => saveLanguage.mutate(language) : undefined}
+        />
+      </header>
       <main id="main" tabIndex={-1} className="auth-main">
         <div className="auth-card">{children}</div>
       </main>

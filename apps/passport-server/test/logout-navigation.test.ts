@@ -68,6 +68,17 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     }
   });
 
+  it('takes the organisation mode subject_aid and signs out the same way (it changes nothing)', async () => {
+    const browser = await signedIn();
+    const answer = await browser.get(`${paths.web.logout}?subject_aid=7&next=/after`, {
+      accept: HTML,
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe('/after');
+    expect(await isSignedIn(browser)).toBe(false);
+  });
+
   it('keeps not_redirect=1 JSON for same-origin requests only', async () => {
     const browser = await signedIn();
     const page = await browser.get(`${paths.web.logout}?not_redirect=1&next=/x`);

@@ -217,6 +217,7 @@ describe('an operation called directly', () => {
         'account.identity.list',
         'account.identity.sign_in',
         'account.identity.switch',
+        'account.language.save',
         'account.open_app.authorize',
         'account.open_app.revoke',
         'account.passkey.list',

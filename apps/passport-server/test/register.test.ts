@@ -168,6 +168,24 @@ describe('registration', () => {
     expect(missing.status).toBe(400);
   });
 
+  it('the no-verify variant still proves the address: a recaptcha_token does not stand in for the ticket', async () => {
+    const email = freshEmail();
+    const answer = await server.browser().post(paths.web.emailRegister, {
+      email,
+      password: GOOD_PASSWORD,
+      recaptcha_token: 'a-provider-token',
+      next_url: '/welcome',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe('error');
+    const account = await server.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirst();
+    expect(account).toBeUndefined();
+  });
+
   it('creates the account without signing in through the only-user variant', async () => {
     const browser = server.browser();
     const email = freshEmail();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_COOKIE, ErrorCode, paths } from '../src/protocol';
-import { signInBySms } from './support/flows';
+import { CSRF_COOKIE, ErrorCode, LANGUAGE_COOKIE, paths } from '../src/protocol';
+import { passCooldown, signInBySms } from './support/flows';
 import { follow, pkce, randomState } from './support/open-auth-client';
 import { type Browser, codeFor, freshMobile, startServer, type TestServer } from './support/server';
 
@@ -242,12 +242,14 @@ describe('cookies behind https and on http', () => {
   let shared: TestServer;
   let http: TestServer;
   beforeAll(async () => {
+    // A short send cooldown: the person signs in twice with codes to one mobile.
+    const limits = { limits: { sendCooldownMs: 5 } };
     [https, shared, http] = await Promise.all([
-      startServer(settings('https://passport.example.com')),
-      startServer({ ...settings('https://passport.example.com'), cookieDomain: 'example.com' }),
+      startServer(settings('https://passport.example.com'), limits),
+      startServer({ ...settings('https://passport.example.com'), cookieDomain: 'example.com' }, limits),
       // Trusting every proxy: the forwarded scheme is believed as far as Fastify goes, and still
       // changes no cookie.
-      startServer({ ...settings('http://localhost:3000'), trustProxy: true }),
+      startServer({ ...settings('http://localhost:3000'), trustProxy: true }, limits),
     ]);
   });
   afterAll(async () => {
@@ -275,7 +277,9 @@ describe('cookies behind https and on http', () => {
       return answer;
     };
     await browser.get(paths.web.accountInfo);
-    await signInBySms(on, browser);
+    const { mobile } = await signInBySms(on, browser);
+    // The person saves a language; the sign-in at the end hands it to this browser, which has none.
+    await browser.post(paths.profile.updateLanguage, { language: 'en' });
     await browser.get(paths.web.getQrcode);
     await browser.get(`${paths.passport.authLogin}?platform_app_id=github&next=/`);
     // Open authorization: a client registered by RFC 7591, the spec's connect redirect, the provider,
@@ -306,6 +310,8 @@ describe('cookies behind https and on http', () => {
     const back = await follow(browser, approved.body.data.redirect_url, CALLBACK);
     expect(back.callback?.searchParams.get('code'), 'fixture: the app gets a code').toBeTruthy();
     await browser.post(paths.web.logout, {});
+    await passCooldown();
+    await signInBySms(on, browser, mobile);
     return set;
   }
 
@@ -317,14 +323,15 @@ describe('cookies behind https and on http', () => {
    * What a browser enforces for the prefixes, and what we hold every cookie to behind https: Secure;
    * `__Host-` when it is for the whole host (Path=/, no Domain), `__Secure-` otherwise. The one
    * exception is the CSRF cookie, which the SDK reads by its name (passport_csrf_token, docs/protocol.md)
-   * and which no sibling can use: the header is compared with the server's HMAC of the session.
+   * and which no sibling can use: the header is compared with the server's HMAC of the session. The
+   * language cookie keeps its protocol name too: the pages read and write it, and it holds a language.
    */
   function prefixProblems(set: (SetCookie & { by: string })[]): string[] {
     const problems: string[] = [];
     for (const cookie of set) {
       const where = `${cookie.name} (${cookie.by})`;
       if (!cookie.secure) problems.push(`${where}: not Secure`);
-      if (cookie.name === CSRF_COOKIE) continue;
+      if (cookie.name === CSRF_COOKIE || cookie.name === LANGUAGE_COOKIE) continue;
       const wholeHost = cookie.path === '/' && cookie.domain === undefined;
       if (wholeHost && !cookie.name.startsWith('__Host-')) problems.push(`${where}: Path=/ without __Host-`);
       if (!wholeHost && !cookie.name.startsWith('__Secure-'))
@@ -345,6 +352,7 @@ describe('cookies behind https and on http', () => {
         '__Host-passport_qr',
         '__Host-passport_oauth',
         '__Secure-passport_open_auth_state',
+        LANGUAGE_COOKIE,
         // The OpenID provider's own: its session, and the interaction cookies on their paths.
         '__Host-_session',
         '__Secure-_interaction',
@@ -352,7 +360,8 @@ describe('cookies behind https and on http', () => {
       ].sort(),
     );
     for (const cookie of set) {
-      if (cookie.name !== CSRF_COOKIE) expect(cookie.httpOnly, cookie.name).toBe(true);
+      if (cookie.name !== CSRF_COOKIE && cookie.name !== LANGUAGE_COOKIE)
+        expect(cookie.httpOnly, cookie.name).toBe(true);
     }
     // A plain request to the https origin (the proxy forwards no scheme) gets the same names.
     const plain = https.browser();
@@ -368,6 +377,7 @@ describe('cookies behind https and on http', () => {
       '__Secure-sessionid': 'example.com',
       '__Secure-passport_pre': 'example.com',
       [CSRF_COOKIE]: 'example.com',
+      [LANGUAGE_COOKIE]: 'example.com',
       '__Host-passport_device': null,
       '__Host-_session': null,
     });
@@ -385,6 +395,7 @@ describe('cookies behind https and on http', () => {
         'passport_qr',
         'passport_oauth',
         'passport_open_auth_state',
+        LANGUAGE_COOKIE,
         '_session',
         '_interaction',
         '_interaction_resume',

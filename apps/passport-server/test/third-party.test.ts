@@ -133,6 +133,13 @@ async function linkedByMobile(provider: ProviderName, s: TestServer = server) {
 }
 
 describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
+  it('takes the organisation mode subject_aid on the redirect (it changes nothing)', async () => {
+    const start = await server
+      .browser()
+      .get(`${paths.passport.authLogin}?platform_app_id=github&next=/&subject_aid=7`);
+    expect(start.status, JSON.stringify(start.body)).toBe(302);
+  });
+
   it('an unlinked identity creates no account: login_only answers OAUTH_NOT_LINKED with a profile_key for get/oauth_profile', async () => {
     const browser = server.browser();
     const who = person(provider, { name: 'Ada Lovelace' });

@@ -119,6 +119,8 @@ beforeAll(async () => {
   const { userId, mobile } = await signInBySms(server, operator);
   operatorMobile = mobile;
   server.app.config.operators.push(userId);
+  // The operator reads English: a notice sent without a request follows their saved language.
+  await operator.post(paths.profile.updateLanguage, { language: 'en' });
   admin = createManagementClient({
     baseUrl,
     apiKey: await createKey(['users:read', 'users:write', 'webhooks:write']),
@@ -299,13 +301,13 @@ describe('persistent failure', () => {
       .where('stream', '=', `webhook:${endpoint.id}`)
       .execute();
     expect(disabled).toHaveLength(1);
-    // The operators hear of it on their own channel, in the notice's fixed words.
+    // The operators hear of it on their own channel, in the notice's fixed words, in their language.
     const outbox = await server.app.inject({
       method: 'GET',
       url: `/dev/outbox/messages?to=${encodeURIComponent(operatorMobile)}`,
     });
     const texts: string[] = outbox.json().data.messages.map((m: { text: string }) => m.text);
-    expect(texts.some((t) => t.includes('Webhook'))).toBe(true);
+    expect(texts.some((t) => t.includes('A webhook endpoint failed every delivery'))).toBe(true);
     // Disabled: nothing is sent, and a redelivery is refused until it is enabled again.
     const count = receiver.at('/down').length;
     const refused = await admin.webhooks

@@ -52,7 +52,10 @@ const key = {
 function operatorPassport(overrides: Record<string, Route> = {}) {
   let frozen = false;
   let events: (typeof revokedEvent)[] = [];
-  let keys: (Omit<typeof key, 'revoked_at'> & { revoked_at: number | null })[] = [key];
+  let keys: (Omit<typeof key, 'revoked_at' | 'expires_at'> & {
+    revoked_at: number | null;
+    expires_at: number | null;
+  })[] = [key];
   const routes: Record<string, Route> = {
     [KEYS]: () => ok({ keys }),
     [CREATE_KEY]: (request) => {

@@ -159,6 +159,7 @@ export {
   useConfirmCancellation,
   useExportUserData,
   useReviewPicture,
+  useSaveLanguage,
   useSendCancellationCode,
   useUpdateProfile,
   useUploadAvatar,

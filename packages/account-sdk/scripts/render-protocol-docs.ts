@@ -278,7 +278,7 @@ export function renderProtocolDocs(
         [
           code(p.LANGUAGE_COOKIE),
           'cookie',
-          `the person's language choice (${code('zh')} or ${code('en')}), written by the apps' pages (path ${code('/')}), read by the server's own pages`,
+          `the person's language choice (${code('zh')} or ${code('en')}), written by the apps' pages (path ${code('/')}), read by the server's own pages; a sign-in writes the language the person saved (${code('update/language')}) to a browser without one`,
         ],
         // The server's own cookies: the SDK never reads them (HttpOnly), the browser carries them.
         [

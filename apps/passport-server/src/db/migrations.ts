@@ -1076,6 +1076,15 @@ const migrations: Record<string, Migration> = {
           .execute();
     },
   },
+  /**
+   * The person's language (docs/web.md "Language"): saved when they switch while signed in, handed to a
+   * browser that has no choice of its own when they sign in there. Null until they first switch.
+   */
+  '0035_user_language': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').addColumn('language', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -34,6 +34,8 @@ export interface UsersTable {
   cancel_requested_at: Millis | null;
   cancel_erase_at: Millis | null;
   erased_at: Millis | null;
+  /** The person's saved language, 'zh' or 'en' (migration 0035); null until they switch. */
+  language: string | null;
 }
 
 export interface SessionsTable {
@@ -516,7 +518,7 @@ export interface ImportedUsersTable {
 /** An organisation's single sign-on connection (migration 0028, docs/enterprise-sso.md); one each. */
 export interface OrganisationSsoConnectionsTable {
   subject_id: string;
-  /** `oidc` or `saml` (migration 0032). */
+  /** `oidc` or `saml` (migration 0034). */
   protocol: string;
   /** The OpenID issuer, or the SAML identity provider's entity id. */
   issuer: string;

@@ -9,6 +9,7 @@ import type { OpenedSignIn, SignInProof } from '../domain/sessions/browser';
 import type { Session } from '../domain/sessions/sessions';
 import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
+import { chosenLanguage, rememberLanguage } from '../lib/language';
 import type { Operation } from '../operations/define';
 import { signIn } from '../operations/sign-in/sign-in';
 
@@ -115,7 +116,10 @@ async function passwordChangedLately(app: FastifyInstance, userId: string): Prom
   return row !== undefined;
 }
 
-/** Hands a committed sign-in to the browser: the device and session cookies; the new session. */
+/**
+ * Hands a committed sign-in to the browser: the device and session cookies, and the person's saved
+ * language when this browser has made no choice of its own (its choice stays first); the new session.
+ */
 export function finishSignIn(
   app: FastifyInstance,
   request: FastifyRequest,
@@ -123,6 +127,7 @@ export function finishSignIn(
   signedIn: OpenedSignIn,
 ): Session {
   app.devices.setCookie(reply, signedIn.device);
+  if (signedIn.language && !chosenLanguage(request)) rememberLanguage(app, reply, signedIn.language);
   return app.sessions.start(request, reply, signedIn.session);
 }
 

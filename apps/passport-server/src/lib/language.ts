@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGE_COOKIE } from '../protocol';
 
 /** The language of messages for this request: `language` in the query or body, zh by default. */
@@ -51,12 +51,36 @@ export function pageLanguageOf(request: FastifyRequest): 'zh' | 'en' {
   const query = request.query as Record<string, unknown> | undefined;
   const asked =
     typeof query?.language === 'string' ? preferredLanguage(query.language, undefined) : undefined;
-  const chosen = request.cookies?.[LANGUAGE_COOKIE];
   return (
     asked ??
     preferredLanguage(query?.ui_locales, undefined) ??
-    (chosen === 'zh' || chosen === 'en' ? chosen : undefined) ??
+    chosenLanguage(request) ??
     preferredLanguage(undefined, request.headers['accept-language']) ??
     'zh'
   );
+}
+
+/** zh or en when `value` is exactly one of them (a stored or remembered choice), else undefined. */
+export const knownLanguage = (value: unknown): 'zh' | 'en' | undefined =>
+  value === 'zh' || value === 'en' ? value : undefined;
+
+/** The choice this browser remembers (the `LANGUAGE_COOKIE` the apps' switch writes), if any. */
+export const chosenLanguage = (request: FastifyRequest) => knownLanguage(request.cookies?.[LANGUAGE_COOKIE]);
+
+/** A year, in seconds: as long as the apps' switch remembers a choice (account-pages' language store). */
+const LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600;
+
+/**
+ * Writes the language cookie as the apps' switch does (path `/`, a year, readable by the pages,
+ * COOKIE_DOMAIN when set), so every app on this host starts in it.
+ */
+export function rememberLanguage(app: FastifyInstance, reply: FastifyReply, language: 'zh' | 'en'): void {
+  reply.setCookie(LANGUAGE_COOKIE, language, {
+    path: '/',
+    maxAge: LANGUAGE_COOKIE_SECONDS,
+    sameSite: 'lax',
+    httpOnly: false,
+    secure: app.config.publicOrigin.startsWith('https:'),
+    ...(app.config.cookieDomain ? { domain: app.config.cookieDomain } : {}),
+  });
 }

@@ -16,6 +16,7 @@ import {
   recommendNameRoute,
   remainUpdateTimesRoute,
   reviewPicRoute,
+  updateLanguageRoute,
   updateUserInfoRoute,
 } from './profile/profile';
 import uploads from './profile/uploads';
@@ -163,6 +164,7 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   ...AFF_ROUTES,
   // Profiles and cancellation (issue 17); the two upload routes are in ./profile/uploads.
   updateUserInfoRoute,
+  updateLanguageRoute,
   remainUpdateTimesRoute,
   checkDefaultInfoRoute,
   defaultAvatarsRoute,

@@ -75,6 +75,9 @@ export const AccountExport = Type.Object({
     birthday: Type.String(),
     gender: Type.Integer(),
     avatar_url: Type.String(),
+    language: Type.Union([Type.Literal(''), Type.Literal('zh'), Type.Literal('en')], {
+      description: "the saved language (update/language), '' when none",
+    }),
   }),
   images: Type.Array(
     Type.Object({

@@ -29,6 +29,18 @@ export const UpdateUserInfoBody = Type.Object(
   { additionalProperties: true },
 );
 
+/** The languages a person can choose (the apps' switch): the one set the pages are written in. */
+export const ChosenLanguage = Type.Union([Type.Literal('zh'), Type.Literal('en')], {
+  description: 'zh or en',
+});
+
+export const UpdateLanguageBody = Type.Object(
+  { language: ChosenLanguage, mix_mode: MixMode },
+  { additionalProperties: true },
+);
+
+export const SavedLanguage = Type.Object({ language: ChosenLanguage });
+
 export const RemainUpdateTimesQuery = query({
   field: Type.Union([
     Type.Literal('name'),
@@ -137,6 +149,13 @@ export const schema = {
     consumes: FORM,
     querystring: CommonQuery,
     body: UpdateUserInfoBody,
+  },
+  updateLanguage: {
+    summary: "Save the signed-in person's language: a browser without a choice of its own gets it at sign-in",
+    tags: ['profile'],
+    consumes: FORM,
+    querystring: CommonQuery,
+    body: UpdateLanguageBody,
   },
   remainUpdateTimes: {
     summary: 'How many more times a profile field may change in its window, and when the next is possible',

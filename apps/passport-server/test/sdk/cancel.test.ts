@@ -5,6 +5,7 @@ import {
   cancelRequest,
   cancelVerifyWay,
   exportUserData,
+  saveLanguage,
   setPassword,
   updateUserInfo,
   uploadAvatar,
@@ -104,10 +105,12 @@ describe('before confirming', () => {
   it('hands over the account data as JSON, identifiers unmasked (it is their own)', async () => {
     const { client, mobile, account } = await signedInBySms(server);
     await updateUserInfo(client, { description: 'exported text' });
+    await saveLanguage(client, { language: 'en' });
     // Typed by the SDK; the answer is checked against the server's schema of it (validateResponses).
     const data = await exportUserData(client);
     expect(data.account).toMatchObject({ user_id: account.user_id, mobile });
     expect(data.profile.description).toBe('exported text');
+    expect(data.profile.language).toBe('en');
     expect(data.profile_changes.map((c) => c.field)).toEqual(['description']);
   });
 
@@ -197,6 +200,7 @@ describe('the cooling-off period', () => {
   it('erases the data after the period, keeps a tombstone, and lets the mobile register afresh', async () => {
     const { client, mobile, account } = await signedInBySms(server);
     await updateUserInfo(client, { name: 'Gone Soon', birthday: '1980-01-02' });
+    await saveLanguage(client, { language: 'en' });
     const avatar = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#654321' } })
       .png()
       .toBuffer();
@@ -228,6 +232,7 @@ describe('the cooling-off period', () => {
       description: '',
       birthday: null,
       avatar_key: null,
+      language: null,
     });
     expect(Number(tombstone.erased_at)).toBeGreaterThan(0);
     for (const table of ['sessions', 'devices', 'profile_updates'] as const) {

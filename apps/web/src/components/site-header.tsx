@@ -1,5 +1,5 @@
 import { LanguageSwitch } from '@portico/account-pages';
-import { useSession } from '@portico/account-react';
+import { useSaveLanguage, useSession } from '@portico/account-react';
 import { Link, NavLink } from 'react-router';
 import { languageStore } from '../i18n/language';
 import { useT } from '../i18n/messages';
@@ -17,6 +17,7 @@ export function SiteHeader({ nav = true }: { nav?: boolean }) {
   const t = useT();
   const session = useSession();
   const account = session.data;
+  const saveLanguage = useSaveLanguage();
   return (
     <header className="site-header">
       <div className="container site-header-inner">
@@ -57,7 +58,10 @@ export function SiteHeader({ nav = true }: { nav?: boolean }) {
               </Link>
             </div>
           ) : null}
-          <LanguageSwitch store={languageStore} />
+          <LanguageSwitch
+            store={languageStore}
+            onChoose={account ? (language) => saveLanguage.mutate(language) : undefined}
+          />
         </div>
       </div>
     </header>

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useAuthConfig } from '../routes/auth-config';
 import type { AuthRoutesOptions } from '../routes/auth-options';
+import { goOnAfterSignIn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { SEARCH_KEY, useEnterpriseT } from './messages';
@@ -16,7 +17,8 @@ import { SEARCH_KEY, useEnterpriseT } from './messages';
 function EnterpriseCallback() {
   const t = useEnterpriseT();
   const client = useAccountClient();
-  const { paths, queryClient, afterSignIn } = useAuthConfig();
+  const config = useAuthConfig();
+  const { paths, queryClient } = config;
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const started = useRef(false);
@@ -45,11 +47,9 @@ function EnterpriseCallback() {
       // session (with its organisation identity) is read afresh.
       queryClient.clear();
       const query = new URLSearchParams(kept ?? (account.next ? { next: account.next } : {}));
-      const destination = afterSignIn({ account, search: query });
-      if (typeof destination === 'string') navigate(destination, { replace: true });
-      else window.location.replace(destination.document);
+      goOnAfterSignIn(config, navigate, account, query);
     }, setError);
-  }, [afterSignIn, client, navigate, queryClient, search]);
+  }, [config, client, navigate, queryClient, search]);
 
   return (
     <AuthShell title={error ? t('sso.failed') : t('sso.working')} subtitle="">

@@ -1,6 +1,7 @@
 import { type AccountInfo, sessionQueryOptions } from '@portico/account-react';
 import {
   type LoaderFunctionArgs,
+  type NavigateFunction,
   redirect,
   redirectDocument,
   useNavigate,
@@ -32,16 +33,31 @@ export function signedInRedirect(config: AuthConfig) {
   };
 }
 
+/**
+ * After a sign-in resolved: the language the person saved, which the server handed to this browser
+ * when it had no choice of its own, is taken up (not over an app's `ui_locales`); then on by the policy.
+ */
+export function goOnAfterSignIn(
+  config: AuthConfig,
+  navigate: NavigateFunction,
+  account: AccountInfo,
+  search: URLSearchParams,
+): void {
+  const store = config.languageStore;
+  const saved = store?.remembered();
+  const asked = new URLSearchParams(globalThis.location?.search ?? '').has('ui_locales');
+  if (store && saved && saved !== store.get() && !asked) store.set(saved);
+  const destination = config.afterSignIn({ account, search });
+  if (typeof destination === 'string') navigate(destination, { replace: true });
+  else window.location.replace(destination.document);
+}
+
 /** Component side: after a sign-in resolved (the session is in the cache by then), go on by the policy. */
 export function useGoOn(): (account: AccountInfo) => void {
   const config = useAuthConfig();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  return (account) => {
-    const destination = config.afterSignIn({ account, search });
-    if (typeof destination === 'string') navigate(destination, { replace: true });
-    else window.location.replace(destination.document);
-  };
+  return (account) => goOnAfterSignIn(config, navigate, account, search);
 }
 
 /** A link to another auth screen carrying the query parameters the app keeps (`next`, `service`). */

@@ -21,6 +21,7 @@ import { isCode, isEmail, isMobile } from '../forms/validate';
 import { useAuthT } from '../i18n/auth-messages';
 import { useAuthConfig } from '../routes/auth-config';
 import type { AuthRoutesOptions } from '../routes/auth-options';
+import { goOnAfterSignIn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { Tabs } from '../ui/tabs';
@@ -31,11 +32,8 @@ import { clearIntent, OAUTH_NOT_LINKED, providerName, readIntent } from './start
 function useFinish() {
   const config = useAuthConfig();
   const navigate = useNavigate();
-  return (account: AccountInfo, next: string) => {
-    const destination = config.afterSignIn({ account, search: new URLSearchParams(next ? { next } : {}) });
-    if (typeof destination === 'string') navigate(destination, { replace: true });
-    else window.location.replace(destination.document);
-  };
+  return (account: AccountInfo, next: string) =>
+    goOnAfterSignIn(config, navigate, account, new URLSearchParams(next ? { next } : {}));
 }
 
 const notLinked = (error: unknown): OAuthNotLinkedData | null =>

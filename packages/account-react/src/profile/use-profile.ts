@@ -5,6 +5,7 @@ import {
   exportUserData,
   type ProfileData,
   reviewPic,
+  saveLanguage,
   type UpdateUserInfoPayload,
   type UploadedImage,
   updateUserInfo,
@@ -25,6 +26,16 @@ export const useUpdateProfile = () =>
   useTouchingMutation(
     (client, v: UpdateUserInfoPayload) => updateUserInfo<ProfileData>(client, v),
     profileChanged,
+  );
+
+/**
+ * Saves the signed-in person's language (`saveLanguage`): a browser with no choice of its own starts
+ * in it when they sign in there. Nothing cached holds it.
+ */
+export const useSaveLanguage = () =>
+  useTouchingMutation(
+    (client, language: 'zh' | 'en') => saveLanguage(client, { language }),
+    () => [],
   );
 
 /** Uploads a new avatar (`uploadAvatar`). */

@@ -6,6 +6,7 @@ import type {
   ImageInfoData,
   ImageKeyPayload,
   ImageListData,
+  LanguagePayload,
   PendingPicsData,
   ProfileData,
   RecommendNamesData,
@@ -30,6 +31,13 @@ export const uploadAvatar = /* @__PURE__ */ defineCall<UploadAvatarPayload, Uplo
 /** Updates profile fields. */
 export const updateUserInfo = /* @__PURE__ */ defineCall<UpdateUserInfoPayload, ProfileData>(
   '/web/user/update/user_info/',
+);
+/**
+ * Saves the signed-in person's language: a browser without a choice of its own (no `portico.language`
+ * cookie) gets it when they sign in there.
+ */
+export const saveLanguage = /* @__PURE__ */ defineCall<LanguagePayload, LanguagePayload>(
+  '/web/user/update/language/',
 );
 /** Whether the profile still has default values, for a scene. */
 export const checkDefaultInfo = /* @__PURE__ */ defineCall<ScenePayload, DefaultInfoData>(

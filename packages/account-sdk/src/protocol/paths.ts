@@ -228,6 +228,7 @@ export const profilePaths = /* @__PURE__ */ family('/web/user/', [
   'get/oauth_profile',
   'update/upload_avatar',
   'update/user_info',
+  'update/language',
   'check/default_info',
   'settings/{aid}/default_background_image_list',
   'settings/{aid}/default_avatar_list',

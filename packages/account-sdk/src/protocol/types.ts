@@ -663,6 +663,11 @@ export interface UpdateUserInfoPayload extends Extra {
   avatar_key?: string;
 }
 
+/** The person's language, as `update/language` takes and answers it. */
+export interface LanguagePayload extends Extra {
+  language: 'zh' | 'en';
+}
+
 /** The editable profile, as `update/user_info` answers it. */
 export interface ProfileData {
   user_id: string;
@@ -796,7 +801,15 @@ export interface AccountExportData {
     has_password: boolean;
     created_at: number;
   };
-  profile: { name: string; description: string; birthday: string; gender: number; avatar_url: string };
+  profile: {
+    name: string;
+    description: string;
+    birthday: string;
+    gender: number;
+    avatar_url: string;
+    /** The saved language (`saveLanguage`), '' when none. */
+    language: '' | 'zh' | 'en';
+  };
   images: {
     key: string;
     kind: 'avatar' | 'pic' | 'default-avatar' | 'default-background';

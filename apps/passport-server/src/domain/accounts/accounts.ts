@@ -80,6 +80,7 @@ export function newUserRow(
     cancel_requested_at: null,
     cancel_erase_at: null,
     erased_at: null,
+    language: null,
     ...fields,
   };
 }

@@ -5,6 +5,7 @@ import type { Database, User } from '../../db/schema';
 import { PassportError } from '../../errors';
 import { recordEvents } from '../../events/outbox';
 import { mask } from '../../lib/identifiers';
+import { knownLanguage } from '../../lib/language';
 import { imageUrl } from '../profile/images';
 import type { CancellationRegistry, CancelScope } from './registry';
 
@@ -181,6 +182,7 @@ export async function eraseAccount(
       gender: 0,
       avatar_key: null,
       name_set_at: null,
+      language: null,
       erased_at: now,
       updated_at: now,
     })
@@ -230,6 +232,7 @@ export async function exportAccountData(db: Kysely<Database>, user: User, now: n
       birthday: user.birthday ?? '',
       gender: Number(user.gender ?? 0),
       avatar_url: user.avatar_key ? imageUrl(user.avatar_key) : '',
+      language: knownLanguage(user.language) ?? ('' as const),
     },
     images: images.map((image) => ({
       ...image,

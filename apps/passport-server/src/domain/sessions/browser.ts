@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { knownLanguage } from '../../lib/language';
 import type { StoredDevice } from '../devices/devices';
 import { markSessionVerified, type OpenedSession } from './sessions';
 
@@ -65,6 +66,8 @@ export interface OpenedSignIn {
   session: OpenedSession;
   /** The rotated or new device token; `known`: the account had remembered this browser before. */
   device: StoredDevice;
+  /** The person's saved language (update/language), null when they never chose one. */
+  language: 'zh' | 'en' | null;
 }
 
 /**
@@ -141,7 +144,12 @@ export function browserSessions(
         factor: options.factor ?? false,
       });
       const device = await app.devices.storeFor(tx, userId, browser);
-      return { session, device };
+      const saved = await tx
+        .selectFrom('users')
+        .select('language')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return { session, device, language: knownLanguage(saved?.language) ?? null };
     },
     async end() {
       if (!browser.session) return null;

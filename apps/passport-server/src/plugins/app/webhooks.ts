@@ -3,6 +3,7 @@ import { noticeMail, noticeSms } from '../../delivery/templates';
 import { type SecretSealer, secretSealer } from '../../domain/webhooks/secrets';
 import { createWebhookWorker, type WebhookWorker } from '../../domain/webhooks/worker';
 import { webhooksConsumer } from '../../events/consumers/webhooks';
+import { knownLanguage } from '../../lib/language';
 
 export interface Webhooks {
   worker: WebhookWorker;
@@ -44,7 +45,7 @@ export default fp(
         if (app.config.operators.length === 0) return;
         const operators = await app.db
           .selectFrom('users')
-          .select(['mobile', 'email'])
+          .select(['mobile', 'email', 'language'])
           .where('id', 'in', app.config.operators)
           .execute();
         for (const operator of operators) {
@@ -52,13 +53,21 @@ export default fp(
             ? (['email', operator.email] as const)
             : (['mobile', operator.mobile] as const);
           if (!to) continue;
+          // No request to take a language from: the operator's saved one (docs/web.md), else zh.
+          const language = knownLanguage(operator.language) ?? 'zh';
           try {
             const admission = await app.gate.admitNotice({ channel, to });
             await app.gate.deliver(
               admission,
               channel === 'email'
-                ? { channel: 'email', message: noticeMail(to, 'webhook_disabled', app.config.appName, 'zh') }
-                : { channel: 'sms', message: noticeSms(to, 'webhook_disabled', app.config.appName, 'zh') },
+                ? {
+                    channel: 'email',
+                    message: noticeMail(to, 'webhook_disabled', app.config.appName, language),
+                  }
+                : {
+                    channel: 'sms',
+                    message: noticeSms(to, 'webhook_disabled', app.config.appName, language),
+                  },
             );
           } catch (error) {
             app.log.warn({ err: error }, 'a webhook notice was not sent');

@@ -3,6 +3,7 @@ import { operationRoute } from '../../adapters/operation-route';
 import { defaultImages } from '../../domain/profile/images';
 import { describeImage, downloadImage } from '../../flows/download-image';
 import { pendingPics, reviewPic } from '../../operations/account/images';
+import { saveLanguage } from '../../operations/account/language';
 import {
   checkDefaultInfo,
   recommendName,
@@ -25,6 +26,12 @@ export const updateUserInfoRoute = operationRoute(updateUserInfo, {
   method: 'POST',
   schema: schema.updateUserInfo,
   at: [['profile', paths.profile.updateUserInfo]],
+});
+
+export const updateLanguageRoute = operationRoute(saveLanguage, {
+  method: 'POST',
+  schema: schema.updateLanguage,
+  at: [['profile', paths.profile.updateLanguage]],
 });
 
 export const remainUpdateTimesRoute = operationRoute(remainUpdateTimes, {
