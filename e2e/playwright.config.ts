@@ -1,5 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
+import { memoryTmpDir } from '../scripts/memory-tmpdir.mjs';
 import { chromiumPath } from './support/chromium';
+
+// The servers' data directories and the browsers' profiles in memory (scripts/memory-tmpdir.mjs): the
+// workers and everything they start inherit this.
+process.env.TMPDIR = memoryTmpDir();
 
 // Debian's Chromium headless shell, else its Chromium (support/chromium.ts); Playwright never
 // downloads a browser here.

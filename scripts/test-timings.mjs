@@ -62,6 +62,25 @@ function playwrightFiles(report) {
   return [...totals].map(([file, seconds]) => ({ file: `e2e: ${file}`, seconds }));
 }
 
+/** Where the server suite writes each file's CPU seconds (apps/passport-server/test/support/cpu-per-file.ts). */
+export const CPU_REPORT = 'apps/passport-server/test-results/cpu.jsonl';
+
+/** The server suite's costliest files by CPU seconds, written since `since`, costliest first. */
+export function costliestFiles(root, since, count = 10) {
+  const file = join(root, CPU_REPORT);
+  if (!existsSync(file) || statSync(file).mtimeMs < since) return undefined;
+  const rows = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    try {
+      const row = JSON.parse(line);
+      if (typeof row.cpu === 'number') rows.push(row);
+    } catch {}
+  }
+  const total = rows.reduce((sum, row) => sum + row.cpu, 0);
+  const top = rows.sort((a, b) => b.cpu - a.cpu).slice(0, count);
+  return top.length ? { total, files: top } : undefined;
+}
+
 /** The slowest test files of each report written since `since`, slowest first. */
 export function slowestFiles(root, since, count = 8) {
   const files = [];
@@ -96,7 +115,7 @@ export function childCpuSeconds() {
 }
 
 /** The table printed at the end of a run, green or not. */
-export function timingReport({ stages, tasks, files }) {
+export function timingReport({ stages, tasks, files, cpuFiles }) {
   const lines = ['', 'portico test: time by stage (wall; CPU user + system)'];
   const cpu = (s) => (s === undefined ? '' : `  (${s.toFixed(0)} s CPU)`);
   for (const { stage, seconds: s, cpu: c, status } of stages)
@@ -113,6 +132,13 @@ export function timingReport({ stages, tasks, files }) {
   if (files.length) {
     lines.push('', 'portico test: slowest test files');
     for (const file of files) lines.push(`${seconds(file.seconds)} s  ${file.file}`);
+  }
+  if (cpuFiles) {
+    lines.push(
+      '',
+      `portico test: costliest server test files (CPU; ${cpuFiles.total.toFixed(0)} s in all files)`,
+    );
+    for (const row of cpuFiles.files) lines.push(`${seconds(row.cpu)} s  ${row.file} (${row.project})`);
   }
   return lines.join('\n');
 }

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childCpuSeconds, slowestFiles, timingReport, turboTasks } from './test-timings.mjs';
+import { childCpuSeconds, costliestFiles, slowestFiles, timingReport, turboTasks } from './test-timings.mjs';
 
 function answers(port, host = '127.0.0.1', timeoutMs = 500) {
   return new Promise((resolve) => {
@@ -130,7 +130,12 @@ const stages = [];
 const report = () => {
   try {
     console.log(
-      timingReport({ stages, tasks: turboTasks(root, started), files: slowestFiles(root, started) }),
+      timingReport({
+        stages,
+        tasks: turboTasks(root, started),
+        files: slowestFiles(root, started),
+        cpuFiles: costliestFiles(root, started),
+      }),
     );
   } catch (error) {
     console.log(`portico test: no timing report (${error instanceof Error ? error.message : error})`);

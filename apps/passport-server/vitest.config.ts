@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { memoryTmpDir } from '../../scripts/memory-tmpdir.mjs';
 
 // The suite's projects (docs/testing.md). Every file runs on the embedded default, SQLite with its own
 // store file: the feature suites, units, config, docs and inventory tests. PostgreSQL and Redis run what
@@ -21,7 +22,8 @@ const project = (
   exclude: string[] = [],
 ): TestProjectInlineConfiguration => ({
   extends: true,
-  test: { name, include, exclude, env: { PORTICO_TEST_BACKEND: name } },
+  // The servers' data directories (and every other temporary file) in memory: scripts/memory-tmpdir.mjs.
+  test: { name, include, exclude, env: { PORTICO_TEST_BACKEND: name, TMPDIR: memoryTmpDir() } },
 });
 
 const projects: TestProjectInlineConfiguration[] = [project('sqlite', ['test/**/*.test.ts'], [SMOKE])];
@@ -84,6 +86,9 @@ export default defineConfig({
     // left the suite at 12.5 minutes of the CI run. Each worker has its own PostgreSQL database
     // (test/support/server.ts, postgresUrl).
     maxWorkers: 2,
+    // Each file's CPU seconds, for the run's timing table (test/support/cpu-per-file.ts).
+    globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/cpu-per-file.ts'],
     // A worker keeps the modules it imported from one file to the next: importing the server (Fastify,
     // oidc-provider, the store drivers) afresh for each file run was a large share of the suite's
     // time. Safe here because nothing in src/ keeps module-level state between servers (but the

@@ -55,6 +55,7 @@ const SERVER_VARIABLES = [
   'CANCEL_COOLING_OFF_DAYS',
   'TEST_CLOCK',
   'POW_DIFFICULTY',
+  'CHALLENGE_RENDER_NICENESS',
 ];
 
 /**
@@ -147,12 +148,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     env,
     // POW_DIFFICULTY=test: the challenge's proof of work priced for tests (milliseconds in the page's
     // workers; the server refuses it off loopback); test/challenge-pow.test.ts holds the real prices.
+    // CHALLENGE_RENDER_NICENESS=0: puzzles drawn at normal priority. At the default 19 a puzzle waits
+    // for idle CPU, which a run that keeps both cores busy (every suite at once) may not leave for a
+    // minute; the server suite holds the default's behaviour (test/challenge-render-process.test.ts).
     {
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       TRUST_PROXY: BROWSER_HOP,
       POW_DIFFICULTY: 'test',
+      CHALLENGE_RENDER_NICENESS: '0',
     },
     options.env,
   );

@@ -148,9 +148,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // RISK_THRESHOLDS=relaxed (loopback only, src/config.ts): the counts before a captcha × 100.
     // POW_DIFFICULTY=test (loopback only): the proof of work priced for browser tests.
     limits: ((limits) => (config.powDifficulty === 'test' ? testPowLimits(limits) : limits))(
-      config.riskThresholds === 'relaxed'
-        ? relaxRiskLimits({ ...defaultLimits, ...options.limits })
-        : { ...defaultLimits, ...options.limits },
+      ((limits) => (config.riskThresholds === 'relaxed' ? relaxRiskLimits(limits) : limits))({
+        ...defaultLimits,
+        renderNiceness: config.renderNiceness,
+        ...options.limits,
+      }),
     ),
     sms: options.sms,
     mail: options.mail,

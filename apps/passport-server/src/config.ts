@@ -4,6 +4,7 @@ import { APPS } from '@portico/app-routes';
 import { type CountryCode, getCountries } from 'libphonenumber-js';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { RENDER_NICENESS } from './domain/challenge/render-process';
 import { INVITE_TTL_DEFAULT_SECONDS } from './protocol';
 
 /**
@@ -138,6 +139,13 @@ export interface Config {
   waitlist: boolean;
   /** MONITOR_RETENTION_DAYS, default 30: monitoring events older than this are deleted. */
   monitorRetentionDays: number;
+  /**
+   * CHALLENGE_RENDER_NICENESS, default 19: the CPU priority the puzzles are drawn at
+   * (src/domain/challenge/render-process.ts). At 19 a flood of puzzles takes only the CPU sign-ins leave
+   * idle; on a machine kept busy by other work (a test run), puzzles then wait for it, so a host that
+   * prefers prompt puzzles sets 0.
+   */
+  renderNiceness: number;
   /** AUDIT_RETENTION_DAYS, default 365: audit log entries older than this are deleted. */
   auditRetentionDays: number;
   /**
@@ -385,6 +393,9 @@ export const EnvSchema = Type.Object({
   CHAT_WEBHOOK_TOKEN: Type.Optional(Type.String()),
   WAITLIST: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], { description: 'on or off' }),
+  ),
+  CHALLENGE_RENDER_NICENESS: Type.Optional(
+    Type.String({ pattern: '^(1[0-9]|[0-9])$', description: 'a niceness 0–19' }),
   ),
   MONITOR_RETENTION_DAYS: Type.Optional(
     Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: 'a whole number of days 1–9999' }),
@@ -698,6 +709,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauth: oauthConfig(e),
     waitlist: e.WAITLIST === 'on',
     monitorRetentionDays: Number(e.MONITOR_RETENTION_DAYS ?? 30),
+    renderNiceness: Number(e.CHALLENGE_RENDER_NICENESS ?? RENDER_NICENESS),
     auditRetentionDays: Number(e.AUDIT_RETENTION_DAYS ?? 365),
     webhooks: {
       retryHours: Number(e.WEBHOOK_RETRY_HOURS ?? 24),
