@@ -128,6 +128,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useReviewPicture",
       "useRevokeRole",
       "useRotateDeveloperSecret",
+      "useSaveLanguage",
       "useSaveSsoConnection",
       "useSecondFactorRequirement",
       "useSendCancellationCode",
