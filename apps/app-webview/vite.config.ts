@@ -19,8 +19,10 @@ export default defineConfig({
       // 125.3 KB with the person's language (measured 125.17 KB: ui_locales, the cookie the apps share
       // and the browser's languages in the store, the plugin that sends the language of the moment, and
       // the page title that follows the heading). 125.45 KB with enterprise sign-in's and the
-      // organisation's second-factor codes in the one code table (measured 125.41 KB).
-      budgetBytes: 125_450,
+      // organisation's second-factor codes in the one code table (measured 125.41 KB). 125.85 KB with the
+      // dialog that sets up a factor an organisation requires (measured 125.79 KB: the controller's one
+      // open demand, the provider's third plugin; the panel and plugin are lazy).
+      budgetBytes: 125_850,
     }),
   ],
   resolve: appResolve,

@@ -74,7 +74,9 @@ export default defineConfig({
       // range's codes and the console's new hooks among the vendor chunk's shared exports 0.20 KB. 132.4 KB
       // with the person's language (measured 132.31 KB: ui_locales, the shared cookie and the browser's
       // languages in the store, the plugin that sends the language of the moment, the page title).
-      budgetBytes: 132_450,
+      // 132.7 KB with the dialog that sets up a factor an organisation requires (measured 132.64 KB: the
+      // controller's one open demand, the provider's third plugin; the panel and plugin are lazy).
+      budgetBytes: 132_700,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

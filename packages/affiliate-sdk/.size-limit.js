@@ -14,6 +14,8 @@
 // Enterprise sign-in's policy and the organisation's second factor (their paths, calls and error codes,
 // the manager transfer's countdown) measured protocol 2743 B, the whole entry 4021 B and the identity
 // picker 910 B.
+// secondFactorPlugin (answers SECOND_FACTOR_REQUIRED with a dialog, then sends the call again) measured
+// the whole entry 4295 B (+274 B).
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
@@ -22,10 +24,10 @@ export default [
     limit: '2745 B',
   },
   {
-    name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
+    name: 'every call, the flows, affiliatePlugin and secondFactorPlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '4025 B',
+    limit: '4295 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
