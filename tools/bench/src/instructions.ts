@@ -23,13 +23,23 @@ export const underCallgrind = (dir: string) => ({
 
 /** Requests per load run: a run under instrumentation is slow, and a load may run MAX_SECONDS at most. */
 const CHUNK = 100;
+/**
+ * Connections of a counted load, the same for every target: few, so that a request waits for no more
+ * than a handful ahead of it on a server slowed down many times (the load's timeout is 10 s).
+ */
+const CONNECTIONS = 4;
 
 const control = (target: Target, ...args: string[]) =>
   execFileSync('callgrind_control', [...args, String(target.pid)], { stdio: 'pipe' });
 
 async function send(c: LoadCase, n: number): Promise<void> {
   for (let sent = 0; sent < n; sent += CHUNK) {
-    const sample = await load({ ...c, amount: Math.min(CHUNK, n - sent), warmupSeconds: 0 });
+    const sample = await load({
+      ...c,
+      connections: CONNECTIONS,
+      amount: Math.min(CHUNK, n - sent),
+      warmupSeconds: 0,
+    });
     if (sample.failures) throw new Error(`${sample.failures} of the counted requests failed`);
   }
 }
