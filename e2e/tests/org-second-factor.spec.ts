@@ -10,7 +10,7 @@ import { seriousViolations } from '../support/web-pages';
 // identity without a factor is asked to set one up in a dialog, creates a passkey there, and continues in
 // the console.
 
-test('a member without a second factor is sent to set up a passkey, then continues', async ({
+test('a member without a second factor sets up a passkey in the dialog, then continues', async ({
   page,
   newContext,
   server,
