@@ -928,9 +928,10 @@ if (only === 'challenge') {
 }
 if (only === 'session-cost' && process.env.BENCH_COUNT) {
   // Instructions per request instead of requests per second (src/instructions.ts): every target under
-  // callgrind, BENCH_COUNT counted requests each in two interleaved rounds, the first after as many
-  // uncounted. Set BENCH_MINUTES: Valgrind runs the targets many times slower.
+  // callgrind, BENCH_COUNT counted requests each in two interleaved rounds, the first after BENCH_WARM
+  // (default as many) uncounted. Set BENCH_MINUTES: Valgrind runs the targets many times slower.
   const n = Number(process.env.BENCH_COUNT);
+  const warm = Number(process.env.BENCH_WARM ?? n);
   const dir = mkdtempSync(join(tmpdir(), 'portico-bench-callgrind-'));
   const wrapper = underCallgrind(dir);
   const rows: [string, string, number[]][] = [];
@@ -951,7 +952,7 @@ if (only === 'session-cost' && process.env.BENCH_COUNT) {
     for (let round = 1; round <= 2; round++)
       for (const [i, [system, , target, c]] of measured.entries()) {
         log(`counting ${system}, round ${round}: ${n} requests`);
-        rows[i]![2].push(await instructionsPerRequest(target, c, { n, warm: round === 1 ? n : 0, dir }));
+        rows[i]![2].push(await instructionsPerRequest(target, c, { n, warm: round === 1 ? warm : 0, dir }));
       }
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
@@ -959,7 +960,7 @@ if (only === 'session-cost' && process.env.BENCH_COUNT) {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const floorIr = mean(rows[0]![2]);
   const lines = [
-    `Counted ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine} under callgrind, ${n} requests per round, the first after ${n} uncounted; load average ${loadAtStart} at the start and ${load1()} at the end (the counts do not depend on it).`,
+    `Counted ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine} under callgrind, ${n} requests per round, the first after ${warm} uncounted; load average ${loadAtStart} at the start and ${load1()} at the end (the counts do not depend on it).`,
     '',
     '| system | case | instructions per request, round 1 | round 2 | the bare route’s share |',
     '|---|---|---:|---:|---:|',
