@@ -928,10 +928,12 @@ if (only === 'challenge') {
 }
 if (only === 'session-cost' && process.env.BENCH_COUNT) {
   // Instructions per request instead of requests per second (src/instructions.ts): every target under
-  // callgrind, BENCH_COUNT counted requests each in two interleaved rounds, the first after BENCH_WARM
-  // (default as many) uncounted. Set BENCH_MINUTES: Valgrind runs the targets many times slower.
+  // callgrind, BENCH_COUNT counted requests each in BENCH_ROUNDS (default 3) interleaved rounds, the
+  // first after BENCH_WARM (default as many) uncounted; the median round is the figure (a round that met
+  // a major garbage collection or a recompilation reads high). Set BENCH_MINUTES: Valgrind runs the targets many times slower.
   const n = Number(process.env.BENCH_COUNT);
   const warm = Number(process.env.BENCH_WARM ?? n);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const dir = mkdtempSync(join(tmpdir(), 'portico-bench-callgrind-'));
   const wrapper = underCallgrind(dir);
   const rows: [string, string, number[]][] = [];
@@ -949,7 +951,7 @@ if (only === 'session-cost' && process.env.BENCH_COUNT) {
       measured.push([`Portico (${name})`, 'session check (account/info)', target, server.cases.session]);
     }
     for (const [system, name] of measured) rows.push([system, name, []]);
-    for (let round = 1; round <= 2; round++)
+    for (let round = 1; round <= rounds; round++)
       for (const [i, [system, , target, c]] of measured.entries()) {
         log(`counting ${system}, round ${round}: ${n} requests`);
         rows[i]![2].push(await instructionsPerRequest(target, c, { n, warm: round === 1 ? warm : 0, dir }));
@@ -957,16 +959,20 @@ if (only === 'session-cost' && process.env.BENCH_COUNT) {
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const floorIr = mean(rows[0]![2]);
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const floorIr = median(rows[0]![2]);
   const lines = [
     `Counted ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine} under callgrind, ${n} requests per round, the first after ${warm} uncounted; load average ${loadAtStart} at the start and ${load1()} at the end (the counts do not depend on it).`,
     '',
-    '| system | case | instructions per request, round 1 | round 2 | the bare route’s share |',
-    '|---|---|---:|---:|---:|',
+    `| system | case | instructions per request, each round | median | the bare route’s share |`,
+    '|---|---|---|---:|---:|',
     ...rows.map(
       ([system, name, irs]) =>
-        `| ${system} | ${name} | ${irs.map((ir) => Math.round(ir).toLocaleString('en')).join(' | ')} | ${pct(floorIr / mean(irs))} |`,
+        `| ${system} | ${name} | ${irs.map((ir) => Math.round(ir).toLocaleString('en')).join(', ')} | ${Math.round(median(irs)).toLocaleString('en')} | ${pct(floorIr / median(irs))} |`,
     ),
   ];
   process.stdout.write(`\n${lines.join('\n')}\n`);
