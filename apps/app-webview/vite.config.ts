@@ -21,8 +21,11 @@ export default defineConfig({
       // the page title that follows the heading). 125.45 KB with enterprise sign-in's and the
       // organisation's second-factor codes in the one code table (measured 125.41 KB). 125.5 KB with
       // the SAML sign-in's codes there too (measured 125.47 KB). 125.8 KB with the language switch on
-      // the phone's card, which saves the choice on the account (measured 125.67 KB with it alone).
-      budgetBytes: 125_800,
+      // the phone's card, which saves the choice on the account (measured 125.67 KB with it alone). 126.1
+      // KB with the dialog that sets up a factor an organisation requires (125.79 KB with it alone: the
+      // controller's one open demand, the provider's third plugin; the panel and plugin are lazy;
+      // measured 126.05 KB with all of them).
+      budgetBytes: 126_100,
     }),
   ],
   resolve: appResolve,

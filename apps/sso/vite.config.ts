@@ -37,8 +37,10 @@ export default defineConfig({
       // that sends the language of the moment, and the page title that follows the heading). 127.8 KB
       // with enterprise sign-in's and the organisation's second-factor codes in the one code table
       // (measured 127.78 KB). 128 KB with the SAML and SCIM codes in the one code table (measured
-      // 127.94 KB). 128.1 KB with the saved language's call (measured 128.02 KB).
-      budgetBytes: 128_100,
+      // 127.94 KB). 128.1 KB with the saved language's call (measured 128.02 KB). 128.35 KB with the
+      // dialog that sets up a factor an organisation requires (measured 128.30 KB: the controller's one
+      // open demand, the provider's third plugin; the panel and plugin are lazy).
+      budgetBytes: 128_350,
     }),
   ],
   resolve: appResolve,

@@ -77,7 +77,10 @@ export default defineConfig({
       // 132.6 KB with the SAML and SCIM codes in the one code table (measured 132.46 KB). 133.3 KB with
       // the saved language (measured 133.17 KB: the header's switch saves the choice while signed in,
       // and the sign-in screens take the account's language before they go on).
-      budgetBytes: 133_300,
+      // 132.7 KB with the dialog that sets up a factor an organisation requires (measured 132.64 KB: the
+      // controller's one open demand, the provider's third plugin; the panel and plugin are lazy). 133.5 KB
+      // with all three (measured 133.45 KB).
+      budgetBytes: 133_500,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -16,6 +16,8 @@
 // picker 910 B.
 // A SAML connection (its path, `saveSamlConnection`) measured protocol 2763 B, the whole entry 4034 B
 // and the identity picker 933 B (it reads the one paths object).
+// secondFactorPlugin (answers SECOND_FACTOR_REQUIRED with a dialog, then sends the call again) measured
+// the whole entry 4295 B (+274 B); 4313 B beside the SAML connection's path.
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
@@ -24,10 +26,10 @@ export default [
     limit: '2765 B',
   },
   {
-    name: 'every call, the flows and affiliatePlugin, the account SDK not counted',
+    name: 'every call, the flows, affiliatePlugin and secondFactorPlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '4035 B',
+    limit: '4313 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',

@@ -579,6 +579,9 @@ describe('the organisation console', () => {
     renderConsole(member, {
       [p.subjectInfo]: () => fail(1621, undefined, { enrol: ['passkey', 'totp'] }),
     });
+    // The provider's dialog offers to set one up here; closed, the console says where instead.
+    const dialog = await screen.findByRole('dialog', { name: '设置第二验证因素' });
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: '关闭' }));
     const card = await screen.findByRole('region', { name: '需要第二验证因素' });
     expect(within(card).getByRole('alert').textContent).toContain('示例公司');
     expect(

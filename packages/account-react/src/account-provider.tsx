@@ -9,7 +9,10 @@ import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { AccountContext, type AccountContextValue } from './context';
 import { type AccountLanguage, toAccountLanguage } from './messages';
 import { createAccountQueryClient } from './query-client';
-import { createSecondVerifyController } from './second-verify/second-verify-controller';
+import {
+  createSecondVerifyController,
+  type SecondVerifyController,
+} from './second-verify/second-verify-controller';
 import { SecondVerifyDialog } from './second-verify/second-verify-dialog';
 
 export interface AccountProviderProps {
@@ -37,6 +40,13 @@ export interface AccountProviderProps {
    */
   stepUp?: boolean;
   /**
+   * Answer an organisation's demand for a second factor (1621: it requires one and the account has
+   * none) with the same dialog, which sets up a passkey or an authenticator app
+   * (`client.use(secondFactorPlugin(…))` of `@portico/affiliate-sdk`, attached after mount), then send
+   * the refused calls again. Default true; `false` when the app attaches its own handling to the client.
+   */
+  secondFactor?: boolean;
+  /**
    * The region the mobile field selects first, as a region code ('GB'): the app's `default_region`
    * (the server's CLIENT_APPS). Default: the field's first region (CN).
    */
@@ -58,6 +68,7 @@ export function AccountProvider({
   captcha,
   secondVerify = true,
   stepUp = true,
+  secondFactor = true,
   defaultRegion,
   children,
 }: AccountProviderProps) {
@@ -91,25 +102,41 @@ export function AccountProvider({
     if (!stepUp) return;
     // Imported after mount (a step-up follows a person's action on a signed-in page), so that sign-in
     // pages carry none of the plugin.
-    let live = true;
-    let remove: (() => void) | undefined;
-    void import('./second-verify/attach-step-up').then(({ attachStepUp }) => {
-      if (live) remove = attachStepUp(client, controller);
-    });
-    return () => {
-      live = false;
-      remove?.();
-      // A step-up open for this client now has no one to answer it: its call rejects with the 2047.
-      controller.closeAll();
-    };
+    return attachLater(client, controller, 'attachStepUp');
   }, [client, controller, stepUp]);
+
+  useEffect(() => {
+    if (!secondFactor) return;
+    return attachLater(client, controller, 'attachSecondFactor');
+  }, [client, controller, secondFactor]);
 
   return (
     <QueryClientProvider client={activeQueryClient}>
       <AccountContext.Provider value={value}>
         {children}
-        {secondVerify || stepUp ? <SecondVerifyDialog controller={controller} /> : null}
+        {secondVerify || stepUp || secondFactor ? <SecondVerifyDialog controller={controller} /> : null}
       </AccountContext.Provider>
     </QueryClientProvider>
   );
+}
+
+/**
+ * Attaches a plugin of the lazily loaded module once it has loaded; answers the effect's cleanup, which
+ * removes it and closes what it opened (its call rejects with the server's failure).
+ */
+function attachLater(
+  client: AccountClient,
+  controller: SecondVerifyController,
+  attach: 'attachStepUp' | 'attachSecondFactor',
+): () => void {
+  let live = true;
+  let remove: (() => void) | undefined;
+  void import('./second-verify/attach-step-up').then((module) => {
+    if (live) remove = module[attach](client, controller);
+  });
+  return () => {
+    live = false;
+    remove?.();
+    controller.closeAll();
+  };
 }

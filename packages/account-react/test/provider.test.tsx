@@ -76,8 +76,10 @@ describe('AccountProvider', () => {
     const plugins = watchPlugins(client);
     const captcha: ChallengeCaptcha = { show: vi.fn() };
     const { unmount } = renderWithAccount(<p>app</p>, { client, captcha, strict: true });
-    // The step-up plugin is attached once its module has loaded.
-    await waitFor(() => expect([...plugins].sort()).toEqual(['challenge', 'second-verify', 'step-up']));
+    // The step-up and second-factor plugins are attached once their module has loaded.
+    await waitFor(() =>
+      expect([...plugins].sort()).toEqual(['challenge', 'second-factor', 'second-verify', 'step-up']),
+    );
     unmount();
     expect(plugins.size).toBe(0);
   });
@@ -94,9 +96,11 @@ describe('AccountProvider', () => {
     );
     const { rerender } = render(tree(first));
     rerender(tree(second));
-    await waitFor(() => expect([...plugins].sort()).toEqual(['challenge', 'second-verify', 'step-up']));
+    await waitFor(() =>
+      expect([...plugins].sort()).toEqual(['challenge', 'second-factor', 'second-verify', 'step-up']),
+    );
     rerender(tree(false));
-    expect([...plugins].sort()).toEqual(['second-verify', 'step-up']);
+    expect([...plugins].sort()).toEqual(['second-factor', 'second-verify', 'step-up']);
   });
 
   it('provides the client and language, defaulting to the client language', () => {

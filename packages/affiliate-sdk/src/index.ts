@@ -19,3 +19,9 @@ export {
 } from './flows/manager-transfer';
 export { affiliatePlugin } from './plugin';
 export type * from './protocol/types';
+export {
+  type SecondFactorDialog,
+  type SecondFactorOptions,
+  type SecondFactorRequest,
+  secondFactorPlugin,
+} from './second-factor';

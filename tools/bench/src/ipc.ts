@@ -79,18 +79,31 @@ export class Target {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Forks `targets/<file>` and waits until it listens (10 minutes at most: a loaded machine starts slowly); `execArgv` adds Node flags. */
+  /** The child's process id (Valgrind's, when it runs under Valgrind: the same process). */
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  /**
+   * Forks `targets/<file>` and waits until it listens (10 minutes at most: a loaded machine starts
+   * slowly); `execArgv` adds Node flags; `wrapper` runs Node under another program (Valgrind: its path
+   * and its arguments before Node's).
+   */
   static start(
     name: string,
     file: string,
     env: Record<string, string> = {},
     execArgv: string[] = [],
+    wrapper?: { path: string; args: string[] },
   ): Promise<Target> {
     const path = fileURLToPath(new URL(`./targets/${file}`, import.meta.url));
+    const nodeArgs = [...process.execArgv, ...execArgv];
     const child = fork(path, [], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, ...env },
-      execArgv: [...process.execArgv, ...execArgv],
+      ...(wrapper
+        ? { execPath: wrapper.path, execArgv: [...wrapper.args, process.execPath, ...nodeArgs] }
+        : { execArgv: nodeArgs }),
     });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

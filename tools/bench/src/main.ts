@@ -12,6 +12,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { challengeCost } from './challenge-cost.ts';
 import { type Backend, backendMicros, cleanUp, type Deployment, deploy } from './deploy.ts';
+import { instructionsPerRequest, underCallgrind } from './instructions.ts';
 import { Target } from './ipc.ts';
 import { type Figures, figures, type LoadCase, load, MAX_SECONDS, type Sample } from './load.ts';
 import { passkeyReport, passkeyVerifyCost } from './passkey-verify.ts';
@@ -778,8 +779,9 @@ const start = async (
   file: string,
   env: Record<string, string> = {},
   execArgv: string[] = [],
+  wrapper?: Parameters<typeof Target.start>[4],
 ) => {
-  const target = await Target.start(name, file, env, execArgv);
+  const target = await Target.start(name, file, env, execArgv, wrapper);
   targets.push(target);
   return target;
 };
@@ -788,13 +790,13 @@ const start = async (
 const rps = (c: Contender) => (c.result as Figures).rps;
 
 /** The bare Fastify route: the floor the reads are compared with. */
-const floorCase = (url: string) =>
-  loadContender('Fastify', 'bare route GET /', '', {
-    url,
-    connections: READ_CONNECTIONS,
-    requests: [{ method: 'GET', path: '/' }],
-    verify: (body) => body === '{"hello":"world"}',
-  });
+const floorLoad = (url: string): LoadCase => ({
+  url,
+  connections: READ_CONNECTIONS,
+  requests: [{ method: 'GET', path: '/' }],
+  verify: (body) => body === '{"hello":"world"}',
+});
+const floorCase = (url: string) => loadContender('Fastify', 'bare route GET /', '', floorLoad(url));
 
 /** Raw argon2id in its own process, `concurrency` hashes in flight: the ceiling of a password login. */
 const argonCase = (argon2: Target, concurrency: number) =>
@@ -924,6 +926,59 @@ if (only === 'challenge') {
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
 }
+if (only === 'session-cost' && process.env.BENCH_COUNT) {
+  // Instructions per request instead of requests per second (src/instructions.ts): every target under
+  // callgrind, BENCH_COUNT counted requests each in BENCH_ROUNDS (default 3) interleaved rounds, the
+  // first after BENCH_WARM (default as many) uncounted; the median round is the figure (a round that met
+  // a major garbage collection or a recompilation reads high). Set BENCH_MINUTES: Valgrind runs the targets many times slower.
+  const n = Number(process.env.BENCH_COUNT);
+  const warm = Number(process.env.BENCH_WARM ?? n);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const dir = mkdtempSync(join(tmpdir(), 'portico-bench-callgrind-'));
+  const wrapper = underCallgrind(dir);
+  const rows: [string, string, number[]][] = [];
+  try {
+    const floorTarget = await start('floor', 'floor.ts', {}, [], wrapper);
+    const measured: [string, string, Target, LoadCase][] = [
+      ['Fastify', 'bare route GET /', floorTarget, floorLoad(floorTarget.url)],
+    ];
+    const servers: [string, Record<string, string>][] = [['this build', {}]];
+    if (process.env.BENCH_BEFORE) servers.push(['before', { BENCH_SERVER: process.env.BENCH_BEFORE }]);
+    for (const [name, env] of servers) {
+      const target = await start(`portico-${name}`, 'portico.ts', env, [], wrapper);
+      await target.call('seed', { total: SMALL });
+      const server = await portico(target, SMALL, `Portico (${name})`);
+      measured.push([`Portico (${name})`, 'session check (account/info)', target, server.cases.session]);
+    }
+    for (const [system, name] of measured) rows.push([system, name, []]);
+    for (let round = 1; round <= rounds; round++)
+      for (const [i, [system, , target, c]] of measured.entries()) {
+        log(`counting ${system}, round ${round}: ${n} requests`);
+        rows[i]![2].push(await instructionsPerRequest(target, c, { n, warm: round === 1 ? warm : 0, dir }));
+      }
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+  }
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const floorIr = median(rows[0]![2]);
+  const lines = [
+    `Counted ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine} under callgrind, ${n} requests per round, the first after ${warm} uncounted; load average ${loadAtStart} at the start and ${load1()} at the end (the counts do not depend on it).`,
+    '',
+    `| system | case | instructions per request, each round | median | the bare route’s share |`,
+    '|---|---|---|---:|---:|',
+    ...rows.map(
+      ([system, name, irs]) =>
+        `| ${system} | ${name} | ${irs.map((ir) => Math.round(ir).toLocaleString('en')).join(', ')} | ${Math.round(median(irs)).toLocaleString('en')} | ${pct(floorIr / median(irs))} |`,
+    ),
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  process.exit(0);
+}
+
 if (only === 'session-cost') {
   // The session check against the bare route, and against an earlier build of the server
   // (BENCH_BEFORE=<a copy of its apps/passport-server/dist>) in the same interleave; with

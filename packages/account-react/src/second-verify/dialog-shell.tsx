@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, type RefObject, useId, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useState } from 'react';
 import { useAccountText } from '../context';
 import { overlayStyle, panelStyle, trapTab } from './dialog-frame';
 
@@ -11,12 +11,15 @@ export function DialogShell({
   title,
   intro,
   onClose,
+  covered = false,
   children,
 }: {
   panel: RefObject<HTMLDivElement | null>;
   title: ReactNode;
   intro: ReactNode;
   onClose: () => void;
+  /** Another dialog is open above this one: this one is inert until it goes. */
+  covered?: boolean;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -28,7 +31,7 @@ export function DialogShell({
     } else if (event.key === 'Tab') trapTab(event, panel.current);
   };
   return (
-    <div className="portico-dialog-overlay" style={overlayStyle}>
+    <div className="portico-dialog-overlay" style={overlayStyle} inert={covered}>
       <div
         ref={panel}
         role="dialog"
@@ -80,4 +83,16 @@ export function useCodeSend() {
     }
   };
   return { sending, sendError, run };
+}
+
+/** Focus into the panel's first field on open, and back where it was on close. */
+export function useDialogFocus(panel: { current: HTMLDivElement | null }) {
+  // The panel is keyed per request, so this runs once per opened request.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    panel.current?.querySelector<HTMLElement>('input, button')?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
+  }, [panel]);
 }

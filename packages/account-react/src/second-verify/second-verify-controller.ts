@@ -7,6 +7,7 @@ import type {
   StepUpProof,
   StepUpRequest,
 } from '@portico/account-sdk';
+import type { SecondFactorDialog, SecondFactorRequest } from '@portico/affiliate-sdk';
 
 /** What the dialog shows: the request the SDK opened it with, or nothing. */
 export interface SecondVerifySnapshot {
@@ -14,6 +15,11 @@ export interface SecondVerifySnapshot {
   request: SecondVerifyRequest | null;
   /** A step-up (2047: prove it is you before changing how you sign in), when that is what is shown. */
   stepUp: StepUpRequest | null;
+  /**
+   * An organisation's demand to set up a second factor (1621), when one is open. Shown beside the
+   * queue, not in it: setting one up asks for a step-up, which opens above it.
+   */
+  enrol: SecondFactorRequest | null;
   /** Changes with every opened request (a React key: a reopened dialog starts with an empty field). */
   id: number;
   /** When the next code may be sent for this `sms_code_key` (ms since the epoch); 0 when now. */
@@ -23,11 +29,13 @@ export interface SecondVerifySnapshot {
 /**
  * The SDK's `SecondVerifyDialog` and `StepUpDialog` contracts turned into a small store React subscribes
  * to: `open` or `stepUp` (called by the SDK) shows the request and waits; `submit(code)`, `prove(proof)`
- * or `close()` (called by the dialog) settle it. Requests that arrive while one is shown wait their
+ * or `close()` (called by the dialog) settle it. The affiliate SDK's `SecondFactorDialog` too: `enrol`
+ * shows the demand to set up a factor until `enrolled(done)`; every call refused meanwhile waits for
+ * that one answer. Requests that arrive while one is shown wait their
  * turn. The resend deadline is kept per `sms_code_key` (one for every step-up), so a dialog reopened
  * after a wrong code keeps its countdown.
  */
-export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog {
+export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog, SecondFactorDialog {
   subscribe(listener: () => void): () => void;
   getSnapshot(): SecondVerifySnapshot;
   /** Answers the shown second verification with the code, of `method` (default 'sms'). */
@@ -37,6 +45,8 @@ export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog
   /** Answers the shown step-up with the person's proof. */
   prove(proof: StepUpProof): void;
   close(): void;
+  /** Ends the demand to set up a factor: `true` once the account has one (the refused calls go again). */
+  enrolled(done: boolean): void;
   /** Records that a code was sent for the shown request; the next send waits `seconds`. */
   markSent(seconds: number): void;
   /** Closes every open and waiting request (the provider unmounts or changes client). */
@@ -62,20 +72,26 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
   const sentUntil = new Map<string, number>();
   const chosen = new Map<string, SecondFactorMethod>();
   const listeners = new Set<() => void>();
-  const idle: SecondVerifySnapshot = { request: null, stepUp: null, id: 0, sendAllowedAt: 0 };
+  const idle: SecondVerifySnapshot = { request: null, stepUp: null, enrol: null, id: 0, sendAllowedAt: 0 };
   let snapshot = idle;
   let opened = 0;
+  let enrolling: { request: SecondFactorRequest; done: Promise<boolean>; end(done: boolean): void } | null =
+    null;
 
   const publish = () => {
     const head = queue[0];
+    const enrol = enrolling?.request ?? null;
     snapshot = head
       ? {
           request: head.kind === 'code' ? head.request : null,
           stepUp: head.kind === 'stepUp' ? head.request : null,
+          enrol,
           id: head.id,
           sendAllowedAt: sentUntil.get(sendKeyOf(head)) ?? 0,
         }
-      : idle;
+      : enrol
+        ? { ...idle, enrol }
+        : idle;
     for (const listener of listeners) listener();
   };
   /** Settles the shown request when it is of `kind` (a stale answer of the other kind is ignored). */
@@ -98,6 +114,23 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
         queue.push({ id: ++opened, kind: 'stepUp', request, resolve });
         publish();
       }),
+    enrol(request) {
+      if (!enrolling) {
+        let end: (done: boolean) => void = () => {};
+        const done = new Promise<boolean>((resolve) => {
+          end = resolve;
+        });
+        enrolling = { request, done, end };
+        publish();
+      }
+      return enrolling.done;
+    },
+    enrolled(done) {
+      const shown = enrolling;
+      enrolling = null;
+      shown?.end(done);
+      publish();
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -119,6 +152,8 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
     },
     closeAll() {
       for (const pending of queue.splice(0)) pending.resolve(null);
+      enrolling?.end(false);
+      enrolling = null;
       publish();
     },
   };

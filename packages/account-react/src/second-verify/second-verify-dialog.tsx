@@ -5,13 +5,15 @@ import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { SubmitButton } from '../forms/submit-button';
 import { DialogActions, DialogShell } from './dialog-shell';
-import type { SecondVerifyController } from './second-verify-controller';
+import type { SecondVerifyController, SecondVerifySnapshot } from './second-verify-controller';
 import { useSmsCode } from './sms-code';
 
 /** Loaded when a step-up first opens: sign-in pages never carry it. */
 const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
 /** Loaded when an account with other factors (an authenticator app, recovery codes) first opens it. */
 const FactorPanel = lazy(() => import('./factor-panel').then((module) => ({ default: module.FactorPanel })));
+/** Loaded when an organisation first asks this account to set up a second factor. */
+const EnrolPanel = lazy(() => import('./enrol-panel').then((module) => ({ default: module.EnrolPanel })));
 
 export interface SecondVerifyDialogProps {
   controller: SecondVerifyController;
@@ -32,29 +34,54 @@ export interface SecondVerifyDialogProps {
  *
  * An account with other factors (the 2046 data's `methods`) gets a picker of its ways first
  * (`./factor-panel`, loaded then).
+ *
+ * An organisation that requires a second factor of an account with none (1621) gets a panel that sets
+ * up a passkey or an authenticator app (`./enrol-panel`); the refused calls are then sent again. The
+ * step-up that setting one up asks for opens above it.
  */
 export function SecondVerifyDialog({ controller, container }: SecondVerifyDialogProps) {
-  const { request, stepUp, id, sendAllowedAt } = useSyncExternalStore(
+  const { request, stepUp, enrol, id, sendAllowedAt } = useSyncExternalStore(
     controller.subscribe,
     controller.getSnapshot,
     controller.getSnapshot,
   );
-  if (!request && !stepUp) return null;
+  if (!request && !stepUp && !enrol) return null;
   const target = container ?? (typeof document !== 'undefined' ? document.body : null);
   if (!target) return null;
+  const queued = request ?? stepUp;
   return createPortal(
-    request?.methods?.some((method) => method !== 'sms') ? (
-      <Suspense fallback={null}>
-        <FactorPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
-      </Suspense>
-    ) : request ? (
-      <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
-    ) : (
-      <Suspense fallback={null}>
-        <StepUpPanel key={id} request={stepUp!} sendAllowedAt={sendAllowedAt} controller={controller} />
-      </Suspense>
-    ),
+    <>
+      {enrol ? (
+        <Suspense fallback={null}>
+          <EnrolPanel request={enrol} controller={controller} covered={Boolean(queued)} />
+        </Suspense>
+      ) : null}
+      {queued ? <QueuedPanel {...{ request, stepUp, id, sendAllowedAt, controller }} /> : null}
+    </>,
     target,
+  );
+}
+
+/** The head of the queue: a sign-in's second verification, or a step-up. */
+function QueuedPanel({
+  request,
+  stepUp,
+  id,
+  sendAllowedAt,
+  controller,
+}: Pick<SecondVerifySnapshot, 'request' | 'stepUp' | 'id' | 'sendAllowedAt'> & {
+  controller: SecondVerifyController;
+}) {
+  return request?.methods?.some((method) => method !== 'sms') ? (
+    <Suspense fallback={null}>
+      <FactorPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+    </Suspense>
+  ) : request ? (
+    <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+  ) : (
+    <Suspense fallback={null}>
+      <StepUpPanel key={id} request={stepUp!} sendAllowedAt={sendAllowedAt} controller={controller} />
+    </Suspense>
   );
 }
 

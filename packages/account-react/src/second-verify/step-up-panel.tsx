@@ -1,5 +1,5 @@
 import { cooldownOf, type StepUpRequest } from '@portico/account-sdk';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useAccountClient, useAccountText, useLanguageOrDefault } from '../context';
 import { errorText } from '../error-text';
 import { CodeInput } from '../forms/code-input';
@@ -8,7 +8,7 @@ import { MobileInput } from '../forms/mobile-input';
 import { PasswordInput } from '../forms/password-input';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
-import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
+import { DialogActions, DialogShell, useCodeSend, useDialogFocus } from './dialog-shell';
 import { type CodeFactor, FactorCodeField, factorCodeComplete, isCodeFactor } from './factor-fields';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
@@ -65,18 +65,6 @@ type StepUpText = keyof (typeof TEXTS)['en'];
 function useStepUpText() {
   const texts = TEXTS[useLanguageOrDefault()];
   return (key: StepUpText, value = '') => texts[key].replace('{value}', value);
-}
-
-/** Focus into the panel's first field on open, and back where it was on close. */
-function useDialogFocus(panel: { current: HTMLDivElement | null }) {
-  // The panel is keyed per request, so this runs once per opened request.
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    panel.current?.querySelector<HTMLElement>('input, button')?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-  }, [panel]);
 }
 
 type StepUpWay = 'mobile' | 'email' | 'password' | 'passkey' | CodeFactor;

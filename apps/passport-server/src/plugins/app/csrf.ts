@@ -40,21 +40,26 @@ export default fp(
 
     // Every response computes the token of its session to compare with the browser's cookie; the
     // token is a pure function of the key and the id, so the last few thousand are kept (a session check
-    // spent about 5 % of its time on this HMAC).
-    const recent = new Map<string, string>();
+    // spent about 5 % of its time on this HMAC), by the id itself, one map per kind of binding, so that
+    // a lookup builds no string.
     const RECENT_MAX = 10_000;
-    const token = (binding: string): string => {
-      let value = recent.get(binding);
-      if (value === undefined) {
-        value = hmac(key, binding);
-        if (recent.size >= RECENT_MAX) recent.clear();
-        recent.set(binding, value);
-      }
-      return value;
+    const recentOf = (prefix: string) => {
+      const recent = new Map<string, string>();
+      return (id: string): string => {
+        let value = recent.get(id);
+        if (value === undefined) {
+          value = hmac(key, prefix + id);
+          if (recent.size >= RECENT_MAX) recent.clear();
+          recent.set(id, value);
+        }
+        return value;
+      };
     };
+    const sessionToken = recentOf('csrf|s|');
+    const preSessionToken = recentOf('csrf|p|');
     const tokenFor = (request: FastifyRequest): string | null => {
-      if (request.session) return token(`csrf|s|${request.session.id}`);
-      if (request.preSessionId) return token(`csrf|p|${request.preSessionId}`);
+      if (request.session) return sessionToken(request.session.id);
+      if (request.preSessionId) return preSessionToken(request.preSessionId);
       return null;
     };
 
