@@ -76,8 +76,11 @@ export default defineConfig({
       // languages in the store, the plugin that sends the language of the moment, the page title).
       // 132.6 KB with the SAML and SCIM codes in the one code table (measured 132.46 KB). 133.3 KB with
       // the saved language (measured 133.17 KB: the header's switch saves the choice while signed in,
-      // and the sign-in screens take the account's language before they go on).
-      budgetBytes: 133_300,
+      // and the sign-in screens take the account's language before they go on). 134.2 KB once the
+      // organisation console showed enterprise sign-in's refusals in the page's language (measured
+      // 134.07 KB, +0.9 KB: the 24xx texts the lazy console chunk imports sit in the SDK's error-texts
+      // module, which the vendor chunk holds; splitting them out still left them reachable from vendor).
+      budgetBytes: 134_200,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.
