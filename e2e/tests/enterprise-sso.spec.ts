@@ -115,10 +115,10 @@ it('a manager sets up SAML in the console; a member signs in with a work e-mail 
 
   // The manager, in the organisation console (zh): the organisation, its domain verified by DNS.
   const managerContext = await newContext();
-  const console = await managerContext.newPage();
-  await signedInBySmsThroughApi(console, server, outbox, { mobile: uniqueMobile() });
-  await createOrganisation(console, server.origin, { name: 'Analytical Engines', as: 'Boss' });
-  const domains = console.getByRole('region', { name: '企业域名' });
+  const consolePage = await managerContext.newPage();
+  await signedInBySmsThroughApi(consolePage, server, outbox, { mobile: uniqueMobile() });
+  await createOrganisation(consolePage, server.origin, { name: 'Analytical Engines', as: 'Boss' });
+  const domains = consolePage.getByRole('region', { name: '企业域名' });
   await domains.getByLabel('域名（例如 example.com）').fill(domain);
   await domains.getByRole('button', { name: '添加域名' }).click();
   await expect(domains.getByRole('status')).toHaveText(`已添加 ${domain}。请添加 TXT 记录后验证。`);
@@ -129,19 +129,19 @@ it('a manager sets up SAML in the console; a member signs in with a work e-mail 
   await expect(domains.getByRole('status')).toHaveText(`${domain} 已验证。`);
 
   // The SAML connection from the identity provider's metadata, pasted.
-  const connection = console.getByRole('region', { name: '单点登录连接' });
+  const connection = consolePage.getByRole('region', { name: '单点登录连接' });
   await connection.getByRole('radio', { name: 'SAML 2.0' }).check();
   await connection.getByLabel('身份提供方元数据（XML）').fill(samlIdp.metadata);
   await connection.getByRole('button', { name: '保存连接' }).click();
   await expect(connection.getByRole('status').first()).toHaveText('连接已保存。');
   const ours = connection.getByRole('region', { name: '在身份提供方填写以下信息' });
-  const spMetadataUrl = await ours.getByLabel('服务提供方元数据地址').inputValue();
-  expect(await ours.getByLabel('断言消费地址（ACS，HTTP-POST）').inputValue()).toBe(
+  const spMetadataUrl = await ours.getByRole('textbox', { name: '服务提供方元数据地址' }).inputValue();
+  expect(await ours.getByRole('textbox', { name: '断言消费地址（ACS，HTTP-POST）' }).inputValue()).toBe(
     `${server.origin}/passport/enterprise_sso/saml_acs/`,
   );
-  expect(await seriousViolations(console), 'axe on /org with the SAML connection').toEqual([]);
+  expect(await seriousViolations(consolePage), 'axe on /org with the SAML connection').toEqual([]);
   // The IdP's administrator uploads our metadata from the address the console shows.
-  samlIdp.trust(await (await console.request.get(spMetadataUrl)).text());
+  samlIdp.trust(await (await consolePage.request.get(spMetadataUrl)).text());
   await managerContext.close();
 
   // Signed in at the IdP already (its own login is not under test).
