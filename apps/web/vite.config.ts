@@ -79,8 +79,11 @@ export default defineConfig({
       // and the sign-in screens take the account's language before they go on).
       // 132.7 KB with the dialog that sets up a factor an organisation requires (measured 132.64 KB: the
       // controller's one open demand, the provider's third plugin; the panel and plugin are lazy). 133.5 KB
-      // with all three (measured 133.45 KB).
-      budgetBytes: 133_500,
+      // with all three (measured 133.45 KB). 134.5 KB once the
+      // organisation console showed enterprise sign-in's refusals in the page's language (+0.9 KB: the
+      // 24xx texts the lazy console chunk imports sit in the SDK's error-texts module, which the vendor
+      // chunk holds; splitting them out still left them reachable from vendor; measured 134.46 KB).
+      budgetBytes: 134_500,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

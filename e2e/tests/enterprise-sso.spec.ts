@@ -3,16 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, request as playwrightRequest } from '@playwright/test';
 import dns2 from 'dns2';
 import { type SamlPeer, startSamlPeer } from '../../apps/passport-server/test/support/saml-idp';
+import { signedInBySmsThroughApi } from '../support/account-api';
 import { type OidcPeer, startOidcPeer } from '../support/oidc-peer';
+import { createOrganisation } from '../support/organisation';
 import type { RunningServer } from '../support/server';
 import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
 
-// Enterprise single sign-on in Chromium: an organisation's manager (through the passport's API) adds
-// and verifies a domain by its DNS TXT record (a real DNS server on loopback the passport is pointed
-// at) and sets an OpenID Connect connection to a real provider on loopback (oidc-provider); then a
-// member enters a work e-mail on /login, signs in at the provider's own pages, and lands on the
-// workbench signed in to the organisation's identity.
+// Enterprise single sign-on in Chromium: an organisation's manager adds and verifies a domain by its
+// DNS TXT record (a real DNS server on loopback the passport is pointed at) and sets a connection — a
+// SAML one in the organisation console against a real SAML IdP on loopback (samlify), an OpenID
+// Connect one through the passport's API against a real provider (oidc-provider); then a member enters
+// a work e-mail on /login, signs in at the provider, and lands on the workbench signed in to the
+// organisation's identity.
 
 interface Dns {
   port: number;
@@ -99,8 +102,9 @@ async function organisationWithDomain(
   return sid;
 }
 
-it('a member signs in with a work e-mail through a SAML identity provider and lands in the organisation', async ({
+it('a manager sets up SAML in the console; a member signs in with a work e-mail and lands in the organisation', async ({
   page,
+  newContext,
   server,
   outbox,
   samlIdp,
@@ -108,15 +112,38 @@ it('a member signs in with a work e-mail through a SAML identity provider and la
 }) => {
   const domain = `e2e${randomBytes(4).toString('hex')}.example.com`;
   const email = `grace@${domain}`;
-  const manager = await managerApi(server, outbox);
-  const sid = await organisationWithDomain(manager, dns, domain);
-  const saved = await manager.post('/passport/aff/web/sso_connection/save_saml/', {
-    subject_uid: sid,
-    metadata_xml: samlIdp.metadata,
-  });
-  // The IdP's administrator uploads our metadata from the address the answer names.
-  samlIdp.trust(await (await manager.api.get(saved.sp_metadata_url as string)).text());
-  await manager.api.dispose();
+
+  // The manager, in the organisation console (zh): the organisation, its domain verified by DNS.
+  const managerContext = await newContext();
+  const consolePage = await managerContext.newPage();
+  await signedInBySmsThroughApi(consolePage, server, outbox, { mobile: uniqueMobile() });
+  await createOrganisation(consolePage, server.origin, { name: 'Analytical Engines', as: 'Boss' });
+  const domains = consolePage.getByRole('region', { name: '企业域名' });
+  await domains.getByLabel('域名（例如 example.com）').fill(domain);
+  await domains.getByRole('button', { name: '添加域名' }).click();
+  await expect(domains.getByRole('status')).toHaveText(`已添加 ${domain}。请添加 TXT 记录后验证。`);
+  const record = domains.getByRole('listitem').filter({ hasText: domain });
+  const [recordName, recordValue] = await record.locator('dd code').allTextContents();
+  dns.publish(recordName!, recordValue!);
+  await record.getByRole('button', { name: '验证' }).click();
+  await expect(domains.getByRole('status')).toHaveText(`${domain} 已验证。`);
+
+  // The SAML connection from the identity provider's metadata, pasted.
+  const connection = consolePage.getByRole('region', { name: '单点登录连接' });
+  await connection.getByRole('radio', { name: 'SAML 2.0' }).check();
+  await connection.getByLabel('身份提供方元数据（XML）').fill(samlIdp.metadata);
+  await connection.getByRole('button', { name: '保存连接' }).click();
+  await expect(connection.getByRole('status').first()).toHaveText('连接已保存。');
+  const ours = connection.getByRole('region', { name: '在身份提供方填写以下信息' });
+  const spMetadataUrl = await ours.getByRole('textbox', { name: '服务提供方元数据地址' }).inputValue();
+  expect(await ours.getByRole('textbox', { name: '断言消费地址（ACS，HTTP-POST）' }).inputValue()).toBe(
+    `${server.origin}/passport/enterprise_sso/saml_acs/`,
+  );
+  expect(await seriousViolations(consolePage), 'axe on /org with the SAML connection').toEqual([]);
+  // The IdP's administrator uploads our metadata from the address the console shows.
+  samlIdp.trust(await (await consolePage.request.get(spMetadataUrl)).text());
+  await managerContext.close();
+
   // Signed in at the IdP already (its own login is not under test).
   samlIdp.people.set('grace', { nameId: 'grace-1', attributes: { email, displayName: 'Grace Hopper' } });
   await page.context().addCookies([{ name: 'saml_person', value: 'grace', url: samlIdp.origin }]);
@@ -130,9 +157,9 @@ it('a member signs in with a work e-mail through a SAML identity provider and la
   // site: the browser withholds our cookies there); the callback page finishes in this browser.
   await expect(page).toHaveURL(`${server.origin}/workbench`);
   const info = (await (await page.request.get(`${server.origin}/passport/web/account/info/`)).json()) as {
-    data: { org?: { sec_subject_uid: string; deputy_name: string } };
+    data: { org?: { subject_name: string; deputy_name: string } };
   };
-  expect(info.data.org).toMatchObject({ sec_subject_uid: sid, deputy_name: 'Grace Hopper' });
+  expect(info.data.org).toMatchObject({ subject_name: 'Analytical Engines', deputy_name: 'Grace Hopper' });
 });
 
 it('a member signs in with a work e-mail and lands in the organisation', async ({

@@ -57,6 +57,8 @@ function renderConsole(
     [p.resourceList]: () => page([{ resource: 'member', actions: ['read', 'delete'] }]),
     [p.managerPending]: () => ok({ transfer: null, manager: null }),
     [p.subjectInfo]: () => ok({ sec_subject_uid: 's1', subject_name: '示例公司', base_infos: {} }),
+    [p.domainList]: () => ok({ items: [] }),
+    [p.policyInfo]: () => ok({ require_sso: false, default_role_key: null, role_rules: [] }),
     ...routes,
   });
   renderInProvider(passport.client, <OrganisationConsole />, language);
@@ -621,7 +623,7 @@ describe('the organisation console', () => {
       'en',
     );
     const user = userEvent.setup();
-    const section = await screen.findByRole('region', { name: 'Single sign-on (OpenID Connect)' });
+    const section = await screen.findByRole('region', { name: 'Single sign-on connection' });
     await user.type(within(section).getByLabelText('Issuer'), 'https://login.example.com');
     await user.type(within(section).getByLabelText('Client ID'), 'portico');
     await user.type(within(section).getByLabelText('Client secret'), 'shh');
@@ -643,5 +645,162 @@ describe('the organisation console', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remove connection' }));
     await expect.poll(() => passport.to(p.connectionRemove).length).toBe(1);
     await expect.poll(() => within(section).queryByRole('button', { name: 'Remove connection' })).toBeNull();
+  });
+
+  const saml = {
+    protocol: 'saml',
+    issuer: 'https://idp.example.com/metadata',
+    sso_url: 'https://idp.example.com/sso',
+    certificates: 1,
+    sp_entity_id: 'https://portico.example/passport/enterprise_sso/saml_metadata/?subject_uid=s1',
+    acs_url: 'https://portico.example/passport/enterprise_sso/saml_acs/',
+    sp_metadata_url: 'https://portico.example/passport/enterprise_sso/saml_metadata/?subject_uid=s1',
+    updated_at: 1,
+  };
+  it('saves a SAML connection from the metadata, shows what to give the identity provider to copy, and removes it once confirmed (en)', async () => {
+    let connection: object | null = null;
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.connectionInfo]: () =>
+          connection ? ok(connection) : fail(2410, 'This organisation has no single sign-on connection'),
+        [p.samlConnectionSave]: () => {
+          connection = saml;
+          return ok(connection);
+        },
+        [p.connectionRemove]: () => {
+          connection = null;
+          return ok({ removed: true });
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Single sign-on connection' });
+    await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
+    await user.click(within(section).getByRole('button', { name: 'Save connection' }));
+    expect(within(section).getByRole('alert').textContent).toBe(
+      'Paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
+    );
+    expect(passport.to(p.samlConnectionSave)).toHaveLength(0);
+
+    await user.click(within(section).getByLabelText('Identity provider metadata (XML)'));
+    await user.paste('<EntityDescriptor entityID="https://idp.example.com/metadata"/>');
+    expect(within(section).queryByRole('alert')).toBeNull();
+    await user.click(within(section).getByRole('button', { name: 'Save connection' }));
+    expect(await within(section).findByText('The connection is saved.')).toBeTruthy();
+    expect(passport.to(p.samlConnectionSave)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      metadata_xml: '<EntityDescriptor entityID="https://idp.example.com/metadata"/>',
+    });
+    expect(
+      await within(section).findByText('Current connection: SAML 2.0 (https://idp.example.com/metadata).'),
+    ).toBeTruthy();
+    const give = within(section).getByRole('region', { name: 'Give your identity provider these' });
+    expect((within(give).getByLabelText('Service provider metadata URL') as HTMLInputElement).value).toBe(
+      saml.sp_metadata_url,
+    );
+    expect(
+      (within(give).getByLabelText('Assertion consumer service URL (ACS, HTTP-POST)') as HTMLInputElement)
+        .value,
+    ).toBe(saml.acs_url);
+    await user.click(
+      within(give).getByRole('button', { name: 'Copy: Service provider entity ID (audience)' }),
+    );
+    expect(await navigator.clipboard.readText()).toBe(saml.sp_entity_id);
+    expect(within(give).getByRole('status').textContent).toBe(
+      'Copied: Service provider entity ID (audience).',
+    );
+
+    await user.click(within(section).getByRole('button', { name: 'Remove connection' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove the single sign-on connection?' });
+    expect(passport.to(p.connectionRemove)).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove connection' }));
+    await expect.poll(() => passport.to(p.connectionRemove).length).toBe(1);
+    await expect
+      .poll(() => within(section).queryByRole('region', { name: 'Give your identity provider these' }))
+      .toBeNull();
+  });
+
+  it('sends the SAML fields without metadata, and shows a refusal in the page’s language', async () => {
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.connectionInfo]: () => fail(2410, 'This organisation has no single sign-on connection'),
+        // The server's words are in the client's language (en here); the page is in zh.
+        [p.samlConnectionSave]: () => fail(2414, "The identity provider's SAML metadata could not be read"),
+      },
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: '单点登录连接' });
+    await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
+    await user.type(within(section).getByLabelText('身份提供方实体 ID'), 'https://idp.example.com/metadata');
+    await user.type(
+      within(section).getByLabelText('单点登录地址（HTTP-Redirect）'),
+      'https://idp.example.com/sso',
+    );
+    await user.type(within(section).getByLabelText('签名证书（PEM 或 base64）'), 'MIIBnotacert');
+    await user.click(within(section).getByRole('button', { name: '保存连接' }));
+    expect((await within(section).findByRole('alert')).textContent).toBe(
+      '无法读取身份提供方的 SAML 元数据或证书，请检查后重试',
+    );
+    expect(passport.to(p.samlConnectionSave)[0]!.body).toMatchObject({
+      entity_id: 'https://idp.example.com/metadata',
+      sso_url: 'https://idp.example.com/sso',
+      certificate: 'MIIBnotacert',
+    });
+    expect(passport.to(p.samlConnectionSave)[0]!.body).not.toHaveProperty('metadata_xml');
+  });
+
+  it('saves the single sign-on rules: requiring it, the default role and role rules (en)', async () => {
+    let policy = {
+      require_sso: false,
+      default_role_key: null as string | null,
+      role_rules: [{ claim: 'groups', value: 'eng', role_key: 'engineer' }],
+    };
+    const roles = [
+      { role_key: 'engineer', role_name: 'Engineer', is_banned: 0, permissions: [] },
+      { role_key: 'staff', role_name: 'Staff', is_banned: 0, permissions: [] },
+    ];
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.roleList]: () => page(roles),
+        [p.connectionInfo]: () => ok(saml),
+        [p.policyInfo]: () => ok(policy),
+        [p.policySave]: (r) => {
+          policy = {
+            require_sso: String(r.body.require_sso) === 'true',
+            default_role_key: r.body.default_role_key || null,
+            role_rules:
+              typeof r.body.role_rules === 'string' ? JSON.parse(r.body.role_rules) : r.body.role_rules,
+          };
+          return ok(policy);
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Single sign-on rules' });
+    const first = await within(section).findByRole('group', { name: 'Rule 1' });
+    expect((within(first).getByLabelText('Value') as HTMLInputElement).value).toBe('eng');
+    await user.click(within(section).getByRole('checkbox', { name: /^Require single sign-on/ }));
+    await user.selectOptions(within(section).getByLabelText('Role when no rule matches'), 'staff');
+    await user.click(within(section).getByRole('button', { name: 'Add a rule' }));
+    await user.click(within(section).getByRole('button', { name: 'Save rules' }));
+    expect(within(section).getByRole('alert').textContent).toMatch(/^Fill in each rule/);
+    expect(passport.to(p.policySave)).toHaveLength(0);
+
+    const second = within(section).getByRole('group', { name: 'Rule 2' });
+    await user.type(within(second).getByLabelText('Value'), 'ops');
+    await user.selectOptions(within(second).getByLabelText('Role'), 'staff');
+    await user.click(within(first).getByRole('button', { name: 'Delete rule 1' }));
+    await user.click(within(section).getByRole('button', { name: 'Save rules' }));
+    expect(await within(section).findByText('The single sign-on rules are saved.')).toBeTruthy();
+    expect(policy).toEqual({
+      require_sso: true,
+      default_role_key: 'staff',
+      role_rules: [{ claim: 'groups', value: 'ops', role_key: 'staff' }],
+    });
   });
 });

@@ -93,6 +93,7 @@ export {
   permissionCatalogueQueryOptions,
   rolesQueryOptions,
   ssoConnectionQueryOptions,
+  ssoPolicyQueryOptions,
 } from './organisations/organisation-queries';
 export { useInvitationAcceptance, useManagerTransfer } from './organisations/use-flows';
 export {
@@ -115,7 +116,9 @@ export {
   useRenameMember,
   useResendInvitation,
   useRevokeRole,
+  useSaveSamlConnection,
   useSaveSsoConnection,
+  useSaveSsoPolicy,
   useSecondFactorRequirement,
   useSwitchIdentity,
   useUpdateInvitation,

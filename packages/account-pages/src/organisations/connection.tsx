@@ -3,61 +3,78 @@ import {
   ssoConnectionQueryOptions,
   useAccountClient,
   useRemoveSsoConnection,
+  useSaveSamlConnection,
   useSaveSsoConnection,
 } from '@portico/account-react';
+import type { OidcSsoConnection, SamlSsoConnection } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useConnectionT } from './connection.messages';
 import type { SectionProps } from './console-context';
 import { Card, clearingFirst, clearOutcome, Field, Problem } from './parts';
 
+type Protocol = 'oidc' | 'saml';
+
 /**
- * The organisation's OpenID Connect connection (`sso:manage`): issuer, client id and secret (never
- * shown back: the form says whether one is on file), saved once the server has read the issuer's
- * discovery; removing it asks first.
+ * The organisation's single sign-on connection (`sso:manage`), OpenID Connect or SAML 2.0 (saving one
+ * replaces the other). OpenID Connect: issuer, client id and secret (never shown back: the form says
+ * whether one is on file). SAML: the identity provider's metadata XML, or its entity id, address and
+ * certificate; once saved, what to give the identity provider, to copy. Removing asks first.
  */
 export function Connection({ org }: SectionProps) {
   const t = useConnectionT();
   const client = useAccountClient();
   const sid = org.sec_subject_uid;
   const current = useQuery(ssoConnectionQueryOptions(client, sid));
-  // This form sets an OpenID Connect connection; a SAML one is set through the affiliate SDK.
-  const oidc = current.data?.protocol === 'oidc' ? current.data : undefined;
-  const save = useSaveSsoConnection(sid);
+  const saveOidc = useSaveSsoConnection(sid);
+  const saveSaml = useSaveSamlConnection(sid);
   const remove = useRemoveSsoConnection(sid);
-  const [issuer, setIssuer] = useState('');
-  const [clientId, setClientId] = useState('');
-  const [secret, setSecret] = useState('');
-  useEffect(() => {
-    if (!oidc) return;
-    setIssuer(oidc.issuer);
-    setClientId(oidc.client_id);
-  }, [oidc]);
-  const edit = clearingFirst(() => clearOutcome(save, remove));
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!issuer || !clientId) return;
-    clearOutcome(save, remove);
-    save.mutate(
-      { issuer, client_id: clientId, ...(secret ? { client_secret: secret } : {}) },
-      { onSuccess: () => setSecret('') },
-    );
-  }
+  const [chosen, setChosen] = useState<Protocol | null>(null);
+  const protocol: Protocol = chosen ?? current.data?.protocol ?? 'oidc';
+  const save = protocol === 'oidc' ? saveOidc : saveSaml;
+  const fresh = () => clearOutcome(saveOidc, saveSaml, remove);
+  const radios = useId();
   return (
     <Card id="org-connection" title={t('con.title')}>
-      <p>{t('con.intro')}</p>
-      <form className="form" noValidate onSubmit={submit} aria-label={t('con.save')}>
-        <Field label={t('con.issuer')} value={issuer} onChange={edit(setIssuer)} required />
-        <Field label={t('con.clientId')} value={clientId} onChange={edit(setClientId)} required />
-        <Field label={t('con.clientSecret')} value={secret} onChange={edit(setSecret)} />
-        {oidc?.has_secret ? <p className="muted">{t('con.secretKept')}</p> : null}
-        <Problem error={save.error ?? remove.error ?? current.error} />
-        <p role="status" className="success">
-          {save.isSuccess ? t('con.saved') : ''}
-        </p>
-        <SubmitButton pending={save.isPending}>{t('con.save')}</SubmitButton>
-      </form>
+      {current.data ? (
+        <p>{t(`con.current.${current.data.protocol}`, { issuer: current.data.issuer })}</p>
+      ) : null}
+      <fieldset className="portico-choice">
+        <legend>{t('con.protocol')}</legend>
+        {(['oidc', 'saml'] as const).map((p) => (
+          <label key={p}>
+            <input
+              type="radio"
+              name={radios}
+              value={p}
+              checked={protocol === p}
+              onChange={() => {
+                fresh();
+                setChosen(p);
+              }}
+            />{' '}
+            {t(`con.${p}`)}
+          </label>
+        ))}
+      </fieldset>
+      {current.data && current.data.protocol !== protocol ? (
+        <p className="muted">{t('con.replaces')}</p>
+      ) : null}
+      {protocol === 'oidc' ? (
+        <OidcForm
+          oidc={current.data?.protocol === 'oidc' ? current.data : undefined}
+          fresh={fresh}
+          save={saveOidc}
+        />
+      ) : (
+        <SamlForm fresh={fresh} save={saveSaml} />
+      )}
+      <Problem error={save.error ?? remove.error ?? current.error} />
+      <p role="status" className="success">
+        {save.isSuccess ? t('con.saved') : ''}
+      </p>
+      {current.data?.protocol === 'saml' ? <ServiceProvider saml={current.data} /> : null}
       {current.data ? (
         <ConfirmButton
           className="portico-submit button-secondary"
@@ -65,18 +82,139 @@ export function Connection({ org }: SectionProps) {
           description={t('con.remove.body')}
           disabled={remove.isPending}
           onConfirm={() => {
-            clearOutcome(save, remove);
-            remove.mutate(undefined, {
-              onSuccess: () => {
-                setIssuer('');
-                setClientId('');
-              },
-            });
+            fresh();
+            setChosen(null);
+            remove.mutate();
           }}
         >
           {t('con.remove')}
         </ConfirmButton>
       ) : null}
     </Card>
+  );
+}
+
+function OidcForm({
+  oidc,
+  fresh,
+  save,
+}: {
+  oidc: OidcSsoConnection | undefined;
+  fresh(): void;
+  save: ReturnType<typeof useSaveSsoConnection>;
+}) {
+  const t = useConnectionT();
+  const [issuer, setIssuer] = useState('');
+  const [clientId, setClientId] = useState('');
+  const [secret, setSecret] = useState('');
+  useEffect(() => {
+    setIssuer(oidc?.issuer ?? '');
+    setClientId(oidc?.client_id ?? '');
+  }, [oidc]);
+  const edit = clearingFirst(fresh);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!issuer || !clientId) return;
+    fresh();
+    save.mutate(
+      { issuer, client_id: clientId, ...(secret ? { client_secret: secret } : {}) },
+      { onSuccess: () => setSecret('') },
+    );
+  }
+  return (
+    <form className="form" noValidate onSubmit={submit} aria-label={t('con.oidc')}>
+      <p>{t('con.intro')}</p>
+      <Field label={t('con.issuer')} value={issuer} onChange={edit(setIssuer)} required />
+      <Field label={t('con.clientId')} value={clientId} onChange={edit(setClientId)} required />
+      <Field label={t('con.clientSecret')} value={secret} onChange={edit(setSecret)} />
+      {oidc?.has_secret ? <p className="muted">{t('con.secretKept')}</p> : null}
+      <SubmitButton pending={save.isPending}>{t('con.save')}</SubmitButton>
+    </form>
+  );
+}
+
+function SamlForm({ fresh, save }: { fresh(): void; save: ReturnType<typeof useSaveSamlConnection> }) {
+  const t = useConnectionT();
+  const [metadata, setMetadata] = useState('');
+  const [entityId, setEntityId] = useState('');
+  const [ssoUrl, setSsoUrl] = useState('');
+  const [certificate, setCertificate] = useState('');
+  const [missing, setMissing] = useState(false);
+  const edit = clearingFirst(() => {
+    fresh();
+    setMissing(false);
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    fresh();
+    const xml = metadata.trim();
+    const parts = [entityId, ssoUrl, certificate].map((v) => v.trim());
+    if (!xml && parts.some((v) => !v)) return setMissing(true);
+    // The metadata, when given, names everything; the fields are the other way in.
+    const [entity_id, sso_url, cert] = parts as [string, string, string];
+    save.mutate(xml ? { metadata_xml: xml } : { entity_id, sso_url, certificate: cert }, {
+      onSuccess: () => setMetadata(''),
+    });
+  }
+  return (
+    <form className="form" noValidate onSubmit={submit} aria-label={t('con.saml')}>
+      <p>{t('con.saml.intro')}</p>
+      <Field label={t('con.saml.metadata')} value={metadata} onChange={edit(setMetadata)} multiline />
+      <p className="muted">{t('con.saml.or')}</p>
+      <Field label={t('con.saml.entityId')} value={entityId} onChange={edit(setEntityId)} />
+      <Field label={t('con.saml.ssoUrl')} value={ssoUrl} onChange={edit(setSsoUrl)} />
+      <Field
+        label={t('con.saml.certificate')}
+        value={certificate}
+        onChange={edit(setCertificate)}
+        multiline
+      />
+      {missing ? (
+        <p role="alert" className="portico-error">
+          {t('con.saml.missing')}
+        </p>
+      ) : null}
+      <SubmitButton pending={save.isPending}>{t('con.save')}</SubmitButton>
+    </form>
+  );
+}
+
+/** What the organisation's IT gives the identity provider about us, each with a copy button. */
+function ServiceProvider({ saml }: { saml: SamlSsoConnection }) {
+  const t = useConnectionT();
+  const [copied, setCopied] = useState('');
+  const rows = [
+    [t('con.sp.metadataUrl'), saml.sp_metadata_url],
+    [t('con.sp.entityId'), saml.sp_entity_id],
+    [t('con.sp.acsUrl'), saml.acs_url],
+  ] as const;
+  return (
+    <section aria-labelledby="org-connection-sp">
+      <h3 id="org-connection-sp">{t('con.sp.title')}</h3>
+      <p className="muted">{t('con.sp.intro')}</p>
+      {rows.map(([name, value]) => (
+        <CopyRow key={name} name={name} value={value} onCopied={() => setCopied(t('con.copied', { name }))} />
+      ))}
+      <p role="status">{copied}</p>
+    </section>
+  );
+}
+
+function CopyRow({ name, value, onCopied }: { name: string; value: string; onCopied(): void }) {
+  const t = useConnectionT();
+  const id = useId();
+  return (
+    <div className="portico-field">
+      <label htmlFor={id}>{name}</label>
+      <input id={id} value={value} readOnly onFocus={(e) => e.currentTarget.select()} />
+      <button
+        type="button"
+        className="button-secondary"
+        aria-label={t('con.copy.label', { name })}
+        onClick={() => void navigator.clipboard?.writeText(value).then(onCopied, () => {})}
+      >
+        {t('con.copy')}
+      </button>
+    </div>
   );
 }

@@ -14,6 +14,7 @@ import { ManagerTransfer } from './manager-transfer';
 import { Members } from './members';
 import { Roles } from './roles';
 import { Settings } from './settings';
+import { SsoPolicy } from './sso-policy';
 
 /**
  * The organisation console: create an organisation, pick the identity to act as, and, as an
@@ -60,6 +61,7 @@ export function OrganisationConsole({
       {active && (can('invitation:create') || can('invitation:read')) && <Invitations {...active} />}
       {active && can('sso:manage') && <Domains {...active} />}
       {active && can('sso:manage') && <Connection {...active} />}
+      {active && can('sso:manage') && <SsoPolicy {...active} />}
       {active && <ManagerTransfer {...active} />}
       {active && <Leave {...active} />}
       {org && can('audit:read') && <AuditLog org={org} />}

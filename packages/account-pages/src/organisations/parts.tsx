@@ -1,6 +1,6 @@
 import { ErrorMessage, useAccountLanguage } from '@portico/account-react';
 import { isAccountError } from '@portico/account-sdk';
-import { errorCatalogue } from '@portico/account-sdk/protocol';
+import { enterpriseErrorTexts, errorCatalogue } from '@portico/account-sdk/protocol';
 import { organisationTexts } from '@portico/affiliate-sdk/protocol';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
@@ -23,18 +23,19 @@ export const clearingFirst =
     set(value);
   };
 
-const organisationCatalogue = /* @__PURE__ */ errorCatalogue([organisationTexts]);
+const consoleCatalogue = /* @__PURE__ */ errorCatalogue([organisationTexts, enterpriseErrorTexts]);
 
 /**
- * An organisation failure (16xx) in the page's language from the organisation catalogue: the server's
+ * An organisation failure (16xx) or an enterprise sign-in one (24xx: domains, connections, the policy)
+ * in the page's language from the console's catalogue. The server's
  * `description` is in the language the client was made with, which a switch on the page does not
  * change. A code of no catalogue here shows the server's own words; anything else as the account SDK
  * words it.
  */
 export function Problem({ error }: { error: unknown }) {
   const language = useAccountLanguage();
-  if (isAccountError(error) && error.kind === 'response' && organisationCatalogue.entry(error.error_code))
-    return <ErrorMessage error={organisationCatalogue.text(error.error_code, language)} />;
+  if (isAccountError(error) && error.kind === 'response' && consoleCatalogue.entry(error.error_code))
+    return <ErrorMessage error={consoleCatalogue.text(error.error_code, language)} />;
   const description = (error as { description?: unknown } | null)?.description;
   return <ErrorMessage error={typeof description === 'string' && description ? description : error} />;
 }

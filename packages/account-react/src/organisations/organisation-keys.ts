@@ -37,6 +37,8 @@ export const organisationQueryKeys = {
   domains: (sid: string) => [...ORG, sid, 'domains'] as const,
   /** The organisation's single sign-on connection. */
   connection: (sid: string) => [...ORG, sid, 'connection'] as const,
+  /** The organisation's single sign-on policy (requiring it, the role rules). */
+  policy: (sid: string) => [...ORG, sid, 'policy'] as const,
   /** An invitation's preview by its ticket (before the person is a member). */
   invitation: (ticket: string) => [...ORG, 'invitation', ticket] as const,
 };

@@ -10,6 +10,7 @@ import {
   pendingManagerTransfer,
   resourceList,
   ssoConnectionInfo,
+  ssoPolicyInfo,
   subjectInfo,
   subjectLoginList,
   userPermissions,
@@ -105,4 +106,11 @@ export const ssoConnectionQueryOptions = (client: AccountClient, sid: string) =>
           return null;
         throw error;
       }),
+  });
+
+/** An organisation's single sign-on policy: requiring it, the default role and the role rules (`ssoPolicyInfo`; `sso:manage`). */
+export const ssoPolicyQueryOptions = (client: AccountClient, sid: string) =>
+  queryOptions({
+    queryKey: keys.policy(sid),
+    queryFn: ({ signal }) => ssoPolicyInfo(client, { subject_uid: sid }, { signal }),
   });

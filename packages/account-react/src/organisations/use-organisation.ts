@@ -207,12 +207,31 @@ export const useSaveSsoConnection = (sid: string) =>
     () => [keys.connection(sid), keys.audit(sid)],
   );
 
-/** Removes the organisation's connection (`sso:manage`). */
+/**
+ * Saves the organisation's SAML 2.0 connection (`sso:manage`) from the identity provider's metadata XML
+ * or its entity id, address and certificate; it replaces an OpenID Connect one.
+ */
+export const useSaveSamlConnection = (sid: string) =>
+  useTouchingMutation(
+    (client, v: In<aff.SaveSamlConnectionPayload, 'subject_uid'>) =>
+      aff.saveSamlConnection(client, { ...v, subject_uid: sid }),
+    () => [keys.connection(sid), keys.audit(sid)],
+  );
+
+/** Removes the organisation's connection (`sso:manage`); requiring single sign-on lifts with it. */
 export const useRemoveSsoConnection = (sid: string) =>
   useTouchingMutation(
     // biome-ignore lint/suspicious/noConfusingVoidType: the mutation takes no variables, mutate() alone
     (client, _: void) => aff.removeSsoConnection(client, { subject_uid: sid }),
-    () => [keys.connection(sid), keys.audit(sid)],
+    () => [keys.connection(sid), keys.policy(sid), keys.audit(sid)],
+  );
+
+/** Saves the single sign-on policy: requiring it, the default role, the role rules (`sso:manage`). */
+export const useSaveSsoPolicy = (sid: string) =>
+  useTouchingMutation(
+    (client, v: In<aff.SaveSsoPolicyPayload, 'subject_uid'>) =>
+      aff.saveSsoPolicy(client, { ...v, subject_uid: sid }),
+    () => [keys.policy(sid), keys.audit(sid)],
   );
 
 /**

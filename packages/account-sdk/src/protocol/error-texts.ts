@@ -337,7 +337,8 @@ const managementResourceErrorTexts = /* @__PURE__ */ defineErrorTexts(management
   ],
 });
 
-const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, {
+/** Enterprise sign-in's texts (24xx), also for a console showing its refusals in the page's language. */
+export const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseErrors, {
   DOMAIN_INVALID: ['域名格式不正确', 'This is not a valid domain name'],
   DOMAIN_NOT_FOUND: ['该组织没有添加这个域名', 'This organisation has not added this domain'],
   DOMAIN_EXISTS: ['该组织已添加过这个域名', 'This organisation has already added this domain'],
