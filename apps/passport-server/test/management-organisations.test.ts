@@ -130,13 +130,15 @@ describe('an organisation’s own key', () => {
     const key = createManagementClient({ baseUrl, apiKey: created.body.data.key });
     expect((await key.organisations.list()).organisations.map((o) => o.id)).toEqual([a.sid]);
     expect((await key.organisations.get(a.sid)).id).toBe(a.sid);
+    // Each call made when it is awaited: a list of calls already under way would leave the later ones'
+    // refusals unhandled while the first is awaited.
     for (const call of [
-      key.organisations.get(b.sid),
-      key.organisations.members(b.sid),
-      key.organisations.invitations(b.sid),
-      key.audit.list({ organisation: b.sid }),
+      () => key.organisations.get(b.sid),
+      () => key.organisations.members(b.sid),
+      () => key.organisations.invitations(b.sid),
+      () => key.audit.list({ organisation: b.sid }),
     ]) {
-      const refused = await refusal(call);
+      const refused = await refusal(call());
       expect([refused.status, refused.errorName]).toEqual([404, 'SUBJECT_NOT_FOUND']);
     }
     const users = await refusal(key.users.list());
@@ -158,8 +160,8 @@ describe('an organisation’s own key', () => {
     await fresh();
     const frozen = await a.browser.post(aff.subjectFreeze, { sec_subject_uid: a.sid, is_frozen: 1 });
     expect(frozen.body.message, JSON.stringify(frozen.body)).toBe('success');
-    for (const call of [key.organisations.get(a.sid), key.audit.list({ limit: 1 })]) {
-      const refused = await refusal(call);
+    for (const call of [() => key.organisations.get(a.sid), () => key.audit.list({ limit: 1 })]) {
+      const refused = await refusal(call());
       expect([refused.status >= 400 && refused.status < 500, refused.errorName]).toEqual([
         true,
         'SUBJECT_FROZEN',

@@ -19,6 +19,24 @@ export const ORG_VERSION_TRIGGERS = ORG_VERSIONED_TABLES.flatMap((table) =>
  * The one migration set, run at start on SQLite and PostgreSQL alike. Append new migrations; never
  * edit one that has shipped. Times are BIGINT milliseconds; ids are server-generated random text.
  */
+/**
+ * Which columns this server's tables have, for a migration that adds columns: it may run again (SQLite
+ * migrations are not one transaction), so it adds each only when missing. On PostgreSQL only this
+ * server's schema counts (the introspection lists every schema's tables).
+ */
+async function existingColumns(db: Kysely<unknown>): Promise<(table: string, column: string) => boolean> {
+  let schema: string | undefined;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    schema = rows[0]?.schema;
+  }
+  const tables = await db.introspection.getTables();
+  return (table, column) =>
+    tables
+      .find((t) => t.name === table && (schema === undefined || t.schema === schema))
+      ?.columns.some((c) => c.name === column) ?? false;
+}
+
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
     async up(db: Kysely<unknown>) {
@@ -972,18 +990,7 @@ const migrations: Record<string, Migration> = {
    */
   '0031_org_second_factor': {
     async up(db: Kysely<unknown>) {
-      // It may run again (SQLite migrations are not one transaction): add each column only when missing,
-      // looking in this server's schema (PostgreSQL's introspection lists every schema's tables).
-      let schema: string | undefined;
-      if (db.getExecutor().adapter instanceof PostgresAdapter) {
-        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-        schema = rows[0]?.schema;
-      }
-      const tables = await db.introspection.getTables();
-      const has = (table: string, column: string) =>
-        tables
-          .find((t) => t.name === table && (schema === undefined || t.schema === schema))
-          ?.columns.some((c) => c.name === column) ?? false;
+      const has = await existingColumns(db);
       if (!has('subjects', 'require_second_factor'))
         await db.schema
           .alterTable('subjects')
@@ -1051,25 +1058,13 @@ const migrations: Record<string, Migration> = {
    */
   '0034_saml_connections': {
     async up(db: Kysely<unknown>) {
-      // It may run again (SQLite migrations are not one transaction): add each column only when missing.
-      let schema: string | undefined;
-      if (db.getExecutor().adapter instanceof PostgresAdapter) {
-        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-        schema = rows[0]?.schema;
-      }
-      const tables = await db.introspection.getTables();
-      const has = (column: string) =>
-        tables
-          .find(
-            (t) => t.name === 'organisation_sso_connections' && (schema === undefined || t.schema === schema),
-          )
-          ?.columns.some((c) => c.name === column) ?? false;
-      if (!has('saml_sso_url'))
+      const has = await existingColumns(db);
+      if (!has('organisation_sso_connections', 'saml_sso_url'))
         await db.schema
           .alterTable('organisation_sso_connections')
           .addColumn('saml_sso_url', 'text')
           .execute();
-      if (!has('saml_certificates'))
+      if (!has('organisation_sso_connections', 'saml_certificates'))
         await db.schema
           .alterTable('organisation_sso_connections')
           .addColumn('saml_certificates', 'text')
@@ -1082,7 +1077,9 @@ const migrations: Record<string, Migration> = {
    */
   '0035_user_language': {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('users').addColumn('language', 'text').execute();
+      const has = await existingColumns(db);
+      if (!has('users', 'language'))
+        await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
 };

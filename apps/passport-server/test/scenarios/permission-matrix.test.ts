@@ -175,6 +175,11 @@ const PROBES: Record<string, Probe> = {
     }),
     allowedAs: 'connectionIssuerInvalid',
   },
+  // Metadata that is not a SAML IdP's: refused, nothing saved.
+  [paths.samlConnectionSave]: {
+    input: (t) => ({ subject_uid: t.sid, metadata_xml: '<not-metadata/>' }),
+    allowedAs: 'connectionMetadataInvalid',
+  },
   [paths.connectionInfo]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
   [paths.connectionRemove]: { input: (t) => ({ subject_uid: t.sid }), allowedAs: 'connectionNotFound' },
   // Requiring single sign-on without a connection: refused, nothing saved.
