@@ -207,6 +207,9 @@ async function takeMigrationsLock(db: Kysely<Database>, waitSeconds: number) {
       select a.pid, a.application_name, a.backend_start from pg_locks l
       join pg_stat_activity a on a.pid = l.pid
       where l.locktype = 'advisory' and l.granted
+        -- An advisory lock is the database's own: a server migrating another database on this
+        -- PostgreSQL holds a lock of the same numbers there, and is not the one in the way.
+        and l.database = (select oid from pg_database where datname = current_database())
         and l.classid = ${Number(MIGRATIONS_LOCK >> 32n)} and l.objid = ${Number(MIGRATIONS_LOCK & 0xffffffffn)}
         and l.objsubid = 1`.execute(db);
     const who = holder.rows[0];

@@ -158,6 +158,16 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
       'refuse the start, naming the holder, when another server keeps the migrations lock past the wait',
       async () => {
         const schema = `t_stuck_${randomUUID().slice(0, 8)}`;
+        // A server migrating another database of this PostgreSQL holds the same lock there (advisory
+        // locks are per database): it is not the one in the way, and must not be named.
+        const elsewhere = new URL(server.config.databaseUrl as string);
+        elsewhere.pathname = '/postgres';
+        const neighbour = new pg.Client({
+          connectionString: elsewhere.toString(),
+          application_name: 'another database',
+        });
+        await neighbour.connect();
+        await neighbour.query('select pg_advisory_lock($1::bigint)', [String(MIGRATIONS_LOCK)]);
         const holder = new pg.Client({
           connectionString: server.config.databaseUrl,
           application_name: 'stuck migrator',
@@ -176,10 +186,12 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
           );
           expect(refused).toContain('migrations lock for over 1 s');
           expect(refused).toContain(`process ${rows[0]!.pid} (stuck migrator)`);
+          expect(refused).not.toContain('another database');
           const made = await holder.query('select 1 from pg_namespace where nspname = $1', [schema]);
           expect(made.rowCount).toBe(0);
         } finally {
           await holder.end();
+          await neighbour.end();
         }
         // Once the holder is gone, the next start migrates.
         await (await openDatabase({ ...server.config, databaseSchema: schema })).close();
