@@ -85,11 +85,11 @@ export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   test: {
     // No `include` here: a project's include would be added to it, not put in its place.
-    // Two files at a time even on a 2-core machine (Vitest's default there is one): much of a test's
-    // time is waiting on PostgreSQL, Redis, argon2id's thread pool or a child process, and one worker
-    // left the suite at 12.5 minutes of the CI run. Each worker has its own PostgreSQL database
-    // (test/support/server.ts, postgresUrl).
-    maxWorkers: 2,
+    // Four files at a time even on a 2-core machine (Vitest's default there is one): much of a test's
+    // time is waiting on PostgreSQL, Redis, a child process or a poll, not on the CPU. With two, a quiet
+    // CI run used about 0.6 of a core for the suite once the browser suite had finished. Each worker has
+    // its own PostgreSQL database (test/support/server.ts, postgresUrl).
+    maxWorkers: 4,
     // Each file's CPU seconds, for the run's timing table (test/support/cpu-per-file.ts).
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/cpu-per-file.ts'],
