@@ -85,11 +85,11 @@ export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   test: {
     // No `include` here: a project's include would be added to it, not put in its place.
-    // Four files at a time even on a 2-core machine (Vitest's default there is one): much of a test's
-    // time is waiting on PostgreSQL, Redis, a child process or a poll, not on the CPU. With two, a quiet
-    // CI run used about 0.6 of a core for the suite once the browser suite had finished. Each worker has
-    // its own PostgreSQL database (test/support/server.ts, postgresUrl).
-    maxWorkers: 4,
+    // Two files at a time even on a 2-core machine (Vitest's default there is one): much of a test's
+    // time is waiting on PostgreSQL, Redis, a child process or a poll. Four, beside the browser suite,
+    // cost more CPU (719 s for the whole run against 662) for no shorter run (480 s against 457). Each
+    // worker has its own PostgreSQL database (test/support/server.ts, postgresUrl).
+    maxWorkers: 2,
     // Each file's CPU seconds, for the run's timing table (test/support/cpu-per-file.ts).
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/cpu-per-file.ts'],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -54,7 +55,9 @@ async function keyClient(scopes: string) {
   await server.app.db.updateTable('sessions').set({ verified_at: Date.now() }).execute();
   const answer = await operator.post(paths.web.operatorApiKeysCreate, { name: 'apps', scopes });
   expect(answer.body.message, 'fixture: a key').toBe('success');
-  return createManagementClient({ baseUrl, apiKey: answer.body.data.key });
+  return Object.assign(createManagementClient({ baseUrl, apiKey: answer.body.data.key }), {
+    keyId: answer.body.data.id as string,
+  });
 }
 
 const refusal = async (promise: Promise<unknown>) => {
@@ -272,6 +275,13 @@ describe('OAuth apps through the management API', () => {
       { idempotencyKey: 'k-1' },
     );
     expect(again.id).toBe(first.id);
+    expect(again.client_secret).toBe(first.client_secret);
+    // The first answer is kept for a day to answer retries: sealed, its secret is not in the store.
+    const kept = await server.app.store.get(
+      `idempotency:${admin.keyId}:${createHash('sha256').update('k-1').digest('base64url')}`,
+    );
+    expect(kept).toContain('"state":"done"');
+    expect(kept).not.toContain(first.client_secret);
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -321,6 +331,11 @@ describe('OAuth apps through the management API', () => {
     }
     const users = await keyClient('users:read');
     expect((await refusal(users.apps.list())).status).toBe(403);
+    // The scope before the input's checks: a key that may not change apps learns nothing of which exist.
+    for (const id of [app.id, 'never-made']) {
+      const refused = await refusal(users.apps.update(id, { name: 'x' }));
+      expect([refused.status, refused.name]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    }
     // The key before the input: no key, no word on the body's rules.
     const none = createManagementClient({ baseUrl, apiKey: 'portico_sk_nothing' });
     expect((await refusal(none.apps.create({ name: '', redirect_uris: [] }))).status).toBe(401);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportAccountData } from '../src/domain/cancellation/cancellation';
 import { affiliatePaths as aff } from '../src/protocol';
 import { SCIM_CALLS } from '../src/routes/scim/index';
 import { signInBySms } from './support/flows';
@@ -147,6 +148,17 @@ describe('Okta', () => {
       .executeTakeFirstOrThrow();
     expect(account.password_hash).toBeNull();
     expect(await member(org, account.id)).toMatchObject({ is_frozen: 0, deputy_name: 'Ada Lovelace' });
+    // The person's copy of their data holds what the identity provider sent.
+    const exported = await exportAccountData(server.app.db, account, Date.now());
+    expect(exported.provisioned).toEqual([
+      expect.objectContaining({
+        organisation_id: org.sid,
+        user_name: email,
+        external_id: '00ujl29u0le5T6Aj10h7',
+        active: true,
+        attributes: expect.objectContaining({ name: expect.objectContaining({ givenName: 'Ada' }) }),
+      }),
+    ]);
 
     // Case does not make another userName.
     const found = await scim(
@@ -266,6 +278,38 @@ describe('Okta', () => {
         'organisation.scim_user.deprovisioned',
       ]),
     );
+  });
+
+  it('applies a removal and an addition sent at once, neither undoing the other', async () => {
+    const org = await organisation();
+    const [x, y, z] = await Promise.all(
+      ['ada', 'alan', 'grace'].map(
+        async (n) => (await scim(org, 'POST', '/Users', oktaUser(`${n}@${org.domain}`))).body?.id as string,
+      ),
+    );
+    const start = { schemas: [GROUP], displayName: 'Race', members: [{ value: x }, { value: y }] };
+    const group = await scim(org, 'POST', '/Groups', start);
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+    const gid = group.body?.id as string;
+    const membersOf = async () =>
+      (await scim(org, 'GET', `/Groups/${gid}`)).body?.members.map((m: { value: string }) => m.value).sort();
+    // On PostgreSQL each PATCH read the members before the other committed and wrote its whole list:
+    // the removed member came back. A few rounds, since which one reads first is up to the pool.
+    for (let round = 0; round < 4; round++) {
+      const [removed, added] = await Promise.all([
+        scim(org, 'PATCH', `/Groups/${gid}`, {
+          schemas: [PATCH],
+          Operations: [{ op: 'remove', path: `members[value eq "${x}"]` }],
+        }),
+        scim(org, 'PATCH', `/Groups/${gid}`, {
+          schemas: [PATCH],
+          Operations: [{ op: 'add', path: 'members', value: [{ value: z }] }],
+        }),
+      ]);
+      expect([removed.status, added.status]).toEqual([200, 200]);
+      expect(await membersOf()).toEqual([y, z].sort());
+      expect((await scim(org, 'PUT', `/Groups/${gid}`, start)).status).toBe(200);
+    }
   });
 
   it('pushes a group, adds and removes members by path filter', async () => {
@@ -421,6 +465,26 @@ describe('the key and the input', () => {
 
     const noKey = await scim({ token: 'portico_sk_nothing' }, 'GET', '/Users');
     expect(noKey).toMatchObject({ status: 401, body: { schemas: [ERROR], status: '401' } });
+    // Without a key, the body is not read: a malformed one answers 401 like any other.
+    const unread = await server.app.inject({
+      method: 'POST',
+      url: '/scim/v2/Users',
+      headers: { authorization: 'Bearer portico_sk_nothing', 'content-type': 'application/scim+json' },
+      payload: '{"not json',
+    });
+    expect(unread.statusCode).toBe(401);
+    // Bounded like an organisation's other data: a User's attributes, the members one write names.
+    const large = await scim(one, 'POST', '/Users', {
+      ...oktaUser(`big@${one.domain}`),
+      title: 'x'.repeat(20_000),
+    });
+    expect(large).toMatchObject({ status: 400, body: { scimType: 'invalidValue' } });
+    const crowd = await scim(one, 'POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Crowd',
+      members: Array.from({ length: 1_001 }, (_, i) => ({ value: `u${i}` })),
+    });
+    expect(crowd).toMatchObject({ status: 400, body: { scimType: 'tooMany' } });
     const badFilter = await scim(one, 'GET', `/Users?filter=${encodeURIComponent('userName eq')}`);
     expect(badFilter).toMatchObject({ status: 400, body: { scimType: 'invalidFilter' } });
     const badPatch = await scim(one, 'PATCH', `/Users/${id}`, {

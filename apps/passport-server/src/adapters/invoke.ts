@@ -118,6 +118,20 @@ function oneTimeValues(op: Operation, taken: Map<string, string | null>) {
   return { values, puts };
 }
 
+/**
+ * What an API key may call, from the key alone (no database): the operation's scope, and for an
+ * organisation's key only what declares it can be narrowed to one organisation. The management routes
+ * ask it before their input checks too, so a key learns nothing of what it may not call.
+ */
+export function assertKeyMayCall(principal: Principal, operation: Operation): void {
+  const spec = operation.caller;
+  if (spec.kind !== 'apiKey') return;
+  if (principal.kind !== 'apiKey') throw new PassportError('apiKeyInvalid');
+  if (!principal.scopes.has(spec.scope)) throw new PassportError('insufficientScope', { scope: spec.scope });
+  if (principal.subjectId !== null && !spec.organisation)
+    throw new PassportError('insufficientScope', { reason: 'organisation' });
+}
+
 async function callerFor(
   app: FastifyInstance,
   tx: Kysely<Database>,
@@ -152,12 +166,8 @@ async function callerFor(
       return { kind: 'identity', ...actor };
     }
     case 'apiKey':
+      assertKeyMayCall(principal, operation);
       if (principal.kind !== 'apiKey') throw new PassportError('apiKeyInvalid');
-      if (!principal.scopes.has(spec.scope))
-        throw new PassportError('insufficientScope', { scope: spec.scope });
-      // An organisation's key calls only what declares it can be narrowed to one organisation.
-      if (principal.subjectId !== null && !spec.organisation)
-        throw new PassportError('insufficientScope', { reason: 'organisation' });
       // A frozen organisation acts through nobody: its keys stop with its members, reads included.
       if (principal.subjectId !== null) {
         const subject = await tx

@@ -54,6 +54,8 @@ export function operationRoute<
     prepare?: (request: FlowRequest<R>) => Promise<Static<I>>;
     /** The family's data from the operation's output; by default the output as it is. */
     output?: (output: Static<O>) => unknown;
+    /** Bytes the body may have, when more than the server's 64 KiB (FlowRoute's `bodyLimit`). */
+    bodyLimit?: number;
     /** The documented success data; by default the operation's output schema. */
     data?: TSchema;
     /**
@@ -91,6 +93,7 @@ export function operationRoute<
     schema: route.prepare ? route.schema : { ...route.schema, [inputAt]: operation.input },
     data: route.data ?? operation.output,
     at: route.at,
+    ...(route.bodyLimit && { bodyLimit: route.bodyLimit }),
     run: async (app, request, reply) => {
       if (route.check && request.session) await route.check(app, request, request.session.user);
       if (route.prepare && !request.session) throw new PassportError('notLoggedIn');

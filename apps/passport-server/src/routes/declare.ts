@@ -61,6 +61,11 @@ export interface FlowRoute<S extends FlowSchema = FlowSchema> {
   /** `csrf: false`: a POST another site's page makes (a SAML identity provider's); test/inventory lists why. */
   config?: { csrf: false };
   /**
+   * Bytes a body may have, when more than the server's 64 KiB: a document the route takes whole (a SAML
+   * response or an identity provider's metadata), whose schema bounds it.
+   */
+  bodyLimit?: number;
+  /**
    * The envelope's data; `undefined` when the handler answered itself (a redirect). It returns a
    * promise only when it waits, so a synchronous answer (account/info) costs no promise.
    */
@@ -134,6 +139,7 @@ export function registerFlowRoutes(app: FastifyInstance, routes: readonly FlowRo
         url: path,
         schema: { ...route.schema, response: { ...RESPONSES[envelope](route.data), ...route.responses } },
         config: { envelope, ...route.config },
+        ...(route.bodyLimit && { bodyLimit: route.bodyLimit }),
         handler: (request, reply) => {
           const data = route.run(app, request as FlowRequest<FlowSchema>, reply);
           return data instanceof Promise

@@ -112,6 +112,20 @@ export const AccountExport = Type.Object({
   profile_changes: Type.Array(
     Type.Object({ namespace: Type.String(), field: Type.String(), at: Type.Integer() }),
   ),
+  provisioned: Type.Array(
+    Type.Object({
+      organisation_id: Type.String(),
+      user_name: Type.String(),
+      external_id: Type.Union([Type.String(), Type.Null()]),
+      active: Type.Boolean(),
+      attributes: Type.Record(Type.String(), Type.Unknown(), {
+        description: 'the SCIM User as the identity provider last sent it',
+      }),
+      created_at: Type.Integer(),
+      updated_at: Type.Integer(),
+    }),
+    { description: 'what organisations’ identity providers sent about the person over SCIM' },
+  ),
 });
 
 export const schema = {

@@ -480,6 +480,35 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     );
   });
 
+  it('a connection switched from OpenID Connect to SAML and back signs in by the protocol saved last', async () => {
+    const { boss, domain } = await organisation();
+    const saml = await aff.saveSamlConnection(boss.client, {
+      subject_uid: boss.sid,
+      metadata_xml: samlIdp.metadata,
+    });
+    expect(saml.protocol).toBe('saml');
+    expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toEqual(saml);
+    const metadata = await fetch(
+      `${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=${boss.sid}`,
+    );
+    samlIdp.trust(await metadata.text());
+    const email = `grace@${domain}`;
+    // A person in many groups: the IdP's response passes the server's usual 64 KiB body.
+    const groups = Array.from({ length: 2_000 }, (_, i) => `group-${i}`);
+    const throughSaml = await samlSignIn(email, samlPerson(email, { groups }));
+
+    const oidc = await aff.saveSsoConnection(boss.client, {
+      subject_uid: boss.sid,
+      issuer: idp.issuer,
+      client_id: 'portico',
+      client_secret: 'idp-secret',
+    });
+    expect(oidc.protocol).toBe('oidc');
+    expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toEqual(oidc);
+    const throughOidc = await ssoSignIn(email, idpPerson({ email, email_verified: true }));
+    expect(throughOidc.signed.user_id).toBe(throughSaml.signed.user_id);
+  });
+
   it('saves a connection given by entity id, address and certificate, and refuses what it cannot read', async () => {
     const boss = await manager(server);
     const saved = await aff.saveSamlConnection(boss.client, {
@@ -495,6 +524,8 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
         'connectionMetadataInvalid',
       );
     await bad({ metadata_xml: '<not xml' });
+    // A federation's metadata is larger than the server's usual 64 KiB body: read, not refused as too big.
+    await bad({ metadata_xml: `<EntitiesDescriptor>${' '.repeat(150_000)}</EntitiesDescriptor>` });
     await bad({
       metadata_xml: '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="x"/>',
     });

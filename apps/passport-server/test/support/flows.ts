@@ -19,7 +19,9 @@ export async function warmPasswordEstimator(): Promise<void> {
 /** Sends a code to a mobile number for a purpose and answers it as the outbox delivered it. */
 export async function mobileCode(server: TestServer, browser: Browser, mobile: string, type: number) {
   const sent = await browser.post(paths.web.sendCode, { mobile, type });
-  expect(sent.body.message, `fixture: send code type ${type}`).toBe('success');
+  expect(sent.body.message, `fixture: send code type ${type}: ${JSON.stringify(sent.body.data)}`).toBe(
+    'success',
+  );
   return codeFor(server.app, mobile);
 }
 

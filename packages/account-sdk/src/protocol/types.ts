@@ -832,6 +832,17 @@ export interface AccountExportData {
   }[];
   /** Each counted profile change: which field, when. */
   profile_changes: { namespace: string; field: string; at: number }[];
+  /** What organisations' identity providers sent about the person over SCIM, one per organisation. */
+  provisioned: {
+    organisation_id: string;
+    user_name: string;
+    external_id: string | null;
+    active: boolean;
+    /** The SCIM User as the identity provider last sent it. */
+    attributes: Record<string, unknown>;
+    created_at: number;
+    updated_at: number;
+  }[];
 }
 
 export interface CancelRequestPayload extends Extra {

@@ -216,6 +216,13 @@ export async function exportAccountData(db: Kysely<Database>, user: User, now: n
     .where('user_id', '=', user.id)
     .orderBy('at', 'asc')
     .execute();
+  // What each organisation's identity provider sent about the person over SCIM (docs/scim.md).
+  const provisioned = await db
+    .selectFrom('scim_users')
+    .select(['subject_id', 'user_name', 'external_id', 'active', 'attributes', 'created_at', 'updated_at'])
+    .where('user_id', '=', user.id)
+    .orderBy('created_at')
+    .execute();
   return {
     exported_at: now,
     account: {
@@ -255,5 +262,14 @@ export async function exportAccountData(db: Kysely<Database>, user: User, now: n
       last_used_at: p.last_used_at === null ? null : Number(p.last_used_at),
     })),
     profile_changes: updates.map((u) => ({ ...u, at: Number(u.at) })),
+    provisioned: provisioned.map((p) => ({
+      organisation_id: p.subject_id,
+      user_name: p.user_name,
+      external_id: p.external_id,
+      active: Number(p.active) === 1,
+      attributes: JSON.parse(p.attributes) as Record<string, unknown>,
+      created_at: Number(p.created_at),
+      updated_at: Number(p.updated_at),
+    })),
   };
 }

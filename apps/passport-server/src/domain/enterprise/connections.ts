@@ -104,6 +104,8 @@ export async function saveConnection(
     await tx
       .updateTable('organisation_sso_connections')
       .set({
+        // A connection may change protocol (OpenID Connect to SAML and back): every column is the new one's.
+        protocol: row.protocol,
         issuer: row.issuer,
         client_id: row.client_id,
         client_secret: row.client_secret,

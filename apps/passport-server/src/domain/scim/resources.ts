@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { ScimError as PatchError, patchBodyValidation, type ScimPatchOperation, scimPatch } from 'scim-patch';
 import { type Filter, filter as matches, parse } from 'scim2-parse-filter';
+import { onPostgres } from '../../db/dialect';
 import type { Database, ScimUsersTable } from '../../db/schema';
 import { PassportError } from '../../errors';
 
@@ -104,6 +105,18 @@ export const etagOf = (version: number) => `W/"${version}"`;
  * A write with `If-Match` (RFC 7644 §3.14) goes ahead only while the resource is at a version it names
  * (`*`: any); compared weakly, as the versions are weak ETags. PRECONDITION_FAILED (412) otherwise.
  */
+/**
+ * Holds a resource's row until the write's transaction ends. On PostgreSQL (read committed) two writes
+ * of one resource each read it before the other committed, and the later undid the earlier: a member
+ * removed and, by a PATCH that read the old list, added back; two writes naming one version both
+ * passing. The second now waits, then reads what the first wrote. SQLite runs one writer at a time.
+ */
+export async function holdForWrite(tx: Tx, table: 'scim_users' | 'roles', id: string): Promise<void> {
+  if (!onPostgres(tx)) return;
+  if (table === 'roles') await tx.selectFrom('roles').select('id').where('id', '=', id).forUpdate().execute();
+  else await tx.selectFrom('scim_users').select('id').where('id', '=', id).forUpdate().execute();
+}
+
 export function assertMatches(ifMatch: string | undefined, version: number): void {
   if (ifMatch === undefined) return;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
@@ -186,6 +199,11 @@ export interface UserInput {
   attributes: Record<string, unknown>;
 }
 
+/** The most a User's attributes (all but what the server keeps itself) take, as JSON. */
+export const USER_ATTRIBUTES_MAX_BYTES = 16 * 1024;
+/** The most members a Group's write names: its writes are one statement per hundred or so. */
+export const GROUP_MEMBERS_MAX = 1_000;
+
 export function readUser(body: unknown): UserInput {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw scimInvalid('invalidSyntax', 'The body must be a User object');
@@ -196,6 +214,9 @@ export function readUser(body: unknown): UserInput {
   for (const [key, value] of Object.entries(resource))
     if (!SERVER_USER_ATTRIBUTES.has(key)) attributes[key] = value;
   if (!Array.isArray(attributes.schemas)) attributes.schemas = [SCIM_SCHEMAS.user];
+  // Kept as sent and read back on every list: bounded like an organisation's other data.
+  if (Buffer.byteLength(JSON.stringify(attributes)) > USER_ATTRIBUTES_MAX_BYTES)
+    throw scimInvalid('invalidValue', `A User's attributes take at most ${USER_ATTRIBUTES_MAX_BYTES} bytes`);
   const emails = Array.isArray(resource.emails) ? (resource.emails as unknown[]) : [];
   const emailValues = emails.filter(
     (e): e is { value: string; primary?: unknown } =>

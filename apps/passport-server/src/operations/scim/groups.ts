@@ -7,6 +7,8 @@ import { linkRole, unlinkRole } from '../../domain/organisations/roles';
 import {
   assertMatches,
   equalityOn,
+  GROUP_MEMBERS_MAX,
+  holdForWrite,
   listResponse,
   metaOf,
   parseFilter,
@@ -257,6 +259,22 @@ async function replaceGroup(ctx: ScimContext, row: GroupRow, input: GroupInput) 
  * Entra ID removes members as `{ op: Remove, path: members, value: [{ value: id }] }`; scim-patch
  * removes only values equal in every member (display too), so each becomes `members[value eq "id"]`.
  */
+/**
+ * At most GROUP_MEMBERS_MAX members named by one write (a PUT's or POST's list, a PATCH's values): the
+ * write's statements stay within the databases' bound parameters. A Group may grow past it in steps.
+ */
+function assertFewMembers(body: unknown): void {
+  const named = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+  const { members, Operations } = (body ?? {}) as { members?: unknown; Operations?: unknown };
+  const count =
+    named(members) +
+    (Array.isArray(Operations)
+      ? Operations.reduce((sum, o) => sum + named((o as { value?: unknown })?.value), 0)
+      : 0);
+  if (count > GROUP_MEMBERS_MAX)
+    throw scimInvalid('tooMany', `A Group's write names at most ${GROUP_MEMBERS_MAX} members`);
+}
+
 function membersByValue(body: unknown): unknown {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
   if (!Array.isArray(operations)) return body;
@@ -323,6 +341,7 @@ export const createScimGroup = defineOperation({
   emits: ['organisation.role.created', 'organisation.role.granted'],
   async run(ctx, { body }) {
     const subjectId = organisationOf(ctx);
+    assertFewMembers(body);
     const input = readGroup(body);
     await assertNameFree(ctx, input.displayName);
     const now = ctx.now();
@@ -372,8 +391,10 @@ export const replaceScimGroup = defineOperation({
   caller: scimCaller,
   emits: ['organisation.role.updated', 'organisation.role.granted', 'organisation.role.revoked'],
   async run(ctx, { id, ifMatch, body }) {
+    await holdForWrite(ctx.tx, 'roles', id);
     const row = await groupOf(ctx, id);
     assertMatches(ifMatch, versionOf(row));
+    assertFewMembers(body);
     return replaceGroup(ctx, row, readGroup(body));
   },
 });
@@ -385,8 +406,10 @@ export const patchScimGroup = defineOperation({
   caller: scimCaller,
   emits: ['organisation.role.updated', 'organisation.role.granted', 'organisation.role.revoked'],
   async run(ctx, { id, ifMatch, body }) {
+    await holdForWrite(ctx.tx, 'roles', id);
     const row = await groupOf(ctx, id);
     assertMatches(ifMatch, versionOf(row));
+    assertFewMembers(body);
     const current = writable(await resourceOf(ctx, id));
     const next = patched(current, membersByValue(body)) as { members?: unknown };
     return replaceGroup(ctx, row, readGroup(next));
@@ -400,6 +423,7 @@ export const deleteScimGroup = defineOperation({
   caller: scimCaller,
   emits: ['organisation.role.deleted'],
   async run(ctx, input) {
+    await holdForWrite(ctx.tx, 'roles', input.id);
     const row = await groupOf(ctx, input.id);
     assertMatches(input.ifMatch, versionOf(row));
     if (!row.scim_made)

@@ -9,6 +9,7 @@ import {
   assertMatches,
   equalityOn,
   groupsOfMembers,
+  holdForWrite,
   listResponse,
   parseFilter,
   patched,
@@ -298,6 +299,7 @@ export const replaceScimUser = defineOperation({
   caller: scimCaller,
   emits: ['organisation.scim_user.updated', 'organisation.member.frozen', 'organisation.member.thawed'],
   async run(ctx, { id, ifMatch, body }) {
+    await holdForWrite(ctx.tx, 'scim_users', id);
     const row = await rowOf(ctx, id);
     assertMatches(ifMatch, Number(row.version));
     return replaceUser(ctx, row, readUser(body));
@@ -311,6 +313,7 @@ export const patchScimUser = defineOperation({
   caller: scimCaller,
   emits: ['organisation.scim_user.updated', 'organisation.member.frozen', 'organisation.member.thawed'],
   async run(ctx, { id, ifMatch, body }) {
+    await holdForWrite(ctx.tx, 'scim_users', id);
     const row = await rowOf(ctx, id);
     assertMatches(ifMatch, Number(row.version));
     const current = writable(await resourceOf(ctx, row));
@@ -332,6 +335,7 @@ export const deleteScimUser = defineOperation({
   caller: scimCaller,
   emits: ['organisation.scim_user.deprovisioned', 'organisation.member.removed'],
   async run(ctx, input) {
+    await holdForWrite(ctx.tx, 'scim_users', input.id);
     const row = await rowOf(ctx, input.id);
     assertMatches(input.ifMatch, Number(row.version));
     const member = await memberOf(ctx, row.user_id);

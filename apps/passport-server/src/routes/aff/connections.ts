@@ -38,6 +38,8 @@ export const samlConnectionSaveRoute = operationRoute(saveSamlConnection, {
   method: 'POST',
   schema: schemas.samlConnectionSave,
   at: [['aff', paths.samlConnectionSave]],
+  // A federation's metadata passes 64 KiB; its schema bounds it (200,000 characters).
+  bodyLimit: 256 * 1024,
 });
 
 export const connectionInfoRoute = operationRoute(ssoConnectionInfo, {

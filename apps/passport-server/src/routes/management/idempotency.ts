@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
+import { createSealer, type Sealer } from '../../domain/tokens/seal';
 import { PassportError } from '../../errors';
 import type { Store } from '../../store/store';
 
@@ -19,8 +20,15 @@ const RUNNING_TTL_MS = 10 * 60 * 1000;
 interface Kept {
   fingerprint: string;
   state: 'running' | 'done';
-  answer?: unknown;
+  /** The first answer, sealed: it may hold a secret shown once (a new app's), not to lie in the store. */
+  sealed?: string;
 }
+
+/** The kept answers' sealer: a key of its own (HKDF of the server secret), the store key as AAD. */
+export const keptAnswersSealer = (secret: Buffer): Sealer =>
+  createSealer(
+    Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'portico/management/idempotency/v1', 32)),
+  );
 
 /** JSON with every object's members in order: two encodings of one body compare equal. */
 function canonical(value: unknown): string {
@@ -37,6 +45,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 
 export async function idempotent<T>(
   store: Store,
+  sealer: Sealer,
   apiKeyId: string,
   idempotencyKey: string,
   call: string,
@@ -51,11 +60,11 @@ export async function idempotent<T>(
   if (!(await store.setIfAbsent(key, JSON.stringify(running), RUNNING_TTL_MS))) {
     const kept = await store.get(key);
     // Gone between the two reads (a refused first request let it go): this one is the first now.
-    if (kept === null) return idempotent(store, apiKeyId, idempotencyKey, call, body, run);
-    const { fingerprint: first, state, answer } = JSON.parse(kept) as Kept;
+    if (kept === null) return idempotent(store, sealer, apiKeyId, idempotencyKey, call, body, run);
+    const { fingerprint: first, state, sealed } = JSON.parse(kept) as Kept;
     if (first !== fingerprint) throw new PassportError('idempotencyKeyReused');
-    if (state === 'running') throw new PassportError('idempotencyKeyInUse');
-    return answer as T;
+    if (state === 'running' || sealed === undefined) throw new PassportError('idempotencyKeyInUse');
+    return JSON.parse(sealer.open(sealed, key)) as T;
   }
   let answer: T;
   try {
@@ -64,7 +73,7 @@ export async function idempotent<T>(
     await store.delete(key);
     throw error;
   }
-  const done: Kept = { fingerprint, state: 'done', answer };
+  const done: Kept = { fingerprint, state: 'done', sealed: sealer.seal(JSON.stringify(answer), key) };
   await store.set(key, JSON.stringify(done), IDEMPOTENCY_TTL_MS);
   return answer;
 }

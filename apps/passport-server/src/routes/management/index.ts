@@ -20,7 +20,7 @@ import {
 } from '@portico/management/protocol';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import { invoke, type Principal } from '../../adapters/invoke';
+import { assertKeyMayCall, invoke, type Principal } from '../../adapters/invoke';
 import { scopesOf, touchKey, usableKey } from '../../domain/api-keys/api-keys';
 import { PassportError } from '../../errors';
 import { createAppInput, updateAppInput } from '../../flows/client-metadata';
@@ -57,7 +57,7 @@ import {
   unlinkAccount,
   updateUser,
 } from '../../operations/management/users';
-import { idempotent } from './idempotency';
+import { idempotent, keptAnswersSealer } from './idempotency';
 
 /**
  * The management API (docs/management-api.md): one more adapter over the operations, for a product's
@@ -271,6 +271,7 @@ const CALLS: Call[] = [
 
 const management: FastifyPluginAsync = async (app) => {
   const principals = new WeakMap<FastifyRequest, Principal>();
+  const keptAnswers = keptAnswersSealer(app.secret);
   for (const { call, operation, summary, params, query, body, create, check } of CALLS) {
     const { method, path, scope } = MANAGEMENT_CALLS[call];
     const status = 200;
@@ -309,6 +310,8 @@ const management: FastifyPluginAsync = async (app) => {
           ...((request.body as object | undefined) ?? {}),
           ...((request.params as object | undefined) ?? {}),
         };
+        // The key's scope before the input's checks, which read the provider's records.
+        if (check) assertKeyMayCall(principal, operation);
         const run = async () =>
           invoke(app, operation, (check ? await check(app, input as never) : input) as never, principal, {
             ip: request.ip,
@@ -317,7 +320,7 @@ const management: FastifyPluginAsync = async (app) => {
         const header = request.headers[IDEMPOTENCY_HEADER];
         const answer =
           create && typeof header === 'string' && principal.kind === 'apiKey'
-            ? await idempotent(app.store, principal.keyId, header, call, request.body, run)
+            ? await idempotent(app.store, keptAnswers, principal.keyId, header, call, request.body, run)
             : await run();
         reply.code(status);
         return answer;

@@ -195,8 +195,9 @@ const scim: FastifyPluginAsync = async (app) => {
           '5xx': ScimError,
         },
       },
-      // The key before the input is validated: a caller without one learns nothing of its rules.
-      preValidation: async (request) => {
+      // The key before the body is even read: a caller without one has no megabyte of JSON parsed
+      // for it, and learns nothing of the input's rules.
+      onRequest: async (request) => {
         principals.set(request, await keyPrincipal(app, request));
       },
       handler: async (request, reply) => {

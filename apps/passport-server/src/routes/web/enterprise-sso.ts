@@ -41,6 +41,9 @@ export const samlAcsRoute = flowRoute({
   // The identity provider's page posts here from its own site: no session, no token, nothing read or
   // signed in; the response is only kept for the callback page's call, which is bound to the browser.
   config: { csrf: false },
+  // A provider's response with many group attributes and its certificate passes 64 KiB; its schema
+  // bounds it (400,000 characters of base64).
+  bodyLimit: 512 * 1024,
   run: (app, request, reply) => receiveSamlResponse(app, request, reply, request.body),
 });
 
