@@ -158,7 +158,8 @@ describe('an operator with a fresh step-up', () => {
       id: userId,
       frozen: false,
     });
-    await signInBySms(server, again, mobile);
+    // Unbanned, the person signs in again on their own device.
+    await signInBySms(server, person, mobile);
 
     const reset = await post(operator, 'users/reset_factors', { id: userId });
     expect(reset.body.data).toEqual({ totp: false, recovery_codes: 0, passkeys: 0 });
