@@ -24,8 +24,9 @@ export default defineConfig({
       // the phone's card, which saves the choice on the account (measured 125.67 KB with it alone). 126.1
       // KB with the dialog that sets up a factor an organisation requires (125.79 KB with it alone: the
       // controller's one open demand, the provider's third plugin; the panel and plugin are lazy;
-      // measured 126.05 KB with all of them).
-      budgetBytes: 126_100,
+      // measured 126.05 KB with all of them). 126.3 KB with the second-factor plugin attached at mount
+      // rather than lazily (measured 126.29 KB).
+      budgetBytes: 126_300,
     }),
   ],
   resolve: appResolve,

@@ -82,8 +82,9 @@ export default defineConfig({
       // with all three (measured 133.45 KB). 134.5 KB once the
       // organisation console showed enterprise sign-in's refusals in the page's language (+0.9 KB: the
       // 24xx texts the lazy console chunk imports sit in the SDK's error-texts module, which the vendor
-      // chunk holds; splitting them out still left them reachable from vendor; measured 134.46 KB).
-      budgetBytes: 134_500,
+      // chunk holds; splitting them out still left them reachable from vendor; measured 134.46 KB). 134.7 KB
+      // with the second-factor plugin attached at mount rather than lazily (measured 134.65 KB).
+      budgetBytes: 134_700,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

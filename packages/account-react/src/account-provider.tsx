@@ -4,6 +4,7 @@ import {
   challengePlugin,
   secondVerifyPlugin,
 } from '@portico/account-sdk';
+import { secondFactorPlugin } from '@portico/affiliate-sdk';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { AccountContext, type AccountContextValue } from './context';
@@ -42,8 +43,8 @@ export interface AccountProviderProps {
   /**
    * Answer an organisation's demand for a second factor (1621: it requires one and the account has
    * none) with the same dialog, which sets up a passkey or an authenticator app
-   * (`client.use(secondFactorPlugin(…))` of `@portico/affiliate-sdk`, attached after mount), then send
-   * the refused calls again. Default true; `false` when the app attaches its own handling to the client.
+   * (`client.use(secondFactorPlugin(…))` of `@portico/affiliate-sdk`, attached when the provider mounts),
+   * then send the refused calls again. Default true; `false` when the app attaches its own handling to the client.
    */
   secondFactor?: boolean;
   /**
@@ -107,7 +108,14 @@ export function AccountProvider({
 
   useEffect(() => {
     if (!secondFactor) return;
-    return attachLater(client, controller, 'attachSecondFactor');
+    // At once, not after a lazy import as the step-up's: an organisation's first calls on a page load
+    // can meet the demand before a module arrives, and a slow phone then got the refusal, not the
+    // dialog (seen in Chromium on a busy machine). The dialog's panel stays lazy.
+    const remove = client.use(secondFactorPlugin({ dialog: controller }));
+    return () => {
+      remove();
+      controller.closeAll();
+    };
   }, [client, controller, secondFactor]);
 
   return (
@@ -127,7 +135,7 @@ export function AccountProvider({
 function attachLater(
   client: AccountClient,
   controller: SecondVerifyController,
-  attach: 'attachStepUp' | 'attachSecondFactor',
+  attach: 'attachStepUp',
 ): () => void {
   let live = true;
   let remove: (() => void) | undefined;

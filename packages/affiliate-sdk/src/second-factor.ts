@@ -5,7 +5,13 @@ import {
   type SecondFactorMethod,
 } from '@portico/account-sdk';
 import { failureOf, isSuccess } from '@portico/account-sdk/protocol';
-import { OrganisationErrorCode } from './protocol/errors';
+
+/**
+ * OrganisationErrorCode.secondFactorRequired, written out: the provider attaches this plugin on every
+ * page, and importing the organisation range's table would put it in each page's first load
+ * (test/second-factor.test.ts answers with OrganisationErrorCode's value and expects the dialog).
+ */
+const SECOND_FACTOR_REQUIRED_CODE = 1621;
 
 /** What the enrolment dialog is opened with (SECOND_FACTOR_REQUIRED, 1621). */
 export interface SecondFactorRequest {
@@ -55,7 +61,7 @@ export function secondFactorPlugin(options: SecondFactorOptions): AccountPlugin 
         const body = await call.body(state.response);
         if (isSuccess(call.config.envelope, body)) return;
         const failure = failureOf(body);
-        if (failure.error_code !== OrganisationErrorCode.secondFactorRequired || resent.has(call)) return;
+        if (failure.error_code !== SECOND_FACTOR_REQUIRED_CODE || resent.has(call)) return;
         resent.add(call);
         const enrolled = await dialog.enrol({ enrol: enrolOf(failure.enrol), language: client.language });
         if (enrolled) return call.resend();

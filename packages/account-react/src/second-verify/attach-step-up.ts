@@ -1,5 +1,4 @@
 import { type AccountClient, stepUpPlugin } from '@portico/account-sdk';
-import { secondFactorPlugin } from '@portico/affiliate-sdk';
 import type { SecondVerifyController } from './second-verify-controller';
 
 /**
@@ -8,10 +7,3 @@ import type { SecondVerifyController } from './second-verify-controller';
  */
 export const attachStepUp = (client: AccountClient, controller: SecondVerifyController): (() => void) =>
   client.use(stepUpPlugin({ dialog: controller }));
-
-/**
- * Attaches the affiliate SDK's plugin that answers an organisation's demand for a second factor (1621)
- * with the provider's dialog; in this module for the same reason.
- */
-export const attachSecondFactor = (client: AccountClient, controller: SecondVerifyController): (() => void) =>
-  client.use(secondFactorPlugin({ dialog: controller }));
