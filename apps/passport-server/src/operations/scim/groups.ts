@@ -121,6 +121,14 @@ async function groupOf(ctx: ScimContext, id: string) {
   return row;
 }
 
+/** A Group a write changes: its role held for the transaction, then read, at a version `If-Match` names. */
+async function groupToWrite(ctx: ScimContext, id: string, ifMatch: string | undefined) {
+  await holdForWrite(ctx.tx, 'roles', id);
+  const row = await groupOf(ctx, id);
+  assertMatches(ifMatch, versionOf(row));
+  return row;
+}
+
 async function resourceOf(ctx: ScimContext, id: string) {
   const row = await groupOf(ctx, id);
   const members = await membersOf(ctx, [row.id]);
@@ -391,9 +399,7 @@ export const replaceScimGroup = defineOperation({
   caller: scimCaller,
   emits: ['organisation.role.updated', 'organisation.role.granted', 'organisation.role.revoked'],
   async run(ctx, { id, ifMatch, body }) {
-    await holdForWrite(ctx.tx, 'roles', id);
-    const row = await groupOf(ctx, id);
-    assertMatches(ifMatch, versionOf(row));
+    const row = await groupToWrite(ctx, id, ifMatch);
     assertFewMembers(body);
     return replaceGroup(ctx, row, readGroup(body));
   },
@@ -406,9 +412,7 @@ export const patchScimGroup = defineOperation({
   caller: scimCaller,
   emits: ['organisation.role.updated', 'organisation.role.granted', 'organisation.role.revoked'],
   async run(ctx, { id, ifMatch, body }) {
-    await holdForWrite(ctx.tx, 'roles', id);
-    const row = await groupOf(ctx, id);
-    assertMatches(ifMatch, versionOf(row));
+    const row = await groupToWrite(ctx, id, ifMatch);
     assertFewMembers(body);
     const current = writable(await resourceOf(ctx, id));
     const next = patched(current, membersByValue(body)) as { members?: unknown };
@@ -423,9 +427,7 @@ export const deleteScimGroup = defineOperation({
   caller: scimCaller,
   emits: ['organisation.role.deleted'],
   async run(ctx, input) {
-    await holdForWrite(ctx.tx, 'roles', input.id);
-    const row = await groupOf(ctx, input.id);
-    assertMatches(input.ifMatch, versionOf(row));
+    const row = await groupToWrite(ctx, input.id, input.ifMatch);
     if (!row.scim_made)
       throw scimInvalid(
         'mutability',

@@ -60,6 +60,14 @@ async function rowOf(ctx: ScimContext, id: string): Promise<ScimUserRow> {
   return row;
 }
 
+/** A User a write changes: its row held for the transaction, then read, at a version `If-Match` names. */
+async function rowToWrite(ctx: ScimContext, id: string, ifMatch: string | undefined): Promise<ScimUserRow> {
+  await holdForWrite(ctx.tx, 'scim_users', id);
+  const row = await rowOf(ctx, id);
+  assertMatches(ifMatch, Number(row.version));
+  return row;
+}
+
 async function resourceOf(ctx: ScimContext, row: ScimUserRow) {
   const groups = await groupsOfMembers(ctx.tx, row.subject_id, [row.user_id]);
   return userResource(row, groups.get(row.user_id) ?? [], ctx.config.publicOrigin);
@@ -299,9 +307,7 @@ export const replaceScimUser = defineOperation({
   caller: scimCaller,
   emits: ['organisation.scim_user.updated', 'organisation.member.frozen', 'organisation.member.thawed'],
   async run(ctx, { id, ifMatch, body }) {
-    await holdForWrite(ctx.tx, 'scim_users', id);
-    const row = await rowOf(ctx, id);
-    assertMatches(ifMatch, Number(row.version));
+    const row = await rowToWrite(ctx, id, ifMatch);
     return replaceUser(ctx, row, readUser(body));
   },
 });
@@ -313,9 +319,7 @@ export const patchScimUser = defineOperation({
   caller: scimCaller,
   emits: ['organisation.scim_user.updated', 'organisation.member.frozen', 'organisation.member.thawed'],
   async run(ctx, { id, ifMatch, body }) {
-    await holdForWrite(ctx.tx, 'scim_users', id);
-    const row = await rowOf(ctx, id);
-    assertMatches(ifMatch, Number(row.version));
+    const row = await rowToWrite(ctx, id, ifMatch);
     const current = writable(await resourceOf(ctx, row));
     const operations = (body as { Operations?: unknown }).Operations;
     // A User's groups are its roles: they change through the Group, as RFC 7643 §4.1.2 reads them.
@@ -335,9 +339,7 @@ export const deleteScimUser = defineOperation({
   caller: scimCaller,
   emits: ['organisation.scim_user.deprovisioned', 'organisation.member.removed'],
   async run(ctx, input) {
-    await holdForWrite(ctx.tx, 'scim_users', input.id);
-    const row = await rowOf(ctx, input.id);
-    assertMatches(input.ifMatch, Number(row.version));
+    const row = await rowToWrite(ctx, input.id, input.ifMatch);
     const member = await memberOf(ctx, row.user_id);
     if (member) {
       const roles = await rolesOfDeputy(ctx.tx, member.id);
