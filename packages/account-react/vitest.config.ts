@@ -5,13 +5,16 @@ export default defineConfig({
   resolve: { conditions: ['@portico/source'] },
   ssr: { resolve: { conditions: ['@portico/source'] } },
   test: {
-    // One module registry (and jsdom) per worker, not per file: creating them per file was most of this
+    // One module registry (and DOM) per worker, not per file: creating them per file was most of this
     // suite's time in CI, where every package's tests share two cores. Tests reset what they share.
     isolate: false,
     // A hang detector, not a speed bound: CI runs every suite at once on two cores, where a loaded
     // machine stretches a second of CPU to many.
     testTimeout: 120_000,
-    environment: 'jsdom',
+    // happy-dom, not jsdom: the same tests for less CPU (packages/account-pages/vitest.config.ts), and CI
+    // runs every package's suite at once on two cores. Pages resolve against this address.
+    environment: 'happy-dom',
+    environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['test/support/setup.ts'],
     // The *.test-d.ts files are type-checked by the package's typecheck task (tsc -p tsconfig.json takes

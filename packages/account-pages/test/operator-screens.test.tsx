@@ -18,7 +18,7 @@ function renderWith(routes: Record<string, Route>, ui: ReactNode, language: 'zh'
   return passport;
 }
 
-/** A dashboard with no daily totals to chart (the chart's library draws on a canvas jsdom lacks). */
+/** A dashboard with no daily totals to chart (the chart's library draws on a canvas the test DOM lacks). */
 const dashboard = {
   from: '2026-01-01',
   to: '2026-01-07',

@@ -102,7 +102,7 @@ describe('the passkeys section', () => {
   it('says when there are none, and when the browser cannot create one', async () => {
     renderInProvider(passportWith([]).client, <PasskeysSection />, 'en');
     expect(await screen.findByText('No passkeys yet.')).toBeTruthy();
-    // jsdom has no WebAuthn.
+    // The test DOM (happy-dom) has no WebAuthn.
     expect(screen.getByText('This browser does not support passkeys.')).toBeTruthy();
   });
 });

@@ -10,3 +10,7 @@ afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
+
+// happy-dom has no `window.confirm` (a browser's modal); the screens that still ask through it are
+// tested by spying on it, so it must exist. It declines unless a test says otherwise.
+if (typeof window.confirm !== 'function') window.confirm = () => false;
