@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affiliatePaths as aff, CodeType, ErrorCode, paths } from '../../src/protocol';
-import { emailCode, isSignedIn, mobileCode, OTHER_GOOD_PASSWORD, passCooldown, signInBySms } from '../support/flows';
+import { affiliatePaths as aff, CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
+import {
+  emailCode,
+  isSignedIn,
+  mobileCode,
+  OTHER_GOOD_PASSWORD,
+  passCooldown,
+  signInBySms,
+} from '../support/flows';
 import { type Browser, freshEmail, startServer, type TestServer } from '../support/server';
 
 /**
@@ -49,7 +56,7 @@ async function messagesTo(to: string): Promise<{ text: string; created_at: numbe
 }
 
 describe('a stolen session', () => {
-  it('past the step-up window binds no e-mail and sets no password; a code to the owner’s own mobile opens the window again', async () => {
+  it('past the step-up window binds no e-mail, sets no password or username, adds no authenticator or passkey; a code to the owner’s own mobile opens the window again', async () => {
     const home = browserOn('198.51.100.30');
     const { mobile } = await signInBySms(server, home);
     const thief = stolen(home, '203.0.113.70');
@@ -59,10 +66,20 @@ describe('a stolen session', () => {
     const bindCode = await emailCode(server, thief, email, CodeType.bind);
     const bind = await thief.post(paths.web.emailBind, { email, code: bindCode });
     expect(errorCodeOf(bind), JSON.stringify(bind.body)).toBe(ErrorCode.stepUpRequired);
-    const set = await thief.post(paths.web.passwordSet, { password: OTHER_GOOD_PASSWORD });
-    expect(errorCodeOf(set), JSON.stringify(set.body)).toBe(ErrorCode.stepUpRequired);
+    for (const attempt of [
+      thief.post(paths.web.passwordSet, { password: OTHER_GOOD_PASSWORD }),
+      thief.post(paths.passport.accountSet, {
+        username: `t${randomBytes(5).toString('hex')}`,
+        password: OTHER_GOOD_PASSWORD,
+      }),
+      thief.post(paths.web.totpStart, {}),
+      thief.post(passkeyPaths.registerOptions, {}),
+    ]) {
+      const refused = await attempt;
+      expect(errorCodeOf(refused), JSON.stringify(refused.body)).toBe(ErrorCode.stepUpRequired);
+    }
     const info = await home.get(paths.web.accountInfo);
-    expect(info.body.data).toMatchObject({ email: '', has_password: false });
+    expect(info.body.data).toMatchObject({ email: '', username: '', has_password: false });
 
     // The owner proves it is them with a code to the account's own mobile; the same bind code binds.
     const own = await mobileCode(server, home, mobile, CodeType.oldMobile);
