@@ -9,7 +9,7 @@ import {
   passCooldown,
   signInBySms,
 } from '../support/flows';
-import { type Browser, freshEmail, startServer, type TestServer } from '../support/server';
+import { type Browser, codeFor, freshEmail, startServer, type TestServer } from '../support/server';
 
 /**
  * A stolen session against the owner (docs/security.md, "Identifiers and verification tickets"): past
@@ -86,6 +86,46 @@ describe('a stolen session', () => {
     const verified = await home.post(paths.web.authVerify, { mobile, code: own });
     expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');
     const bound = await home.post(paths.web.emailBind, { email, code: bindCode });
+    expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
+  });
+
+  it('past the window cannot renew itself by a QR sign-in it confirms: the new browser’s session carries its verification time', async () => {
+    const home = browserOn('198.51.100.33');
+    const { mobile } = await signInBySms(server, home);
+    const thief = stolen(home, '203.0.113.73');
+    skew += WINDOW_MS + 60_000;
+
+    // The thief's own browser asks for a QR code; the stolen session scans and confirms it.
+    const desktop = browserOn('203.0.113.74');
+    const { token } = (await desktop.get('/passport/web/get_qrcode/')).body.data;
+    expect((await thief.post('/passport/web/scan_qrcode/', { token })).body.message).toBe('success');
+    const { number } = (await desktop.get(`/passport/web/check_qrconnect/?token=${token}`)).body.data;
+    const confirmed = await thief.post('/passport/web/confirm_qrcode/', { token, number });
+    expect(confirmed.body.message, JSON.stringify(confirmed.body)).toBe('success');
+    const signedIn = await desktop.post('/passport/web/web_login/', { token });
+    expect(signedIn.body.message, JSON.stringify(signedIn.body)).toBe('success');
+
+    // A sign-in, but no proof that it is the owner: the step-up is still asked for.
+    const email = freshEmail();
+    const bindCode = await emailCode(server, desktop, email, CodeType.bind);
+    const bind = await desktop.post(paths.web.emailBind, { email, code: bindCode });
+    expect(errorCodeOf(bind), JSON.stringify(bind.body)).toBe(ErrorCode.stepUpRequired);
+
+    // The two-step confirmation, with a code to the account's own mobile, is such a proof.
+    const laptop = browserOn('198.51.100.34');
+    const second = (await laptop.get('/passport/web/get_qrcode/')).body.data.token as string;
+    const step = await home.post('/passport/qrcode/scan_qrcode/', { token: second });
+    expect(step.body.message, JSON.stringify(step.body)).toBe('success');
+    const shown = (await laptop.get(`/passport/web/check_qrconnect/?token=${second}`)).body.data.number;
+    const byTicket = await home.post('/passport/qrcode/confirm_by_ticket/', {
+      ticket: step.body.data.ticket,
+      number: shown,
+      code: await codeFor(server.app, mobile),
+    });
+    expect(byTicket.body.message, JSON.stringify(byTicket.body)).toBe('success');
+    expect((await laptop.post('/passport/web/web_login/', { token: second })).body.message).toBe('success');
+    const ownCode = await emailCode(server, laptop, email, CodeType.bind);
+    const bound = await laptop.post(paths.web.emailBind, { email, code: ownCode });
     expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
   });
 
