@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affiliatePaths as aff, CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
 import {
@@ -129,13 +130,48 @@ describe('a stolen session', () => {
     expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
   });
 
-  it('dies with the owner’s reset, which forgets every remembered device and tells the mobile and the e-mail that strangers’ invitations had filled', async () => {
+  it('dies with the owner’s reset, which forgets every remembered device, revokes the apps it authorised and tells the mobile and the e-mail that strangers’ invitations had filled', async () => {
     const home = browserOn('198.51.100.31');
     const { mobile, userId } = await signInBySms(server, home);
     const email = freshEmail();
     const bindCode = await emailCode(server, home, email, CodeType.bind);
     expect((await home.post(paths.web.emailBind, { email, code: bindCode })).body.message).toBe('success');
     const thief = stolen(home, '203.0.113.71');
+    // An app the stolen session authorised (the provider's own records): its grant and a refresh token,
+    // which would outlive the sessions.
+    const records = server.app.db as unknown as Kysely<{
+      open_auth_records: {
+        model: string;
+        id: string;
+        payload: string;
+        grant_id: string | null;
+        account_id: string | null;
+        client_id?: string | null;
+        created_at: number;
+      };
+    }>;
+    await records
+      .insertInto('open_auth_records')
+      .values([
+        {
+          model: 'Grant',
+          id: `g-${userId}`,
+          payload: '{}',
+          grant_id: null,
+          account_id: userId,
+          client_id: `c-${userId}`,
+          created_at: Date.now(),
+        },
+        {
+          model: 'RefreshToken',
+          id: `r-${userId}`,
+          payload: '{}',
+          grant_id: `g-${userId}`,
+          account_id: userId,
+          created_at: Date.now(),
+        },
+      ])
+      .execute();
 
     // Strangers fill the mobile's and the e-mail's messages for the hour with invitations.
     const stranger = browserOn('203.0.113.72');
@@ -172,6 +208,21 @@ describe('a stolen session', () => {
       .where('user_id', '=', userId)
       .execute();
     expect(devices).toHaveLength(0);
+    const apps = await records
+      .selectFrom('open_auth_records')
+      .select('id')
+      .where('id', 'in', [`g-${userId}`, `r-${userId}`])
+      .execute();
+    expect(apps).toEqual([]);
+    const revoked = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('target_user_id', '=', userId)
+      .where('type', '=', 'account.app_revoked')
+      .execute();
+    expect(revoked.map((event) => JSON.parse(event.data))).toEqual([
+      { clientId: `c-${userId}`, appName: `c-${userId}`, reason: 'revoked' },
+    ]);
     // The thief's browser, with the new password, meets the second verification.
     const again = await thief.post(paths.web.userLogin, { mobile, password: OTHER_GOOD_PASSWORD });
     expect(errorCodeOf(again)).toBe(ErrorCode.secondVerify);
