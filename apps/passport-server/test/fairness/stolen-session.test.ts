@@ -14,8 +14,9 @@ import { type Browser, codeFor, freshEmail, startServer, type TestServer } from 
 
 /**
  * A stolen session against the owner (docs/security.md, "Identifiers and verification tickets"): past
- * the step-up window it adds no way in, and the owner's password reset ends it, forgets the remembered
- * devices and tells every verified channel, whatever strangers sent to those channels before. The
+ * the step-up window it adds no way in, nor renews itself through a QR sign-in it confirms; the owner's
+ * password reset ends it, forgets the remembered devices, revokes the apps it may have authorised and
+ * tells every verified channel, whatever strangers sent to those channels before. The
  * session's verification time is a database column, the codes, tickets and the gate's budgets are the
  * store's: run on every backend.
  */
