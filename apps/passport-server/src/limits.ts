@@ -37,9 +37,15 @@ export interface Limits {
   sendPerIpPerHour: number;
   /**
    * Messages other people send to one mobile, e-mail or chat id per hour (invitations, their resends,
-   * notices), whoever sends them; each also waits for the recipient's cooldown (sendCooldownMs).
+   * an operator's notices), whoever sends them; each also waits for the recipient's cooldown
+   * (sendCooldownMs).
    */
   messagesPerRecipientPerHour: number;
+  /**
+   * Security notices (a password reset or change) to one of an account's own verified channels per
+   * hour: a count of their own, so strangers who spend the recipient's messages never silence them.
+   */
+  accountNoticesPerChannelPerHour: number;
   /** Invitations and resends one account may send per hour. */
   invitationsPerSenderPerHour: number;
   /** Invitations and resends sent from one client address (IPv6 by /64) per hour, whichever account. */
@@ -153,6 +159,7 @@ export const defaultLimits: Limits = {
   sendSlowCooldownMaxMs: 30 * 60_000,
   sendPerIpPerHour: 30,
   messagesPerRecipientPerHour: 5,
+  accountNoticesPerChannelPerHour: 10,
   invitationsPerSenderPerHour: 20,
   invitationsPerIpPerHour: 30,
   passwordFailuresPerAccount: 10,

@@ -79,14 +79,14 @@ export interface InvokeOptions {
 }
 
 /**
- * Sends an operation's notices once its change has committed, each through the gate's recipient
- * budgets in its fixed template. A notice refused (the recipient's cooldown) or undelivered is logged;
- * the change stands.
+ * Sends an operation's notices once its change has committed, each through the gate's account-notice
+ * count in its fixed template. A notice refused (past that count) or undelivered is logged; the change
+ * stands.
  */
 async function sendNotices(app: FastifyInstance, notices: readonly Notice[], gate: RequestGate) {
   for (const notice of notices) {
     try {
-      const admission = await app.gate.admitNotice({ channel: notice.channel, to: notice.to });
+      const admission = await app.gate.admitAccountNotice({ channel: notice.channel, to: notice.to });
       const { appName } = app.config;
       await app.gate.deliver(
         admission,

@@ -21,6 +21,9 @@ import { type ChatMessage, DeliveryError, type MailMessage, type SmsMessage } fr
  *   sends to that recipient shares.
  * - a notice an operator's action sends (admitNotice, a waitlist admission): the recipient's cooldown
  *   and hourly count; the operator is signed in to the console and each entry is admitted once.
+ * - a security notice to the account's own verified channel (admitAccountNotice: a password reset or
+ *   change): an hourly count of its own per channel, never the recipient's cooldown or count, which
+ *   anyone who invites that number or address can spend; a stranger must not silence the notice.
  */
 
 /** A message and the channel it goes out on. */
@@ -82,6 +85,7 @@ export interface DeliveryGate {
   admitCode(send: CodeAdmission): Promise<Admission>;
   admitInvitation(request: FastifyRequest, send: InvitationAdmission): Promise<Admission>;
   admitNotice(send: { channel: RecipientChannel; to: string }): Promise<Admission>;
+  admitAccountNotice(send: { channel: 'mobile' | 'email'; to: string }): Promise<Admission>;
   /** Hands an admitted message to its provider; on failure releases the admission and throws DELIVERY_FAILED. */
   deliver(admission: Admission, outbound: Outbound): Promise<void>;
 }
@@ -187,6 +191,13 @@ export function createGate(app: FastifyInstance): DeliveryGate {
     },
 
     admitNotice: ({ channel, to }) => admitToRecipient(channel, to),
+
+    async admitAccountNotice({ channel, to }) {
+      // Only the account's own changes send these, each behind its own proof (a code, the current
+      // password): the count bounds a thief who repeats a change, nobody else can charge it.
+      await charge(`gate:account-notice:${channel}:${to}`, limits.accountNoticesPerChannelPerHour, HOUR);
+      return new Admission(0, async () => {});
+    },
 
     async deliver(admission, outbound) {
       const { delivery } = app;

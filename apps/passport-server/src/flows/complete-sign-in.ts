@@ -32,6 +32,8 @@ export interface SignInOptions {
    * (or a server without second verification) stays TEMPORARILY_LOCKED there.
    */
   lockedLane?: boolean;
+  /** A sign-in another session vouched for (a QR confirmation): that session's verification time. */
+  verifiedAt?: number | null;
 }
 
 /**

@@ -171,6 +171,7 @@ async function decide(
   token: string,
   input: { number: number | undefined; cancel: boolean },
   secondFactorShown: boolean,
+  verifiedAt: number | null,
 ): Promise<QrDecisionData> {
   const session = requireSession(request);
   const state = await stateOf(app, token);
@@ -193,7 +194,7 @@ async function decide(
   }
   if (!secondFactorShown && (await needsSecondFactor(app, request, session.user)))
     throw new PassportError('qrSecondFactorRequired');
-  if (!(await codes.decide(token, state, { status: 'confirmed', userId: session.userId })))
+  if (!(await codes.decide(token, state, { status: 'confirmed', userId: session.userId, verifiedAt })))
     throw new PassportError('qrAlreadyDecided');
   return { status: 'confirmed' };
 }
@@ -205,7 +206,8 @@ export function confirmQrcode(
   input: { token: string; number: number | undefined; cancel: boolean },
 ) {
   if (!isQrToken(input.token)) throw new PassportError('qrExpired');
-  return decide(app, request, input.token, input, false);
+  // The new browser's session proves no more than the phone's: it keeps the phone's verification time.
+  return decide(app, request, input.token, input, false, requireSession(request).verifiedAt);
 }
 
 /**
@@ -254,7 +256,9 @@ export async function confirmQrcodeByTicket(
       lane: qrConfirmLaneOf(app, session.id),
     });
   }
-  const decision = await decide(app, request, token, input, true);
+  // A code to the account's own mobile is a verification; without one, the phone's time carries over.
+  const verifiedAt = mobile ? app.runtime.now() : session.verifiedAt;
+  const decision = await decide(app, request, token, input, true, verifiedAt);
   await codes.dropTicket(input.ticket);
   return decision;
 }
@@ -284,7 +288,11 @@ export async function proveQr(
     .executeTakeFirst();
   if (!user) throw new PassportError('qrExpired');
   redeemed.set(request, state.code.next);
-  return admitSignIn(app, request, user, { newUser: false, proof: 'qr' });
+  return admitSignIn(app, request, user, {
+    newUser: false,
+    proof: 'qr',
+    verifiedAt: state.decision?.verifiedAt ?? null,
+  });
 }
 
 /** web_login's answer once the sign-in committed: the account, its cookies, and where to go next. */

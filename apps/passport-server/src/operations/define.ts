@@ -121,8 +121,9 @@ export interface Notice {
  *   address, and the challenge) before the operation writes, so a refused send changes nothing; the
  *   operation answers the admission and the adapter delivers it once the change has committed.
  * - `notify`: a notice to the person's own verified channel, in a fixed template (nobody's text in it);
- *   the adapter sends it through the gate's recipient budgets once the change has committed, and a
- *   notice refused or undelivered does not undo the change.
+ *   the adapter sends it once the change has committed, counted on its own hourly count per channel
+ *   (never the recipient's budgets, which strangers can spend), and a notice refused or undelivered
+ *   does not undo the change.
  */
 export interface OperationGate {
   admitInvitation(send: InvitationAdmission): Promise<Admission>;

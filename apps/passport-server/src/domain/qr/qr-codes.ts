@@ -48,6 +48,11 @@ export interface QrDecision {
   status: 'confirmed' | 'cancelled';
   userId: string;
   reason?: 'phone' | 'wrong_number';
+  /**
+   * A confirmation: when the person last proved it is them (ms; null: never), the scanning session's
+   * time, or the confirmation's own after the two-step's code. The new session keeps it.
+   */
+  verifiedAt?: number | null;
 }
 
 export interface QrState {

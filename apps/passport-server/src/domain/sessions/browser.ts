@@ -59,6 +59,12 @@ export interface SignInProven {
   proof: SignInProof;
   newUser: boolean;
   remembered?: boolean | undefined;
+  /**
+   * When the person last proved it is them, for a sign-in vouched for by another session (a QR
+   * confirmation): the new session keeps that time, not now, so confirming a QR code never renews a
+   * stale session's step-up. Absent: the sign-in itself is the proof.
+   */
+  verifiedAt?: number | null | undefined;
 }
 
 /** A sign-in written through the operation's transaction; the adapter sets its cookies after the commit. */
@@ -86,7 +92,12 @@ export interface BrowserSessions {
    */
   open(
     userId: string,
-    options?: { deputyId?: string | null; keepVerification?: boolean; factor?: boolean },
+    options?: {
+      deputyId?: string | null;
+      keepVerification?: boolean;
+      factor?: boolean;
+      verifiedAt?: number | null | undefined;
+    },
   ): Promise<OpenedSignIn>;
   /** Ends the browser's session; answers whose it was, or null when it had none. */
   end(): Promise<{ userId: string } | null>;
@@ -142,6 +153,7 @@ export function browserSessions(
       const session = await app.sessions.openFor(tx, browser, userId, options.deputyId ?? null, {
         keepVerification: options.keepVerification ?? false,
         factor: options.factor ?? false,
+        verifiedAt: options.verifiedAt,
       });
       const device = await app.devices.storeFor(tx, userId, browser);
       const saved = await tx

@@ -88,10 +88,12 @@ export interface Sessions {
 
 /**
  * How a sign-in verified: `keepVerification` (a switch of identity, which proves nothing) carries the
- * old session's verification times over; `factor`: the sign-in proved a second factor.
+ * old session's verification times over; `verifiedAt` (a sign-in another session vouched for) is the
+ * verification time it carries; `factor`: the sign-in proved a second factor.
  */
 export interface SignInOptions {
   keepVerification?: boolean;
+  verifiedAt?: number | null | undefined;
   factor?: boolean;
 }
 
@@ -335,7 +337,12 @@ export function createSessions(app: FastifyInstance): SessionService {
     const absolute = now + absoluteMs;
     // A sign-in is a verification; a switch of identity carries the old session's time over.
     const kept = options.keepVerification && previous?.userId === userId ? previous : null;
-    const verifiedAt = options.keepVerification ? (kept?.verifiedAt ?? null) : now;
+    const verifiedAt =
+      options.verifiedAt !== undefined
+        ? options.verifiedAt
+        : options.keepVerification
+          ? (kept?.verifiedAt ?? null)
+          : now;
     const factorVerifiedAt = options.factor ? now : (kept?.factorVerifiedAt ?? null);
     await through
       .insertInto('sessions')

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { User } from '../../db/schema';
+import { revokeOpenAuthOf } from '../../domain/open-auth/cancellation';
 import { CHANGE_PURPOSES, RESET_PURPOSES } from '../../domain/passwords/new-password';
 import {
   endSessions,
@@ -19,7 +20,9 @@ import { emitForAccount } from './emit';
  * A reset or a change also ends every session of the account (the adapter re-issues this browser's
  * for a change, in the same transaction), forgets its remembered devices (all of them for a reset; all
  * but the browser that changed it), and tells the person on every verified channel, in the gate's fixed
- * wording. A first password adds a way in: it needs a step-up and leaves the other sessions alone.
+ * wording. A reset also revokes every app the account authorised: whoever had the account may have
+ * authorised one, and its refresh token would outlive the sessions. A change, made by a person who
+ * knew the password, keeps them (the account centre lists them, and "this wasn't me" revokes them). A first password adds a way in: it needs a step-up and leaves the other sessions alone.
  */
 
 type PersonContext = OperationContext<CallerOf<{ kind: 'person' }>>;
@@ -123,13 +126,15 @@ export const resetPassword = defineOperation({
   }),
   output: PasswordStored,
   caller: caller.person,
-  emits: ['account.password_reset'],
+  emits: ['account.password_reset', 'account.app_revoked'],
   async run(ctx, input) {
     const { user } = ctx.caller;
     if (input.ticket) await ctx.tickets.consume({ ...input.ticket, purposes: RESET_PURPOSES });
     await storePasswordHash(ctx.tx, user.id, input.password_hash, ctx.now());
     await endSessions(ctx.tx, user.id);
     await forgetDevices(ctx.tx, user.id, null);
+    for (const { clientId, appName } of await revokeOpenAuthOf(ctx.tx, user.id))
+      emitForAccount(ctx, 'account.app_revoked', { clientId, appName, reason: 'revoked' });
     emitForAccount(ctx, 'account.password_reset', {});
     notifyOwner(ctx, 'password_reset');
     return storedFor(user);

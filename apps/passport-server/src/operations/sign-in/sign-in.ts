@@ -57,6 +57,7 @@ export async function signInWithin(
   const opened = await ctx.sessions.open(user.id, {
     deputyId: identity,
     keepVerification: signIn.proof === 'session',
+    verifiedAt: signIn.verifiedAt,
     factor: SECOND_FACTOR_PROOFS.has(signIn.proof),
   });
   emitForAccount(ctx, 'account.signed_in', {
