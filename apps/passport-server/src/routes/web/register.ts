@@ -145,6 +145,9 @@ export const emailRegisterConfirmPage = flowRoute({
   },
 });
 
+/** Where each confirmation goes, from its link's record to its answer. */
+const nextUrlOf = new WeakMap<object, string>();
+
 export const emailRegisterConfirm = operationRoute(registerByEmailLink, {
   method: 'POST',
   schema: emailRegisterConfirmSchema,
@@ -152,11 +155,11 @@ export const emailRegisterConfirm = operationRoute(registerByEmailLink, {
   at: [['web', paths.web.emailRegisterConfirm]],
   principal: async (app, request, body) => {
     const { principal, nextUrl } = await proveRegisterLink(app, request, body.token);
-    (request as { registerNextUrl?: string }).registerNextUrl = nextUrl;
+    nextUrlOf.set(request, nextUrl);
     return principal;
   },
   after: (app, request, reply, done) =>
-    answerRegistered(app, request, reply, done, (request as { registerNextUrl?: string }).registerNextUrl),
+    answerRegistered(app, request, reply, done, nextUrlOf.get(request)),
 });
 
 export const emailRegisterV2 = operationRoute(registerByEmailV2, {
