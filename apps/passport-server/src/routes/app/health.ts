@@ -11,6 +11,8 @@ export const HEALTH_PATHS = { live: '/livez', ready: '/readyz' } as const;
 const probe = (summary: string, data: Record<string, ReturnType<typeof Type.Literal>>) => ({
   summary,
   tags: ['health'],
+  // A probe sends no parameters; anything it adds is ignored.
+  querystring: Type.Object({}, { additionalProperties: true }),
   response: webResponses(Type.Object(data)),
 });
 
