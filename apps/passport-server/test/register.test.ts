@@ -10,6 +10,7 @@ import {
   sessionCount,
   signInBySms,
 } from './support/flows';
+import { REGISTER_CONFIRM_PATH } from '../src/flows/register-link';
 import { decisionOf, solve } from './support/challenge';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
@@ -212,17 +213,17 @@ describe('registration', () => {
 
     // Opening the link (a mail scanner does) changes nothing; the page's button posts it on.
     const reader = server.browser();
-    const page = await reader.get(`${paths.web.emailRegisterConfirm}?token=${token}`);
+    const page = await reader.get(`${REGISTER_CONFIRM_PATH}?token=${token}`);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.raw.body).toContain('完成注册');
     expect(page.raw.body).toContain('Finish creating your account');
     expect(await accountOf(email)).toBeUndefined();
-    const made = await reader.post(paths.web.emailRegisterConfirm, { token });
+    const made = await reader.post(REGISTER_CONFIRM_PATH, { token });
     expect(made.body).toMatchObject({ message: 'success', data: { new_user: true, next_url: '/welcome' } });
     expect(await isSignedIn(reader)).toBe(true);
     expect(await isSignedIn(browser)).toBe(false);
-    const again = await server.browser().post(paths.web.emailRegisterConfirm, { token });
+    const again = await server.browser().post(REGISTER_CONFIRM_PATH, { token });
     expect(again.body.data.error_code).toBe(ErrorCode.ticketInvalid);
     const login = await server.browser().post(paths.web.emailLogin, { email, password: GOOD_PASSWORD });
     expect(login.body.data.user_id).toBe(made.body.data.user_id);
@@ -244,10 +245,10 @@ describe('registration', () => {
     });
     expect(sent.body).toMatchObject({ message: 'success', data: { link_sent: true } });
     const owner = server.browser();
-    const answer = await owner.post(paths.web.emailRegisterConfirm, { token: await linkTokenFor(email) });
+    const answer = await owner.post(REGISTER_CONFIRM_PATH, { token: await linkTokenFor(email) });
     expect(answer.body.data.error_code).toBe(ErrorCode.accountExists);
     expect(await isSignedIn(owner)).toBe(false);
-    const bad = await server.browser().post(paths.web.emailRegisterConfirm, { token: 'short' });
+    const bad = await server.browser().post(REGISTER_CONFIRM_PATH, { token: 'short' });
     expect(bad.status).toBe(400);
   });
 

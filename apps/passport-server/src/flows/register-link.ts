@@ -7,7 +7,7 @@ import { PassportError } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import { languageOf } from '../lib/language';
 import { safeRedirect } from '../lib/redirect';
-import { EmailCodeType, paths } from '../protocol';
+import { EmailCodeType } from '../protocol';
 import { admitSignIn } from './complete-sign-in';
 
 /**
@@ -17,6 +17,12 @@ import { admitSignIn } from './complete-sign-in';
  * read (no squatting, no pre-made account waiting for its owner), and the request answers the same
  * whether or not the address has an account (the link's page says so, to the address's owner only).
  */
+
+/**
+ * Where the link leads: the server's own page and its POST. Not an SDK path: no app calls it, the page
+ * the link opens does.
+ */
+export const REGISTER_CONFIRM_PATH = '/passport/web/email/register/confirm/';
 
 interface PendingRegistration {
   email: string;
@@ -67,7 +73,7 @@ export async function sendRegisterLink(
     nextUrl,
   };
   await app.store.set(keyOf(token), JSON.stringify(pending), ttlMs);
-  const link = `${app.config.publicOrigin}${paths.web.emailRegisterConfirm}?token=${token}`;
+  const link = `${app.config.publicOrigin}${REGISTER_CONFIRM_PATH}?token=${token}`;
   try {
     await app.gate.deliver(admission, {
       channel: 'email',

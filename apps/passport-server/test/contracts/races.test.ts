@@ -13,6 +13,7 @@ import {
   warmPasswordEstimator,
 } from '../support/flows';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
+import { REGISTER_CONFIRM_PATH } from '../../src/flows/register-link';
 import { decisionOf, solve } from '../support/challenge';
 import { Browser, backend, codeFor, freshEmail, freshMobile } from '../support/server';
 
@@ -101,7 +102,7 @@ describe(`one-time state under concurrency on ${backend}`, () => {
     const token = (await mailFor(server.app, email)).match(/token=([A-Za-z0-9_-]{43})/)?.[1] ?? '';
     const browsers = Array.from({ length: 8 }, () => browser());
     await Promise.all(browsers.map((b) => b.get(paths.web.accountInfo)));
-    const answers = await Promise.all(browsers.map((b) => b.post(paths.web.emailRegisterConfirm, { token })));
+    const answers = await Promise.all(browsers.map((b) => b.post(REGISTER_CONFIRM_PATH, { token })));
     expect(answers.filter((a) => a.body.message === 'success')).toHaveLength(1);
     expect(answers.filter((a) => a.body.data.error_code === ErrorCode.ticketInvalid)).toHaveLength(7);
     const accounts = await server.app.db.selectFrom('users').select('id').where('email', '=', email).execute();

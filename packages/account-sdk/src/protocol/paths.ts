@@ -63,8 +63,6 @@ export const webPaths = /* @__PURE__ */ family('/passport/web/', [
   'auth/share_login',
   'email/register',
   'email/register/v2',
-  /** Ends the no-verify registration from the link its e-mail carries (the server's own page posts it). */
-  'email/register/confirm',
   'mobile/bind',
   'email/bind',
   'auth/bind',

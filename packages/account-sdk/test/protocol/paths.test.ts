@@ -33,8 +33,6 @@ const PORTICO_WEB_NAMES = [
   'operator/api_keys/list',
   'operator/api_keys/revoke',
   'operator/api_keys/rotate',
-  // The no-verify registration's link (docs/identifiers.md).
-  'email/register/confirm',
 ];
 
 /** The web passport path names of spec §7, copied verbatim. */

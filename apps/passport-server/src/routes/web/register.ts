@@ -10,7 +10,7 @@ import {
   proveRegistration,
   REGISTER_PURPOSES,
 } from '../../flows/register';
-import { proveRegisterLink, sendRegisterLink } from '../../flows/register-link';
+import { proveRegisterLink, REGISTER_CONFIRM_PATH, sendRegisterLink } from '../../flows/register-link';
 import { sendRegisterConfirmation } from '../../http/register-confirmation';
 import { safeRedirect } from '../../lib/redirect';
 import {
@@ -135,10 +135,10 @@ export const emailRegisterConfirmPage = flowRoute({
   schema: emailRegisterConfirmPageSchema,
   data: Type.Object({}),
   responses: { 200: Type.String({ description: 'the bilingual HTML page' }) },
-  at: [['web', paths.web.emailRegisterConfirm]],
+  at: [['web', REGISTER_CONFIRM_PATH]],
   run: async (_app, request, reply) => {
     await sendRegisterConfirmation(request, reply, {
-      action: paths.web.emailRegisterConfirm,
+      action: REGISTER_CONFIRM_PATH,
       token: request.query.token,
     });
     return undefined;
@@ -152,7 +152,7 @@ export const emailRegisterConfirm = operationRoute(registerByEmailLink, {
   method: 'POST',
   schema: emailRegisterConfirmSchema,
   data: RegisteredData,
-  at: [['web', paths.web.emailRegisterConfirm]],
+  at: [['web', REGISTER_CONFIRM_PATH]],
   principal: async (app, request, body) => {
     const { principal, nextUrl } = await proveRegisterLink(app, request, body.token);
     nextUrlOf.set(request, nextUrl);
