@@ -81,7 +81,11 @@ describe.each(Object.keys(PROVIDERS) as CaptchaProviderConfig['name'][])('the %s
     const browser = server.browser();
     const email = freshEmail();
     const register = (token: string) =>
-      browser.post(paths.web.emailRegister, { email, password: 'a long enough passphrase', recaptcha_token: token });
+      browser.post(paths.web.emailRegister, {
+        email,
+        password: 'a long enough passphrase',
+        recaptcha_token: token,
+      });
     const before = peer.seen.length;
     const refused = await register(tokenOf(name, false));
     expect(refused.body.data.error_code).toBe(ErrorCode.challengeRequired);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTER_CONFIRM_PATH } from '../src/flows/register-link';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { decisionOf, solve } from './support/challenge';
 import {
   emailCode,
   emailTicket,
@@ -10,8 +12,6 @@ import {
   sessionCount,
   signInBySms,
 } from './support/flows';
-import { REGISTER_CONFIRM_PATH } from '../src/flows/register-link';
-import { decisionOf, solve } from './support/challenge';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
 const FP = 'verify_register_fp';
@@ -236,7 +236,9 @@ describe('registration', () => {
     await browser.post(paths.web.emailRegisterV2, { email, verify_ticket: ticket, password: GOOD_PASSWORD });
     await passCooldown();
     const stranger = server.browser();
-    const conf = decisionOf(await stranger.post(`${paths.web.emailRegister}?fp=${FP}`, { email, password: GOOD_PASSWORD }));
+    const conf = decisionOf(
+      await stranger.post(`${paths.web.emailRegister}?fp=${FP}`, { email, password: GOOD_PASSWORD }),
+    );
     // The pass may come as recaptcha_token too.
     const sent = await stranger.post(`${paths.web.emailRegister}?fp=${FP}`, {
       email,

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../adapters/invoke';
+import { registerLinkMail } from '../delivery/templates';
 import { newUserRow } from '../domain/accounts/accounts';
 import { policy } from '../domain/passwords/new-password';
-import { registerLinkMail } from '../delivery/templates';
 import { PassportError } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import { languageOf } from '../lib/language';

@@ -135,7 +135,8 @@ export const emailRegisterConfirmSchema = register(
   EmailRegisterConfirmBody,
 );
 export const emailRegisterConfirmPageSchema = {
-  summary: 'The page the no-verify registration link opens: a button that posts the link on (a GET changes nothing)',
+  summary:
+    'The page the no-verify registration link opens: a button that posts the link on (a GET changes nothing)',
   tags: ['register'],
   querystring: Type.Object({ token: Type.String({ maxLength: 64 }) }, { additionalProperties: true }),
 };

@@ -1,7 +1,9 @@
 import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTER_CONFIRM_PATH } from '../../src/flows/register-link';
 import { CodeType, ErrorCode, OrganisationErrorCode, paths } from '../../src/protocol';
 import { signedInBySms } from '../sdk/profile-helpers';
+import { decisionOf, solve } from '../support/challenge';
 import { seedPasswordUser } from '../support/faults';
 import {
   GOOD_PASSWORD,
@@ -13,13 +15,14 @@ import {
   warmPasswordEstimator,
 } from '../support/flows';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
-import { REGISTER_CONFIRM_PATH } from '../../src/flows/register-link';
-import { decisionOf, solve } from '../support/challenge';
 import { Browser, backend, codeFor, freshEmail, freshMobile } from '../support/server';
 
 /** The newest message the dev outbox holds for a recipient, as text. */
 async function mailFor(app: SdkServer['app'], to: string): Promise<string> {
-  const response = await app.inject({ method: 'GET', url: `/dev/outbox/messages?to=${encodeURIComponent(to)}` });
+  const response = await app.inject({
+    method: 'GET',
+    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
+  });
   return response.json().data.messages[0]?.text ?? '';
 }
 
@@ -105,7 +108,11 @@ describe(`one-time state under concurrency on ${backend}`, () => {
     const answers = await Promise.all(browsers.map((b) => b.post(REGISTER_CONFIRM_PATH, { token })));
     expect(answers.filter((a) => a.body.message === 'success')).toHaveLength(1);
     expect(answers.filter((a) => a.body.data.error_code === ErrorCode.ticketInvalid)).toHaveLength(7);
-    const accounts = await server.app.db.selectFrom('users').select('id').where('email', '=', email).execute();
+    const accounts = await server.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .execute();
     expect(accounts).toHaveLength(1);
   });
 

@@ -72,7 +72,10 @@ describe.runIf(backend === 'postgres')('PostgreSQL away', () => {
       return answer.body.message === 'success';
     });
     expect(recovered).toBe(true);
-    expect((await server.browser().get('/readyz')).body).toEqual({ message: 'success', data: { ready: true } });
+    expect((await server.browser().get('/readyz')).body).toEqual({
+      message: 'success',
+      data: { ready: true },
+    });
     const login = await server.browser().post('/passport/web/user/login/', { email, password: PASSWORD });
     expect(login.body.message).toBe('success');
   }

@@ -1,7 +1,7 @@
+import { Type } from 'typebox';
 import { operationRoute } from '../../adapters/operation-route';
 import { emailOf, mobileOf } from '../../domain/accounts/targets';
 import type { Channel } from '../../domain/codes/codes';
-import { Type } from 'typebox';
 import { PassportError } from '../../errors';
 import { ticketForCode } from '../../flows/check-code';
 import {
@@ -158,8 +158,7 @@ export const emailRegisterConfirm = operationRoute(registerByEmailLink, {
     nextUrlOf.set(request, nextUrl);
     return principal;
   },
-  after: (app, request, reply, done) =>
-    answerRegistered(app, request, reply, done, nextUrlOf.get(request)),
+  after: (app, request, reply, done) => answerRegistered(app, request, reply, done, nextUrlOf.get(request)),
 });
 
 export const emailRegisterV2 = operationRoute(registerByEmailV2, {
