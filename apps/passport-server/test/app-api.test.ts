@@ -255,6 +255,17 @@ describe('POST /GetUserToken', () => {
     expect(foreign.body.data).toMatchObject({ error_code: ErrorCode.invalidParam, field: 'aud' });
   });
 
+  it('answers the health probes: live while it serves, ready while the database and the store answer', async () => {
+    for (const [path, data] of [
+      ['/livez', { live: true }],
+      ['/readyz', { ready: true }],
+    ] as const) {
+      const answer = await server.browser().get(path);
+      expect(answer.body, path).toEqual({ message: 'success', data });
+      expect(answer.headers['cache-control'], path).toBe('no-store');
+    }
+  });
+
   it('refuses a frozen account', async () => {
     const { browser, userId } = await signedIn();
     await server.app.db.updateTable('users').set({ is_frozen: 1 }).where('id', '=', userId).execute();

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptchaProviderConfig, ConfigError, loadConfig } from '../src/config';
-import { ErrorCode } from '../src/protocol';
+import { ErrorCode, paths } from '../src/protocol';
 import {
   type CaptchaProviderPeer,
   GEETEST_KEY,
@@ -12,7 +12,7 @@ import {
   startCaptchaProviderPeer,
 } from './support/captcha-provider-peer';
 import { answerFields, draw, expectedAnswer, guardedRoutes, verify } from './support/challenge';
-import { startServer, type TestServer } from './support/server';
+import { freshEmail, startServer, type TestServer } from './support/server';
 
 /**
  * Issue 10, item 4: Cloudflare Turnstile, hCaptcha and GeeTest behind or instead of our puzzles, each
@@ -76,6 +76,23 @@ describe.each(Object.keys(PROVIDERS) as CaptchaProviderConfig['name'][])('the %s
     server = await startServer({ captchaProvider: PROVIDERS[name]() }, { plugins: [guardedRoutes] });
   });
   afterAll(async () => server?.close());
+
+  it('stands as the recaptcha_token of the no-verify e-mail registration; a refused one is a challenge', async () => {
+    const browser = server.browser();
+    const email = freshEmail();
+    const register = (token: string) =>
+      browser.post(paths.web.emailRegister, {
+        email,
+        password: 'a long enough passphrase',
+        recaptcha_token: token,
+      });
+    const before = peer.seen.length;
+    const refused = await register(tokenOf(name, false));
+    expect(refused.body.data.error_code).toBe(ErrorCode.challengeRequired);
+    const sent = await register(tokenOf(name, true));
+    expect(sent.body).toMatchObject({ message: 'success', data: { link_sent: true } });
+    expect(peer.seen.slice(before)).toHaveLength(2);
+  });
 
   it('is verified through its documented siteverify shape; a refused or missing token fails with 1408', async () => {
     const config = PROVIDERS[name]();

@@ -236,6 +236,7 @@ describe('an operation called directly', () => {
         'account.register.contact',
         'account.register.email',
         'account.register.email_code',
+        'account.register.email_link',
         'account.register.email_v2',
         'account.register.mobile',
         'account.sign_in',

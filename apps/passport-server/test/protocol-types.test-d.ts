@@ -49,6 +49,7 @@ import type {
   RecommendNamesData,
   RegisteredCheckData,
   RegisteredData,
+  RegisterLinkSentData,
   RemainUpdateTimesData,
   RememberedDevice,
   ResourceRow,
@@ -124,6 +125,7 @@ import type {
   OnlyUserData as OnlyUserSchema,
   RegisteredAnswer,
   RegisteredData as RegisteredSchema,
+  RegisterLinkSentData as RegisterLinkSentSchema,
 } from '../src/schemas/register';
 import type { Device } from '../src/schemas/second-verify';
 import type { SendCodeData as SendCodeSchema } from '../src/schemas/send-code';
@@ -145,6 +147,7 @@ export type Checks = [
   Expect<Matches<typeof LogoutSchema, LogoutData>>,
   Expect<Matches<typeof OnlyUserSchema, OnlyUserData>>,
   Expect<Matches<typeof RegisteredSchema, RegisteredData>>,
+  Expect<Matches<typeof RegisterLinkSentSchema, RegisterLinkSentData>>,
   Expect<Matches<typeof PasswordChanged, PasswordChangedData>>,
   Expect<Matches<typeof HasSetData, HasPasswordData>>,
   Expect<Matches<typeof RegisteredAnswer, RegisteredCheckData>>,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTER_CONFIRM_PATH } from '../src/flows/register-link';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { decisionOf, solve } from './support/challenge';
 import {
   emailCode,
   emailTicket,
@@ -12,6 +14,8 @@ import {
 } from './support/flows';
 import { freshEmail, freshMobile, startServer, type TestServer } from './support/server';
 
+const FP = 'verify_register_fp';
+
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer(
@@ -20,6 +24,25 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => server?.close());
+
+const accountOf = (email: string) =>
+  server.app.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+
+async function outboxFor(to: string): Promise<{ text: string }[]> {
+  const response = await server.app.inject({
+    method: 'GET',
+    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
+  });
+  return response.json().data.messages;
+}
+
+/** The token of the newest registration link the dev outbox holds for an address. */
+async function linkTokenFor(email: string): Promise<string> {
+  const [mail] = await outboxFor(email);
+  const token = mail?.text.match(/email\/register\/confirm\/\?token=([A-Za-z0-9_-]{43})/)?.[1];
+  if (!token) throw new Error(`no registration link for ${email}`);
+  return token;
+}
 
 describe('registration', () => {
   it('registers a mobile number with a ticket and a password, signs in, and the password works', async () => {
@@ -168,22 +191,67 @@ describe('registration', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('the no-verify variant still proves the address: a recaptcha_token does not stand in for the ticket', async () => {
+  it('the no-verify variant: a challenge pass, then a link to the address makes the account and signs in', async () => {
+    const browser = server.browser();
     const email = freshEmail();
-    const answer = await server.browser().post(paths.web.emailRegister, {
+    const ask = (fields: Record<string, string> = {}) =>
+      browser.post(`${paths.web.emailRegister}?fp=${FP}`, {
+        email,
+        password: GOOD_PASSWORD,
+        next_url: '/welcome',
+        ...fields,
+      });
+    // No human check, or a forged one: a challenge, and no mail.
+    decisionOf(await ask());
+    const conf = decisionOf(await ask({ recaptcha_token: 'a-forged-provider-token' }));
+    expect(await outboxFor(email)).toHaveLength(0);
+    // Our challenge's pass, resent the way the SDK's challenge flow resends.
+    const sent = await ask({ challenge_pass: await solve(browser, conf.challenge_id, FP), isResend: '1' });
+    expect(sent.body).toMatchObject({ message: 'success', data: { link_sent: true, expires_in: 600 } });
+    expect(await accountOf(email)).toBeUndefined();
+    const token = await linkTokenFor(email);
+
+    // Opening the link (a mail scanner does) changes nothing; the page's button posts it on.
+    const reader = server.browser();
+    const page = await reader.get(`${REGISTER_CONFIRM_PATH}?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.raw.body).toContain('完成注册');
+    expect(page.raw.body).toContain('Finish creating your account');
+    expect(await accountOf(email)).toBeUndefined();
+    const made = await reader.post(REGISTER_CONFIRM_PATH, { token });
+    expect(made.body).toMatchObject({ message: 'success', data: { new_user: true, next_url: '/welcome' } });
+    expect(await isSignedIn(reader)).toBe(true);
+    expect(await isSignedIn(browser)).toBe(false);
+    const again = await server.browser().post(REGISTER_CONFIRM_PATH, { token });
+    expect(again.body.data.error_code).toBe(ErrorCode.ticketInvalid);
+    const login = await server.browser().post(paths.web.emailLogin, { email, password: GOOD_PASSWORD });
+    expect(login.body.data.user_id).toBe(made.body.data.user_id);
+  });
+
+  it('the no-verify variant answers the same for a registered address; only its link tells ACCOUNT_EXISTS', async () => {
+    const browser = server.browser();
+    const email = freshEmail();
+    const ticket = await emailTicket(server, browser, email, CodeType.register);
+    await browser.post(paths.web.emailRegisterV2, { email, verify_ticket: ticket, password: GOOD_PASSWORD });
+    await passCooldown();
+    const stranger = server.browser();
+    const conf = decisionOf(
+      await stranger.post(`${paths.web.emailRegister}?fp=${FP}`, { email, password: GOOD_PASSWORD }),
+    );
+    // The pass may come as recaptcha_token too.
+    const sent = await stranger.post(`${paths.web.emailRegister}?fp=${FP}`, {
       email,
-      password: GOOD_PASSWORD,
-      recaptcha_token: 'a-provider-token',
-      next_url: '/welcome',
+      password: 'another long passphrase 42',
+      recaptcha_token: await solve(stranger, conf.challenge_id, FP),
     });
-    expect(answer.status).toBe(400);
-    expect(answer.body.message).toBe('error');
-    const account = await server.app.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirst();
-    expect(account).toBeUndefined();
+    expect(sent.body).toMatchObject({ message: 'success', data: { link_sent: true } });
+    const owner = server.browser();
+    const answer = await owner.post(REGISTER_CONFIRM_PATH, { token: await linkTokenFor(email) });
+    expect(answer.body.data.error_code).toBe(ErrorCode.accountExists);
+    expect(await isSignedIn(owner)).toBe(false);
+    const bad = await server.browser().post(REGISTER_CONFIRM_PATH, { token: 'short' });
+    expect(bad.status).toBe(400);
   });
 
   it('creates the account without signing in through the only-user variant', async () => {

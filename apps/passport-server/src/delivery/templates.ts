@@ -229,3 +229,33 @@ export function noticeMail(to: string, kind: NoticeKind, appName: string, langua
   const html = `<!doctype html><html><body><p>${lines.map(escapeHtml).join('</p><p>')}</p></body></html>`;
   return { to, subject: `${appName}: ${subject}`, text: lines.join('\n'), html, language };
 }
+
+/**
+ * The no-verify registration's link, zh or en: following it makes the account. Sent to the address
+ * whether or not it has an account (the page then says so), so the request tells the sender nothing.
+ */
+export function registerLinkMail(
+  to: string,
+  link: string,
+  minutes: number,
+  appName: string,
+  language: Language,
+): MailMessage {
+  const subject = language === 'en' ? `Finish creating your ${appName} account` : `完成 ${appName} 账号注册`;
+  const lines =
+    language === 'en'
+      ? [
+          `Open this link to finish creating your ${appName} account with this address:`,
+          link,
+          `It works once and expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.`,
+        ]
+      : [
+          `打开下面的链接，用这个邮箱完成 ${appName} 账号注册：`,
+          link,
+          `链接只能使用一次，${minutes} 分钟内有效。如果这不是您本人的操作，请忽略本邮件。`,
+        ];
+  const [intro, , outro] = lines.map(escapeHtml);
+  const href = escapeHtml(link);
+  const html = `<!doctype html><html><body><p>${intro}</p><p><a href="${href}">${href}</a></p><p>${outro}</p></body></html>`;
+  return { to, subject, text: lines.join('\n'), html, language };
+}

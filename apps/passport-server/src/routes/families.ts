@@ -72,6 +72,8 @@ import {
 import { qrCheck, qrConfirm, qrConfirmByTicket, qrGet, qrScan, qrVerifyScan, qrWebLogin } from './web/qr';
 import {
   emailRegister,
+  emailRegisterConfirm,
+  emailRegisterConfirmPage,
   emailRegisterV2,
   emailRegisterVerify,
   emailRegisterVerifyLogin,
@@ -109,6 +111,8 @@ const FLOW_ROUTES: readonly FlowRoute[] = [
   mobileRegister,
   mobileEmailRegister,
   emailRegister,
+  emailRegisterConfirmPage,
+  emailRegisterConfirm,
   emailRegisterV2,
   emailRegisterVerify,
   emailRegisterVerifyLogin,

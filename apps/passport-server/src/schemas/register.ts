@@ -29,9 +29,15 @@ export const MobileRegisterBody = Type.Object(
 export const EmailRegisterBody = Type.Object(
   {
     email: Email,
-    verify_ticket: Ticket,
+    verify_ticket: Type.Optional(Ticket),
     password: NewPassword,
-    recaptcha_token: Type.Optional(Type.String({ maxLength: 4096 })),
+    recaptcha_token: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        description:
+          'without verify_ticket: the human check, a token of the configured provider or a pass of our challenge',
+      }),
+    ),
     next_url: Type.Optional(
       Type.String({ maxLength: 2048, description: 'same-origin or allow-listed only' }),
     ),
@@ -87,6 +93,18 @@ export const OnlyUserData = Type.Object({
   signed_in: Type.Literal(false),
 });
 
+/** The no-verify variant's answer: a link went to the address; nothing is made until it is followed. */
+export const RegisterLinkSentData = Type.Object({
+  link_sent: Type.Literal(true),
+  expires_in: Type.Integer({ description: 'seconds the link stays usable' }),
+});
+
+/** The link's token, as the confirmation page posts it. */
+export const EmailRegisterConfirmBody = Type.Object(
+  { token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) },
+  { additionalProperties: true },
+);
+
 export const RegisteredData = Type.Union([
   Type.Intersect([AccountInfo, Type.Object({ next_url: Type.Optional(Type.String()) })]),
   OnlyUserData,
@@ -105,10 +123,23 @@ export const mobileRegisterSchema = register(
   'Register a mobile number with the verify ticket of a register code; signs in (only_user=1: does not)',
   MobileRegisterBody,
 );
-export const emailRegisterSchema = register(
-  'Register an e-mail address with a verify ticket and a password; signs in and answers the checked next_url',
-  EmailRegisterBody,
+export const emailRegisterSchema = {
+  ...register(
+    'Register an e-mail address and a password: with a verify ticket, signs in and answers the checked next_url; without one (the no-verify variant, behind recaptcha_token), e-mails a link that does',
+    EmailRegisterBody,
+  ),
+  response: webResponses(Type.Union([RegisteredData, RegisterLinkSentData])),
+};
+export const emailRegisterConfirmSchema = register(
+  'Follow the no-verify registration link: makes the account, signs in and answers the checked next_url',
+  EmailRegisterConfirmBody,
 );
+export const emailRegisterConfirmPageSchema = {
+  summary:
+    'The page the no-verify registration link opens: a button that posts the link on (a GET changes nothing)',
+  tags: ['register'],
+  querystring: Type.Object({ token: Type.String({ maxLength: 64 }) }, { additionalProperties: true }),
+};
 export const emailRegisterV2Schema = register(
   'Register an e-mail address with the verify ticket of a register code; signs in (only_user=1: does not)',
   EmailRegisterV2Body,

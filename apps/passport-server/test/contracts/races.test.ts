@@ -1,7 +1,9 @@
 import * as aff from '@portico/affiliate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTER_CONFIRM_PATH } from '../../src/flows/register-link';
 import { CodeType, ErrorCode, OrganisationErrorCode, paths } from '../../src/protocol';
 import { signedInBySms } from '../sdk/profile-helpers';
+import { decisionOf, solve } from '../support/challenge';
 import { seedPasswordUser } from '../support/faults';
 import {
   GOOD_PASSWORD,
@@ -14,6 +16,15 @@ import {
 } from '../support/flows';
 import { type SdkServer, startSdkServer } from '../support/sdk-browser';
 import { Browser, backend, codeFor, freshEmail, freshMobile } from '../support/server';
+
+/** The newest message the dev outbox holds for a recipient, as text. */
+async function mailFor(app: SdkServer['app'], to: string): Promise<string> {
+  const response = await app.inject({
+    method: 'GET',
+    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
+  });
+  return response.json().data.messages[0]?.text ?? '';
+}
 
 /**
  * The domain's one-time state under concurrency, on the backend of the project. On SQLite every query
@@ -82,6 +93,27 @@ describe(`one-time state under concurrency on ${backend}`, () => {
     const winners = answers.filter((a) => a.body.message === 'success');
     expect(winners).toHaveLength(1);
     expect(winners[0]?.body.data.user_id).toBe(userId);
+  });
+
+  it('a no-verify registration link makes one account for exactly one of 8 concurrent followings', async () => {
+    const email = freshEmail();
+    const asker = browser();
+    const ask = (fields: Record<string, string> = {}) =>
+      asker.post(`${paths.web.emailRegister}?fp=races_fp`, { email, password: GOOD_PASSWORD, ...fields });
+    const pass = await solve(asker, decisionOf(await ask()).challenge_id, 'races_fp');
+    expect((await ask({ challenge_pass: pass })).body.data.link_sent).toBe(true);
+    const token = (await mailFor(server.app, email)).match(/token=([A-Za-z0-9_-]{43})/)?.[1] ?? '';
+    const browsers = Array.from({ length: 8 }, () => browser());
+    await Promise.all(browsers.map((b) => b.get(paths.web.accountInfo)));
+    const answers = await Promise.all(browsers.map((b) => b.post(REGISTER_CONFIRM_PATH, { token })));
+    expect(answers.filter((a) => a.body.message === 'success')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.data.error_code === ErrorCode.ticketInvalid)).toHaveLength(7);
+    const accounts = await server.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .execute();
+    expect(accounts).toHaveLength(1);
   });
 
   it('one of two concurrent first-password sets wins', async () => {

@@ -168,4 +168,25 @@ describe.runIf((process.env.PORTICO_TEST_BACKEND ?? 'sqlite') === 'sqlite')('kil
       expect((await browser.request('GET', '/passport/web/account/info/')).message).toBe('error');
     }
   }, 900_000);
+
+  // docs/deploying.md, "Stopping a server": what an orchestrator's SIGTERM does.
+  it('stops on SIGTERM under writes: the answered writes kept, the files intact, exit code 0', async () => {
+    await server?.kill();
+    server = await start();
+    const { child, origin } = server;
+    let running = true;
+    const before = acked.accounts.size;
+    const clients = Array.from({ length: 4 }, () => client(origin, () => running));
+    const flowing = await eventually(60_000, async () => acked.accounts.size - before >= 4, 20);
+    expect(flowing, server.stderr()).toBe(true);
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    // The clients' requests in flight finish or are refused; nothing they were told succeeded is lost.
+    running = false;
+    child.kill('SIGTERM');
+    // A hang detector only: the close waits for requests in flight, which a loaded machine slows.
+    const code = await Promise.race([exited, new Promise((done) => setTimeout(() => done('hung'), 60_000))]);
+    expect(code, server.stderr()).toBe(0);
+    await Promise.all(clients);
+    checkFile();
+  }, 180_000);
 });

@@ -56,6 +56,8 @@ describe.runIf(backend === 'postgres')('PostgreSQL away', () => {
         visitor.post('/passport/web/send_code/', { mobile: freshMobile(), type: CodeType.mobileLogin }),
         visitor.post('/passport/web/sms_login/', { mobile: freshMobile(), code: '123456' }),
         visitor.post('/passport/web/user/login/', { email, password: PASSWORD }),
+        // The readiness probe tells the balancer to send this server nothing (docs/deploying.md).
+        visitor.get('/readyz'),
       ]),
     );
     for (const answer of answers) {
@@ -70,6 +72,10 @@ describe.runIf(backend === 'postgres')('PostgreSQL away', () => {
       return answer.body.message === 'success';
     });
     expect(recovered).toBe(true);
+    expect((await server.browser().get('/readyz')).body).toEqual({
+      message: 'success',
+      data: { ready: true },
+    });
     const login = await server.browser().post('/passport/web/user/login/', { email, password: PASSWORD });
     expect(login.body.message).toBe('success');
   }

@@ -177,6 +177,11 @@ export const PAGE_ROUTES: readonly { url: RegExp; methods?: readonly string[]; w
     methods: ['GET', 'HEAD'],
     why: 'GET logout: a redirect (JSON with not_redirect=1), or, when the browser does not vouch for the navigation as same-origin or typed, the HTML confirmation page that keeps the session (flows/sign-out)',
   },
+  {
+    url: /^\/passport\/web\/email\/register\/confirm\/?$/,
+    methods: ['GET', 'HEAD'],
+    why: 'the no-verify registration link opens an HTML page whose button posts the link on; opening it changes nothing (flows/register-link)',
+  },
 ];
 
 /** Routes whose successes are not JSON envelopes: public documents, the dev outbox page, browser pages. */

@@ -3,6 +3,7 @@ import type {
   RegisterByEmailPayload,
   RegisterByMobilePayload,
   RegisteredData,
+  RegisterLinkSentData,
   RegisterWithoutVerifyPayload,
   TicketData,
 } from '../protocol/types';
@@ -27,7 +28,11 @@ export const registerOnlyUser = /* @__PURE__ */ defineCall<
   Partial<RegisterByEmailPayload & RegisterByMobilePayload>,
   RegisteredData
 >('/passport/mobile_email_register/');
-/** Registers by e-mail without a code, guarded by a recaptcha token; `next_url` is where to go after. */
-export const registerWithoutVerify = /* @__PURE__ */ defineCall<RegisterWithoutVerifyPayload, RegisteredData>(
-  '/passport/web/email/register/',
-);
+/**
+ * Registers by e-mail without a code, behind a human check (`recaptcha_token`): the server e-mails a
+ * link that makes the account and signs in, then goes to `next_url`.
+ */
+export const registerWithoutVerify = /* @__PURE__ */ defineCall<
+  RegisterWithoutVerifyPayload,
+  RegisterLinkSentData
+>('/passport/web/email/register/');

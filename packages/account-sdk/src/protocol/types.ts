@@ -477,8 +477,22 @@ export interface RegisterByMobilePayload extends Extra {
 export interface RegisterWithoutVerifyPayload extends Extra {
   email: string;
   password: string;
+  /**
+   * The human check: the configured provider's token (Turnstile, hCaptcha, GeeTest) or the pass of our
+   * own challenge. Without one the call fails with CHALLENGE_REQUIRED and the challenge flow resends it.
+   */
   recaptcha_token?: string;
+  /** Where the confirmation link lands once the account exists (same-origin or allow-listed). */
   next_url?: string;
+}
+/**
+ * The no-verify registration's answer: a link went to the address (whether or not it has an account);
+ * the account is made when the link is followed.
+ */
+export interface RegisterLinkSentData {
+  link_sent: true;
+  /** Seconds the link stays usable. */
+  expires_in: number;
 }
 
 export interface NextPayload extends Extra {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PassportError } from '../../errors';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
@@ -91,6 +92,12 @@ export interface Challenges {
   readonly pool: PuzzlePool;
   /** Spends a pass when it is alive and bound to this action, fingerprint and browser; else false. */
   redeem(pass: string, action: string, binding: PassBinding): Promise<boolean>;
+  /**
+   * Whether a client's human-check token holds for `action`: a pass of our own challenge (spent as
+   * `redeem` spends it), else a token of the configured provider, verified through its API (which
+   * refuses a replayed token). Anything else, or no provider, is false.
+   */
+  provesHuman(token: string, action: string, binding: PassBinding, remoteip: string): Promise<boolean>;
   /** The expected answer of a challenge's current puzzle (the dev-only endpoint reads it). */
   answerOf(challengeId: string): Promise<PuzzleAnswer | null>;
   /** The pass binding of a request: its `fp` (body, then query) and its browser. */
@@ -404,6 +411,11 @@ export function createChallenges(app: FastifyInstance): Challenges {
         return false;
       }
       return (await store.take(key.pass(pass))) !== null;
+    },
+
+    async provesHuman(token, action, binding, remoteip) {
+      if (PASS_PATTERN.test(token) && (await challenges.redeem(token, action, binding))) return true;
+      return provider ? provider.verify(token, remoteip, randomUUID()) : false;
     },
 
     async answerOf(challengeId) {

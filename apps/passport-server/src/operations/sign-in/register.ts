@@ -3,6 +3,7 @@ import type { OpenedSignIn } from '../../domain/sessions/browser';
 import { PassportError } from '../../errors';
 import {
   EmailRegisterBody,
+  EmailRegisterConfirmBody,
   EmailRegisterV2Body,
   EmailRegisterVerifyLoginBody,
   MobileEmailRegisterBody,
@@ -50,6 +51,9 @@ export const registerByContact = registration('account.register.contact', Mobile
 
 /** email/register: an e-mail address with a ticket and a password; the checked next_url answered. */
 export const registerByEmail = registration('account.register.email', EmailRegisterBody);
+
+/** email/register/confirm: the no-verify variant's link followed (src/flows/register-link.ts). */
+export const registerByEmailLink = registration('account.register.email_link', EmailRegisterConfirmBody);
 
 /** email/register/v2: an e-mail address with the ticket of a register code. */
 export const registerByEmailV2 = registration('account.register.email_v2', EmailRegisterV2Body);

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import checkLogin from './check-login';
+import health from './health';
 import jwks from './jwks';
 import login from './login';
 import logout from './logout';
@@ -10,6 +11,7 @@ import waitlist from './waitlist';
 /**
  * The app API (`/CheckLogin`, `/Logout`, `/GetUserInfo`, `/Login`, `/GetUserToken`) and the JWKS.
  * The waitlist pair (`/CheckWaitListEnable`, `/SubmitWaitList`) and the operator's waitlist routes.
+ * The health probes (`/livez`, `/readyz`).
  */
 export default fp(
   async (app) => {
@@ -21,6 +23,7 @@ export default fp(
       await scope.register(userToken);
       await scope.register(jwks);
       await scope.register(waitlist);
+      await scope.register(health);
     });
   },
   { name: 'app-api', dependencies: ['sessions', 'csrf', 'tokens', 'waitlist'] },
