@@ -107,10 +107,12 @@ async function applyMembership(
   const subjectId = organisationOf(ctx);
   const now = ctx.now();
   const changed = wasActive === null || wasActive !== input.active;
-  const member = await memberOf(ctx, userId);
+  let member = await memberOf(ctx, userId);
   if (!member) {
     if (!changed || (wasActive !== null && !input.active)) return;
-    await ctx.tx
+    // A first sign-in through the organisation's connection may make the same membership meanwhile:
+    // its row stands (a unique violation would abort this transaction on PostgreSQL) and is applied to.
+    const made = await ctx.tx
       .insertInto('deputies')
       .values({
         id: ctx.newId(),
@@ -122,8 +124,11 @@ async function applyMembership(
         created_at: now,
         updated_at: now,
       })
-      .execute();
-    return;
+      .onConflict((oc) => oc.columns(['subject_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(made.numInsertedRows ?? 0n) === 1) return;
+    member = await memberOf(ctx, userId);
+    if (!member) return;
   }
   if (input.displayName !== null && member.deputy_name !== memberName(input))
     await renameDeputy(ctx.tx, member.id, memberName(input), now);
