@@ -749,4 +749,68 @@ describe('SCIM and single sign-on together', () => {
     expect(answer.body.active).toBe(true);
     expect(await membersOf(boss.sid, userId)).toEqual([{ id: expect.any(String), is_frozen: 0 }]);
   });
+
+  it('asks the waitlist before SCIM or a first sign-in makes an account, and spends an admission only with it', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    const config = server.app.config as { waitlist: boolean };
+    const admit = (email: string) =>
+      server.app.db
+        .insertInto('waitlist_entries')
+        .values({
+          id: randomBytes(8).toString('hex'),
+          channel: 'email',
+          target: email,
+          note: '',
+          language: 'en',
+          state: 'admitted',
+          created_at: Date.now(),
+          admitted_at: Date.now(),
+          admitted_by: boss.userId,
+          token_hash: randomBytes(8).toString('hex'),
+          registered_at: null,
+        })
+        .execute();
+    const entryOf = async (email: string) =>
+      (
+        await server.app.db
+          .selectFrom('waitlist_entries')
+          .select('state')
+          .where('target', '=', email)
+          .executeTakeFirst()
+      )?.state;
+    config.waitlist = true;
+    try {
+      // SCIM makes no account the waitlist has not admitted; an admitted address's is made, once.
+      const waiting = `wait@${domain}`;
+      const refusedScim = await scim(token, 'POST', '/Users', scimUser(waiting));
+      expect(refusedScim).toMatchObject({ status: 400, body: { name: 'WAITLIST_REQUIRED' } });
+      expect(await userOfEmail(waiting)).toBeUndefined();
+      await admit(waiting);
+      expect((await scim(token, 'POST', '/Users', scimUser(waiting))).status).toBe(201);
+      expect(await entryOf(waiting)).toBe('registered');
+
+      // A first sign-in refused in its transaction (the organisation frozen meanwhile) leaves the
+      // admission to the next one.
+      const email = `late@${domain}`;
+      const sub = idpPerson({ email, email_verified: true });
+      await admit(email);
+      await server.app.db.updateTable('subjects').set({ is_frozen: 1 }).where('id', '=', boss.sid).execute();
+      await refused(ssoSignIn(email, sub), 'subjectFrozen');
+      expect(await entryOf(email)).toBe('admitted');
+      expect(await userOfEmail(email)).toBeUndefined();
+      await server.app.db.updateTable('subjects').set({ is_frozen: 0 }).where('id', '=', boss.sid).execute();
+      const { signed } = await ssoSignIn(email, sub);
+      expect(await entryOf(email)).toBe('registered');
+      expect((await userOfEmail(email))?.id).toBe(signed.user_id);
+      const stranger = `new@${domain}`;
+      await rejectsWith(
+        ssoSignIn(stranger, idpPerson({ email: stranger, email_verified: true })),
+        'waitlistRequired',
+      );
+      expect(await userOfEmail(stranger)).toBeUndefined();
+    } finally {
+      config.waitlist = false;
+    }
+  });
 });

@@ -173,7 +173,18 @@ async function accountFor(ctx: ScimContext, input: UserInput) {
     // A name the profile rules refuse leaves the generated one: the person can choose theirs.
   }
   const user = newUserRow(ctx.now(), { email, ...(screenName ? { screen_name: screenName } : {}) });
-  await ctx.tx.insertInto('users').values(user).execute();
+  // The account guards (the waitlist, when the deployment runs one) through this transaction: an
+  // admission is spent only with the User made.
+  try {
+    if (!(await ctx.accounts.insert(user))) throw scimTaken('An account with this e-mail was made meanwhile');
+  } catch (error) {
+    if (error instanceof PassportError && error.errorName === 'waitlistRequired')
+      throw new PassportError('waitlistRequired', {
+        scimType: 'invalidValue',
+        detail: 'The deployment admits new accounts from its waitlist: this e-mail has no admission',
+      });
+    throw error;
+  }
   return { userId: user.id, newAccount: true };
 }
 

@@ -96,7 +96,9 @@ export const ssoSignIn = defineOperation({
 async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInInput>) {
   const { user, signIn } = ctx.caller;
   const now = ctx.now();
-  if (signIn?.newUser) await ctx.tx.insertInto('users').values(user).execute();
+  // The account guards run through this transaction: the waitlist's admission is spent with the
+  // account, or not at all. An account of the e-mail made meanwhile: choose again.
+  if (signIn?.newUser && !(await ctx.accounts.insert(user))) throw new SsoSignInRaced(null);
   const link = await linkOf(ctx.tx, input.subjectId, input.issuer, input.idpSubject);
   // Linked meanwhile to another account (a first sign-in racing this one): choose again.
   if (link && link.user_id !== user.id) throw new SsoSignInRaced(null);
