@@ -448,6 +448,10 @@ export interface ScimUsersTable {
   attributes: string;
   active: Generated<number>;
   version: Generated<number>;
+  /** 1: the create made the account (the organisation's own); its memberships need no acceptance. */
+  own_account: Generated<number>;
+  /** 1: the membership SCIM made waits, frozen, for the person to accept it (migration 0036). */
+  awaiting_acceptance: Generated<number>;
   created_at: Millis;
   updated_at: Millis;
 }

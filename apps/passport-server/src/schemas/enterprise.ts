@@ -143,4 +143,8 @@ export const schemas = {
     }),
   ),
   policyInfo: get('The organisation’s single sign-on policy (sso:manage)', query(subjectUid)),
+  membershipAccept: post(
+    'The signed-in person: accept (or decline) the membership an organisation’s identity provider provisioned for their account',
+    body({ ...subjectUid, decline: Type.Optional(Type.Boolean()) }),
+  ),
 };

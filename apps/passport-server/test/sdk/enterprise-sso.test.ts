@@ -813,4 +813,30 @@ describe('SCIM and single sign-on together', () => {
       config.waitlist = false;
     }
   });
+
+  it('a sign-in through the connection accepts the membership SCIM provisioned for an account the person had', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    const email = `kay@${domain}`;
+    const own = server.sdkBrowser().client();
+    await passCooldown();
+    await sendEmailCode(own, { email, type: CodeType.emailLogin });
+    const existing = await emailCodeLogin<{ user_id: string }>(own, {
+      email,
+      code: await server.codeFor(email),
+      type: CodeType.emailLogin,
+    });
+    expect((await scim(token, 'POST', '/Users', scimUser(email))).status).toBe(201);
+    expect(await membersOf(boss.sid, existing.user_id)).toEqual([{ id: expect.any(String), is_frozen: 1 }]);
+
+    const { client, signed } = await ssoSignIn(email, idpPerson({ email, email_verified: true }));
+    expect(signed.user_id).toBe(existing.user_id);
+    const info = await accountInfo<{ org?: { sec_subject_uid: string } }>(client);
+    expect(info.org?.sec_subject_uid).toBe(boss.sid);
+    expect(await membersOf(boss.sid, existing.user_id)).toEqual([{ id: expect.any(String), is_frozen: 0 }]);
+    const accepted = await eventsOf(server, boss.sid, 'organisation.scim_user.accepted');
+    expect(accepted.at(-1)).toMatchObject({ target: existing.user_id, data: { proof: 'enterpriseSso' } });
+    // Nothing waits any more: a JIT membership was not made beside it.
+    expect(await eventsOf(server, boss.sid, 'organisation.member.provisioned')).toEqual([]);
+  });
 });

@@ -446,6 +446,16 @@ export interface SsoPolicy {
   /** Every matching rule gives its role; at most 20. */
   role_rules: SsoRoleRule[];
 }
+/** Accept (or, with `decline`, refuse) a membership an organisation's identity provider provisioned. */
+export interface AnswerMembershipPayload extends SubjectUid {
+  decline?: boolean;
+}
+export interface MembershipAnswer {
+  sec_subject_uid: string;
+  /** The identity to sign in to once accepted; null when declined. */
+  user_identity_id: string | null;
+  accepted: boolean;
+}
 export interface SaveSsoPolicyPayload extends SubjectUid {
   require_sso: boolean;
   /** Empty or absent: none. */

@@ -3,6 +3,7 @@ import { connectionOf } from '../../domain/enterprise/connections';
 import { domainOfEmail, isUniqueViolation, verifiedOwner } from '../../domain/enterprise/domains';
 import { linkOf, policyOf, rolesFor } from '../../domain/enterprise/sso-sign-in';
 import { rolesOfKeys } from '../../domain/organisations/invitations';
+import { acceptMembership, awaitingMembership } from '../../domain/scim/acceptance';
 import { PassportError } from '../../errors';
 import type { EventData, EventType } from '../../events/catalogue';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
@@ -67,7 +68,12 @@ export const ssoSignIn = defineOperation({
   input: SsoSignInInput,
   output: SignedIn,
   caller: caller.person,
-  emits: ['account.signed_in', 'organisation.sso_identity.linked', 'organisation.member.provisioned'],
+  emits: [
+    'account.signed_in',
+    'organisation.sso_identity.linked',
+    'organisation.member.provisioned',
+    'organisation.scim_user.accepted',
+  ],
   async run(ctx, input) {
     // Never by an unverified e-mail, and only within a domain this organisation has verified.
     if (!input.emailVerified) throw new PassportError('ssoEmailNotVerified');
@@ -127,6 +133,15 @@ async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInI
     });
   }
 
+  // A membership SCIM provisioned for this account waits for the person: this sign-in through the
+  // organisation's own connection proves them, and accepts it.
+  const awaiting = await awaitingMembership(ctx.tx, input.subjectId, user.id);
+  if (awaiting && (await acceptMembership(ctx.tx, awaiting, now)))
+    emitForMember(ctx, input.subjectId, 'organisation.scim_user.accepted', {
+      scimId: awaiting.scimId,
+      memberId: awaiting.memberId,
+      proof: 'enterpriseSso',
+    });
   let member = await ctx.tx
     .selectFrom('deputies')
     .select(['id', 'is_frozen'])
