@@ -675,7 +675,10 @@ describe('an account the person had before', () => {
       .execute();
     const second = await scim(other, 'POST', '/Users', oktaUser(`had@${other.domain}`));
     expect(second.status).toBe(201);
-    const declined = await person.post(aff.membershipAccept, { subject_uid: other.sid, decline: true });
+    const declined = await person.post(aff.membershipAccept, {
+      subject_uid: other.sid,
+      decline: true,
+    } as never);
     expect(declined.body.data).toMatchObject({ accepted: false, user_identity_id: null });
     expect(await member(other, userId)).toBeUndefined();
     expect((await scim(other, 'GET', `/Users/${second.body?.id}`)).status).toBe(200);

@@ -547,6 +547,8 @@ export interface OrganisationSsoPoliciesTable {
   default_role_key: string | null;
   /** JSON array of `{ claim, value, role_key }`, in order (src/domain/enterprise/sso-policy.ts). */
   role_rules: string;
+  /** 1 (the default): a first sign-in through the connection makes the membership; 0: members only. */
+  jit_provisioning: Generated<number>;
   updated_at: Millis;
 }
 

@@ -196,6 +196,7 @@ describe('signing in with a work e-mail through the organisation’s connection'
       require_sso: false,
       default_role_key: 'staff',
       role_rules: [{ claim: 'groups', value: 'engineering', role_key: 'engineer' }],
+      jit_provisioning: true,
     });
 
     // The person has an account of that e-mail already (signed in by e-mail code).
@@ -838,5 +839,31 @@ describe('SCIM and single sign-on together', () => {
     expect(accepted.at(-1)).toMatchObject({ target: existing.user_id, data: { proof: 'enterpriseSso' } });
     // Nothing waits any more: a JIT membership was not made beside it.
     expect(await eventsOf(server, boss.sid, 'organisation.member.provisioned')).toEqual([]);
+  });
+
+  it('with just-in-time membership off, only members sign in through the connection', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    await aff.saveSsoPolicy(boss.client, {
+      subject_uid: boss.sid,
+      require_sso: false,
+      jit_provisioning: false,
+    });
+    expect((await aff.ssoPolicyInfo(boss.client, { subject_uid: boss.sid })).jit_provisioning).toBe(false);
+    const newcomer = `new@${domain}`;
+    await rejectsWith(
+      ssoSignIn(newcomer, idpPerson({ email: newcomer, email_verified: true })),
+      'ssoJitDisabled',
+    );
+    expect(await userOfEmail(newcomer)).toBeUndefined();
+    // The identity provider provisioned this one over SCIM: a member, who signs in.
+    const provisioned = `sam@${domain}`;
+    expect((await scim(token, 'POST', '/Users', scimUser(provisioned))).status).toBe(201);
+    const { client } = await ssoSignIn(provisioned, idpPerson({ email: provisioned, email_verified: true }));
+    expect((await accountInfo<{ org?: { sec_subject_uid: string } }>(client)).org?.sec_subject_uid).toBe(
+      boss.sid,
+    );
+    const saved = await eventsOf(server, boss.sid, 'organisation.sso_policy.saved');
+    expect(saved.at(-1)?.data).toMatchObject({ jit: false });
   });
 });

@@ -445,6 +445,8 @@ export interface SsoPolicy {
   default_role_key: string | null;
   /** Every matching rule gives its role; at most 20. */
   role_rules: SsoRoleRule[];
+  /** A first sign-in through the connection makes the membership (just in time); off, members only. */
+  jit_provisioning: boolean;
 }
 /** Accept (or, with `decline`, refuse) a membership an organisation's identity provider provisioned. */
 export interface AnswerMembershipPayload extends SubjectUid {
@@ -458,6 +460,8 @@ export interface MembershipAnswer {
 }
 export interface SaveSsoPolicyPayload extends SubjectUid {
   require_sso: boolean;
+  /** Absent: on. Off: only members (the console's, or SCIM's) sign in through the connection. */
+  jit_provisioning?: boolean;
   /** Empty or absent: none. */
   default_role_key?: string;
   role_rules?: SsoRoleRule[];

@@ -65,6 +65,8 @@ export const enterpriseEvents = [
       roleRules: Type.Array(
         Type.Object({ claim: Type.String(), value: Type.String(), roleKey: Type.String() }),
       ),
+      /** Present (false) when just-in-time membership was turned off. */
+      jit: Type.Optional(Type.Boolean()),
     }),
   }),
   defineEvent({

@@ -150,13 +150,12 @@ async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInI
     .executeTakeFirst();
   if (member && Number(member.is_frozen) === 1) throw new PassportError('memberFrozen');
   if (!member) {
+    const policy = await policyOf(ctx.tx, input.subjectId);
+    // Turned off, only the organisation's members (its console's, or its provider's over SCIM) come in.
+    if (!policy.jit) throw new PassportError('ssoJitDisabled');
     // Just-in-time membership: the roles of the organisation's rules, as they are now (a rule naming
     // a role since removed gives nothing).
-    const roles = await rolesOfKeys(
-      ctx.tx,
-      input.subjectId,
-      rolesFor(await policyOf(ctx.tx, input.subjectId), input.claims),
-    );
+    const roles = await rolesOfKeys(ctx.tx, input.subjectId, rolesFor(policy, input.claims));
     member = { id: ctx.newId(), is_frozen: 0 };
     await ctx.tx
       .insertInto('deputies')
