@@ -265,6 +265,7 @@ describe('an operation called directly', () => {
         'organisation.invitation.accept',
         'organisation.list',
         'organisation.member.leave',
+        'organisation.membership.accept',
       ],
       operator: [
         'operator.api_key.create',

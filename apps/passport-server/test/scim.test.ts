@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAccountData } from '../src/domain/cancellation/cancellation';
-import { affiliatePaths as aff } from '../src/protocol';
+import { affiliatePaths as aff, ErrorCode } from '../src/protocol';
 import { SCIM_CALLS } from '../src/routes/scim/index';
 import { signInBySms } from './support/flows';
 import { startServer, type TestServer } from './support/server';
@@ -567,7 +567,8 @@ describe('the key and the input', () => {
       scim(org, 'POST', '/Users', { ...oktaUser(known), userName: `Known.Alias@${org.domain}` }),
     ]);
     expect(linked.map((a) => a.status).sort()).toEqual([201, 409]);
-    expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
+    // The person had the account before: one membership, waiting for them.
+    expect(await member(org, userId)).toMatchObject({ is_frozen: 1 });
   });
 
   it('answers every call only to a key holding scim, and a scim key reaches nothing else', async () => {
@@ -601,5 +602,91 @@ describe('the key and the input', () => {
     expect(frozen.status).toBeGreaterThanOrEqual(400);
     expect(frozen.status).toBeLessThan(500);
     expect(frozen.body?.schemas).toEqual([ERROR]);
+  });
+});
+
+describe('an account the person had before', () => {
+  it('is a User at once, but its membership waits, frozen, until the person accepts or declines it', async () => {
+    const org = await organisation();
+    const person = server.browser();
+    const { userId } = await signInBySms(server, person);
+    const email = `had@${org.domain}`;
+    await server.app.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    const created = await scim(org, 'POST', '/Users', oktaUser(email));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body?.active).toBe(true);
+    const id = created.body?.id as string;
+    const waiting = await member(org, userId);
+    expect(waiting).toMatchObject({ is_frozen: 1 });
+    const provisioned = await server.app.db
+      .selectFrom('events')
+      .select('data')
+      .where('stream', '=', `subject:${org.sid}`)
+      .where('type', '=', 'organisation.scim_user.provisioned')
+      .where('target_user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(provisioned.data)).toMatchObject({ newAccount: false, awaitingAcceptance: true });
+
+    // Neither the identity provider nor the manager can make it active for them.
+    for (const active of [false, true])
+      expect(
+        (
+          await scim(org, 'PATCH', `/Users/${id}`, {
+            schemas: [PATCH],
+            Operations: [{ op: 'replace', value: { active } }],
+          })
+        ).body?.active,
+      ).toBe(active);
+    expect(await member(org, userId)).toMatchObject({ is_frozen: 1 });
+    const thawed = await org.browser.post(aff.deputyFreeze, {
+      sec_subject_uid: org.sid,
+      user_identity_id: waiting!.id,
+      is_frozen: 0,
+    });
+    expect(thawed.body.data.error_code).toBe(ErrorCode.memberAwaitingAcceptance);
+    // Its groups apply meanwhile, and hold once accepted.
+    const group = await scim(org, 'POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Ops',
+      members: [{ value: id }],
+    });
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+
+    // Somebody else has nothing to accept there; the person accepts, once.
+    const stranger = server.browser();
+    await signInBySms(server, stranger);
+    const notTheirs = await stranger.post(aff.membershipAccept, { subject_uid: org.sid });
+    expect(notTheirs.body.data.error_code).toBe(ErrorCode.nothingToAccept);
+    const accepted = await person.post(aff.membershipAccept, { subject_uid: org.sid });
+    expect(accepted.body.data).toMatchObject({ accepted: true, user_identity_id: waiting!.id });
+    expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
+    expect((await scim(org, 'GET', `/Users/${id}`)).body?.groups).toEqual([
+      { value: group.body?.id, display: 'Ops' },
+    ]);
+    const again = await person.post(aff.membershipAccept, { subject_uid: org.sid });
+    expect(again.body.data.error_code).toBe(ErrorCode.nothingToAccept);
+
+    // Another organisation provisions the same person: they decline, and the membership goes.
+    const other = await organisation();
+    await server.app.db
+      .updateTable('users')
+      .set({ email: `had@${other.domain}` })
+      .where('id', '=', userId)
+      .execute();
+    const second = await scim(other, 'POST', '/Users', oktaUser(`had@${other.domain}`));
+    expect(second.status).toBe(201);
+    const declined = await person.post(aff.membershipAccept, {
+      subject_uid: other.sid,
+      decline: true,
+    } as never);
+    expect(declined.body.data).toMatchObject({ accepted: false, user_identity_id: null });
+    expect(await member(other, userId)).toBeUndefined();
+    expect((await scim(other, 'GET', `/Users/${second.body?.id}`)).status).toBe(200);
+    const types = (
+      await server.app.db.selectFrom('events').select('type').where('target_user_id', '=', userId).execute()
+    ).map((e) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['organisation.scim_user.accepted', 'organisation.scim_user.declined']),
+    );
   });
 });

@@ -279,6 +279,13 @@ export const removeSsoConnection = /* @__PURE__ */ post<T.SubjectUid, { removed:
 export const saveSsoPolicy = /* @__PURE__ */ post<T.SaveSsoPolicyPayload, T.SsoPolicy>(p.policySave);
 /** The organisation's single sign-on policy (`sso:manage`); the defaults when never set. */
 export const ssoPolicyInfo = /* @__PURE__ */ get<T.SubjectUid, T.SsoPolicy>(p.policyInfo);
+/**
+ * The signed-in person accepts (or declines) the membership an organisation's identity provider
+ * provisioned over SCIM for the account they had before; NOTHING_TO_ACCEPT when none waits.
+ */
+export const answerMembership = /* @__PURE__ */ post<T.AnswerMembershipPayload, T.MembershipAnswer>(
+  p.membershipAccept,
+);
 
 /**
  * The address of the organisation's audit log as a file (CSV by default, or JSON), filtered: a link

@@ -1082,6 +1082,33 @@ const migrations: Record<string, Migration> = {
         await db.schema.alterTable('users').addColumn('language', 'text').execute();
     },
   },
+  /**
+   * SCIM's memberships of accounts it did not make (docs/scim.md, "Which account"): `own_account`, the
+   * account was made by the create (the organisation's own: it joins at once); `awaiting_acceptance`,
+   * the membership SCIM made waits, frozen, for the person to accept it. And whether a first sign-in
+   * through the organisation's connection makes a membership (`jit_provisioning`, docs/enterprise-sso.md).
+   */
+  '0036_scim_acceptance_sso_jit': {
+    async up(db: Kysely<unknown>) {
+      const has = await existingColumns(db);
+      if (!has('scim_users', 'own_account'))
+        await db.schema
+          .alterTable('scim_users')
+          .addColumn('own_account', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      if (!has('scim_users', 'awaiting_acceptance'))
+        await db.schema
+          .alterTable('scim_users')
+          .addColumn('awaiting_acceptance', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      // Just-in-time membership through the organisation's connection, on unless turned off.
+      if (!has('organisation_sso_policies', 'jit_provisioning'))
+        await db.schema
+          .alterTable('organisation_sso_policies')
+          .addColumn('jit_provisioning', 'integer', (c) => c.notNull().defaultTo(1))
+          .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -448,6 +448,10 @@ export interface ScimUsersTable {
   attributes: string;
   active: Generated<number>;
   version: Generated<number>;
+  /** 1: the create made the account (the organisation's own); its memberships need no acceptance. */
+  own_account: Generated<number>;
+  /** 1: the membership SCIM made waits, frozen, for the person to accept it (migration 0036). */
+  awaiting_acceptance: Generated<number>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -543,6 +547,8 @@ export interface OrganisationSsoPoliciesTable {
   default_role_key: string | null;
   /** JSON array of `{ claim, value, role_key }`, in order (src/domain/enterprise/sso-policy.ts). */
   role_rules: string;
+  /** 1 (the default): a first sign-in through the connection makes the membership; 0: members only. */
+  jit_provisioning: Generated<number>;
   updated_at: Millis;
 }
 

@@ -115,7 +115,8 @@ type Started = Pick<SsoFlow, 'subjectId' | 'issuer' | 'next'>;
 /**
  * The account a verified provider identity signs in to: the one its person is linked to in the
  * organisation, else the account of its e-mail (the operation checks that the e-mail is verified and
- * in the organisation's verified domains before it links), else a new account's row.
+ * in the organisation's verified domains before it links), else a new account's row (the operation
+ * stores it after the account guards, through its transaction).
  */
 async function accountFor(
   app: FastifyInstance,
@@ -132,7 +133,6 @@ async function accountFor(
   const domain = domainOfEmail(identity.email);
   const owner = domain ? await verifiedOwner(app.db, domain) : undefined;
   if (owner?.subject_id !== flow.subjectId) throw new PassportError('ssoEmailOutsideDomain');
-  for (const check of app.accounts.guards) await check({ kind: 'email', value: identity.email }, app.db);
   const name = identity.name?.trim().slice(0, 40);
   const user = newUserRow(app.runtime.now(), {
     email: identity.email,

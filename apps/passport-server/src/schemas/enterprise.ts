@@ -80,6 +80,9 @@ export const SsoPolicyData = Type.Object(
       description: 'the role of a first sign-in’s membership when no rule matches',
     }),
     role_rules: Type.Array(SsoRoleRule, { description: 'a claim holding a value gives a role, in order' }),
+    jit_provisioning: Type.Boolean({
+      description: 'a first sign-in through the connection makes the membership; off, only members sign in',
+    }),
   },
   { description: 'an organisation’s single sign-on policy' },
 );
@@ -133,6 +136,7 @@ export const schemas = {
     body({
       ...subjectUid,
       require_sso: Type.Boolean(),
+      jit_provisioning: Type.Optional(Type.Boolean({ description: 'absent: on' })),
       default_role_key: Type.Optional(Type.String({ maxLength: 64, description: 'empty: none' })),
       role_rules: Type.Optional(
         Type.Union([
@@ -143,4 +147,8 @@ export const schemas = {
     }),
   ),
   policyInfo: get('The organisation’s single sign-on policy (sso:manage)', query(subjectUid)),
+  membershipAccept: post(
+    'The signed-in person: accept (or decline) the membership an organisation’s identity provider provisioned for their account',
+    body({ ...subjectUid, decline: Type.Optional(Type.Boolean()) }),
+  ),
 };

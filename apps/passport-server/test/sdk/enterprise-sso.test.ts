@@ -11,7 +11,11 @@ import {
 } from '@portico/account-sdk';
 import * as aff from '@portico/affiliate-sdk';
 import dns2 from 'dns2';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../src/db/dialect';
+import type { Database } from '../../src/db/schema';
+import { newApiKey } from '../../src/domain/api-keys/api-keys';
 import { CodeType, enterpriseSsoPaths } from '../../src/protocol';
 import { passCooldown } from '../support/flows';
 import { type OidcPeer, type PeerAccount, startOidcPeer } from '../support/oauth-peers';
@@ -192,6 +196,7 @@ describe('signing in with a work e-mail through the organisation’s connection'
       require_sso: false,
       default_role_key: 'staff',
       role_rules: [{ claim: 'groups', value: 'engineering', role_key: 'engineer' }],
+      jit_provisioning: true,
     });
 
     // The person has an account of that e-mail already (signed in by e-mail code).
@@ -611,5 +616,254 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     const unverified = freshDomain();
     await aff.addDomain(boss.client, { subject_uid: boss.sid, domain: unverified });
     await rejectsWith(startEnterpriseSso(client, { email: `a@${unverified}` }), 'ssoNotAvailable');
+  });
+});
+
+/** A SCIM key of the manager's organisation (as the console makes it), for the identity provider. */
+async function scimKey(boss: Manager): Promise<string> {
+  const { key, prefix, secretHash } = newApiKey(server.app.secret);
+  await server.app.db
+    .insertInto('api_keys')
+    .values({
+      id: randomBytes(8).toString('hex'),
+      name: 'okta',
+      prefix,
+      secret_hash: secretHash,
+      scopes: JSON.stringify(['scim']),
+      created_by: boss.userId,
+      created_at: Date.now(),
+      expires_at: null,
+      last_used_at: null,
+      revoked_at: null,
+      subject_id: boss.sid,
+    })
+    .execute();
+  return key;
+}
+
+/** A SCIM request as the identity provider sends it. */
+async function scim(token: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: unknown) {
+  const response = await server.app.inject({
+    method,
+    url: `/scim/v2${url}`,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
+    },
+    ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: SCIM answers are asserted field by field
+  return { status: response.statusCode, body: JSON.parse(response.body || 'null') as Record<string, any> };
+}
+
+const scimUser = (email: string, active = true) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  userName: email,
+  emails: [{ primary: true, value: email, type: 'work' }],
+  displayName: 'Ray',
+  active,
+});
+const scimActive = (active: boolean) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+  Operations: [{ op: 'replace', path: 'active', value: active }],
+});
+
+const membersOf = (sid: string, userId: string) =>
+  server.app.db
+    .selectFrom('deputies')
+    .select(['id', 'is_frozen'])
+    .where('subject_id', '=', sid)
+    .where('user_id', '=', userId)
+    .execute();
+
+/**
+ * PostgreSQL's lock waits of this run's schema, for barrier tests: the backends waiting for `table`,
+ * and whether anyone waits for the transaction of backend `pid`.
+ */
+const pgLocks = {
+  waitingFor: async (tx: Kysely<Database>, table: string) =>
+    (
+      await sql<{ pid: number }>`select l.pid from pg_locks l join pg_class c on c.oid = l.relation
+        join pg_namespace n on n.oid = c.relnamespace
+        where c.relname = ${table} and n.nspname = current_schema() and not l.granted`.execute(tx)
+    ).rows.map((r) => r.pid),
+  waitingOnTransactionOf: async (tx: Kysely<Database>, pid: number) =>
+    (
+      await sql<{ n: string | number }>`select count(*) as n from pg_locks w join pg_locks h
+        on h.locktype = 'transactionid' and h.transactionid = w.transactionid and h.granted
+        where w.locktype = 'transactionid' and not w.granted and h.pid = ${pid}`.execute(tx)
+    ).rows.some((r) => Number(r.n) > 0),
+};
+
+/** Polls `check` until it holds; a hang guard, not a timing assertion. */
+async function until<T>(check: () => Promise<T | false | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 2_000; i++) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`barrier: ${what} never happened`);
+}
+
+describe('SCIM and single sign-on together', () => {
+  it('a SCIM reactivation racing a first sign-in makes one membership, and neither answers 500', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    const email = `ray@${domain}`;
+    const created = await scim(token, 'POST', '/Users', scimUser(email));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const userId = (await userOfEmail(email))!.id;
+    expect((await scim(token, 'PATCH', `/Users/${id}`, scimActive(false))).status).toBe(200);
+    // The manager removed the member in the console: a reactivation makes the membership again.
+    await server.app.db
+      .deleteFrom('deputies')
+      .where('subject_id', '=', boss.sid)
+      .where('user_id', '=', userId)
+      .execute();
+
+    const client = server.sdkBrowser().client();
+    const callback = await atProvider(client, email, idpPerson({ email, email_verified: true }));
+    let signedIn: Promise<Signed>;
+    let reactivated: ReturnType<typeof scim>;
+    if (onPostgres(server.app.db)) {
+      // The sign-in makes its membership and waits (at its session, the table held) before its commit;
+      // the reactivation reads no member meanwhile and inserts its own, which waits for the sign-in's.
+      await server.app.db.transaction().execute(async (tx) => {
+        await sql`lock table sessions in share row exclusive mode`.execute(tx);
+        signedIn = finishEnterpriseSso<Signed>(client, callback);
+        const [pid] = await until(async () => {
+          const waiting = await pgLocks.waitingFor(tx, 'sessions');
+          return waiting.length > 0 && waiting;
+        }, 'the sign-in waits');
+        reactivated = scim(token, 'PATCH', `/Users/${id}`, scimActive(true));
+        await until(() => pgLocks.waitingOnTransactionOf(tx, pid!), 'the reactivation waits for the sign-in');
+      });
+    } else {
+      // SQLite runs one writer at a time: the two cannot interleave, only queue.
+      signedIn = finishEnterpriseSso<Signed>(client, callback);
+      reactivated = scim(token, 'PATCH', `/Users/${id}`, scimActive(true));
+    }
+    const [signed, answer] = await Promise.all([signedIn!, reactivated!]);
+    expect(signed.user_id).toBe(userId);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.active).toBe(true);
+    expect(await membersOf(boss.sid, userId)).toEqual([{ id: expect.any(String), is_frozen: 0 }]);
+  });
+
+  it('asks the waitlist before SCIM or a first sign-in makes an account, and spends an admission only with it', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    const config = server.app.config as { waitlist: boolean };
+    const admit = (email: string) =>
+      server.app.db
+        .insertInto('waitlist_entries')
+        .values({
+          id: randomBytes(8).toString('hex'),
+          channel: 'email',
+          target: email,
+          note: '',
+          language: 'en',
+          state: 'admitted',
+          created_at: Date.now(),
+          admitted_at: Date.now(),
+          admitted_by: boss.userId,
+          token_hash: randomBytes(8).toString('hex'),
+          registered_at: null,
+        })
+        .execute();
+    const entryOf = async (email: string) =>
+      (
+        await server.app.db
+          .selectFrom('waitlist_entries')
+          .select('state')
+          .where('target', '=', email)
+          .executeTakeFirst()
+      )?.state;
+    config.waitlist = true;
+    try {
+      // SCIM makes no account the waitlist has not admitted; an admitted address's is made, once.
+      const waiting = `wait@${domain}`;
+      const refusedScim = await scim(token, 'POST', '/Users', scimUser(waiting));
+      expect(refusedScim).toMatchObject({ status: 400, body: { name: 'WAITLIST_REQUIRED' } });
+      expect(await userOfEmail(waiting)).toBeUndefined();
+      await admit(waiting);
+      expect((await scim(token, 'POST', '/Users', scimUser(waiting))).status).toBe(201);
+      expect(await entryOf(waiting)).toBe('registered');
+
+      // A first sign-in refused in its transaction (the organisation frozen meanwhile) leaves the
+      // admission to the next one.
+      const email = `late@${domain}`;
+      const sub = idpPerson({ email, email_verified: true });
+      await admit(email);
+      await server.app.db.updateTable('subjects').set({ is_frozen: 1 }).where('id', '=', boss.sid).execute();
+      await refused(ssoSignIn(email, sub), 'subjectFrozen');
+      expect(await entryOf(email)).toBe('admitted');
+      expect(await userOfEmail(email)).toBeUndefined();
+      await server.app.db.updateTable('subjects').set({ is_frozen: 0 }).where('id', '=', boss.sid).execute();
+      const { signed } = await ssoSignIn(email, sub);
+      expect(await entryOf(email)).toBe('registered');
+      expect((await userOfEmail(email))?.id).toBe(signed.user_id);
+      const stranger = `new@${domain}`;
+      await rejectsWith(
+        ssoSignIn(stranger, idpPerson({ email: stranger, email_verified: true })),
+        'waitlistRequired',
+      );
+      expect(await userOfEmail(stranger)).toBeUndefined();
+    } finally {
+      config.waitlist = false;
+    }
+  });
+
+  it('a sign-in through the connection accepts the membership SCIM provisioned for an account the person had', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    const email = `kay@${domain}`;
+    const own = server.sdkBrowser().client();
+    await passCooldown();
+    await sendEmailCode(own, { email, type: CodeType.emailLogin });
+    const existing = await emailCodeLogin<{ user_id: string }>(own, {
+      email,
+      code: await server.codeFor(email),
+      type: CodeType.emailLogin,
+    });
+    expect((await scim(token, 'POST', '/Users', scimUser(email))).status).toBe(201);
+    expect(await membersOf(boss.sid, existing.user_id)).toEqual([{ id: expect.any(String), is_frozen: 1 }]);
+
+    const { client, signed } = await ssoSignIn(email, idpPerson({ email, email_verified: true }));
+    expect(signed.user_id).toBe(existing.user_id);
+    const info = await accountInfo<{ org?: { sec_subject_uid: string } }>(client);
+    expect(info.org?.sec_subject_uid).toBe(boss.sid);
+    expect(await membersOf(boss.sid, existing.user_id)).toEqual([{ id: expect.any(String), is_frozen: 0 }]);
+    const accepted = await eventsOf(server, boss.sid, 'organisation.scim_user.accepted');
+    expect(accepted.at(-1)).toMatchObject({ target: existing.user_id, data: { proof: 'enterpriseSso' } });
+    // Nothing waits any more: a JIT membership was not made beside it.
+    expect(await eventsOf(server, boss.sid, 'organisation.member.provisioned')).toEqual([]);
+  });
+
+  it('with just-in-time membership off, only members sign in through the connection', async () => {
+    const { boss, domain } = await organisation();
+    const token = await scimKey(boss);
+    await aff.saveSsoPolicy(boss.client, {
+      subject_uid: boss.sid,
+      require_sso: false,
+      jit_provisioning: false,
+    });
+    expect((await aff.ssoPolicyInfo(boss.client, { subject_uid: boss.sid })).jit_provisioning).toBe(false);
+    const newcomer = `new@${domain}`;
+    await rejectsWith(
+      ssoSignIn(newcomer, idpPerson({ email: newcomer, email_verified: true })),
+      'ssoJitDisabled',
+    );
+    expect(await userOfEmail(newcomer)).toBeUndefined();
+    // The identity provider provisioned this one over SCIM: a member, who signs in.
+    const provisioned = `sam@${domain}`;
+    expect((await scim(token, 'POST', '/Users', scimUser(provisioned))).status).toBe(201);
+    const { client } = await ssoSignIn(provisioned, idpPerson({ email: provisioned, email_verified: true }));
+    expect((await accountInfo<{ org?: { sec_subject_uid: string } }>(client)).org?.sec_subject_uid).toBe(
+      boss.sid,
+    );
+    const saved = await eventsOf(server, boss.sid, 'organisation.sso_policy.saved');
+    expect(saved.at(-1)?.data).toMatchObject({ jit: false });
   });
 });

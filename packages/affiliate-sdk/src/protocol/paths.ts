@@ -37,6 +37,8 @@ export const affiliatePaths = {
   /** The organisation's single sign-on policy (sso:manage): require it, the roles of a first sign-in. */
   policySave: `${PREFIX}sso_policy/save/`,
   policyInfo: `${PREFIX}sso_policy/info/`,
+  /** The signed-in person accepts or declines a membership SCIM provisioned for their account. */
+  membershipAccept: `${PREFIX}membership/accept/`,
   deputyList: `${PREFIX}deputy/list/`,
   identityList: `${PREFIX}identity/list/`,
   deputyUpdate: `${PREFIX}deputy/update/`,

@@ -445,9 +445,23 @@ export interface SsoPolicy {
   default_role_key: string | null;
   /** Every matching rule gives its role; at most 20. */
   role_rules: SsoRoleRule[];
+  /** A first sign-in through the connection makes the membership (just in time); off, members only. */
+  jit_provisioning: boolean;
+}
+/** Accept (or, with `decline`, refuse) a membership an organisation's identity provider provisioned. */
+export interface AnswerMembershipPayload extends SubjectUid {
+  decline?: boolean;
+}
+export interface MembershipAnswer {
+  sec_subject_uid: string;
+  /** The identity to sign in to once accepted; null when declined. */
+  user_identity_id: string | null;
+  accepted: boolean;
 }
 export interface SaveSsoPolicyPayload extends SubjectUid {
   require_sso: boolean;
+  /** Absent: on. Off: only members (the console's, or SCIM's) sign in through the connection. */
+  jit_provisioning?: boolean;
   /** Empty or absent: none. */
   default_role_key?: string;
   role_rules?: SsoRoleRule[];

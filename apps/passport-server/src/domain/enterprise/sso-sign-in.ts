@@ -36,9 +36,11 @@ export interface SsoPolicy {
   /** The role of a first sign-in's membership when no rule matches; null: none. */
   defaultRoleKey: string | null;
   roleRules: SsoRoleRule[];
+  /** A first sign-in makes the membership (just in time); off, only members sign in through it. */
+  jit: boolean;
 }
 
-const NO_POLICY: SsoPolicy = { requireSso: false, defaultRoleKey: null, roleRules: [] };
+const NO_POLICY: SsoPolicy = { requireSso: false, defaultRoleKey: null, roleRules: [], jit: true };
 
 export async function policyOf(tx: Tx, subjectId: string): Promise<SsoPolicy> {
   const row = await tx
@@ -51,6 +53,7 @@ export async function policyOf(tx: Tx, subjectId: string): Promise<SsoPolicy> {
     requireSso: Number(row.require_sso) === 1,
     defaultRoleKey: row.default_role_key,
     roleRules: JSON.parse(row.role_rules) as SsoRoleRule[],
+    jit: Number(row.jit_provisioning) === 1,
   };
 }
 
@@ -59,6 +62,7 @@ export async function savePolicy(tx: Tx, subjectId: string, policy: SsoPolicy, n
     require_sso: policy.requireSso ? 1 : 0,
     default_role_key: policy.defaultRoleKey,
     role_rules: JSON.stringify(policy.roleRules),
+    jit_provisioning: policy.jit ? 1 : 0,
     updated_at: now,
   };
   await tx

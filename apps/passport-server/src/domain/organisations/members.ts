@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DeputyRow } from '../../db/schema';
 import { PassportError } from '../../errors';
+import { isAwaiting } from '../scim/acceptance';
 import { type PageArgs, window } from './organisations';
 
 /** Member identities (deputies), through the `tx` of the operation that reads or changes them. */
@@ -63,6 +64,8 @@ export async function renameDeputy(tx: Tx, deputyId: string, name: string, now: 
 
 /** Freezes or thaws a member identity that is not the manager (MANAGER_PROTECTED otherwise). */
 export async function setDeputyFrozen(tx: Tx, deputyId: string, isFrozen: number, now: number) {
+  // A membership SCIM made for someone else's account thaws only when that person accepts it.
+  if (isFrozen === 0 && (await isAwaiting(tx, deputyId))) throw new PassportError('memberAwaitingAcceptance');
   const changed = await tx
     .updateTable('deputies')
     .set({ is_frozen: isFrozen, updated_at: now })

@@ -65,6 +65,8 @@ export const enterpriseEvents = [
       roleRules: Type.Array(
         Type.Object({ claim: Type.String(), value: Type.String(), roleKey: Type.String() }),
       ),
+      /** Present (false) when just-in-time membership was turned off. */
+      jit: Type.Optional(Type.Boolean()),
     }),
   }),
   defineEvent({
@@ -90,7 +92,31 @@ export const enterpriseEvents = [
     version: 1,
     summary:
       'The organisation’s identity provider provisioned a person over SCIM: an account (a new one when `newAccount`) and a membership.',
-    data: Type.Object({ scimId: Type.String(), memberId: Type.String(), newAccount: Type.Boolean() }),
+    data: Type.Object({
+      scimId: Type.String(),
+      memberId: Type.String(),
+      newAccount: Type.Boolean(),
+      /** The account was there before: its membership waits, frozen, for the person to accept. */
+      awaitingAcceptance: Type.Optional(Type.Boolean()),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.scim_user.accepted',
+    version: 1,
+    summary:
+      'The person accepted the membership the organisation’s identity provider provisioned for their account: in the console, or by signing in through the organisation’s connection.',
+    data: Type.Object({
+      scimId: Type.String(),
+      memberId: Type.String(),
+      proof: Type.Union([Type.Literal('accepted'), Type.Literal('enterpriseSso')]),
+    }),
+  }),
+  defineEvent({
+    type: 'organisation.scim_user.declined',
+    version: 1,
+    summary:
+      'The person declined the membership the organisation’s identity provider provisioned for their account: it was removed.',
+    data: Type.Object({ scimId: Type.String(), memberId: Type.String() }),
   }),
   defineEvent({
     type: 'organisation.scim_user.updated',

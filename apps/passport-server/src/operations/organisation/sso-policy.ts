@@ -18,6 +18,7 @@ const policyView = (policy: SsoPolicy) => ({
   require_sso: policy.requireSso,
   default_role_key: policy.defaultRoleKey,
   role_rules: policy.roleRules,
+  jit_provisioning: policy.jit,
 });
 
 export const saveSsoPolicy = defineOperation({
@@ -33,6 +34,7 @@ export const saveSsoPolicy = defineOperation({
       requireSso: input.require_sso,
       defaultRoleKey: input.default_role_key || null,
       roleRules: parseRoleRules(input.role_rules),
+      jit: input.jit_provisioning !== false,
     };
     // Requiring single sign-on without a connection would shut the members out.
     if (policy.requireSso && !(await connectionOf(ctx.tx, subjectId)))
@@ -52,6 +54,7 @@ export const saveSsoPolicy = defineOperation({
         value: rule.value,
         roleKey: rule.role_key,
       })),
+      ...(policy.jit ? {} : { jit: false }),
     });
     return policyView(policy);
   },

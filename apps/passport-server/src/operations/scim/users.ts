@@ -91,26 +91,43 @@ function managerProtected(error: unknown): never {
   throw error;
 }
 
+/** The User a membership is applied for: its row's id, its account, whose account it is, its wait. */
+interface Provisioned {
+  scimId: string;
+  userId: string;
+  /** The create made the account: the organisation's own, it joins at once. */
+  ownAccount: boolean;
+  /** A membership SCIM made waits, frozen, for the person to accept it. */
+  awaiting: boolean;
+}
+
 /**
  * The membership as `active` says, when SCIM changes it: made (a create, or a reactivation of someone
  * the console removed), thawed, or frozen with its sessions in the organisation ended. A freeze or a
  * removal made in the console stands until `active` changes again (a profile push does not undo it);
  * an existing membership a create links is only frozen, never thawed. Renamed when the name changed.
- * `wasActive`: the stored `active`, null for a create.
+ * A membership made for an account the organisation did not make waits, frozen, for the person to
+ * accept it (SECURITY.md: adding an account to an organisation needs that person's acceptance); until
+ * then `active: true` is kept in the User but thaws nothing. `wasActive`: the stored `active`, null for
+ * a create. Answers whether the membership awaits the person.
  */
 async function applyMembership(
   ctx: ScimContext,
-  userId: string,
+  user: Provisioned,
   input: UserInput,
   wasActive: boolean | null,
-) {
+): Promise<boolean> {
+  const { userId } = user;
   const subjectId = organisationOf(ctx);
   const now = ctx.now();
   const changed = wasActive === null || wasActive !== input.active;
-  const member = await memberOf(ctx, userId);
+  let member = await memberOf(ctx, userId);
   if (!member) {
-    if (!changed || (wasActive !== null && !input.active)) return;
-    await ctx.tx
+    if (!changed || (wasActive !== null && !input.active)) return user.awaiting;
+    const awaiting = !user.ownAccount;
+    // A first sign-in through the organisation's connection may make the same membership meanwhile:
+    // its row stands (a unique violation would abort this transaction on PostgreSQL) and is applied to.
+    const made = await ctx.tx
       .insertInto('deputies')
       .values({
         id: ctx.newId(),
@@ -118,17 +135,30 @@ async function applyMembership(
         user_id: userId,
         deputy_name: memberName(input),
         is_manager: 0,
-        is_frozen: input.active ? 0 : 1,
+        is_frozen: input.active && !awaiting ? 0 : 1,
         created_at: now,
         updated_at: now,
       })
-      .execute();
-    return;
+      .onConflict((oc) => oc.columns(['subject_id', 'user_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(made.numInsertedOrUpdatedRows ?? 0n) === 1) {
+      if (awaiting !== user.awaiting)
+        await ctx.tx
+          .updateTable('scim_users')
+          .set({ awaiting_acceptance: awaiting ? 1 : 0 })
+          .where('id', '=', user.scimId)
+          .execute();
+      return awaiting;
+    }
+    // The sign-in proved the person: their membership needs no acceptance.
+    member = await memberOf(ctx, userId);
+    if (!member) return user.awaiting;
   }
   if (input.displayName !== null && member.deputy_name !== memberName(input))
     await renameDeputy(ctx.tx, member.id, memberName(input), now);
-  if (!changed || (wasActive === null && input.active)) return;
-  if ((Number(member.is_frozen) === 1) !== input.active) return;
+  if (!changed || (wasActive === null && input.active) || (user.awaiting && input.active))
+    return user.awaiting;
+  if ((Number(member.is_frozen) === 1) !== input.active) return user.awaiting;
   await setDeputyFrozen(ctx.tx, member.id, input.active ? 0 : 1, now).catch(managerProtected);
   // A deactivated member keeps no session acting as them in the organisation.
   if (!input.active) await ctx.tx.deleteFrom('sessions').where('deputy_id', '=', member.id).execute();
@@ -139,6 +169,7 @@ async function applyMembership(
     { memberId: member.id, memberName: member.deputy_name, roleKeys: roles.map((r) => r.role_key) },
     userId,
   );
+  return user.awaiting;
 }
 
 /** The account of the User's e-mail: in a verified domain of the organisation; linked, else made. */
@@ -168,9 +199,27 @@ async function accountFor(ctx: ScimContext, input: UserInput) {
     // A name the profile rules refuse leaves the generated one: the person can choose theirs.
   }
   const user = newUserRow(ctx.now(), { email, ...(screenName ? { screen_name: screenName } : {}) });
-  await ctx.tx.insertInto('users').values(user).execute();
+  // The account guards (the waitlist, when the deployment runs one) through this transaction: an
+  // admission is spent only with the User made.
+  try {
+    if (!(await ctx.accounts.insert(user))) throw scimTaken('An account with this e-mail was made meanwhile');
+  } catch (error) {
+    if (error instanceof PassportError && error.errorName === 'waitlistRequired')
+      throw new PassportError('waitlistRequired', {
+        scimType: 'invalidValue',
+        detail: 'The deployment admits new accounts from its waitlist: this e-mail has no admission',
+      });
+    throw error;
+  }
   return { userId: user.id, newAccount: true };
 }
+
+const provisionedOf = (row: ScimUserRow): Provisioned => ({
+  scimId: row.id,
+  userId: row.user_id,
+  ownAccount: Number(row.own_account) === 1,
+  awaiting: Number(row.awaiting_acceptance) === 1,
+});
 
 /** Which of the stored attributes a change touched, by name (never their values). */
 function changedFields(before: ScimUserRow, input: UserInput): string[] {
@@ -206,7 +255,7 @@ async function replaceUser(ctx: ScimContext, row: ScimUserRow, input: UserInput)
     if (isUniqueViolation(error)) throw scimTaken('Another User of the organisation has this userName');
     throw error;
   }
-  await applyMembership(ctx, row.user_id, input, Number(row.active) === 1);
+  await applyMembership(ctx, provisionedOf(row), input, Number(row.active) === 1);
   if (fields.length > 0)
     emitScim(ctx, 'organisation.scim_user.updated', { scimId: row.id, fields }, row.user_id);
   return resourceOf(ctx, await rowOf(ctx, row.id));
@@ -279,16 +328,28 @@ export const createScimUser = defineOperation({
           attributes: JSON.stringify(input.attributes),
           active: input.active ? 1 : 0,
           version: 1,
+          own_account: newAccount ? 1 : 0,
+          awaiting_acceptance: 0,
           created_at: now,
           updated_at: now,
         })
         .execute();
-      await applyMembership(ctx, userId, input, null);
+      const awaiting = await applyMembership(
+        ctx,
+        { scimId: id, userId, ownAccount: newAccount, awaiting: false },
+        input,
+        null,
+      );
       const member = await memberOf(ctx, userId);
       emitScim(
         ctx,
         'organisation.scim_user.provisioned',
-        { scimId: id, memberId: member?.id ?? '', newAccount },
+        {
+          scimId: id,
+          memberId: member?.id ?? '',
+          newAccount,
+          ...(awaiting ? { awaitingAcceptance: true } : {}),
+        },
         userId,
       );
     } catch (error) {

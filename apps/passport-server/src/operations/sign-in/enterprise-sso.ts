@@ -3,6 +3,7 @@ import { connectionOf } from '../../domain/enterprise/connections';
 import { domainOfEmail, isUniqueViolation, verifiedOwner } from '../../domain/enterprise/domains';
 import { linkOf, policyOf, rolesFor } from '../../domain/enterprise/sso-sign-in';
 import { rolesOfKeys } from '../../domain/organisations/invitations';
+import { acceptMembership, awaitingMembership } from '../../domain/scim/acceptance';
 import { PassportError } from '../../errors';
 import type { EventData, EventType } from '../../events/catalogue';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
@@ -67,7 +68,12 @@ export const ssoSignIn = defineOperation({
   input: SsoSignInInput,
   output: SignedIn,
   caller: caller.person,
-  emits: ['account.signed_in', 'organisation.sso_identity.linked', 'organisation.member.provisioned'],
+  emits: [
+    'account.signed_in',
+    'organisation.sso_identity.linked',
+    'organisation.member.provisioned',
+    'organisation.scim_user.accepted',
+  ],
   async run(ctx, input) {
     // Never by an unverified e-mail, and only within a domain this organisation has verified.
     if (!input.emailVerified) throw new PassportError('ssoEmailNotVerified');
@@ -96,7 +102,9 @@ export const ssoSignIn = defineOperation({
 async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInInput>) {
   const { user, signIn } = ctx.caller;
   const now = ctx.now();
-  if (signIn?.newUser) await ctx.tx.insertInto('users').values(user).execute();
+  // The account guards run through this transaction: the waitlist's admission is spent with the
+  // account, or not at all. An account of the e-mail made meanwhile: choose again.
+  if (signIn?.newUser && !(await ctx.accounts.insert(user))) throw new SsoSignInRaced(null);
   const link = await linkOf(ctx.tx, input.subjectId, input.issuer, input.idpSubject);
   // Linked meanwhile to another account (a first sign-in racing this one): choose again.
   if (link && link.user_id !== user.id) throw new SsoSignInRaced(null);
@@ -125,6 +133,15 @@ async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInI
     });
   }
 
+  // A membership SCIM provisioned for this account waits for the person: this sign-in through the
+  // organisation's own connection proves them, and accepts it.
+  const awaiting = await awaitingMembership(ctx.tx, input.subjectId, user.id);
+  if (awaiting && (await acceptMembership(ctx.tx, awaiting, now)))
+    emitForMember(ctx, input.subjectId, 'organisation.scim_user.accepted', {
+      scimId: awaiting.scimId,
+      memberId: awaiting.memberId,
+      proof: 'enterpriseSso',
+    });
   let member = await ctx.tx
     .selectFrom('deputies')
     .select(['id', 'is_frozen'])
@@ -133,13 +150,12 @@ async function linkAndSignIn(ctx: PersonContext, input: Static<typeof SsoSignInI
     .executeTakeFirst();
   if (member && Number(member.is_frozen) === 1) throw new PassportError('memberFrozen');
   if (!member) {
+    const policy = await policyOf(ctx.tx, input.subjectId);
+    // Turned off, only the organisation's members (its console's, or its provider's over SCIM) come in.
+    if (!policy.jit) throw new PassportError('ssoJitDisabled');
     // Just-in-time membership: the roles of the organisation's rules, as they are now (a rule naming
     // a role since removed gives nothing).
-    const roles = await rolesOfKeys(
-      ctx.tx,
-      input.subjectId,
-      rolesFor(await policyOf(ctx.tx, input.subjectId), input.claims),
-    );
+    const roles = await rolesOfKeys(ctx.tx, input.subjectId, rolesFor(policy, input.claims));
     member = { id: ctx.newId(), is_frozen: 0 };
     await ctx.tx
       .insertInto('deputies')

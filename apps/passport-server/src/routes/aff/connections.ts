@@ -9,6 +9,7 @@ import {
   saveSsoConnection,
   ssoConnectionInfo,
 } from '../../operations/organisation/connections';
+import { answerMembership } from '../../operations/organisation/membership-acceptance';
 import { saveSsoPolicy, ssoPolicyInfo } from '../../operations/organisation/sso-policy';
 import { affiliatePaths as paths } from '../../protocol';
 import { schemas } from '../../schemas/enterprise';
@@ -64,4 +65,11 @@ export const policyInfoRoute = operationRoute(ssoPolicyInfo, {
   method: 'GET',
   schema: schemas.policyInfo,
   at: [['aff', paths.policyInfo]],
+});
+
+/** The person's answer to a membership SCIM provisioned for the account they had (docs/scim.md). */
+export const membershipAcceptRoute = operationRoute(answerMembership, {
+  method: 'POST',
+  schema: schemas.membershipAccept,
+  at: [['aff', paths.membershipAccept]],
 });
