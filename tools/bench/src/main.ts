@@ -58,8 +58,8 @@ const CODE_CONNECTIONS = 8;
 /** Accounts with a live session for the session check, and accounts signing in with a password. */
 const SESSION_ACCOUNTS = 64;
 /** Codes issued and redeemed per round (spread over the accounts), and in the warm-up round. */
-const CODE_ACCOUNTS = 500;
-const WARM_CODE_ACCOUNTS = 100;
+const CODE_ACCOUNTS = 200;
+const WARM_CODE_ACCOUNTS = 50;
 /** Better Auth accounts (signed up through its API). */
 const BA_ACCOUNTS = 16;
 /**
