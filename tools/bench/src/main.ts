@@ -7,6 +7,7 @@
 // several rounds — so that a busy neighbour on the shared machine slows both sides of a ratio alike.
 // Every load is bounded by a duration or a request count, and each case gets at most
 // ROUNDS × SLICE_SECONDS ≤ 10 s of measured load. Progress goes to stderr; the markdown report to stdout.
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import { Target } from './ipc.ts';
 import { type Figures, figures, type LoadCase, load, MAX_SECONDS, type Sample } from './load.ts';
 import { passkeyReport, passkeyVerifyCost } from './passkey-verify.ts';
 import { summariseProfiles } from './profile.ts';
-import { ARGON2_OPTIONS, emailOf, mobileOf, SEED_PASSWORD } from './shared.ts';
+import { ARGON2_OPTIONS, BENCH_REGISTRATION_TOKEN, emailOf, mobileOf, SEED_PASSWORD } from './shared.ts';
 
 /** The backends every Portico case runs on: the embedded default, and what a team of several servers runs. */
 const BACKENDS: readonly Backend[] = ['sqlite', 'postgres'];
@@ -25,17 +26,19 @@ const BACKEND_NAME: Record<Backend, string> = { sqlite: 'SQLite', postgres: 'Pos
 /** The small size every growth figure is read against (the same cost reads 100 %). */
 const SMALL = 1_000;
 /**
- * The large size, per backend. BENCH_SIZE=10m seeds PostgreSQL to 10,000,000 accounts (SQLite stays at
- * 1,000,000: an embedded single file is not what a team of that size runs); a plain number (BENCH_SIZE=
- * 20000) makes a quick run while developing.
+ * The large size, per backend: 100,000 accounts by default, so that a default run ends within 10
+ * minutes. BENCH_SIZE=1m seeds both backends to 1,000,000; BENCH_SIZE=10m seeds PostgreSQL to
+ * 10,000,000 (SQLite stays at 1,000,000: an embedded single file is not what a team of that size runs);
+ * a plain number (BENCH_SIZE=20000) makes a quick run while developing.
  */
 const BIG: Record<Backend, number> = (() => {
-  const size = process.env.BENCH_SIZE ?? '1m';
+  const size = process.env.BENCH_SIZE ?? '100k';
+  if (size === '100k') return { sqlite: 100_000, postgres: 100_000 };
   if (size === '1m') return { sqlite: 1_000_000, postgres: 1_000_000 };
   if (size === '10m') return { sqlite: 1_000_000, postgres: 10_000_000 };
   const n = Number(size);
   if (!Number.isInteger(n) || n < 2 * SMALL)
-    throw new Error('BENCH_SIZE: 1m, 10m or a number of accounts ≥ 2000');
+    throw new Error('BENCH_SIZE: 100k, 1m, 10m or a number of accounts ≥ 2000');
   return { sqlite: n, postgres: n };
 })();
 /** The server of the single-case runs (BENCH_ONLY): SQLite, seeded to this many accounts. */
@@ -44,8 +47,8 @@ const ONLY_SIZE = 100_000;
 const SERVER_COUNTS = [1, 2, 4] as const;
 /** Interleaved rounds, and the length of one measured slice. */
 const ROUNDS = 4;
-const SLICE_SECONDS = 2;
-const WARMUP_SECONDS = 2;
+const SLICE_SECONDS = 1.5;
+const WARMUP_SECONDS = 1;
 /** Connections for the cheap requests (floor, session checks). */
 const READ_CONNECTIONS = 32;
 /** Connections for sign-ins: enough to keep the 4 libuv threads that run argon2 (or scrypt) busy. */
@@ -55,8 +58,8 @@ const CODE_CONNECTIONS = 8;
 /** Accounts with a live session for the session check, and accounts signing in with a password. */
 const SESSION_ACCOUNTS = 64;
 /** Codes issued and redeemed per round (spread over the accounts), and in the warm-up round. */
-const CODE_ACCOUNTS = 500;
-const WARM_CODE_ACCOUNTS = 100;
+const CODE_ACCOUNTS = 200;
+const WARM_CODE_ACCOUNTS = 50;
 /** Better Auth accounts (signed up through its API). */
 const BA_ACCOUNTS = 16;
 /**
@@ -81,11 +84,12 @@ const COLLECTOR_RATE = 100;
 const COLLECTOR_BODIES = 4096;
 const BATCH_EVENTS = 20;
 /**
- * The whole run stops itself after this long, whatever happens: 9 minutes by default, 40 with
- * BENCH_SIZE=10m (seeding ten million accounts alone takes several), BENCH_MINUTES to choose.
+ * The whole run stops itself after this long, whatever happens: 10 minutes by default, 20 with
+ * BENCH_SIZE=1m and 40 with BENCH_SIZE=10m (seeding ten million accounts alone takes several),
+ * BENCH_MINUTES to choose.
  */
 const RUN_LIMIT_MS =
-  Number(process.env.BENCH_MINUTES ?? (process.env.BENCH_SIZE === '10m' ? 40 : 9)) * 60_000;
+  Number(process.env.BENCH_MINUTES ?? { '10m': 40, '1m': 20 }[process.env.BENCH_SIZE ?? ''] ?? 10) * 60_000;
 
 if (ROUNDS * SLICE_SECONDS > MAX_SECONDS) throw new Error('a case may have at most 10 s of load');
 
@@ -97,6 +101,10 @@ const PATHS = {
   puzzle: '/vc/challenge',
   outbox: '/dev/outbox/messages',
   monitorBatch: '/monitor/batch/',
+  register: '/oauth/reg',
+  authorize: '/oauth/auth',
+  token: '/oauth/token',
+  consent: '/passport/open/web/auth/',
 };
 /** CodeType.mobileLogin */
 const MOBILE_LOGIN = 24;
@@ -327,6 +335,121 @@ function smsLogins(url: string, jar: Jar, codes: Code[]): Promise<Sample> {
   });
 }
 
+// ---------------------------------------------------------------- token refresh (the authorization server)
+
+/** The relying party's redirect URI (never called: the code is read from the provider's redirect). */
+const RP_REDIRECT = 'https://app.bench.example/callback';
+/** Refresh-token chains per signed-in account: a slice cut mid-flight loses a chain (its answer unread). */
+const CHAINS_PER_ACCOUNT = 1;
+/** Connections for token refreshes (each a signed ID token and a few record writes). */
+const REFRESH_CONNECTIONS = 8;
+
+/**
+ * A relying party registered by RFC 7591 and refresh tokens of `jars`' accounts, each got as a stock
+ * client gets one: the authorization request with PKCE S256, the consent page's approval, the code
+ * redeemed at the token endpoint. Each chain is used by one request at a time and replaced by the
+ * rotated token of its answer (a refresh token is single-use: a reused one revokes the grant).
+ */
+async function refreshChains(url: string, jars: Jar[]): Promise<{ basic: string; tokens: string[] }> {
+  const registered = await fetch(url + PATHS.register, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_REGISTRATION_TOKEN}` },
+    body: JSON.stringify({
+      client_name: 'Bench relying party',
+      redirect_uris: [RP_REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    }),
+  });
+  const client = (await registered.json()) as { client_id?: string; client_secret?: string };
+  if (!client.client_id || !client.client_secret)
+    throw new Error(`client registration answered ${registered.status} ${JSON.stringify(client)}`);
+  const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
+  const chain = async (signedIn: Jar): Promise<string> => {
+    const jar: Jar = new Map(signedIn);
+    const verifier = randomBytes(32).toString('base64url');
+    let next = `${PATHS.authorize}?${new URLSearchParams({
+      client_id: client.client_id as string,
+      redirect_uri: RP_REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: randomBytes(8).toString('hex'),
+    })}`;
+    let code: string | null = null;
+    for (let step = 0; step < 10 && !code; step++) {
+      const response = await fetch(url + next, {
+        redirect: 'manual',
+        headers: { cookie: cookieHeader(jar) },
+      });
+      absorb(jar, response);
+      const body = await response.text();
+      const location = response.headers.get('location');
+      if (!location) throw new Error(`${next} answered ${response.status} ${body.slice(0, 300)}`);
+      const to = new URL(location, 'http://localhost:3000');
+      if (to.href.startsWith(RP_REDIRECT)) code = to.searchParams.get('code');
+      else if (to.pathname === '/authorization') {
+        const decided = await fetch(url + PATHS.consent, {
+          method: 'POST',
+          headers: postHeaders(jar),
+          body: form({ interaction: to.searchParams.get('interaction') ?? '', approve: 1, scope: '' }),
+        });
+        absorb(jar, decided);
+        const answer = (await decided.json()) as { status_code?: number; data?: { redirect_url?: string } };
+        if (answer.status_code !== 0 || !answer.data?.redirect_url)
+          throw new Error(`the consent answered ${JSON.stringify(answer).slice(0, 300)}`);
+        const back = new URL(answer.data.redirect_url, 'http://localhost:3000');
+        next = back.pathname + back.search;
+      } else next = to.pathname + to.search;
+    }
+    if (!code) throw new Error('the authorization request gave no code');
+    const redeemed = await fetch(url + PATHS.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      body: form({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: RP_REDIRECT,
+        code_verifier: verifier,
+      }),
+    });
+    const tokens = (await redeemed.json()) as { refresh_token?: string };
+    if (!tokens.refresh_token)
+      throw new Error(`the code redeemed without a refresh token: ${JSON.stringify(tokens)}`);
+    return tokens.refresh_token;
+  };
+  const owners = jars.flatMap((jar) => Array.from({ length: CHAINS_PER_ACCOUNT }, () => jar));
+  return { basic, tokens: await pool(owners, 8, chain) };
+}
+
+/** The refresh_token grant under load: each request takes a chain's token, its answer gives the next. */
+function refreshCase(url: string, chains: { basic: string; tokens: string[] }): LoadCase {
+  const ready = chains.tokens;
+  return {
+    url,
+    connections: REFRESH_CONNECTIONS,
+    requests: [
+      {
+        method: 'POST',
+        path: PATHS.token,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: chains.basic },
+        setupRequest: (request) => {
+          const token = ready.shift();
+          if (!token) throw new Error('every refresh-token chain is spent');
+          return { ...request, body: form({ grant_type: 'refresh_token', refresh_token: token }) };
+        },
+        onResponse: (_status, body) => {
+          const token = /"refresh_token":"([^"]+)"/.exec(body)?.[1];
+          if (token) ready.push(token);
+        },
+      },
+    ],
+    verify: (body) => body.includes('"refresh_token":"') && body.includes('"id_token":"'),
+  };
+}
+
 interface Portico {
   size: number;
   /** The repeatable cases, to be aimed at another address (the proxy in front of several servers). */
@@ -337,6 +460,8 @@ interface Portico {
   password: Contender;
   sendCode: Contender;
   smsLogin: Contender;
+  /** The authorization server's refresh_token grant, rotating one chain per request. */
+  refresh: Contender;
 }
 
 /** Signs SESSION_ACCOUNTS accounts in (each its own browser) and builds the contenders for one server. */
@@ -414,9 +539,20 @@ async function portico(target: Target, size: number, system = 'Portico'): Promis
     warm: async () => {},
     slice: () => smsLogins(url, anon, issued),
   });
+  // The refresh chains are made when the case is first warmed: modes that do not measure it skip them.
+  let chains: { basic: string; tokens: string[] } | undefined;
+  const refreshLoad = async (seconds: number) => {
+    chains ??= await refreshChains(url, browsers);
+    return load({ ...refreshCase(url, chains), seconds });
+  };
+  const refresh = contender(system, 'token refresh (refresh_token grant)', label(size), {
+    warm: () => refreshLoad(WARMUP_SECONDS),
+    slice: () => refreshLoad(SLICE_SECONDS),
+  });
   return {
     size,
     cases: { session: sessionCase, password: passwordCase },
+    refresh,
     session,
     identitySession,
     password,
@@ -805,6 +941,76 @@ const argonCase = (argon2: Target, concurrency: number) =>
     slice: () => argon2.call<Sample>('measure', { concurrency, ms: SLICE_SECONDS * 1000 }),
   });
 
+// ---------------------------------------------------------------- CPU per request (the sizing sheet)
+
+/** What one measured slice cost, in µs of CPU: the server processes, the shared backends, the proxy. */
+interface Cost {
+  requests: number;
+  seconds: number;
+  server: number;
+  backends: number;
+  proxy: number;
+}
+type Costed = Contender & { costs: Cost[] };
+const cpuOf = async (t: Target) => (await t.call<{ process: number }>('cpu')).process;
+const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
+
+/**
+ * The contender with each slice's CPU read from the processes' own accounting (process.cpuUsage of
+ * every server process, all its threads: argon2 and SQLite included) and, on PostgreSQL + Redis, from
+ * /proc for the backends. A rate on two shared cores moves with whatever else runs; CPU per request is
+ * what a sizing sheet can multiply.
+ */
+function costed(c: Contender, servers: Target[], backends: boolean, proxy?: Target): Costed {
+  const costs: Cost[] = [];
+  return {
+    ...c,
+    costs,
+    slice: async () => {
+      const serverBefore = await Promise.all(servers.map(cpuOf));
+      const proxyBefore = proxy ? await cpuOf(proxy) : 0;
+      const backendsBefore = backends ? backendMicros() : 0;
+      const t0 = performance.now();
+      const sample = await c.slice();
+      const seconds = (performance.now() - t0) / 1000;
+      const backendsAfter = backends ? backendMicros() : 0;
+      const serverAfter = await Promise.all(servers.map(cpuOf));
+      const proxyAfter = proxy ? await cpuOf(proxy) : 0;
+      costs.push({
+        requests: sample.latencies.length,
+        seconds,
+        server: sum(serverAfter) - sum(serverBefore),
+        backends: backendsAfter - backendsBefore,
+        proxy: proxyAfter - proxyBefore,
+      });
+      return sample;
+    },
+  };
+}
+
+/** The backends' CPU per second while nothing of this run loads them (other people's work), in µs. */
+async function backendsIdle(seconds: number): Promise<number> {
+  const before = backendMicros();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return (backendMicros() - before) / seconds;
+}
+
+/** µs of CPU per request: the server processes', the backends' (less their idle share), the proxy's. */
+function perRequest(c: Costed, idlePerSecond: number) {
+  const requests = sum(c.costs.map((x) => x.requests));
+  const seconds = sum(c.costs.map((x) => x.seconds));
+  const backends = Math.max(0, sum(c.costs.map((x) => x.backends)) - idlePerSecond * seconds);
+  return {
+    server: sum(c.costs.map((x) => x.server)) / requests,
+    backends: backends / requests,
+    proxy: sum(c.costs.map((x) => x.proxy)) / requests,
+  };
+}
+
+/** Requests one core answers: 1 s of CPU over the µs a request costs. */
+const perCore = (micros: number) => (micros > 0 ? 1e6 / micros : Number.NaN);
+const fixed = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
 /** A measured pair and its target: the second case's rate against the first's. */
 function pairReport(
   [first, second]: [Contender, Contender],
@@ -899,6 +1105,15 @@ const ONLY: Record<
       ],
     };
   },
+  refresh: async (big) => {
+    log('the session check and the token refresh, interleaved');
+    await interleave([big.session, big.refresh]);
+    return {
+      measured: [big.session, big.refresh],
+      notes: new Map([[big.refresh, `${pct(rps(big.refresh) / rps(big.session))} of the session check`]]),
+      report: [],
+    };
+  },
   'puzzle-flood': async (big, target) => {
     log('the puzzle flood: session check and password login with and without it, interleaved');
     const run = await measureFlood(target, big);
@@ -980,46 +1195,102 @@ if (only === 'session-cost' && process.env.BENCH_COUNT) {
 }
 
 if (only === 'session-cost') {
-  // The session check against the bare route, and against an earlier build of the server
-  // (BENCH_BEFORE=<a copy of its apps/passport-server/dist>) in the same interleave; with
-  // BENCH_PROFILE=1 every target is profiled over the measured window (V8's sampling profiler) and the
-  // report ends with where each one's CPU went. A profiled process is slower: read the ratios from a
-  // run without it.
+  // The session check against the bare route and password sign-in against raw argon2id, and both
+  // against an earlier build of the server (BENCH_BEFORE=<a copy of its apps/passport-server/dist>) in
+  // the same interleave: "within 5 % of the previous commit in the same run". BENCH_REPEAT=<n> runs the
+  // pair of interleaves n times, alternating, and reports each repetition's after/before and their
+  // median. With BENCH_PROFILE=1 every target is profiled over the reads' window (V8's sampling
+  // profiler) and the report ends with where each one's CPU went. A profiled process is slower: read
+  // the ratios from a run without it.
   const profileDir = process.env.BENCH_PROFILE
     ? mkdtempSync(join(tmpdir(), 'portico-bench-prof-'))
     : undefined;
+  const repeat = Number(process.env.BENCH_REPEAT ?? 1);
   let lines: string[] = [];
   const profiled: [string, Target][] = [];
   try {
     const floorTarget = await start('floor', 'floor.ts');
     profiled.push(['floor', floorTarget]);
+    const argonTarget = await start('argon2', 'argon2.ts');
+    const raw = costed(argonCase(argonTarget, LOGIN_CONNECTIONS), [argonTarget], false);
     const floor = floorCase(floorTarget.url);
     const servers: [string, Record<string, string>][] = [['this build', {}]];
     if (process.env.BENCH_BEFORE) servers.push(['before', { BENCH_SERVER: process.env.BENCH_BEFORE }]);
-    const sessions: Contender[] = [];
+    const sites: Portico[] = [];
     for (const [name, env] of servers) {
       const target = await start(`portico-${name}`, 'portico.ts', env);
       await target.call('seed', { total: SMALL });
-      sessions.push((await portico(target, SMALL, `Portico (${name})`)).session);
+      const site = await portico(target, SMALL, `Portico (${name})`);
+      // Password sign-in with its CPU per request: argon2id's share is raw argon2id's CPU per hash.
+      sites.push({ ...site, password: costed(site.password, [target], false) });
       profiled.push([name, target]);
     }
-    log(
-      `reads: the floor and the session check${sessions.length > 1 ? 's, this build and before,' : ''} interleaved`,
-    );
-    if (profileDir) for (const [, t] of profiled) await t.call('profileStart');
-    await interleave([floor, ...sessions]);
-    if (profileDir)
-      for (const [name, t] of profiled) await t.call('profileStop', { dir: join(profileDir, name) });
+    const rows: Contender[] = [];
+    const notes = new Map<Contender, string>();
+    const pairs: { session: number; password: number }[] = [];
+    for (let r = 0; r < repeat; r++) {
+      // Every other repetition starts with the other build, so neither always follows the floor.
+      const order = r % 2 === 0 ? sites : [...sites].reverse();
+      const floorNow = r === 0 ? floor : again(floor);
+      const rawNow = r === 0 ? raw : again(raw);
+      const sessions = order.map((x) => (r === 0 ? x.session : again(x.session)));
+      const passwords = order.map((x) => (r === 0 ? x.password : again(x.password)));
+      log(`repetition ${r + 1} of ${repeat}: the floor and the session checks, interleaved`);
+      if (profileDir && r === 0) for (const [, t] of profiled) await t.call('profileStart');
+      await interleave([floorNow, ...sessions]);
+      if (profileDir && r === 0)
+        for (const [name, t] of profiled) await t.call('profileStop', { dir: join(profileDir, name) });
+      log(`repetition ${r + 1} of ${repeat}: raw argon2id and the password sign-ins, interleaved`);
+      await interleave([rawNow, ...passwords]);
+      rows.push(floorNow, ...sessions, rawNow, ...passwords);
+      if (sites.length > 1) {
+        const after = (cs: Contender[]) => cs.find((c) => c.system.includes('this build')) as Contender;
+        const before = (cs: Contender[]) => cs.find((c) => c.system.includes('before')) as Contender;
+        pairs.push({
+          session: rps(after(sessions)) / rps(before(sessions)),
+          password: rps(after(passwords)) / rps(before(passwords)),
+        });
+      }
+      notes.set(floorNow, `repetition ${r + 1}`);
+      for (const c of sessions) notes.set(c, `${pct(rps(c) / rps(floorNow))} of the bare route`);
+      for (const c of passwords) notes.set(c, `${pct(rps(c) / rps(rawNow))} of raw argon2id`);
+    }
     lines = [
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${loadAtStart} at the start and ${load1()} at the end${profileDir ? '; profiled' : ''}.`,
       '',
-      '| system | case | per s | p50 ms | p99 ms | of the bare route | failed |',
-      '|---|---|---:|---:|---:|---:|---:|',
-      ...[floor, ...sessions].map((c) => {
+      '| system | case | per s | p50 ms | p99 ms | ratio | failed |',
+      '|---|---|---:|---:|---:|---|---:|',
+      ...rows.map((c) => {
         const f = c.result as Figures;
-        return `| ${c.system} | ${c.case} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${pct(f.rps / rps(floor))} | ${f.failures} |`;
+        return `| ${c.system} | ${c.case} | ${f.rps.toFixed(f.rps < 100 ? 1 : 0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${notes.get(c) ?? ''} | ${f.failures} |`;
       }),
     ];
+    // CPU per password sign-in over every repetition (each build's process, all threads) against raw
+    // argon2id's CPU per hash: what the sign-in spends beyond the hash, less moved by the machine's load
+    // than a rate.
+    const hash = perRequest(raw, 0).server;
+    lines.push(
+      '',
+      `| CPU per password sign-in, every repetition | server µs/sign-in | raw argon2id µs/hash | beyond the hash |`,
+      '|---|---:|---:|---:|',
+      ...sites.map((x) => {
+        const cpu = perRequest(x.password as Costed, 0).server;
+        return `| ${x.password.system} | ${cpu.toFixed(0)} | ${hash.toFixed(0)} | ${(cpu - hash).toFixed(0)} µs (${pct(cpu / hash - 1)}) |`;
+      }),
+    );
+    if (pairs.length) {
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
+      const within = (x: number) => (x >= 0.95 ? 'within 5 %' : '**more than 5 % slower**');
+      const sessionMedian = median(pairs.map((p) => p.session));
+      const passwordMedian = median(pairs.map((p) => p.password));
+      lines.push(
+        '',
+        '| this build against before, same interleave | each repetition | median | |',
+        '|---|---|---:|---|',
+        `| session check | ${pairs.map((p) => pct(p.session)).join(', ')} | ${pct(sessionMedian)} | ${within(sessionMedian)} |`,
+        `| password sign-in | ${pairs.map((p) => pct(p.password)).join(', ')} | ${pct(passwordMedian)} | ${within(passwordMedian)} |`,
+      );
+    }
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
   }
@@ -1031,11 +1302,57 @@ if (only === 'session-cost') {
   process.exit(0);
 }
 
+if (only === 'seed') {
+  // Seeding alone, at the large size (BENCH_SIZE), on PostgreSQL + Redis (BENCH_BACKENDS=sqlite,postgres
+  // for both): the time, the database's size and the hot lookups' plans, then the schema is dropped.
+  const backends = (process.env.BENCH_BACKENDS ?? 'postgres').split(',') as Backend[];
+  const lines = [
+    `Seeded ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; load average ${loadAtStart} at the start.`,
+    '',
+    '| backend | accounts | sessions | seeding s | accounts/s | database | per million accounts |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  const planLines: string[] = [];
+  try {
+    for (const backend of backends) {
+      const d = await deploy(backend, BIG[backend], start);
+      const seeded = await d.main.call<{ seconds: number; users: number; sessions: number }>('seed', {
+        total: BIG[backend],
+      });
+      const { bytes } = await d.main.call<{ bytes: number }>('size');
+      log(`${BACKEND_NAME[backend]}: ${JSON.stringify(seeded)}, ${(bytes / 2 ** 20).toFixed(0)} MiB`);
+      const plans = await d.main.call<Record<string, string>>('plans');
+      for (const [name, plan] of Object.entries(plans)) log(`  query plan, ${name}: ${plan}`);
+      lines.push(
+        `| ${BACKEND_NAME[backend]} | ${label(seeded.users)} | ${label(seeded.sessions)} | ${seeded.seconds.toFixed(0)} | ${label(Math.round(seeded.users / seeded.seconds))} | ${(bytes / 2 ** 20).toFixed(0)} MiB | ${(((bytes / seeded.users) * 1e6) / 2 ** 20).toFixed(0)} MiB |`,
+      );
+      planLines.push(
+        ...Object.entries(plans).map(([name, plan]) => `- ${BACKEND_NAME[backend]}, ${name}: ${plan}`),
+      );
+      await d.main.stop();
+    }
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+    await cleanUp();
+  }
+  lines.push(
+    '',
+    'Query plans of the hot lookups after seeding:',
+    '',
+    ...planLines,
+    '',
+    `Load average ${load1()} at the end.`,
+  );
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
+
 if (only && !sizingOnly) {
   const run = ONLY[only];
   if (!run)
     throw new Error(
-      `BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge', 'passkey', 'sizing'].join(', ')}`,
+      `BENCH_ONLY: one of ${[...Object.keys(ONLY), 'challenge', 'passkey', 'seed', 'session-cost', 'sizing'].join(', ')}`,
     );
   let lines: string[] = [];
   let measured: Contender[] = [];
@@ -1066,76 +1383,6 @@ if (only && !sizingOnly) {
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(measured.some((c) => (c.result?.failures ?? 0) > 0) ? 1 : 0);
 }
-
-// ---------------------------------------------------------------- CPU per request (the sizing sheet)
-
-/** What one measured slice cost, in µs of CPU: the server processes, the shared backends, the proxy. */
-interface Cost {
-  requests: number;
-  seconds: number;
-  server: number;
-  backends: number;
-  proxy: number;
-}
-type Costed = Contender & { costs: Cost[] };
-const cpuOf = async (t: Target) => (await t.call<{ process: number }>('cpu')).process;
-const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
-
-/**
- * The contender with each slice's CPU read from the processes' own accounting (process.cpuUsage of
- * every server process, all its threads: argon2 and SQLite included) and, on PostgreSQL + Redis, from
- * /proc for the backends. A rate on two shared cores moves with whatever else runs; CPU per request is
- * what a sizing sheet can multiply.
- */
-function costed(c: Contender, servers: Target[], backends: boolean, proxy?: Target): Costed {
-  const costs: Cost[] = [];
-  return {
-    ...c,
-    costs,
-    slice: async () => {
-      const serverBefore = await Promise.all(servers.map(cpuOf));
-      const proxyBefore = proxy ? await cpuOf(proxy) : 0;
-      const backendsBefore = backends ? backendMicros() : 0;
-      const t0 = performance.now();
-      const sample = await c.slice();
-      const seconds = (performance.now() - t0) / 1000;
-      const backendsAfter = backends ? backendMicros() : 0;
-      const serverAfter = await Promise.all(servers.map(cpuOf));
-      const proxyAfter = proxy ? await cpuOf(proxy) : 0;
-      costs.push({
-        requests: sample.latencies.length,
-        seconds,
-        server: sum(serverAfter) - sum(serverBefore),
-        backends: backendsAfter - backendsBefore,
-        proxy: proxyAfter - proxyBefore,
-      });
-      return sample;
-    },
-  };
-}
-
-/** The backends' CPU per second while nothing of this run loads them (other people's work), in µs. */
-async function backendsIdle(seconds: number): Promise<number> {
-  const before = backendMicros();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  return (backendMicros() - before) / seconds;
-}
-
-/** µs of CPU per request: the server processes', the backends' (less their idle share), the proxy's. */
-function perRequest(c: Costed, idlePerSecond: number) {
-  const requests = sum(c.costs.map((x) => x.requests));
-  const seconds = sum(c.costs.map((x) => x.seconds));
-  const backends = Math.max(0, sum(c.costs.map((x) => x.backends)) - idlePerSecond * seconds);
-  return {
-    server: sum(c.costs.map((x) => x.server)) / requests,
-    backends: backends / requests,
-    proxy: sum(c.costs.map((x) => x.proxy)) / requests,
-  };
-}
-
-/** Requests one core answers: 1 s of CPU over the µs a request costs. */
-const perCore = (micros: number) => (micros > 0 ? 1e6 / micros : Number.NaN);
-const fixed = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
 /** The puzzle flood and the collector, measured on one (SQLite) server as before the sizing sheet. */
 async function perProcessExtras(bigSqlite: Portico, bigTarget: Target) {
@@ -1221,7 +1468,7 @@ try {
   // Every Portico case with its CPU per request, on each backend at each size.
   const cost = (backend: Backend, big: boolean, c: Contender) =>
     costed(c, [server(backend, big)], backend === 'postgres');
-  type CaseName = 'session' | 'identitySession' | 'password' | 'sendCode' | 'smsLogin';
+  type CaseName = 'session' | 'identitySession' | 'password' | 'sendCode' | 'smsLogin' | 'refresh';
   const measured = new Map<string, Costed>();
   const at = (backend: Backend, big: boolean, name: CaseName) => {
     const k = `${backend}-${big}-${name}`;
@@ -1235,7 +1482,8 @@ try {
   const both = (name: CaseName, big: boolean) => BACKENDS.map((b) => at(b, big, name));
   const ba = await betterAuth(baTarget);
   const rawSingle = argonCase(argon2, 1);
-  const rawConcurrent = argonCase(argon2, LOGIN_CONNECTIONS);
+  // With its CPU per hash: a password sign-in's CPU beyond it is the sign-in's own work.
+  const rawConcurrent = costed(argonCase(argon2, LOGIN_CONNECTIONS), [argon2], false);
 
   log(`backends' CPU while this run is idle: measuring for ${SLICE_SECONDS} s`);
   const idle = await backendsIdle(SLICE_SECONDS);
@@ -1266,6 +1514,9 @@ try {
       [at(b, true, 'sendCode'), at(b, true, 'smsLogin')],
     ]),
   );
+
+  log('token refresh (the refresh_token grant) on both backends and sizes, interleaved');
+  await interleave([...both('refresh', false), ...both('refresh', true)]);
 
   // Several servers on PostgreSQL + Redis (the large size), behind a round-robin proxy on loopback.
   const shared = deployments.get(key('postgres', BIG.postgres)) as Deployment;
@@ -1315,6 +1566,7 @@ try {
     rawConcurrent,
     rawSingle,
     ...porticoCases.filter((c) => c.case.startsWith('send') || c.case.startsWith('SMS')),
+    ...porticoCases.filter((c) => c.case.startsWith('token refresh')),
     ...several.flatMap((x) => [x.session, x.password]),
     ...(extras
       ? [
@@ -1425,6 +1677,7 @@ try {
     ['password login', 'password'],
     ['send code', 'sendCode'],
     ['SMS code login', 'smsLogin'],
+    ['token refresh', 'refresh'],
   ] as const) {
     for (const big of [false, true])
       for (const backend of BACKENDS) {
@@ -1436,6 +1689,10 @@ try {
         );
       }
   }
+  const hashCpu = perRequest(rawConcurrent, 0).server;
+  lines.push(
+    `| raw argon2id, ${LOGIN_CONNECTIONS} in flight (a password sign-in's hash) | | | ${fixed(rps(rawConcurrent))} | | ${hashCpu.toFixed(0)} | 0 | ${fixed(perCore(hashCpu))} | ${fixed(perCore(hashCpu))} |`,
+  );
   for (const big of [false, true])
     for (const backend of BACKENDS) {
       const send = perRequest(at(backend, big, 'sendCode'), backend === 'postgres' ? idle : 0);
@@ -1458,6 +1715,7 @@ try {
       ['password login, per s', 'password'],
       ['send code, per s', 'sendCode'],
       ['SMS code login, per s', 'smsLogin'],
+      ['token refresh, per s', 'refresh'],
     ] as const) {
       const a = rps(at(backend, false, caseName));
       const b = rps(at(backend, true, caseName));

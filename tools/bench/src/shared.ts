@@ -9,3 +9,6 @@ export const emailOf = (i: number): string => `user${i}@bench.example`;
 
 /** The passport server's argon2id parameters (apps/passport-server/src/plugins/app/passwords.ts). */
 export const ARGON2_OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+/** The initial access token the bench's servers accept for RFC 7591 client registration (loopback only). */
+export const BENCH_REGISTRATION_TOKEN = 'bench-initial-access-token-0123456789abcdef';

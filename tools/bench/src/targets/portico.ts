@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { serveParent } from '../ipc.ts';
 import { profilerHandlers } from '../profile.ts';
-import { emailOf, SEED_PASSWORD } from '../shared.ts';
+import { BENCH_REGISTRATION_TOKEN, emailOf, SEED_PASSWORD } from '../shared.ts';
 
 // BENCH_SERVER: the dist directory of another build of the server (a copy of an earlier commit's
 // apps/passport-server/dist kept beside it, so its imports resolve) to measure before/after in one run.
@@ -42,6 +42,8 @@ const app = await buildServer(
     port: 0,
     publicOrigin: 'http://localhost:3000',
     secondVerify: false,
+    // Dynamic client registration (RFC 7591) for the token refresh case's client.
+    openAuth: { registrationToken: BENCH_REGISTRATION_TOKEN, scopes: [], resourceServers: [] },
     ...(postgres
       ? {
           databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
