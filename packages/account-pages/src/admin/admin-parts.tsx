@@ -2,6 +2,7 @@ import { ErrorMessage } from '@portico/account-react';
 import { type ReactNode, useId } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { useAdminT } from './admin.messages';
+import { Button } from '../ui/button';
 
 // The pieces every section of the admin console is made of: a query's three states, a list or the
 // sentence that says it is empty, a table, a labelled field, paging, a secret shown once and a
@@ -93,9 +94,9 @@ export function Paging({
       {[first, next].map(
         (step) =>
           step && (
-            <button key={step.label} type="button" className="button-secondary" onClick={step.go}>
+            <Button variant="secondary" key={step.label} onClick={step.go}>
               {step.label}
-            </button>
+            </Button>
           ),
       )}
     </div>

@@ -13,6 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useDeveloperT } from './developer.messages';
+import { Button } from '../ui/button';
 
 type T = ReturnType<typeof useDeveloperT>;
 
@@ -36,9 +37,9 @@ function SecretPanel({ t, app, onDone }: { t: T; app: WithSecret; onDone: () => 
           <code data-testid="client-secret">{app.client_secret}</code>
         </dd>
       </dl>
-      <button type="button" className="button button-primary" onClick={onDone}>
+      <Button variant="primary" onClick={onDone}>
         {t('secretDone')}
-      </button>
+      </Button>
     </section>
   );
 }
@@ -116,9 +117,9 @@ function RegisterForm({
           ))}
         </fieldset>
         <ErrorMessage error={create.error} />
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
+        <Button variant="primary" type="submit" disabled={create.isPending}>
           {create.isPending ? t('submitting') : t('submit')}
-        </button>
+        </Button>
       </form>
     </section>
   );
@@ -146,9 +147,8 @@ function AppCard({ t, app, onSecret }: { t: T; app: DeveloperApp; onSecret: (app
       <p>{t('authorized', { count: app.authorized_count })}</p>
       <ErrorMessage error={rotate.error ?? remove.error} />
       <div className="actions">
-        <button
-          type="button"
-          className="button"
+        <Button
+          variant="secondary"
           disabled={rotate.isPending}
           onClick={() =>
             window.confirm(t('rotateConfirm', { name: app.app_name })) &&
@@ -156,17 +156,16 @@ function AppCard({ t, app, onSecret }: { t: T; app: DeveloperApp; onSecret: (app
           }
         >
           {t('rotate', { name: app.app_name })}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
+        </Button>
+        <Button
+          variant="danger"
           disabled={remove.isPending}
           onClick={() =>
             window.confirm(t('removeConfirm', { name: app.app_name })) && remove.mutate(app.client_key)
           }
         >
           {t('remove', { name: app.app_name })}
-        </button>
+        </Button>
       </div>
     </li>
   );

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isEmail } from '../forms/validate';
 import { SEARCH_KEY, useEnterpriseT } from './messages';
+import { Button } from '../ui/button';
 
 /**
  * "Sign in with your work e-mail" under the sign-in panel (docs/enterprise-sso.md): the address goes
@@ -38,9 +39,9 @@ export default function WorkEmailSignIn() {
 
   if (!open)
     return (
-      <button type="button" className="button button-secondary button-block" onClick={() => setOpen(true)}>
+      <Button variant="secondary" block onClick={() => setOpen(true)}>
         {t('sso.open')}
-      </button>
+      </Button>
     );
   return (
     <section aria-label={t('sso.section')}>

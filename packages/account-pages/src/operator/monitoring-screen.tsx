@@ -11,6 +11,7 @@ import { type FormEvent, useState } from 'react';
 import { DailyChart } from './daily-chart';
 import { useMonitoringT } from './monitoring.messages';
 import { WaitlistEntries } from './waitlist-entries';
+import { Button } from '../ui/button';
 
 type T = ReturnType<typeof useMonitoringT>;
 
@@ -233,9 +234,9 @@ export function MonitoringScreen() {
             ))}
           </select>
         </label>
-        <button type="submit" className="button button-primary">
+        <Button variant="primary" type="submit">
           {t('apply')}
-        </button>
+        </Button>
       </form>
       {data ? <Dashboard t={t} data={data} /> : null}
       <Waitlist t={t} />

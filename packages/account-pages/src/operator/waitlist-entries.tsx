@@ -1,6 +1,7 @@
 import { ErrorMessage, useAdmitWaitlist } from '@portico/account-react';
 import type { WaitlistEntry } from '@portico/account-sdk/protocol';
 import { useMonitoringT } from './monitoring.messages';
+import { Button } from '../ui/button';
 
 /**
  * The people waiting, each with a button to admit them (an email or SMS with the sign-up link goes
@@ -36,14 +37,13 @@ export function WaitlistEntries({ entries }: { entries: WaitlistEntry[] }) {
                   {/* `YYYY-MM-DD HH:MM` in UTC: the same on every operator's screen. */}
                   <td>{new Date(entry.joined_at * 1000).toISOString().replace('T', ' ').slice(0, 16)}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="button button-primary"
+                    <Button
+                      variant="primary"
                       disabled={admit.isPending}
                       onClick={() => admit.mutate(entry.id)}
                     >
                       {t('waitlist.admit', { target: entry.target })}
-                    </button>
+                    </Button>
                   </td>
                 </tr>
               ))}

@@ -11,6 +11,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { SectionProps } from './console-context';
 import { Card, Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
 import { usePolicyT } from './sso-policy.messages';
+import { Button } from '../ui/button';
 
 /** The server takes at most this many role rules. */
 const RULES_MAX = 20;
@@ -104,24 +105,19 @@ export function SsoPolicy({ org, can }: SectionProps) {
                   options={roleOptions}
                   placeholder={t('pol.chooseRole')}
                 />
-                <button
-                  type="button"
-                  className="button-secondary"
-                  onClick={() => edit(setRules)(rules.filter((_, j) => j !== i))}
-                >
+                <Button variant="secondary" onClick={() => edit(setRules)(rules.filter((_, j) => j !== i))}>
                   {t('pol.removeRule', { n })}
-                </button>
+                </Button>
               </fieldset>
             );
           })}
           {rules.length < RULES_MAX ? (
-            <button
-              type="button"
-              className="button-secondary"
+            <Button
+              variant="secondary"
               onClick={() => edit(setRules)([...rules, { claim: 'groups', value: '', role_key: '' }])}
             >
               {t('pol.addRule')}
-            </button>
+            </Button>
           ) : null}
         </fieldset>
         {incomplete ? (

@@ -19,6 +19,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { isCode } from '../forms/validate';
 import { useQrConfirmT } from './qr-confirm.messages';
+import { Button } from '../ui/button';
 
 /** QR_WRONG_NUMBER, QR_SECOND_FACTOR_REQUIRED (the "QR sign-in" range). */
 const WRONG_NUMBER = 1908;
@@ -199,14 +200,15 @@ export function QrConfirmScreen({
           <legend>{t('qrc.pick')}</legend>
           <div className="qr-confirm-numbers">
             {step.scan.choices.map((choice) => (
-              <button
+              <Button
+                variant="secondary"
+                size="large"
+                className="qr-confirm-number"
                 key={choice}
-                type="button"
-                className="button button-large qr-confirm-number"
                 onClick={() => void pick(step.scan, choice)}
               >
                 {choice}
-              </button>
+              </Button>
             ))}
           </div>
           <p className="muted">{t('qrc.pickHint')}</p>
@@ -217,31 +219,22 @@ export function QrConfirmScreen({
           <p>{t('qrc.code', { mobile: step.scan.mobile })}</p>
           <CodeInput value={code} onChange={setCode} error={codeProblem} />
           {error ? <ErrorMessage error={error} /> : null}
-          <button type="submit" className="button button-primary button-block" disabled={busy}>
+          <Button variant="primary" block type="submit" disabled={busy}>
             {t('qrc.confirm')}
-          </button>
+          </Button>
         </form>
       ) : null}
       {step.name === 'ask' || step.name === 'code' ? (
-        <button
-          type="button"
-          className="button button-ghost button-block"
-          disabled={busy}
-          onClick={() => void cancel()}
-        >
+        <Button variant="ghost" block disabled={busy} onClick={() => void cancel()}>
           {t('qrc.cancel')}
-        </button>
+        </Button>
       ) : null}
       {step.name === 'done' ? (
         <>
           {step.error ? <ErrorMessage error={step.error} /> : null}
-          <button
-            type="button"
-            className="button button-primary button-block"
-            onClick={() => onClose(step.result)}
-          >
+          <Button variant="primary" block onClick={() => onClose(step.result)}>
             {t('qrc.close')}
-          </button>
+          </Button>
         </>
       ) : null}
     </section>

@@ -24,6 +24,7 @@ import { PasskeysSection } from '../passkeys/passkeys-section';
 import { type SecurityT, useSecurityT } from './account-security.messages';
 import { AuthenticatorSection } from './authenticator-section';
 import { RecoveryCodesSection } from './recovery-codes-section';
+import { Button } from '../ui/button';
 
 /**
  * The account centre's security section (`/account/security` in the web app): the mobile number, the
@@ -325,13 +326,9 @@ function IdentifierSection({
         {notice}
       </p>
       {step === 'idle' ? (
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => open(current ? 'verify' : 'add')}
-        >
+        <Button variant="secondary" onClick={() => open(current ? 'verify' : 'add')}>
           {current ? t(`security.change.${channel}`) : t(`security.add.${channel}`)}
-        </button>
+        </Button>
       ) : (
         <>
           {step === 'add' ? (
@@ -365,9 +362,9 @@ function IdentifierSection({
               }}
             />
           )}
-          <button type="button" className="button button-ghost" onClick={() => setStep('idle')}>
+          <Button variant="ghost" onClick={() => setStep('idle')}>
             {t('security.cancel')}
-          </button>
+          </Button>
         </>
       )}
     </section>

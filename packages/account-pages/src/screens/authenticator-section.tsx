@@ -12,6 +12,7 @@ import { useDate } from '../account-centre/use-date';
 import { QrImage } from '../qr/qr-image';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useFactorsT } from './factors.messages';
+import { Button } from '../ui/button';
 
 /**
  * The account security page's authenticator app (docs/factors.md): set one up (a step-up first; the
@@ -86,15 +87,15 @@ export function AuthenticatorSection() {
             required
           />
           <SubmitButton pending={confirm.isPending}>{t('totp.confirm')}</SubmitButton>{' '}
-          <button type="button" className="button-secondary" onClick={() => start.reset()}>
+          <Button variant="secondary" onClick={() => start.reset()}>
             {t('totp.cancel')}
-          </button>
+          </Button>
         </form>
       ) : (
         <>
           <p>{factors.data ? t('totp.off') : ''}</p>
-          <button
-            type="button"
+          <Button
+            variant="secondary"
             disabled={start.isPending || !factors.data}
             aria-busy={start.isPending || undefined}
             onClick={() => {
@@ -104,7 +105,7 @@ export function AuthenticatorSection() {
             }}
           >
             {t('totp.start')}
-          </button>
+          </Button>
           <ErrorMessage error={start.error} />
         </>
       )}

@@ -7,6 +7,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Problem } from '../organisations/parts';
 import { useIdentityPickerT } from './identity-picker.messages';
+import { Button } from '../ui/button';
 
 export interface IdentityPickerProps {
   /** Called after an identity became active (the picker has refreshed the account's queries already). */
@@ -50,14 +51,13 @@ export function IdentityPicker({ onChanged }: IdentityPickerProps) {
               {identity.active ? (
                 <strong>{t('identity.inUse')}</strong>
               ) : (
-                <button
-                  type="button"
-                  className="button-secondary"
+                <Button
+                  variant="secondary"
                   onClick={() => use.mutate(identity, { onSuccess: () => onChanged?.() })}
                   aria-label={`${t('identity.use')}: ${name}`}
                 >
                   {t('identity.use')}
-                </button>
+                </Button>
               )}
             </li>
           );

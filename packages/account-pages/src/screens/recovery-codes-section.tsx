@@ -2,6 +2,7 @@ import { ErrorMessage, useFactors, useGenerateRecoveryCodes } from '@portico/acc
 import { useId, useMemo } from 'react';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useFactorsT } from './factors.messages';
+import { Button } from '../ui/button';
 
 /**
  * The account security page's recovery codes (docs/factors.md): ten codes, each usable once, for when
@@ -42,9 +43,9 @@ export function RecoveryCodesSection() {
             <a href={file} download="portico-recovery-codes.txt" className="button">
               {t('recovery.download')}
             </a>{' '}
-            <button type="button" className="button-secondary" onClick={() => generate.reset()}>
+            <Button variant="secondary" onClick={() => generate.reset()}>
               {t('recovery.done')}
-            </button>
+            </Button>
           </p>
         </div>
       ) : (
@@ -66,14 +67,14 @@ export function RecoveryCodesSection() {
               {t('recovery.regenerate')}
             </ConfirmButton>
           ) : (
-            <button
-              type="button"
+            <Button
+              variant="secondary"
               disabled={generate.isPending || !status}
               aria-busy={generate.isPending || undefined}
               onClick={() => generate.mutate()}
             >
               {t('recovery.generate')}
-            </button>
+            </Button>
           )}
           <ErrorMessage error={generate.error} />
         </>
