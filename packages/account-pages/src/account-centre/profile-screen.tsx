@@ -22,9 +22,9 @@ import {
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { useAccountCentreT } from './account-centre.messages';
 import { useDate } from './use-date';
-import { Button } from '../ui/button';
 
 type T = ReturnType<typeof useAccountCentreT>;
 

@@ -15,8 +15,8 @@ import type { RememberedDevice } from '@portico/account-sdk';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { useAuthT } from '../i18n/auth-messages';
-import { type WorkbenchT as T, useWorkbenchT } from './workbench.messages';
 import { Button } from '../ui/button';
+import { type WorkbenchT as T, useWorkbenchT } from './workbench.messages';
 
 /*
  * The workbench's sections: who you are, how you sign in (with setting or changing the password),

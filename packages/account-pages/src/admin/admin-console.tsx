@@ -5,6 +5,7 @@ import type { ApiScope, AuditEvent, AuditEventsQuery } from '@portico/management
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { WaitlistEntries } from '../operator/waitlist-entries';
+import { Button } from '../ui/button';
 import { Tabs } from '../ui/tabs';
 import { useAdminT } from './admin.messages';
 import {
@@ -44,7 +45,6 @@ import {
   Table,
   when,
 } from './admin-parts';
-import { Button } from '../ui/button';
 
 type Section = 'users' | 'waitlist' | 'organisations' | 'keys' | 'webhooks' | 'audit';
 

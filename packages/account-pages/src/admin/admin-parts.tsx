@@ -1,8 +1,8 @@
 import { ErrorMessage } from '@portico/account-react';
 import { type ReactNode, useId } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { useAdminT } from './admin.messages';
-import { Button } from '../ui/button';
 
 // The pieces every section of the admin console is made of: a query's three states, a list or the
 // sentence that says it is empty, a table, a labelled field, paging, a secret shown once and a

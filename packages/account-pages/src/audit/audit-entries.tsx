@@ -1,8 +1,8 @@
 import { useAccountLanguage } from '@portico/account-react';
 import type { AuditEntry } from '@portico/account-sdk';
 import { type ReactNode, useState } from 'react';
-import type { AuditT } from './audit.messages';
 import { Button } from '../ui/button';
+import type { AuditT } from './audit.messages';
 
 /** The events the page names in words; any other type is shown as it is. */
 const NAMED = new Set([

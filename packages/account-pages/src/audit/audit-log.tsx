@@ -3,9 +3,9 @@ import { type AuditFilters, auditExportUrl, type OrganisationAuditPage } from '@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { ActiveOrg } from '../organisations/console-context';
+import { Button } from '../ui/button';
 import { type AuditT, useAuditT } from './audit.messages';
 import { AuditTable, eventText, useCursorPages } from './audit-entries';
-import { Button } from '../ui/button';
 
 interface Filters {
   type: string;

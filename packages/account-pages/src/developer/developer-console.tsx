@@ -12,10 +12,10 @@ import {
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useDeveloperT } from './developer.messages';
 import { Button, buttonClass } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { EmptyState } from '../ui/empty-state';
+import { useDeveloperT } from './developer.messages';
 
 type T = ReturnType<typeof useDeveloperT>;
 

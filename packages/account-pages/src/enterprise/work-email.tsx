@@ -3,8 +3,8 @@ import { startEnterpriseSso } from '@portico/account-sdk';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isEmail } from '../forms/validate';
-import { SEARCH_KEY, useEnterpriseT } from './messages';
 import { Button } from '../ui/button';
+import { SEARCH_KEY, useEnterpriseT } from './messages';
 
 /**
  * "Sign in with your work e-mail" under the sign-in panel (docs/enterprise-sso.md): the address goes

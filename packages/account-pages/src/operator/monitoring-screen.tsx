@@ -8,10 +8,10 @@ import {
 import type { MonitorDashboardData } from '@portico/account-sdk/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Button } from '../ui/button';
 import { DailyChart } from './daily-chart';
 import { useMonitoringT } from './monitoring.messages';
 import { WaitlistEntries } from './waitlist-entries';
-import { Button } from '../ui/button';
 
 type T = ReturnType<typeof useMonitoringT>;
 

@@ -1,7 +1,7 @@
 import { ErrorMessage, useAdmitWaitlist } from '@portico/account-react';
 import type { WaitlistEntry } from '@portico/account-sdk/protocol';
-import { useMonitoringT } from './monitoring.messages';
 import { Button } from '../ui/button';
+import { useMonitoringT } from './monitoring.messages';
 
 /**
  * The people waiting, each with a button to admit them (an email or SMS with the sign-up link goes

@@ -9,11 +9,11 @@ import {
 import type { OidcSsoConnection, SamlSsoConnection } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useConnectionT } from './connection.messages';
 import type { SectionProps } from './console-context';
 import { Card, clearingFirst, clearOutcome, Field, Problem } from './parts';
-import { Button } from '../ui/button';
 
 type Protocol = 'oidc' | 'saml';
 

@@ -12,11 +12,11 @@ import {
 import type { Invitation, InvitationState } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useInviteT } from './invitations.messages';
 import { Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
-import { Button } from '../ui/button';
 
 const STATES = ['pending', 'accepted', 'cancelled', 'expired'] as const;
 

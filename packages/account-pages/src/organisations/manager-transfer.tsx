@@ -8,11 +8,11 @@ import {
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useInviteT } from './invitations.messages';
 import { Choice, Field, Problem } from './parts';
-import { Button } from '../ui/button';
 
 /** Both sides of the manager transfer (`createManagerTransfer`): the manager's steps, the pending state, the new manager's. */
 export function ManagerTransfer({ org }: SectionProps) {

@@ -13,12 +13,12 @@ import {
 import type { Deputy, Role } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
 import { Card, Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
 import { usePermissionWords } from './permission-words';
-import { Button } from '../ui/button';
 
 /** One member's roles (each with Take back, confirmed) and effective permissions. */
 function MemberDetail({

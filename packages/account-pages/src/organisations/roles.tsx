@@ -12,12 +12,12 @@ import {
 import type { Role } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
 import { Card, Choice, clearingFirst, clearOutcome, Field, PermissionChecklist, Problem } from './parts';
 import { usePermissionWords } from './permission-words';
-import { Button } from '../ui/button';
 
 /** Editing one role's name and permissions; only the caller's own permissions can change. */
 function EditRole({

@@ -8,10 +8,10 @@ import {
 import type { SsoRoleRule } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import type { SectionProps } from './console-context';
 import { Card, Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
 import { usePolicyT } from './sso-policy.messages';
-import { Button } from '../ui/button';
 
 /** The server takes at most this many role rules. */
 const RULES_MAX = 20;

@@ -10,9 +10,9 @@ import type { PasskeyData } from '@portico/account-sdk';
 import { passkeysSupported } from '@portico/account-sdk/passkeys';
 import { type FormEvent, useId, useState } from 'react';
 import { useDate } from '../account-centre/use-date';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { isBrowserError, isCancelled, usePasskeyT } from './passkeys.messages';
-import { Button } from '../ui/button';
 
 /**
  * The account security page's passkeys (docs/factors.md): add one with a name (the browser creates

@@ -18,8 +18,8 @@ import {
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { isCode } from '../forms/validate';
-import { useQrConfirmT } from './qr-confirm.messages';
 import { Button } from '../ui/button';
+import { useQrConfirmT } from './qr-confirm.messages';
 
 /** QR_WRONG_NUMBER, QR_SECOND_FACTOR_REQUIRED (the "QR sign-in" range). */
 const WRONG_NUMBER = 1908;

@@ -21,10 +21,10 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { isCode, isEmail, isMobile } from '../forms/validate';
 import { PasskeysSection } from '../passkeys/passkeys-section';
+import { Button } from '../ui/button';
 import { type SecurityT, useSecurityT } from './account-security.messages';
 import { AuthenticatorSection } from './authenticator-section';
 import { RecoveryCodesSection } from './recovery-codes-section';
-import { Button } from '../ui/button';
 
 /**
  * The account centre's security section (`/account/security` in the web app): the mobile number, the

@@ -10,9 +10,9 @@ import {
 import { type FormEvent, useId, useState } from 'react';
 import { useDate } from '../account-centre/use-date';
 import { QrImage } from '../qr/qr-image';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useFactorsT } from './factors.messages';
-import { Button } from '../ui/button';
 
 /**
  * The account security page's authenticator app (docs/factors.md): set one up (a step-up first; the

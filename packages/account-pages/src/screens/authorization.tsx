@@ -11,9 +11,9 @@ import { useAuthConfig } from '../routes/auth-config';
 import type { AuthRoutesOptions } from '../routes/auth-options';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
+import { Button } from '../ui/button';
 import { Tabs } from '../ui/tabs';
 import { useAuthorizationT } from './authorization.messages';
-import { Button } from '../ui/button';
 
 /** The QR tab, with the QR library, loaded when first opened (as on the sign-in screen). */
 const QrLoginPanel = lazy(() => import('../qr/qr-login-panel'));

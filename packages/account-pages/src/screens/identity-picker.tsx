@@ -6,8 +6,8 @@ import {
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
 import { Problem } from '../organisations/parts';
-import { useIdentityPickerT } from './identity-picker.messages';
 import { Button } from '../ui/button';
+import { useIdentityPickerT } from './identity-picker.messages';
 
 export interface IdentityPickerProps {
   /** Called after an identity became active (the picker has refreshed the account's queries already). */

@@ -2,8 +2,8 @@ import { SubmitButton, useInvitationAcceptance, useSession } from '@portico/acco
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { loginHref } from '../next/safe-next';
 import { Problem } from '../organisations/parts';
-import { useInvitationT } from './invitation.messages';
 import { Button } from '../ui/button';
+import { useInvitationT } from './invitation.messages';
 
 export interface InvitationScreenProps {
   /** The ticket from the link (`?invite_ticket=`). */

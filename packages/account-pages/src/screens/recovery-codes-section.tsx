@@ -1,8 +1,8 @@
 import { ErrorMessage, useFactors, useGenerateRecoveryCodes } from '@portico/account-react';
 import { useId, useMemo } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useFactorsT } from './factors.messages';
-import { Button } from '../ui/button';
 
 /**
  * The account security page's recovery codes (docs/factors.md): ten codes, each usable once, for when

@@ -1,7 +1,7 @@
 import { ErrorMessage, useAccountClient, useThirdPartyAccounts, useUnbindAuth } from '@portico/account-react';
+import { Button } from '../ui/button';
 import { useThirdPartyT } from './messages';
 import { OAUTH_LAST_WAY_IN, providerName, startThirdParty } from './start';
-import { Button } from '../ui/button';
 
 /**
  * The account centre's linked accounts: every configured provider, linked (its name; unlink, or use
