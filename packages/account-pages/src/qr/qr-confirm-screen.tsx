@@ -18,7 +18,6 @@ import {
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { isCode } from '../forms/validate';
-import { Button } from '../ui/button';
 import { useQrConfirmT } from './qr-confirm.messages';
 
 /** QR_WRONG_NUMBER, QR_SECOND_FACTOR_REQUIRED (the "QR sign-in" range). */
@@ -200,15 +199,14 @@ export function QrConfirmScreen({
           <legend>{t('qrc.pick')}</legend>
           <div className="qr-confirm-numbers">
             {step.scan.choices.map((choice) => (
-              <Button
-                variant="secondary"
-                size="large"
-                className="qr-confirm-number"
+              <button
                 key={choice}
+                type="button"
+                className="button button-large qr-confirm-number"
                 onClick={() => void pick(step.scan, choice)}
               >
                 {choice}
-              </Button>
+              </button>
             ))}
           </div>
           <p className="muted">{t('qrc.pickHint')}</p>
@@ -219,22 +217,31 @@ export function QrConfirmScreen({
           <p>{t('qrc.code', { mobile: step.scan.mobile })}</p>
           <CodeInput value={code} onChange={setCode} error={codeProblem} />
           {error ? <ErrorMessage error={error} /> : null}
-          <Button variant="primary" block type="submit" disabled={busy}>
+          <button type="submit" className="button button-primary button-block" disabled={busy}>
             {t('qrc.confirm')}
-          </Button>
+          </button>
         </form>
       ) : null}
       {step.name === 'ask' || step.name === 'code' ? (
-        <Button variant="ghost" block disabled={busy} onClick={() => void cancel()}>
+        <button
+          type="button"
+          className="button button-ghost button-block"
+          disabled={busy}
+          onClick={() => void cancel()}
+        >
           {t('qrc.cancel')}
-        </Button>
+        </button>
       ) : null}
       {step.name === 'done' ? (
         <>
           {step.error ? <ErrorMessage error={step.error} /> : null}
-          <Button variant="primary" block onClick={() => onClose(step.result)}>
+          <button
+            type="button"
+            className="button button-primary button-block"
+            onClick={() => onClose(step.result)}
+          >
             {t('qrc.close')}
-          </Button>
+          </button>
         </>
       ) : null}
     </section>

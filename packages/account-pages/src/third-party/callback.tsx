@@ -25,6 +25,7 @@ import { goOnAfterSignIn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { Tabs } from '../ui/tabs';
+import { useCallbackT } from './callback.messages';
 import { type ThirdPartyT, useThirdPartyT } from './messages';
 import { clearIntent, OAUTH_NOT_LINKED, providerName, readIntent } from './start';
 
@@ -181,6 +182,7 @@ function LinkOrCreate({
  */
 function OAuthCallback({ provider }: { provider: string }) {
   const t = useThirdPartyT();
+  const said = useCallbackT();
   const { paths } = useAuthConfig();
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -217,10 +219,10 @@ function OAuthCallback({ provider }: { provider: string }) {
   // the page says in the person's language what happened.
   const providerError = search.get('error');
   const refused = providerError
-    ? t(providerError === 'access_denied' ? 'tp.cancelled' : 'tp.refused', { provider: name })
+    ? said(providerError === 'access_denied' ? 'tp.cancelled' : 'tp.refused', { provider: name })
     : null;
   const failed =
-    active.error ?? refused ?? (search.get('code') ? null : t('tp.noResult', { provider: name }));
+    active.error ?? refused ?? (search.get('code') ? null : said('tp.noResult', { provider: name }));
   return (
     <AuthShell
       title={failed ? t('tp.failed', { provider: name }) : t('tp.working', { provider: name })}
