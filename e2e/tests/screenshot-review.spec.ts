@@ -100,6 +100,10 @@ async function problemsOf(page: Page, language: Language): Promise<string[]> {
           problems.push(`the tab ${name(tab)} is cut off`);
       }
     }
+    // A navigation that scrolls sideways hides its last links with nothing to say so.
+    for (const nav of document.querySelectorAll('nav'))
+      if (visible(nav) && nav.scrollWidth > nav.clientWidth + 1)
+        problems.push(`the navigation ${name(nav)} is cut off`);
     if (language === 'en') {
       // Chinese outside what is marked as Chinese (the language switch's own “中文”).
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
