@@ -25,8 +25,9 @@ export default defineConfig({
       // KB with the dialog that sets up a factor an organisation requires (125.79 KB with it alone: the
       // controller's one open demand, the provider's third plugin; the panel and plugin are lazy;
       // measured 126.05 KB with all of them). 126.3 KB with the second-factor plugin attached at mount
-      // rather than lazily (measured 126.29 KB).
-      budgetBytes: 126_300,
+      // rather than lazily (measured 126.29 KB). 126.35 KB with the shared component layer (measured
+      // 126.29–126.30 KB: two builds of the same source differ by a few bytes at the edge).
+      budgetBytes: 126_350,
     }),
   ],
   resolve: appResolve,

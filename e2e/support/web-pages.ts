@@ -10,6 +10,9 @@ import type { Outbox } from './test';
 /** Where the run writes the committed screenshots of the web app (`<page>-<viewport>.png`). */
 export const SCREENSHOTS_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
+/** Where the screenshot review writes every route's views (a run's output, not committed). */
+export const REVIEW_DIR = fileURLToPath(new URL('../screenshots/review/', import.meta.url));
+
 /**
  * Whether the machine has a font for Chinese (fontconfig's `fc-list :lang=zh`). Without one Chromium
  * draws every Chinese character as a box, and the committed screenshots would show boxes: the run then

@@ -51,16 +51,16 @@ test('a person registers an app, sees its secret once, rotates it and deletes th
   // The list never shows the secret again.
   await expect(page.getByText(first)).toHaveCount(0);
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: '更换 Video Club 的密钥' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: '更换密钥' }).click();
   await expect(secretHeading).toBeFocused();
   const second = (await page.getByTestId('client-secret').textContent()) ?? '';
   expect(second).not.toBe(first);
   expect(await tokenAnswer(server.origin, clientKey, first)).toBe('invalid_client');
   expect(await tokenAnswer(server.origin, clientKey, second)).toBe('invalid_grant');
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: '删除 Video Club' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: '删除', exact: true }).click();
   await expect(page.getByText('你还没有注册应用。')).toBeVisible();
   expect(await tokenAnswer(server.origin, clientKey, second)).toBe('invalid_client');
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,11 @@ describe('GET /sso/login', () => {
       expect(answer.raw.body).toContain('无法登录该服务');
       expect(answer.raw.body).toContain(String(ErrorCode.redirectNotAllowed));
       expect(answer.raw.body).not.toContain('evil');
+      // Styled as the apps are: its one style, and a policy that allows exactly that style.
+      const style = /<style>([^<]*)<\/style>/.exec(answer.raw.body)?.[1] ?? '';
+      const hash = createHash('sha256').update(style).digest('base64');
+      expect(style).toContain('--brand');
+      expect(answer.headers['content-security-policy']).toContain(`style-src 'sha256-${hash}'`);
     }
   });
 

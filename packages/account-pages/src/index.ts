@@ -76,7 +76,15 @@ export { AuthShell } from './shell/auth-shell';
 export { LinkedAccounts } from './third-party/linked-accounts';
 export { useThirdPartyT } from './third-party/messages';
 export { PROVIDER_NAMES, providerName, startThirdParty, type ThirdPartyAction } from './third-party/start';
+export {
+  Button,
+  type ButtonProps,
+  type ButtonSize,
+  type ButtonVariant,
+  buttonClass,
+} from './ui/button';
 export { ConfirmButton, type ConfirmButtonProps } from './ui/confirm-button';
+export { EmptyState } from './ui/empty-state';
 export { Interpolate } from './ui/interpolate';
 export { LanguageSwitch } from './ui/language-switch';
 export { type TabItem, Tabs } from './ui/tabs';

@@ -2,7 +2,7 @@ import { ErrorCode } from '@portico/account-sdk/protocol';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, fakePassport, ok, type Route } from '../../account-react/test/support/fake-passport';
 import { DeveloperConsole, MonitoringScreen } from '../src';
 import { renderInProvider } from './support/app';
@@ -113,13 +113,17 @@ describe('the developer console', () => {
     expect(passport.to(`${APPS}create/`)[0]?.body).toMatchObject({ app_name: 'Video Club' });
     const listed = within(await screen.findByRole('listitem', { name: /Video Club/ }));
 
-    const confirm = vi.spyOn(window, 'confirm');
-    confirm.mockReturnValueOnce(false);
+    // The app's scopes in words, never their names.
+    expect(listed.getByText('基本信息')).toBeTruthy();
+    expect(listed.queryByText('user_info')).toBeNull();
+
+    // Our own dialog, never the browser's: Cancel sends nothing.
     await user.click(listed.getByRole('button', { name: '删除 Video Club' }));
+    const dialog = await screen.findByRole('alertdialog', { name: '删除 Video Club？' });
+    await user.click(within(dialog).getByRole('button', { name: '取消' }));
     expect(passport.to(`${APPS}delete/`)).toHaveLength(0);
-    confirm.mockReturnValueOnce(true);
     await user.click(listed.getByRole('button', { name: '删除 Video Club' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: '删除' }));
     expect(await screen.findByText(/还没有/)).toBeTruthy();
-    confirm.mockRestore();
   });
 });

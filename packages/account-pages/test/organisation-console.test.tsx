@@ -179,6 +179,71 @@ describe('the organisation console', () => {
     });
   });
 
+  it('freezes a member only once confirmed, and names roles by their names (en)', async () => {
+    const freezer = { ...manager, permissions: [...manager.permissions, 'member:freeze'] };
+    let frozen = 0;
+    const passport = renderConsole(
+      freezer,
+      {
+        [p.deputyList]: () => page([deputy('d2', 'Wang', { role_keys: ['viewer'], is_frozen: frozen })]),
+        [p.roleList]: () =>
+          page([{ role_key: 'viewer', role_name: 'Viewer', permissions: ['member:read'], is_banned: 0 }]),
+        [p.deputyFreeze]: (r) => {
+          frozen = Number(r.body.is_frozen);
+          return ok({});
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const members = within(await screen.findByRole('region', { name: 'Members' }));
+    const row = within(await members.findByRole('group', { name: /Wang/ }));
+    // The role by its name, never its key.
+    expect(await members.findByText('Wang · Viewer')).toBeTruthy();
+    expect(members.queryByText(/viewer/)).toBeNull();
+
+    await user.click(row.getByRole('button', { name: 'Freeze the member Wang' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Freeze the member Wang?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(passport.to(p.deputyFreeze)).toHaveLength(0);
+
+    await user.click(row.getByRole('button', { name: 'Freeze the member Wang' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Freeze' }));
+    await expect.poll(() => passport.to(p.deputyFreeze).length).toBe(1);
+    expect(passport.to(p.deputyFreeze)[0]!.body).toMatchObject({ user_identity_id: 'd2', is_frozen: '1' });
+    // Unfreezing gives back, so it is not asked.
+    await user.click(await row.findByRole('button', { name: 'Unfreeze' }));
+    await expect.poll(() => passport.to(p.deputyFreeze).length).toBe(2);
+  });
+
+  it('draws every control of the console in the shared styles, none as the browser’s own', async () => {
+    const everything = {
+      ...manager,
+      permissions: [
+        ...manager.permissions,
+        'member:create',
+        'member:update',
+        'member:freeze',
+        'invitation:create',
+        'invitation:read',
+        'subject:update',
+        'sso:manage',
+        'audit:read',
+      ],
+    };
+    renderConsole(everything, {
+      [p.deputyList]: () => page([deputy('d2', '小王', { role_keys: [] })]),
+      [p.roleList]: () =>
+        page([{ role_key: 'viewer', role_name: '查看者', permissions: ['member:read'], is_banned: 0 }]),
+    });
+    await screen.findByRole('group', { name: '小王 的操作' });
+    await screen.findByRole('region', { name: '审计日志' });
+    const unstyled = [...document.querySelectorAll('button')].filter(
+      (button) => !button.classList.contains('button') && !button.classList.contains('portico-submit'),
+    );
+    expect(unstyled.map((button) => button.outerHTML)).toEqual([]);
+  });
+
   it('lets a member leave once confirmed', async () => {
     const passport = renderConsole(member, {
       [p.deputyLeave]: () => ok({ left: true }),
@@ -276,9 +341,10 @@ describe('the organisation console', () => {
     const members = within(screen.getByRole('region', { name: '成员' }));
     await user.click(
       within(await members.findByRole('group', { name: '小王 的操作' })).getByRole('button', {
-        name: '冻结',
+        name: '冻结成员 小王',
       }),
     );
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: '冻结' }));
     await expect.poll(() => passport.to(p.auditList).length).toBeGreaterThan(reads);
   });
 

@@ -109,4 +109,45 @@ describe('third-party sign-in screens', () => {
     });
     expect(received.some((r) => r.path === webPaths.authLoginOnly)).toBe(false);
   });
+  it('says in words that the person cancelled at the provider, never its raw error or its own text', async () => {
+    const { client, received } = fakePassport({ [webPaths.accountInfo]: signedOut });
+    renderAuthApp(
+      client,
+      '/github-oauth-callback?error=access_denied&error_description=The+user+has+denied+your+application',
+      { thirdParty: true },
+      'en',
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'The GitHub sign-in did not finish' }, SLOW),
+    ).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('You cancelled at GitHub; you are not signed in.');
+    expect(document.body.textContent).not.toMatch(/access_denied|has denied/);
+    expect(screen.getByRole('link', { name: 'Back to sign-in' }).className).toBe('button button-secondary');
+    expect(received.some((r) => r.path === webPaths.authLoginOnly)).toBe(false);
+  });
+
+  it('says the provider sent no result when the callback has no code, not to enter a code', async () => {
+    const { client } = fakePassport({ [webPaths.accountInfo]: signedOut });
+    renderAuthApp(client, '/google-oauth-callback?state=s1', { thirdParty: true });
+    expect(await screen.findByRole('alert', {}, SLOW)).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Google 没有带回登录结果。请返回登录后再试一次。');
+    expect(document.body.textContent).not.toMatch(/验证码/);
+  });
+
+  it('says an enterprise provider’s refusal in words (en)', async () => {
+    const { client } = fakePassport({ [webPaths.accountInfo]: signedOut });
+    renderAuthApp(
+      client,
+      '/enterprise-sso-callback?error=server_error&error_description=Something+broke',
+      { enterpriseSso: true },
+      'en',
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Single sign-on did not finish' }, SLOW),
+    ).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toMatch(
+      /^Your organisation’s sign-in page did not complete/,
+    );
+    expect(document.body.textContent).not.toMatch(/server_error|Something broke/);
+  });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
-import { bilingualPage, escapeHtml } from './bilingual-page';
+import { bilingualPage, escapeHtml, PAGE_STYLE, PAGE_STYLE_HASH } from './bilingual-page';
 
 const COPY = {
   zh: {
@@ -48,16 +48,13 @@ const SCRIPT = `document.querySelectorAll('form[data-logout]').forEach(function 
   });
 });`;
 
-const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}section+section{margin-top:2rem;border-top:1px solid #ddd}button{font:inherit;padding:.5rem 1rem}';
-
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** Nothing but the script and style above; never framed; the form posts to this site only. */
 const CSP = [
   "default-src 'none'",
   `script-src ${hashOf(SCRIPT)}`,
-  `style-src ${hashOf(STYLE)}`,
+  `style-src ${PAGE_STYLE_HASH}`,
   "connect-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -92,12 +89,12 @@ export function sendLogoutConfirmation(
 <p>${escapeHtml(copy.body)}</p>
 <form method="post" action="${escapeHtml(page.action)}" data-logout data-destination="${escapeHtml(page.destination)}">
 <button type="submit">${escapeHtml(copy.signOut)}</button>
-<a href="/">${escapeHtml(copy.stay)}</a>
+<a class="button" href="/">${escapeHtml(copy.stay)}</a>
 <p role="alert" hidden>${escapeHtml(copy.failed)}</p>
 </form>
 <noscript><p>${escapeHtml(copy.noScript)}</p></noscript>`;
     },
-    head: `<meta name="referrer" content="no-referrer">\n<style>${STYLE}</style>\n`,
+    head: `<meta name="referrer" content="no-referrer">\n<style>${PAGE_STYLE}</style>\n`,
     tail: `<script>${SCRIPT}</script>\n`,
   });
   return reply

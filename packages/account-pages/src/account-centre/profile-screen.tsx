@@ -22,6 +22,7 @@ import {
 import { ErrorCode } from '@portico/account-sdk/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { useAccountCentreT } from './account-centre.messages';
 import { useDate } from './use-date';
 
@@ -173,15 +174,14 @@ function Details({ t, profile }: { t: T; profile: ProfileData }) {
           <p className="suggestions">
             {t('profile.name.suggest')}{' '}
             {names.data.names.map((suggestion) => (
-              <button
+              <Button
+                variant="link"
                 key={suggestion}
-                type="button"
-                className="button-link"
                 aria-label={t('profile.name.use', { name: suggestion })}
                 onClick={() => setName(suggestion)}
               >
                 {suggestion}
-              </button>
+              </Button>
             ))}
           </p>
         ) : null}
@@ -290,20 +290,12 @@ function ReviewQueue({ t }: { t: T }) {
         {queue.data.map((picture, index) => (
           <li key={picture.key}>
             <img src={picture.url} alt={t('profile.review.alt', { n: index + 1 })} width={120} />
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => review.mutate({ key: picture.key, approve: 1 })}
-            >
+            <Button variant="primary" onClick={() => review.mutate({ key: picture.key, approve: 1 })}>
               {t('profile.review.approve', { n: index + 1 })}
-            </button>
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => review.mutate({ key: picture.key, approve: 0 })}
-            >
+            </Button>
+            <Button variant="secondary" onClick={() => review.mutate({ key: picture.key, approve: 0 })}>
               {t('profile.review.reject', { n: index + 1 })}
-            </button>
+            </Button>
           </li>
         ))}
       </ul>

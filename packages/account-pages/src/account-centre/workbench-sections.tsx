@@ -15,6 +15,7 @@ import type { RememberedDevice } from '@portico/account-sdk';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { useAuthT } from '../i18n/auth-messages';
+import { Button } from '../ui/button';
 import { type WorkbenchT as T, useWorkbenchT } from './workbench.messages';
 
 /*
@@ -191,16 +192,15 @@ function DeviceRow({ t, device }: { t: T; device: RememberedDevice }) {
         </p>
         <ErrorMessage error={forget.error} />
       </div>
-      <button
-        type="button"
-        className="button button-danger-ghost"
+      <Button
+        variant="danger-ghost"
         aria-label={t('workbench.devices.forgetLabel', { device: name })}
         aria-busy={forget.isPending || undefined}
         disabled={forget.isPending}
         onClick={() => forget.mutate({ device_id: device.id })}
       >
         {t('workbench.devices.forget')}
-      </button>
+      </Button>
     </li>
   );
 }

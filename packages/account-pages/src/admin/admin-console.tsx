@@ -5,6 +5,7 @@ import type { ApiScope, AuditEvent, AuditEventsQuery } from '@portico/management
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { WaitlistEntries } from '../operator/waitlist-entries';
+import { Button } from '../ui/button';
 import { Tabs } from '../ui/tabs';
 import { useAdminT } from './admin.messages';
 import {
@@ -251,9 +252,9 @@ function Users({ t }: { t: T }) {
         <Field label={t('users.query')}>
           {(id) => <input id={id} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />}
         </Field>
-        <button type="submit" className="button button-primary">
+        <Button variant="primary" type="submit">
           {t('users.find')}
-        </button>
+        </Button>
       </form>
       {query === null ? (
         <p>{t('users.prompt')}</p>
@@ -275,9 +276,9 @@ function Users({ t }: { t: T }) {
               <td>{user.username ?? ''}</td>
               <td>{user.frozen ? t('user.frozen') : t('user.active')}</td>
               <td>
-                <button type="button" className="button-link" onClick={() => setSelected(user.id)}>
+                <Button variant="link" onClick={() => setSelected(user.id)}>
                   {t('users.open', { who: user.mobile ?? user.email ?? user.username ?? user.id })}
-                </button>
+                </Button>
               </td>
             </tr>
           ))}
@@ -359,9 +360,9 @@ function Organisations({ t }: { t: T }) {
           {page.data.organisations.map((organisation) => (
             <tr key={organisation.id}>
               <td>
-                <button type="button" className="button-link" onClick={() => setSelected(organisation.id)}>
+                <Button variant="link" onClick={() => setSelected(organisation.id)}>
                   {t('orgs.open', { name: organisation.name })}
-                </button>
+                </Button>
               </td>
               <td>{organisation.members}</td>
               <td>{organisation.frozen ? t('user.frozen') : t('user.active')}</td>
@@ -432,13 +433,13 @@ function ApiKeys({ t }: { t: T }) {
             />
           )}
         </Field>
-        <button
+        <Button
+          variant="primary"
           type="submit"
-          className="button button-primary"
           disabled={create.isPending || scopes.length === 0 || !name.trim()}
         >
           {t('keys.submit')}
-        </button>
+        </Button>
         <ErrorMessage error={create.error} />
         {created && <ShownOnce warning={t('keys.shownOnce')} secret={created.key} />}
       </form>
@@ -514,15 +515,14 @@ function Deliveries({ t, id, url }: { t: T; id: string; url: string }) {
       <h3 id="admin-deliveries">
         {t('hooks.deliveries')}: {url}
       </h3>
-      <button
-        type="button"
-        className="button-secondary"
+      <Button
+        variant="secondary"
         onClick={() => page.refetch()}
         disabled={page.isFetching}
         aria-busy={page.isFetching}
       >
         {t('hooks.refresh')}
-      </button>
+      </Button>
       <ErrorMessage error={redeliver.error} />
       <Loaded t={t} query={page}>
         {(data) => (
@@ -550,15 +550,14 @@ function Deliveries({ t, id, url }: { t: T; id: string; url: string }) {
                   <td>{delivery.last_latency_ms ?? ''}</td>
                   <td className="admin-excerpt">{delivery.last_response ?? delivery.last_error ?? ''}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="button-secondary"
+                    <Button
+                      variant="secondary"
                       aria-label={t('delivery.redeliver.label', { event: delivery.event_type })}
                       disabled={redeliver.isPending}
                       onClick={() => redeliver.mutate({ id, delivery_id: delivery.id })}
                     >
                       {t('delivery.redeliver')}
-                    </button>
+                    </Button>
                   </td>
                 </tr>
               ))}
@@ -603,12 +602,12 @@ function EditWebhook({ t, endpoint, onDone }: { t: T; endpoint: WebhookEndpoint;
           />
         )}
       </Field>
-      <button type="submit" className="button button-primary" disabled={update.isPending}>
+      <Button variant="primary" type="submit" disabled={update.isPending}>
         {t('hooks.save')}
-      </button>
-      <button type="button" className="button-secondary" onClick={onDone}>
+      </Button>
+      <Button variant="secondary" onClick={onDone}>
         {t('hooks.cancel')}
-      </button>
+      </Button>
       <ErrorMessage error={update.error} />
     </form>
   );
@@ -642,14 +641,9 @@ function WebhookActions({
   const values = { url: endpoint.url };
   return (
     <div className="admin-actions">
-      <button
-        type="button"
-        className="button-secondary"
-        aria-label={t('hooks.edit.label', values)}
-        onClick={onEdit}
-      >
+      <Button variant="secondary" aria-label={t('hooks.edit.label', values)} onClick={onEdit}>
         {t('hooks.edit')}
-      </button>
+      </Button>
       {endpoint.enabled ? (
         <ConfirmAction
           t={t}
@@ -659,15 +653,14 @@ function WebhookActions({
           disabled={act.isPending}
         />
       ) : (
-        <button
-          type="button"
-          className="button-secondary"
+        <Button
+          variant="secondary"
           aria-label={t('hooks.enable.label', values)}
           disabled={act.isPending}
           onClick={() => run('enableWebhook')}
         >
           {t('hooks.enable')}
-        </button>
+        </Button>
       )}
       <ConfirmAction
         t={t}
@@ -727,9 +720,9 @@ function Webhooks({ t }: { t: T }) {
             />
           )}
         </Field>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
+        <Button variant="primary" type="submit" disabled={create.isPending}>
           {t('hooks.submit')}
-        </button>
+        </Button>
         <ErrorMessage error={create.error} />
         {secret && <ShownOnce warning={t('hooks.secretOnce')} secret={secret} />}
       </form>
@@ -752,13 +745,12 @@ function Webhooks({ t }: { t: T }) {
                   <td>{endpoint.event_types.join(' ') || '*'}</td>
                   <td>{endpoint.enabled ? t('hooks.enabled') : t('hooks.disabled')}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="button-link"
+                    <Button
+                      variant="link"
                       onClick={() => setSelected({ id: endpoint.id, url: endpoint.url })}
                     >
                       {t('hooks.open', { url: endpoint.url })}
-                    </button>
+                    </Button>
                   </td>
                   <td>
                     <WebhookActions
@@ -815,9 +807,9 @@ function AuditLog({ t }: { t: T }) {
             )}
           </Field>
         ))}
-        <button type="submit" className="button button-primary">
+        <Button variant="primary" type="submit">
           {t('audit.apply')}
-        </button>
+        </Button>
       </form>
       <Loaded t={t} query={page}>
         {(data) => (
@@ -857,9 +849,9 @@ export function AdminConsole({ monitoringLink }: { monitoringLink?: ReactNode })
     return (
       <>
         <ErrorMessage error={stepUp.error} />
-        <button type="button" className="button button-primary" onClick={() => stepUp.refetch()}>
+        <Button variant="primary" onClick={() => stepUp.refetch()}>
           {t('retry')}
-        </button>
+        </Button>
       </>
     );
   const items = (

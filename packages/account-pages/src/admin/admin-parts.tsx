@@ -1,5 +1,6 @@
 import { ErrorMessage } from '@portico/account-react';
 import { type ReactNode, useId } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { useAdminT } from './admin.messages';
 
@@ -93,9 +94,9 @@ export function Paging({
       {[first, next].map(
         (step) =>
           step && (
-            <button key={step.label} type="button" className="button-secondary" onClick={step.go}>
+            <Button variant="secondary" key={step.label} onClick={step.go}>
               {step.label}
-            </button>
+            </Button>
           ),
       )}
     </div>

@@ -1,6 +1,7 @@
 import { useAccountLanguage } from '@portico/account-react';
 import type { AuditEntry } from '@portico/account-sdk';
 import { type ReactNode, useState } from 'react';
+import { Button } from '../ui/button';
 import type { AuditT } from './audit.messages';
 
 /** The events the page names in words; any other type is shown as it is. */
@@ -132,14 +133,14 @@ function PageButtons({
   return (
     <div className="audit-pages">
       {pages.hasNewer && (
-        <button type="button" className="button-secondary" onClick={pages.newer}>
+        <Button variant="secondary" onClick={pages.newer}>
           {t('audit.newer')}
-        </button>
+        </Button>
       )}
       {next && (
-        <button type="button" className="button-secondary" onClick={() => pages.older(next)}>
+        <Button variant="secondary" onClick={() => pages.older(next)}>
           {t('audit.older')}
-        </button>
+        </Button>
       )}
     </div>
   );

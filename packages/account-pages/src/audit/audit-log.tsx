@@ -3,6 +3,7 @@ import { type AuditFilters, auditExportUrl, type OrganisationAuditPage } from '@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { ActiveOrg } from '../organisations/console-context';
+import { Button } from '../ui/button';
 import { type AuditT, useAuditT } from './audit.messages';
 import { AuditTable, eventText, useCursorPages } from './audit-entries';
 
@@ -62,9 +63,9 @@ function FilterForm({ t, onApply }: { t: AuditT; onApply(filters: Filters): void
       <FilterField label={t('audit.filterTarget')} value={draft.target} onChange={set('target')} />
       <FilterField label={t('audit.from')} type="date" value={draft.from} onChange={set('from')} />
       <FilterField label={t('audit.to')} type="date" value={draft.to} onChange={set('to')} />
-      <button type="submit" className="portico-submit">
+      <Button variant="primary" block type="submit">
         {t('audit.apply')}
-      </button>
+      </Button>
     </form>
   );
 }

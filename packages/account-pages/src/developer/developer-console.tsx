@@ -12,6 +12,9 @@ import {
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Button, buttonClass } from '../ui/button';
+import { ConfirmButton } from '../ui/confirm-button';
+import { EmptyState } from '../ui/empty-state';
 import { useDeveloperT } from './developer.messages';
 
 type T = ReturnType<typeof useDeveloperT>;
@@ -36,9 +39,9 @@ function SecretPanel({ t, app, onDone }: { t: T; app: WithSecret; onDone: () => 
           <code data-testid="client-secret">{app.client_secret}</code>
         </dd>
       </dl>
-      <button type="button" className="button button-primary" onClick={onDone}>
+      <Button variant="primary" onClick={onDone}>
         {t('secretDone')}
-      </button>
+      </Button>
     </section>
   );
 }
@@ -116,15 +119,28 @@ function RegisterForm({
           ))}
         </fieldset>
         <ErrorMessage error={create.error} />
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
+        <Button variant="primary" type="submit" disabled={create.isPending}>
           {create.isPending ? t('submitting') : t('submit')}
-        </button>
+        </Button>
       </form>
     </section>
   );
 }
 
-function AppCard({ t, app, onSecret }: { t: T; app: DeveloperApp; onSecret: (app: WithSecret) => void }) {
+function AppCard({
+  t,
+  app,
+  scopes,
+  onSecret,
+}: {
+  t: T;
+  app: DeveloperApp;
+  scopes: readonly DeveloperScope[];
+  onSecret: (app: WithSecret) => void;
+}) {
+  const language = useAccountLanguage();
+  /** A scope in words; its name only for one the server no longer offers. */
+  const scopeWord = (name: string) => scopes.find((scope) => scope.name === name)?.[language] ?? name;
   const rotate = useRotateDeveloperSecret();
   const remove = useDeleteDeveloperApp();
   const titleId = `developer-app-${app.client_key}`;
@@ -141,32 +157,30 @@ function AppCard({ t, app, onSecret }: { t: T; app: DeveloperApp; onSecret: (app
         <dt>{t('redirectList')}</dt>
         <dd>{app.redirect_uris.join(', ')}</dd>
         <dt>{t('scopeList')}</dt>
-        <dd>{app.scopes.join(', ')}</dd>
+        <dd>{app.scopes.map(scopeWord).join(t('separator'))}</dd>
       </dl>
       <p>{t('authorized', { count: app.authorized_count })}</p>
       <ErrorMessage error={rotate.error ?? remove.error} />
       <div className="actions">
-        <button
-          type="button"
-          className="button"
+        <ConfirmButton
+          title={t('rotateTitle', { name: app.app_name })}
+          description={t('rotateConfirm')}
+          confirmLabel={t('rotateAction')}
           disabled={rotate.isPending}
-          onClick={() =>
-            window.confirm(t('rotateConfirm', { name: app.app_name })) &&
-            rotate.mutate(app.client_key, { onSuccess: onSecret })
-          }
+          onConfirm={() => rotate.mutate(app.client_key, { onSuccess: onSecret })}
         >
           {t('rotate', { name: app.app_name })}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
+        </ConfirmButton>
+        <ConfirmButton
+          className={buttonClass('danger')}
+          title={t('removeTitle', { name: app.app_name })}
+          description={t('removeConfirm')}
+          confirmLabel={t('removeAction')}
           disabled={remove.isPending}
-          onClick={() =>
-            window.confirm(t('removeConfirm', { name: app.app_name })) && remove.mutate(app.client_key)
-          }
+          onConfirm={() => remove.mutate(app.client_key)}
         >
           {t('remove', { name: app.app_name })}
-        </button>
+        </ConfirmButton>
       </div>
     </li>
   );
@@ -197,11 +211,17 @@ export function DeveloperConsole() {
           <section className="card" aria-labelledby="developer-apps">
             <h2 id="developer-apps">{t('apps')}</h2>
             {apps.data.apps.length === 0 ? (
-              <p>{t('empty')}</p>
+              <EmptyState>{t('empty')}</EmptyState>
             ) : (
               <ul className="developer-apps">
                 {apps.data.apps.map((app) => (
-                  <AppCard key={app.client_key} t={t} app={app} onSecret={setSecret} />
+                  <AppCard
+                    key={app.client_key}
+                    t={t}
+                    app={app}
+                    scopes={apps.data.scopes}
+                    onSecret={setSecret}
+                  />
                 ))}
               </ul>
             )}

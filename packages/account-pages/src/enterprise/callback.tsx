@@ -29,8 +29,7 @@ function EnterpriseCallback() {
     started.current = true;
     const kept = sessionStorage.getItem(SEARCH_KEY);
     sessionStorage.removeItem(SEARCH_KEY);
-    const refused = search.get('error');
-    if (refused) return setError(search.get('error_description') || refused);
+    if (search.get('error')) return;
     // SAML: the assertion consumer service kept the posted response under `saml`; OIDC: the code.
     const saml = search.get('saml');
     finishEnterpriseSso<AccountInfo & { next: string }>(
@@ -51,11 +50,15 @@ function EnterpriseCallback() {
     }, setError);
   }, [config, client, navigate, queryClient, search]);
 
+  // The provider's own words (access_denied, its description in its language) are not shown.
+  const refused = search.get('error');
+  const failure = refused ? t(refused === 'access_denied' ? 'sso.cancelled' : 'sso.refused') : error;
+
   return (
-    <AuthShell title={error ? t('sso.failed') : t('sso.working')} subtitle="">
-      {error ? (
+    <AuthShell title={failure ? t('sso.failed') : t('sso.working')} subtitle="">
+      {failure ? (
         <>
-          <ErrorMessage error={error} />
+          <ErrorMessage error={failure} />
           <Link className="button button-secondary" to={paths.login}>
             {t('sso.retry')}
           </Link>

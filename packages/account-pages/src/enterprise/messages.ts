@@ -12,6 +12,8 @@ export const { useTranslate: useEnterpriseT } = defineMessages(
     'sso.working': '正在完成单点登录…',
     'sso.failed': '单点登录没有完成',
     'sso.retry': '返回登录',
+    'sso.cancelled': '你在组织的登录页面取消了登录，没有登录任何账号。',
+    'sso.refused': '组织的登录页面没有完成这次登录。请返回登录后再试一次，或联系组织的管理员。',
   },
   {
     'sso.open': 'Sign in with your work e-mail',
@@ -23,6 +25,9 @@ export const { useTranslate: useEnterpriseT } = defineMessages(
     'sso.working': 'Finishing single sign-on…',
     'sso.failed': 'Single sign-on did not finish',
     'sso.retry': 'Back to sign-in',
+    'sso.cancelled': 'You cancelled on your organisation’s sign-in page; you are not signed in.',
+    'sso.refused':
+      'Your organisation’s sign-in page did not complete this sign-in. Go back to sign-in and try again, or ask your organisation’s administrator.',
   },
 );
 

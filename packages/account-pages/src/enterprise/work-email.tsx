@@ -3,6 +3,7 @@ import { startEnterpriseSso } from '@portico/account-sdk';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isEmail } from '../forms/validate';
+import { Button } from '../ui/button';
 import { SEARCH_KEY, useEnterpriseT } from './messages';
 
 /**
@@ -38,9 +39,9 @@ export default function WorkEmailSignIn() {
 
   if (!open)
     return (
-      <button type="button" className="button button-secondary button-block" onClick={() => setOpen(true)}>
+      <Button variant="secondary" block onClick={() => setOpen(true)}>
         {t('sso.open')}
-      </button>
+      </Button>
     );
   return (
     <section aria-label={t('sso.section')}>

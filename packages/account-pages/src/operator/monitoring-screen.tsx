@@ -8,6 +8,7 @@ import {
 import type { MonitorDashboardData } from '@portico/account-sdk/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Button } from '../ui/button';
 import { DailyChart } from './daily-chart';
 import { useMonitoringT } from './monitoring.messages';
 import { WaitlistEntries } from './waitlist-entries';
@@ -233,9 +234,9 @@ export function MonitoringScreen() {
             ))}
           </select>
         </label>
-        <button type="submit" className="button button-primary">
+        <Button variant="primary" type="submit">
           {t('apply')}
-        </button>
+        </Button>
       </form>
       {data ? <Dashboard t={t} data={data} /> : null}
       <Waitlist t={t} />

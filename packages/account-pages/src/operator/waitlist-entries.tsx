@@ -1,5 +1,6 @@
 import { ErrorMessage, useAdmitWaitlist } from '@portico/account-react';
 import type { WaitlistEntry } from '@portico/account-sdk/protocol';
+import { Button } from '../ui/button';
 import { useMonitoringT } from './monitoring.messages';
 
 /**
@@ -36,14 +37,13 @@ export function WaitlistEntries({ entries }: { entries: WaitlistEntry[] }) {
                   {/* `YYYY-MM-DD HH:MM` in UTC: the same on every operator's screen. */}
                   <td>{new Date(entry.joined_at * 1000).toISOString().replace('T', ' ').slice(0, 16)}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="button button-primary"
+                    <Button
+                      variant="primary"
                       disabled={admit.isPending}
                       onClick={() => admit.mutate(entry.id)}
                     >
                       {t('waitlist.admit', { target: entry.target })}
-                    </button>
+                    </Button>
                   </td>
                 </tr>
               ))}

@@ -9,6 +9,7 @@ import {
 import type { OidcSsoConnection, SamlSsoConnection } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useConnectionT } from './connection.messages';
 import type { SectionProps } from './console-context';
@@ -77,7 +78,7 @@ export function Connection({ org }: SectionProps) {
       {current.data?.protocol === 'saml' ? <ServiceProvider saml={current.data} /> : null}
       {current.data ? (
         <ConfirmButton
-          className="portico-submit button-secondary"
+          className="button button-secondary button-block"
           title={t('con.remove.title')}
           description={t('con.remove.body')}
           disabled={remove.isPending}
@@ -207,14 +208,13 @@ function CopyRow({ name, value, onCopied }: { name: string; value: string; onCop
     <div className="portico-field">
       <label htmlFor={id}>{name}</label>
       <input id={id} value={value} readOnly onFocus={(e) => e.currentTarget.select()} />
-      <button
-        type="button"
-        className="button-secondary"
+      <Button
+        variant="secondary"
         aria-label={t('con.copy.label', { name })}
         onClick={() => void navigator.clipboard?.writeText(value).then(onCopied, () => {})}
       >
         {t('con.copy')}
-      </button>
+      </Button>
     </div>
   );
 }

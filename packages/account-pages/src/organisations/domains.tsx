@@ -84,7 +84,6 @@ export function Domains({ org }: SectionProps) {
                 </SubmitButton>
               )}
               <ConfirmButton
-                className="button-secondary"
                 aria-label={t('dom.remove.label', { domain: d.domain })}
                 title={t('dom.remove.title', { domain: d.domain })}
                 description={t('dom.remove.body')}

@@ -12,6 +12,7 @@ import {
 import type { Invitation, InvitationState } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useInviteT } from './invitations.messages';
@@ -58,9 +59,9 @@ function EditInvitation({
       <Problem error={update.error} />
       <div className="org-actions">
         <SubmitButton pending={update.isPending}>{t('inv.save')}</SubmitButton>
-        <button type="button" className="button-secondary" onClick={onDone}>
+        <Button variant="secondary" onClick={onDone}>
           {t('inv.keep')}
-        </button>
+        </Button>
       </div>
     </form>
   );
@@ -170,8 +171,8 @@ export function Invitations({ org, can }: SectionProps) {
                 {(i.state === 'pending' || i.state === 'expired') && (
                   <fieldset className="org-actions" aria-label={t('inv.rowActions', { name: i.deputy_name })}>
                     {can('invitation:update') && i.state === 'pending' && editing !== i.invite_id && (
-                      <button
-                        type="button"
+                      <Button
+                        variant="secondary"
                         aria-label={t('inv.edit.label', { name: i.deputy_name })}
                         onClick={() => {
                           acting();
@@ -179,22 +180,21 @@ export function Invitations({ org, can }: SectionProps) {
                         }}
                       >
                         {t('inv.edit')}
-                      </button>
+                      </Button>
                     )}
                     {can('invitation:update') && (
-                      <button
-                        type="button"
+                      <Button
+                        variant="secondary"
                         onClick={() => {
                           acting();
                           resend.mutate(i.invite_id);
                         }}
                       >
                         {t('inv.resend')}
-                      </button>
+                      </Button>
                     )}
                     {can('invitation:cancel') && (
                       <ConfirmButton
-                        className="button-secondary"
                         title={t('inv.cancel.title', { name: i.deputy_name })}
                         description={t('inv.cancel.body')}
                         onConfirm={() => {

@@ -17,7 +17,7 @@ export function Leave({ org }: SectionProps) {
           <p>{t('org.leave.intro', { org: org.subject_name })}</p>
           <Problem error={leave.error} />
           <ConfirmButton
-            className="portico-submit button-secondary"
+            className="button button-secondary button-block"
             title={t('org.leave.title', { org: org.subject_name })}
             description={t('org.leave.body')}
             disabled={leave.isPending}

@@ -8,6 +8,7 @@ import {
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useInviteT } from './invitations.messages';
@@ -49,9 +50,9 @@ export function ManagerTransfer({ org }: SectionProps) {
           }}
         >
           <p>{t('tr.pendingTo', { name: transfer.from_name })}</p>
-          <button type="button" disabled={busy || seconds > 0} onClick={() => run(flow.sendCode('to'))}>
+          <Button variant="secondary" disabled={busy || seconds > 0} onClick={() => run(flow.sendCode('to'))}>
             {sendLabel(t('tr.sendNew'))}
-          </button>
+          </Button>
           <Field label={t('tr.code')} value={code} onChange={setCode} inputMode="numeric" />
           <SubmitButton pending={busy}>{t('tr.accept')}</SubmitButton>
         </form>
@@ -69,9 +70,13 @@ export function ManagerTransfer({ org }: SectionProps) {
           <p className="muted">{t('tr.intro')}</p>
           {step === 'prove' ? (
             <>
-              <button type="button" disabled={busy || seconds > 0} onClick={() => run(flow.sendCode('from'))}>
+              <Button
+                variant="secondary"
+                disabled={busy || seconds > 0}
+                onClick={() => run(flow.sendCode('from'))}
+              >
                 {sendLabel(t('tr.sendOld'))}
-              </button>
+              </Button>
               <Field label={t('tr.code')} value={code} onChange={setCode} inputMode="numeric" />
               <SubmitButton pending={busy}>{t('tr.verify')}</SubmitButton>
             </>

@@ -13,6 +13,7 @@ import {
 import type { Deputy, Role } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
@@ -47,7 +48,7 @@ function MemberDetail({
         <ul>
           {member.role_keys.map((key) => (
             <li key={key}>
-              {roleName(key)} ({key}){' '}
+              {roleName(key)}{' '}
               {canAssign && (
                 <ConfirmButton
                   aria-label={t('org.takeRole.label', { role: roleName(key) })}
@@ -86,6 +87,8 @@ export function Members({ org, can }: SectionProps) {
   const sid = org.sec_subject_uid;
   const members = useQuery(membersQueryOptions(client, sid));
   const roles = useQuery({ ...rolesQueryOptions(client, sid), enabled: can('role:read') });
+  /** A role by its name; its key only while the roles load (or for a caller who may not read them). */
+  const roleName = (key: string) => roles.data?.items.find((r) => r.role_key === key)?.role_name ?? key;
   const add = useAddMember(sid);
   const rename = useRenameMember(sid);
   const freeze = useFreezeMember(sid);
@@ -139,49 +142,63 @@ export function Members({ org, can }: SectionProps) {
                     value={renaming.name}
                     onChange={freshly((v: string) => setRenaming({ id: m.user_identity_id, name: v }))}
                   />
-                  <button type="submit">{t('org.save')}</button>
+                  <Button variant="primary" type="submit">
+                    {t('org.save')}
+                  </Button>
                 </form>
               ) : (
                 <span>
                   {m.deputy_name}
                   {m.is_manager ? ` · ${t('org.manager')}` : ''}
                   {m.is_frozen ? ` · ${t('org.frozen')}` : ''}
-                  {m.role_keys.length ? ` · ${m.role_keys.join(', ')}` : ''}
+                  {m.role_keys.length ? ` · ${m.role_keys.map(roleName).join(t('org.listSeparator'))}` : ''}
                 </span>
               )}
               <fieldset className="org-actions" aria-label={t('org.rowActions', { name: m.deputy_name })}>
-                <button
-                  type="button"
-                  className="button-secondary"
+                <Button
+                  variant="secondary"
                   aria-expanded={open === m.user_identity_id}
                   onClick={() => setOpen(open === m.user_identity_id ? undefined : m.user_identity_id)}
                 >
                   {open === m.user_identity_id ? t('org.hideDetail') : t('org.showDetail')}
-                </button>
+                </Button>
                 {(can('member:update') || m.user_identity_id === org.user_identity_id) && !renaming && (
-                  <button
-                    type="button"
-                    className="button-secondary"
+                  <Button
+                    variant="secondary"
                     onClick={() => {
                       fresh();
                       setRenaming({ id: m.user_identity_id, name: m.deputy_name });
                     }}
                   >
                     {t('org.rename')}
-                  </button>
+                  </Button>
                 )}
-                {can('member:freeze') && !m.is_manager && (
-                  <button
-                    type="button"
-                    className="button-secondary"
-                    onClick={() => {
-                      fresh();
-                      freeze.mutate({ user_identity_id: m.user_identity_id, is_frozen: m.is_frozen ? 0 : 1 });
-                    }}
-                  >
-                    {m.is_frozen ? t('org.unfreeze') : t('org.freeze')}
-                  </button>
-                )}
+                {can('member:freeze') &&
+                  !m.is_manager &&
+                  (m.is_frozen ? (
+                    <Button
+                      variant="secondary"
+                      onClick={() => {
+                        fresh();
+                        freeze.mutate({ user_identity_id: m.user_identity_id, is_frozen: 0 });
+                      }}
+                    >
+                      {t('org.unfreeze')}
+                    </Button>
+                  ) : (
+                    // Freezing ends the member's sign-ins at once: asked first, as a removal is.
+                    <ConfirmButton
+                      aria-label={t('org.freeze.label', { name: m.deputy_name })}
+                      title={t('org.freeze.title', { name: m.deputy_name })}
+                      description={t('org.freeze.body')}
+                      onConfirm={() => {
+                        fresh();
+                        freeze.mutate({ user_identity_id: m.user_identity_id, is_frozen: 1 });
+                      }}
+                    >
+                      {t('org.freeze')}
+                    </ConfirmButton>
+                  ))}
                 {can('member:delete') && !m.is_manager && (
                   <ConfirmButton
                     aria-label={t('org.remove.label', { name: m.deputy_name })}

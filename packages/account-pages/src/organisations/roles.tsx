@@ -12,6 +12,7 @@ import {
 import type { Role } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import type { SectionProps } from './console-context';
 import { useOrgT } from './organisation.messages';
@@ -61,9 +62,9 @@ function EditRole({
       <Problem error={update.error} />
       <div className="org-actions">
         <SubmitButton pending={update.isPending}>{t('org.saveRole')}</SubmitButton>
-        <button type="button" className="button-secondary" onClick={onCancel}>
+        <Button variant="secondary" onClick={onCancel}>
           {t('org.cancelEdit')}
-        </button>
+        </Button>
       </div>
     </form>
   );
@@ -125,9 +126,8 @@ export function Roles({ org, can }: SectionProps) {
               </span>
               <fieldset className="org-actions" aria-label={t('org.rowActions', { name: r.role_name })}>
                 {can('role:update') && editing !== r.role_key && (
-                  <button
-                    type="button"
-                    className="button-secondary"
+                  <Button
+                    variant="secondary"
                     aria-label={t('org.editRole.label', { role: r.role_name })}
                     onClick={() => {
                       fresh();
@@ -135,20 +135,19 @@ export function Roles({ org, can }: SectionProps) {
                     }}
                   >
                     {t('org.editRole')}
-                  </button>
+                  </Button>
                 )}
                 {can('role:ban') &&
                   (r.is_banned ? (
-                    <button
-                      type="button"
-                      className="button-secondary"
+                    <Button
+                      variant="secondary"
                       onClick={() => {
                         fresh();
                         ban.mutate({ role_key: r.role_key, is_banned: 0 });
                       }}
                     >
                       {t('org.unban')}
-                    </button>
+                    </Button>
                   ) : (
                     <ConfirmButton
                       title={t('org.ban.title', { role: r.role_name })}
@@ -181,7 +180,9 @@ export function Roles({ org, can }: SectionProps) {
                         .filter((m) => !m.is_manager)
                         .map((m) => [m.user_identity_id, m.deputy_name])}
                     />
-                    <button type="submit">{t('org.assign')}</button>
+                    <Button variant="primary" type="submit">
+                      {t('org.assign')}
+                    </Button>
                   </form>
                 )}
               </fieldset>

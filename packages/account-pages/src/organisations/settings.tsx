@@ -75,7 +75,7 @@ function SecondFactor({ org }: SectionProps) {
       </p>
       {subject.data && (
         <ConfirmButton
-          className="portico-submit button-secondary"
+          className="button button-secondary button-block"
           title={t(required ? 'org.factor.off.title' : 'org.factor.on.title', { org: org.subject_name })}
           description={t(required ? 'org.factor.off.body' : 'org.factor.on.body')}
           disabled={change.isPending}
@@ -105,7 +105,7 @@ export function Settings({ org, can }: SectionProps) {
           {org.subject_is_frozen ? (
             <SubmitButton
               type="button"
-              className="portico-submit button-secondary"
+              className="button button-secondary button-block"
               pending={freeze.isPending}
               onClick={() => freeze.mutate(0)}
             >
@@ -113,7 +113,7 @@ export function Settings({ org, can }: SectionProps) {
             </SubmitButton>
           ) : (
             <ConfirmButton
-              className="portico-submit button-secondary"
+              className="button button-secondary button-block"
               title={t('org.freezeSubject.title', { org: org.subject_name })}
               description={t('org.freezeSubject.body')}
               disabled={freeze.isPending}

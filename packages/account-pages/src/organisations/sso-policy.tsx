@@ -8,6 +8,7 @@ import {
 import type { SsoRoleRule } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Button } from '../ui/button';
 import type { SectionProps } from './console-context';
 import { Card, Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
 import { usePolicyT } from './sso-policy.messages';
@@ -104,24 +105,19 @@ export function SsoPolicy({ org, can }: SectionProps) {
                   options={roleOptions}
                   placeholder={t('pol.chooseRole')}
                 />
-                <button
-                  type="button"
-                  className="button-secondary"
-                  onClick={() => edit(setRules)(rules.filter((_, j) => j !== i))}
-                >
+                <Button variant="secondary" onClick={() => edit(setRules)(rules.filter((_, j) => j !== i))}>
                   {t('pol.removeRule', { n })}
-                </button>
+                </Button>
               </fieldset>
             );
           })}
           {rules.length < RULES_MAX ? (
-            <button
-              type="button"
-              className="button-secondary"
+            <Button
+              variant="secondary"
               onClick={() => edit(setRules)([...rules, { claim: 'groups', value: '', role_key: '' }])}
             >
               {t('pol.addRule')}
-            </button>
+            </Button>
           ) : null}
         </fieldset>
         {incomplete ? (

@@ -10,6 +10,7 @@ import type { PasskeyData } from '@portico/account-sdk';
 import { passkeysSupported } from '@portico/account-sdk/passkeys';
 import { type FormEvent, useId, useState } from 'react';
 import { useDate } from '../account-centre/use-date';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { isBrowserError, isCancelled, usePasskeyT } from './passkeys.messages';
 
@@ -47,9 +48,9 @@ function AddPasskey({ t, onAdded }: { t: T; onAdded(name: string): void }) {
   const fieldId = useId();
   if (!open)
     return (
-      <button type="button" className="button button-secondary" onClick={() => setOpen(true)}>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
         {t('passkey.add')}
-      </button>
+      </Button>
     );
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -84,9 +85,9 @@ function AddPasskey({ t, onAdded }: { t: T; onAdded(name: string): void }) {
       </div>
       <CeremonyError t={t} error={register.error} />
       <SubmitButton pending={register.isPending}>{t('passkey.create')}</SubmitButton>
-      <button type="button" className="button button-ghost" onClick={() => setOpen(false)}>
+      <Button variant="ghost" onClick={() => setOpen(false)}>
         {t('passkey.cancel')}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -126,9 +127,9 @@ function RenameForm({ t, passkey, onDone }: { t: T; passkey: PasskeyData; onDone
       </div>
       <ErrorMessage error={rename.error} />
       <SubmitButton pending={rename.isPending}>{t('passkey.save')}</SubmitButton>
-      <button type="button" className="button button-ghost" onClick={() => onDone()}>
+      <Button variant="ghost" onClick={() => onDone()}>
         {t('passkey.cancel')}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -169,14 +170,14 @@ function PasskeyRow({
         />
       ) : (
         <div className="linked-account-actions">
-          <button
-            type="button"
-            className="button button-secondary button-small"
+          <Button
+            variant="secondary"
+            size="small"
             aria-label={`${t('passkey.rename')}: ${passkey.name}`}
             onClick={() => setRenaming(true)}
           >
             {t('passkey.rename')}
-          </button>
+          </Button>
           <ConfirmButton
             className="button button-danger-ghost button-small"
             aria-label={`${t('passkey.remove')}: ${passkey.name}`}

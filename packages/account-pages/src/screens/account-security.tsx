@@ -21,6 +21,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { NewPasswordFields, otherThanPasswordRefusal, useNewPassword } from '../forms/new-password-fields';
 import { isCode, isEmail, isMobile } from '../forms/validate';
 import { PasskeysSection } from '../passkeys/passkeys-section';
+import { Button } from '../ui/button';
 import { type SecurityT, useSecurityT } from './account-security.messages';
 import { AuthenticatorSection } from './authenticator-section';
 import { RecoveryCodesSection } from './recovery-codes-section';
@@ -325,13 +326,9 @@ function IdentifierSection({
         {notice}
       </p>
       {step === 'idle' ? (
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => open(current ? 'verify' : 'add')}
-        >
+        <Button variant="secondary" onClick={() => open(current ? 'verify' : 'add')}>
           {current ? t(`security.change.${channel}`) : t(`security.add.${channel}`)}
-        </button>
+        </Button>
       ) : (
         <>
           {step === 'add' ? (
@@ -365,9 +362,9 @@ function IdentifierSection({
               }}
             />
           )}
-          <button type="button" className="button button-ghost" onClick={() => setStep('idle')}>
+          <Button variant="ghost" onClick={() => setStep('idle')}>
             {t('security.cancel')}
-          </button>
+          </Button>
         </>
       )}
     </section>

@@ -10,6 +10,7 @@ import {
 import { type FormEvent, useId, useState } from 'react';
 import { useDate } from '../account-centre/use-date';
 import { QrImage } from '../qr/qr-image';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useFactorsT } from './factors.messages';
 
@@ -86,15 +87,15 @@ export function AuthenticatorSection() {
             required
           />
           <SubmitButton pending={confirm.isPending}>{t('totp.confirm')}</SubmitButton>{' '}
-          <button type="button" className="button-secondary" onClick={() => start.reset()}>
+          <Button variant="secondary" onClick={() => start.reset()}>
             {t('totp.cancel')}
-          </button>
+          </Button>
         </form>
       ) : (
         <>
           <p>{factors.data ? t('totp.off') : ''}</p>
-          <button
-            type="button"
+          <Button
+            variant="secondary"
             disabled={start.isPending || !factors.data}
             aria-busy={start.isPending || undefined}
             onClick={() => {
@@ -104,7 +105,7 @@ export function AuthenticatorSection() {
             }}
           >
             {t('totp.start')}
-          </button>
+          </Button>
           <ErrorMessage error={start.error} />
         </>
       )}

@@ -11,6 +11,7 @@ import { useAuthConfig } from '../routes/auth-config';
 import type { AuthRoutesOptions } from '../routes/auth-options';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
+import { Button } from '../ui/button';
 import { Tabs } from '../ui/tabs';
 import { useAuthorizationT } from './authorization.messages';
 
@@ -204,31 +205,27 @@ function Authorization({ Buttons }: { Buttons?: ThirdPartyButtons | undefined })
         <>
           <p className="portico-authz-user">
             {t('authz.signedInAs', { name: data.user.name })}{' '}
-            <button
-              type="button"
-              className="button button-ghost button-small"
+            <Button
+              variant="ghost"
+              size="small"
               onClick={() => logout.mutate(undefined, { onSettled: signedIn })}
             >
               {t('authz.notYou')}
-            </button>
+            </Button>
           </p>
           <div className="portico-authz-actions">
-            <button
-              type="button"
-              className="button button-primary button-block button-large"
+            <Button
+              variant="primary"
+              size="large"
+              block
               disabled={decide.isPending}
               onClick={() => decide.mutate(1)}
             >
               {t('authz.approve')}
-            </button>
-            <button
-              type="button"
-              className="button button-secondary button-block"
-              disabled={decide.isPending}
-              onClick={() => decide.mutate(0)}
-            >
+            </Button>
+            <Button variant="secondary" block disabled={decide.isPending} onClick={() => decide.mutate(0)}>
               {t('authz.deny')}
-            </button>
+            </Button>
           </div>
           <p className="portico-authz-note muted">{t('authz.revokeNote')}</p>
           <ErrorMessage error={decide.error} />

@@ -6,6 +6,7 @@ import {
 } from '@portico/account-react';
 import { useQuery } from '@tanstack/react-query';
 import { Problem } from '../organisations/parts';
+import { Button } from '../ui/button';
 import { useIdentityPickerT } from './identity-picker.messages';
 
 export interface IdentityPickerProps {
@@ -50,14 +51,13 @@ export function IdentityPicker({ onChanged }: IdentityPickerProps) {
               {identity.active ? (
                 <strong>{t('identity.inUse')}</strong>
               ) : (
-                <button
-                  type="button"
-                  className="button-secondary"
+                <Button
+                  variant="secondary"
                   onClick={() => use.mutate(identity, { onSuccess: () => onChanged?.() })}
                   aria-label={`${t('identity.use')}: ${name}`}
                 >
                   {t('identity.use')}
-                </button>
+                </Button>
               )}
             </li>
           );

@@ -2,6 +2,7 @@ import { SubmitButton, useInvitationAcceptance, useSession } from '@portico/acco
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { loginHref } from '../next/safe-next';
 import { Problem } from '../organisations/parts';
+import { Button } from '../ui/button';
 import { useInvitationT } from './invitation.messages';
 
 export interface InvitationScreenProps {
@@ -72,9 +73,9 @@ export function InvitationScreen({ ticket, here, onJoined }: InvitationScreenPro
               {bound && p.contact && (
                 <form className="form" noValidate onSubmit={register}>
                   <h2>{t('invite.register')}</h2>
-                  <button type="button" onClick={() => quietly(flow.sendCode())} disabled={busy}>
+                  <Button variant="secondary" onClick={() => quietly(flow.sendCode())} disabled={busy}>
                     {t('invite.sendCode', { contact: p.contact })}
-                  </button>
+                  </Button>
                   <p role="status" className="success">
                     {codeSentTo ? t('invite.codeSent') : ''}
                   </p>
@@ -109,9 +110,9 @@ export function InvitationScreen({ ticket, here, onJoined }: InvitationScreenPro
       {joined && (
         <>
           <p role="status">{t('invite.joined', { org: joined.org.subject_name })}</p>
-          <button type="button" onClick={() => onJoined(joined.next_url)}>
+          <Button variant="secondary" onClick={() => onJoined(joined.next_url)}>
             {t('invite.continue')}
-          </button>
+          </Button>
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { ErrorMessage, useFactors, useGenerateRecoveryCodes } from '@portico/account-react';
 import { useId, useMemo } from 'react';
+import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
 import { useFactorsT } from './factors.messages';
 
@@ -42,9 +43,9 @@ export function RecoveryCodesSection() {
             <a href={file} download="portico-recovery-codes.txt" className="button">
               {t('recovery.download')}
             </a>{' '}
-            <button type="button" className="button-secondary" onClick={() => generate.reset()}>
+            <Button variant="secondary" onClick={() => generate.reset()}>
               {t('recovery.done')}
-            </button>
+            </Button>
           </p>
         </div>
       ) : (
@@ -66,14 +67,14 @@ export function RecoveryCodesSection() {
               {t('recovery.regenerate')}
             </ConfirmButton>
           ) : (
-            <button
-              type="button"
+            <Button
+              variant="secondary"
               disabled={generate.isPending || !status}
               aria-busy={generate.isPending || undefined}
               onClick={() => generate.mutate()}
             >
               {t('recovery.generate')}
-            </button>
+            </Button>
           )}
           <ErrorMessage error={generate.error} />
         </>

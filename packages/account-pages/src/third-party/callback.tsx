@@ -25,6 +25,7 @@ import { goOnAfterSignIn } from '../routes/navigation';
 import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { Tabs } from '../ui/tabs';
+import { useCallbackT } from './callback.messages';
 import { type ThirdPartyT, useThirdPartyT } from './messages';
 import { clearIntent, OAUTH_NOT_LINKED, providerName, readIntent } from './start';
 
@@ -181,7 +182,7 @@ function LinkOrCreate({
  */
 function OAuthCallback({ provider }: { provider: string }) {
   const t = useThirdPartyT();
-  const auth = useAuthT();
+  const said = useCallbackT();
   const { paths } = useAuthConfig();
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -214,8 +215,14 @@ function OAuthCallback({ provider }: { provider: string }) {
 
   const pending = notLinked(login.error);
   if (pending) return <LinkOrCreate pending={pending} onSignedIn={(a) => finish(a, intent.next)} t={t} />;
-  const refused = search.get('error') ? search.get('error_description') || search.get('error') : null;
-  const failed = active.error ?? refused ?? (search.get('code') ? null : auth('login.needCode'));
+  // The provider's own `error` (access_denied) and `error_description` (in its language) are not shown:
+  // the page says in the person's language what happened.
+  const providerError = search.get('error');
+  const refused = providerError
+    ? said(providerError === 'access_denied' ? 'tp.cancelled' : 'tp.refused', { provider: name })
+    : null;
+  const failed =
+    active.error ?? refused ?? (search.get('code') ? null : said('tp.noResult', { provider: name }));
   return (
     <AuthShell
       title={failed ? t('tp.failed', { provider: name }) : t('tp.working', { provider: name })}

@@ -1,4 +1,5 @@
 import { ErrorMessage, useAccountClient, useThirdPartyAccounts, useUnbindAuth } from '@portico/account-react';
+import { Button } from '../ui/button';
 import { useThirdPartyT } from './messages';
 import { OAUTH_LAST_WAY_IN, providerName, startThirdParty } from './start';
 
@@ -37,18 +38,18 @@ export function LinkedAccounts({ returnTo }: { returnTo: string }) {
               <div className="linked-account-actions">
                 {linked ? (
                   <>
-                    <button
-                      type="button"
-                      className="button button-secondary button-small"
+                    <Button
+                      variant="secondary"
+                      size="small"
                       onClick={() =>
                         startThirdParty(client, provider, { action: 'switch_bind', next: returnTo })
                       }
                     >
                       {t('tp.linked.switch')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-danger-ghost button-small"
+                    </Button>
+                    <Button
+                      variant="danger-ghost"
+                      size="small"
                       aria-disabled={data.can_unbind[provider] === false || undefined}
                       title={data.can_unbind[provider] === false ? t('tp.linked.lastWayIn') : undefined}
                       onClick={() => {
@@ -58,16 +59,16 @@ export function LinkedAccounts({ returnTo }: { returnTo: string }) {
                     >
                       {t('tp.linked.disconnect')}
                       <span className="visually-hidden"> {name}</span>
-                    </button>
+                    </Button>
                   </>
                 ) : (
-                  <button
-                    type="button"
-                    className="button button-primary button-small"
+                  <Button
+                    variant="primary"
+                    size="small"
                     onClick={() => startThirdParty(client, provider, { action: 'bind', next: returnTo })}
                   >
                     {t('tp.linked.connect', { provider: name })}
-                  </button>
+                  </Button>
                 )}
               </div>
             </li>

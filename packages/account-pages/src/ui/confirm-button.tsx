@@ -1,5 +1,6 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { type ReactNode, useState } from 'react';
+import { buttonClass } from './button';
 import { useConfirmT } from './confirm.messages';
 
 export interface ConfirmButtonProps {
@@ -30,7 +31,7 @@ export function ConfirmButton({
   description,
   confirmLabel,
   onConfirm,
-  className = 'button-secondary',
+  className = buttonClass('secondary'),
   disabled,
   ...rest
 }: ConfirmButtonProps) {
@@ -52,8 +53,10 @@ export function ConfirmButton({
           <AlertDialog.Title className="portico-dialog-title">{title}</AlertDialog.Title>
           <AlertDialog.Description className="portico-dialog-intro">{description}</AlertDialog.Description>
           <div className="portico-dialog-actions">
-            <AlertDialog.Cancel type="button">{t('confirm.cancel')}</AlertDialog.Cancel>
-            <AlertDialog.Action type="button" className="button-danger" onClick={onConfirm}>
+            <AlertDialog.Cancel type="button" className={buttonClass('secondary')}>
+              {t('confirm.cancel')}
+            </AlertDialog.Cancel>
+            <AlertDialog.Action type="button" className={buttonClass('danger')} onClick={onConfirm}>
               {confirmLabel ?? children}
             </AlertDialog.Action>
           </div>

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bilingualPage, escapeHtml } from '../../http/bilingual-page';
+import { bilingualPage, escapeHtml, PAGE_STYLE, PAGE_STYLE_HASH } from '../../http/bilingual-page';
 import { pageLanguageOf } from '../../lib/language';
 import { errors } from '../../protocol';
 
@@ -46,11 +46,16 @@ export function serviceErrorPage(
 <p>${escapeHtml(copy[reason])}</p>
 <p><small>${escapeHtml(copy.code)}: ${code}</small></p>`;
     },
+    head: `<style>${PAGE_STYLE}</style>\n`,
   });
   return reply
     .code(400)
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src ${PAGE_STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'`,
+    )
     .type('text/html; charset=utf-8')
     .send(html);
 }
