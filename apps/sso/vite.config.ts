@@ -39,8 +39,10 @@ export default defineConfig({
       // (measured 127.78 KB). 128 KB with the SAML and SCIM codes in the one code table (measured
       // 127.94 KB). 128.1 KB with the saved language's call (measured 128.02 KB). 128.35 KB with the
       // dialog that sets up a factor an organisation requires (measured 128.30 KB: the controller's one
-      // open demand, the provider's third plugin; the panel and plugin are lazy).
-      budgetBytes: 128_350,
+      // open demand, the provider's third plugin; the panel and plugin are lazy). 128.5 KB with the
+      // SSO-without-provisioning code and the registration-by-link answer in the SDK (measured 128.47 KB;
+      // the SCIM membership codes went to the organisation range, which this page does not load).
+      budgetBytes: 128_500,
     }),
   ],
   resolve: appResolve,

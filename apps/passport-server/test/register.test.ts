@@ -211,8 +211,17 @@ describe('registration', () => {
     expect(await accountOf(email)).toBeUndefined();
     const token = await linkTokenFor(email);
 
+    // Another browser (someone who registered this address with their own password, the address's
+    // owner pressing the button in their mail) is refused, and the link stays for the one that asked.
+    const elsewhere = server.browser();
+    await elsewhere.get(`${REGISTER_CONFIRM_PATH}?token=${token}`);
+    const refused = await elsewhere.post(REGISTER_CONFIRM_PATH, { token });
+    expect(refused.body.data.error_code).toBe(ErrorCode.ticketInvalid);
+    expect(await isSignedIn(elsewhere)).toBe(false);
+    expect(await accountOf(email)).toBeUndefined();
+
     // Opening the link (a mail scanner does) changes nothing; the page's button posts it on.
-    const reader = server.browser();
+    const reader = browser;
     const page = await reader.get(`${REGISTER_CONFIRM_PATH}?token=${token}`);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -222,8 +231,7 @@ describe('registration', () => {
     const made = await reader.post(REGISTER_CONFIRM_PATH, { token });
     expect(made.body).toMatchObject({ message: 'success', data: { new_user: true, next_url: '/welcome' } });
     expect(await isSignedIn(reader)).toBe(true);
-    expect(await isSignedIn(browser)).toBe(false);
-    const again = await server.browser().post(REGISTER_CONFIRM_PATH, { token });
+    const again = await reader.post(REGISTER_CONFIRM_PATH, { token });
     expect(again.body.data.error_code).toBe(ErrorCode.ticketInvalid);
     const login = await server.browser().post(paths.web.emailLogin, { email, password: GOOD_PASSWORD });
     expect(login.body.data.user_id).toBe(made.body.data.user_id);
@@ -246,10 +254,13 @@ describe('registration', () => {
       recaptcha_token: await solve(stranger, conf.challenge_id, FP),
     });
     expect(sent.body).toMatchObject({ message: 'success', data: { link_sent: true } });
-    const owner = server.browser();
-    const answer = await owner.post(REGISTER_CONFIRM_PATH, { token: await linkTokenFor(email) });
+    // The link works only in the browser that asked (here its asker reads the mailbox too).
+    const token = await linkTokenFor(email);
+    const elsewhere = await server.browser().post(REGISTER_CONFIRM_PATH, { token });
+    expect(elsewhere.body.data.error_code).toBe(ErrorCode.ticketInvalid);
+    const answer = await stranger.post(REGISTER_CONFIRM_PATH, { token });
     expect(answer.body.data.error_code).toBe(ErrorCode.accountExists);
-    expect(await isSignedIn(owner)).toBe(false);
+    expect(await isSignedIn(stranger)).toBe(false);
     const bad = await server.browser().post(REGISTER_CONFIRM_PATH, { token: 'short' });
     expect(bad.status).toBe(400);
   });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAccountData } from '../src/domain/cancellation/cancellation';
-import { affiliatePaths as aff, ErrorCode } from '../src/protocol';
+import { affiliatePaths as aff, OrganisationErrorCode } from '../src/protocol';
 import { SCIM_CALLS } from '../src/routes/scim/index';
 import { signInBySms } from './support/flows';
 import { startServer, type TestServer } from './support/server';
@@ -643,7 +643,7 @@ describe('an account the person had before', () => {
       user_identity_id: waiting!.id,
       is_frozen: 0,
     });
-    expect(thawed.body.data.error_code).toBe(ErrorCode.memberAwaitingAcceptance);
+    expect(thawed.body.data.error_code).toBe(OrganisationErrorCode.memberAwaitingAcceptance);
     // Its groups apply meanwhile, and hold once accepted.
     const group = await scim(org, 'POST', '/Groups', {
       schemas: [GROUP],
@@ -656,7 +656,7 @@ describe('an account the person had before', () => {
     const stranger = server.browser();
     await signInBySms(server, stranger);
     const notTheirs = await stranger.post(aff.membershipAccept, { subject_uid: org.sid });
-    expect(notTheirs.body.data.error_code).toBe(ErrorCode.nothingToAccept);
+    expect(notTheirs.body.data.error_code).toBe(OrganisationErrorCode.nothingToAccept);
     const accepted = await person.post(aff.membershipAccept, { subject_uid: org.sid });
     expect(accepted.body.data).toMatchObject({ accepted: true, user_identity_id: waiting!.id });
     expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
@@ -664,7 +664,7 @@ describe('an account the person had before', () => {
       { value: group.body?.id, display: 'Ops' },
     ]);
     const again = await person.post(aff.membershipAccept, { subject_uid: org.sid });
-    expect(again.body.data.error_code).toBe(ErrorCode.nothingToAccept);
+    expect(again.body.data.error_code).toBe(OrganisationErrorCode.nothingToAccept);
 
     // Another organisation provisions the same person: they decline, and the membership goes.
     const other = await organisation();

@@ -136,7 +136,9 @@ export const schemas = {
     body({
       ...subjectUid,
       require_sso: Type.Boolean(),
-      jit_provisioning: Type.Optional(Type.Boolean({ description: 'absent: on' })),
+      jit_provisioning: Type.Optional(
+        Type.Boolean({ description: 'absent: as it stands (on for a new policy)' }),
+      ),
       default_role_key: Type.Optional(Type.String({ maxLength: 64, description: 'empty: none' })),
       role_rules: Type.Optional(
         Type.Union([

@@ -850,6 +850,9 @@ describe('SCIM and single sign-on together', () => {
       jit_provisioning: false,
     });
     expect((await aff.ssoPolicyInfo(boss.client, { subject_uid: boss.sid })).jit_provisioning).toBe(false);
+    // A save that does not name the switch (the console's SSO rules, an older client) leaves it off.
+    await aff.saveSsoPolicy(boss.client, { subject_uid: boss.sid, require_sso: false });
+    expect((await aff.ssoPolicyInfo(boss.client, { subject_uid: boss.sid })).jit_provisioning).toBe(false);
     const newcomer = `new@${domain}`;
     await rejectsWith(
       ssoSignIn(newcomer, idpPerson({ email: newcomer, email_verified: true })),

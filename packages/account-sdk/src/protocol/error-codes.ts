@@ -335,8 +335,6 @@ export const enterpriseErrors = /* @__PURE__ */ defineErrorRange('Enterprise sig
   [2428, 'SAML_ASSERTION_REPLAYED', 400],
   [2429, 'SAML_RECIPIENT_MISMATCH', 400],
   [2430, 'SSO_JIT_DISABLED', 200],
-  [2431, 'MEMBER_AWAITING_ACCEPTANCE', 200],
-  [2432, 'NOTHING_TO_ACCEPT', 200],
 ]);
 
 /** The account SDK's own ranges, in code order. Organisation (16xx) and open auth (17xx) add theirs. */

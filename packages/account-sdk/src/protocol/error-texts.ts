@@ -409,11 +409,6 @@ export const enterpriseErrorTexts = /* @__PURE__ */ defineErrorTexts(enterpriseE
     '该组织只允许已开通的成员通过单点登录进入，请联系组织管理员为你开通',
     'This organisation lets only members it has set up sign in through its connection: ask its administrator to add you',
   ],
-  MEMBER_AWAITING_ACCEPTANCE: [
-    '该成员尚未接受组织的加入邀请，接受前不能解除冻结',
-    'This member has not accepted the membership yet: it stays frozen until they do',
-  ],
-  NOTHING_TO_ACCEPT: ['没有等待你接受的组织成员身份', 'There is no membership waiting for you to accept'],
 });
 
 /**

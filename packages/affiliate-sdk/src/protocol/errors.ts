@@ -25,6 +25,9 @@ export const organisationErrors = /* @__PURE__ */ defineErrorRange('Organisation
   [1620, 'CANCELLATION_PENDING', 200],
   // The organisation requires a second factor and the account has none: `enrol` names what to set up.
   [1621, 'SECOND_FACTOR_REQUIRED', 200],
+  // A membership SCIM made for an account that existed before waits for the person (docs/scim.md).
+  [1622, 'MEMBER_AWAITING_ACCEPTANCE', 200],
+  [1623, 'NOTHING_TO_ACCEPT', 200],
   // Invitations and the manager transfer (issue 13): 1640–1689
   [1640, 'INVITATION_NOT_FOUND', 200],
   [1641, 'INVITATION_EXPIRED', 200],
@@ -65,6 +68,11 @@ export const organisationTexts = /* @__PURE__ */ defineErrorTexts(organisationEr
     '该账号正在注销中，不能创建或接管组织；撤销注销后再试',
     'This account is being cancelled: it cannot create or take over an organisation until the cancellation is abandoned',
   ],
+  MEMBER_AWAITING_ACCEPTANCE: [
+    '该成员尚未接受组织的加入邀请，接受前不能解除冻结',
+    'This member has not accepted the membership yet: it stays frozen until they do',
+  ],
+  NOTHING_TO_ACCEPT: ['没有等待你接受的组织成员身份', 'There is no membership waiting for you to accept'],
   SECOND_FACTOR_REQUIRED: [
     '该组织要求成员使用第二验证因素：请先设置通行密钥或身份验证器应用',
     'This organisation requires a second factor: set up a passkey or an authenticator app first',

@@ -34,7 +34,8 @@ export const saveSsoPolicy = defineOperation({
       requireSso: input.require_sso,
       defaultRoleKey: input.default_role_key || null,
       roleRules: parseRoleRules(input.role_rules),
-      jit: input.jit_provisioning !== false,
+      // Absent (a console or client that does not know the switch): the switch as it stands.
+      jit: input.jit_provisioning ?? (await policyOf(ctx.tx, subjectId)).jit,
     };
     // Requiring single sign-on without a connection would shut the members out.
     if (policy.requireSso && !(await connectionOf(ctx.tx, subjectId)))
