@@ -18,24 +18,27 @@
 // and the identity picker 933 B (it reads the one paths object).
 // secondFactorPlugin (answers SECOND_FACTOR_REQUIRED with a dialog, then sends the call again) measured
 // the whole entry 4295 B (+274 B); 4313 B beside the SAML connection's path.
+// SCIM's memberships that wait for the person (the membership/accept path, `answerMembership`, the
+// two codes with their zh/en texts in this range instead of the account SDK's) and the JIT switch
+// measured protocol 2876 B (+111 B), the whole entry 4432 B (+119 B), the identity picker 938 B.
 export default [
   {
     name: 'protocol (whole entry), the account SDK not counted',
     path: 'dist/protocol.js',
     ignore: ['@portico/account-sdk'],
-    limit: '2765 B',
+    limit: '2876 B',
   },
   {
     name: 'every call, the flows, affiliatePlugin and secondFactorPlugin, the account SDK not counted',
     path: 'dist/index.js',
     ignore: ['@portico/account-sdk'],
-    limit: '4313 B',
+    limit: '4432 B',
   },
   {
     name: 'subjectLoginList + subjectLogin (an identity picker), the account SDK not counted',
     path: 'dist/index.js',
     import: '{ subjectLoginList, subjectLogin }',
     ignore: ['@portico/account-sdk'],
-    limit: '935 B',
+    limit: '938 B',
   },
 ];
