@@ -1091,11 +1091,17 @@ const migrations: Record<string, Migration> = {
   '0036_scim_acceptance_sso_jit': {
     async up(db: Kysely<unknown>) {
       const has = await existingColumns(db);
-      if (!has('scim_users', 'own_account'))
+      if (!has('scim_users', 'own_account')) {
         await db.schema
           .alterTable('scim_users')
           .addColumn('own_account', 'integer', (c) => c.notNull().defaultTo(0))
           .execute();
+        // Users provisioned before this column: SCIM made the account when it is no older than the
+        // User (an account that existed before was linked, and is older).
+        await sql`update scim_users set own_account = 1 where exists (select 1 from users where users.id = scim_users.user_id and users.created_at >= scim_users.created_at)`.execute(
+          db,
+        );
+      }
       if (!has('scim_users', 'awaiting_acceptance'))
         await db.schema
           .alterTable('scim_users')

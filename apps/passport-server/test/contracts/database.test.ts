@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import Sqlite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/app';
 import { MIGRATIONS_LOCK, openDatabase } from '../../src/db/database';
 import { migrationProvider, ORG_VERSION_TRIGGERS } from '../../src/db/migrations';
+import type { Database } from '../../src/db/schema';
 import { newUserRow } from '../../src/domain/accounts/accounts';
 import { isUniqueViolation } from '../../src/domain/organisations/organisations';
 import { updateProfile } from '../../src/domain/profile/profile';
@@ -110,6 +113,62 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
         await again.close();
       }
     });
+
+    it.runIf(backend === 'sqlite')(
+      'mark, on the way to SCIM acceptance, the Users provisioned before it whose account SCIM made',
+      async () => {
+        const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
+        try {
+          const migrator = new Migrator({ db, provider: migrationProvider });
+          expect((await migrator.migrateTo('0035_user_language')).error).toBeUndefined();
+          const at = 1_700_000_000_000;
+          const linked = newUserRow(at - 86_400_000, { mobile: freshMobile() });
+          const made = newUserRow(at + 3, { mobile: freshMobile() });
+          await db.insertInto('users').values([linked, made]).execute();
+          await db
+            .insertInto('subjects')
+            .values({
+              id: 'subject',
+              name: 'Provisioned Ltd',
+              base_infos: '{}',
+              detail_infos: '{}',
+              identity_card_sealed: null,
+              real_name_sealed: null,
+              created_by: linked.id,
+              created_at: at,
+              updated_at: at,
+            })
+            .execute();
+          const user = (id: string, user_id: string) => ({
+            id,
+            subject_id: 'subject',
+            user_id,
+            user_name: id,
+            user_name_key: id,
+            external_id: null,
+            attributes: '{}',
+            created_at: at,
+            updated_at: at,
+          });
+          await db
+            .insertInto('scim_users')
+            .values([user('linked', linked.id), user('made', made.id)])
+            .execute();
+          expect((await migrator.migrateToLatest()).error).toBeUndefined();
+          const rows = await db
+            .selectFrom('scim_users')
+            .select(['id', 'own_account'])
+            .orderBy('id')
+            .execute();
+          expect(rows).toEqual([
+            { id: 'linked', own_account: 0 },
+            { id: 'made', own_account: 1 },
+          ]);
+        } finally {
+          await db.destroy();
+        }
+      },
+    );
 
     it.runIf(backend === 'postgres')(
       'let several servers start at once on a new schema: one migrates, the others wait for it',

@@ -44,7 +44,9 @@ type Awaiting = NonNullable<Awaited<ReturnType<typeof awaitingMembership>>>;
 
 /**
  * Accepted: the wait ends (a new User version) and the membership thaws when the identity provider
- * has it active. False when another request accepted it first.
+ * has it active. False when another request accepted it first. `active` is read from the update, not
+ * from the earlier read: a deactivation committed in between (PostgreSQL's read committed lets the
+ * update see it) must not be thawed over.
  */
 export async function acceptMembership(tx: Tx, awaiting: Awaiting, now: number): Promise<boolean> {
   const done = await tx
@@ -52,9 +54,10 @@ export async function acceptMembership(tx: Tx, awaiting: Awaiting, now: number):
     .set((eb) => ({ awaiting_acceptance: 0, version: eb('version', '+', 1), updated_at: now }))
     .where('id', '=', awaiting.scimId)
     .where('awaiting_acceptance', '=', 1)
+    .returning('active')
     .executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) return false;
-  if (Number(awaiting.active) === 1)
+  if (!done) return false;
+  if (Number(done.active) === 1)
     await tx
       .updateTable('deputies')
       .set({ is_frozen: 0, updated_at: now })
