@@ -9,6 +9,10 @@ configure({ asyncUtilTimeout: 10_000 });
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+  // happy-dom follows a navigation (jsdom did not): the next file starts at the configured address.
+  (window as unknown as { happyDOM?: { setURL(url: string): void } }).happyDOM?.setURL(
+    'http://localhost:3000/',
+  );
 });
 
 // happy-dom has no `window.confirm` (a browser's modal); the screens that still ask through it are
