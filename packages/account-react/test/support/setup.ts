@@ -9,8 +9,4 @@ configure({ asyncUtilTimeout: 10_000 });
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
-  // happy-dom follows a navigation (jsdom did not): the next file starts at the configured address.
-  (window as unknown as { happyDOM?: { setURL(url: string): void } }).happyDOM?.setURL(
-    'http://localhost:3000/',
-  );
 });
