@@ -72,7 +72,7 @@ test('a manager sees role changes and a removal in the organisation’s audit lo
   const members = page.getByRole('region', { name: '成员' });
   await memberContext.close();
   await page.reload();
-  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('小王 · 查看者');
   const editor = roles.getByRole('group', { name: '编辑者 的操作' });
   await editor.getByLabel('分配给成员: 编辑者').selectOption({ label: '小王' });
   await editor.getByRole('button', { name: '分配给成员' }).click();

@@ -30,7 +30,7 @@ test('a manager edits a role and takes it back from a member; the member leaves'
   const roles = page.getByRole('region', { name: '角色' });
   const members = page.getByRole('region', { name: '成员' });
   await page.reload();
-  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('小王 · 查看者');
 
   // The manager lets the role read roles too.
   await roles.getByRole('button', { name: '编辑角色 查看者' }).click();

@@ -42,7 +42,7 @@ test('a manager builds an organisation; a member acts in it within its role unti
   const memberIdentity = memberPage.getByRole('region', { name: '当前身份' });
   await expect(memberIdentity).toContainText('你正以 小王（示例公司）的身份操作');
   await page.reload();
-  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('viewer');
+  await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('小王 · 查看者');
   const memberMembers = memberPage.getByRole('region', { name: '成员' });
   await expect(memberMembers.getByRole('listitem')).toHaveCount(2);
   await expect(memberMembers.getByRole('button', { name: '冻结' })).toHaveCount(0);
@@ -64,7 +64,15 @@ test('a manager builds an organisation; a member acts in it within its role unti
   }
 
   // The manager freezes the member; the member's next request is refused with the clear error.
-  await members.getByRole('group', { name: '小王 的操作' }).getByRole('button', { name: '冻结' }).click();
+  await members
+    .getByRole('group', { name: '小王 的操作' })
+    .getByRole('button', { name: '冻结成员 小王' })
+    .click();
+  // Freezing ends the member's sign-ins at once: asked first.
+  await page
+    .getByRole('alertdialog', { name: '冻结成员 小王？' })
+    .getByRole('button', { name: '冻结' })
+    .click();
   await expect(members.getByRole('listitem').filter({ hasText: '小王' })).toContainText('已冻结');
   await explain.getByRole('button', { name: '查看' }).click();
   await expect(explain.getByRole('alert')).toHaveText('该成员身份已被冻结');
