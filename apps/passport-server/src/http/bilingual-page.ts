@@ -24,7 +24,25 @@ export const PAGE_STYLE =
   ':focus-visible{outline:3px solid var(--focus);outline-offset:2px}' +
   '[role=alert]{flex-basis:100%;color:#c92a2a}small{color:var(--muted)}';
 
-export const PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`;
+/** A static script or style as a CSP source: its hash. */
+export const cspHashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+export const PAGE_STYLE_HASH = cspHashOf(PAGE_STYLE);
+
+/**
+ * The CSP of a page whose one static script posts its form to this site: nothing but that script and
+ * PAGE_STYLE, never framed.
+ */
+export const formPageCsp = (script: string) =>
+  [
+    "default-src 'none'",
+    `script-src ${cspHashOf(script)}`,
+    `style-src ${PAGE_STYLE_HASH}`,
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

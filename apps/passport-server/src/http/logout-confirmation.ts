@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER } from '../protocol';
-import { bilingualPage, escapeHtml, PAGE_STYLE, PAGE_STYLE_HASH } from './bilingual-page';
+import { bilingualPage, escapeHtml, formPageCsp, PAGE_STYLE } from './bilingual-page';
 
 const COPY = {
   zh: {
@@ -48,18 +47,8 @@ const SCRIPT = `document.querySelectorAll('form[data-logout]').forEach(function 
   });
 });`;
 
-const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
 /** Nothing but the script and style above; never framed; the form posts to this site only. */
-const CSP = [
-  "default-src 'none'",
-  `script-src ${hashOf(SCRIPT)}`,
-  `style-src ${PAGE_STYLE_HASH}`,
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+const CSP = formPageCsp(SCRIPT);
 
 export interface LogoutConfirmation {
   /** The POST logout path of the same family (same-origin, relative). */

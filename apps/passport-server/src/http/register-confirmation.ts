@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageLanguageOf } from '../lib/language';
 import { CSRF_COOKIE, CSRF_HEADER, ErrorCode } from '../protocol';
-import { bilingualPage, escapeHtml } from './bilingual-page';
+import { bilingualPage, escapeHtml, formPageCsp, PAGE_STYLE } from './bilingual-page';
 
 const COPY = {
   zh: {
@@ -49,20 +48,8 @@ const SCRIPT = `document.querySelectorAll('form[data-register]').forEach(functio
   });
 });`;
 
-const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}section+section{margin-top:2rem;border-top:1px solid #ddd}button{font:inherit;padding:.5rem 1rem}';
-
-const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
-const CSP = [
-  "default-src 'none'",
-  `script-src ${hashOf(SCRIPT)}`,
-  `style-src ${hashOf(STYLE)}`,
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+/** Nothing but the script and the server pages' style; never framed; the form posts to this site only. */
+const CSP = formPageCsp(SCRIPT);
 
 /**
  * The page the no-verify registration's link opens (src/flows/register-link.ts). Opening it changes
@@ -90,7 +77,7 @@ export function sendRegisterConfirmation(
 </form>
 <noscript><p>${escapeHtml(copy.noScript)}</p></noscript>`;
     },
-    head: `<meta name="referrer" content="no-referrer">\n<style>${STYLE}</style>\n`,
+    head: `<meta name="referrer" content="no-referrer">\n<style>${PAGE_STYLE}</style>\n`,
     tail: `<script>${SCRIPT}</script>\n`,
   });
   return reply
