@@ -145,7 +145,15 @@ test.describe('a passkey as a factor', () => {
 
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
-    const laptop = await (await newContext()).newPage();
+    // The laptop's browser offers no passkeys in its autofill, as some browsers do not. With the
+    // autofill's wait pending on the sign-in page, Chromium's virtual authenticator (which answers
+    // by itself) signed in through it the moment the synced passkey arrived, racing the dialog's
+    // ceremony; the autofill has its own tests above.
+    const laptopContext = await newContext();
+    await laptopContext.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
+    const laptop = await laptopContext.newPage();
     const synced = await virtualAuthenticator(laptop);
 
     const textsBefore = (await outbox.messages(mobile)).length;
@@ -153,8 +161,7 @@ test.describe('a passkey as a factor', () => {
     const dialog = secondVerifyDialog(laptop);
     await expect(dialog).toBeVisible();
     // The passkey synced to the laptop (its platform account): the same credential in its
-    // authenticator, added once the password was typed (the virtual authenticator would otherwise
-    // answer the sign-in page's passkey autofill by itself, and the password would never be asked).
+    // authenticator, added once the password was typed.
     await synced.cdp.send('WebAuthn.addCredential', {
       authenticatorId: synced.authenticatorId,
       credential: credentials[0]!,
