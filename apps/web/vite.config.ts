@@ -83,8 +83,10 @@ export default defineConfig({
       // organisation console showed enterprise sign-in's refusals in the page's language (+0.9 KB: the
       // 24xx texts the lazy console chunk imports sit in the SDK's error-texts module, which the vendor
       // chunk holds; splitting them out still left them reachable from vendor; measured 134.46 KB). 134.7 KB
-      // with the second-factor plugin attached at mount rather than lazily (measured 134.65 KB).
-      budgetBytes: 134_700,
+      // with the second-factor plugin attached at mount rather than lazily (measured 134.65 KB). 134.8 KB
+      // with name suggestions in the page's language and the tables' keyboard-scrollable box among the
+      // shared exports (measured 134.72 KB).
+      budgetBytes: 134_800,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -3,7 +3,7 @@ import { type CopyContext, defineMessages } from '@portico/account-pages';
 /** The app flavour's own copy, in zh and en. */
 export const { translate, useTranslate } = defineMessages(
   {
-    'home.title': 'Portico',
+    'home.title': '扫码登录',
     'home.body': '用手机扫描电脑上的二维码即可登录电脑。',
     'home.scan': '扫一扫',
     'home.noScanner': '请使用 Portico 应用扫描，或用手机相机扫描后在浏览器中打开。',
@@ -21,7 +21,7 @@ export const { translate, useTranslate } = defineMessages(
     'error.body': '页面没有加载成功，请刷新重试。',
   },
   {
-    'home.title': 'Portico',
+    'home.title': 'Scan to sign in',
     'home.body': 'Scan the QR code on a computer with this phone to sign the computer in.',
     'home.scan': 'Scan',
     'home.noScanner':

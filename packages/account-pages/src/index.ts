@@ -87,4 +87,5 @@ export { ConfirmButton, type ConfirmButtonProps } from './ui/confirm-button';
 export { EmptyState } from './ui/empty-state';
 export { Interpolate } from './ui/interpolate';
 export { LanguageSwitch } from './ui/language-switch';
+export { TableScroll } from './ui/table-scroll';
 export { type TabItem, Tabs } from './ui/tabs';

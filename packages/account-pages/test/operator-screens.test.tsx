@@ -49,6 +49,10 @@ describe('the monitoring screen', () => {
     const user = userEvent.setup();
     const vitals = await screen.findByRole('region', { name: '性能指标（p75）' });
     expect(within(vitals).getByRole('row', { name: /2026-01-02 LCP 1200 3/ })).toBeTruthy();
+    // The table's box scrolls sideways on a phone: a keyboard reaches it to scroll it.
+    const scroller = within(vitals).getByRole('group', { name: '性能指标（p75）' });
+    expect(scroller.tabIndex).toBe(0);
+    expect(within(scroller).getByRole('table')).toBeTruthy();
     expect(
       within(screen.getByRole('region', { name: '登录漏斗' })).getByText('此范围内没有数据。'),
     ).toBeTruthy();

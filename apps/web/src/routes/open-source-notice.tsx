@@ -1,3 +1,4 @@
+import { TableScroll } from '@portico/account-pages';
 import { useLoaderData } from 'react-router';
 import { useLegalT } from '../components/legal.messages';
 import { PageShell } from '../components/page-shell';
@@ -32,7 +33,7 @@ export function Component() {
         {entries ? (
           <>
             <p className="muted">{t('legal.notice.count', { count: entries.length })}</p>
-            <div className="table-scroll">
+            <TableScroll label={t('legal.notice.title')}>
               <table>
                 <thead>
                   <tr>
@@ -59,7 +60,7 @@ export function Component() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             {entries.map((entry) => (
               <details key={`${entry.name}@${entry.version}`} className="notice-text">
                 <summary>

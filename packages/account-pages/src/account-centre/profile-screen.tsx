@@ -8,6 +8,7 @@ import {
   reviewQueueQueryOptions,
   SubmitButton,
   useAccountClient,
+  useAccountLanguage,
   useReviewPicture,
   useUpdateProfile,
   useUploadAvatar,
@@ -147,7 +148,7 @@ function Details({ t, profile }: { t: T; profile: ProfileData }) {
     setBirthday(profile.birthday);
     setGender(profile.gender);
   }, [profile]);
-  const names = useQuery(recommendedNamesQueryOptions(useAccountClient()));
+  const names = useQuery(recommendedNamesQueryOptions(useAccountClient(), useAccountLanguage()));
   const save = useUpdateProfile();
   function submit(event: FormEvent) {
     event.preventDefault();

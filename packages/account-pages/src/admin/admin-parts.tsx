@@ -2,6 +2,7 @@ import { ErrorMessage } from '@portico/account-react';
 import { type ReactNode, useId } from 'react';
 import { Button } from '../ui/button';
 import { ConfirmButton } from '../ui/confirm-button';
+import { TableScroll } from '../ui/table-scroll';
 import type { useAdminT } from './admin.messages';
 
 // The pieces every section of the admin console is made of: a query's three states, a list or the
@@ -53,7 +54,7 @@ export function Table({
   children: ReactNode;
 }) {
   return (
-    <div className="table-scroll">
+    <TableScroll label={caption}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -67,7 +68,7 @@ export function Table({
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

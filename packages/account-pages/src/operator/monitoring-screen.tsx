@@ -9,6 +9,7 @@ import type { MonitorDashboardData } from '@portico/account-sdk/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../ui/button';
+import { TableScroll } from '../ui/table-scroll';
 import { DailyChart } from './daily-chart';
 import { useMonitoringT } from './monitoring.messages';
 import { WaitlistEntries } from './waitlist-entries';
@@ -59,7 +60,7 @@ function ReportSection<R>({
       {rows.length === 0 ? (
         <p>{t('empty')}</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label={title}>
           <table>
             <thead>
               <tr>
@@ -80,7 +81,7 @@ function ReportSection<R>({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

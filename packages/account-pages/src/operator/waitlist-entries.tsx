@@ -1,6 +1,7 @@
 import { ErrorMessage, useAdmitWaitlist } from '@portico/account-react';
 import type { WaitlistEntry } from '@portico/account-sdk/protocol';
 import { Button } from '../ui/button';
+import { TableScroll } from '../ui/table-scroll';
 import { useMonitoringT } from './monitoring.messages';
 
 /**
@@ -16,7 +17,7 @@ export function WaitlistEntries({ entries }: { entries: WaitlistEntry[] }) {
       {entries.length === 0 ? (
         <p>{t('waitlist.empty')}</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label={t('waitlist')}>
           <table>
             <caption className="visually-hidden">{t('waitlist')}</caption>
             <thead>
@@ -49,7 +50,7 @@ export function WaitlistEntries({ entries }: { entries: WaitlistEntry[] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </>
   );

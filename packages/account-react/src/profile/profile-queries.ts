@@ -56,11 +56,14 @@ export const defaultAvatarsQueryOptions = (client: AccountClient) =>
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-/** Suggested display names (`recommendName`). */
-export const recommendedNamesQueryOptions = (client: AccountClient) =>
+/**
+ * Suggested display names (`recommendName`) in `language` (default: the client's): the page's language
+ * when it switches without a reload, each language its own cache entry.
+ */
+export const recommendedNamesQueryOptions = (client: AccountClient, language = client.language) =>
   queryOptions({
-    queryKey: keys.names,
-    queryFn: ({ signal }) => recommendName<{ names: string[] }>(client, {}, { signal }),
+    queryKey: [...keys.names, language],
+    queryFn: ({ signal }) => recommendName<{ names: string[] }>(client, { language }, { signal }),
   });
 
 /** A sensitive picture waiting for an operator's review. */
