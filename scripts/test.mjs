@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FULL_CHROMIUM, HEADLESS_SHELL } from './chromium.mjs';
 import { childCpuSeconds, costliestFiles, slowestFiles, timingReport, turboTasks } from './test-timings.mjs';
 
 function answers(port, host = '127.0.0.1', timeoutMs = 500) {
@@ -34,11 +35,9 @@ console.log(
 // screenshots they write need a Chinese font (without one Chromium draws boxes); Debian's
 // fonts-noto-cjk provides it. The server suite reads the text puzzle with Debian's tesseract-ocr (an
 // off-the-shelf OCR, as a bot would). All come from apt-get when missing (as root).
-const DEFAULT_CHROMIUM = '/usr/bin/chromium';
-// Debian's headless shell: the same Chromium without the browser around the page, markedly less CPU
-// per test (e2e/support/chromium.ts prefers it; docs/testing.md). Installed when apt-get can.
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-const hasBrowser = () => existsSync(HEADLESS_SHELL) || existsSync(DEFAULT_CHROMIUM);
+// Debian's headless shell is preferred (scripts/chromium.mjs: markedly less CPU per test); installed
+// when apt-get can.
+const hasBrowser = () => existsSync(HEADLESS_SHELL) || existsSync(FULL_CHROMIUM);
 const canApt =
   process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
 function aptInstall(packages, why) {
@@ -72,7 +71,7 @@ function ensureBrowser() {
   if (!canApt) {
     if (missing.includes('chromium')) {
       console.error(
-        `portico test: the browser tests need Chromium at ${DEFAULT_CHROMIUM}. Install Debian's package ` +
+        `portico test: the browser tests need Chromium at ${FULL_CHROMIUM}. Install Debian's package ` +
           `(as root: apt-get update && apt-get install -y chromium), or set PORTICO_CHROMIUM to a Chromium binary.`,
       );
       process.exit(1);
@@ -85,7 +84,7 @@ function ensureBrowser() {
   aptInstall(missing, `${missing.join(' and ')} missing`);
   if (!wanted && !hasBrowser()) {
     console.error(
-      `portico test: Chromium is installed but neither ${HEADLESS_SHELL} nor ${DEFAULT_CHROMIUM} is there`,
+      `portico test: Chromium is installed but neither ${HEADLESS_SHELL} nor ${FULL_CHROMIUM} is there`,
     );
     process.exit(1);
   }

@@ -1,16 +1,3 @@
-import { existsSync } from 'node:fs';
-
-/**
- * Debian's headless shell (`apt-get install -y chromium-headless-shell`): the same Chromium (same
- * version, same Blink, fonts and DevTools protocol) without the full browser around the page, which
- * is what Playwright itself runs for headless Chromium. It spends markedly less CPU per page than
- * the full browser in headless mode (docs/testing.md, "What the browser suite no longer repeats").
- */
-export const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-/** Debian's Chromium (`apt-get install -y chromium`), used when the headless shell is not installed. */
-export const FULL_CHROMIUM = '/usr/bin/chromium';
-
-/** The browser the suite drives: PORTICO_CHROMIUM, else the headless shell, else the full browser. */
-export function chromiumPath(): string {
-  return process.env.PORTICO_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : FULL_CHROMIUM);
-}
+// The browser the suite drives: PORTICO_CHROMIUM, else Debian's headless shell, else its Chromium
+// (scripts/chromium.mjs, shared with the test command and the bench).
+export { chromiumPath, FULL_CHROMIUM, HEADLESS_SHELL } from '../../scripts/chromium.mjs';

@@ -16,6 +16,7 @@ import { defaultChallengeLimits, priceOf, REFERENCE_PROFILE } from '@portico/pas
 import { createChallenge, solveChallenge, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { chromium } from 'playwright-core';
+import { chromiumPath } from '../../../scripts/chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const limits = defaultChallengeLimits;
@@ -92,7 +93,7 @@ function powSearchSource(): string {
 /** Milliseconds per attempt of the page's solver in one Chromium worker, at a CPU throttling rate. */
 async function browserPerAttempt(rates: number[]): Promise<Map<number, number>> {
   const browser = await chromium.launch({
-    executablePath: process.env.PORTICO_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   const out = new Map<number, number>();
