@@ -35,10 +35,10 @@ export function wayInOf(event: Pick<StoredEvent, 'type' | 'data'>): { wayIn: Way
       return { wayIn: 'password' };
     case 'account.username_set':
       return { wayIn: 'username' };
-    case 'account.third_party_linked':
-      return {
-        wayIn: event.data.provider === 'github' || event.data.provider === 'google' ? event.data.provider : 'third_party',
-      };
+    case 'account.third_party_linked': {
+      const { provider } = event.data;
+      return { wayIn: provider === 'github' || provider === 'google' ? provider : 'third_party' };
+    }
     case 'account.factor_added':
       return { wayIn: 'authenticator' };
     case 'passkey.added':
