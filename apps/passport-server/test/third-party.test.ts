@@ -40,8 +40,10 @@ afterAll(async () => {
 });
 
 /** A person at the provider, with what the provider says about their e-mail. */
-const person = (provider: ProviderName, account: { email?: string; verified?: boolean; name?: string } = {}) =>
-  personAt(peers, provider, account);
+const person = (
+  provider: ProviderName,
+  account: { email?: string; verified?: boolean; name?: string } = {},
+) => personAt(peers, provider, account);
 
 /** Starts at the redirect and signs in at the provider: answers the callback page's parameters. */
 const atProvider = (browser: Browser, provider: ProviderName, who: string, query = '') =>

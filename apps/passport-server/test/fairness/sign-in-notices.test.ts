@@ -11,13 +11,7 @@ import {
 import type { StoredEvent } from '../../src/events/dispatcher';
 import { CodeType, passkeyPaths, paths } from '../../src/protocol';
 import { SoftwareAuthenticator } from '../support/authenticator';
-import {
-  emailCode,
-  GOOD_PASSWORD,
-  mobileCode,
-  signInBySms,
-  warmPasswordEstimator,
-} from '../support/flows';
+import { emailCode, GOOD_PASSWORD, mobileCode, signInBySms, warmPasswordEstimator } from '../support/flows';
 import { type Browser, freshEmail, freshMobile, startServer, type TestServer } from '../support/server';
 
 /**
@@ -110,9 +104,7 @@ describe('a new way in', () => {
       const english = (await noticesTo(to)).filter((text) => !text.includes('绑定了邮箱'));
       expect(english, `the notices to ${to}`).toHaveLength(2);
       expect(english).toContainEqual(expect.stringContaining('A password was just set on your account.'));
-      expect(english).toContainEqual(
-        expect.stringContaining('A username was just set on your account'),
-      );
+      expect(english).toContainEqual(expect.stringContaining('A username was just set on your account'));
       for (const text of english) expect(text).toContain('Recent changes to how you sign in');
     }
   });
@@ -216,7 +208,10 @@ describe('the notices’ consumer', () => {
     await consumer.handle(event);
     await consumer.handle(event);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ notice: { kind: { wayIn: 'passkey' }, channel: 'mobile' }, language: 'zh' });
+    expect(sent[0]).toMatchObject({
+      notice: { kind: { wayIn: 'passkey' }, channel: 'mobile' },
+      language: 'zh',
+    });
 
     const late = recording(SIGN_UP_MS + SIGN_IN_NOTICE_FRESH_MS + 60_000);
     await late.consumer.handle(eventFor(userId, created + SIGN_UP_MS + 1_000));

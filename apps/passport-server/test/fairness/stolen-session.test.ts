@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affiliatePaths as aff, CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
+import { openAuthRecordsLeft, seedAppGrant } from '../support/app-grants';
 import {
   emailCode,
   isSignedIn,
@@ -9,7 +10,6 @@ import {
   passCooldown,
   signInBySms,
 } from '../support/flows';
-import { openAuthRecordsLeft, seedAppGrant } from '../support/app-grants';
 import { type Browser, codeFor, freshEmail, startServer, type TestServer } from '../support/server';
 
 /**

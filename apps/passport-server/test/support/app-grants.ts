@@ -79,7 +79,11 @@ export async function seedAppGrant(
 
 /** Which of these provider records are still there. */
 export async function openAuthRecordsLeft(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
-  const rows = await recordsOf(db).selectFrom('open_auth_records').select('id').where('id', 'in', ids).execute();
+  const rows = await recordsOf(db)
+    .selectFrom('open_auth_records')
+    .select('id')
+    .where('id', 'in', ids)
+    .execute();
   return rows.map((row) => row.id);
 }
 

@@ -91,7 +91,8 @@ export function signInNoticesConsumer(options: SignInNoticesOptions): EventConsu
       if (recipients.length === 0) return;
       if (!(await store.setIfAbsent(`notice:sign-in:${event.id}`, '1', SENT_MS))) return;
       const language = knownLanguage(user.language) ?? 'zh';
-      for (const [channel, to] of recipients) await send({ kind: { wayIn: change.wayIn }, channel, to }, language);
+      for (const [channel, to] of recipients)
+        await send({ kind: { wayIn: change.wayIn }, channel, to }, language);
     },
   };
 }

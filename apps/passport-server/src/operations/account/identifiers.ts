@@ -3,8 +3,8 @@ import type { User } from '../../db/schema';
 import { keepsAWayIn, rebind, setUsername } from '../../domain/identifiers/bindings';
 import { spendVerification } from '../../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../../errors';
-import { knownLanguage } from '../../lib/language';
 import type { EventType } from '../../events/catalogue';
+import { knownLanguage } from '../../lib/language';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
 import { emitForAccount } from './emit';
 

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { sendAccountNotice } from '../../delivery/account-notice';
 import {
   AUDIT_LOG_CONSUMER,
   auditLogConsumer,
@@ -7,7 +8,6 @@ import {
 } from '../../events/consumers/audit-log';
 import { signInNoticesConsumer } from '../../events/consumers/sign-in-notices';
 import { createDispatcher, type Dispatcher } from '../../events/dispatcher';
-import { sendAccountNotice } from '../../delivery/account-notice';
 
 export interface Events {
   dispatcher: Dispatcher;
