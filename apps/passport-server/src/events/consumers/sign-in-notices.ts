@@ -80,7 +80,7 @@ export function signInNoticesConsumer(options: SignInNoticesOptions): EventConsu
         .where('id', '=', event.targetUserId)
         .executeTakeFirst();
       if (!user || event.occurredAt - Number(user.created_at) < SIGN_UP_MS) return;
-      const recipients = (
+      const present = (
         [
           ['mobile', user.mobile],
           ['email', user.email],
@@ -88,6 +88,18 @@ export function signInNoticesConsumer(options: SignInNoticesOptions): EventConsu
       ).filter(
         (entry): entry is readonly [Channel, string] => Boolean(entry[1]) && entry[0] !== change.added,
       );
+      if (present.length === 0) return;
+      // The account as it is now, not as it was then: a channel bound or changed after the event holds a
+      // value the event never saw (a thief's new number must not hear of the owner's earlier change).
+      const later = await db
+        .selectFrom('events')
+        .select('data')
+        .where('stream', '=', event.stream)
+        .where('position', '>', event.position)
+        .where('type', 'in', ['account.identifier_bound', 'account.identifier_changed'])
+        .execute();
+      const rebound = new Set(later.map((row) => (JSON.parse(row.data) as { channel?: unknown }).channel));
+      const recipients = present.filter(([channel]) => !rebound.has(channel));
       if (recipients.length === 0) return;
       if (!(await store.setIfAbsent(`notice:sign-in:${event.id}`, '1', SENT_MS))) return;
       const language = knownLanguage(user.language) ?? 'zh';
