@@ -30,14 +30,19 @@ export class Outbox {
     return json.data.messages;
   }
 
-  /** The newest 6-digit code sent to `to`, waiting for it to arrive; `after` skips older messages. */
+  /**
+   * The newest 6-digit code sent to `to`, waiting for it to arrive; `after` skips older messages, and
+   * a security notice (no code in it) that came after the code is passed over.
+   */
   async code(to: string, after = 0): Promise<string> {
     let found: string | undefined;
     await expect
       .poll(
         async () => {
-          const newest = (await this.messages(to)).find((m) => m.created_at >= after);
-          found = newest ? /\b(\d{6})\b/.exec(newest.text)?.[1] : undefined;
+          found = (await this.messages(to))
+            .filter((m) => m.created_at >= after)
+            .map((m) => /\b(\d{6})\b/.exec(m.text)?.[1])
+            .find(Boolean);
           return found;
         },
         { message: `a code sent to ${to}`, ...PROMPTLY },

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createManagementClient, ManagementError } from '@portico/management';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUserRow } from '../src/domain/accounts/accounts';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
+import { openAuthRecordsOf, seedAppGrant } from './support/app-grants';
 import { isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
 import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
 
@@ -111,57 +111,10 @@ describe('users, from a back end with users:write', () => {
     });
 
     // An app the person authorised: its grant and a refresh token (the provider's own records).
-    const records = server.app.db as unknown as Kysely<{
-      open_auth_records: {
-        model: string;
-        id: string;
-        payload: string;
-        grant_id: string | null;
-        account_id: string | null;
-        client_id?: string | null;
-        created_at: number;
-      };
-    }>;
-    const at = Date.now();
-    await records
-      .insertInto('open_auth_records')
-      .values([
-        {
-          model: 'Grant',
-          id: `g-${userId}`,
-          payload: '{}',
-          grant_id: null,
-          account_id: userId,
-          client_id: `c-${userId}`,
-          created_at: at,
-        },
-        {
-          model: 'Client',
-          id: `c-${userId}`,
-          payload: JSON.stringify({ client_id: `c-${userId}`, client_name: 'Frozen Out' }),
-          grant_id: null,
-          account_id: null,
-          client_id: `c-${userId}`,
-          created_at: at,
-        },
-        {
-          model: 'RefreshToken',
-          id: `r-${userId}`,
-          payload: '{}',
-          grant_id: `g-${userId}`,
-          account_id: userId,
-          created_at: at,
-        },
-      ])
-      .execute();
+    await seedAppGrant(server.app.db, userId, { clientName: 'Frozen Out' });
     expect(await admin.users.freeze(userId)).toEqual({ id: userId, frozen: true });
     // Its apps lose their access with it.
-    const left = await records
-      .selectFrom('open_auth_records')
-      .select('id')
-      .where('account_id', '=', userId)
-      .execute();
-    expect(left).toEqual([]);
+    expect(await openAuthRecordsOf(server.app.db, userId)).toEqual([]);
     expect(await isSignedIn(person)).toBe(false);
     await passCooldown();
     const again = server.browser();

@@ -1,107 +1,53 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_STARTS_PER_IP } from '../src/flows/third-party';
 import { CodeType, ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
 import { emailCode, isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
-import { type GitHubPeer, type OidcPeer, startGitHubPeer, startOidcPeer } from './support/oauth-peers';
+import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
 import {
-  type Browser,
-  codeFor,
-  freshEmail,
-  freshMobile,
-  startServer,
-  type TestServer,
-} from './support/server';
+  callbackFrom,
+  linkedByMobile as linkedBy,
+  linksOf,
+  ORIGIN,
+  type ProviderName,
+  personAt,
+  startThirdPartyPeers,
+  type ThirdPartyPeers,
+} from './support/third-party';
 
 /**
  * Third-party sign-in (issue 14 part 1) against real peers on loopback: a real OpenID provider for
  * Google (GOOGLE_ISSUER) and a GitHub-shaped server (GITHUB_BASE_URL, GITHUB_API_URL).
  */
 
-const ORIGIN = 'http://localhost:3000';
-let google: OidcPeer;
-let github: GitHubPeer;
+let peers: ThirdPartyPeers;
 let server: TestServer;
 let strict: TestServer;
-/** `server`'s clock ahead of the real one: the step-up test moves it past the window. */
-let skew = 0;
-
-const oauthConfig = () => ({
-  google: { clientId: 'portico-google', clientSecret: 'google-secret-0123456789', issuer: google.issuer },
-  github: {
-    clientId: 'portico-github',
-    clientSecret: 'github-secret-0123456789',
-    baseUrl: github.baseUrl,
-    apiUrl: github.apiUrl,
-  },
-  devOrigins: ['http://localhost:5173'],
-});
 
 beforeAll(async () => {
-  google = await startOidcPeer({
-    clientId: 'portico-google',
-    clientSecret: 'google-secret-0123456789',
-    redirectUris: [`${ORIGIN}/google-oauth-callback`],
-  });
-  github = await startGitHubPeer({ clientId: 'portico-github', clientSecret: 'github-secret-0123456789' });
+  peers = await startThirdPartyPeers();
   // A send cooldown of a few milliseconds: a test sends a second code to one target (passCooldown).
-  server = await startServer(
-    { oauth: oauthConfig() },
-    { limits: { sendCooldownMs: 5 }, now: () => Date.now() + skew },
-  );
+  server = await startServer({ oauth: peers.oauthConfig() }, { limits: { sendCooldownMs: 5 } });
   // Second verification on: a third-party sign-in from a new device goes through it like any other.
-  strict = await startServer({ oauth: oauthConfig(), secondVerify: true }, { limits: { sendCooldownMs: 5 } });
+  strict = await startServer(
+    { oauth: peers.oauthConfig(), secondVerify: true },
+    { limits: { sendCooldownMs: 5 } },
+  );
 });
 afterAll(async () => {
   await server?.close();
   await strict?.close();
-  await google?.close();
-  await github?.close();
+  await peers?.close();
 });
 
-type ProviderName = 'google' | 'github';
-let nextGitHubId = 1000 + Math.floor(Math.random() * 1000);
-
 /** A person at the provider, with what the provider says about their e-mail. */
-function person(provider: ProviderName, account: { email?: string; verified?: boolean; name?: string } = {}) {
-  const name = account.name ?? `Person ${randomBytes(3).toString('hex')}`;
-  if (provider === 'google') {
-    const sub = `g-${randomBytes(8).toString('hex')}`;
-    google.accounts.set(sub, {
-      name,
-      picture: 'https://example.com/a.png',
-      ...(account.email ? { email: account.email, email_verified: account.verified ?? true } : {}),
-    });
-    return sub;
-  }
-  nextGitHubId += 1;
-  github.users.set(nextGitHubId, {
-    id: nextGitHubId,
-    login: `octo${nextGitHubId}`,
-    name,
-    avatar_url: 'https://example.com/o.png',
-    emails: account.email
-      ? [{ email: account.email, verified: account.verified ?? true, primary: true }]
-      : [],
-  });
-  return String(nextGitHubId);
-}
+const person = (
+  provider: ProviderName,
+  account: { email?: string; verified?: boolean; name?: string } = {},
+) => personAt(peers, provider, account);
 
 /** Starts at the redirect and signs in at the provider: answers the callback page's parameters. */
-async function atProvider(browser: Browser, provider: ProviderName, who: string, query = '') {
-  const start = await browser.get(`${paths.passport.authLogin}?platform_app_id=${provider}&next=/${query}`);
-  expect(start.status, JSON.stringify(start.body)).toBe(302);
-  const location = String(start.headers.location);
-  const callback =
-    provider === 'google' ? await google.signIn(location, who) : await github.approve(location, Number(who));
-  expect(callback.pathname).toBe(`/${provider}-oauth-callback`);
-  return {
-    platform_app_id: provider,
-    code: callback.searchParams.get('code') ?? '',
-    state: callback.searchParams.get('state') ?? '',
-    ...(callback.searchParams.get('iss') ? { iss: callback.searchParams.get('iss') ?? '' } : {}),
-  };
-}
+const atProvider = (browser: Browser, provider: ProviderName, who: string, query = '') =>
+  callbackFrom(peers, browser, provider, who, query);
 
 const userCount = async (s: TestServer) =>
   Number(
@@ -112,25 +58,9 @@ const userCount = async (s: TestServer) =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-const linksOf = (s: TestServer, userId: string) =>
-  s.app.db.selectFrom('linked_identities').selectAll().where('user_id', '=', userId).execute();
 
 /** A linked identity's owner: signs up by SMS and links through mobile/bind_login. */
-async function linkedByMobile(provider: ProviderName, s: TestServer = server) {
-  const browser = s.browser();
-  const who = person(provider);
-  const exchange = await browser.post(paths.web.authLoginOnly, await atProvider(browser, provider, who));
-  expect(exchange.body.data.error_code).toBe(ErrorCode.oauthNotLinked);
-  const mobile = freshMobile();
-  const code = await mobileCode(s, browser, mobile, CodeType.mobileLogin);
-  const bound = await browser.post(paths.web.mobileBindLogin, {
-    profile_key: exchange.body.data.profile_key,
-    mobile,
-    code,
-  });
-  expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
-  return { browser, who, mobile, userId: bound.body.data.user_id as string };
-}
+const linkedByMobile = (provider: ProviderName, s: TestServer = server) => linkedBy(s, peers, provider);
 
 describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
   it('takes the organisation mode subject_aid on the redirect (it changes nothing)', async () => {
@@ -406,51 +336,6 @@ describe('linked accounts while signed in', () => {
     expect(none.body.data.error_code).toBe(ErrorCode.oauthNotBound);
   });
 
-  it('linking, switching and unlinking need a step-up past the window; the same callback links after auth/verify', async () => {
-    const { browser, who, mobile, userId } = await linkedByMobile('github');
-    const window = server.app.runtime.limits.stepUpMaxAgeMs;
-    const verifyByMobile = async () => {
-      const code = await mobileCode(server, browser, mobile, CodeType.oldMobile);
-      const verified = await browser.post(paths.web.authVerify, { mobile, code });
-      expect(verified.body.message, JSON.stringify(verified.body)).toBe('success');
-    };
-    skew += window + 60_000;
-
-    const callback = await atProvider(browser, 'google', person('google'), '&action=bind');
-    const refused = await browser.post(paths.web.authBind, callback);
-    expect(refused.body.data).toMatchObject({
-      error_code: ErrorCode.stepUpRequired,
-      mobile: expect.stringMatching(/^\+86\*+\d{4}$/),
-      has_password: false,
-    });
-    expect((await linksOf(server, userId)).map((l) => l.provider)).toEqual(['github']);
-    // The refusal spent nothing: once the person has proven it is them, the same callback links.
-    await verifyByMobile();
-    const bound = await browser.post(paths.web.authBind, callback);
-    expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
-
-    skew += window + 60_000;
-    const unbind = await browser.post(paths.web.authUnbind, { platform_app_id: 'google' });
-    expect(unbind.body.data.error_code).toBe(ErrorCode.stepUpRequired);
-    const switchTo = person('github');
-    const switchBack = await atProvider(browser, 'github', switchTo, '&action=switch_bind');
-    const switched = await browser.post(paths.web.authSwitchBind, switchBack);
-    expect(switched.body.data.error_code).toBe(ErrorCode.stepUpRequired);
-    const links = await linksOf(server, userId);
-    expect(links.map((l) => [l.provider, l.subject]).sort()).toEqual([
-      ['github', who],
-      ['google', expect.any(String)],
-    ]);
-    await verifyByMobile();
-    expect((await browser.post(paths.web.authSwitchBind, switchBack)).body.message).toBe('success');
-    expect((await browser.post(paths.web.authUnbind, { platform_app_id: 'google' })).body.message).toBe(
-      'success',
-    );
-    expect((await linksOf(server, userId)).map((l) => [l.provider, l.subject])).toEqual([
-      ['github', switchTo],
-    ]);
-  });
-
   it('binding needs a session; share_login answers the shared session or NOT_LOGGED_IN', async () => {
     const browser = server.browser();
     const input = await atProvider(browser, 'google', person('google'));
@@ -522,7 +407,7 @@ describe('configuration and the redirect', () => {
     const browser = server.browser();
     const start = await browser.get(`${paths.passport.authLogin}?platform_app_id=google&next=/account`);
     const target = new URL(String(start.headers.location));
-    expect(target.origin).toBe(google.issuer);
+    expect(target.origin).toBe(peers.google.issuer);
     expect(target.searchParams.get('redirect_uri')).toBe(`${ORIGIN}/google-oauth-callback`);
     expect(target.searchParams.get('code_challenge_method')).toBe('S256');
     expect(target.searchParams.get('state')?.length).toBeGreaterThanOrEqual(32);

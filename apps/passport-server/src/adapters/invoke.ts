@@ -5,7 +5,7 @@ import type { Static, TSchema } from 'typebox';
 import { assertHolds } from '../access/statement';
 import { operationScope } from '../db/operation-scope';
 import type { Database, User } from '../db/schema';
-import { noticeMail, noticeSms } from '../delivery/templates';
+import { sendAccountNotice } from '../delivery/account-notice';
 import { actorIn } from '../domain/organisations/actors';
 import { factorClockOf } from '../domain/organisations/second-factor';
 import { browserSessions, type SignInProven } from '../domain/sessions/browser';
@@ -84,20 +84,7 @@ export interface InvokeOptions {
  * stands.
  */
 async function sendNotices(app: FastifyInstance, notices: readonly Notice[], gate: RequestGate) {
-  for (const notice of notices) {
-    try {
-      const admission = await app.gate.admitAccountNotice({ channel: notice.channel, to: notice.to });
-      const { appName } = app.config;
-      await app.gate.deliver(
-        admission,
-        notice.channel === 'mobile'
-          ? { channel: 'sms', message: noticeSms(notice.to, notice.kind, appName, gate.language) }
-          : { channel: 'email', message: noticeMail(notice.to, notice.kind, appName, gate.language) },
-      );
-    } catch (error) {
-      app.log.warn({ err: error, kind: notice.kind, channel: notice.channel }, 'a notice was not sent');
-    }
-  }
+  for (const notice of notices) await sendAccountNotice(app, notice, notice.language ?? gate.language);
 }
 
 /**

@@ -214,18 +214,117 @@ const NOTICE_LINES: Record<NoticeKind, Record<Language, { subject: string; lines
 };
 
 /**
+ * A way into the account that was just added or replaced, as its notice names it: each a fixed phrase,
+ * a third-party account by its provider's name (our list, never the name the person has there).
+ */
+export type WayIn =
+  | 'mobile'
+  | 'email'
+  | 'mobile_changed'
+  | 'email_changed'
+  | 'password'
+  | 'username'
+  | 'github'
+  | 'google'
+  | 'third_party'
+  | 'authenticator'
+  | 'passkey';
+
+const WAY_IN_FIRST_LINE: Record<WayIn, Record<Language, string>> = {
+  mobile: {
+    en: 'A mobile number was just added to your account: it can now be used to sign in.',
+    zh: '您的账号刚刚绑定了手机号，可用于登录。',
+  },
+  email: {
+    en: 'An e-mail address was just added to your account: it can now be used to sign in.',
+    zh: '您的账号刚刚绑定了邮箱，可用于登录。',
+  },
+  mobile_changed: {
+    en: 'The mobile number of your account was just replaced by another one.',
+    zh: '您账号的手机号刚刚被更换为另一个号码。',
+  },
+  email_changed: {
+    en: 'The e-mail address of your account was just replaced by another one.',
+    zh: '您账号的邮箱刚刚被更换为另一个邮箱。',
+  },
+  password: {
+    en: 'A password was just set on your account.',
+    zh: '您的账号刚刚设置了密码。',
+  },
+  username: {
+    en: 'A username was just set on your account: with the password, it can now be used to sign in.',
+    zh: '您的账号刚刚设置了用户名，可与密码一起用于登录。',
+  },
+  github: {
+    en: 'A GitHub account was just linked to your account: it can now be used to sign in.',
+    zh: '您的账号刚刚关联了 GitHub 账号，可用于登录。',
+  },
+  google: {
+    en: 'A Google account was just linked to your account: it can now be used to sign in.',
+    zh: '您的账号刚刚关联了 Google 账号，可用于登录。',
+  },
+  third_party: {
+    en: 'A third-party account was just linked to your account: it can now be used to sign in.',
+    zh: '您的账号刚刚关联了第三方账号，可用于登录。',
+  },
+  authenticator: {
+    en: 'An authenticator app was just added to your account.',
+    zh: '您的账号刚刚添加了身份验证器应用。',
+  },
+  passkey: {
+    en: 'A passkey was just added to your account: it can now be used to sign in.',
+    zh: '您的账号刚刚添加了通行密钥，可用于登录。',
+  },
+};
+
+/** What every notice of a new way in says after its first line: where to say "this wasn't me". */
+const WAY_IN_NOTICE: Record<Language, { subject: string; after: string[] }> = {
+  en: {
+    subject: 'How you sign in changed',
+    after: [
+      'If this was you, there is nothing to do.',
+      'If it was not, sign in with your own mobile number or e-mail address, open Account security, and under “Recent changes to how you sign in” choose “This wasn’t me”.',
+    ],
+  },
+  zh: {
+    subject: '您账号的登录方式有变更',
+    after: [
+      '如果是您本人操作，无需处理。',
+      '如果不是，请用您自己的手机号或邮箱登录，打开「账号与安全」，在「登录方式的近期变更」中点击“不是我”。',
+    ],
+  },
+};
+
+/** What a notice is about: one of the fixed kinds, or a way in that was added or replaced. */
+export type NoticeAbout = NoticeKind | { wayIn: WayIn };
+
+function noticeText(
+  about: NoticeAbout,
+  language: Language,
+): { subject: string; lines: string[]; template: string; params: Record<string, string> } {
+  if (typeof about === 'string') return { ...NOTICE_LINES[about][language], template: about, params: {} };
+  const { subject, after } = WAY_IN_NOTICE[language];
+  return {
+    subject,
+    lines: [WAY_IN_FIRST_LINE[about.wayIn][language], ...after],
+    template: 'sign_in_method_changed',
+    params: { method: about.wayIn },
+  };
+}
+
+/**
  * A security notice by SMS, zh or en: fixed wording per kind, nobody's free text, no link (a notice
  * that asks the reader to click is what a phishing message looks like).
  */
-export function noticeSms(to: string, kind: NoticeKind, appName: string, language: Language): SmsMessage {
-  const { lines } = NOTICE_LINES[kind][language];
+export function noticeSms(to: string, about: NoticeAbout, appName: string, language: Language): SmsMessage {
+  const { lines, template, params } = noticeText(about, language);
   const text = language === 'en' ? `[${appName}] ${lines.join(' ')}` : `【${appName}】${lines.join('')}`;
-  return { to, text, template: kind, params: {}, language };
+  return { to, text, template, params, language };
 }
 
 /** The same notice by e-mail. */
-export function noticeMail(to: string, kind: NoticeKind, appName: string, language: Language): MailMessage {
-  const { subject, lines } = NOTICE_LINES[kind][language];
+export function noticeMail(to: string, about: NoticeAbout, appName: string, language: Language): MailMessage {
+  const { subject, lines } = noticeText(about, language);
   const html = `<!doctype html><html><body><p>${lines.map(escapeHtml).join('</p><p>')}</p></body></html>`;
   return { to, subject: `${appName}: ${subject}`, text: lines.join('\n'), html, language };
 }

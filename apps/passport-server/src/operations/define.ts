@@ -4,7 +4,7 @@ import type { AccessStatement, Permission } from '../access/statement';
 import type { Config } from '../config';
 import type { Database, User } from '../db/schema';
 import type { Admission, InvitationAdmission } from '../delivery/gate';
-import type { Language, NoticeKind } from '../delivery/templates';
+import type { Language, NoticeAbout } from '../delivery/templates';
 import type { CancellationRegistry } from '../domain/cancellation/registry';
 import type { Actor } from '../domain/organisations/actors';
 import type { RealNameSealer } from '../domain/organisations/real-name';
@@ -109,10 +109,12 @@ export interface RequestGate {
 
 /** A security notice to one of the account's own verified channels, in the fixed wording of its kind. */
 export interface Notice {
-  kind: NoticeKind;
+  kind: NoticeAbout;
   channel: 'mobile' | 'email';
   /** The account's own mobile or e-mail, as stored. */
   to: string;
+  /** The person's saved language; absent, the request's. */
+  language?: Language;
 }
 
 /**

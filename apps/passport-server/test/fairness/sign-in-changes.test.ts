@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
+import { openAuthRecordsLeft, seedAppGrant } from '../support/app-grants';
 import { SoftwareAuthenticator } from '../support/authenticator';
 import { emailCode, isSignedIn, signInBySms } from '../support/flows';
 import { type Browser, freshEmail, startServer, type TestServer } from '../support/server';
@@ -116,39 +116,7 @@ describe('recent changes to sign-in methods and “this wasn’t me”', () => {
     expect(added.body.message, JSON.stringify(added.body)).toBe('success');
     const passkeyId = added.body.data.id as string;
     // An app the account authorised (the provider's own records): its grant and a refresh token.
-    const records = server.app.db as unknown as Kysely<{
-      open_auth_records: {
-        model: string;
-        id: string;
-        payload: string;
-        grant_id: string | null;
-        account_id: string | null;
-        client_id?: string | null;
-        created_at: number;
-      };
-    }>;
-    await records
-      .insertInto('open_auth_records')
-      .values([
-        {
-          model: 'Grant',
-          id: `g-${userId}`,
-          payload: '{}',
-          grant_id: null,
-          account_id: userId,
-          client_id: `c-${userId}`,
-          created_at: Date.now(),
-        },
-        {
-          model: 'RefreshToken',
-          id: `r-${userId}`,
-          payload: '{}',
-          grant_id: `g-${userId}`,
-          account_id: userId,
-          created_at: Date.now(),
-        },
-      ])
-      .execute();
+    const app = await seedAppGrant(server.app.db, userId);
 
     const laptop = browserOn(server, '198.51.100.41');
     await signInBySms(server, laptop, mobile);
@@ -166,12 +134,7 @@ describe('recent changes to sign-in methods and “this wasn’t me”', () => {
       .where('user_id', '=', userId)
       .execute();
     expect(passkeys).toEqual([]);
-    const left = await records
-      .selectFrom('open_auth_records')
-      .select('id')
-      .where('id', 'in', [`g-${userId}`, `r-${userId}`])
-      .execute();
-    expect(left).toEqual([]);
+    expect(await openAuthRecordsLeft(server.app.db, app.ids)).toEqual([]);
     const events = await server.app.db
       .selectFrom('events')
       .select(['type', 'data'])
@@ -181,7 +144,7 @@ describe('recent changes to sign-in methods and “this wasn’t me”', () => {
       .execute();
     expect(events.map((event) => [event.type, JSON.parse(event.data)])).toEqual([
       ['passkey.removed', { passkeyId, name: 'Thief' }],
-      ['account.app_revoked', { clientId: `c-${userId}`, appName: `c-${userId}`, reason: 'revoked' }],
+      ['account.app_revoked', { clientId: app.clientId, appName: app.clientId, reason: 'revoked' }],
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affiliatePaths as aff, CodeType, ErrorCode, passkeyPaths, paths } from '../../src/protocol';
+import { openAuthRecordsLeft, seedAppGrant } from '../support/app-grants';
 import {
   emailCode,
   isSignedIn,
@@ -140,39 +140,7 @@ describe('a stolen session', () => {
     const thief = stolen(home, '203.0.113.71');
     // An app the stolen session authorised (the provider's own records): its grant and a refresh token,
     // which would outlive the sessions.
-    const records = server.app.db as unknown as Kysely<{
-      open_auth_records: {
-        model: string;
-        id: string;
-        payload: string;
-        grant_id: string | null;
-        account_id: string | null;
-        client_id?: string | null;
-        created_at: number;
-      };
-    }>;
-    await records
-      .insertInto('open_auth_records')
-      .values([
-        {
-          model: 'Grant',
-          id: `g-${userId}`,
-          payload: '{}',
-          grant_id: null,
-          account_id: userId,
-          client_id: `c-${userId}`,
-          created_at: Date.now(),
-        },
-        {
-          model: 'RefreshToken',
-          id: `r-${userId}`,
-          payload: '{}',
-          grant_id: `g-${userId}`,
-          account_id: userId,
-          created_at: Date.now(),
-        },
-      ])
-      .execute();
+    const app = await seedAppGrant(server.app.db, userId);
 
     // Strangers fill the mobile's and the e-mail's messages for the hour with invitations.
     const stranger = browserOn('203.0.113.72');
@@ -209,12 +177,7 @@ describe('a stolen session', () => {
       .where('user_id', '=', userId)
       .execute();
     expect(devices).toHaveLength(0);
-    const apps = await records
-      .selectFrom('open_auth_records')
-      .select('id')
-      .where('id', 'in', [`g-${userId}`, `r-${userId}`])
-      .execute();
-    expect(apps).toEqual([]);
+    expect(await openAuthRecordsLeft(server.app.db, app.ids)).toEqual([]);
     const revoked = await server.app.db
       .selectFrom('events')
       .select('data')
@@ -222,7 +185,7 @@ describe('a stolen session', () => {
       .where('type', '=', 'account.app_revoked')
       .execute();
     expect(revoked.map((event) => JSON.parse(event.data))).toEqual([
-      { clientId: `c-${userId}`, appName: `c-${userId}`, reason: 'revoked' },
+      { clientId: app.clientId, appName: app.clientId, reason: 'revoked' },
     ]);
     // The thief's browser, with the new password, meets the second verification.
     const again = await thief.post(paths.web.userLogin, { mobile, password: OTHER_GOOD_PASSWORD });

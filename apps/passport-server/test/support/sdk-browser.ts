@@ -8,7 +8,7 @@ import {
 } from '@portico/account-sdk';
 import { expect } from 'vitest';
 import { type AccountSource, CSRF_HEADER, ErrorCode, type ErrorName } from '../../src/protocol';
-import { startServer, type TestServer } from './server';
+import { newestCode, startServer, type TestServer } from './server';
 
 /**
  * The real server on a loopback port, driven by the real `@portico/account-sdk` as an app would drive
@@ -147,7 +147,7 @@ export async function startSdkServer(...args: Parameters<typeof startServer>): P
     async codeFor(to) {
       const response = await fetch(`${baseUrl}/dev/outbox/messages?to=${encodeURIComponent(to)}`);
       const body = (await response.json()) as { data: { messages: { text: string }[] } };
-      const code = body.data.messages[0]?.text.match(/\b(\d{6})\b/)?.[1];
+      const code = newestCode(body.data.messages);
       if (!code) throw new Error(`no code in the outbox for ${to}`);
       return code;
     },

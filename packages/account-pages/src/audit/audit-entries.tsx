@@ -11,6 +11,7 @@ const NAMED = new Set([
   'account.session_revoked',
   'account.password_changed',
   'account.password_set',
+  'account.username_set',
   'account.password_reset',
   'account.identifier_bound',
   'account.identifier_changed',

@@ -52,6 +52,12 @@ export const accountEvents = [
     data: Type.Object({}),
   }),
   defineEvent({
+    type: 'account.username_set',
+    version: 1,
+    summary: 'A username was set on an account that has a password: it signs in with both.',
+    data: Type.Object({}),
+  }),
+  defineEvent({
     type: 'account.identifier_bound',
     version: 1,
     summary: 'A mobile number or e-mail address was added to the account.',

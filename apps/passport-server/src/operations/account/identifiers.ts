@@ -4,6 +4,7 @@ import { keepsAWayIn, rebind, setUsername } from '../../domain/identifiers/bindi
 import { spendVerification } from '../../domain/verification-tickets/verification-tickets';
 import { PassportError } from '../../errors';
 import type { EventType } from '../../events/catalogue';
+import { knownLanguage } from '../../lib/language';
 import { type CallerOf, caller, defineOperation, type OperationContext } from '../define';
 import { emitForAccount } from './emit';
 
@@ -82,6 +83,17 @@ async function put(
     ctx.now(),
   );
   for (const event of events) ctx.emit(event);
+  // The replaced mobile or e-mail hears of it: the sign-in notices tell the account's channels as they
+  // are after the change (src/events/consumers/sign-in-notices.ts), and events keep identifiers masked.
+  if (step === 'change' && from) {
+    const language = knownLanguage(user.language);
+    ctx.gate.notify({
+      kind: { wayIn: channel === 'mobile' ? 'mobile_changed' : 'email_changed' },
+      channel,
+      to: from,
+      ...(language && { language }),
+    });
+  }
   let kicked = 0;
   if (input.kick_other === 1 && ctx.caller.sessionId) {
     const ended = await ctx.tx
@@ -145,8 +157,12 @@ export const setAccountUsername = defineOperation({
   input: Type.Object({ username: Type.String({ minLength: 1 }) }),
   output: Done,
   caller: caller.person,
-  emits: [],
-  run: (ctx, input) => putUsername(ctx, input.username, null),
+  emits: ['account.username_set'],
+  async run(ctx, input) {
+    const done = await putUsername(ctx, input.username, null);
+    emitForAccount(ctx, 'account.username_set', {});
+    return done;
+  },
 });
 
 /**

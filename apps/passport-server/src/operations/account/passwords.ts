@@ -109,7 +109,8 @@ export const changePassword = defineOperation({
     await endSessions(ctx.tx, user.id);
     await forgetDevices(ctx.tx, user.id, input.keep_device);
     emitForAccount(ctx, user.password_hash ? 'account.password_changed' : 'account.password_set', {});
-    notifyOwner(ctx, 'password_changed');
+    // A first password is a new way in: the sign-in notices tell of it (one notice, not two).
+    if (user.password_hash) notifyOwner(ctx, 'password_changed');
     return storedFor(user);
   },
 });

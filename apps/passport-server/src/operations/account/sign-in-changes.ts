@@ -23,6 +23,7 @@ export const SIGN_IN_METHOD_CHANGES = [
   'account.password_set',
   'account.password_changed',
   'account.password_reset',
+  'account.username_set',
   'account.third_party_linked',
   'account.third_party_unlinked',
   'account.factor_added',

@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
+import { sendAccountNotice } from '../../delivery/account-notice';
 import {
   AUDIT_LOG_CONSUMER,
   auditLogConsumer,
   eraseFromAuditLog,
   sweepAuditLog,
 } from '../../events/consumers/audit-log';
+import { signInNoticesConsumer } from '../../events/consumers/sign-in-notices';
 import { createDispatcher, type Dispatcher } from '../../events/dispatcher';
 
 export interface Events {
@@ -21,8 +23,8 @@ declare module 'fastify' {
 
 /**
  * The events dispatcher, started with the server and stopped before the database closes, and its
- * first consumer, the audit log: retention on the housekeeping interval, and an eraser so that
- * cancellation's erasure reaches the log.
+ * first consumers: the audit log (retention on the housekeeping interval, and an eraser so that
+ * cancellation's erasure reaches the log) and the notices of a new way into an account.
  */
 export default fp(
   async (app) => {
@@ -37,6 +39,14 @@ export default fp(
       onError: (error, consumer) => app.log.warn({ err: error, consumer }, 'event delivery failed'),
     });
     dispatcher.register(auditLogConsumer(app.db));
+    dispatcher.register(
+      signInNoticesConsumer({
+        db: app.db,
+        store: app.store,
+        now: () => app.runtime.now(),
+        send: (notice, language) => sendAccountNotice(app, notice, language),
+      }),
+    );
     app.cancellation.addEraser({ key: AUDIT_LOG_CONSUMER, erase: eraseFromAuditLog });
 
     const retentionMs = app.config.auditRetentionDays * 86_400_000;
@@ -58,5 +68,5 @@ export default fp(
       await dispatcher.stop();
     });
   },
-  { name: 'events', dependencies: ['db', 'cancellation'] },
+  { name: 'events', dependencies: ['db', 'store', 'delivery', 'cancellation'] },
 );
