@@ -1115,6 +1115,20 @@ const migrations: Record<string, Migration> = {
           .execute();
     },
   },
+  /**
+   * The address a SAML connection's metadata was read from (docs/enterprise-sso.md, "The SAML 2.0
+   * connection"): saving the connection again reads it again. Null when the metadata was given.
+   */
+  '0037_saml_metadata_url': {
+    async up(db: Kysely<unknown>) {
+      const has = await existingColumns(db);
+      if (!has('organisation_sso_connections', 'saml_metadata_url'))
+        await db.schema
+          .alterTable('organisation_sso_connections')
+          .addColumn('saml_metadata_url', 'text')
+          .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -534,6 +534,8 @@ export interface OrganisationSsoConnectionsTable {
   saml_sso_url: string | null;
   /** SAML: a JSON array of the identity provider's signing certificates (base64 DER); null for OIDC. */
   saml_certificates: string | null;
+  /** SAML: the address the metadata was read from (migration 0037); null when it was given. */
+  saml_metadata_url: string | null;
   created_at: Millis;
   updated_at: Millis;
 }
