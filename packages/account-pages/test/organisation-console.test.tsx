@@ -721,6 +721,7 @@ describe('the organisation console', () => {
     sp_entity_id: 'https://portico.example/passport/enterprise_sso/saml_metadata/?subject_uid=s1',
     acs_url: 'https://portico.example/passport/enterprise_sso/saml_acs/',
     sp_metadata_url: 'https://portico.example/passport/enterprise_sso/saml_metadata/?subject_uid=s1',
+    metadata_url: null as string | null,
     updated_at: 1,
   };
   it('saves a SAML connection from the metadata, shows what to give the identity provider to copy, and removes it once confirmed (en)', async () => {
@@ -746,7 +747,7 @@ describe('the organisation console', () => {
     await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
     await user.click(within(section).getByRole('button', { name: 'Save connection' }));
     expect(within(section).getByRole('alert').textContent).toBe(
-      'Paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
+      'Enter the metadata URL or paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
     );
     expect(passport.to(p.samlConnectionSave)).toHaveLength(0);
 
@@ -786,6 +787,46 @@ describe('the organisation console', () => {
     await expect
       .poll(() => within(section).queryByRole('region', { name: 'Give your identity provider these' }))
       .toBeNull();
+  });
+
+  it('saves a SAML connection from its metadata URL, reads it again on request, and says why an address failed (en)', async () => {
+    const url = 'https://idp.example.com/app/metadata';
+    let connection: object | null = null;
+    let answer: 'ok' | 'timeout' = 'ok';
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.connectionInfo]: () =>
+          connection ? ok(connection) : fail(2410, 'This organisation has no single sign-on connection'),
+        [p.samlConnectionSave]: (r) => {
+          if (answer === 'timeout')
+            return fail(2414, "The identity provider's SAML metadata could not be read", { reason: 'timeout' });
+          connection = { ...saml, metadata_url: r.body.metadata_url };
+          return ok(connection);
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Single sign-on connection' });
+    await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
+    expect(within(section).queryByRole('button', { name: 'Read the metadata from its URL again' })).toBeNull();
+    await user.type(within(section).getByLabelText('Identity provider metadata URL'), url);
+    await user.click(within(section).getByRole('button', { name: 'Save connection' }));
+    expect(await within(section).findByText('The connection is saved.')).toBeTruthy();
+    expect(passport.to(p.samlConnectionSave)[0]!.body).toMatchObject({ subject_uid: 's1', metadata_url: url });
+    expect(passport.to(p.samlConnectionSave)[0]!.body).not.toHaveProperty('metadata_xml');
+
+    // The saved address is shown, and the connection can be read from it again.
+    const refresh = await within(section).findByRole('button', { name: 'Read the metadata from its URL again' });
+    expect((within(section).getByLabelText('Identity provider metadata URL') as HTMLInputElement).value).toBe(url);
+    answer = 'timeout';
+    await user.click(refresh);
+    expect((await within(section).findByRole('alert')).textContent).toBe(
+      "The identity provider's SAML metadata or certificate could not be read: check it and try again",
+    );
+    expect(within(section).getByText('The metadata URL did not answer within 10 seconds.')).toBeTruthy();
+    expect(passport.to(p.samlConnectionSave)[1]!.body).toMatchObject({ metadata_url: url });
   });
 
   it('sends the SAML fields without metadata, and shows a refusal in the page’s language', async () => {

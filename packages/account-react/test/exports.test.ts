@@ -74,6 +74,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useAccountText",
       "useAddDomain",
       "useAddMember",
+      "useAnswerMembership",
       "useAdmitWaitlist",
       "useAuthBindLogin",
       "useBanRole",

@@ -31,7 +31,7 @@ export const { useTranslate: useConnectionT } = defineMessages(
     'con.saml.entityId': '身份提供方实体 ID',
     'con.saml.ssoUrl': '单点登录地址（HTTP-Redirect）',
     'con.saml.certificate': '签名证书（PEM 或 base64）',
-    'con.saml.missing': '请粘贴元数据，或填写实体 ID、单点登录地址和证书。',
+    'con.saml.missing': '请填写元数据地址或粘贴元数据，或者填写实体 ID、单点登录地址和证书。',
     'con.sp.title': '在身份提供方填写以下信息',
     'con.sp.intro': '上传我们的元数据地址，或者分别填写实体 ID 和断言消费地址（ACS）。',
     'con.sp.metadataUrl': '服务提供方元数据地址',
@@ -81,7 +81,7 @@ export const { useTranslate: useConnectionT } = defineMessages(
     'con.saml.ssoUrl': 'Single sign-on URL (HTTP-Redirect)',
     'con.saml.certificate': 'Signing certificate (PEM or base64)',
     'con.saml.missing':
-      'Paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
+      'Enter the metadata URL or paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
     'con.sp.title': 'Give your identity provider these',
     'con.sp.intro':
       'Upload our metadata from its address, or enter our entity ID and assertion consumer service URL.',

@@ -39,6 +39,8 @@ export interface Deputy {
   deputy_name: string;
   is_manager: boolean;
   is_frozen: 0 | 1;
+  /** Provisioned by the organisation's identity provider (SCIM) and frozen until the person accepts. */
+  awaiting_acceptance: boolean;
   role_keys: string[];
   created_at: number;
 }
