@@ -644,6 +644,19 @@ describe('an account the person had before', () => {
       is_frozen: 0,
     });
     expect(thawed.body.data.error_code).toBe(OrganisationErrorCode.memberAwaitingAcceptance);
+    // The person's identities and the organisation's member list both say it waits.
+    const awaitingIn = async () => ({
+      theirs: ((await person.get(aff.subjectLoginList)).body.data.items as Record<string, unknown>[]).find(
+        (i) => i.sec_subject_uid === org.sid,
+      )?.awaiting_acceptance,
+      listed: (
+        (await org.browser.get(`${aff.deputyList}?sec_subject_uid=${org.sid}`)).body.data.items as Record<
+          string,
+          unknown
+        >[]
+      ).find((d) => d.user_identity_id === waiting!.id)?.awaiting_acceptance,
+    });
+    expect(await awaitingIn()).toEqual({ theirs: true, listed: true });
     // Its groups apply meanwhile, and hold once accepted.
     const group = await scim(org, 'POST', '/Groups', {
       schemas: [GROUP],
@@ -660,6 +673,7 @@ describe('an account the person had before', () => {
     const accepted = await person.post(aff.membershipAccept, { subject_uid: org.sid });
     expect(accepted.body.data).toMatchObject({ accepted: true, user_identity_id: waiting!.id });
     expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
+    expect(await awaitingIn()).toEqual({ theirs: false, listed: false });
     expect((await scim(org, 'GET', `/Users/${id}`)).body?.groups).toEqual([
       { value: group.body?.id, display: 'Ops' },
     ]);

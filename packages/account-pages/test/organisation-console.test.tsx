@@ -39,6 +39,7 @@ const deputy = (id: string, name: string, extra: object) => ({
   deputy_name: name,
   is_manager: false,
   is_frozen: 0,
+  awaiting_acceptance: false,
   role_keys: [],
   ...extra,
 });
@@ -58,7 +59,8 @@ function renderConsole(
     [p.managerPending]: () => ok({ transfer: null, manager: null }),
     [p.subjectInfo]: () => ok({ sec_subject_uid: 's1', subject_name: '示例公司', base_infos: {} }),
     [p.domainList]: () => ok({ items: [] }),
-    [p.policyInfo]: () => ok({ require_sso: false, default_role_key: null, role_rules: [] }),
+    [p.policyInfo]: () =>
+      ok({ require_sso: false, default_role_key: null, role_rules: [], jit_provisioning: true }),
     ...routes,
   });
   renderInProvider(passport.client, <OrganisationConsole />, language);
@@ -214,6 +216,30 @@ describe('the organisation console', () => {
     // Unfreezing gives back, so it is not asked.
     await user.click(await row.findByRole('button', { name: 'Unfreeze' }));
     await expect.poll(() => passport.to(p.deputyFreeze).length).toBe(2);
+  });
+
+  it('shows a member the identity provider added as pending, with no thaw: only the person accepts (en)', async () => {
+    renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'member:freeze'] },
+      {
+        [p.deputyList]: () =>
+          page([
+            deputy('d2', 'Wang', { is_frozen: 1, awaiting_acceptance: true }),
+            deputy('d3', 'Li', { is_frozen: 1, awaiting_acceptance: false }),
+          ]),
+      },
+      'en',
+    );
+    const members = within(await screen.findByRole('region', { name: 'Members' }));
+    expect(
+      await members.findByText('Wang · Pending: added by the identity provider, waiting for the person to accept'),
+    ).toBeTruthy();
+    const pending = within(members.getByRole('group', { name: /Wang/ }));
+    expect(pending.queryByRole('button', { name: 'Unfreeze' })).toBeNull();
+    expect(pending.getByRole('button', { name: /Remove/ })).toBeTruthy();
+    // A member frozen in the console stays "Frozen", with its thaw.
+    expect(members.getByText('Li · Frozen')).toBeTruthy();
+    expect(within(members.getByRole('group', { name: /Li/ })).getByRole('button', { name: 'Unfreeze' })).toBeTruthy();
   });
 
   it('draws every control of the console in the shared styles, none as the browser’s own', async () => {
@@ -864,6 +890,7 @@ describe('the organisation console', () => {
       require_sso: false,
       default_role_key: null as string | null,
       role_rules: [{ claim: 'groups', value: 'eng', role_key: 'engineer' }],
+      jit_provisioning: true,
     };
     const roles = [
       { role_key: 'engineer', role_name: 'Engineer', is_banned: 0, permissions: [] },
@@ -881,6 +908,7 @@ describe('the organisation console', () => {
             default_role_key: r.body.default_role_key || null,
             role_rules:
               typeof r.body.role_rules === 'string' ? JSON.parse(r.body.role_rules) : r.body.role_rules,
+            jit_provisioning: String(r.body.jit_provisioning) !== 'false',
           };
           return ok(policy);
         },
@@ -908,6 +936,38 @@ describe('the organisation console', () => {
       require_sso: true,
       default_role_key: 'staff',
       role_rules: [{ claim: 'groups', value: 'ops', role_key: 'staff' }],
+      jit_provisioning: true,
     });
+  });
+
+  it('turns members made at the first single sign-on off with a labelled switch, saved with the rules', async () => {
+    let policy = { require_sso: false, default_role_key: null, role_rules: [], jit_provisioning: true };
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.connectionInfo]: () => ok(saml),
+        [p.policyInfo]: () => ok(policy),
+        [p.policySave]: (r) => {
+          policy = { ...policy, jit_provisioning: String(r.body.jit_provisioning) !== 'false' };
+          return ok(policy);
+        },
+      },
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: '单点登录规则' });
+    const jit = within(section).getByRole('switch', { name: '首次单点登录时自动加入本组织' });
+    expect(jit.getAttribute('aria-checked')).toBe('true');
+    expect(jit.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(jit.getAttribute('aria-describedby')!)?.textContent).toMatch(/^开启/);
+    // By the keyboard, as by a click.
+    jit.focus();
+    await user.keyboard(' ');
+    expect(jit.getAttribute('aria-checked')).toBe('false');
+    expect(document.getElementById(jit.getAttribute('aria-describedby')!)?.textContent).toMatch(/^关闭/);
+    expect(passport.to(p.policySave)).toHaveLength(0);
+    await user.click(within(section).getByRole('button', { name: '保存规则' }));
+    expect(await within(section).findByText('单点登录规则已保存。')).toBeTruthy();
+    expect(String(passport.to(p.policySave)[0]!.body.jit_provisioning)).toBe('false');
+    expect(policy.jit_provisioning).toBe(false);
   });
 });
