@@ -452,6 +452,8 @@ export interface ScimUsersTable {
   own_account: Generated<number>;
   /** 1: the membership SCIM made waits, frozen, for the person to accept it (migration 0036). */
   awaiting_acceptance: Generated<number>;
+  /** When the person declined the membership this User made (migration 0037); it is not made again. */
+  declined_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }
