@@ -264,9 +264,12 @@ describe('the organisation console', () => {
     });
     await screen.findByRole('group', { name: '小王 的操作' });
     await screen.findByRole('region', { name: '审计日志' });
+    // A switch (ui/switch.tsx) is a button drawn as a track and thumb: styled, by its own class.
+    const styled = ['button', 'portico-submit', 'portico-switch'];
     const unstyled = [...document.querySelectorAll('button')].filter(
-      (button) => !button.classList.contains('button') && !button.classList.contains('portico-submit'),
+      (button) => !styled.some((name) => button.classList.contains(name)),
     );
+    expect(document.querySelector('button.portico-switch')).not.toBeNull();
     expect(unstyled.map((button) => button.outerHTML)).toEqual([]);
   });
 
