@@ -72,6 +72,7 @@ export function IdentityPicker({ onChanged }: IdentityPickerProps) {
               {identity.awaiting_acceptance ? (
                 <span className="portico-identity-actions">
                   <Button
+                    variant="primary"
                     disabled={answer.isPending}
                     onClick={() => respond(identity, false)}
                     aria-label={`${t('identity.accept')}: ${identity.subject_name}`}
