@@ -36,12 +36,15 @@ export function IdentityPicker({ onChanged }: IdentityPickerProps) {
   // What the last answer did, said in the status line.
   const [answered, setAnswered] = useState('');
   const respond = (identity: LoginIdentity, decline: boolean) => {
-    const org = identity.subject_name ?? '';
+    const organisation = identity.subject_name ?? '';
     setAnswered('');
     use.reset();
     answer.mutate(
       { subject_uid: identity.sec_subject_uid ?? '', ...(decline ? { decline: true } : {}) },
-      { onSuccess: () => setAnswered(t(decline ? 'identity.declined' : 'identity.accepted', { org })) },
+      {
+        onSuccess: () =>
+          setAnswered(t(decline ? 'identity.declined' : 'identity.accepted', { org: organisation })),
+      },
     );
   };
   return (
