@@ -713,13 +713,19 @@ describe('an account the person had before', () => {
     const created = await scim(org, 'POST', '/Users', oktaUser(email));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body?.id as string;
-    const declined = await person.post(aff.membershipAccept, { subject_uid: org.sid, decline: true } as never);
+    const declined = await person.post(aff.membershipAccept, {
+      subject_uid: org.sid,
+      decline: true,
+    } as never);
     expect(declined.body.data).toMatchObject({ accepted: false });
 
     // Okta deactivates and reactivates by PATCH, Entra by PUT as well: the User follows, the
     // membership the person declined is not made again, nor waits for them again.
     const flip = (active: boolean) =>
-      scim(org, 'PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active } }] });
+      scim(org, 'PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active } }],
+      });
     for (const active of [false, true, false, true]) {
       const patched = await flip(active);
       expect(patched.status, JSON.stringify(patched.body)).toBe(200);
@@ -730,7 +736,9 @@ describe('an account the person had before', () => {
     expect(await member(org, userId)).toBeUndefined();
     const nothing = await person.post(aff.membershipAccept, { subject_uid: org.sid });
     expect(nothing.body.data.error_code).toBe(OrganisationErrorCode.nothingToAccept);
-    const identities = (await person.get(aff.subjectLoginList)).body.data.items as { sec_subject_uid: string }[];
+    const identities = (await person.get(aff.subjectLoginList)).body.data.items as {
+      sec_subject_uid: string;
+    }[];
     expect(identities.map((i) => i.sec_subject_uid)).not.toContain(org.sid);
 
     // The provider deletes the User and provisions the person anew: that asks them again.

@@ -145,9 +145,9 @@ describe('the identity picker', () => {
       }),
     );
     expect(await screen.findByText('你已拒绝加入 示例公司。')).toBeTruthy();
-    expect(passport.to(affiliatePaths.membershipAccept).map((r) => [r.body.subject_uid, String(r.body.decline)])).toEqual([
-      ['s1', 'true'],
-    ]);
+    expect(
+      passport.to(affiliatePaths.membershipAccept).map((r) => [r.body.subject_uid, String(r.body.decline)]),
+    ).toEqual([['s1', 'true']]);
     await expect.poll(() => screen.queryByText(/示例公司 · 小王/)).toBeNull();
   });
 });

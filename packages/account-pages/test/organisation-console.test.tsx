@@ -232,14 +232,18 @@ describe('the organisation console', () => {
     );
     const members = within(await screen.findByRole('region', { name: 'Members' }));
     expect(
-      await members.findByText('Wang · Pending: added by the identity provider, waiting for the person to accept'),
+      await members.findByText(
+        'Wang · Pending: added by the identity provider, waiting for the person to accept',
+      ),
     ).toBeTruthy();
     const pending = within(members.getByRole('group', { name: /Wang/ }));
     expect(pending.queryByRole('button', { name: 'Unfreeze' })).toBeNull();
     expect(pending.getByRole('button', { name: /Remove/ })).toBeTruthy();
     // A member frozen in the console stays "Frozen", with its thaw.
     expect(members.getByText('Li · Frozen')).toBeTruthy();
-    expect(within(members.getByRole('group', { name: /Li/ })).getByRole('button', { name: 'Unfreeze' })).toBeTruthy();
+    expect(
+      within(members.getByRole('group', { name: /Li/ })).getByRole('button', { name: 'Unfreeze' }),
+    ).toBeTruthy();
   });
 
   it('draws every control of the console in the shared styles, none as the browser’s own', async () => {
@@ -829,7 +833,9 @@ describe('the organisation console', () => {
           connection ? ok(connection) : fail(2410, 'This organisation has no single sign-on connection'),
         [p.samlConnectionSave]: (r) => {
           if (answer === 'timeout')
-            return fail(2414, "The identity provider's SAML metadata could not be read", { reason: 'timeout' });
+            return fail(2414, "The identity provider's SAML metadata could not be read", {
+              reason: 'timeout',
+            });
           connection = { ...saml, metadata_url: r.body.metadata_url };
           return ok(connection);
         },
@@ -839,16 +845,25 @@ describe('the organisation console', () => {
     const user = userEvent.setup();
     const section = await screen.findByRole('region', { name: 'Single sign-on connection' });
     await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
-    expect(within(section).queryByRole('button', { name: 'Read the metadata from its URL again' })).toBeNull();
+    expect(
+      within(section).queryByRole('button', { name: 'Read the metadata from its URL again' }),
+    ).toBeNull();
     await user.type(within(section).getByLabelText('Identity provider metadata URL'), url);
     await user.click(within(section).getByRole('button', { name: 'Save connection' }));
     expect(await within(section).findByText('The connection is saved.')).toBeTruthy();
-    expect(passport.to(p.samlConnectionSave)[0]!.body).toMatchObject({ subject_uid: 's1', metadata_url: url });
+    expect(passport.to(p.samlConnectionSave)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      metadata_url: url,
+    });
     expect(passport.to(p.samlConnectionSave)[0]!.body).not.toHaveProperty('metadata_xml');
 
     // The saved address is shown, and the connection can be read from it again.
-    const refresh = await within(section).findByRole('button', { name: 'Read the metadata from its URL again' });
-    expect((within(section).getByLabelText('Identity provider metadata URL') as HTMLInputElement).value).toBe(url);
+    const refresh = await within(section).findByRole('button', {
+      name: 'Read the metadata from its URL again',
+    });
+    expect((within(section).getByLabelText('Identity provider metadata URL') as HTMLInputElement).value).toBe(
+      url,
+    );
     answer = 'timeout';
     await user.click(refresh);
     expect((await within(section).findByRole('alert')).textContent).toBe(

@@ -4,11 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
+  identitiesQueryOptions,
   invitationsQueryOptions,
   membersQueryOptions,
   organisationQueryKeys,
   rolesQueryOptions,
-  identitiesQueryOptions,
   useAccountClient,
   useAnswerMembership,
   useLeaveOrganisation,

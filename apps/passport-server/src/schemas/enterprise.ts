@@ -63,7 +63,8 @@ export const SamlConnectionData = Type.Object(
     }),
     sp_metadata_url: Type.String({ description: 'our service provider metadata, to upload at the provider' }),
     metadata_url: Type.Union([Type.String(), Type.Null()], {
-      description: 'the address the provider’s metadata was read from (saving it again reads it again); null: given',
+      description:
+        'the address the provider’s metadata was read from (saving it again reads it again); null: given',
     }),
     updated_at: Type.Integer(),
   },
@@ -118,7 +119,8 @@ export const schemas = {
         Type.String({
           minLength: 1,
           maxLength: 2048,
-          description: 'the address the identity provider publishes its metadata at: read by the server (https)',
+          description:
+            'the address the identity provider publishes its metadata at: read by the server (https)',
         }),
       ),
       metadata_xml: Type.Optional(

@@ -565,7 +565,9 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     });
     expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toEqual(saved);
     samlIdp.trust(
-      await (await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=${boss.sid}`)).text(),
+      await (
+        await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=${boss.sid}`)
+      ).text(),
     );
     const email = `grace@${domain}`;
     const { signed } = await samlSignIn(email, samlPerson(email));
@@ -595,7 +597,8 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
       '/missing': (res) => res.writeHead(404).end('not found'),
       '/moved': (res) => res.writeHead(302, { location: samlIdp.entityId }).end(),
       '/empty': (res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(''),
-      '/html': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><p>sign in</p></html>'),
+      '/html': (res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><p>sign in</p></html>'),
       '/huge': (res) => {
         res.writeHead(200, { 'content-type': 'application/xml' });
         // No content-length: the bound holds while the body streams in.
@@ -643,13 +646,16 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
       'https://[::ffff:10.0.0.1]/metadata',
       'https://localhost/metadata',
     ])
-      await expect(Promise.resolve().then(() => normaliseMetadataUrl(raw, publicOrigin))).rejects.toMatchObject({
+      await expect(
+        Promise.resolve().then(() => normaliseMetadataUrl(raw, publicOrigin)),
+      ).rejects.toMatchObject({
         errorName: 'connectionMetadataInvalid',
         extra: { reason: 'url' },
       });
     // Entra's address names the application in its query: kept; a fragment is never sent.
     expect(
-      normaliseMetadataUrl('https://login.example.com/t/federationmetadata.xml?appid=a1#x', publicOrigin).href,
+      normaliseMetadataUrl('https://login.example.com/t/federationmetadata.xml?appid=a1#x', publicOrigin)
+        .href,
     ).toBe('https://login.example.com/t/federationmetadata.xml?appid=a1');
     // A name that resolves to loopback: refused by the webhooks' rule, before any connection.
     expect(await fetchIdpMetadata(new URL('https://localhost/metadata'), { privateTargets: false })).toEqual({
@@ -675,7 +681,10 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
     try {
       const metadata_url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/metadata`;
-      await refused(aff.saveSamlConnection(reader.client, { subject_uid: boss.sid, metadata_url }), 'permissionDenied');
+      await refused(
+        aff.saveSamlConnection(reader.client, { subject_uid: boss.sid, metadata_url }),
+        'permissionDenied',
+      );
       expect(asked).toBe(0);
       await aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, metadata_url });
       expect(asked).toBe(1);

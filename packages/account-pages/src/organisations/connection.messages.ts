@@ -17,7 +17,8 @@ export const { useTranslate: useConnectionT } = defineMessages(
     'con.saml.intro':
       '填写身份提供方发布 SAML 元数据的地址，或粘贴元数据 XML；或者不填元数据，改为填写它的实体 ID、单点登录地址和签名证书。',
     'con.saml.metadataUrl': '身份提供方元数据地址（URL）',
-    'con.saml.metadataUrlHint': '保存时由服务器读取该地址（须为 https）；填写了地址时，以地址读到的元数据为准。',
+    'con.saml.metadataUrlHint':
+      '保存时由服务器读取该地址（须为 https）；填写了地址时，以地址读到的元数据为准。',
     'con.saml.refresh': '从地址重新读取元数据',
     'con.saml.orXml': '或者粘贴元数据：',
     'con.saml.reason.url': '元数据地址必须是 https 地址，且不能含用户名或密码。',
@@ -69,7 +70,8 @@ export const { useTranslate: useConnectionT } = defineMessages(
     'con.saml.refresh': 'Read the metadata from its URL again',
     'con.saml.orXml': 'Or paste the metadata:',
     'con.saml.reason.url': 'The metadata URL must be an https address without a user name or password.',
-    'con.saml.reason.private_address': 'The metadata URL points into an internal network: the server does not go there.',
+    'con.saml.reason.private_address':
+      'The metadata URL points into an internal network: the server does not go there.',
     'con.saml.reason.unresolved': 'The metadata URL’s host name does not resolve.',
     'con.saml.reason.fetch':
       'The metadata URL did not answer with metadata (no connection, an error, or a redirect).',

@@ -174,11 +174,7 @@ function SamlForm({
     // are the other way in.
     const [entity_id, sso_url, cert] = parts as [string, string, string];
     save.mutate(
-      url
-        ? { metadata_url: url }
-        : xml
-          ? { metadata_xml: xml }
-          : { entity_id, sso_url, certificate: cert },
+      url ? { metadata_url: url } : xml ? { metadata_xml: xml } : { entity_id, sso_url, certificate: cert },
       { onSuccess: () => setMetadata('') },
     );
   }

@@ -67,7 +67,10 @@ export async function fetchIdpMetadata(
     });
     const deadline = setTimeout(() => finish({ failed: 'timeout' }), timeoutMs);
     request.on('error', (error) =>
-      finish({ failed: error instanceof TargetRefused && error.reason === 'private_address' ? 'private_address' : 'fetch' }),
+      finish({
+        failed:
+          error instanceof TargetRefused && error.reason === 'private_address' ? 'private_address' : 'fetch',
+      }),
     );
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
