@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, request as playwrightRequest } from '@playwright/test';
 import dns2 from 'dns2';
 import { type SamlPeer, startSamlPeer } from '../../apps/passport-server/test/support/saml-idp';
-import { signedInBySmsThroughApi } from '../support/account-api';
+import { registeredThroughApi, signedInBySmsThroughApi } from '../support/account-api';
 import { type OidcPeer, startOidcPeer } from '../support/oidc-peer';
 import { createOrganisation } from '../support/organisation';
+import { PASSWORD } from '../support/person';
 import type { RunningServer } from '../support/server';
 import { expect, type Outbox, test, uniqueMobile } from '../support/test';
 import { seriousViolations } from '../support/web-pages';
@@ -15,7 +16,8 @@ import { seriousViolations } from '../support/web-pages';
 // SAML one in the organisation console against a real SAML IdP on loopback (samlify), an OpenID
 // Connect one through the passport's API against a real provider (oidc-provider); then a member enters
 // a work e-mail on /login, signs in at the provider, and lands on the workbench signed in to the
-// organisation's identity.
+// organisation's identity. And a membership the provider provisions over SCIM for an account the
+// person had waits for them on /org until they accept it.
 
 interface Dns {
   port: number;
@@ -128,12 +130,15 @@ it('a manager sets up SAML in the console; a member signs in with a work e-mail 
   await record.getByRole('button', { name: '验证' }).click();
   await expect(domains.getByRole('status')).toHaveText(`${domain} 已验证。`);
 
-  // The SAML connection from the identity provider's metadata, pasted.
+  // The SAML connection from the address the identity provider publishes its metadata at: the
+  // passport reads it.
   const connection = consolePage.getByRole('region', { name: '单点登录连接' });
   await connection.getByRole('radio', { name: 'SAML 2.0' }).check();
-  await connection.getByLabel('身份提供方元数据（XML）').fill(samlIdp.metadata);
+  await connection.getByRole('textbox', { name: '身份提供方元数据地址（URL）' }).fill(samlIdp.entityId);
   await connection.getByRole('button', { name: '保存连接' }).click();
   await expect(connection.getByRole('status').first()).toHaveText('连接已保存。');
+  await expect(connection.getByText(`当前连接：SAML 2.0（${samlIdp.entityId}）。`)).toBeVisible();
+  await expect(connection.getByRole('button', { name: '从地址重新读取元数据' })).toBeVisible();
   const ours = connection.getByRole('region', { name: '在身份提供方填写以下信息' });
   const spMetadataUrl = await ours.getByRole('textbox', { name: '服务提供方元数据地址' }).inputValue();
   expect(await ours.getByRole('textbox', { name: '断言消费地址（ACS，HTTP-POST）' }).inputValue()).toBe(
@@ -213,4 +218,47 @@ it('a member signs in with a work e-mail and lands in the organisation', async (
     data: { email: string; org?: { sec_subject_uid: string; deputy_name: string } };
   };
   expect(info.data.org).toMatchObject({ sec_subject_uid: sid, deputy_name: 'Ada Lovelace' });
+});
+
+it('a membership the provider provisions for an account the person had waits on /org until they accept', async ({
+  page,
+  server,
+  outbox,
+  dns,
+}) => {
+  const domain = `e2e${randomBytes(4).toString('hex')}.example.com`;
+  const email = `ada@${domain}`;
+  // The person's own account, with the address, before the organisation provisions it.
+  await registeredThroughApi(page, server, outbox, { email, password: PASSWORD });
+
+  // The manager: a verified domain and a key with the scim scope; the identity provider provisions.
+  const manager = await managerApi(server, outbox);
+  const sid = await organisationWithDomain(manager, dns, domain);
+  const { key } = await manager.post('/passport/aff/web/api_key/create/', {
+    subject_uid: sid,
+    name: 'Okta provisioning',
+    scopes: 'scim',
+  });
+  const created = await manager.api.post('/scim/v2/Users', {
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/scim+json' },
+    data: JSON.stringify({
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: email,
+      emails: [{ primary: true, value: email, type: 'work' }],
+      displayName: 'Ada Lovelace',
+      active: true,
+    }),
+  });
+  expect(created.status()).toBe(201);
+  await manager.api.dispose();
+
+  await page.goto(`${server.origin}/org`);
+  const identities = page.getByRole('region', { name: '当前身份' });
+  await expect(identities.getByText('Analytical Engines · Ada Lovelace · 等待你接受')).toBeVisible();
+  expect(await seriousViolations(page), 'axe on /org with a membership waiting').toEqual([]);
+  await identities.getByRole('button', { name: '接受: Analytical Engines' }).click();
+  await expect(identities.getByRole('status')).toHaveText('你已加入 Analytical Engines。');
+  await expect(
+    identities.getByRole('button', { name: '使用此身份: Analytical Engines · Ada Lovelace' }),
+  ).toBeVisible();
 });

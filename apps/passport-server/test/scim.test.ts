@@ -644,6 +644,19 @@ describe('an account the person had before', () => {
       is_frozen: 0,
     });
     expect(thawed.body.data.error_code).toBe(OrganisationErrorCode.memberAwaitingAcceptance);
+    // The person's identities and the organisation's member list both say it waits.
+    const awaitingIn = async () => ({
+      theirs: ((await person.get(aff.subjectLoginList)).body.data.items as Record<string, unknown>[]).find(
+        (i) => i.sec_subject_uid === org.sid,
+      )?.awaiting_acceptance,
+      listed: (
+        (await org.browser.get(`${aff.deputyList}?sec_subject_uid=${org.sid}`)).body.data.items as Record<
+          string,
+          unknown
+        >[]
+      ).find((d) => d.user_identity_id === waiting!.id)?.awaiting_acceptance,
+    });
+    expect(await awaitingIn()).toEqual({ theirs: true, listed: true });
     // Its groups apply meanwhile, and hold once accepted.
     const group = await scim(org, 'POST', '/Groups', {
       schemas: [GROUP],
@@ -660,6 +673,7 @@ describe('an account the person had before', () => {
     const accepted = await person.post(aff.membershipAccept, { subject_uid: org.sid });
     expect(accepted.body.data).toMatchObject({ accepted: true, user_identity_id: waiting!.id });
     expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
+    expect(await awaitingIn()).toEqual({ theirs: false, listed: false });
     expect((await scim(org, 'GET', `/Users/${id}`)).body?.groups).toEqual([
       { value: group.body?.id, display: 'Ops' },
     ]);
@@ -688,5 +702,52 @@ describe('an account the person had before', () => {
     expect(types).toEqual(
       expect.arrayContaining(['organisation.scim_user.accepted', 'organisation.scim_user.declined']),
     );
+  });
+
+  it('stays declined through the identity provider’s deactivations and reactivations', async () => {
+    const org = await organisation();
+    const person = server.browser();
+    const { userId } = await signInBySms(server, person);
+    const email = `flip@${org.domain}`;
+    await server.app.db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+    const created = await scim(org, 'POST', '/Users', oktaUser(email));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body?.id as string;
+    const declined = await person.post(aff.membershipAccept, {
+      subject_uid: org.sid,
+      decline: true,
+    } as never);
+    expect(declined.body.data).toMatchObject({ accepted: false });
+
+    // Okta deactivates and reactivates by PATCH, Entra by PUT as well: the User follows, the
+    // membership the person declined is not made again, nor waits for them again.
+    const flip = (active: boolean) =>
+      scim(org, 'PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', value: { active } }],
+      });
+    for (const active of [false, true, false, true]) {
+      const patched = await flip(active);
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      expect(patched.body?.active).toBe(active);
+    }
+    for (const active of [false, true])
+      expect((await scim(org, 'PUT', `/Users/${id}`, { ...oktaUser(email), active })).status).toBe(200);
+    expect(await member(org, userId)).toBeUndefined();
+    const nothing = await person.post(aff.membershipAccept, { subject_uid: org.sid });
+    expect(nothing.body.data.error_code).toBe(OrganisationErrorCode.nothingToAccept);
+    const identities = (await person.get(aff.subjectLoginList)).body.data.items as {
+      sec_subject_uid: string;
+    }[];
+    expect(identities.map((i) => i.sec_subject_uid)).not.toContain(org.sid);
+
+    // The provider deletes the User and provisions the person anew: that asks them again.
+    expect((await scim(org, 'DELETE', `/Users/${id}`)).status).toBe(204);
+    const anew = await scim(org, 'POST', '/Users', oktaUser(email));
+    expect(anew.status, JSON.stringify(anew.body)).toBe(201);
+    expect(await member(org, userId)).toMatchObject({ is_frozen: 1 });
+    const accepted = await person.post(aff.membershipAccept, { subject_uid: org.sid });
+    expect(accepted.body.data).toMatchObject({ accepted: true });
+    expect(await member(org, userId)).toMatchObject({ is_frozen: 0 });
   });
 });

@@ -39,6 +39,7 @@ const deputy = (id: string, name: string, extra: object) => ({
   deputy_name: name,
   is_manager: false,
   is_frozen: 0,
+  awaiting_acceptance: false,
   role_keys: [],
   ...extra,
 });
@@ -58,7 +59,8 @@ function renderConsole(
     [p.managerPending]: () => ok({ transfer: null, manager: null }),
     [p.subjectInfo]: () => ok({ sec_subject_uid: 's1', subject_name: '示例公司', base_infos: {} }),
     [p.domainList]: () => ok({ items: [] }),
-    [p.policyInfo]: () => ok({ require_sso: false, default_role_key: null, role_rules: [] }),
+    [p.policyInfo]: () =>
+      ok({ require_sso: false, default_role_key: null, role_rules: [], jit_provisioning: true }),
     ...routes,
   });
   renderInProvider(passport.client, <OrganisationConsole />, language);
@@ -216,6 +218,34 @@ describe('the organisation console', () => {
     await expect.poll(() => passport.to(p.deputyFreeze).length).toBe(2);
   });
 
+  it('shows a member the identity provider added as pending, with no thaw: only the person accepts (en)', async () => {
+    renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'member:freeze'] },
+      {
+        [p.deputyList]: () =>
+          page([
+            deputy('d2', 'Wang', { is_frozen: 1, awaiting_acceptance: true }),
+            deputy('d3', 'Li', { is_frozen: 1, awaiting_acceptance: false }),
+          ]),
+      },
+      'en',
+    );
+    const members = within(await screen.findByRole('region', { name: 'Members' }));
+    expect(
+      await members.findByText(
+        'Wang · Pending: added by the identity provider, waiting for the person to accept',
+      ),
+    ).toBeTruthy();
+    const pending = within(members.getByRole('group', { name: /Wang/ }));
+    expect(pending.queryByRole('button', { name: 'Unfreeze' })).toBeNull();
+    expect(pending.getByRole('button', { name: /Remove/ })).toBeTruthy();
+    // A member frozen in the console stays "Frozen", with its thaw.
+    expect(members.getByText('Li · Frozen')).toBeTruthy();
+    expect(
+      within(members.getByRole('group', { name: /Li/ })).getByRole('button', { name: 'Unfreeze' }),
+    ).toBeTruthy();
+  });
+
   it('draws every control of the console in the shared styles, none as the browser’s own', async () => {
     const everything = {
       ...manager,
@@ -238,9 +268,12 @@ describe('the organisation console', () => {
     });
     await screen.findByRole('group', { name: '小王 的操作' });
     await screen.findByRole('region', { name: '审计日志' });
+    // A switch (ui/switch.tsx) is a button drawn as a track and thumb: styled, by its own class.
+    const styled = ['button', 'portico-submit', 'portico-switch'];
     const unstyled = [...document.querySelectorAll('button')].filter(
-      (button) => !button.classList.contains('button') && !button.classList.contains('portico-submit'),
+      (button) => !styled.some((name) => button.classList.contains(name)),
     );
+    expect(document.querySelector('button.portico-switch')).not.toBeNull();
     expect(unstyled.map((button) => button.outerHTML)).toEqual([]);
   });
 
@@ -721,6 +754,7 @@ describe('the organisation console', () => {
     sp_entity_id: 'https://portico.example/passport/enterprise_sso/saml_metadata/?subject_uid=s1',
     acs_url: 'https://portico.example/passport/enterprise_sso/saml_acs/',
     sp_metadata_url: 'https://portico.example/passport/enterprise_sso/saml_metadata/?subject_uid=s1',
+    metadata_url: null as string | null,
     updated_at: 1,
   };
   it('saves a SAML connection from the metadata, shows what to give the identity provider to copy, and removes it once confirmed (en)', async () => {
@@ -746,7 +780,7 @@ describe('the organisation console', () => {
     await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
     await user.click(within(section).getByRole('button', { name: 'Save connection' }));
     expect(within(section).getByRole('alert').textContent).toBe(
-      'Paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
+      'Enter the metadata URL or paste the metadata, or enter the entity ID, the single sign-on URL and the certificate.',
     );
     expect(passport.to(p.samlConnectionSave)).toHaveLength(0);
 
@@ -788,6 +822,57 @@ describe('the organisation console', () => {
       .toBeNull();
   });
 
+  it('saves a SAML connection from its metadata URL, reads it again on request, and says why an address failed (en)', async () => {
+    const url = 'https://idp.example.com/app/metadata';
+    let connection: object | null = null;
+    let answer: 'ok' | 'timeout' = 'ok';
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.connectionInfo]: () =>
+          connection ? ok(connection) : fail(2410, 'This organisation has no single sign-on connection'),
+        [p.samlConnectionSave]: (r) => {
+          if (answer === 'timeout')
+            return fail(2414, "The identity provider's SAML metadata could not be read", {
+              reason: 'timeout',
+            });
+          connection = { ...saml, metadata_url: r.body.metadata_url };
+          return ok(connection);
+        },
+      },
+      'en',
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Single sign-on connection' });
+    await user.click(within(section).getByRole('radio', { name: 'SAML 2.0' }));
+    expect(
+      within(section).queryByRole('button', { name: 'Read the metadata from its URL again' }),
+    ).toBeNull();
+    await user.type(within(section).getByLabelText('Identity provider metadata URL'), url);
+    await user.click(within(section).getByRole('button', { name: 'Save connection' }));
+    expect(await within(section).findByText('The connection is saved.')).toBeTruthy();
+    expect(passport.to(p.samlConnectionSave)[0]!.body).toMatchObject({
+      subject_uid: 's1',
+      metadata_url: url,
+    });
+    expect(passport.to(p.samlConnectionSave)[0]!.body).not.toHaveProperty('metadata_xml');
+
+    // The saved address is shown, and the connection can be read from it again.
+    const refresh = await within(section).findByRole('button', {
+      name: 'Read the metadata from its URL again',
+    });
+    expect((within(section).getByLabelText('Identity provider metadata URL') as HTMLInputElement).value).toBe(
+      url,
+    );
+    answer = 'timeout';
+    await user.click(refresh);
+    expect((await within(section).findByRole('alert')).textContent).toBe(
+      "The identity provider's SAML metadata or certificate could not be read: check it and try again",
+    );
+    expect(within(section).getByText('The metadata URL did not answer within 10 seconds.')).toBeTruthy();
+    expect(passport.to(p.samlConnectionSave)[1]!.body).toMatchObject({ metadata_url: url });
+  });
+
   it('sends the SAML fields without metadata, and shows a refusal in the page’s language', async () => {
     const passport = renderConsole(
       { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
@@ -823,6 +908,7 @@ describe('the organisation console', () => {
       require_sso: false,
       default_role_key: null as string | null,
       role_rules: [{ claim: 'groups', value: 'eng', role_key: 'engineer' }],
+      jit_provisioning: true,
     };
     const roles = [
       { role_key: 'engineer', role_name: 'Engineer', is_banned: 0, permissions: [] },
@@ -840,6 +926,7 @@ describe('the organisation console', () => {
             default_role_key: r.body.default_role_key || null,
             role_rules:
               typeof r.body.role_rules === 'string' ? JSON.parse(r.body.role_rules) : r.body.role_rules,
+            jit_provisioning: String(r.body.jit_provisioning) !== 'false',
           };
           return ok(policy);
         },
@@ -867,6 +954,38 @@ describe('the organisation console', () => {
       require_sso: true,
       default_role_key: 'staff',
       role_rules: [{ claim: 'groups', value: 'ops', role_key: 'staff' }],
+      jit_provisioning: true,
     });
+  });
+
+  it('turns members made at the first single sign-on off with a labelled switch, saved with the rules', async () => {
+    let policy = { require_sso: false, default_role_key: null, role_rules: [], jit_provisioning: true };
+    const passport = renderConsole(
+      { ...manager, permissions: [...manager.permissions, 'sso:manage'] },
+      {
+        [p.connectionInfo]: () => ok(saml),
+        [p.policyInfo]: () => ok(policy),
+        [p.policySave]: (r) => {
+          policy = { ...policy, jit_provisioning: String(r.body.jit_provisioning) !== 'false' };
+          return ok(policy);
+        },
+      },
+    );
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: '单点登录规则' });
+    const jit = within(section).getByRole('switch', { name: '首次单点登录时自动加入本组织' });
+    expect(jit.getAttribute('aria-checked')).toBe('true');
+    expect(jit.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(jit.getAttribute('aria-describedby')!)?.textContent).toMatch(/^开启/);
+    // By the keyboard, as by a click.
+    jit.focus();
+    await user.keyboard(' ');
+    expect(jit.getAttribute('aria-checked')).toBe('false');
+    expect(document.getElementById(jit.getAttribute('aria-describedby')!)?.textContent).toMatch(/^关闭/);
+    expect(passport.to(p.policySave)).toHaveLength(0);
+    await user.click(within(section).getByRole('button', { name: '保存规则' }));
+    expect(await within(section).findByText('单点登录规则已保存。')).toBeTruthy();
+    expect(String(passport.to(p.policySave)[0]!.body.jit_provisioning)).toBe('false');
+    expect(policy.jit_provisioning).toBe(false);
   });
 });

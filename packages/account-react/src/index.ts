@@ -101,6 +101,7 @@ export {
   type InviteVariables,
   useAddDomain,
   useAddMember,
+  useAnswerMembership,
   useBanRole,
   useCancelInvitation,
   useCreateOrganisation,

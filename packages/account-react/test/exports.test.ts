@@ -75,6 +75,7 @@ it('the public surface is exactly these run-time exports', () => {
       "useAddDomain",
       "useAddMember",
       "useAdmitWaitlist",
+      "useAnswerMembership",
       "useAuthBindLogin",
       "useBanRole",
       "useBindAuth",

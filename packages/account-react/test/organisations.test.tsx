@@ -4,11 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
+  identitiesQueryOptions,
   invitationsQueryOptions,
   membersQueryOptions,
   organisationQueryKeys,
   rolesQueryOptions,
   useAccountClient,
+  useAnswerMembership,
   useLeaveOrganisation,
   useManagerTransfer,
   useRevokeRole,
@@ -35,6 +37,8 @@ function console2() {
     [p.managerVerifyOld]: () => ok({ transfer_ticket: 'a' }),
     [p.managerTransfer]: () => ok({ user_identity_id: 'd2' }),
     [p.managerPending]: () => ok({ transfer: null, manager: null }),
+    [p.subjectLoginList]: () => ok({ items: [] }),
+    [p.membershipAccept]: () => ok({ sec_subject_uid: 's2', user_identity_id: 'd9', accepted: true }),
   });
   function useConsole() {
     const client = useAccountClient();
@@ -44,6 +48,8 @@ function console2() {
       roles: useQuery(rolesQueryOptions(client, 's1')),
       invitations: useQuery(invitationsQueryOptions(client, 's1')),
       otherMembers: useQuery(membersQueryOptions(client, 's2')),
+      identities: useQuery(identitiesQueryOptions(client)),
+      answer: useAnswerMembership(),
       updateRole: useUpdateRole('s1'),
       revokeRole: useRevokeRole('s1'),
       leave: useLeaveOrganisation('s2'),
@@ -122,5 +128,25 @@ describe('organisation changes refresh only what they touch', () => {
     await act(() => result.current.transfer.prove('123456'));
     expect(members()).toBe(before + 1);
     expect(fetched(p.roleList)).toBe(roles);
+  });
+
+  it('answering a waiting membership refreshes the identities and that organisation’s members only', async () => {
+    const { result, passport, fetched } = console2();
+    await waitFor(() =>
+      expect(
+        result.current.identities.isSuccess &&
+          result.current.members.isSuccess &&
+          result.current.otherMembers.isSuccess,
+      ).toBe(true),
+    );
+    const identities = fetched(p.subjectLoginList);
+    const members = () => passport.to(p.deputyList).map((r) => r.query.sec_subject_uid);
+    const before = members().length;
+    const sessions = fetched(webPaths.accountInfo);
+    await act(() => result.current.answer.mutateAsync({ subject_uid: 's2' }));
+    expect(passport.to(p.membershipAccept).map((r) => r.body.subject_uid)).toEqual(['s2']);
+    expect(fetched(p.subjectLoginList)).toBe(identities + 1);
+    expect(members().slice(before)).toEqual(['s2']);
+    expect(fetched(webPaths.accountInfo)).toBe(sessions);
   });
 });

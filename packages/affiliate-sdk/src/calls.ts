@@ -259,9 +259,10 @@ export const saveSsoConnection = /* @__PURE__ */ post<T.SaveSsoConnectionPayload
   p.connectionSave,
 );
 /**
- * Saves the organisation's SAML 2.0 connection (`sso:manage`): the identity provider's metadata XML,
- * or its entity id, single sign-on address and signing certificate; CONNECTION_METADATA_INVALID when
- * they cannot be read. The answer names our entity id, ACS and metadata address for the provider.
+ * Saves the organisation's SAML 2.0 connection (`sso:manage`): the identity provider's metadata by its
+ * address (the server reads it; saving the same address again refreshes it) or as XML, or its entity
+ * id, single sign-on address and signing certificate; CONNECTION_METADATA_INVALID (with a `reason`)
+ * when they cannot be read. The answer names our entity id, ACS and metadata address for the provider.
  */
 export const saveSamlConnection = /* @__PURE__ */ post<T.SaveSamlConnectionPayload, T.SsoConnection>(
   p.samlConnectionSave,

@@ -1115,6 +1115,24 @@ const migrations: Record<string, Migration> = {
           .execute();
     },
   },
+  /**
+   * The address a SAML connection's metadata was read from (docs/enterprise-sso.md, "The SAML 2.0
+   * connection"): saving the connection again reads it again. Null when the metadata was given. And
+   * when the person declined the membership a SCIM User made (docs/scim.md, "Which account"): the
+   * User's later reactivations do not make it again.
+   */
+  '0037_saml_metadata_url_scim_declined': {
+    async up(db: Kysely<unknown>) {
+      const has = await existingColumns(db);
+      if (!has('organisation_sso_connections', 'saml_metadata_url'))
+        await db.schema
+          .alterTable('organisation_sso_connections')
+          .addColumn('saml_metadata_url', 'text')
+          .execute();
+      if (!has('scim_users', 'declined_at'))
+        await db.schema.alterTable('scim_users').addColumn('declined_at', 'bigint').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -452,6 +452,8 @@ export interface ScimUsersTable {
   own_account: Generated<number>;
   /** 1: the membership SCIM made waits, frozen, for the person to accept it (migration 0036). */
   awaiting_acceptance: Generated<number>;
+  /** When the person declined the membership this User made (migration 0037); it is not made again. */
+  declined_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -534,6 +536,8 @@ export interface OrganisationSsoConnectionsTable {
   saml_sso_url: string | null;
   /** SAML: a JSON array of the identity provider's signing certificates (base64 DER); null for OIDC. */
   saml_certificates: string | null;
+  /** SAML: the address the metadata was read from (migration 0037); null when it was given. */
+  saml_metadata_url: string | null;
   created_at: Millis;
   updated_at: Millis;
 }

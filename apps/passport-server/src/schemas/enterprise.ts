@@ -62,6 +62,10 @@ export const SamlConnectionData = Type.Object(
       description: 'our assertion consumer service (HTTP-POST): give it to the provider',
     }),
     sp_metadata_url: Type.String({ description: 'our service provider metadata, to upload at the provider' }),
+    metadata_url: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'the address the provider’s metadata was read from (saving it again reads it again); null: given',
+    }),
     updated_at: Type.Integer(),
   },
   { description: 'an organisation’s SAML 2.0 connection' },
@@ -108,9 +112,17 @@ export const schemas = {
     }),
   ),
   samlConnectionSave: post(
-    'Set the organisation’s SAML 2.0 connection (sso:manage): the provider’s metadata, or its entity id, address and certificate',
+    'Set the organisation’s SAML 2.0 connection (sso:manage): the provider’s metadata (its address, or the XML), or its entity id, address and certificate',
     body({
       ...subjectUid,
+      metadata_url: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description:
+            'the address the identity provider publishes its metadata at: read by the server (https)',
+        }),
+      ),
       metadata_xml: Type.Optional(
         Type.String({
           minLength: 1,

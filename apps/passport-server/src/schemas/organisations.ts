@@ -70,6 +70,10 @@ export const DeputyData = Type.Object(
     deputy_name: Type.String(),
     is_manager: Type.Boolean(),
     is_frozen: ZeroOne,
+    awaiting_acceptance: Type.Boolean({
+      description:
+        'provisioned by the organisation’s identity provider for an account the person had: frozen until they accept',
+    }),
     role_keys: Type.Array(Type.String()),
     created_at: Type.Integer(),
   },
@@ -96,6 +100,10 @@ export const IdentityData = Type.Object(
     is_manager: Type.Boolean(),
     is_frozen: ZeroOne,
     subject_is_frozen: ZeroOne,
+    awaiting_acceptance: Type.Boolean({
+      description:
+        'a membership the organisation’s identity provider provisioned: frozen until the person accepts (answerMembership)',
+    }),
     active: Type.Boolean(),
   },
   { description: 'an identity one may act as' },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type AccountClient,
@@ -16,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../../src/db/dialect';
 import type { Database } from '../../src/db/schema';
 import { newApiKey } from '../../src/domain/api-keys/api-keys';
+import { normaliseMetadataUrl } from '../../src/domain/enterprise/connections';
+import { fetchIdpMetadata } from '../../src/domain/enterprise/saml-metadata';
 import { CodeType, enterpriseSsoPaths } from '../../src/protocol';
 import { passCooldown } from '../support/flows';
 import { type OidcPeer, type PeerAccount, startOidcPeer } from '../support/oauth-peers';
@@ -28,7 +31,7 @@ import {
   type SdkServer,
   startSdkServer,
 } from '../support/sdk-browser';
-import { eventsOf, type Manager, manager, refused, role } from './organisation-helpers';
+import { eventsOf, type Manager, manager, member, refused, role } from './organisation-helpers';
 
 /**
  * Signing in through an organisation's OpenID Connect connection, with the real account and affiliate
@@ -544,6 +547,150 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     // Our metadata for an organisation without a SAML connection: nothing.
     const none = await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=nobody`);
     expect(await none.json()).toMatchObject({ data: { error_code: 2410 } });
+  });
+
+  it('saves a connection from the metadata address the IdP publishes, signs in through it, and reads it again', async () => {
+    const boss = await manager(server);
+    const domain = await verifiedDomain(boss);
+    const saved = await aff.saveSamlConnection(boss.client, {
+      subject_uid: boss.sid,
+      metadata_url: samlIdp.entityId,
+    });
+    expect(saved).toMatchObject({
+      protocol: 'saml',
+      issuer: samlIdp.entityId,
+      sso_url: samlIdp.ssoUrl,
+      certificates: 1,
+      metadata_url: samlIdp.entityId,
+    });
+    expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toEqual(saved);
+    samlIdp.trust(
+      await (
+        await fetch(`${server.baseUrl}${enterpriseSsoPaths.samlMetadata}?subject_uid=${boss.sid}`)
+      ).text(),
+    );
+    const email = `grace@${domain}`;
+    const { signed } = await samlSignIn(email, samlPerson(email));
+    expect((await userOfEmail(email))?.id).toBe(signed.user_id);
+
+    // The console's "read it again": the same address, read again.
+    const again = await aff.saveSamlConnection(boss.client, {
+      subject_uid: boss.sid,
+      metadata_url: samlIdp.entityId,
+    });
+    expect(again).toMatchObject({ metadata_url: samlIdp.entityId, certificates: 1 });
+    // Metadata pasted instead: no address on file any more.
+    const pasted = await aff.saveSamlConnection(boss.client, {
+      subject_uid: boss.sid,
+      metadata_xml: samlIdp.metadata,
+    });
+    expect(pasted).toMatchObject({ metadata_url: null });
+    const events = await eventsOf(server, boss.sid, 'organisation.sso_connection.saved');
+    expect(events.map((e) => e.data.metadataUrl)).toEqual([samlIdp.entityId, samlIdp.entityId, undefined]);
+  });
+
+  it('refuses a metadata address it cannot read, each with its reason, and keeps the connection it had', async () => {
+    const boss = await manager(server);
+    await aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, metadata_xml: samlIdp.metadata });
+    // A real HTTP server on loopback answering what a broken or hostile address would.
+    const answers: Record<string, (res: ServerResponse) => void> = {
+      '/missing': (res) => res.writeHead(404).end('not found'),
+      '/moved': (res) => res.writeHead(302, { location: samlIdp.entityId }).end(),
+      '/empty': (res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(''),
+      '/html': (res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><p>sign in</p></html>'),
+      '/huge': (res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        // No content-length: the bound holds while the body streams in.
+        res.write(`<EntityDescriptor>${' '.repeat(600 * 1024)}`);
+        res.end('</EntityDescriptor>');
+      },
+    };
+    const web = createServer((req, res) => (answers[req.url ?? ''] ?? answers['/missing']!)(res));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      const reasonOf = async (metadata_url: string) =>
+        (
+          await rejectsWith(
+            aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, metadata_url }),
+            'connectionMetadataInvalid',
+          )
+        ).data.reason;
+      expect(await reasonOf(`${base}/missing`)).toBe('fetch');
+      // A redirect is not followed, even to a good address.
+      expect(await reasonOf(`${base}/moved`)).toBe('fetch');
+      expect(await reasonOf(`${base}/empty`)).toBe('xml');
+      expect(await reasonOf(`${base}/html`)).toBe('idp_descriptor');
+      expect(await reasonOf(`${base}/huge`)).toBe('too_large');
+      // Nothing listening there.
+      expect(await reasonOf('http://127.0.0.1:9/metadata')).toBe('fetch');
+      // Not https, and not on loopback: refused before anything is fetched.
+      expect(await reasonOf('http://idp.example.com/metadata')).toBe('url');
+      expect(await reasonOf('ftp://127.0.0.1/metadata')).toBe('url');
+      expect(await reasonOf('https://user:pw@idp.example.com/metadata')).toBe('url');
+    } finally {
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+    }
+    expect(await aff.ssoConnectionInfo(boss.client, { subject_uid: boss.sid })).toMatchObject({
+      issuer: samlIdp.entityId,
+      metadata_url: null,
+    });
+  });
+
+  it('on a public server, reads metadata only from public addresses, literal or resolved', async () => {
+    const publicOrigin = 'https://passport.example.com';
+    for (const raw of [
+      'http://127.0.0.1:9/metadata',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:10.0.0.1]/metadata',
+      'https://localhost/metadata',
+    ])
+      await expect(
+        Promise.resolve().then(() => normaliseMetadataUrl(raw, publicOrigin)),
+      ).rejects.toMatchObject({
+        errorName: 'connectionMetadataInvalid',
+        extra: { reason: 'url' },
+      });
+    // Entra's address names the application in its query: kept; a fragment is never sent.
+    expect(
+      normaliseMetadataUrl('https://login.example.com/t/federationmetadata.xml?appid=a1#x', publicOrigin)
+        .href,
+    ).toBe('https://login.example.com/t/federationmetadata.xml?appid=a1');
+    // A name that resolves to loopback: refused by the webhooks' rule, before any connection.
+    expect(await fetchIdpMetadata(new URL('https://localhost/metadata'), { privateTargets: false })).toEqual({
+      failed: 'private_address',
+    });
+    // The IdP on loopback is readable only while loopback is allowed (this server, on loopback).
+    expect(await fetchIdpMetadata(new URL(samlIdp.entityId), { privateTargets: false })).toEqual({
+      failed: 'private_address',
+    });
+    expect(await fetchIdpMetadata(new URL(samlIdp.entityId), { privateTargets: true })).toEqual({
+      xml: samlIdp.metadata,
+    });
+  });
+
+  it('reads a metadata address only for a member who may save the connection', async () => {
+    const boss = await manager(server);
+    const reader = await member(server, boss, ['member:read']);
+    let asked = 0;
+    const web = createServer((_req, res) => {
+      asked += 1;
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(samlIdp.metadata);
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const metadata_url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/metadata`;
+      await refused(
+        aff.saveSamlConnection(reader.client, { subject_uid: boss.sid, metadata_url }),
+        'permissionDenied',
+      );
+      expect(asked).toBe(0);
+      await aff.saveSamlConnection(boss.client, { subject_uid: boss.sid, metadata_url });
+      expect(asked).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+    }
   });
 
   it('refuses an unsigned, an expired, a replayed, and a misaddressed assertion, each with its own code', async () => {

@@ -9,7 +9,8 @@ import { generate } from 'selfsigned';
  * A real SAML 2.0 identity provider on loopback for the tests: samlify as the IdP, with a key and a
  * certificate made for the run. Its single sign-on address (HTTP-Redirect) reads the AuthnRequest
  * (its issuer, id and ACS; it is not signed) and answers the page a real IdP answers: a
- * form that posts the signed SAMLResponse and the RelayState to the service provider's ACS. Who is
+ * form that posts the signed SAMLResponse and the RelayState to the service provider's ACS; its
+ * metadata is published at its entity id (`/metadata`). Who is
  * signed in at the IdP is a cookie (`saml_person`) naming one of `people` (the IdP's own login is not
  * under test).
  * A test may bend one response (unsigned, expired, another audience or destination, a fixed
@@ -84,6 +85,11 @@ export async function startSamlPeer(): Promise<SamlPeer> {
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://idp');
+      // The IdP publishes its metadata at its entity id, as Okta, Entra and Keycloak publish theirs.
+      if (url.pathname === '/metadata' && req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(idp.getMetadata());
+        return;
+      }
       if (url.pathname !== '/sso') {
         res.writeHead(404).end();
         return;

@@ -6,6 +6,8 @@ import {
   useSaveSamlConnection,
   useSaveSsoConnection,
 } from '@portico/account-react';
+import { isAccountError } from '@portico/account-sdk';
+import { enterpriseErrors } from '@portico/account-sdk/protocol';
 import type { OidcSsoConnection, SamlSsoConnection } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -20,7 +22,8 @@ type Protocol = 'oidc' | 'saml';
 /**
  * The organisation's single sign-on connection (`sso:manage`), OpenID Connect or SAML 2.0 (saving one
  * replaces the other). OpenID Connect: issuer, client id and secret (never shown back: the form says
- * whether one is on file). SAML: the identity provider's metadata XML, or its entity id, address and
+ * whether one is on file). SAML: the identity provider's metadata by its address (the server reads it;
+ * a connection saved so can be read from it again) or as XML, or its entity id, address and
  * certificate; once saved, what to give the identity provider, to copy. Removing asks first.
  */
 export function Connection({ org }: SectionProps) {
@@ -69,9 +72,14 @@ export function Connection({ org }: SectionProps) {
           save={saveOidc}
         />
       ) : (
-        <SamlForm fresh={fresh} save={saveSaml} />
+        <SamlForm
+          saml={current.data?.protocol === 'saml' ? current.data : undefined}
+          fresh={fresh}
+          save={saveSaml}
+        />
       )}
       <Problem error={save.error ?? remove.error ?? current.error} />
+      <MetadataReason error={save.error} />
       <p role="status" className="success">
         {save.isSuccess ? t('con.saved') : ''}
       </p>
@@ -134,13 +142,23 @@ function OidcForm({
   );
 }
 
-function SamlForm({ fresh, save }: { fresh(): void; save: ReturnType<typeof useSaveSamlConnection> }) {
+function SamlForm({
+  saml,
+  fresh,
+  save,
+}: {
+  saml: SamlSsoConnection | undefined;
+  fresh(): void;
+  save: ReturnType<typeof useSaveSamlConnection>;
+}) {
   const t = useConnectionT();
+  const [metadataUrl, setMetadataUrl] = useState('');
   const [metadata, setMetadata] = useState('');
   const [entityId, setEntityId] = useState('');
   const [ssoUrl, setSsoUrl] = useState('');
   const [certificate, setCertificate] = useState('');
   const [missing, setMissing] = useState(false);
+  useEffect(() => setMetadataUrl(saml?.metadata_url ?? ''), [saml]);
   const edit = clearingFirst(() => {
     fresh();
     setMissing(false);
@@ -148,18 +166,39 @@ function SamlForm({ fresh, save }: { fresh(): void; save: ReturnType<typeof useS
   function submit(event: FormEvent) {
     event.preventDefault();
     fresh();
+    const url = metadataUrl.trim();
     const xml = metadata.trim();
     const parts = [entityId, ssoUrl, certificate].map((v) => v.trim());
-    if (!xml && parts.some((v) => !v)) return setMissing(true);
-    // The metadata, when given, names everything; the fields are the other way in.
+    if (!url && !xml && parts.some((v) => !v)) return setMissing(true);
+    // The address, when given, is read by the server; else the metadata names everything; the fields
+    // are the other way in.
     const [entity_id, sso_url, cert] = parts as [string, string, string];
-    save.mutate(xml ? { metadata_xml: xml } : { entity_id, sso_url, certificate: cert }, {
-      onSuccess: () => setMetadata(''),
-    });
+    save.mutate(
+      url ? { metadata_url: url } : xml ? { metadata_xml: xml } : { entity_id, sso_url, certificate: cert },
+      { onSuccess: () => setMetadata('') },
+    );
   }
+  const storedUrl = saml?.metadata_url;
   return (
     <form className="form" noValidate onSubmit={submit} aria-label={t('con.saml')}>
       <p>{t('con.saml.intro')}</p>
+      <Field label={t('con.saml.metadataUrl')} value={metadataUrl} onChange={edit(setMetadataUrl)} />
+      <p className="muted">{t('con.saml.metadataUrlHint')}</p>
+      {storedUrl ? (
+        <Button
+          variant="secondary"
+          disabled={save.isPending}
+          onClick={() => {
+            fresh();
+            setMissing(false);
+            setMetadataUrl(storedUrl);
+            save.mutate({ metadata_url: storedUrl });
+          }}
+        >
+          {t('con.saml.refresh')}
+        </Button>
+      ) : null}
+      <p className="muted">{t('con.saml.orXml')}</p>
       <Field label={t('con.saml.metadata')} value={metadata} onChange={edit(setMetadata)} multiline />
       <p className="muted">{t('con.saml.or')}</p>
       <Field label={t('con.saml.entityId')} value={entityId} onChange={edit(setEntityId)} />
@@ -178,6 +217,22 @@ function SamlForm({ fresh, save }: { fresh(): void; save: ReturnType<typeof useS
       <SubmitButton pending={save.isPending}>{t('con.save')}</SubmitButton>
     </form>
   );
+}
+
+/** The reasons a metadata address could not be read, each with words of its own. */
+const FETCH_REASONS = ['url', 'private_address', 'unresolved', 'fetch', 'timeout', 'too_large'] as const;
+type FetchReason = (typeof FETCH_REASONS)[number];
+
+/** Why the server could not read the metadata from its address, under the catalogue's sentence. */
+function MetadataReason({ error }: { error: unknown }) {
+  const t = useConnectionT();
+  if (
+    !isAccountError(error) ||
+    error.error_code !== enterpriseErrors.codes.connectionMetadataInvalid.code ||
+    !FETCH_REASONS.includes(error.data.reason as FetchReason)
+  )
+    return null;
+  return <p className="muted">{t(`con.saml.reason.${error.data.reason as FetchReason}`)}</p>;
 }
 
 /** What the organisation's IT gives the identity provider about us, each with a copy button. */

@@ -150,7 +150,11 @@ export function Members({ org, can }: SectionProps) {
                 <span>
                   {m.deputy_name}
                   {m.is_manager ? ` · ${t('org.manager')}` : ''}
-                  {m.is_frozen ? ` · ${t('org.frozen')}` : ''}
+                  {m.awaiting_acceptance
+                    ? ` · ${t('org.awaiting')}`
+                    : m.is_frozen
+                      ? ` · ${t('org.frozen')}`
+                      : ''}
                   {m.role_keys.length ? ` · ${m.role_keys.map(roleName).join(t('org.listSeparator'))}` : ''}
                 </span>
               )}
@@ -173,8 +177,10 @@ export function Members({ org, can }: SectionProps) {
                     {t('org.rename')}
                   </Button>
                 )}
+                {/* A pending member thaws only by their own acceptance: no thaw here. */}
                 {can('member:freeze') &&
                   !m.is_manager &&
+                  !m.awaiting_acceptance &&
                   (m.is_frozen ? (
                     <Button
                       variant="secondary"

@@ -9,6 +9,7 @@ import type { SsoRoleRule } from '@portico/affiliate-sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Button } from '../ui/button';
+import { Switch } from '../ui/switch';
 import type { SectionProps } from './console-context';
 import { Card, Choice, clearingFirst, clearOutcome, Field, Problem } from './parts';
 import { usePolicyT } from './sso-policy.messages';
@@ -17,9 +18,10 @@ import { usePolicyT } from './sso-policy.messages';
 const RULES_MAX = 20;
 
 /**
- * The organisation's single sign-on policy (`sso:manage`): requiring single sign-on, the role a first
- * sign-in's membership gets when no rule matches, and the role rules (a claim holding a value gives a
- * role). Rules are edited here and sent together; deleting one takes effect only when saved.
+ * The organisation's single sign-on policy (`sso:manage`): requiring single sign-on, whether a first
+ * sign-in makes the membership (just in time), the role such a membership gets when no rule matches,
+ * and the role rules (a claim holding a value gives a role). Everything is edited here and sent
+ * together; deleting a rule or flipping the switch takes effect only when saved.
  */
 export function SsoPolicy({ org, can }: SectionProps) {
   const t = usePolicyT();
@@ -29,12 +31,14 @@ export function SsoPolicy({ org, can }: SectionProps) {
   const roles = useQuery({ ...rolesQueryOptions(client, sid), enabled: can('role:read') });
   const save = useSaveSsoPolicy(sid);
   const [requireSso, setRequireSso] = useState(false);
+  const [jit, setJit] = useState(true);
   const [defaultRole, setDefaultRole] = useState('');
   const [rules, setRules] = useState<SsoRoleRule[]>([]);
   const [incomplete, setIncomplete] = useState(false);
   useEffect(() => {
     if (!policy.data) return;
     setRequireSso(policy.data.require_sso);
+    setJit(policy.data.jit_provisioning !== false);
     setDefaultRole(policy.data.default_role_key ?? '');
     setRules(policy.data.role_rules);
   }, [policy.data]);
@@ -55,7 +59,12 @@ export function SsoPolicy({ org, can }: SectionProps) {
       role_key: r.role_key,
     }));
     if (trimmed.some((r) => !r.claim || !r.value || !r.role_key)) return setIncomplete(true);
-    save.mutate({ require_sso: requireSso, default_role_key: defaultRole, role_rules: trimmed });
+    save.mutate({
+      require_sso: requireSso,
+      jit_provisioning: jit,
+      default_role_key: defaultRole,
+      role_rules: trimmed,
+    });
   }
   return (
     <Card id="org-sso-policy" title={t('pol.title')}>
@@ -73,6 +82,12 @@ export function SsoPolicy({ org, can }: SectionProps) {
         <p id={hint} className="muted">
           {t('pol.requireHint')}
         </p>
+        <Switch
+          label={t('pol.jit')}
+          hint={jit ? t('pol.jitOn') : t('pol.jitOff')}
+          checked={jit}
+          onCheckedChange={edit(setJit)}
+        />
         <Choice
           label={t('pol.defaultRole')}
           value={defaultRole}

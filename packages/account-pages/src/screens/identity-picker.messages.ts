@@ -11,6 +11,14 @@ export const { useTranslate: useIdentityPickerT } = defineMessages(
     'identity.inUse': '使用中',
     'identity.frozen': '已冻结',
     'identity.manager': '管理员',
+    'identity.awaiting': '等待你接受',
+    'identity.accept': '接受',
+    'identity.decline': '拒绝',
+    'identity.decline.title': '拒绝加入 {org}？',
+    'identity.decline.body':
+      '{org} 的身份提供方为你的账号添加了这个成员身份。拒绝后你不会加入 {org}，这个身份会被移除；你的账号不受影响。',
+    'identity.accepted': '你已加入 {org}。',
+    'identity.declined': '你已拒绝加入 {org}。',
   },
   {
     'identity.title': 'Current identity',
@@ -23,5 +31,13 @@ export const { useTranslate: useIdentityPickerT } = defineMessages(
     'identity.inUse': 'In use',
     'identity.frozen': 'Frozen',
     'identity.manager': 'Manager',
+    'identity.awaiting': 'Waiting for your acceptance',
+    'identity.accept': 'Accept',
+    'identity.decline': 'Decline',
+    'identity.decline.title': 'Decline joining {org}?',
+    'identity.decline.body':
+      '{org}’s identity provider added this membership to your account. Declining, you do not join {org} and this identity is removed; your account stays as it is.',
+    'identity.accepted': 'You joined {org}.',
+    'identity.declined': 'You declined to join {org}.',
   },
 );

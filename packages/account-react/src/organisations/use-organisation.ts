@@ -235,6 +235,17 @@ export const useSaveSsoPolicy = (sid: string) =>
   );
 
 /**
+ * The signed-in person's answer to a membership an organisation's identity provider provisioned for
+ * their account (`answerMembership`): `{ subject_uid }` accepts it, `{ subject_uid, decline: true }`
+ * removes it. The identities list refreshes, and that organisation's member list with it.
+ */
+export const useAnswerMembership = () =>
+  useTouchingMutation(
+    (client, v: aff.AnswerMembershipPayload) => aff.answerMembership(client, v),
+    (v) => [keys.identities, keys.members(v.subject_uid), keys.audit(v.subject_uid)],
+  );
+
+/**
  * Acts as another identity (an organisation's, or the personal one with `sec_subject_uid: null`): a new
  * session, so everything cached about the account refreshes — and nothing outside it.
  */

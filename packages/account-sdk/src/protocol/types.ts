@@ -62,6 +62,11 @@ export interface MemberIdentity {
   /** 1 when the identity or its subject is frozen: it cannot be signed in as. */
   is_frozen: 0 | 1;
   subject_is_frozen: 0 | 1;
+  /**
+   * A membership the organisation's identity provider provisioned (SCIM) for the account the person
+   * had: frozen until they accept it (`answerMembership`), or decline it.
+   */
+  awaiting_acceptance: boolean;
   active: boolean;
 }
 

@@ -39,6 +39,8 @@ export interface Deputy {
   deputy_name: string;
   is_manager: boolean;
   is_frozen: 0 | 1;
+  /** Provisioned by the organisation's identity provider (SCIM) and frozen until the person accepts. */
+  awaiting_acceptance: boolean;
   role_keys: string[];
   created_at: number;
 }
@@ -429,6 +431,8 @@ export interface SamlSsoConnection {
   acs_url: string;
   /** Our service provider metadata, to upload at the identity provider. */
   sp_metadata_url: string;
+  /** The address the identity provider's metadata was read from (save it again to read it again); null when given. */
+  metadata_url: string | null;
   updated_at: number;
 }
 /** A rule of the single sign-on policy: a claim holding `value` (or a list with it) gives `role_key`. */
@@ -466,8 +470,13 @@ export interface SaveSsoPolicyPayload extends SubjectUid {
   default_role_key?: string;
   role_rules?: SsoRoleRule[];
 }
-/** The identity provider's metadata XML, or its entity id, single sign-on address and certificate. */
+/**
+ * The identity provider's metadata, by the address it publishes it at (read by the server) or as XML,
+ * or its entity id, single sign-on address and certificate. The address wins over the rest.
+ */
 export interface SaveSamlConnectionPayload extends SubjectUid {
+  /** https (http only on loopback while the server is); read once on each save. */
+  metadata_url?: string;
   metadata_xml?: string;
   entity_id?: string;
   sso_url?: string;

@@ -27,25 +27,44 @@ function privateLiteral(host: string): boolean {
 }
 
 /**
- * The issuer as kept: an https URL without query or fragment, not at a private address literal; http
- * and loopback only while this server itself is on loopback (development, tests). Else
- * CONNECTION_ISSUER_INVALID.
+ * The rule for an address a connection makes the server fetch (an OpenID issuer, a SAML identity
+ * provider's metadata): https, not at a private address literal, no credentials; http and loopback
+ * only while this server itself is on loopback (development, tests). Undefined when refused.
  */
-export function normaliseIssuer(raw: string, publicOrigin: string): string {
+function outboundUrl(raw: string, publicOrigin: string): URL | undefined {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new PassportError('connectionIssuerInvalid');
+    return undefined;
   }
   const development = isLoopbackOrigin(publicOrigin);
-  const loopbackIssuer = url.protocol === 'http:' && isLoopbackOrigin(url.origin);
+  const loopbackHttp = url.protocol === 'http:' && isLoopbackOrigin(url.origin);
   const allowed =
     (url.protocol === 'https:' && (development || !privateLiteral(url.hostname))) ||
-    (development && loopbackIssuer);
-  if (!allowed || url.search || url.hash || url.username || url.password)
-    throw new PassportError('connectionIssuerInvalid');
+    (development && loopbackHttp);
+  return allowed && !url.username && !url.password ? url : undefined;
+}
+
+/**
+ * The issuer as kept: an address the outbound rule allows, without query or fragment. Else
+ * CONNECTION_ISSUER_INVALID.
+ */
+export function normaliseIssuer(raw: string, publicOrigin: string): string {
+  const url = outboundUrl(raw, publicOrigin);
+  if (!url || url.search || url.hash) throw new PassportError('connectionIssuerInvalid');
   return url.href.replace(/\/$/, '');
+}
+
+/**
+ * A SAML identity provider's metadata address as kept: the issuer's rule, a query allowed (Entra's
+ * names the application), the fragment dropped (never sent). Else CONNECTION_METADATA_INVALID `url`.
+ */
+export function normaliseMetadataUrl(raw: string, publicOrigin: string): URL {
+  const url = outboundUrl(raw, publicOrigin);
+  if (!url) throw new PassportError('connectionMetadataInvalid', { reason: 'url' });
+  url.hash = '';
+  return url;
 }
 
 /**
@@ -111,6 +130,7 @@ export async function saveConnection(
         client_secret: row.client_secret,
         saml_sso_url: row.saml_sso_url,
         saml_certificates: row.saml_certificates,
+        saml_metadata_url: row.saml_metadata_url,
         updated_at: row.updated_at,
       })
       .where('subject_id', '=', row.subject_id)

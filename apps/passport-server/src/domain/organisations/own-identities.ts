@@ -20,6 +20,19 @@ const identities = (db: Kysely<Database>, userId: string) =>
       'subjects.is_frozen as subject_is_frozen',
       'subjects.require_second_factor as subject_require_second_factor',
     ])
+    // A membership SCIM made for an account the person had waits for their answer (docs/scim.md).
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('scim_users')
+            .select('scim_users.id')
+            .whereRef('scim_users.user_id', '=', 'deputies.user_id')
+            .whereRef('scim_users.subject_id', '=', 'deputies.subject_id')
+            .where('scim_users.awaiting_acceptance', '=', 1),
+        )
+        .as('awaiting_acceptance'),
+    )
     .where('deputies.user_id', '=', userId);
 
 /** An identity of the person with its subject's state, or undefined (not theirs, or none). */
@@ -44,6 +57,8 @@ export const identityView = (row: OwnIdentity, active: boolean) => ({
   // Frozen when the identity or its subject is.
   is_frozen: flag(row.is_frozen) || flag(row.subject_is_frozen),
   subject_is_frozen: flag(row.subject_is_frozen),
+  // PostgreSQL answers EXISTS as a boolean, SQLite as 0 or 1.
+  awaiting_acceptance: Number(row.awaiting_acceptance) === 1,
   active,
 });
 
@@ -56,5 +71,6 @@ export const personalView = (user: User, active: boolean) => ({
   is_manager: false,
   is_frozen: flag(user.is_frozen),
   subject_is_frozen: 0 as const,
+  awaiting_acceptance: false,
   active,
 });

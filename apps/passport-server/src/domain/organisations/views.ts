@@ -25,13 +25,15 @@ export const subjectView = (s: SubjectRow) => ({
   created_at: Number(s.created_at),
 });
 
-export const deputyView = (d: DeputyRow, roleKeys: string[] = []) => ({
+/** `awaiting`: a membership SCIM made that waits, frozen, for the person to accept it (docs/scim.md). */
+export const deputyView = (d: DeputyRow, roleKeys: string[] = [], awaiting = false) => ({
   user_identity_id: d.id,
   sec_subject_uid: d.subject_id,
   sec_user_id: d.user_id,
   deputy_name: d.deputy_name,
   is_manager: Number(d.is_manager) === 1,
   is_frozen: flag(d.is_frozen),
+  awaiting_acceptance: awaiting,
   role_keys: roleKeys,
   created_at: Number(d.created_at),
 });

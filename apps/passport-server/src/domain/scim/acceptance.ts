@@ -40,6 +40,23 @@ export async function isAwaiting(tx: Tx, deputyId: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Which of these members' memberships wait for their person (the lists mark them). */
+export async function awaitingAmong(tx: Tx, deputyIds: readonly string[]): Promise<Set<string>> {
+  if (deputyIds.length === 0) return new Set();
+  const rows = await tx
+    .selectFrom('deputies')
+    .innerJoin('scim_users', (join) =>
+      join
+        .onRef('scim_users.user_id', '=', 'deputies.user_id')
+        .onRef('scim_users.subject_id', '=', 'deputies.subject_id'),
+    )
+    .select('deputies.id')
+    .where('deputies.id', 'in', deputyIds)
+    .where('scim_users.awaiting_acceptance', '=', 1)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 type Awaiting = NonNullable<Awaited<ReturnType<typeof awaitingMembership>>>;
 
 /**

@@ -43,6 +43,8 @@ export const enterpriseEvents = [
       ssoUrl: Type.Optional(Type.String()),
       /** SAML: how many signing certificates are on file. */
       certificates: Type.Optional(Type.Integer()),
+      /** SAML: the address the identity provider's metadata was read from, when it was. */
+      metadataUrl: Type.Optional(Type.String()),
     }),
   }),
   defineEvent({

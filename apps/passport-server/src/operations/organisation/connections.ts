@@ -5,9 +5,11 @@ import {
   connectionSealer,
   deleteConnection,
   normaliseIssuer,
+  normaliseMetadataUrl,
   saveConnection,
 } from '../../domain/enterprise/connections';
 import { samlIdpOf, samlSpOf } from '../../domain/enterprise/saml';
+import { type MetadataFetch, metadataKey } from '../../domain/enterprise/saml-metadata';
 import { PassportError } from '../../errors';
 import { ConnectionData, ConnectionRemoved, schemas } from '../../schemas/enterprise';
 import { caller, defineOperation } from '../define';
@@ -17,7 +19,8 @@ import { emitInSubject } from './emit';
  * An organisation's single sign-on connection (docs/enterprise-sso.md): one per organisation, OpenID
  * Connect or SAML 2.0. OIDC: the client secret sealed at rest and never answered; the route reads the
  * issuer's discovery document before the transaction; the operation keeps the issuer rule itself too.
- * SAML: the identity provider's entity id, single sign-on address and signing certificates.
+ * SAML: the identity provider's entity id, single sign-on address and signing certificates, read from
+ * its metadata (given, or read by the route from the address given, before the transaction).
  */
 
 const subject = (input: { subject_uid: string }) => input.subject_uid;
@@ -40,6 +43,7 @@ const connectionView = (row: ConnectionRow, publicOrigin: string) => {
     sp_entity_id: sp.entityId,
     acs_url: sp.acsUrl,
     sp_metadata_url: sp.entityId,
+    metadata_url: row.saml_metadata_url,
     updated_at: Number(row.updated_at),
   };
 };
@@ -72,6 +76,7 @@ export const saveSsoConnection = defineOperation({
       client_secret: sealed,
       saml_sso_url: null,
       saml_certificates: null,
+      saml_metadata_url: null,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };
@@ -92,10 +97,27 @@ export const saveSamlConnection = defineOperation({
   output: ConnectionData,
   caller: caller.identity('sso:manage'),
   subject,
+  // The metadata the route read from the address, once (src/routes/aff/connections.ts).
+  takes: (input) => (input.metadata_url ? [metadataKey(input.subject_uid, input.metadata_url)] : []),
   emits: ['organisation.sso_connection.saved'],
   async run(ctx, input) {
     const subjectId = ctx.caller.subject.id;
-    const idp = samlIdpOf(input, isLoopbackOrigin(ctx.config.publicOrigin));
+    const development = isLoopbackOrigin(ctx.config.publicOrigin);
+    // An address wins over XML and fields given beside it: what it answered is the metadata.
+    const metadataUrl = input.metadata_url
+      ? normaliseMetadataUrl(input.metadata_url, ctx.config.publicOrigin).href
+      : null;
+    let given: Parameters<typeof samlIdpOf>[0] = input;
+    if (input.metadata_url) {
+      const taken = ctx.oneTime.take(metadataKey(input.subject_uid, input.metadata_url));
+      const fetched: MetadataFetch = taken ? (JSON.parse(taken) as MetadataFetch) : { failed: 'fetch' };
+      if ('failed' in fetched)
+        throw new PassportError('connectionMetadataInvalid', { reason: fetched.failed });
+      // An empty answer is no metadata, not "nothing given".
+      if (!fetched.xml.trim()) throw new PassportError('connectionMetadataInvalid', { reason: 'xml' });
+      given = { metadata_xml: fetched.xml };
+    }
+    const idp = samlIdpOf(given, development);
     const existing = await connectionOf(ctx.tx, subjectId);
     const now = ctx.now();
     const row: ConnectionRow = {
@@ -106,6 +128,7 @@ export const saveSamlConnection = defineOperation({
       client_secret: '',
       saml_sso_url: idp.ssoUrl,
       saml_certificates: JSON.stringify(idp.certificates),
+      saml_metadata_url: metadataUrl,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };
@@ -115,6 +138,7 @@ export const saveSamlConnection = defineOperation({
       issuer: idp.entityId,
       ssoUrl: idp.ssoUrl,
       certificates: idp.certificates.length,
+      ...(metadataUrl ? { metadataUrl } : {}),
     });
     return connectionView(row, ctx.config.publicOrigin);
   },

@@ -11,6 +11,7 @@ import {
 } from '../../domain/organisations/members';
 import { pageOf } from '../../domain/organisations/organisations';
 import { deputyView } from '../../domain/organisations/views';
+import { awaitingAmong, isAwaiting } from '../../domain/scim/acceptance';
 import { PassportError } from '../../errors';
 import { Flagged, invitationSchemas } from '../../schemas/invitations';
 import { DeputyData, DeputyPage, schemas } from '../../schemas/organisations';
@@ -48,12 +49,11 @@ async function deputyViewPage(
   { rows, total, limit }: Awaited<ReturnType<typeof deputyPage>>,
   page: number,
 ) {
-  const keys = await roleKeysOf(
-    tx,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const keys = await roleKeysOf(tx, ids);
+  const awaiting = await awaitingAmong(tx, ids);
   return pageOf(
-    rows.map((r) => deputyView(r, keys.get(r.id))),
+    rows.map((r) => deputyView(r, keys.get(r.id), awaiting.has(r.id))),
     total,
     { page, page_size: limit },
   );
@@ -95,7 +95,11 @@ export const renameMember = defineOperation({
     if (target.id !== ctx.caller.deputy.id) assertHolds(ctx.caller.permissions, 'member:update');
     const now = ctx.now();
     await renameDeputy(ctx.tx, target.id, input.deputy_name, now);
-    return deputyView({ ...target, deputy_name: input.deputy_name, updated_at: now });
+    return deputyView(
+      { ...target, deputy_name: input.deputy_name, updated_at: now },
+      [],
+      await isAwaiting(ctx.tx, target.id),
+    );
   },
 });
 

@@ -8,7 +8,8 @@ import { caller, defineOperation } from '../define';
 /**
  * The person's answer to a membership an organisation's identity provider provisioned for the
  * account they had before (docs/scim.md, "Which account"): accepted, it thaws (when the provider has
- * the User active) and they may sign in to it; declined, it is removed (the User stays the provider's).
+ * the User active) and they may sign in to it; declined, it is removed (the User stays the provider's,
+ * and makes it no more).
  * Only the account's own session answers; nothing waiting is NOTHING_TO_ACCEPT.
  */
 export const answerMembership = defineOperation({
@@ -35,7 +36,13 @@ export const answerMembership = defineOperation({
     if (input.decline === true) {
       await ctx.tx
         .updateTable('scim_users')
-        .set((eb) => ({ awaiting_acceptance: 0, version: eb('version', '+', 1), updated_at: ctx.now() }))
+        // Remembered, so the provider's next reactivation of this User does not ask again.
+        .set((eb) => ({
+          awaiting_acceptance: 0,
+          declined_at: ctx.now(),
+          version: eb('version', '+', 1),
+          updated_at: ctx.now(),
+        }))
         .where('id', '=', awaiting.scimId)
         .execute();
       await removeDeputy(ctx.tx, awaiting.memberId);

@@ -99,6 +99,8 @@ interface Provisioned {
   ownAccount: boolean;
   /** A membership SCIM made waits, frozen, for the person to accept it. */
   awaiting: boolean;
+  /** The person declined the membership this User made: the User never makes it again. */
+  declined: boolean;
 }
 
 /**
@@ -108,8 +110,10 @@ interface Provisioned {
  * an existing membership a create links is only frozen, never thawed. Renamed when the name changed.
  * A membership made for an account the organisation did not make waits, frozen, for the person to
  * accept it (SECURITY.md: adding an account to an organisation needs that person's acceptance); until
- * then `active: true` is kept in the User but thaws nothing. `wasActive`: the stored `active`, null for
- * a create. Answers whether the membership awaits the person.
+ * then `active: true` is kept in the User but thaws nothing. A membership the person declined is not
+ * made again by this User, whatever its `active` does (the provider may delete the User and create it
+ * anew: that asks again). `wasActive`: the stored `active`, null for a create. Answers whether the
+ * membership awaits the person.
  */
 async function applyMembership(
   ctx: ScimContext,
@@ -123,7 +127,7 @@ async function applyMembership(
   const changed = wasActive === null || wasActive !== input.active;
   let member = await memberOf(ctx, userId);
   if (!member) {
-    if (!changed || (wasActive !== null && !input.active)) return user.awaiting;
+    if (!changed || (wasActive !== null && !input.active) || user.declined) return user.awaiting;
     const awaiting = !user.ownAccount;
     // A first sign-in through the organisation's connection may make the same membership meanwhile:
     // its row stands (a unique violation would abort this transaction on PostgreSQL) and is applied to.
@@ -219,6 +223,7 @@ const provisionedOf = (row: ScimUserRow): Provisioned => ({
   userId: row.user_id,
   ownAccount: Number(row.own_account) === 1,
   awaiting: Number(row.awaiting_acceptance) === 1,
+  declined: row.declined_at !== null,
 });
 
 /** Which of the stored attributes a change touched, by name (never their values). */
@@ -336,7 +341,7 @@ export const createScimUser = defineOperation({
         .execute();
       const awaiting = await applyMembership(
         ctx,
-        { scimId: id, userId, ownAccount: newAccount, awaiting: false },
+        { scimId: id, userId, ownAccount: newAccount, awaiting: false, declined: false },
         input,
         null,
       );

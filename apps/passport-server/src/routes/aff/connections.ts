@@ -1,6 +1,13 @@
 import { assertHolds } from '../../access/statement';
 import { operationRoute } from '../../adapters/operation-route';
-import { checkIssuerAddress, discoverIssuer, normaliseIssuer } from '../../domain/enterprise/connections';
+import { isLoopbackOrigin } from '../../config';
+import {
+  checkIssuerAddress,
+  discoverIssuer,
+  normaliseIssuer,
+  normaliseMetadataUrl,
+} from '../../domain/enterprise/connections';
+import { fetchIdpMetadata, metadataKey } from '../../domain/enterprise/saml-metadata';
 import { actorIn } from '../../domain/organisations/actors';
 import { factorClockOf } from '../../domain/organisations/second-factor';
 import {
@@ -34,13 +41,31 @@ export const connectionSaveRoute = operationRoute(saveSsoConnection, {
   },
 });
 
-/** SAML: nothing is fetched (the metadata comes in the request), so no check before the transaction. */
+/** How long the route keeps the metadata it read for the operation it then invokes. */
+const METADATA_TTL_MS = 60_000;
+
 export const samlConnectionSaveRoute = operationRoute(saveSamlConnection, {
   method: 'POST',
   schema: schemas.samlConnectionSave,
   at: [['aff', paths.samlConnectionSave]],
   // A federation's metadata passes 64 KiB; its schema bounds it (200,000 characters).
   bodyLimit: 256 * 1024,
+  // Metadata given by its address is read before the transaction (the network must not hold a
+  // connection), and only for a member who may save the connection: nobody else makes the server
+  // fetch an address of their choosing. The operation takes what was read, once, and judges it.
+  async check(app, request, user) {
+    const raw = request.body.metadata_url;
+    if (!raw) return;
+    const actor = await actorIn(app.db, app.organisations.access, user, request.body.subject_uid, {
+      factor: factorClockOf(app, request.session?.factorVerifiedAt),
+    });
+    assertHolds(actor.permissions, 'sso:manage');
+    const url = normaliseMetadataUrl(raw, app.config.publicOrigin);
+    const fetched = await fetchIdpMetadata(url, {
+      privateTargets: isLoopbackOrigin(app.config.publicOrigin),
+    });
+    await app.store.set(metadataKey(request.body.subject_uid, raw), JSON.stringify(fetched), METADATA_TTL_MS);
+  },
 });
 
 export const connectionInfoRoute = operationRoute(ssoConnectionInfo, {
