@@ -11,6 +11,7 @@ import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { chosenLanguage, rememberLanguage } from '../lib/language';
 import type { Operation } from '../operations/define';
+import { signInToOrganisation } from '../operations/sign-in/identity';
 import { signIn } from '../operations/sign-in/sign-in';
 
 export type { SignInProof } from '../domain/sessions/browser';
@@ -161,16 +162,20 @@ export async function signInThrough<O extends Operation>(
 
 /**
  * Ends a sign-in whose credential the flow proved: admitted, written by the `account.sign_in`
- * operation (to `identity`, a deputy id, when given; default the personal one), handed to the browser.
+ * operation (to `identity`, a deputy id, when given; default the personal one) or, with `subject`, by
+ * `account.sign_in.organisation` (into the person's identity in that organisation, refused if they
+ * have none), handed to the browser.
  */
 export async function completeSignIn(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
-  options: SignInOptions & { identity?: string },
+  options: SignInOptions & { identity?: string; subject?: string | undefined },
 ) {
-  const { identity, ...how } = options;
+  const { identity, subject, ...how } = options;
   const principal = await admitSignIn(app, request, user, how);
+  if (subject !== undefined)
+    return signInThrough(app, request, reply, signInToOrganisation, { subject }, principal);
   return signInThrough(app, request, reply, signIn, identity === undefined ? {} : { identity }, principal);
 }

@@ -30,6 +30,10 @@ export function ownIdentity(db: Kysely<Database>, userId: string, deputyId: stri
 }
 export type OwnIdentity = NonNullable<Awaited<ReturnType<typeof ownIdentity>>>;
 
+/** The person's identity in an organisation (at most one per person and subject), or undefined. */
+export const identityIn = (db: Kysely<Database>, userId: string, subjectId: string) =>
+  identities(db, userId).where('deputies.subject_id', '=', subjectId).executeTakeFirst();
+
 /** Every identity of the person in an organisation, oldest first (at most 1000). */
 export const ownIdentities = (db: Kysely<Database>, userId: string) =>
   identities(db, userId).orderBy('deputies.created_at').orderBy('deputies.id').limit(1000).execute();
