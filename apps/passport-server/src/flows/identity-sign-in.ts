@@ -43,10 +43,13 @@ export function activeIdentity(
   return lookupOf(app)(session.userId, session.deputyId, fresh ? undefined : session.orgVersion);
 }
 
-/** account/info: the account, and the active identity when one is. Synchronous unless the lookup waits. */
-export function accountWithIdentity(app: FastifyInstance, request: FastifyRequest) {
+/**
+ * account/info: the account, and the active identity when one is. Synchronous unless the lookup waits.
+ * `plaintext`: the person's own identifiers unmasked (need_plaintext).
+ */
+export function accountWithIdentity(app: FastifyInstance, request: FastifyRequest, plaintext = false) {
   const session = requireSession(request);
-  const info = accountInfo(session);
+  const info = accountInfo(session, { plaintext });
   const org = activeIdentity(app, session);
   const withOrg = (found: ActiveIdentity | undefined) => (found ? { ...info, org: found } : info);
   return org instanceof Promise ? org.then(withOrg) : withOrg(org);

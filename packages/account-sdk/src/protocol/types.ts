@@ -499,6 +499,15 @@ export interface NextPayload extends Extra {
   /** Default '/'. */
   next?: string;
 }
+/** account/info's query. */
+export interface AccountInfoPayload extends Extra {
+  /**
+   * The account's own `mobile` and `email` unmasked (`+8613800138000`, not `+86138****8000`).
+   * Default false (`DEFAULTS.needPlaintext`): masked, as every other answer shows identifiers.
+   */
+  need_plaintext?: boolean;
+}
+
 export interface LogoutPayload extends NextPayload {
   not_redirect?: 0 | 1;
   /** Organisation mode: leave only this organisation's identity (its `sec_subject_uid`), staying signed in. */
