@@ -11,7 +11,6 @@ import { PassportError } from '../errors';
 import { mask } from '../lib/identifiers';
 import { chosenLanguage, rememberLanguage } from '../lib/language';
 import type { Operation } from '../operations/define';
-import { signInToOrganisation } from '../operations/sign-in/identity';
 import { signIn } from '../operations/sign-in/sign-in';
 
 export type { SignInProof } from '../domain/sessions/browser';
@@ -35,6 +34,11 @@ export interface SignInOptions {
   lockedLane?: boolean;
   /** A sign-in another session vouched for (a QR confirmation): that session's verification time. */
   verifiedAt?: number | null;
+  /**
+   * Organisation mode: the organisation the sign-in lands in (the person's identity there, refused
+   * when they have none); kept with a pending second verification.
+   */
+  subject?: string | undefined;
 }
 
 /**
@@ -89,7 +93,7 @@ export async function admitSignIn(
       user.email && options.proof !== 'emailCode' && !(await passwordChangedLately(app, user.id))
         ? user.email
         : '';
-    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '', email);
+    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '', email, options.subject);
     const methods = [...(user.mobile ? ['sms'] : []), ...(email ? ['email'] : []), ...factors];
     throw new PassportError('secondVerify', {
       sms_code_key: key,
@@ -162,20 +166,17 @@ export async function signInThrough<O extends Operation>(
 
 /**
  * Ends a sign-in whose credential the flow proved: admitted, written by the `account.sign_in`
- * operation (to `identity`, a deputy id, when given; default the personal one) or, with `subject`, by
- * `account.sign_in.organisation` (into the person's identity in that organisation, refused if they
- * have none), handed to the browser.
+ * operation (to `identity`, a deputy id, when given; else to the identity in `subject` when the
+ * sign-in names an organisation; default the personal one), handed to the browser.
  */
 export async function completeSignIn(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
-  options: SignInOptions & { identity?: string; subject?: string | undefined },
+  options: SignInOptions & { identity?: string },
 ) {
-  const { identity, subject, ...how } = options;
+  const { identity, ...how } = options;
   const principal = await admitSignIn(app, request, user, how);
-  if (subject !== undefined)
-    return signInThrough(app, request, reply, signInToOrganisation, { subject }, principal);
   return signInThrough(app, request, reply, signIn, identity === undefined ? {} : { identity }, principal);
 }

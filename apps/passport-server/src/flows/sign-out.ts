@@ -20,7 +20,7 @@ export async function signOut(
   subject?: string,
 ) {
   // Organisation mode (`subject_aid`): only that organisation's identity is left; the person stays
-  // signed in as themselves (docs/organisations.md, "Signing out of an organisation").
+  // signed in as themselves (docs/organisations.md, "Organisation mode on the browser redirects").
   if (subject) {
     await leaveOrganisation(app, request, reply, subject);
     return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };

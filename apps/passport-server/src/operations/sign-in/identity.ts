@@ -1,13 +1,11 @@
 import { type Static, Type } from 'typebox';
 import {
-  identityIn,
+  assertMayActAs,
   identityView,
-  type OwnIdentity,
   ownIdentities,
   ownIdentity,
   personalView,
 } from '../../domain/organisations/own-identities';
-import { assertSecondFactor } from '../../domain/organisations/second-factor';
 import { PassportError } from '../../errors';
 import { PERSONAL_IDENTITY } from '../../protocol';
 import { IdentityData, LoginListData, schemas } from '../../schemas/organisations';
@@ -53,22 +51,6 @@ const SignedInAsIdentity = Type.Union([
 type SignedInAsIdentity = Static<typeof SignedInAsIdentity>;
 
 /**
- * Refuses an identity its person may not act as now: frozen, or in a frozen subject (MEMBER_FROZEN,
- * SUBJECT_FROZEN), or in an organisation that requires a second factor the browser's session has not
- * proved (judged by `ctx.caller.factorClock`).
- */
-async function admitIdentity(ctx: PersonContext, row: OwnIdentity): Promise<void> {
-  if (Number(row.subject_is_frozen) === 1) throw new PassportError('subjectFrozen');
-  if (Number(row.is_frozen) === 1) throw new PassportError('memberFrozen');
-  await assertSecondFactor(
-    ctx.tx,
-    { id: row.subject_id, require_second_factor: row.subject_require_second_factor },
-    ctx.caller.user.id,
-    ctx.caller.factorClock,
-  );
-}
-
-/**
  * Makes an identity of the caller active. '0' is the personal identity. Another person's identity, or
  * one of another subject, is SUBJECT_NOT_FOUND (the same answer as a subject that does not exist). A
  * frozen identity or subject is refused (MEMBER_FROZEN, SUBJECT_FROZEN), or with need_frozen_user=1
@@ -85,28 +67,9 @@ async function signInAs(
   if (!row) throw new PassportError('subjectNotFound');
   const frozen = Number(row.subject_is_frozen) === 1 || Number(row.is_frozen) === 1;
   if (frozen && needFrozenUser === 1) return { frozen: identityView(row, false) };
-  await admitIdentity(ctx, row);
+  await assertMayActAs(ctx.tx, row, ctx.caller.factorClock);
   return { signedIn: await signInWithin(ctx, row.id) };
 }
-
-/**
- * A sign-in proved otherwise (a third-party account) that lands in the person's identity in the
- * organisation a redirect named (`subject_aid`, docs/organisations.md): a person with no identity there
- * is SUBJECT_NOT_FOUND and is not signed in at all, and the identity must be one they may act as now.
- */
-export const signInToOrganisation = defineOperation({
-  name: 'account.sign_in.organisation',
-  input: Type.Object({ subject: Type.String({ minLength: 1, maxLength: 64 }) }),
-  output: SignedIn,
-  caller: caller.person,
-  emits: ['account.signed_in'],
-  async run(ctx, input) {
-    const row = await identityIn(ctx.tx, ctx.caller.user.id, input.subject);
-    if (!row) throw new PassportError('subjectNotFound');
-    await admitIdentity(ctx, row);
-    return signInWithin(ctx, row.id);
-  },
-});
 
 /** subject/login: the identity in the subject named. */
 export const signInAsIdentity = defineOperation({
