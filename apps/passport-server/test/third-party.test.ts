@@ -372,6 +372,27 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
     expect(done.body.message, JSON.stringify(done.body)).toBe('success');
     expect(await isSignedIn(device)).toBe(true);
   });
+
+  it('organisation mode: a sign-in continued after second verification lands in the same identity', async () => {
+    const { browser, who, mobile } = await linkedByMobile(provider, strict);
+    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: 'Harbour Works', deputy_name: 'Boss' });
+    const subject = created.body.data.sec_subject_uid as string;
+    const device = strict.browser();
+    const signIn = await device.post(
+      paths.web.authLoginOnly,
+      await atProvider(device, provider, who, `&subject_aid=${encodeURIComponent(subject)}`),
+    );
+    expect(signIn.body.data.error_code).toBe(ErrorCode.secondVerify);
+    const key = signIn.body.data.sms_code_key as string;
+    await passCooldown();
+    await device.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    const done = await device.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      code: await codeFor(strict.app, mobile),
+    });
+    expect(done.body.message, JSON.stringify(done.body)).toBe('success');
+    expect((await device.get(paths.web.accountInfo)).body.data.org?.sec_subject_uid).toBe(subject);
+  });
 });
 
 describe('linked accounts while signed in', () => {
