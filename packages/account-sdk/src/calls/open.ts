@@ -73,9 +73,10 @@ export function getOpenAuthToken(
   options?: CallOptions,
 ): Promise<OpenAuthTokenResult>;
 export function getOpenAuthToken(client: AccountClient, payload: OpenAuthTokenPayload, options?: CallOptions) {
+  const path: OpenPath = '/passport/open/auth/token/';
   return client.request({
     ...options,
-    path: '/passport/open/auth/token/',
+    path,
     method: 'POST',
     data: { ...appFormat, ...payload },
     envelope: 'auth',
