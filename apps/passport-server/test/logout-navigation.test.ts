@@ -71,7 +71,10 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
   /** A person signed in as the manager of a new organisation: the browser, the subject, the identity. */
   const inOrganisation = async (name = 'Harbour Works') => {
     const browser = await signedIn();
-    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: name, deputy_name: 'Boss' });
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: name,
+      deputy_name: 'Boss',
+    });
     expect(created.body.message, 'fixture: create subject').toBe('success');
     const subject = created.body.data.sec_subject_uid as string;
     const { id } = await server.app.db

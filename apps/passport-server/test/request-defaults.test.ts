@@ -82,7 +82,10 @@ describe('invite_id 0', () => {
     expect(DEFAULTS).not.toHaveProperty('inviteId');
     const browser = server.browser();
     await signInBySms(server, browser);
-    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: 'Harbour Works', deputy_name: 'Boss' });
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: 'Harbour Works',
+      deputy_name: 'Boss',
+    });
     const subject_uid = created.body.data.sec_subject_uid as string;
     for (const route of [aff.inviteCancel, aff.inviteResend]) {
       const answer = await browser.post(route, { subject_uid, invite_id: '0' });

@@ -142,7 +142,10 @@ async function linkedByMobile(provider: ProviderName, s: TestServer = server) {
 describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
   it('organisation mode: subject_aid lands the sign-in in the person’s identity in that organisation', async () => {
     const { browser, who } = await linkedByMobile(provider);
-    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: 'Harbour Works', deputy_name: 'Boss' });
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: 'Harbour Works',
+      deputy_name: 'Boss',
+    });
     expect(created.body.message, 'fixture: create subject').toBe('success');
     const subject = created.body.data.sec_subject_uid as string;
     const again = server.browser();
@@ -152,7 +155,11 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
     );
     expect(signIn.body.message, JSON.stringify(signIn.body)).toBe('success');
     const info = await again.get(paths.web.accountInfo);
-    expect(info.body.data.org).toMatchObject({ sec_subject_uid: subject, deputy_name: 'Boss', is_manager: true });
+    expect(info.body.data.org).toMatchObject({
+      sec_subject_uid: subject,
+      deputy_name: 'Boss',
+      is_manager: true,
+    });
     // Without it the same person lands in the personal identity, as before.
     const personal = server.browser();
     await personal.post(paths.web.authLoginOnly, await atProvider(personal, provider, who));
@@ -162,7 +169,10 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
   it('organisation mode: a person who is no member of the organisation named is refused and not signed in', async () => {
     const owner = server.browser();
     await signInBySms(server, owner);
-    const created = await owner.post(aff.subjectCreateByMobile, { subject_name: 'Other Ltd', deputy_name: 'Boss' });
+    const created = await owner.post(aff.subjectCreateByMobile, {
+      subject_name: 'Other Ltd',
+      deputy_name: 'Boss',
+    });
     const subject = encodeURIComponent(created.body.data.sec_subject_uid as string);
     const { who } = await linkedByMobile(provider);
     for (const named of [subject, 'no-such-organisation']) {
@@ -375,7 +385,10 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
 
   it('organisation mode: a sign-in continued after second verification lands in the same identity', async () => {
     const { browser, who, mobile } = await linkedByMobile(provider, strict);
-    const created = await browser.post(aff.subjectCreateByMobile, { subject_name: 'Harbour Works', deputy_name: 'Boss' });
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: 'Harbour Works',
+      deputy_name: 'Boss',
+    });
     const subject = created.body.data.sec_subject_uid as string;
     const device = strict.browser();
     const signIn = await device.post(

@@ -277,7 +277,8 @@ export async function tokenResult(
   input: { token: string; state?: string; response_format_type?: (typeof AUTH_TOKEN_FORMATS)[number] },
 ): Promise<Record<string, unknown>> {
   // A token in a URL is in logs, history and Referer headers already: refused, never read.
-  if ((request.query as Record<string, unknown>).token !== undefined) throw new PassportError('openTokenInQuery');
+  if ((request.query as Record<string, unknown>).token !== undefined)
+    throw new PassportError('openTokenInQuery');
   if (!BEARER.test(input.token)) throw new PassportError('openTokenInvalid');
   const userinfo = await app.inject({
     method: 'GET',

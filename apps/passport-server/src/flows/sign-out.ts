@@ -3,9 +3,9 @@ import { invoke } from '../adapters/invoke';
 import { requestOf } from '../adapters/request';
 import { PassportError } from '../errors';
 import { sendLogoutConfirmation } from '../http/logout-confirmation';
-import { leaveOrganisation } from './identity-sign-in';
 import { safeRedirect } from '../lib/redirect';
 import { signOut as signOutOperation } from '../operations/sign-in/sign-out';
+import { leaveOrganisation } from './identity-sign-in';
 
 /**
  * The sign-out's adapter: the `account.sign_out` operation ends the browser's session with its

@@ -98,7 +98,8 @@ export async function startThirdParty(
   const action = query.action === 'bind' || query.action === 'switch_bind' ? query.action : 'login';
   const target = await provider.authorizationUrl(checks, redirectUri);
   // Organisation mode: the sign-in at the callback lands in the person's identity in that organisation.
-  const subject = query.subject_aid === undefined || query.subject_aid === '' ? {} : { subject: String(query.subject_aid) };
+  const subject =
+    query.subject_aid === undefined || query.subject_aid === '' ? {} : { subject: String(query.subject_aid) };
   await saveFlow(app, request, reply, {
     ...checks,
     provider: provider.name,

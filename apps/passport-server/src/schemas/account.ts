@@ -51,7 +51,8 @@ const NeedPlaintext = Type.Optional(
 export const plaintextAsked = (value: string | undefined) => value === 'true' || value === '1';
 
 export const accountInfoSchema = {
-  summary: 'The signed-in account (NOT_LOGGED_IN without a session); need_plaintext unmasks its own identifiers',
+  summary:
+    'The signed-in account (NOT_LOGGED_IN without a session); need_plaintext unmasks its own identifiers',
   tags: ['account'],
   querystring: Type.Object(
     { ...CommonQuery.properties, need_plaintext: NeedPlaintext },

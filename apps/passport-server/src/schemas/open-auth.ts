@@ -146,7 +146,10 @@ export const AuthTokenBody = Type.Object(
   { additionalProperties: true },
 );
 
-const Claims = { additionalProperties: true, description: 'the claims of the scopes granted, as userinfo answers them' };
+const Claims = {
+  additionalProperties: true,
+  description: 'the claims of the scopes granted, as userinfo answers them',
+};
 
 /** 'app': the authorization in the spec's words, the person's claims under `user`. */
 export const AuthTokenApp = Type.Object({

@@ -62,7 +62,10 @@ async function authorizedApp(scope = 'openid user_info phone') {
     state,
   });
   const first = await follow(browser, url.href, REDIRECT);
-  const decided = await browser.post(paths.open.webAuth, { interaction: first.interaction ?? '', approve: 1 });
+  const decided = await browser.post(paths.open.webAuth, {
+    interaction: first.interaction ?? '',
+    approve: 1,
+  });
   const back = await follow(browser, decided.body.data.redirect_url, REDIRECT);
   const tokens = await client.authorizationCodeGrant(config, back.callback as URL, {
     pkceCodeVerifier: verifier,
@@ -158,7 +161,10 @@ describe('open/auth/token: the authorization an access token carries', () => {
     expect(get.status).toBe(404);
     const missing = await post(paths.open.authToken, {});
     expect(missing.status).toBe(400);
-    const unknown = await post(paths.open.authToken, { token: tokens.access_token, response_format_type: 'xml' });
+    const unknown = await post(paths.open.authToken, {
+      token: tokens.access_token,
+      response_format_type: 'xml',
+    });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { status_code: number }).status_code).toBe(ErrorCode.invalidParam);
   });

@@ -72,7 +72,11 @@ export function getOpenAuthToken(
   payload: OpenAuthTokenPayload & { response_format_type?: 'app' },
   options?: CallOptions,
 ): Promise<OpenAuthTokenResult>;
-export function getOpenAuthToken(client: AccountClient, payload: OpenAuthTokenPayload, options?: CallOptions) {
+export function getOpenAuthToken(
+  client: AccountClient,
+  payload: OpenAuthTokenPayload,
+  options?: CallOptions,
+) {
   const path: OpenPath = '/passport/open/auth/token/';
   return client.request({
     ...options,
