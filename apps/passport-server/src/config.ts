@@ -261,10 +261,12 @@ const Seconds = Type.Optional(
   Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'a positive whole number of seconds' }),
 );
 
-/** The configured third-party sign-in providers (GOOGLE_* and GITHUB_*). */
+/** The configured third-party sign-in providers (GOOGLE_*, GITHUB_* and WECHAT_*). */
 export interface OAuthConfig {
   google?: { clientId: string; clientSecret: string; issuer: string };
   github?: { clientId: string; clientSecret: string; baseUrl: string; apiUrl: string };
+  /** WeChat's website sign-in: the website app's AppID and AppSecret at open.weixin.qq.com. */
+  wechat?: { appId: string; appSecret: string; baseUrl: string; apiUrl: string };
   /**
    * OAUTH_DEV_ORIGINS: loopback origins github-oauth-twice-redirect may relay a GitHub callback to
    * (`use_local_host`), because a GitHub app has one callback URL.
@@ -364,6 +366,10 @@ export const EnvSchema = Type.Object({
   GITHUB_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   GITHUB_BASE_URL: Url('http|https'),
   GITHUB_API_URL: Url('http|https'),
+  WECHAT_APP_ID: Type.Optional(Type.String({ minLength: 1 })),
+  WECHAT_APP_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  WECHAT_BASE_URL: Url('http|https'),
+  WECHAT_API_URL: Url('http|https'),
   OAUTH_DEV_ORIGINS: Type.Optional(Type.String()),
   PROFILE_QUOTAS: Type.Optional(
     Type.String({
@@ -862,19 +868,19 @@ function openAuthConfig(e: Env): OpenAuthConfig {
 
 /** A provider needs its id and secret both; one without the other is a mistake worth stopping for. */
 function oauthConfig(e: Env): OAuthConfig {
-  const pair = (name: 'GOOGLE' | 'GITHUB') => {
-    const id = e[`${name}_CLIENT_ID`];
-    const secret = e[`${name}_CLIENT_SECRET`];
+  const pair = (idName: keyof Env, secretName: keyof Env) => {
+    const id = e[idName];
+    const secret = e[secretName];
     if (!id !== !secret) {
-      throw new ConfigError(
-        `${name}_CLIENT_${id ? 'SECRET' : 'ID'}`,
-        `set both ${name}_CLIENT_ID and ${name}_CLIENT_SECRET, or neither`,
-      );
+      throw new ConfigError(id ? secretName : idName, `set both ${idName} and ${secretName}, or neither`);
     }
-    return id && secret ? { clientId: id, clientSecret: secret } : undefined;
+    return typeof id === 'string' && typeof secret === 'string'
+      ? { clientId: id, clientSecret: secret }
+      : undefined;
   };
-  const google = pair('GOOGLE');
-  const github = pair('GITHUB');
+  const google = pair('GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET');
+  const github = pair('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET');
+  const wechat = pair('WECHAT_APP_ID', 'WECHAT_APP_SECRET');
   const devOrigins = origins('OAUTH_DEV_ORIGINS', e.OAUTH_DEV_ORIGINS);
   for (const dev of devOrigins) {
     if (!isLoopbackOrigin(dev)) {
@@ -889,6 +895,16 @@ function oauthConfig(e: Env): OAuthConfig {
             ...github,
             baseUrl: (e.GITHUB_BASE_URL ?? 'https://github.com').replace(/\/+$/, ''),
             apiUrl: (e.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, ''),
+          },
+        }
+      : {}),
+    ...(wechat
+      ? {
+          wechat: {
+            appId: wechat.clientId,
+            appSecret: wechat.clientSecret,
+            baseUrl: (e.WECHAT_BASE_URL ?? 'https://open.weixin.qq.com').replace(/\/+$/, ''),
+            apiUrl: (e.WECHAT_API_URL ?? 'https://api.weixin.qq.com').replace(/\/+$/, ''),
           },
         }
       : {}),

@@ -65,6 +65,11 @@ const CSRF_EXEMPT: readonly { method: string; url: string; why: string }[] = [
   },
   {
     method: 'POST',
+    url: paths.open.authToken,
+    why: 'the authorization an access token carries (docs/open-authorization.md): the bearer token in the body is the credential; it reads no cookie, acts for nobody and changes nothing',
+  },
+  {
+    method: 'POST',
     url: enterpriseSsoPaths.samlAcs,
     why: 'the SAML assertion consumer service (docs/enterprise-sso.md): the identity provider’s page posts here from its own site, so no cookie or token comes along; it reads no session, signs nobody in and only keeps the response once for the callback page, whose call is CSRF-checked and bound to the browser',
   },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, paths } from '../src/protocol';
+import { affiliatePaths as aff, ErrorCode, paths } from '../src/protocol';
 import { signInBySms } from './support/flows';
 import { type Browser, startServer, type TestServer } from './support/server';
 
@@ -68,14 +68,74 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     }
   });
 
-  it('takes the organisation mode subject_aid and signs out the same way (it changes nothing)', async () => {
+  /** A person signed in as the manager of a new organisation: the browser, the subject, the identity. */
+  const inOrganisation = async (name = 'Harbour Works') => {
     const browser = await signedIn();
-    const answer = await browser.get(`${paths.web.logout}?subject_aid=7&next=/after`, {
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: name,
+      deputy_name: 'Boss',
+    });
+    expect(created.body.message, 'fixture: create subject').toBe('success');
+    const subject = created.body.data.sec_subject_uid as string;
+    const { id } = await server.app.db
+      .selectFrom('deputies')
+      .select('id')
+      .where('subject_id', '=', subject)
+      .executeTakeFirstOrThrow();
+    const login = await browser.post(aff.subjectLogin, { login_subject_uid: subject, user_identity_id: id });
+    expect(login.body.message, 'fixture: subject login').toBe('success');
+    return { browser, subject };
+  };
+  const orgOf = async (browser: Browser) =>
+    (await browser.get(paths.web.accountInfo)).body.data?.org?.sec_subject_uid as string | undefined;
+
+  it('organisation mode: subject_aid leaves that organisation’s identity only; the person stays signed in', async () => {
+    const { browser, subject } = await inOrganisation();
+    const before = browser.cookies.get('sessionid');
+    const answer = await browser.get(`${paths.web.logout}?subject_aid=${subject}&next=/after`, {
       accept: HTML,
       'sec-fetch-site': 'same-origin',
     });
     expect(answer.status).toBe(302);
     expect(answer.headers.location).toBe('/after');
+    expect(await isSignedIn(browser)).toBe(true);
+    expect(await orgOf(browser), 'back in the personal identity').toBeUndefined();
+    // Leaving is a sign-in by the session itself: a new session token, the old one dead.
+    expect(browser.cookies.get('sessionid')).not.toBe(before);
+  });
+
+  it('organisation mode: a session acting for another organisation, or as the person, is left as it is', async () => {
+    const { browser, subject } = await inOrganisation();
+    const other = await inOrganisation('Other Ltd');
+    for (const named of [other.subject, 'no-such-organisation']) {
+      const answer = await browser.post(`${paths.web.logout}?subject_aid=${encodeURIComponent(named)}`, {});
+      expect(answer.body, named).toEqual({ message: 'success', data: { next: '/' } });
+      expect(await orgOf(browser), named).toBe(subject);
+    }
+    const personal = await signedIn();
+    await personal.post(paths.web.logout, { subject_aid: subject });
+    expect(await isSignedIn(personal)).toBe(true);
+  });
+
+  it('organisation mode: the POST logouts take subject_aid in the form, the confirmation page keeps the session', async () => {
+    const { browser, subject } = await inOrganisation();
+    const page = await browser.get(`${paths.web.logout}?subject_aid=${subject}`, { accept: HTML });
+    expect(page.status).toBe(200);
+    expect(await orgOf(browser)).toBe(subject);
+    // The page's button posts to the same family's POST logout with the same subject_aid.
+    expect(page.raw.body).toContain(`action="${paths.web.logout}?subject_aid=${subject}"`);
+    const confirmed = await browser.post(`${paths.web.logout}?subject_aid=${subject}`, {});
+    expect(confirmed.status).toBe(200);
+    expect(await isSignedIn(browser)).toBe(true);
+    expect(await orgOf(browser)).toBeUndefined();
+    // The sso flavour's POST logout takes it in the form.
+    const again = await inOrganisation();
+    const left = await again.browser.post(paths.sso.logout, { subject_aid: again.subject });
+    expect(left.status).toBe(200);
+    expect(await isSignedIn(again.browser)).toBe(true);
+    expect(await orgOf(again.browser)).toBeUndefined();
+    // Without subject_aid a logout signs out, as ever.
+    await browser.post(paths.web.logout, {});
     expect(await isSignedIn(browser)).toBe(false);
   });
 

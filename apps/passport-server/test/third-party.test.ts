@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_STARTS_PER_IP } from '../src/flows/third-party';
-import { CodeType, ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
+import {
+  affiliatePaths as aff,
+  CodeType,
+  ErrorCode,
+  OrganisationErrorCode,
+  paths,
+  thirdPartyPaths,
+} from '../src/protocol';
 import { emailCode, isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
 import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
 import {
@@ -63,11 +70,61 @@ const userCount = async (s: TestServer) =>
 const linkedByMobile = (provider: ProviderName, s: TestServer = server) => linkedBy(s, peers, provider);
 
 describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
-  it('takes the organisation mode subject_aid on the redirect (it changes nothing)', async () => {
-    const start = await server
-      .browser()
-      .get(`${paths.passport.authLogin}?platform_app_id=github&next=/&subject_aid=7`);
-    expect(start.status, JSON.stringify(start.body)).toBe(302);
+  it('organisation mode: subject_aid lands the sign-in in the person’s identity in that organisation', async () => {
+    const { browser, who } = await linkedByMobile(provider);
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: 'Harbour Works',
+      deputy_name: 'Boss',
+    });
+    expect(created.body.message, 'fixture: create subject').toBe('success');
+    const subject = created.body.data.sec_subject_uid as string;
+    const again = server.browser();
+    const signIn = await again.post(
+      paths.web.authLoginOnly,
+      await atProvider(again, provider, who, `&subject_aid=${encodeURIComponent(subject)}`),
+    );
+    expect(signIn.body.message, JSON.stringify(signIn.body)).toBe('success');
+    const info = await again.get(paths.web.accountInfo);
+    expect(info.body.data.org).toMatchObject({
+      sec_subject_uid: subject,
+      deputy_name: 'Boss',
+      is_manager: true,
+    });
+    // Without it the same person lands in the personal identity, as before.
+    const personal = server.browser();
+    await personal.post(paths.web.authLoginOnly, await atProvider(personal, provider, who));
+    expect((await personal.get(paths.web.accountInfo)).body.data.org).toBeUndefined();
+  });
+
+  it('organisation mode: a person who is no member of the organisation named is refused and not signed in', async () => {
+    const owner = server.browser();
+    await signInBySms(server, owner);
+    const created = await owner.post(aff.subjectCreateByMobile, {
+      subject_name: 'Other Ltd',
+      deputy_name: 'Boss',
+    });
+    const subject = encodeURIComponent(created.body.data.sec_subject_uid as string);
+    const { who } = await linkedByMobile(provider);
+    for (const named of [subject, 'no-such-organisation']) {
+      const browser = server.browser();
+      const answer = await browser.post(
+        paths.web.authLoginOnly,
+        await atProvider(browser, provider, who, `&subject_aid=${named}`),
+      );
+      expect(answer.body.data.error_code, named).toBe(OrganisationErrorCode.subjectNotFound);
+      expect(await isSignedIn(browser)).toBe(false);
+    }
+    // An identity no account links is nobody's membership: no account, no pending link is made for it.
+    const before = await userCount(server);
+    const stranger = server.browser();
+    const created2 = await stranger.post(
+      paths.web.authLogin,
+      await atProvider(stranger, provider, person(provider), `&subject_aid=${subject}`),
+    );
+    expect(created2.body.data.error_code).toBe(OrganisationErrorCode.subjectNotFound);
+    expect(created2.body.data.profile_key).toBeUndefined();
+    expect(await userCount(server)).toBe(before);
+    expect(await isSignedIn(stranger)).toBe(false);
   });
 
   it('an unlinked identity creates no account: login_only answers OAUTH_NOT_LINKED with a profile_key for get/oauth_profile', async () => {
@@ -254,6 +311,30 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
     const done = await device.post(paths.web.smsLoginContinue, { sms_code_key: key, code });
     expect(done.body.message, JSON.stringify(done.body)).toBe('success');
     expect(await isSignedIn(device)).toBe(true);
+  });
+
+  it('organisation mode: a sign-in continued after second verification lands in the same identity', async () => {
+    const { browser, who, mobile } = await linkedByMobile(provider, strict);
+    const created = await browser.post(aff.subjectCreateByMobile, {
+      subject_name: 'Harbour Works',
+      deputy_name: 'Boss',
+    });
+    const subject = created.body.data.sec_subject_uid as string;
+    const device = strict.browser();
+    const signIn = await device.post(
+      paths.web.authLoginOnly,
+      await atProvider(device, provider, who, `&subject_aid=${encodeURIComponent(subject)}`),
+    );
+    expect(signIn.body.data.error_code).toBe(ErrorCode.secondVerify);
+    const key = signIn.body.data.sms_code_key as string;
+    await passCooldown();
+    await device.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+    const done = await device.post(paths.web.smsLoginContinue, {
+      sms_code_key: key,
+      code: await codeFor(strict.app, mobile),
+    });
+    expect(done.body.message, JSON.stringify(done.body)).toBe('success');
+    expect((await device.get(paths.web.accountInfo)).body.data.org?.sec_subject_uid).toBe(subject);
   });
 });
 

@@ -43,6 +43,7 @@ describe('third-party sign-in screens', () => {
       '/account/sign-up',
       '/github-oauth-callback',
       '/google-oauth-callback',
+      '/wechat-oauth-callback',
       '/github-oauth-twice-redirect',
     ]);
   });
@@ -65,6 +66,18 @@ describe('third-party sign-in screens', () => {
     renderAuthApp(client, '/login', { thirdParty: true }, 'en');
     expect(await screen.findByRole('button', { name: 'Continue with Google' }, SLOW)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Continue with GitHub' })).toBeNull();
+  });
+
+  it.each([
+    ['zh', '使用微信登录'],
+    ['en', 'Continue with WeChat'],
+  ] as const)('names WeChat in the page’s language (%s)', async (language, name) => {
+    const { client } = fakePassport({
+      [webPaths.accountInfo]: signedOut,
+      [thirdPartyPaths.providers]: () => ok({ providers: ['wechat'], linked: [], can_unbind: {} }),
+    });
+    renderAuthApp(client, '/login', { thirdParty: true }, language);
+    expect(await screen.findByRole('button', { name }, SLOW)).toBeTruthy();
   });
 
   it('exchanges the code on the callback page and offers link-or-create for an unlinked identity', async () => {

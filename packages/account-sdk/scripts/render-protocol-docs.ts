@@ -223,6 +223,15 @@ export function renderProtocolDocs(
     ),
     '',
   );
+  out.push(
+    "Where the spec's request defaults mean something:",
+    '',
+    "- `need_redirect` (1): every GET redirect of the passport (`/passport/auth/login/`, `open/connect/`, `open/connect/resume/`, the wap login's two) answers the 302; with `need_redirect=0` it answers `{redirect_url}` in its family's envelope instead, for a caller that navigates by itself. Logout keeps the spec's own `not_redirect`.",
+    "- `need_plaintext` (false): `account/info` (web, sso, v2) masks the account's own `mobile` and `email`; `need_plaintext=true` answers them whole (the person's own data, as the data export gives it). Every other masked identifier (a second verification's, an invitation's contact, a QR confirmation's mobile) belongs to someone not yet proven or to another person and stays masked.",
+    "- `response_format_type` (`app`): the shape of `open/auth/token`'s answer (`app` or `oidc`; docs/open-authorization.md).",
+    '- `invite_id` (0) is **not kept**: every call that takes `invite_id` (cancel, resend, update an invitation) needs a real one, and 0 names none (the server answers `INVITATION_NOT_FOUND`), so a default could only turn a forgotten id into that refusal.',
+    '',
+  );
   out.push('### Timeouts and retries', '');
   out.push(
     ...table(

@@ -245,5 +245,6 @@ describe('the call declarations’ payload defaults', () => {
     expect(d.unbind).toEqual({ unbind_exist: DEFAULTS.unbindExist });
     expect(d.normalScene).toEqual({ scene: DEFAULTS.scene });
     expect(d.emailRegisterType).toEqual({ type: EmailCodeType.register });
+    expect(d.appFormat).toEqual({ response_format_type: DEFAULTS.responseFormatType });
   });
 });

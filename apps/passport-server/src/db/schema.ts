@@ -165,7 +165,7 @@ export interface LegalDocumentsTable {
 export interface LinkedIdentitiesTable {
   id: string;
   user_id: string;
-  provider: 'github' | 'google';
+  provider: 'github' | 'google' | 'wechat';
   /** The provider's stable id of the person (OIDC `sub`, GitHub's numeric user id). */
   subject: string;
   /** The provider's e-mail at link time, for display; never used to link. */

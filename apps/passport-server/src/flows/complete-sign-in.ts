@@ -34,6 +34,11 @@ export interface SignInOptions {
   lockedLane?: boolean;
   /** A sign-in another session vouched for (a QR confirmation): that session's verification time. */
   verifiedAt?: number | null;
+  /**
+   * Organisation mode: the organisation the sign-in lands in (the person's identity there, refused
+   * when they have none); kept with a pending second verification.
+   */
+  subject?: string | undefined;
 }
 
 /**
@@ -88,7 +93,7 @@ export async function admitSignIn(
       user.email && options.proof !== 'emailCode' && !(await passwordChangedLately(app, user.id))
         ? user.email
         : '';
-    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '', email);
+    const key = await savePendingSignIn(app, request, user.id, user.mobile ?? '', email, options.subject);
     const methods = [...(user.mobile ? ['sms'] : []), ...(email ? ['email'] : []), ...factors];
     throw new PassportError('secondVerify', {
       sms_code_key: key,
@@ -161,7 +166,8 @@ export async function signInThrough<O extends Operation>(
 
 /**
  * Ends a sign-in whose credential the flow proved: admitted, written by the `account.sign_in`
- * operation (to `identity`, a deputy id, when given; default the personal one), handed to the browser.
+ * operation (to `identity`, a deputy id, when given; else to the identity in `subject` when the
+ * sign-in names an organisation; default the personal one), handed to the browser.
  */
 export async function completeSignIn(
   app: FastifyInstance,

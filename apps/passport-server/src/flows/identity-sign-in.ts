@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import type { Principal } from '../adapters/invoke';
+import { invoke, type Principal } from '../adapters/invoke';
+import { requestOf } from '../adapters/request';
 import { accountInfo } from '../domain/accounts/account-info';
 import { type ActiveIdentity, createIdentityLookup } from '../domain/organisations/identity-lookup';
 import type { OpenedSignIn } from '../domain/sessions/browser';
 import { requireSession, type Session } from '../domain/sessions/sessions';
+import { switchIdentity } from '../operations/sign-in/identity';
+import { PERSONAL_IDENTITY } from '../protocol';
 import type { IdentityData } from '../schemas/organisations';
 import { admitSignIn, finishSignIn } from './complete-sign-in';
 
@@ -40,10 +43,13 @@ export function activeIdentity(
   return lookupOf(app)(session.userId, session.deputyId, fresh ? undefined : session.orgVersion);
 }
 
-/** account/info: the account, and the active identity when one is. Synchronous unless the lookup waits. */
-export function accountWithIdentity(app: FastifyInstance, request: FastifyRequest) {
+/**
+ * account/info: the account, and the active identity when one is. Synchronous unless the lookup waits.
+ * `plaintext`: the person's own identifiers unmasked (need_plaintext).
+ */
+export function accountWithIdentity(app: FastifyInstance, request: FastifyRequest, plaintext = false) {
   const session = requireSession(request);
-  const info = accountInfo(session);
+  const info = accountInfo(session, { plaintext });
   const org = activeIdentity(app, session);
   const withOrg = (found: ActiveIdentity | undefined) => (found ? { ...info, org: found } : info);
   return org instanceof Promise ? org.then(withOrg) : withOrg(org);
@@ -76,4 +82,37 @@ export async function answerSignedInAs(
   const next = finishSignIn(app, request, reply, output.signedIn);
   const org = await activeIdentity(app, next);
   return { ...accountInfo(next), ...(org && { org }) };
+}
+
+/**
+ * Logout in organisation mode (`subject_aid`, spec §2): a session acting as the person's identity in
+ * that organisation goes back to the personal identity — a sign-in by the session itself, as a switch
+ * to '0' is — and the person stays signed in. A session acting for anything else (the personal
+ * identity, another organisation) is not that organisation's, and is left as it is; so is no session.
+ * Answers whether the identity was left.
+ */
+export async function leaveOrganisation(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  subjectId: string,
+): Promise<boolean> {
+  const deputyId = request.session?.deputyId;
+  if (!deputyId) return false;
+  const member = await app.db
+    .selectFrom('deputies')
+    .select('subject_id')
+    .where('id', '=', deputyId)
+    .executeTakeFirst();
+  if (member?.subject_id !== subjectId) return false;
+  const principal = await sessionSignIn(app, request);
+  const output = await invoke(
+    app,
+    switchIdentity,
+    { to_sec_member_id: PERSONAL_IDENTITY },
+    principal,
+    requestOf(app, request),
+  );
+  if ('signedIn' in output) finishSignIn(app, request, reply, output.signedIn);
+  return true;
 }

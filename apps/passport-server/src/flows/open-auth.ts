@@ -20,6 +20,7 @@ import { PassportError } from '../errors';
 import { preferredLanguage } from '../lib/language';
 import { authorizeOpenApp, revokeOpenApp } from '../operations/account/open-apps';
 import type { AuthorizedApp, OpenAuthDecision, OpenAuthInfo, OpenScopeInfo } from '../protocol';
+import type { AUTH_TOKEN_FORMATS } from '../schemas/open-auth';
 
 /** Scopes that are protocol plumbing, not something a person is asked about. */
 export const PLUMBING = new Set(['openid', 'offline_access']);
@@ -258,4 +259,48 @@ export async function revokeApp(
     gate: gateFor(app, request),
   });
   return authorizedApps(app, request);
+}
+
+/** What a bearer token may hold (RFC 6750's b64token, bounded): anything else is no token of ours. */
+const BEARER = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * open/auth/token: the authorization an access token carries — the person (`sub`), the app, the scopes
+ * the person granted, the token's life left and the claims of those scopes — for an app that ended the
+ * connect flow at the token endpoint. The provider's own userinfo endpoint judges the token (its life,
+ * its grant not revoked, a DPoP binding, the account neither frozen nor erased) and filters the claims
+ * by the scopes granted; this only reshapes its answer. Anything it refuses is OPEN_TOKEN_INVALID.
+ */
+export async function tokenResult(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { token: string; state?: string; response_format_type?: (typeof AUTH_TOKEN_FORMATS)[number] },
+): Promise<Record<string, unknown>> {
+  // A token in a URL is in logs, history and Referer headers already: refused, never read.
+  if ((request.query as Record<string, unknown>).token !== undefined)
+    throw new PassportError('openTokenInQuery');
+  if (!BEARER.test(input.token)) throw new PassportError('openTokenInvalid');
+  const userinfo = await app.inject({
+    method: 'GET',
+    url: `${OPEN_AUTH_MOUNT}/me`,
+    headers: { authorization: `Bearer ${input.token}` },
+  });
+  if (userinfo.statusCode !== 200) throw new PassportError('openTokenInvalid');
+  const { sub, ...claims } = userinfo.json() as { sub: string } & Record<string, unknown>;
+  const provider = await app.openAuth.provider();
+  const token = await provider.AccessToken.find(input.token);
+  if (!token || token.accountId !== sub) throw new PassportError('openTokenInvalid');
+  const state = input.state === undefined ? {} : { state: input.state };
+  if (input.response_format_type === 'oidc')
+    return { sub, ...claims, client_id: token.clientId, scope: token.scope ?? '', exp: token.exp, ...state };
+  const client = await provider.Client.find(token.clientId).catch(() => undefined);
+  return {
+    open_id: sub,
+    client_key: token.clientId,
+    app_name: client?.clientName ?? token.clientId,
+    scope: words(token.scope).filter((name) => !PLUMBING.has(name)),
+    expires_in: Math.max(token.exp - Math.floor(app.runtime.now() / 1000), 0),
+    user: claims,
+    ...state,
+  };
 }

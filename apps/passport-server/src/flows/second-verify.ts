@@ -112,6 +112,7 @@ export async function proveSecondVerify(
   return admitSignIn(app, request, user, {
     newUser: false,
     proof: channel === 'email' ? 'emailFactor' : 'mobileCode',
+    subject: pending.subject,
   });
 }
 
@@ -149,6 +150,7 @@ async function proveWithFactor(
   return admitSignIn(app, request, user, {
     newUser: false,
     proof: PROOF_OF[method] ?? 'factor',
+    subject: pending.subject,
   });
 }
 

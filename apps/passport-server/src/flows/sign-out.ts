@@ -5,6 +5,7 @@ import { PassportError } from '../errors';
 import { sendLogoutConfirmation } from '../http/logout-confirmation';
 import { safeRedirect } from '../lib/redirect';
 import { signOut as signOutOperation } from '../operations/sign-in/sign-out';
+import { leaveOrganisation } from './identity-sign-in';
 
 /**
  * The sign-out's adapter: the `account.sign_out` operation ends the browser's session with its
@@ -16,7 +17,14 @@ export async function signOut(
   request: FastifyRequest,
   reply: FastifyReply,
   next?: unknown,
+  subject?: string,
 ) {
+  // Organisation mode (`subject_aid`): only that organisation's identity is left; the person stays
+  // signed in as themselves (docs/organisations.md, "Organisation mode on the browser redirects").
+  if (subject) {
+    await leaveOrganisation(app, request, reply, subject);
+    return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
+  }
   // Signed out already: nothing to end, but the cookies go all the same (a dead session's, a new
   // pre-session id).
   const userId = request.session?.userId;
@@ -71,17 +79,19 @@ export async function signOutByLink(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  query: { next?: string | undefined; not_redirect?: string | undefined },
+  query: { next?: string | undefined; not_redirect?: string | undefined; subject_aid?: string | undefined },
 ): Promise<{ next: string; redirect: boolean } | undefined> {
   const { publicOrigin, allowedOrigins } = app.config;
   const verdict = judgeLogoutNavigation(request, [publicOrigin, ...allowedOrigins]);
   if (verdict === 'refuse') throw new PassportError('csrfFailed', { reason: 'origin' });
   if (verdict === 'confirm') {
     const destination = safeRedirect(query.next, publicOrigin, allowedOrigins);
-    const action = request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
+    const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
+    // Confirmed, the page's POST leaves the same organisation only, as the link asked.
+    const action = query.subject_aid ? `${path}?subject_aid=${encodeURIComponent(query.subject_aid)}` : path;
     await sendLogoutConfirmation(request, reply, { action, destination });
     return undefined;
   }
-  const answer = await signOut(app, request, reply, query.next);
+  const answer = await signOut(app, request, reply, query.next, query.subject_aid);
   return { ...answer, redirect: query.not_redirect !== '1' };
 }

@@ -73,6 +73,7 @@ export async function startThirdParty(
     next?: string | undefined;
     action?: string | undefined;
     use_local_host?: number | boolean | undefined;
+    subject_aid?: string | number | undefined;
   },
 ) {
   const provider = providerOf(app, query.platform_app_id);
@@ -96,7 +97,17 @@ export async function startThirdParty(
   };
   const action = query.action === 'bind' || query.action === 'switch_bind' ? query.action : 'login';
   const target = await provider.authorizationUrl(checks, redirectUri);
-  await saveFlow(app, request, reply, { ...checks, provider: provider.name, redirectUri, next, action });
+  // Organisation mode: the sign-in at the callback lands in the person's identity in that organisation.
+  const subject =
+    query.subject_aid === undefined || query.subject_aid === '' ? {} : { subject: String(query.subject_aid) };
+  await saveFlow(app, request, reply, {
+    ...checks,
+    provider: provider.name,
+    redirectUri,
+    next,
+    action,
+    ...subject,
+  });
   return target.href;
 }
 
@@ -157,16 +168,20 @@ const accountOfEmail = (app: FastifyInstance, identity: ProviderIdentity) =>
     ? app.accounts.find({ kind: 'email', value: identity.email })
     : Promise.resolve(undefined);
 
-/** Signs in the account of a linked identity, like any other sign-in (frozen, second verification). */
+/**
+ * Signs in the account of a linked identity, like any other sign-in (frozen, second verification);
+ * into its identity in `subject` when the redirect named an organisation.
+ */
 async function signInLinked(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
   identity: ProviderIdentity,
+  subject: string | undefined,
 ) {
   await touch(app, identity.provider, identity.subject);
-  return completeSignIn(app, request, reply, user, { newUser: false, proof: 'thirdParty' });
+  return completeSignIn(app, request, reply, user, { newUser: false, proof: 'thirdParty', subject });
 }
 
 /**
@@ -239,9 +254,12 @@ export async function thirdPartySignIn(
     await dropPendingProfile(app, input.profile_key);
     return completeSignIn(app, request, reply, user, { newUser: true, proof: 'thirdParty' });
   }
-  const { identity } = await exchange(app, request, input);
+  const { identity, flow } = await exchange(app, request, input);
   const user = await linkedUser(app, identity.provider, identity.subject);
-  if (user) return signInLinked(app, request, reply, user, identity);
+  if (user) return signInLinked(app, request, reply, user, identity, flow.subject);
+  // An organisation's sign-in needs a member: an identity no account links is nobody's membership, so
+  // neither an account nor a pending link is made for it.
+  if (flow.subject !== undefined) throw new PassportError('subjectNotFound');
   if (!create) {
     const profileKey = await savePendingProfile(app, request, reply, identity);
     throw new PassportError('oauthNotLinked', {

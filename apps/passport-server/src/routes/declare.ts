@@ -77,8 +77,33 @@ export const flowRoute = <S extends FlowSchema>(route: FlowRoute<S>): FlowRoute 
   route as unknown as FlowRoute;
 
 /**
- * Declares a browser navigation: a GET that answers 302 to the address `to` gives (failures still in
- * the family's envelope). `to` may set cookies on the reply first.
+ * The spec's `need_redirect` (default 1, `DEFAULTS.needRedirect`): 0 answers the address in the
+ * family's envelope instead of the 302, for a caller that navigates by itself (a native app's webview,
+ * a page that opens a popup). Every redirect route takes it; logout keeps the spec's own `not_redirect`.
+ */
+const NeedRedirect = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    maximum: 1,
+    description: '1 (default): redirect (302); 0: answer {redirect_url} in the envelope instead',
+  }),
+);
+
+/** A redirect route's answer with need_redirect=0. */
+export const RedirectData = Type.Object({
+  redirect_url: Type.String({ description: 'where the 302 would have sent the browser' }),
+});
+
+/** The route's query with `need_redirect` declared beside its own fields. */
+function withNeedRedirect(querystring: unknown) {
+  const own = (querystring as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+  return Type.Object({ ...own, need_redirect: NeedRedirect }, { additionalProperties: true });
+}
+
+/**
+ * Declares a browser navigation: a GET that answers 302 to the address `to` gives, or with
+ * `need_redirect=0` that address as data (failures in the family's envelope either way). `to` may set
+ * cookies on the reply first.
  */
 export const redirectRoute = <S extends FlowSchema>(route: {
   schema: S;
@@ -89,12 +114,14 @@ export const redirectRoute = <S extends FlowSchema>(route: {
 }): FlowRoute =>
   flowRoute<S>({
     method: 'GET',
-    schema: route.schema,
-    data: Type.Object({}),
+    schema: { ...route.schema, querystring: withNeedRedirect(route.schema.querystring) },
+    data: RedirectData,
     responses: { 302: Type.Null({ description: route.description }) },
     at: route.at,
     run: async (app, request, reply) => {
-      await reply.redirect(await route.to(app, request, reply), 302);
+      const target = await route.to(app, request, reply);
+      if ((request.query as { need_redirect?: number }).need_redirect === 0) return { redirect_url: target };
+      await reply.redirect(target, 302);
       return undefined;
     },
   });

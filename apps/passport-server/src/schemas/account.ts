@@ -41,9 +41,22 @@ export const AccountInfo = Type.Object({
   }),
 });
 
+/** The spec's need_plaintext (default false, `DEFAULTS.needPlaintext`), as the wire carries a boolean. */
+const NeedPlaintext = Type.Optional(
+  Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')], {
+    description: 'true or 1: the account’s own mobile and e-mail unmasked; default false (masked)',
+  }),
+);
+
+export const plaintextAsked = (value: string | undefined) => value === 'true' || value === '1';
+
 export const accountInfoSchema = {
-  summary: 'The signed-in account (NOT_LOGGED_IN without a session)',
+  summary:
+    'The signed-in account (NOT_LOGGED_IN without a session); need_plaintext unmasks its own identifiers',
   tags: ['account'],
-  querystring: CommonQuery,
+  querystring: Type.Object(
+    { ...CommonQuery.properties, need_plaintext: NeedPlaintext },
+    { additionalProperties: true },
+  ),
   response: webResponses(AccountInfo),
 };

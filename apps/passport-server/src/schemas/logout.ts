@@ -10,7 +10,13 @@ export const LogoutQuery = Type.Object(
     not_redirect: Type.Optional(
       Type.String({ maxLength: 8, description: '1: answer JSON instead of redirecting' }),
     ),
-    subject_aid: Type.Optional(Type.String({ maxLength: 32 })),
+    subject_aid: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'organisation mode: the organisation (sec_subject_uid) to leave; the session goes back to the personal identity',
+      }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -21,7 +27,13 @@ export const LogoutBody = Type.Object(
     next: Type.Optional(
       Type.String({ maxLength: 2048, description: 'where to go after; same-origin or allow-listed only' }),
     ),
-    subject_aid: Type.Optional(Type.String({ maxLength: 32 })),
+    subject_aid: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'organisation mode: the organisation (sec_subject_uid) to leave; the session goes back to the personal identity',
+      }),
+    ),
     mix_mode: MixMode,
   },
   { additionalProperties: true },

@@ -131,3 +131,59 @@ export const smsAuthorizeSchema = {
   querystring: CommonQuery,
   body: SmsLoginBody,
 };
+
+/** The shapes `auth/token` answers in (`response_format_type`; the spec's default is 'app'). */
+export const AUTH_TOKEN_FORMATS = ['app', 'oidc'] as const;
+
+export const AuthTokenBody = Type.Object(
+  {
+    /** An access token the provider issued (the token endpoint's `access_token`); never in the URL. */
+    token: Type.String({ minLength: 1, maxLength: 2048 }),
+    /** Echoed as it came, so one handler can match the answer to its request. */
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    response_format_type: Type.Optional(Type.Union(AUTH_TOKEN_FORMATS.map((format) => Type.Literal(format)))),
+  },
+  { additionalProperties: true },
+);
+
+const Claims = {
+  additionalProperties: true,
+  description: 'the claims of the scopes granted, as userinfo answers them',
+};
+
+/** 'app': the authorization in the spec's words, the person's claims under `user`. */
+export const AuthTokenApp = Type.Object({
+  /** The person, as the app knows them (the ID token's and userinfo's `sub`). */
+  open_id: Type.String(),
+  client_key: Type.String(),
+  app_name: Type.String(),
+  /** The scopes the person granted (openid and offline_access left out). */
+  scope: Type.Array(Type.String()),
+  /** Seconds the access token has left. */
+  expires_in: Type.Integer({ minimum: 0 }),
+  user: Type.Object({}, Claims),
+  state: Type.Optional(Type.String()),
+});
+
+/** 'oidc': userinfo's claims as they are, with RFC 7662's names for the token (`client_id`, `scope`, `exp`). */
+export const AuthTokenOidc = Type.Object(
+  {
+    sub: Type.String(),
+    client_id: Type.String(),
+    scope: Type.String(),
+    exp: Type.Integer(),
+    state: Type.Optional(Type.String()),
+  },
+  Claims,
+);
+
+export const AuthTokenResult = Type.Union([AuthTokenApp, AuthTokenOidc]);
+
+export const authTokenSchema = {
+  summary:
+    'Open authorization: the authorization an access token carries (the person, the app, the scopes granted, the claims); the token in the body only, state echoed, response_format_type app (default) or oidc',
+  tags: ['open-auth'],
+  consumes: FORM,
+  querystring: CommonQuery,
+  body: AuthTokenBody,
+};

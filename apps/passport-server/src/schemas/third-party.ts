@@ -29,7 +29,8 @@ export const AuthRedirectQuery = Type.Object(
     account_sdk_source: Type.Optional(Type.String({ maxLength: 32 })),
     use_local_host: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()])),
     action: Type.Optional(Type.String({ maxLength: 32 })),
-    subject_aid: Type.Optional(TextOrInteger(32)),
+    /** Organisation mode: the organisation (its sec_subject_uid) the sign-in lands in. */
+    subject_aid: Type.Optional(TextOrInteger(64)),
   },
   { additionalProperties: true },
 );

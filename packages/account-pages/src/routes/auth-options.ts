@@ -57,9 +57,10 @@ export interface AuthRoutesOptions {
    */
   methods?: readonly SignInMethod[];
   /**
-   * Third-party sign-in (GitHub, Google): the sign-in page shows a button for each provider the
+   * Third-party sign-in (GitHub, Google, WeChat): the sign-in page shows a button for each provider the
    * passport has configured, and the callback pages are mounted at the root of the router
-   * (`github-oauth-callback`, `google-oauth-callback`, `github-oauth-twice-redirect`), where the
+   * (`github-oauth-callback`, `google-oauth-callback`, `wechat-oauth-callback`,
+   * `github-oauth-twice-redirect`), where the
    * passport sends the provider back to. Default false.
    */
   thirdParty?: boolean;

@@ -13,7 +13,12 @@ import { authPaths } from './auth-paths';
  * (`brand`, `languageStore`, `legal`, `home`).
  */
 /** Where the passport sends a provider's callback (at the router's root). */
-const THIRD_PARTY_PAGES = ['github-oauth-callback', 'google-oauth-callback', 'github-oauth-twice-redirect'];
+const THIRD_PARTY_PAGES = [
+  'github-oauth-callback',
+  'google-oauth-callback',
+  'wechat-oauth-callback',
+  'github-oauth-twice-redirect',
+];
 
 /** The third-party buttons of the sign-in and consent pages, loaded after the page (not in its first load). */
 const thirdPartyButtons = () => import('../third-party/buttons');

@@ -1,7 +1,7 @@
 import { useAccountClient, useThirdPartyAccounts } from '@portico/account-react';
 import { useSearchParams } from 'react-router';
-import { useThirdPartyT } from './messages';
-import { providerName, startThirdParty } from './start';
+import { useProviderName, useThirdPartyT } from './messages';
+import { startThirdParty } from './start';
 
 /**
  * The sign-in page's third-party buttons: only the providers the passport has configured (none: the
@@ -11,6 +11,7 @@ import { providerName, startThirdParty } from './start';
  */
 export default function ThirdPartyButtons({ next: nextProp }: { next?: string }) {
   const t = useThirdPartyT();
+  const providerName = useProviderName();
   const client = useAccountClient();
   const [search] = useSearchParams();
   const providers = useThirdPartyAccounts().data?.providers ?? [];

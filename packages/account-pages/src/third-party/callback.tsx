@@ -26,8 +26,8 @@ import { screenRoute } from '../routes/screen-route';
 import { AuthShell } from '../shell/auth-shell';
 import { Tabs } from '../ui/tabs';
 import { useCallbackT } from './callback.messages';
-import { type ThirdPartyT, useThirdPartyT } from './messages';
-import { clearIntent, OAUTH_NOT_LINKED, providerName, readIntent } from './start';
+import { type ThirdPartyT, useProviderName, useThirdPartyT } from './messages';
+import { clearIntent, OAUTH_NOT_LINKED, readIntent } from './start';
 
 /** After a sign-in: where the app's policy sends the person (the `next` the tab started with). */
 function useFinish() {
@@ -122,7 +122,7 @@ function LinkOrCreate({
 }) {
   const client = useAccountClient();
   const create = useOauthLogin();
-  const provider = providerName(pending.platform);
+  const provider = useProviderName()(pending.platform);
   const [channel, setChannel] = useState<'mobile' | 'email'>(pending.email_registered ? 'email' : 'mobile');
   const [mobile, setMobile] = useState('');
   useEffect(() => {
@@ -182,6 +182,7 @@ function LinkOrCreate({
  */
 function OAuthCallback({ provider }: { provider: string }) {
   const t = useThirdPartyT();
+  const providerName = useProviderName();
   const said = useCallbackT();
   const { paths } = useAuthConfig();
   const [search] = useSearchParams();

@@ -1,7 +1,7 @@
 import { ErrorMessage, useAccountClient, useThirdPartyAccounts, useUnbindAuth } from '@portico/account-react';
 import { Button } from '../ui/button';
-import { useThirdPartyT } from './messages';
-import { OAUTH_LAST_WAY_IN, providerName, startThirdParty } from './start';
+import { useProviderName, useThirdPartyT } from './messages';
+import { OAUTH_LAST_WAY_IN, startThirdParty } from './start';
 
 /**
  * The account centre's linked accounts: every configured provider, linked (its name; unlink, or use
@@ -10,6 +10,7 @@ import { OAUTH_LAST_WAY_IN, providerName, startThirdParty } from './start';
  */
 export function LinkedAccounts({ returnTo }: { returnTo: string }) {
   const t = useThirdPartyT();
+  const providerName = useProviderName();
   const client = useAccountClient();
   const accounts = useThirdPartyAccounts();
   const unbind = useUnbindAuth();

@@ -1,9 +1,12 @@
 import { defineMessages } from '../i18n/define';
+import { hanSeamsTranslator } from './han-seams';
+import { providerName } from './start';
 
 /** The texts of third-party sign-in: the buttons, the callback pages, the choice, linked accounts. */
-export const { useTranslate: useThirdPartyT } = defineMessages(
+const { table } = defineMessages(
   {
     'tp.or': '或使用以下账号登录',
+    'tp.name.wechat': '微信',
     'tp.continue': '使用 {provider} 登录',
     'tp.working': '正在完成 {provider} 登录…',
     'tp.failed': '{provider} 登录没有完成',
@@ -34,6 +37,7 @@ export const { useTranslate: useThirdPartyT } = defineMessages(
   },
   {
     'tp.or': 'Or sign in with',
+    'tp.name.wechat': 'WeChat',
     'tp.continue': 'Continue with {provider}',
     'tp.working': 'Finishing the {provider} sign-in…',
     'tp.failed': 'The {provider} sign-in did not finish',
@@ -65,4 +69,16 @@ export const { useTranslate: useThirdPartyT } = defineMessages(
   },
 );
 
+/** WeChat's name is 微信 in Chinese: no spaces around it there (`formatWithHanSeams`). */
+export const useThirdPartyT = hanSeamsTranslator(table);
+
 export type ThirdPartyT = ReturnType<typeof useThirdPartyT>;
+
+/**
+ * A provider's name in the page's language: the brand names GitHub and Google are the same in every
+ * language; WeChat is 微信 in Chinese.
+ */
+export function useProviderName(): (provider: string) => string {
+  const t = useThirdPartyT();
+  return (provider) => (provider === 'wechat' ? t('tp.name.wechat') : providerName(provider));
+}

@@ -1,7 +1,14 @@
 import { type AccountClient, thirdPartyLoginUrl } from '@portico/account-sdk';
 
-/** The third-party providers the screens know, with their brand names (the same in every language). */
-export const PROVIDER_NAMES: Record<string, string> = { github: 'GitHub', google: 'Google' };
+/**
+ * The third-party providers the screens know, with their brand names (the same in every language but
+ * WeChat's, which the screens say as 微信 in Chinese: `useProviderName`).
+ */
+export const PROVIDER_NAMES: Record<string, string> = {
+  github: 'GitHub',
+  google: 'Google',
+  wechat: 'WeChat',
+};
 export const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
 
 /**

@@ -2,6 +2,7 @@ import type { AccountClient, CallOptions } from '../client/types';
 import { USER_LOGIN_VERSION } from '../protocol/code-types';
 import type {
   AccountInfo,
+  AccountInfoPayload,
   CancelCheckData,
   CancelConfirmedData,
   CancelConfirmPayload,
@@ -17,15 +18,15 @@ import type {
 } from '../protocol/types';
 import { defineCall } from './define-call';
 
-/** The signed-in account. */
-export const accountInfo = /* @__PURE__ */ defineCall<Extra, AccountInfo>(
+/** The signed-in account; `need_plaintext: true` answers its own mobile and e-mail unmasked. */
+export const accountInfo = /* @__PURE__ */ defineCall<AccountInfoPayload, AccountInfo>(
   '/passport/web/account/info/',
   null,
   'GET',
   '/passport/sso/account/info/',
 );
-/** The signed-in account, version 2 of the answer. */
-export const accountInfoV2 = /* @__PURE__ */ defineCall<Extra, AccountInfo>(
+/** The signed-in account, version 2 of the answer (`need_plaintext` as `accountInfo`). */
+export const accountInfoV2 = /* @__PURE__ */ defineCall<AccountInfoPayload, AccountInfo>(
   '/passport/account/info/v2/',
   null,
   'GET',

@@ -16,3 +16,5 @@ export const unbind = { unbind_exist: 0 } as const;
 export const normalScene = { scene: 'normal' } as const;
 /** The e-mail register code's purpose (`EmailCodeType.register`). */
 export const emailRegisterType = { type: 1 } as const;
+/** The shape `open/auth/token` answers in unless asked otherwise (`DEFAULTS.responseFormatType`). */
+export const appFormat = { response_format_type: 'app' } as const;

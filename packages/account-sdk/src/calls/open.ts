@@ -9,6 +9,9 @@ import type {
   OpenAuthDecision,
   OpenAuthDecisionPayload,
   OpenAuthInfo,
+  OpenAuthTokenClaims,
+  OpenAuthTokenPayload,
+  OpenAuthTokenResult,
   PasswordLoginPayload,
   QrcodeData,
   QrStatusData,
@@ -16,7 +19,7 @@ import type {
   SmsLoginPayload,
   TokenPayload,
 } from '../protocol/types';
-import { frozen, nextRoot } from './defaults';
+import { appFormat, frozen, nextRoot } from './defaults';
 
 type OpenPath = (typeof openPaths)[keyof typeof openPaths];
 
@@ -54,6 +57,35 @@ export const listAuthorizedApps = /* @__PURE__ */ openCall<object, { apps: Autho
 export const revokeAuthorizedApp = /* @__PURE__ */ openCall<{ client_key: string }, object>(
   '/passport/open/update_authorize_info/',
 );
+
+/**
+ * The authorization an access token carries (the person, the app, the scopes granted, the claims), the
+ * token in the body. Answers the 'app' shape unless `response_format_type: 'oidc'` asks for userinfo's.
+ */
+export function getOpenAuthToken(
+  client: AccountClient,
+  payload: OpenAuthTokenPayload & { response_format_type: 'oidc' },
+  options?: CallOptions,
+): Promise<OpenAuthTokenClaims>;
+export function getOpenAuthToken(
+  client: AccountClient,
+  payload: OpenAuthTokenPayload & { response_format_type?: 'app' },
+  options?: CallOptions,
+): Promise<OpenAuthTokenResult>;
+export function getOpenAuthToken(
+  client: AccountClient,
+  payload: OpenAuthTokenPayload,
+  options?: CallOptions,
+) {
+  const path: OpenPath = '/passport/open/auth/token/';
+  return client.request({
+    ...options,
+    path,
+    method: 'POST',
+    data: { ...appFormat, ...payload },
+    envelope: 'auth',
+  });
+}
 
 /*
  * Signing in inside the authorization page, the open family's way: the same sign-ins as the web family's

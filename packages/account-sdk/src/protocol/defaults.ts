@@ -39,10 +39,14 @@ export const DEFAULTS = {
   unbindExist: 0,
   kickOther: 0,
   changeBind: 0,
-  inviteId: 0,
+  // The spec's `invite_id 0` is not kept: every call that takes invite_id needs a real one
+  // (docs/protocol.md, "Defaults").
+  /** GET redirects answer 302 (1); 0 answers `{redirect_url}` instead. */
   needRedirect: 1,
   next: '/',
+  /** account/info masks the account's own mobile and e-mail unless asked. */
   needPlaintext: false,
+  /** The shape of open/auth/token's answer. */
   responseFormatType: 'app',
   scene: 'normal',
   scopes: 'user_info',

@@ -274,7 +274,8 @@ export const waitlistErrors = /* @__PURE__ */ defineErrorRange('Monitoring and t
 
 /**
  * Open authorization (issue 16, docs/open-authorization.md): the consent page's interaction, the apps
- * a person authorised and the apps a developer registered. The token endpoint itself answers RFC 6749
+ * a person authorised and the apps a developer registered, and `auth/token` (an access token that is not
+ * a live bearer token is 401; one sent in the URL is 400). The token endpoint itself answers RFC 6749
  * errors (`invalid_grant`, …), not these.
  */
 export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorization', 1700, 1799, [
@@ -284,6 +285,8 @@ export const openAuthErrors = /* @__PURE__ */ defineErrorRange('Open authorizati
   [1704, 'OPEN_NOT_AUTHORIZED', 200],
   [1705, 'OPEN_REDIRECT_URI_INVALID', 200],
   [1706, 'OPEN_APP_LIMIT', 200],
+  [1707, 'OPEN_TOKEN_INVALID', 401],
+  [1708, 'OPEN_TOKEN_IN_QUERY', 400],
 ]);
 
 /**

@@ -305,6 +305,14 @@ const openAuthErrorTexts = /* @__PURE__ */ defineErrorTexts(openAuthErrors, {
   OPEN_NOT_AUTHORIZED: ['你没有授权过这个应用', 'You have not authorised this app'],
   OPEN_REDIRECT_URI_INVALID: ['回调地址无效', 'The redirect URI is not valid'],
   OPEN_APP_LIMIT: ['应用数量已达上限', 'You have registered as many apps as allowed'],
+  OPEN_TOKEN_INVALID: [
+    '访问令牌无效或已过期，请重新授权',
+    'The access token is not valid or has expired: ask the person to authorise again',
+  ],
+  OPEN_TOKEN_IN_QUERY: [
+    '访问令牌不能放在地址中，请放在请求体里',
+    'Send the access token in the request body, never in the URL',
+  ],
 });
 
 const factorErrorTexts = /* @__PURE__ */ defineErrorTexts(factorErrors, {

@@ -504,8 +504,18 @@ export interface NextPayload extends Extra {
   /** Default '/'. */
   next?: string;
 }
+/** account/info's query. */
+export interface AccountInfoPayload extends Extra {
+  /**
+   * The account's own `mobile` and `email` unmasked (`+8613800138000`, not `+86138****8000`).
+   * Default false (`DEFAULTS.needPlaintext`): masked, as every other answer shows identifiers.
+   */
+  need_plaintext?: boolean;
+}
+
 export interface LogoutPayload extends NextPayload {
   not_redirect?: 0 | 1;
+  /** Organisation mode: leave only this organisation's identity (its `sec_subject_uid`), staying signed in. */
   subject_aid?: string | number;
 }
 export interface TokenPayload extends Extra {
@@ -1121,6 +1131,42 @@ export interface OpenAuthDecisionPayload {
 /** open/web/auth's answer: where the browser goes next (back through the provider to the app). */
 export interface OpenAuthDecision {
   redirect_url: string;
+}
+
+/**
+ * open/auth/token: an access token the provider issued, in the body (never the URL). `state` comes back
+ * as sent; `response_format_type` picks the answer's shape ('app' unless said).
+ */
+export interface OpenAuthTokenPayload {
+  token: string;
+  state?: string;
+  response_format_type?: 'app' | 'oidc';
+}
+
+/** open/auth/token's answer in the 'app' shape: the authorization the token carries. */
+export interface OpenAuthTokenResult {
+  /** The person, as the app knows them (the ID token's and userinfo's `sub`). */
+  open_id: string;
+  client_key: string;
+  app_name: string;
+  /** The scopes the person granted. */
+  scope: string[];
+  /** Seconds the access token has left. */
+  expires_in: number;
+  /** The claims of the scopes granted (`name`, `picture`, `email`, …), as userinfo answers them. */
+  user: Record<string, unknown>;
+  state?: string;
+}
+
+/** open/auth/token's answer in the 'oidc' shape: userinfo's claims with RFC 7662's names for the token. */
+export interface OpenAuthTokenClaims extends Record<string, unknown> {
+  sub: string;
+  client_id: string;
+  /** Space-separated, as the token endpoint answered it. */
+  scope: string;
+  /** Seconds since the epoch. */
+  exp: number;
+  state?: string;
 }
 
 /** One app the signed-in person has authorised (open/authorized_apps). */

@@ -12,8 +12,13 @@ export interface RedirectTarget {
   baseUrl?: string | undefined;
 }
 
-/** Organisation mode adds the subject's app id. */
+/** Organisation mode: the organisation the redirect acts for. */
 export interface SubjectParams {
+  /**
+   * The organisation's `sec_subject_uid`. On logout only its identity is left (the person stays signed
+   * in); on a third-party sign-in the person lands in their identity there, or is refused when not a
+   * member. Default: none (a logout signs out; a sign-in lands in the personal identity).
+   */
   subject_aid?: string | number;
 }
 

@@ -46,7 +46,6 @@ describe('defaults', () => {
       unbindExist: 0,
       kickOther: 0,
       changeBind: 0,
-      inviteId: 0,
       needRedirect: 1,
       next: '/',
       needPlaintext: false,
@@ -57,6 +56,8 @@ describe('defaults', () => {
       oauthLoginOnly: true,
       responseType: 'code',
     });
+    // The spec's invite_id 0 names no invitation: every call that takes invite_id needs a real one.
+    expect(DEFAULTS).not.toHaveProperty('inviteId');
   });
 
   it('times requests out at 5000 ms, the captcha script at 4000, script fetches at 20000, the fingerprint at 1000', () => {

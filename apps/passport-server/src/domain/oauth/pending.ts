@@ -19,6 +19,8 @@ export interface OAuthFlow extends AuthorizationChecks {
   redirectUri: string;
   next: string;
   action: string;
+  /** The organisation the sign-in lands in (the redirect's `subject_aid`), when one was named. */
+  subject?: string;
 }
 
 export interface PendingProfile extends ProviderIdentity {

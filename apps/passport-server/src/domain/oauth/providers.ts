@@ -3,14 +3,15 @@ import type { OAuthConfig } from '../../config';
 import { PassportError } from '../../errors';
 
 /**
- * The third-party sign-in providers through openid-client (no hand-written protocol code): Google by
- * OpenID Connect discovery at GOOGLE_ISSUER (state, PKCE and nonce; the ID token is verified by the
- * library), GitHub by OAuth 2 at GITHUB_BASE_URL (state and PKCE) with its REST API at GITHUB_API_URL
- * for the profile and the verified e-mail.
+ * The third-party sign-in providers: Google by OpenID Connect discovery at GOOGLE_ISSUER (state, PKCE
+ * and nonce; the ID token is verified by openid-client), GitHub by OAuth 2 at GITHUB_BASE_URL (state and
+ * PKCE, openid-client) with its REST API at GITHUB_API_URL for the profile and the verified e-mail, and
+ * WeChat's website sign-in (QR connect) at WECHAT_BASE_URL and WECHAT_API_URL, whose protocol is not
+ * OAuth 2 as a library speaks it (below).
  */
 
-export type ProviderName = 'github' | 'google';
-export const PROVIDERS: readonly ProviderName[] = ['github', 'google'];
+export type ProviderName = 'github' | 'google' | 'wechat';
+export const PROVIDERS: readonly ProviderName[] = ['github', 'google', 'wechat'];
 
 /** What a provider tells about the person who signed in there. */
 export interface ProviderIdentity {
@@ -163,15 +164,101 @@ function github(settings: NonNullable<OAuthConfig['github']>): Provider {
   };
 }
 
+/** WeChat's answers: `errcode` (non-zero) and `errmsg` in a 200 on a refusal. */
+interface WeChatAnswer {
+  errcode?: number;
+  errmsg?: string;
+}
+interface WeChatToken extends WeChatAnswer {
+  access_token?: string;
+  openid?: string;
+  unionid?: string;
+}
+interface WeChatUser extends WeChatAnswer {
+  openid?: string;
+  unionid?: string;
+  nickname?: string;
+  headimgurl?: string;
+}
+
+/** How long a call to WeChat's API may take before the sign-in is refused. */
+const WECHAT_TIMEOUT_MS = 10_000;
+
+/**
+ * WeChat's website sign-in ("QR connect", docs/third-party-sign-in.md): the browser goes to WeChat's
+ * qrconnect page, which shows a QR code; the person scans it with the WeChat app and confirms there,
+ * and WeChat sends the browser back with a code. The protocol is not RFC 6749 as OAuth libraries speak
+ * it — the app's `appid` and `secret` are query parameters of a GET token request, a refusal is a 200
+ * with `errcode` — so its two API calls are written here. WeChat has no PKCE: the state, kept with this
+ * browser's flow and taken once, binds the callback to the browser that started. The person is the
+ * `unionid` when the app belongs to a WeChat Open Platform account (one id across its apps), else the
+ * app's `openid`; WeChat tells no e-mail address.
+ */
+function wechat(settings: NonNullable<OAuthConfig['wechat']>): Provider {
+  const call = async <T extends WeChatAnswer>(path: string, query: Record<string, string>): Promise<T> => {
+    const response = await fetch(`${settings.apiUrl}${path}?${new URLSearchParams(query)}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(WECHAT_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`WeChat ${path} answered ${response.status}`);
+    const body = (await response.json()) as T;
+    // The message only: the URL carries the app's secret and is never logged.
+    if (body.errcode) throw new Error(`WeChat ${path} refused: ${body.errcode} ${body.errmsg ?? ''}`);
+    return body;
+  };
+  return {
+    name: 'wechat',
+    async authorizationUrl(checks, redirectUri) {
+      const url = new URL(`${settings.baseUrl}/connect/qrconnect`);
+      url.search = new URLSearchParams({
+        appid: settings.appId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'snsapi_login',
+        state: checks.state,
+      }).toString();
+      // WeChat's pages need the fragment to treat the request as a web sign-in.
+      url.hash = 'wechat_redirect';
+      return url;
+    },
+    async exchange(callbackUrl, checks) {
+      const code = callbackUrl.searchParams.get('code');
+      if (!code || callbackUrl.searchParams.get('state') !== checks.state)
+        throw new Error('WeChat callback without its code or state');
+      const token = await call<WeChatToken>('/sns/oauth2/access_token', {
+        appid: settings.appId,
+        secret: settings.appSecret,
+        code,
+        grant_type: 'authorization_code',
+      });
+      if (!token.access_token || !token.openid) throw new Error('WeChat token answer without openid');
+      const user = await call<WeChatUser>('/sns/userinfo', {
+        access_token: token.access_token,
+        openid: token.openid,
+      });
+      if (user.openid !== token.openid) throw new Error('WeChat userinfo for another openid');
+      return {
+        provider: 'wechat',
+        subject: user.unionid || token.unionid || token.openid,
+        email: null,
+        emailVerified: false,
+        name: user.nickname || null,
+        avatarUrl: user.headimgurl || null,
+      };
+    },
+  };
+}
+
 /** The configured providers by name; a provider without its client id and secret is absent. */
 export function createProviders(config: OAuthConfig): Partial<Record<ProviderName, Provider>> {
   return {
     ...(config.google ? { google: google(config.google) } : {}),
     ...(config.github ? { github: github(config.github) } : {}),
+    ...(config.wechat ? { wechat: wechat(config.wechat) } : {}),
   };
 }
 
-/** `platform_app_id` names the provider: `github` or `google` (case-insensitive). */
+/** `platform_app_id` names the provider: `github`, `google` or `wechat` (case-insensitive). */
 export function providerNameOf(platformAppId: string | number | undefined): ProviderName | undefined {
   const name = String(platformAppId ?? '').toLowerCase();
   return (PROVIDERS as readonly string[]).includes(name) ? (name as ProviderName) : undefined;

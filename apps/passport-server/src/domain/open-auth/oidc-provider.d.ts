@@ -60,6 +60,15 @@ declare module 'oidc-provider' {
     metadata(): Record<string, unknown>;
   }
 
+  export interface AccessTokenInstance {
+    accountId: string;
+    clientId: string;
+    grantId: string;
+    scope?: string;
+    /** Seconds since the epoch. */
+    exp: number;
+  }
+
   export interface SessionInstance {
     accountId?: string;
     authorizations?: Record<string, { sid?: string; grantId?: string }>;
@@ -92,6 +101,8 @@ declare module 'oidc-provider' {
       find(id: string): Promise<GrantInstance | undefined>;
     };
     Interaction: { find(uid: string): Promise<InteractionInstance | undefined> };
+    /** Undefined for an unknown, expired or revoked token. */
+    AccessToken: { find(value: string): Promise<AccessTokenInstance | undefined> };
     Session: { find(id: string): Promise<SessionInstance | undefined> };
     Client: {
       find(id: string): Promise<ClientInstance | undefined>;

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, User } from '../../db/schema';
+import { PassportError } from '../../errors';
 import { PERSONAL_IDENTITY } from '../../protocol';
+import { assertSecondFactor, type FactorClock } from './second-factor';
 
 /**
  * The identities a person may sign in as (spec §6 "Login as a chosen subject and identity"): the
@@ -42,6 +44,30 @@ export function ownIdentity(db: Kysely<Database>, userId: string, deputyId: stri
   return query.executeTakeFirst();
 }
 export type OwnIdentity = NonNullable<Awaited<ReturnType<typeof ownIdentity>>>;
+
+/** The person's identity in an organisation (at most one per person and subject), or undefined. */
+export const identityIn = (db: Kysely<Database>, userId: string, subjectId: string) =>
+  identities(db, userId).where('deputies.subject_id', '=', subjectId).executeTakeFirst();
+
+/**
+ * Refuses an identity its person may not act as now: in a frozen subject (SUBJECT_FROZEN), frozen
+ * itself (MEMBER_FROZEN), or in an organisation that requires a second factor the sign-in or session
+ * has not proved recently enough (`clock`; assertSecondFactor).
+ */
+export async function assertMayActAs(
+  db: Kysely<Database>,
+  row: OwnIdentity,
+  clock: FactorClock | undefined,
+): Promise<void> {
+  if (Number(row.subject_is_frozen) === 1) throw new PassportError('subjectFrozen');
+  if (Number(row.is_frozen) === 1) throw new PassportError('memberFrozen');
+  await assertSecondFactor(
+    db,
+    { id: row.subject_id, require_second_factor: row.subject_require_second_factor },
+    row.user_id,
+    clock,
+  );
+}
 
 /** Every identity of the person in an organisation, oldest first (at most 1000). */
 export const ownIdentities = (db: Kysely<Database>, userId: string) =>

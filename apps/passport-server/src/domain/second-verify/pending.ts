@@ -21,6 +21,8 @@ export interface PendingSignIn {
   /** HMAC of the browser's pre-session (or session) id: the key works only in the browser that got it. */
   holder: string;
   expiresAt: number;
+  /** The organisation the sign-in lands in once verified (a third-party redirect's `subject_aid`). */
+  subject?: string;
 }
 
 const storeKey = (smsCodeKey: string) => `sv:${sha256(smsCodeKey)}`;
@@ -39,6 +41,7 @@ export async function savePendingSignIn(
   userId: string,
   mobile: string,
   email = '',
+  subject?: string,
 ): Promise<string> {
   const key = randomToken(32);
   const pending: PendingSignIn = {
@@ -48,6 +51,7 @@ export async function savePendingSignIn(
     device: app.devices.keyOf(request) ?? '',
     holder: holderOf(app, request),
     expiresAt: app.runtime.now() + SECOND_VERIFY_TTL_MS,
+    ...(subject === undefined ? {} : { subject }),
   };
   await app.store.set(storeKey(key), JSON.stringify(pending), SECOND_VERIFY_TTL_MS);
   return key;

@@ -65,6 +65,11 @@ export interface SignInProven {
    * stale session's step-up. Absent: the sign-in itself is the proof.
    */
   verifiedAt?: number | null | undefined;
+  /**
+   * The organisation (sec_subject_uid) the sign-in lands in, the person's identity there: a
+   * third-party sign-in whose redirect named `subject_aid`, kept through a second verification.
+   */
+  subject?: string | undefined;
 }
 
 /** A sign-in written through the operation's transaction; the adapter sets its cookies after the commit. */

@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
 import {
+  assertMayActAs,
   identityView,
   ownIdentities,
   ownIdentity,
   personalView,
 } from '../../domain/organisations/own-identities';
-import { assertSecondFactor } from '../../domain/organisations/second-factor';
 import { PassportError } from '../../errors';
 import { PERSONAL_IDENTITY } from '../../protocol';
 import { IdentityData, LoginListData, schemas } from '../../schemas/organisations';
@@ -65,19 +65,9 @@ async function signInAs(
   if (deputyId === PERSONAL_IDENTITY) return { signedIn: await signInWithin(ctx, null) };
   const row = await ownIdentity(ctx.tx, ctx.caller.user.id, deputyId, subjectId);
   if (!row) throw new PassportError('subjectNotFound');
-  const subjectFrozen = Number(row.subject_is_frozen) === 1;
-  const memberFrozen = Number(row.is_frozen) === 1;
-  if (subjectFrozen || memberFrozen) {
-    if (needFrozenUser === 1) return { frozen: identityView(row, false) };
-    throw new PassportError(subjectFrozen ? 'subjectFrozen' : 'memberFrozen');
-  }
-  // The organisation may require a second factor: judged by what the browser's session proved.
-  await assertSecondFactor(
-    ctx.tx,
-    { id: row.subject_id, require_second_factor: row.subject_require_second_factor },
-    ctx.caller.user.id,
-    ctx.caller.factorClock,
-  );
+  const frozen = Number(row.subject_is_frozen) === 1 || Number(row.is_frozen) === 1;
+  if (frozen && needFrozenUser === 1) return { frozen: identityView(row, false) };
+  await assertMayActAs(ctx.tx, row, ctx.caller.factorClock);
   return { signedIn: await signInWithin(ctx, row.id) };
 }
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ssoRequiredDomain } from '../../domain/enterprise/sso-sign-in';
+import { assertMayActAs, identityIn } from '../../domain/organisations/own-identities';
 import type { OpenedSignIn, SignInProof } from '../../domain/sessions/browser';
 import { PassportError } from '../../errors';
 import { emitForAccount } from '../account/emit';
@@ -41,8 +42,24 @@ async function assertSsoNotRequired(ctx: PersonContext, identity: string): Promi
 }
 
 /**
- * Signs the caller in within the operation's transaction, to `identity` (a deputy id; the personal
- * identity by default). The caller comes with what the adapter proved (`ctx.caller.signIn`).
+ * The person's identity in the organisation a sign-in was asked to land in (`subject_aid` of the
+ * third-party redirect, docs/organisations.md): none there is SUBJECT_NOT_FOUND, and it must be one
+ * they may act as now. A sign-in that proved a second factor itself meets an organisation's
+ * requirement; any other is judged by the session it continues, if any.
+ */
+async function identityInSubject(ctx: PersonContext, subject: string, proof: SignInProof): Promise<string> {
+  const row = await identityIn(ctx.tx, ctx.caller.user.id, subject);
+  if (!row) throw new PassportError('subjectNotFound');
+  const now = ctx.now();
+  const proved = SECOND_FACTOR_PROOFS.has(proof) ? { factorVerifiedAt: now, now, maxAgeMs: 0 } : undefined;
+  await assertMayActAs(ctx.tx, row, proved ?? ctx.caller.factorClock);
+  return row.id;
+}
+
+/**
+ * Signs the caller in within the operation's transaction, to `identity` (a deputy id; by default the
+ * identity in the organisation the sign-in named, else the personal one). The caller comes with what
+ * the adapter proved (`ctx.caller.signIn`).
  */
 export async function signInWithin(
   ctx: PersonContext,
@@ -51,6 +68,8 @@ export async function signInWithin(
   const { user, signIn } = ctx.caller;
   if (!signIn) throw new Error('a sign-in operation needs the sign-in its adapter proved');
   if (Number(user.is_frozen) === 1) throw new PassportError('accountFrozen');
+  if (identity === null && signIn.subject !== undefined)
+    identity = await identityInSubject(ctx, signIn.subject, signIn.proof);
   if (identity !== null && signIn.proof !== 'enterpriseSso') await assertSsoNotRequired(ctx, identity);
   // A sign-in by the session itself (accepting an invitation, a switch of identity) proves nothing new:
   // the step-up's clock keeps the session's verification time.

@@ -1,11 +1,21 @@
 import { codeSignIn } from '../../flows/code-sign-in';
-import { authInfo, authorizedApps, connect, decide, resumeConnect, revokeApp } from '../../flows/open-auth';
+import {
+  authInfo,
+  authorizedApps,
+  connect,
+  decide,
+  resumeConnect,
+  revokeApp,
+  tokenResult,
+} from '../../flows/open-auth';
 import { paths } from '../../protocol';
 import { AccountInfo } from '../../schemas/account';
 import {
   AuthorizedApps,
+  AuthTokenResult,
   authInfoSchema,
   authorizedAppsSchema,
+  authTokenSchema,
   connectResumeSchema,
   connectSchema,
   decisionSchema,
@@ -71,6 +81,20 @@ export const openUpdateAuthorizeInfo = flowRoute({
   run: (app, request) => revokeApp(app, request, request.body.client_key),
 });
 
+/**
+ * auth/token: the authorization an access token carries, for the app holding it. The bearer token is
+ * the credential (no cookie is read, nothing changes), so it takes no CSRF token; POST only, the token
+ * in the body.
+ */
+export const openAuthToken = flowRoute({
+  method: 'POST',
+  schema: authTokenSchema,
+  data: AuthTokenResult,
+  at: [['open', paths.open.authToken]],
+  config: { csrf: false },
+  run: (app, request) => tokenResult(app, request, request.body),
+});
+
 /** sms/authorize (code purpose 26 or 27): the authorization page's SMS sign-in; open/web/sms is the same in the auth envelope. */
 export const smsAuthorize = flowRoute({
   method: 'POST',
@@ -93,5 +117,6 @@ export const OPEN_AUTH_ROUTES: readonly FlowRoute[] = [
   openConnectResume,
   openAuthorizedApps,
   openUpdateAuthorizeInfo,
+  openAuthToken,
   smsAuthorize,
 ];

@@ -20,7 +20,8 @@ export const ssoLogout = flowRoute({
     ['legacy', paths.legacy.logout],
   ],
   run: (app, request, reply) => {
-    const { next } = request.query as { next?: unknown };
-    return signOut(app, request, reply, next ?? request.body.next);
+    const { next, subject_aid } = request.query as { next?: unknown; subject_aid?: unknown };
+    const subject = typeof subject_aid === 'string' ? subject_aid : request.body.subject_aid;
+    return signOut(app, request, reply, next ?? request.body.next, subject);
   },
 });

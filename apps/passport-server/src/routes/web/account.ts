@@ -1,6 +1,6 @@
 import { accountWithIdentity } from '../../flows/identity-sign-in';
 import { paths } from '../../protocol';
-import { AccountInfo, accountInfoSchema } from '../../schemas/account';
+import { AccountInfo, accountInfoSchema, plaintextAsked } from '../../schemas/account';
 import { flowRoute } from '../declare';
 
 /** account/info (also the sso flavour's and v2): the signed-in account, or NOT_LOGGED_IN. */
@@ -15,5 +15,5 @@ export const accountInfo = flowRoute({
   ],
   // Synchronous for a personal session: it was resolved by the sessions hook, nothing here waits. An
   // organisation identity's subject and permissions are read (flows/identity-sign-in).
-  run: (app, request) => accountWithIdentity(app, request),
+  run: (app, request) => accountWithIdentity(app, request, plaintextAsked(request.query.need_plaintext)),
 });

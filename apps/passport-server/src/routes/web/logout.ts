@@ -34,5 +34,12 @@ export const logout = flowRoute({
   schema: logoutPostSchema,
   data: LogoutData,
   at: [['web', paths.web.logout]],
-  run: (app, request, reply) => signOut(app, request, reply, request.query.next ?? request.body.next),
+  run: (app, request, reply) =>
+    signOut(
+      app,
+      request,
+      reply,
+      request.query.next ?? request.body.next,
+      request.query.subject_aid ?? request.body.subject_aid,
+    ),
 });
