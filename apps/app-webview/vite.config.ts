@@ -26,8 +26,10 @@ export default defineConfig({
       // controller's one open demand, the provider's third plugin; the panel and plugin are lazy;
       // measured 126.05 KB with all of them). 126.3 KB with the second-factor plugin attached at mount
       // rather than lazily (measured 126.29 KB). 126.35 KB with the shared component layer (measured
-      // 126.29–126.30 KB: two builds of the same source differ by a few bytes at the edge).
-      budgetBytes: 126_350,
+      // 126.29–126.30 KB: two builds of the same source differ by a few bytes at the edge). 126.45 KB
+      // with the open-token and WeChat codes, the pending membership's field and the defaults the SDK
+      // now honours among the vendor chunk's shared exports (measured 126.38 KB).
+      budgetBytes: 126_450,
     }),
   ],
   resolve: appResolve,

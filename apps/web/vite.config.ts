@@ -85,8 +85,9 @@ export default defineConfig({
       // chunk holds; splitting them out still left them reachable from vendor; measured 134.46 KB). 134.7 KB
       // with the second-factor plugin attached at mount rather than lazily (measured 134.65 KB). 134.8 KB
       // with name suggestions in the page's language and the tables' keyboard-scrollable box among the
-      // shared exports (measured 134.72 KB).
-      budgetBytes: 134_800,
+      // shared exports (measured 134.72 KB). 134.9 KB with the open-token and WeChat codes and the
+      // defaults the SDK now honours (measured 134.85 KB).
+      budgetBytes: 134_900,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -31,6 +31,14 @@ export class Outbox {
   }
 
   /**
+   * The messages to `to` that carry a code: what a "no text went out for it" check counts, since a
+   * security notice (a new way into the account, told to its channels) may arrive at any time.
+   */
+  async codeMessages(to: string): Promise<OutboxMessage[]> {
+    return (await this.messages(to)).filter((m) => CODE.test(m.text));
+  }
+
+  /**
    * The newest 6-digit code sent to `to`, waiting for it to arrive; `after` skips older messages, and
    * a security notice (no code in it) that came after the code is passed over.
    */
@@ -41,7 +49,7 @@ export class Outbox {
         async () => {
           found = (await this.messages(to))
             .filter((m) => m.created_at >= after)
-            .map((m) => /\b(\d{6})\b/.exec(m.text)?.[1])
+            .map((m) => CODE.exec(m.text)?.[1])
             .find(Boolean);
           return found;
         },
@@ -64,6 +72,7 @@ export class Outbox {
   }
 }
 
+const CODE = /\b(\d{6})\b/;
 const INVITE_LINK = /(https?:\/\/\S+invite_ticket=[A-Za-z0-9_-]{43})/;
 
 /** Opens another browser context for the test's person (their phone, another laptop). */
