@@ -97,7 +97,8 @@ describe('commits per request on SQLite', () => {
     const { mobile, userId } = await account();
     await server.app.events.dispatcher.runOnce();
     for (let i = 0; i < 3; i++) await signIn(server.browser(), mobile);
-    // Two consumers, one commit each for the whole batch: the audit log and the webhooks' queue.
+    // Two consumers, one commit each for the whole batch: the audit log and the webhooks' queue. The
+    // notices of a new way in act on other types (`types`): sign-ins take no lease and no commit there.
     expect(await commitsDuring(server.app, () => server.app.events.dispatcher.runOnce())).toBe(2);
     expect((await auditRows(userId)).filter((type) => type === 'account.signed_in')).toHaveLength(4);
     expect(await commitsDuring(server.app, () => server.app.events.dispatcher.runOnce())).toBe(0);

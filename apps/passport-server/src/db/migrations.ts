@@ -1133,6 +1133,20 @@ const migrations: Record<string, Migration> = {
         await db.schema.alterTable('scim_users').addColumn('declined_at', 'bigint').execute();
     },
   },
+  /**
+   * The events by type in outbox order: a consumer that acts on a few types (the notices of a new way
+   * in) finds its next event without reading the sign-ins between (src/events/dispatcher.ts, `types`).
+   */
+  '0038_events_type': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('events_type')
+        .ifNotExists()
+        .on('events')
+        .columns(['type', 'position'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -43,6 +43,12 @@ export interface EventConsumer {
    * on nothing but `tx`: on SQLite the transaction holds the server's one connection.
    */
   writeBatch?(tx: Kysely<Database>, events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * The event types it acts on, when it acts on a few: it is given only those, and a pass whose new
+   * events are all of other types takes no lease and commits nothing for it (its cursor waits at its
+   * last event of these types; the index `events_type` finds the next one).
+   */
+  types?: readonly string[];
 }
 
 export interface DispatcherOptions {
@@ -110,30 +116,26 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
    * Whether any event lies past the consumer's cursor: read only, so that a poll that finds nothing
    * takes no lease and commits nothing.
    */
-  async function pending(name: string): Promise<boolean> {
-    const row = await db
+  async function pending(name: string, types?: readonly string[]): Promise<boolean> {
+    let query = db
       .selectFrom('events')
       .select('position')
       .where(
         'position',
         '>',
         sql<number>`coalesce((select position from event_cursors where consumer = ${name}), 0)`,
-      )
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      );
+    if (types) query = query.where('type', 'in', types);
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
   }
 
-  const readBatch = async (through: Kysely<Database>, after: number) =>
-    (
-      await through
-        .selectFrom('events')
-        .selectAll()
-        .where('position', '>', after)
-        .orderBy('position')
-        .limit(options.batchSize)
-        .execute()
-    ).map((row) => toStored(row as EventsTable & { position: number }));
+  const readBatch = async (through: Kysely<Database>, after: number, types?: readonly string[]) => {
+    let query = through.selectFrom('events').selectAll().where('position', '>', after);
+    if (types) query = query.where('type', 'in', types);
+    return (await query.orderBy('position').limit(options.batchSize).execute()).map((row) =>
+      toStored(row as EventsTable & { position: number }),
+    );
+  };
 
   /** Takes the consumer's lease when it is free, ours or expired, and its retry time has come. */
   async function lease(name: string, now: number, through = db): Promise<number | undefined> {
@@ -254,14 +256,14 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
 
   /** Delivers one consumer's pending events, batch by batch, while it holds the lease. */
   async function deliver(consumer: EventConsumer): Promise<void> {
-    if (!(await pending(consumer.name))) return;
+    if (!(await pending(consumer.name, consumer.types))) return;
     if (consumer.writeBatch) return deliverInTransactions(consumer.name, consumer.writeBatch);
     const leased = await lease(consumer.name, Date.now());
     if (leased === undefined) return;
     let position = leased;
     try {
       while (!stopped) {
-        const events = await readBatch(db, position);
+        const events = await readBatch(db, position, consumer.types);
         if (events.length === 0) return;
         if (consumer.handleBatch) {
           try {

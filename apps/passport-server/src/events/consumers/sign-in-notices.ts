@@ -22,6 +22,17 @@ const SENT_MS = 2 * SIGN_IN_NOTICE_FRESH_MS;
 
 type Channel = 'mobile' | 'email';
 
+/** The events that add or replace a way in (`wayInOf`): the only ones the consumer is given. */
+export const WAY_IN_EVENTS = [
+  'account.identifier_bound',
+  'account.identifier_changed',
+  'account.password_set',
+  'account.username_set',
+  'account.third_party_linked',
+  'account.factor_added',
+  'passkey.added',
+] as const;
+
 /** The way in an event added or replaced, and the channel it put on the account (that one is not told). */
 export function wayInOf(event: Pick<StoredEvent, 'type' | 'data'>): { wayIn: WayIn; added?: Channel } | null {
   const channel: Channel = event.data.channel === 'email' ? 'email' : 'mobile';
@@ -70,6 +81,7 @@ export function signInNoticesConsumer(options: SignInNoticesOptions): EventConsu
   const { db, store, now, send } = options;
   return {
     name: SIGN_IN_NOTICES_CONSUMER,
+    types: WAY_IN_EVENTS,
     async handle(event) {
       const change = wayInOf(event);
       if (!change || !event.targetUserId) return;
