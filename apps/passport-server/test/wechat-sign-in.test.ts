@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeType, ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
-import { isSignedIn, mobileCode } from './support/flows';
+import { ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
+import { isSignedIn } from './support/flows';
 import { startWeChatPeer, type WeChatPeer } from './support/oauth-peers';
-import { type Browser, freshMobile, startServer, type TestServer } from './support/server';
+import { type Browser, startServer, type TestServer } from './support/server';
+import { linkByMobile } from './support/third-party';
 
 /**
  * WeChat's website sign-in ("QR connect", docs/third-party-sign-in.md) against a WeChat-shaped peer on
@@ -62,17 +63,7 @@ async function scanned(browser: Browser, openid: string) {
 /** An account linked to the WeChat account by an SMS code (mobile/bind_login). */
 async function linked(openid: string) {
   const browser = server.browser();
-  const exchange = await browser.post(paths.web.authLoginOnly, await scanned(browser, openid));
-  expect(exchange.body.data.error_code).toBe(ErrorCode.oauthNotLinked);
-  const mobile = freshMobile();
-  const code = await mobileCode(server, browser, mobile, CodeType.mobileLogin);
-  const bound = await browser.post(paths.web.mobileBindLogin, {
-    profile_key: exchange.body.data.profile_key,
-    mobile,
-    code,
-  });
-  expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
-  return bound.body.data.user_id as string;
+  return (await linkByMobile(server, browser, await scanned(browser, openid))).userId;
 }
 
 describe('WeChat sign-in (QR connect)', () => {

@@ -11,7 +11,14 @@ import {
 import type { StoredEvent } from '../../src/events/dispatcher';
 import { CodeType, passkeyPaths, paths } from '../../src/protocol';
 import { SoftwareAuthenticator } from '../support/authenticator';
-import { emailCode, GOOD_PASSWORD, mobileCode, signInBySms, warmPasswordEstimator } from '../support/flows';
+import {
+  emailCode,
+  GOOD_PASSWORD,
+  mobileCode,
+  noticesTo as noticesOf,
+  signInBySms,
+  warmPasswordEstimator,
+} from '../support/flows';
 import { type Browser, freshEmail, freshMobile, startServer, type TestServer } from '../support/server';
 
 /**
@@ -38,17 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-/** The notices (messages without a code) sent to `to`, newest first, once the events are delivered. */
-async function noticesTo(to: string): Promise<string[]> {
-  await server.app.events.dispatcher.runOnce();
-  const response = await server.app.inject({
-    method: 'GET',
-    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
-  });
-  return (response.json().data.messages as { text: string }[])
-    .map((message) => message.text)
-    .filter((text) => !/\b\d{6}\b/.test(text));
-}
+const noticesTo = (to: string) => noticesOf(server, to);
 
 /** A person signed up by SMS a minute ago (past the sign-up), still within the step-up window. */
 async function signedUp(): Promise<{ browser: Browser; mobile: string; userId: string }> {

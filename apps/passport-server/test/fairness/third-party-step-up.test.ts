@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, paths } from '../../src/protocol';
-import { mobileCode } from '../support/flows';
+import { mobileCode, noticesTo as noticesOf } from '../support/flows';
 import { startServer, type TestServer } from '../support/server';
 import {
   callbackFrom,
@@ -35,17 +35,7 @@ afterAll(async () => {
   await peers?.close();
 });
 
-/** The notices (messages without a code) the account's mobile got, once the events are delivered. */
-async function noticesTo(to: string): Promise<string[]> {
-  await server.app.events.dispatcher.runOnce();
-  const response = await server.app.inject({
-    method: 'GET',
-    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
-  });
-  return (response.json().data.messages as { text: string }[])
-    .map((message) => message.text)
-    .filter((text) => !/\b\d{6}\b/.test(text));
-}
+const noticesTo = (to: string) => noticesOf(server, to);
 
 describe('a third-party account while signed in', () => {
   it('linking, switching and unlinking need a step-up past the window; the same callback links after auth/verify, and the mobile hears of each link', async () => {

@@ -118,3 +118,18 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * The notices (messages without a code: a new way in, a password changed) sent to `to`, newest first,
+ * once the events so far are delivered.
+ */
+export async function noticesTo(server: TestServer, to: string): Promise<string[]> {
+  await server.app.events.dispatcher.runOnce();
+  const response = await server.app.inject({
+    method: 'GET',
+    url: `/dev/outbox/messages?to=${encodeURIComponent(to)}`,
+  });
+  return (response.json().data.messages as { text: string }[])
+    .map((message) => message.text)
+    .filter((text) => !/\b\d{6}\b/.test(text));
+}

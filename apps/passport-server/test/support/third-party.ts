@@ -115,10 +115,20 @@ export async function callbackFrom(
 export async function linkedByMobile(server: TestServer, peers: ThirdPartyPeers, provider: ProviderName) {
   const browser = server.browser();
   const who = personAt(peers, provider);
-  const exchange = await browser.post(
-    paths.web.authLoginOnly,
-    await callbackFrom(peers, browser, provider, who),
-  );
+  const linked = await linkByMobile(server, browser, await callbackFrom(peers, browser, provider, who));
+  return { browser, who, ...linked };
+}
+
+/**
+ * A provider's callback (`callback`, the sign-in's body) that no account links yet, then a new account
+ * by an SMS code (mobile/bind_login) that the provider's account is linked to.
+ */
+export async function linkByMobile(
+  server: TestServer,
+  browser: Browser,
+  callback: Record<string, string | number>,
+) {
+  const exchange = await browser.post(paths.web.authLoginOnly, callback);
   expect(exchange.body.data.error_code).toBe(ErrorCode.oauthNotLinked);
   const mobile = freshMobile();
   const code = await mobileCode(server, browser, mobile, CodeType.mobileLogin);
@@ -128,7 +138,7 @@ export async function linkedByMobile(server: TestServer, peers: ThirdPartyPeers,
     code,
   });
   expect(bound.body.message, JSON.stringify(bound.body)).toBe('success');
-  return { browser, who, mobile, userId: bound.body.data.user_id as string };
+  return { mobile, userId: bound.body.data.user_id as string };
 }
 
 /** The account's linked identities. */

@@ -26,18 +26,7 @@ export const awaitingMembership = (tx: Tx, subjectId: string, userId: string) =>
 
 /** Whether this member's membership waits for the person (then nobody but they may thaw it). */
 export async function isAwaiting(tx: Tx, deputyId: string): Promise<boolean> {
-  const row = await tx
-    .selectFrom('deputies')
-    .innerJoin('scim_users', (join) =>
-      join
-        .onRef('scim_users.user_id', '=', 'deputies.user_id')
-        .onRef('scim_users.subject_id', '=', 'deputies.subject_id'),
-    )
-    .select('scim_users.id')
-    .where('deputies.id', '=', deputyId)
-    .where('scim_users.awaiting_acceptance', '=', 1)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await awaitingAmong(tx, [deputyId])).has(deputyId);
 }
 
 /** Which of these members' memberships wait for their person (the lists mark them). */
