@@ -274,7 +274,12 @@ const BEARER = /^[A-Za-z0-9\-._~+/]+=*$/;
 export async function tokenResult(
   app: FastifyInstance,
   request: FastifyRequest,
-  input: { token: string; state?: string; response_format_type?: (typeof AUTH_TOKEN_FORMATS)[number] },
+  input: {
+    token: string;
+    client_key: string;
+    state?: string;
+    response_format_type?: (typeof AUTH_TOKEN_FORMATS)[number];
+  },
 ): Promise<Record<string, unknown>> {
   // A token in a URL is in logs, history and Referer headers already: refused, never read.
   if ((request.query as Record<string, unknown>).token !== undefined)
@@ -289,7 +294,9 @@ export async function tokenResult(
   const { sub, ...claims } = userinfo.json() as { sub: string } & Record<string, unknown>;
   const provider = await app.openAuth.provider();
   const token = await provider.AccessToken.find(input.token);
-  if (!token || token.accountId !== sub) throw new PassportError('openTokenInvalid');
+  // Another app's token is no answer for this one (token substitution): refused as any unknown token.
+  if (!token || token.accountId !== sub || token.clientId !== input.client_key)
+    throw new PassportError('openTokenInvalid');
   const state = input.state === undefined ? {} : { state: input.state };
   if (input.response_format_type === 'oidc')
     return { sub, ...claims, client_id: token.clientId, scope: token.scope ?? '', exp: token.exp, ...state };

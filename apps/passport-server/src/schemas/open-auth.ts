@@ -139,6 +139,11 @@ export const AuthTokenBody = Type.Object(
   {
     /** An access token the provider issued (the token endpoint's `access_token`); never in the URL. */
     token: Type.String({ minLength: 1, maxLength: 2048 }),
+    /**
+     * The app asking (its client id): a token the provider issued to another app is refused, so an app
+     * that collects its users' tokens cannot sign them in at another app's back end with them.
+     */
+    client_key: Type.String({ minLength: 1, maxLength: 256 }),
     /** Echoed as it came, so one handler can match the answer to its request. */
     state: Type.Optional(Type.String({ maxLength: 512 })),
     response_format_type: Type.Optional(Type.Union(AUTH_TOKEN_FORMATS.map((format) => Type.Literal(format)))),

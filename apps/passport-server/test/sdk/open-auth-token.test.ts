@@ -88,7 +88,11 @@ describe('open/auth/token: the authorization an access token carries', () => {
   it("answers the spec's 'app' shape by default, with the claims userinfo answers and the state echoed", async () => {
     const { clientId, tokens, sub, userinfo } = await authorizedApp();
     const sdk = server.sdkBrowser().client();
-    const result = await getOpenAuthToken(sdk, { token: tokens.access_token, state: 'xyz-42' });
+    const result = await getOpenAuthToken(sdk, {
+      token: tokens.access_token,
+      client_key: clientId,
+      state: 'xyz-42',
+    });
     const { sub: _sub, ...claims } = userinfo;
     expect(result).toEqual({
       open_id: sub,
@@ -110,6 +114,7 @@ describe('open/auth/token: the authorization an access token carries', () => {
     const sdk = server.sdkBrowser().client();
     const result = await getOpenAuthToken(sdk, {
       token: tokens.access_token,
+      client_key: clientId,
       state: 's',
       response_format_type: 'oidc',
     });
@@ -124,8 +129,8 @@ describe('open/auth/token: the authorization an access token carries', () => {
   });
 
   it('leaves state out when none was sent, and takes no CSRF token: the bearer token is the credential', async () => {
-    const { tokens } = await authorizedApp('openid user_info');
-    const answer = await post(paths.open.authToken, { token: tokens.access_token });
+    const { clientId, tokens } = await authorizedApp('openid user_info');
+    const answer = await post(paths.open.authToken, { token: tokens.access_token, client_key: clientId });
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { status_code: number; data: Record<string, unknown> };
     expect(body.status_code).toBe(0);
@@ -133,26 +138,44 @@ describe('open/auth/token: the authorization an access token carries', () => {
   });
 
   it('refuses a revoked access token, a refresh token and a made-up one as OPEN_TOKEN_INVALID (401)', async () => {
-    const { config, tokens } = await authorizedApp('openid user_info');
+    const { config, clientId, tokens } = await authorizedApp('openid user_info');
     const sdk = server.sdkBrowser().client();
-    await rejectsWith(getOpenAuthToken(sdk, { token: tokens.refresh_token as string }), 'openTokenInvalid');
-    await rejectsWith(getOpenAuthToken(sdk, { token: 'not-a-token-of-ours' }), 'openTokenInvalid');
-    await rejectsWith(getOpenAuthToken(sdk, { token: 'a b\nc' }), 'openTokenInvalid');
+    const asked = (token: string) => getOpenAuthToken(sdk, { token, client_key: clientId });
+    await rejectsWith(asked(tokens.refresh_token as string), 'openTokenInvalid');
+    await rejectsWith(asked('not-a-token-of-ours'), 'openTokenInvalid');
+    await rejectsWith(asked('a b\nc'), 'openTokenInvalid');
     await client.tokenRevocation(config, tokens.access_token);
-    await rejectsWith(getOpenAuthToken(sdk, { token: tokens.access_token }), 'openTokenInvalid');
-    const answer = await post(paths.open.authToken, { token: tokens.access_token });
+    await rejectsWith(asked(tokens.access_token), 'openTokenInvalid');
+    const answer = await post(paths.open.authToken, { token: tokens.access_token, client_key: clientId });
     expect(answer.status).toBe(401);
     expect(((await answer.json()) as { status_code: number }).status_code).toBe(ErrorCode.openTokenInvalid);
   });
 
+  it("refuses another app's token: an app cannot sign its users in elsewhere with the tokens it holds", async () => {
+    const collector = await authorizedApp('openid user_info');
+    const other = await authorizedApp('openid user_info');
+    const sdk = server.sdkBrowser().client();
+    // The collector's token, presented at the other app's back end, which names itself.
+    await rejectsWith(
+      getOpenAuthToken(sdk, { token: collector.tokens.access_token, client_key: other.clientId }),
+      'openTokenInvalid',
+    );
+    // The same token for the app it was issued to still answers.
+    const own = await getOpenAuthToken(sdk, {
+      token: collector.tokens.access_token,
+      client_key: collector.clientId,
+    });
+    expect(own.open_id).toBe(collector.sub);
+  });
+
   it('refuses a token in the URL (400, even a valid one), a GET, a missing token and an unknown shape', async () => {
-    const { tokens } = await authorizedApp('openid user_info');
+    const { clientId, tokens } = await authorizedApp('openid user_info');
     const inQuery = await fetch(
       `${server.baseUrl}${paths.open.authToken}?token=${encodeURIComponent(tokens.access_token)}`,
       {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: tokens.access_token }),
+        body: new URLSearchParams({ token: tokens.access_token, client_key: clientId }),
       },
     );
     expect(inQuery.status).toBe(400);
@@ -161,8 +184,12 @@ describe('open/auth/token: the authorization an access token carries', () => {
     expect(get.status).toBe(404);
     const missing = await post(paths.open.authToken, {});
     expect(missing.status).toBe(400);
+    const noApp = await post(paths.open.authToken, { token: tokens.access_token });
+    expect(noApp.status).toBe(400);
+    expect(((await noApp.json()) as { status_code: number }).status_code).toBe(ErrorCode.invalidParam);
     const unknown = await post(paths.open.authToken, {
       token: tokens.access_token,
+      client_key: clientId,
       response_format_type: 'xml',
     });
     expect(unknown.status).toBe(400);

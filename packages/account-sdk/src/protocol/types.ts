@@ -1134,11 +1134,13 @@ export interface OpenAuthDecision {
 }
 
 /**
- * open/auth/token: an access token the provider issued, in the body (never the URL). `state` comes back
- * as sent; `response_format_type` picks the answer's shape ('app' unless said).
+ * open/auth/token: an access token the provider issued, in the body (never the URL), and the app asking
+ * (`client_key`: a token issued to another app is refused). `state` comes back as sent;
+ * `response_format_type` picks the answer's shape ('app' unless said).
  */
 export interface OpenAuthTokenPayload {
   token: string;
+  client_key: string;
   state?: string;
   response_format_type?: 'app' | 'oidc';
 }
