@@ -341,6 +341,9 @@ export function createDispatcher(db: Kysely<Database>, options: DispatcherOption
     register(consumer) {
       if (consumers.has(consumer.name))
         throw new Error(`event consumer ${consumer.name} is registered twice`);
+      // A writeBatch consumer's cursor moves in its batch's transaction over every event: not filtered.
+      if (consumer.types && consumer.writeBatch)
+        throw new Error(`event consumer ${consumer.name}: types and writeBatch do not go together`);
       consumers.set(consumer.name, consumer);
       wake();
     },

@@ -659,11 +659,11 @@ describe('signing in with a work e-mail through the organisation’s SAML 2.0 co
     ).toBe('https://login.example.com/t/federationmetadata.xml?appid=a1');
     // A name that resolves to loopback: refused by the webhooks' rule, before any connection.
     expect(await fetchIdpMetadata(new URL('https://localhost/metadata'), { privateTargets: false })).toEqual({
-      failed: 'private_address',
+      failed: 'refused',
     });
     // The IdP on loopback is readable only while loopback is allowed (this server, on loopback).
     expect(await fetchIdpMetadata(new URL(samlIdp.entityId), { privateTargets: false })).toEqual({
-      failed: 'private_address',
+      failed: 'refused',
     });
     expect(await fetchIdpMetadata(new URL(samlIdp.entityId), { privateTargets: true })).toEqual({
       xml: samlIdp.metadata,

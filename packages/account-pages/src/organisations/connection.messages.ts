@@ -22,8 +22,7 @@ export const { useTranslate: useConnectionT } = defineMessages(
     'con.saml.refresh': '从地址重新读取元数据',
     'con.saml.orXml': '或者粘贴元数据：',
     'con.saml.reason.url': '元数据地址必须是 https 地址，且不能含用户名或密码。',
-    'con.saml.reason.private_address': '元数据地址指向内部网络，服务器不会访问。',
-    'con.saml.reason.unresolved': '元数据地址的域名无法解析。',
+    'con.saml.reason.refused': '服务器不会访问元数据地址：它的域名无法解析，或指向内部网络。',
     'con.saml.reason.fetch': '元数据地址没有返回元数据（连接失败，或返回了错误或跳转）。',
     'con.saml.reason.timeout': '元数据地址在 10 秒内没有应答。',
     'con.saml.reason.too_large': '元数据地址返回的内容超过 512 KiB。',
@@ -70,9 +69,8 @@ export const { useTranslate: useConnectionT } = defineMessages(
     'con.saml.refresh': 'Read the metadata from its URL again',
     'con.saml.orXml': 'Or paste the metadata:',
     'con.saml.reason.url': 'The metadata URL must be an https address without a user name or password.',
-    'con.saml.reason.private_address':
-      'The metadata URL points into an internal network: the server does not go there.',
-    'con.saml.reason.unresolved': 'The metadata URL’s host name does not resolve.',
+    'con.saml.reason.refused':
+      'The server does not go to the metadata URL: its host name does not resolve, or points into an internal network.',
     'con.saml.reason.fetch':
       'The metadata URL did not answer with metadata (no connection, an error, or a redirect).',
     'con.saml.reason.timeout': 'The metadata URL did not answer within 10 seconds.',

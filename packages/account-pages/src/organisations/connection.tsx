@@ -220,7 +220,7 @@ function SamlForm({
 }
 
 /** The reasons a metadata address could not be read, each with words of its own. */
-const FETCH_REASONS = ['url', 'private_address', 'unresolved', 'fetch', 'timeout', 'too_large'] as const;
+const FETCH_REASONS = ['url', 'refused', 'fetch', 'timeout', 'too_large'] as const;
 type FetchReason = (typeof FETCH_REASONS)[number];
 
 /** Why the server could not read the metadata from its address, under the catalogue's sentence. */

@@ -70,14 +70,18 @@ export function normaliseMetadataUrl(raw: string, publicOrigin: string): URL {
 /**
  * Resolves the issuer's host and refuses it (CONNECTION_ISSUER_INVALID) when any address is not
  * public, unless this server itself is on loopback. Runs before any transaction; the answer names only
- * the reason, never the address (which would map the internal network).
+ * the reason (`refused` for both), never the address (which would map the internal network).
  */
 export async function checkIssuerAddress(issuer: string, publicOrigin: string): Promise<void> {
   try {
     await resolveTarget(new URL(issuer).hostname, isLoopbackOrigin(publicOrigin));
   } catch (error) {
     if (!(error instanceof TargetRefused)) throw error;
-    throw new PassportError('connectionIssuerInvalid', { reason: error.reason }, { cause: error });
+    // One reason for a host that does not resolve and one that is not public: which internal names
+    // exist is not a manager's to learn from the answers.
+    const reason =
+      error.reason === 'private_address' || error.reason === 'unresolved' ? 'refused' : error.reason;
+    throw new PassportError('connectionIssuerInvalid', { reason }, { cause: error });
   }
 }
 

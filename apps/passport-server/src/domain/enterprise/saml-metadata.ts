@@ -13,7 +13,12 @@ import { checkedLookup, resolveTarget, TargetRefused } from '../webhooks/targets
  */
 
 /** Why the metadata could not be read from its address: CONNECTION_METADATA_INVALID's `reason`. */
-export type MetadataFetchFailure = 'private_address' | 'unresolved' | 'fetch' | 'timeout' | 'too_large';
+/**
+ * Why the metadata could not be read. `refused`: the host does not resolve, or resolves to an address
+ * that is not public; one reason for both, so that a manager cannot learn which internal host names
+ * exist from the answers.
+ */
+export type MetadataFetchFailure = 'refused' | 'fetch' | 'timeout' | 'too_large';
 
 /** What the route read, handed to the operation through the store as JSON. */
 export type MetadataFetch = { xml: string } | { failed: MetadataFetchFailure };
@@ -43,8 +48,7 @@ export async function fetchIdpMetadata(
     // A literal address never reaches the connection's lookup: it is checked here, as a name is too.
     await resolveTarget(url.hostname, privateTargets);
   } catch (error) {
-    if (error instanceof TargetRefused)
-      return { failed: error.reason === 'private_address' ? 'private_address' : 'unresolved' };
+    if (error instanceof TargetRefused) return { failed: 'refused' };
     return { failed: 'fetch' };
   }
   return new Promise((resolve) => {
@@ -68,8 +72,7 @@ export async function fetchIdpMetadata(
     const deadline = setTimeout(() => finish({ failed: 'timeout' }), timeoutMs);
     request.on('error', (error) =>
       finish({
-        failed:
-          error instanceof TargetRefused && error.reason === 'private_address' ? 'private_address' : 'fetch',
+        failed: error instanceof TargetRefused ? 'refused' : 'fetch',
       }),
     );
     request.on('response', (response) => {
