@@ -169,10 +169,18 @@ function slideByKeyboard(): void {
     await page.keyboard.press('ArrowLeft');
     await expect(slider).toHaveAttribute('aria-valuenow', '0');
     const presses = Math.round(answer.x / step);
-    for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight', { delay: 10 });
+    // At a person's pace, uneven: the slide puzzle refuses a trace shorter than 120 ms or one of equal
+    // steps at equal times (src/domain/challenge/trace.ts). Playwright's presses come every ~16 ms: a
+    // puzzle whose gap sat 28 px in (7 presses) left a 118 ms trace, and the answer read "Not quite".
+    for (let i = 0; i < presses; i++) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(30 + (i % 4) * 20);
+    }
     await expect(slider).toHaveAttribute('aria-valuenow', String(presses * step));
     await page.keyboard.press('Enter');
 
+    // A refused answer leaves the call waiting for another try: the overlay's going is what tells.
+    await expect(dialog).toHaveCount(0);
     expect(await callResult(page, 'sixth')).toMatchObject({ ok: true });
     expectOneResend(sends);
   });

@@ -39,14 +39,6 @@ export default fp(
       onError: (error, consumer) => app.log.warn({ err: error, consumer }, 'event delivery failed'),
     });
     dispatcher.register(auditLogConsumer(app.db));
-    dispatcher.register(
-      signInNoticesConsumer({
-        db: app.db,
-        store: app.store,
-        now: () => app.runtime.now(),
-        send: (notice, language) => sendAccountNotice(app, notice, language),
-      }),
-    );
     app.cancellation.addEraser({ key: AUDIT_LOG_CONSUMER, erase: eraseFromAuditLog });
 
     const retentionMs = app.config.auditRetentionDays * 86_400_000;
@@ -62,6 +54,19 @@ export default fp(
     }, limits.sweepIntervalMs);
     timer.unref();
 
+    // The notices are registered last, once every plugin registered its consumers (the webhooks'):
+    // consumers run one after another, and these wait on an SMS or e-mail provider, which must not
+    // hold back the audit log and the webhooks' queue.
+    app.addHook('onReady', async () =>
+      dispatcher.register(
+        signInNoticesConsumer({
+          db: app.db,
+          store: app.store,
+          now: () => app.runtime.now(),
+          send: (notice, language) => sendAccountNotice(app, notice, language),
+        }),
+      ),
+    );
     app.addHook('onReady', async () => dispatcher.start());
     app.addHook('onClose', async () => {
       clearInterval(timer);
