@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeType, ErrorCode, paths } from '../src/protocol';
 import {
+  continueBySms,
   emailCode,
   GOOD_PASSWORD,
   isSignedIn,
@@ -11,7 +12,7 @@ import {
   signInBySms,
   until,
 } from './support/flows';
-import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
+import { type Browser, freshEmail, startServer, type TestServer } from './support/server';
 
 /**
  * What a password reset or change does besides storing the password (SECURITY.md, docs/security.md):
@@ -72,13 +73,7 @@ async function accountOnTwoRememberedDevices() {
   const laptop = device();
   const demanded = await laptop.post(paths.web.userLogin, { mobile, password: GOOD_PASSWORD });
   expect(demanded.body.data.error_code).toBe(ErrorCode.secondVerify);
-  const key = demanded.body.data.sms_code_key as string;
-  await passCooldown();
-  await laptop.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
-  const done = await laptop.post(paths.web.smsLoginContinue, {
-    sms_code_key: key,
-    code: await codeFor(server.app, mobile),
-  });
+  const done = await continueBySms(server, laptop, demanded.body.data.sms_code_key as string, mobile);
   expect(done.body.message, 'fixture: the laptop verified').toBe('success');
   // Remembered: it signs in again without a second verification.
   await laptop.post(paths.web.logout, {});

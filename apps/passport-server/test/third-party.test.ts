@@ -8,7 +8,7 @@ import {
   paths,
   thirdPartyPaths,
 } from '../src/protocol';
-import { emailCode, isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
+import { continueBySms, emailCode, isSignedIn, mobileCode, passCooldown, signInBySms } from './support/flows';
 import { type Browser, codeFor, freshEmail, startServer, type TestServer } from './support/server';
 import {
   callbackFrom,
@@ -326,13 +326,7 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
       await atProvider(device, provider, who, `&subject_aid=${encodeURIComponent(subject)}`),
     );
     expect(signIn.body.data.error_code).toBe(ErrorCode.secondVerify);
-    const key = signIn.body.data.sms_code_key as string;
-    await passCooldown();
-    await device.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
-    const done = await device.post(paths.web.smsLoginContinue, {
-      sms_code_key: key,
-      code: await codeFor(strict.app, mobile),
-    });
+    const done = await continueBySms(strict, device, signIn.body.data.sms_code_key as string, mobile);
     expect(done.body.message, JSON.stringify(done.body)).toBe('success');
     expect((await device.get(paths.web.accountInfo)).body.data.org?.sec_subject_uid).toBe(subject);
   });

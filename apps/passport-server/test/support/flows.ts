@@ -133,3 +133,16 @@ export async function noticesTo(server: TestServer, to: string): Promise<string[
     .map((message) => message.text)
     .filter((text) => !/\b\d{6}\b/.test(text));
 }
+
+/**
+ * Answers a sign-in's second verification by an SMS code: the code sent for its `sms_code_key` to the
+ * account's `mobile`, then login/continue. Resolves the continuation's answer.
+ */
+export async function continueBySms(server: TestServer, browser: Browser, key: string, mobile: string) {
+  await passCooldown();
+  await browser.post(paths.web.sendCode, { sms_code_key: key, type: CodeType.mobileLogin });
+  return browser.post(paths.web.smsLoginContinue, {
+    sms_code_key: key,
+    code: await codeFor(server.app, mobile),
+  });
+}
