@@ -214,6 +214,7 @@ describe('an operation called directly', () => {
         'account.factor.list',
         'account.identifier.bind',
         'account.identifier.change',
+        'account.identity.leave',
         'account.identity.list',
         'account.identity.sign_in',
         'account.identity.switch',
@@ -536,6 +537,22 @@ describe('the seams an operation must not cross', () => {
       return forbidden.filter((pattern) => pattern.test(text)).map((pattern) => `${file}: ${pattern}`);
     });
     expect(offences).toEqual([]);
+  });
+
+  it('no adapter reads an organisation’s members, roles or invitations on the app’s handle: the operation that acts on them reads them in its transaction', () => {
+    // A logout in organisation mode read the session's identity (deputies) on app.db, then switched in
+    // a transaction of its own: what it judged could change between the read and the switch.
+    const root = join(import.meta.dirname, '../src');
+    const adapters = ['flows', 'routes', 'adapters', 'http', 'plugins'].flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => `${dir}/${name.split('\\').join('/')}`),
+    );
+    const query =
+      /\bapp\.db\s*\.(selectFrom|updateTable|insertInto|deleteFrom)\(\s*'(subjects|deputies|deputy_roles|roles|invitations|manager_transfers)'/;
+    const readers = adapters.filter((file) => query.test(readFileSync(join(root, file), 'utf8')));
+    // The audit log's page: a read with nothing to commit (no operation), the names of its entries.
+    expect(readers).toEqual(['flows/audit-log.ts']);
   });
 
   it('every sign-in goes one way: only signInWithin opens a session and records account.signed_in, only finishSignIn sets its cookies', () => {

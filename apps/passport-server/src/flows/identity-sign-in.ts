@@ -6,8 +6,7 @@ import { accountInfo } from '../domain/accounts/account-info';
 import { type ActiveIdentity, createIdentityLookup } from '../domain/organisations/identity-lookup';
 import type { OpenedSignIn } from '../domain/sessions/browser';
 import { requireSession, type Session } from '../domain/sessions/sessions';
-import { switchIdentity } from '../operations/sign-in/identity';
-import { PERSONAL_IDENTITY } from '../protocol';
+import { leaveOrganisationIdentity } from '../operations/sign-in/identity';
 import type { IdentityData } from '../schemas/organisations';
 import { admitSignIn, finishSignIn } from './complete-sign-in';
 
@@ -97,22 +96,17 @@ export async function leaveOrganisation(
   reply: FastifyReply,
   subjectId: string,
 ): Promise<boolean> {
-  const deputyId = request.session?.deputyId;
-  if (!deputyId) return false;
-  const member = await app.db
-    .selectFrom('deputies')
-    .select('subject_id')
-    .where('id', '=', deputyId)
-    .executeTakeFirst();
-  if (member?.subject_id !== subjectId) return false;
+  // A session acting as the person has no organisation to leave; which one it acts for is read by the
+  // operation, in the transaction that switches.
+  if (!request.session?.deputyId) return false;
   const principal = await sessionSignIn(app, request);
-  const output = await invoke(
+  const { signedIn } = await invoke(
     app,
-    switchIdentity,
-    { to_sec_member_id: PERSONAL_IDENTITY },
+    leaveOrganisationIdentity,
+    { subject_uid: subjectId },
     principal,
     requestOf(app, request),
   );
-  if ('signedIn' in output) finishSignIn(app, request, reply, output.signedIn);
-  return true;
+  if (signedIn) finishSignIn(app, request, reply, signedIn);
+  return signedIn !== null;
 }

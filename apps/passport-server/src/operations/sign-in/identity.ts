@@ -96,3 +96,23 @@ export const switchIdentity = defineOperation({
   emits: ['account.signed_in'],
   run: (ctx, input) => signInAs(ctx, input.to_sec_member_id, undefined, input.need_frozen_user),
 });
+
+/**
+ * Logout in organisation mode (`subject_aid`, docs/organisations.md): a session acting as the person's
+ * identity in that organisation goes back to the personal identity, a sign-in by the session itself as
+ * a switch to '0' is. A session acting for anything else (the personal identity, another organisation,
+ * an id that names none) is left as it is (`signedIn: null`). The identity is read in the transaction
+ * that switches, so what is judged is what is left.
+ */
+export const leaveOrganisationIdentity = defineOperation({
+  name: 'account.identity.leave',
+  input: Type.Object({ subject_uid: Type.String({ minLength: 1, maxLength: 64 }) }),
+  output: Type.Object({ signedIn: Type.Union([SignedIn, Type.Null()]) }),
+  caller: caller.person,
+  emits: ['account.signed_in'],
+  async run(ctx, input) {
+    const deputyId = ctx.sessions.current?.deputyId;
+    const acting = deputyId && (await ownIdentity(ctx.tx, ctx.caller.user.id, deputyId, input.subject_uid));
+    return { signedIn: acting ? await signInWithin(ctx, null) : null };
+  },
+});
