@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, paths, thirdPartyPaths } from '../src/protocol';
 import { isSignedIn } from './support/flows';
-import { startWeChatPeer, type WeChatPeer } from './support/oauth-peers';
 import { type Browser, startServer, type TestServer } from './support/server';
 import { linkByMobile } from './support/third-party';
+import { startWeChatPeer, type WeChatPeer } from './support/wechat-peer';
 
 /**
  * WeChat's website sign-in ("QR connect", docs/third-party-sign-in.md) against a WeChat-shaped peer on

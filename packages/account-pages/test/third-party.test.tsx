@@ -147,6 +147,14 @@ describe('third-party sign-in screens', () => {
     expect(document.body.textContent).not.toMatch(/验证码/);
   });
 
+  it('says WeChat’s refusal on the phone (the state alone, no code) as a cancellation, in the page’s language', async () => {
+    const { client, received } = fakePassport({ [webPaths.accountInfo]: signedOut });
+    renderAuthApp(client, '/wechat-oauth-callback?state=s1', { thirdParty: true });
+    expect(await screen.findByRole('alert', {}, SLOW)).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('你在微信取消了登录，没有登录任何账号。');
+    expect(received.some((r) => r.path === webPaths.authLoginOnly)).toBe(false);
+  });
+
   it('says an enterprise provider’s refusal in words (en)', async () => {
     const { client } = fakePassport({ [webPaths.accountInfo]: signedOut });
     renderAuthApp(

@@ -11,9 +11,8 @@ import Provider from 'oidc-provider';
 /**
  * Real protocol peers on loopback for third-party sign-in tests: a real OpenID provider (the
  * `oidc-provider` package) standing in for Google through GOOGLE_ISSUER, a small GitHub-shaped
- * server (authorize, access_token, /user, /user/emails) through GITHUB_BASE_URL and GITHUB_API_URL, and
- * a WeChat-shaped one (qrconnect, sns/oauth2/access_token, sns/userinfo) through WECHAT_BASE_URL and
- * WECHAT_API_URL.
+ * server (authorize, access_token, /user, /user/emails) through GITHUB_BASE_URL and GITHUB_API_URL; the
+ * WeChat-shaped one is in wechat-peer.ts.
  */
 
 export interface PeerAccount {
@@ -246,120 +245,6 @@ export async function startGitHubPeer(options: {
       });
       const location = response.headers.get('location');
       if (!location) throw new Error(`GitHub peer answered ${response.status}`);
-      return new URL(location);
-    },
-    refused: () => refused,
-    close: () => app.close(),
-  };
-}
-
-export interface WeChatUser {
-  openid: string;
-  nickname: string;
-  headimgurl: string;
-  /** Present when the app belongs to a WeChat Open Platform account. */
-  unionid?: string;
-}
-
-export interface WeChatPeer {
-  baseUrl: string;
-  apiUrl: string;
-  /** People by openid. */
-  users: Map<string, WeChatUser>;
-  /** Scans the qrconnect page's code as `openid` and confirms on the phone: answers the callback URL. */
-  scan(qrconnectUrl: string, openid: string): Promise<URL>;
-  /** How many API calls were refused (a replayed code, a wrong secret, a stale token). */
-  refused: () => number;
-  close(): Promise<void>;
-}
-
-/**
- * A WeChat-shaped website sign-in server (open.weixin.qq.com's qrconnect, api.weixin.qq.com's
- * sns/oauth2/access_token and sns/userinfo), as WeChat's documentation describes them: the app's appid
- * and secret as query parameters of GET requests, a refusal as a 200 with errcode and errmsg, codes
- * used once. The person's scan and confirmation on the phone is `scan`.
- */
-export async function startWeChatPeer(options: { appId: string; appSecret: string }): Promise<WeChatPeer> {
-  const users = new Map<string, WeChatUser>();
-  const codes = new Map<string, { openid: string; used: boolean }>();
-  const tokens = new Map<string, string>();
-  let refused = 0;
-  const app = Fastify();
-  const fail = (errcode: number, errmsg: string) => {
-    refused += 1;
-    return { errcode, errmsg };
-  };
-
-  app.get('/connect/qrconnect', async (request, reply) => {
-    const q = request.query as Record<string, string>;
-    const openid = String(request.headers['x-scanned-by'] ?? '');
-    if (
-      q.appid !== options.appId ||
-      q.response_type !== 'code' ||
-      q.scope !== 'snsapi_login' ||
-      !q.redirect_uri
-    )
-      return reply.code(400).send('参数错误');
-    // Without a scan the page shows the QR code; the test scans it.
-    if (!users.has(openid)) return reply.type('text/html').send('<img alt="QR code">');
-    const code = randomBytes(12).toString('hex');
-    codes.set(code, { openid, used: false });
-    const target = new URL(q.redirect_uri);
-    target.searchParams.set('code', code);
-    if (q.state) target.searchParams.set('state', q.state);
-    return reply.redirect(target.href, 302);
-  });
-
-  app.get('/sns/oauth2/access_token', async (request) => {
-    const q = request.query as Record<string, string>;
-    if (q.appid !== options.appId || q.secret !== options.appSecret) return fail(40125, 'invalid appsecret');
-    if (q.grant_type !== 'authorization_code') return fail(40002, 'invalid grant_type');
-    const entry = codes.get(q.code ?? '');
-    if (!entry || entry.used) return fail(40029, 'invalid code');
-    entry.used = true;
-    const token = randomBytes(16).toString('hex');
-    tokens.set(token, entry.openid);
-    const user = users.get(entry.openid);
-    return {
-      access_token: token,
-      expires_in: 7200,
-      refresh_token: randomBytes(16).toString('hex'),
-      openid: entry.openid,
-      scope: 'snsapi_login',
-      ...(user?.unionid ? { unionid: user.unionid } : {}),
-    };
-  });
-
-  app.get('/sns/userinfo', async (request) => {
-    const q = request.query as Record<string, string>;
-    const openid = tokens.get(q.access_token ?? '');
-    if (!openid || openid !== q.openid) return fail(40001, 'invalid credential, access_token is invalid');
-    const user = users.get(openid);
-    if (!user) return fail(40003, 'invalid openid');
-    return {
-      openid,
-      nickname: user.nickname,
-      sex: 0,
-      province: '',
-      city: '',
-      country: '',
-      headimgurl: user.headimgurl,
-      privilege: [],
-      ...(user.unionid ? { unionid: user.unionid } : {}),
-    };
-  });
-
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as AddressInfo).port;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  return {
-    baseUrl,
-    apiUrl: baseUrl,
-    users,
-    async scan(qrconnectUrl, openid) {
-      const response = await fetch(qrconnectUrl, { redirect: 'manual', headers: { 'x-scanned-by': openid } });
-      const location = response.headers.get('location');
-      if (!location) throw new Error(`WeChat peer answered ${response.status}`);
       return new URL(location);
     },
     refused: () => refused,

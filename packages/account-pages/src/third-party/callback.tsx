@@ -219,9 +219,13 @@ function OAuthCallback({ provider }: { provider: string }) {
   // The provider's own `error` (access_denied) and `error_description` (in its language) are not shown:
   // the page says in the person's language what happened.
   const providerError = search.get('error');
+  // WeChat answers a refusal on the phone with the state alone: no code and no `error`.
+  const wechatRefused = provider === 'wechat' && search.has('state') && !search.get('code');
   const refused = providerError
     ? said(providerError === 'access_denied' ? 'tp.cancelled' : 'tp.refused', { provider: name })
-    : null;
+    : wechatRefused
+      ? said('tp.cancelled', { provider: name })
+      : null;
   const failed =
     active.error ?? refused ?? (search.get('code') ? null : said('tp.noResult', { provider: name }));
   return (
