@@ -78,3 +78,38 @@ export async function startAppSite(passportOrigin: string): Promise<AppSite> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * A product's page on a host of its own that only links to the passport, as a site in organisation
+ * mode does (`logoutUrl`, `thirdPartyLoginUrl` with `subject_aid`): `show` sets the page's links.
+ * Following one is a cross-site navigation whose Referer is the site's origin.
+ */
+export interface LinkSite {
+  origin: string;
+  show(links: Record<string, string>): void;
+  close(): Promise<void>;
+}
+
+export async function startLinkSite(): Promise<LinkSite> {
+  let links: Record<string, string> = {};
+  const html = (text: string) =>
+    text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+  const server: Server = createServer((_request, response) => {
+    const items = Object.entries(links)
+      .map(([label, href]) => `<li><a href="${html(href)}">${html(label)}</a></li>`)
+      .join('');
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>Acme</title><h1>Acme</h1><ul>${items}</ul>`,
+      );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    show(next) {
+      links = next;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
