@@ -26,7 +26,9 @@ export const appResolve = { conditions: ['@portico/source', ...defaultClientCond
  * profile and audit-log hooks (`account-react/src/{organisations,profile,audit}/`), which load with those
  * pages; and the step-up plugin (`account-sdk/src/plugins/step-up.ts`, attached by account-react's
  * `attach-step-up` after the provider mounts) and panel (`step-up-panel`, loaded when a step-up first
- * opens); and the authenticator app and recovery codes: their calls and hooks (`calls/factors.ts`,
+ * opens); and the second-verification dialog's frame and SMS panel (`dialog-shell`, `dialog-frame`,
+ * `sms-panel`, `sms-code`, with Radix Dialog), loaded when a second verification first opens; and the
+ * authenticator app and recovery codes: their calls and hooks (`calls/factors.ts`,
  * `account-react/src/factors/`) and the dialog's factor picker (`factor-panel`, `factor-fields`), loaded
  * when an account with those factors opens it, and the panel that sets up a factor an organisation
  * requires (`enrol-panel`), loaded when one first asks.
