@@ -28,8 +28,9 @@ export default defineConfig({
       // rather than lazily (measured 126.29 KB). 126.35 KB with the shared component layer (measured
       // 126.29–126.30 KB: two builds of the same source differ by a few bytes at the edge). 126.45 KB
       // with the open-token and WeChat codes, the pending membership's field and the defaults the SDK
-      // now honours among the vendor chunk's shared exports (measured 126.38 KB).
-      budgetBytes: 126_450,
+      // now honours among the vendor chunk's shared exports (measured 126.38 KB). 126 KB once the SMS
+      // second-verification panel loads with its Radix Dialog frame when first opened (measured 125.86 KB).
+      budgetBytes: 126_000,
     }),
   ],
   resolve: appResolve,

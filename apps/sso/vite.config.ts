@@ -42,7 +42,9 @@ export default defineConfig({
       // open demand, the provider's third plugin; the panel and plugin are lazy). 128.5 KB with the
       // SSO-without-provisioning code and the registration-by-link answer in the SDK (measured 128.47 KB;
       // the SCIM membership codes went to the organisation range, which this page does not load).
-      budgetBytes: 128_500,
+      // 136.3 KB with the tabs on Radix Tabs (measured 136.15 KB: the tabs' chunks grew from 0.62 to
+      // 8.71 KB; the vendor chunk lost 0.39 KB, the SMS second-verification panel, now lazy).
+      budgetBytes: 136_300,
     }),
   ],
   resolve: appResolve,

@@ -86,8 +86,12 @@ export default defineConfig({
       // with the second-factor plugin attached at mount rather than lazily (measured 134.65 KB). 134.8 KB
       // with name suggestions in the page's language and the tables' keyboard-scrollable box among the
       // shared exports (measured 134.72 KB). 134.9 KB with the open-token and WeChat codes and the
-      // defaults the SDK now honours (measured 134.85 KB).
-      budgetBytes: 134_900,
+      // defaults the SDK now honours (measured 134.85 KB). 142.3 KB with the tabs on Radix Tabs (measured
+      // 142.15 KB: the tabs' chunks grew from 0.62 to 8.72 KB, Radix Tabs with its roving focus,
+      // collection and presence and the primitives they share with the dialogs; the vendor chunk lost
+      // 0.72 KB, the SMS second-verification panel, which now loads with the Radix Dialog frame when a
+      // second verification first opens; docs/web.md, "Components").
+      budgetBytes: 142_300,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

@@ -202,8 +202,11 @@ test.describe('second verification in the web app (account-react’s dialog)', (
       const dialog = secondVerifyDialog(page, 'zh');
       await expect(dialog).toBeVisible();
       await expect(dialog).toHaveAccessibleDescription(/^你正在新设备上登录。/);
-      // While the dialog is open the sign-in is still in flight.
-      await expect(page.getByRole('button', { name: '请稍候…' })).toBeDisabled();
+      // While the dialog is open the sign-in is still in flight; the page behind is hidden from
+      // assistive technology (aria-hidden) until the dialog goes.
+      const busy = page.getByRole('button', { name: '请稍候…', includeHidden: true });
+      await expect(busy).toBeDisabled();
+      await expect(page.getByRole('button', { name: '请稍候…' })).toHaveCount(0);
 
       if (how === 'Escape') await page.keyboard.press('Escape');
       else await dialog.getByRole('button', { name: '关闭' }).click();

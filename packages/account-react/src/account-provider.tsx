@@ -80,8 +80,8 @@ export function AccountProvider({
   const [controller] = useState(createSecondVerifyController);
   const resolvedLanguage = language ?? toAccountLanguage(client.language);
   const value = useMemo<AccountContextValue>(
-    () => ({ client, language: resolvedLanguage, defaultRegion }),
-    [client, resolvedLanguage, defaultRegion],
+    () => ({ client, language: resolvedLanguage, defaultRegion, dialog: controller }),
+    [client, resolvedLanguage, defaultRegion, controller],
   );
 
   useEffect(() => {

@@ -1,12 +1,15 @@
 import type { AccountClient } from '@portico/account-sdk';
 import { createContext, useContext } from 'react';
 import { type AccountLanguage, type AccountTextKey, accountText } from './messages';
+import type { SecondVerifyController } from './second-verify/second-verify-controller';
 
 export interface AccountContextValue {
   client: AccountClient;
   language: AccountLanguage;
   /** The region the mobile field selects first ('GB'): the app's `default_region`. */
   defaultRegion?: string;
+  /** The controller of the provider's second-verification dialog. */
+  dialog: SecondVerifyController;
 }
 
 export const AccountContext = /* @__PURE__ */ createContext<AccountContextValue | null>(null);
@@ -23,6 +26,11 @@ function useAccountContext(hook: string): AccountContextValue {
 /** The AccountClient handed to the nearest `<AccountProvider>`. */
 export function useAccountClient(): AccountClient {
   return useAccountContext('useAccountClient').client;
+}
+
+/** The controller of the nearest `<AccountProvider>`'s second-verification dialog. */
+export function useDialogController(): SecondVerifyController {
+  return useAccountContext('useDialogController').dialog;
 }
 
 /** The UI language of the nearest `<AccountProvider>` ('zh' by default). */

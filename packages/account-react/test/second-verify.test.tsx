@@ -2,8 +2,8 @@ import { isAccountError } from '@portico/account-sdk';
 import { ErrorCode, SECOND_VALID, webPaths } from '@portico/account-sdk/protocol';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { ErrorMessage, useSmsLogin } from '../src';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ErrorMessage, sessionQueryKey, usePasskeyAutofill, useSmsLogin } from '../src';
 import { fail, fakePassport, ok, signedInAccount } from './support/fake-passport';
 import { renderWithAccount } from './support/render';
 
@@ -151,6 +151,27 @@ describe('second verification dialog', () => {
     await user.tab({ shift: true });
     expect(dialog.contains(document.activeElement)).toBe(true);
   });
+
+  it('hides the page behind from assistive technology, and a click beside it keeps the sign-in going', async () => {
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client });
+    const start = screen.getByRole('button', { name: 'sign in' });
+    await user.click(start);
+    const dialog = await screen.findByRole('dialog', { name: '身份验证' });
+    expect(start.closest('[aria-hidden="true"]')).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'sign in' })).toBeNull();
+
+    const overlay = dialog.parentElement as HTMLElement;
+    expect(overlay.className).toBe('portico-dialog-overlay');
+    await user.pointer({ keys: '[MouseLeft]', target: overlay });
+    expect(screen.getByRole('dialog', { name: '身份验证' })).toBe(dialog);
+    expect(screen.queryByTestId('outcome')).toBeNull();
+
+    await user.keyboard('{Escape}');
+    await screen.findByTestId('outcome');
+    expect(start.closest('[aria-hidden="true"]')).toBeNull();
+  });
 });
 
 describe('second verification dialog: the factor picker', () => {
@@ -195,5 +216,79 @@ describe('second verification dialog: the factor picker', () => {
     ]);
     // No SMS was sent: the person chose another way.
     expect(passport.to(webPaths.sendCode)).toHaveLength(0);
+  });
+});
+
+describe('second verification dialog: a sign-in completed another way', () => {
+  /**
+   * The browser's WebAuthn with conditional mediation (a test double of `navigator.credentials`): the
+   * autofill's wait answers with a passkey when the test picks it.
+   */
+  function browserWithPasskey() {
+    let answer: (credential: unknown) => void = () => {};
+    const waiting = new Promise((resolve) => {
+      answer = resolve;
+    });
+    vi.stubGlobal(
+      'PublicKeyCredential',
+      Object.assign(function PublicKeyCredential() {}, { isConditionalMediationAvailable: async () => true }),
+    );
+    const get = vi.fn((_options: CredentialRequestOptions) => waiting);
+    Object.defineProperty(navigator, 'credentials', { value: { get }, configurable: true });
+    const bytes = new Uint8Array([1, 2, 3]).buffer;
+    const pick = () =>
+      answer({
+        id: 'AQID',
+        rawId: bytes,
+        type: 'public-key',
+        response: { authenticatorData: bytes, clientDataJSON: bytes, signature: bytes, userHandle: bytes },
+        getClientExtensionResults: () => ({}),
+        authenticatorAttachment: 'platform',
+      });
+    return { get, pick };
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(navigator, 'credentials');
+  });
+
+  /** The sign-in page: the SMS sign-in, and the identifier field whose autofill offers passkeys. */
+  function SignInPage() {
+    usePasskeyAutofill();
+    return (
+      <>
+        <input aria-label="account" autoComplete="username webauthn" />
+        <SignIn />
+      </>
+    );
+  }
+
+  it('closes when a passkey picked in the autofill signs in meanwhile (the dialog stayed open with a stale ticket)', async () => {
+    const user = userEvent.setup();
+    const browser = browserWithPasskey();
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => fail(ErrorCode.notLoggedIn),
+      [webPaths.smsLogin]: () =>
+        fail(ErrorCode.secondVerify, '当前设备需要二次验证', {
+          sms_code_key: 'key-1',
+          mobile: '+86******5678',
+        }),
+      '/passport/passkey/login/options/': () => ok({ options: { challenge: 'AQID', rpId: 'localhost' } }),
+      '/passport/passkey/login/verify/': () => ok(signedInAccount),
+    });
+    const { queryClient } = renderWithAccount(<SignInPage />, { client: passport.client });
+    await waitFor(() => expect(browser.get).toHaveBeenCalled());
+    expect(browser.get.mock.calls[0]?.[0].mediation).toBe('conditional');
+
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    await screen.findByRole('dialog', { name: '身份验证' });
+    browser.pick();
+
+    // The passkey's sign-in is the session; the dialog goes, and the SMS sign-in it answered rejects as
+    // closed, its ticket never sent.
+    await waitFor(() => expect(queryClient.getQueryData(sessionQueryKey)).toEqual(signedInAccount));
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(0);
   });
 });

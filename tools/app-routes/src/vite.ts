@@ -26,7 +26,9 @@ export const appResolve = { conditions: ['@portico/source', ...defaultClientCond
  * profile and audit-log hooks (`account-react/src/{organisations,profile,audit}/`), which load with those
  * pages; and the step-up plugin (`account-sdk/src/plugins/step-up.ts`, attached by account-react's
  * `attach-step-up` after the provider mounts) and panel (`step-up-panel`, loaded when a step-up first
- * opens); and the authenticator app and recovery codes: their calls and hooks (`calls/factors.ts`,
+ * opens); and the second-verification dialog's frame and SMS panel (`dialog-shell`, `dialog-frame`,
+ * `sms-panel`, `sms-code`, with Radix Dialog), loaded when a second verification first opens; and the
+ * authenticator app and recovery codes: their calls and hooks (`calls/factors.ts`,
  * `account-react/src/factors/`) and the dialog's factor picker (`factor-panel`, `factor-fields`), loaded
  * when an account with those factors opens it, and the panel that sets up a factor an organisation
  * requires (`enrol-panel`), loaded when one first asks.
@@ -35,7 +37,7 @@ export const appResolve = { conditions: ['@portico/source', ...defaultClientCond
  * A package path is tested at each `node_modules/` (pnpm nests them: `.pnpm/qrcode@…/node_modules/qrcode`).
  */
 const LAZY_ONLY =
-  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs|web-vitals|uplot)[@\\/]|packages[\\/]monitor[\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party|account-sdk[\\/]src[\\/](?:calls[\\/](?:profile|bind|mobile)\.ts|user-token[\\/])|account-react[\\/]src[\\/](?:identifiers|user-token)[\\/]|node_modules[\\/](?:\.pnpm[\\/])?libphonenumber-js[@\\/]|account-react[\\/]src[\\/]forms[\\/]regions\.|node_modules[\\/](?:@radix-ui|react-remove-scroll(?:-bar)?|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es)[\\/]|account-react[\\/]src[\\/](?:organisations[\\/]|profile[\\/]|audit[\\/]|operator[\\/]|touching-mutation\.)|account-react[\\/]src[\\/]second-verify[\\/](?:step-up-panel|attach-step-up|factor-panel|factor-fields|enrol-panel)\.|account-react[\\/]src[\\/]factors[\\/]|account-sdk[\\/]src[\\/]calls[\\/]factors\.|account-sdk[\\/]src[\\/]plugins[\\/]step-up\.|node_modules[\\/](?:\.pnpm[\\/])?@simplewebauthn[+\\/]|account-sdk[\\/]src[\\/](?:passkeys[\\/]|calls[\\/]passkeys\.)|account-react[\\/]src[\\/]passkeys[\\/]/;
+  /node_modules[\\/](?:\.pnpm[\\/])?(?:qrcode|dijkstrajs|web-vitals|uplot)[@\\/]|packages[\\/]monitor[\\/]|account-sdk[\\/]src[\\/](?:flows[\\/]qr-login|calls[\\/]qrcode)|account-react[\\/]src[\\/]qr[\\/]|account-(?:sdk|react)[\\/]src[\\/](?:(?:calls|redirects)[\\/])?third-party|account-sdk[\\/]src[\\/](?:calls[\\/](?:profile|bind|mobile)\.ts|user-token[\\/])|account-react[\\/]src[\\/](?:identifiers|user-token)[\\/]|node_modules[\\/](?:\.pnpm[\\/])?libphonenumber-js[@\\/]|account-react[\\/]src[\\/]forms[\\/]regions\.|node_modules[\\/](?:@radix-ui|react-remove-scroll(?:-bar)?|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es)[\\/]|account-react[\\/]src[\\/](?:organisations[\\/]|profile[\\/]|audit[\\/]|operator[\\/]|touching-mutation\.)|account-react[\\/]src[\\/]second-verify[\\/](?:step-up-panel|attach-step-up|factor-panel|factor-fields|enrol-panel|sms-panel|sms-code|dialog-shell|dialog-frame)\.|account-react[\\/]src[\\/]factors[\\/]|account-sdk[\\/]src[\\/]calls[\\/]factors\.|account-sdk[\\/]src[\\/]plugins[\\/]step-up\.|node_modules[\\/](?:\.pnpm[\\/])?@simplewebauthn[+\\/]|account-sdk[\\/]src[\\/](?:passkeys[\\/]|calls[\\/]passkeys\.)|account-react[\\/]src[\\/]passkeys[\\/]/;
 const VENDOR_PATH = /node_modules|packages[\\/](account-sdk|account-react)[\\/]/;
 const VENDOR = (id: string): boolean => VENDOR_PATH.test(id) && !LAZY_ONLY.test(id);
 

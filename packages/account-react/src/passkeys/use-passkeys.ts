@@ -10,20 +10,13 @@ import {
   renamePasskey,
 } from '@portico/account-sdk';
 import { passkeyAutofillSupported, registerPasskey, signInWithPasskey } from '@portico/account-sdk/passkeys';
-import {
-  queryOptions,
-  type UseMutationResult,
-  type UseQueryResult,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, type UseMutationResult, type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { AccountInfo } from '../account-info';
-import { useAccountMutation } from '../account-mutation';
 import { useAccountClient } from '../context';
 import { accountQueryKeys } from '../query-keys';
-import { signedIn } from '../session/session-cache';
 import { useSession } from '../session/session-query';
+import { useSignedIn, useSignInMutation } from '../session/signed-in';
 import { useTouchingMutation } from '../touching-mutation';
 
 /** The query key of the account's passkeys. */
@@ -76,7 +69,7 @@ export function useRemovePasskey(): UseMutationResult<
 
 /** Signs in with a passkey the browser offers (the "Sign in with a passkey" button); the answer becomes the session. */
 export function usePasskeySignIn(): UseMutationResult<AccountInfo, AccountError, void> {
-  return useAccountMutation((client) => signInWithPasskey<AccountInfo>(client), signedIn);
+  return useSignInMutation((client) => signInWithPasskey<AccountInfo>(client));
 }
 
 /** A refusal the person caused or a newer ceremony replaced: nothing to show. */
@@ -105,7 +98,7 @@ export function usePasskeyAutofill({
   onSignedIn?: (account: AccountInfo) => void;
 } = {}): { error: unknown } {
   const client = useAccountClient();
-  const queryClient = useQueryClient();
+  const settle = useSignedIn();
   const [error, setError] = useState<unknown>(null);
   const done = useRef(onSignedIn);
   done.current = onSignedIn;
@@ -116,7 +109,7 @@ export function usePasskeyAutofill({
       if (!(await passkeyAutofillSupported()) || !live) return;
       try {
         const account = await signInWithPasskey<AccountInfo>(client, { autofill: true });
-        await signedIn(queryClient, account);
+        await settle(account);
         if (live) done.current?.(account);
       } catch (caught) {
         if (live && isRefusal(caught)) setError(caught);
@@ -125,6 +118,6 @@ export function usePasskeyAutofill({
     return () => {
       live = false;
     };
-  }, [client, queryClient, enabled]);
+  }, [client, settle, enabled]);
   return { error };
 }

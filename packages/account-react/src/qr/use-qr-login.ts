@@ -1,8 +1,7 @@
 import { createQrLogin, type QrLoginOptions, type QrLoginSnapshot } from '@portico/account-sdk';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useAccountClient } from '../context';
-import { signedIn } from '../session/session-cache';
+import { useSignedIn } from '../session/signed-in';
 
 export interface UseQrLoginOptions extends Pick<QrLoginOptions, 'next' | 'minIntervalMs' | 'maxIntervalMs'> {
   /** Start at once (default true); false keeps the flow idle until it turns true (a hidden tab). */
@@ -27,7 +26,7 @@ export function useQrLogin({
   enabled = true,
 }: UseQrLoginOptions = {}): UseQrLoginResult {
   const client = useAccountClient();
-  const queryClient = useQueryClient();
+  const done = useSignedIn();
   const flow = useMemo(
     () => createQrLogin(client, { next, minIntervalMs, maxIntervalMs }),
     [client, next, minIntervalMs, maxIntervalMs],
@@ -38,8 +37,8 @@ export function useQrLogin({
   useEffect(() => () => flow.dispose(), [flow]);
   const snapshot = useSyncExternalStore(flow.subscribe, flow.getSnapshot, flow.getSnapshot);
   useEffect(() => {
-    if (snapshot.status === 'signed-in' && snapshot.account) void signedIn(queryClient, snapshot.account);
-  }, [snapshot.status, snapshot.account, queryClient]);
+    if (snapshot.status === 'signed-in' && snapshot.account) void done(snapshot.account);
+  }, [snapshot.status, snapshot.account, done]);
   const refresh = useCallback(() => flow.refresh(), [flow]);
   return { ...snapshot, refresh };
 }

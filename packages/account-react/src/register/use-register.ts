@@ -7,12 +7,11 @@ import {
   registerByEmail,
   registerByMobile,
 } from '@portico/account-sdk';
-import { type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type UseMutationResult, useMutation } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { AccountInfo } from '../account-info';
-import { useAccountMutation } from '../account-mutation';
 import { useAccountClient } from '../context';
-import { signedIn } from '../session/session-cache';
+import { useSignedIn, useSignInMutation } from '../session/signed-in';
 
 /**
  * Registration by code in one mutation, over the SDK's `createRegistration`: `register.mutate({
@@ -22,21 +21,21 @@ import { signedIn } from '../session/session-cache';
  */
 export function useRegister(): UseMutationResult<AccountInfo, AccountError, RegisterValues> {
   const client = useAccountClient();
-  const queryClient = useQueryClient();
+  const done = useSignedIn();
   // One registration per client: it holds the ticket between submits.
   const registration = useMemo(() => createRegistration<AccountInfo>(client), [client]);
   return useMutation<AccountInfo, AccountError, RegisterValues>({
     mutationFn: (values) => registration.submit(values),
-    onSuccess: (account) => signedIn(queryClient, account),
+    onSuccess: done,
   });
 }
 
 /** Registers with a mobile number and a `verify_ticket` (`registerByMobile`); the answer becomes the session. */
 export function useRegisterByMobile(): UseMutationResult<AccountInfo, AccountError, RegisterByMobilePayload> {
-  return useAccountMutation(registerByMobile<AccountInfo>, signedIn);
+  return useSignInMutation(registerByMobile<AccountInfo>);
 }
 
 /** Registers with an e-mail address and a `verify_ticket` (`registerByEmail`); the answer becomes the session. */
 export function useRegisterByEmail(): UseMutationResult<AccountInfo, AccountError, RegisterByEmailPayload> {
-  return useAccountMutation(registerByEmail<AccountInfo>, signedIn);
+  return useSignInMutation(registerByEmail<AccountInfo>);
 }

@@ -1,7 +1,7 @@
 import { LIMITS } from '@portico/account-sdk/protocol';
-import type { CSSProperties, KeyboardEvent } from 'react';
+import type { CSSProperties } from 'react';
 
-/** What the second-verification and step-up panels share: the overlay, the panel and the Tab trap. */
+/** What the second-verification and step-up panels share: the overlay's and the panel's styles. */
 
 /** The only hard styling of the package: an overlay must cover the page to be an overlay. */
 export const overlayStyle: CSSProperties = {
@@ -28,23 +28,3 @@ export const panelStyle: CSSProperties = {
 };
 
 export const CODE_LENGTH = LIMITS.codeLength;
-
-/** Keeps Tab and Shift+Tab inside the dialog. */
-export function trapTab(event: KeyboardEvent, root: HTMLElement | null) {
-  if (!root) return;
-  const focusable = Array.from(
-    root.querySelectorAll<HTMLElement>(
-      'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])',
-    ),
-  ).filter((element) => !(element as HTMLButtonElement).disabled);
-  const first = focusable[0];
-  const last = focusable.at(-1);
-  if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
-}

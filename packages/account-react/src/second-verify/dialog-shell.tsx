@@ -1,10 +1,13 @@
-import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useState } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { type ReactNode, type Ref, useRef, useState } from 'react';
 import { useAccountText } from '../context';
-import { overlayStyle, panelStyle, trapTab } from './dialog-frame';
+import { overlayStyle, panelStyle } from './dialog-frame';
 
 /**
- * The frame both second-verification panels draw: the overlay, a modal dialog titled and described by
- * its heading and intro, Escape to close and Tab kept inside.
+ * The frame every second-verification panel draws, on Radix Dialog: the overlay, a modal dialog titled
+ * and described by its heading and intro, focus moved in and kept inside, the page behind hidden from
+ * assistive technology, Escape to close, and focus back where it was when the dialog goes. Only the
+ * close button and Escape close it: a click beside it must not drop a sign-in half done.
  */
 export function DialogShell({
   panel,
@@ -12,45 +15,51 @@ export function DialogShell({
   intro,
   onClose,
   covered = false,
+  initialFocus,
   children,
 }: {
-  panel: RefObject<HTMLDivElement | null>;
+  /** The dialog element, for a panel that looks for its own fields. */
+  panel?: Ref<HTMLDivElement>;
   title: ReactNode;
   intro: ReactNode;
   onClose: () => void;
   /** Another dialog is open above this one: this one is inert until it goes. */
   covered?: boolean;
+  /** What gets focus when the dialog opens. Default: its first control. */
+  initialFocus?: (panel: HTMLElement) => HTMLElement | null;
   children: ReactNode;
 }) {
-  const titleId = useId();
-  const introId = useId();
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-    } else if (event.key === 'Tab') trapTab(event, panel.current);
-  };
+  // The panel is opened by the SDK, not by a Radix trigger: focus returns to what had it before.
+  const returnTo = useRef<Element | null>(null);
   return (
-    <div className="portico-dialog-overlay" style={overlayStyle} inert={covered}>
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={introId}
-        className="portico-dialog"
-        style={panelStyle}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="portico-dialog-title">
-          {title}
-        </h2>
-        <p id={introId} className="portico-dialog-intro">
-          {intro}
-        </p>
-        {children}
-      </div>
-    </div>
+    <Dialog.Root open onOpenChange={(open) => open || onClose()}>
+      <Dialog.Overlay className="portico-dialog-overlay" style={overlayStyle} inert={covered}>
+        <Dialog.Content
+          ref={panel}
+          aria-modal="true"
+          className="portico-dialog"
+          style={panelStyle}
+          onOpenAutoFocus={(event) => {
+            returnTo.current = document.activeElement;
+            const first = initialFocus?.(event.currentTarget as HTMLElement);
+            if (first) {
+              event.preventDefault();
+              first.focus();
+            }
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (returnTo.current instanceof HTMLElement && returnTo.current.isConnected)
+              returnTo.current.focus();
+          }}
+          onPointerDownOutside={(event) => event.preventDefault()}
+        >
+          <Dialog.Title className="portico-dialog-title">{title}</Dialog.Title>
+          <Dialog.Description className="portico-dialog-intro">{intro}</Dialog.Description>
+          {children}
+        </Dialog.Content>
+      </Dialog.Overlay>
+    </Dialog.Root>
   );
 }
 
@@ -83,16 +92,4 @@ export function useCodeSend() {
     }
   };
   return { sending, sendError, run };
-}
-
-/** Focus into the panel's first field on open, and back where it was on close. */
-export function useDialogFocus(panel: { current: HTMLDivElement | null }) {
-  // The panel is keyed per request, so this runs once per opened request.
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    panel.current?.querySelector<HTMLElement>('input, button')?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-  }, [panel]);
 }

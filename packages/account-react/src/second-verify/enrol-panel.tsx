@@ -1,5 +1,5 @@
 import type { SecondFactorRequest } from '@portico/affiliate-sdk';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useLanguageOrDefault } from '../context';
 import { ErrorMessage } from '../error-message';
 import { useTotpConfirm, useTotpStart } from '../factors/factors';
@@ -7,7 +7,7 @@ import { CodeInput } from '../forms/code-input';
 import { SubmitButton } from '../forms/submit-button';
 import { useRegisterPasskey } from '../passkeys/use-passkeys';
 import { CODE_LENGTH } from './dialog-frame';
-import { DialogActions, DialogShell, useDialogFocus } from './dialog-shell';
+import { DialogActions, DialogShell } from './dialog-shell';
 import type { SecondVerifyController } from './second-verify-controller';
 
 /**
@@ -55,14 +55,12 @@ export function EnrolPanel({
   covered: boolean;
 }) {
   const t = TEXTS[useLanguageOrDefault()];
-  const panel = useRef<HTMLDivElement>(null);
   const passkeyHint = useId();
   const register = useRegisterPasskey();
   const start = useTotpStart();
   const confirm = useTotpConfirm();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string>();
-  useDialogFocus(panel);
   const done = () => controller.enrolled(true);
   const close = () => controller.enrolled(false);
   const started = start.data;
@@ -75,7 +73,7 @@ export function EnrolPanel({
   };
 
   return (
-    <DialogShell panel={panel} title={t.title} intro={t.intro} onClose={close} covered={covered}>
+    <DialogShell title={t.title} intro={t.intro} onClose={close} covered={covered}>
       {started ? (
         <form onSubmit={onConfirm} noValidate>
           <p>

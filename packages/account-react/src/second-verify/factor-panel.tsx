@@ -55,12 +55,8 @@ export function FactorPanel({
   );
 
   // SMS and e-mail answer with the same 6-digit code form; only the channel differs.
-  const [panel, codeInput, sendError, submitCode, code, edit, incomplete, setIncomplete] = useSmsCode(
-    request,
-    sendAllowedAt,
-    controller,
-    way === 'email' ? 'email' : undefined,
-  );
+  const [panel, codeInput, sendError, submitCode, code, edit, incomplete, setIncomplete, initialFocus] =
+    useSmsCode(request, sendAllowedAt, controller, way === 'email' ? 'email' : undefined);
 
   // The passkey's ceremony (and @simplewebauthn/browser) loads only when the person chooses it.
   const provePasskey = async () => {
@@ -101,6 +97,7 @@ export function FactorPanel({
             : t('secondVerify.introNoMobile')
       }
       onClose={close}
+      initialFocus={initialFocus}
     >
       <form onSubmit={onSubmit} noValidate>
         {ways.length > 1 ? (

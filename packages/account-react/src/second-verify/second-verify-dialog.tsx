@@ -1,12 +1,12 @@
-import type { SecondVerifyRequest } from '@portico/account-sdk';
-import { type FormEvent, lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
-import { useAccountText } from '../context';
-import { ErrorMessage } from '../error-message';
-import { SubmitButton } from '../forms/submit-button';
-import { DialogActions, DialogShell } from './dialog-shell';
 import type { SecondVerifyController, SecondVerifySnapshot } from './second-verify-controller';
-import { useSmsCode } from './sms-code';
+
+/**
+ * Loaded when a second verification first opens, with the dialog frame (Radix Dialog and its focus and
+ * scroll locks): sign-in pages never carry it before then.
+ */
+const SmsPanel = lazy(() => import('./sms-panel').then((module) => ({ default: module.SmsPanel })));
 
 /** Loaded when a step-up first opens: sign-in pages never carry it. */
 const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
@@ -25,8 +25,9 @@ export interface SecondVerifyDialogProps {
  * The second-verification overlay `<AccountProvider>` renders: opened by the SDK through the
  * controller when a sign-in answers 2046. Shows the masked mobile, a send button with its countdown,
  * the 6-digit code field, submit and close; the SDK's error after a wrong code. Escape or the close
- * button resolves null (the sign-in rejects with SECOND_VALID). Focus moves into the dialog, stays in
- * it (Tab wraps), and returns where it was when the dialog goes.
+ * button resolves null (the sign-in rejects with SECOND_VALID). The panels draw their frame on Radix
+ * Dialog (`./dialog-shell`): focus moves into the dialog, stays in it (Tab wraps), and returns where it
+ * was when the dialog goes. Every panel is a module of its own, loaded when first needed.
  *
  * The same overlay answers a step-up (2047: a signed-in person adding or removing a way in must prove
  * it is them again): a code to the account's own mobile or e-mail, typed in full, or its password;
@@ -77,48 +78,12 @@ function QueuedPanel({
       <FactorPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
     </Suspense>
   ) : request ? (
-    <DialogPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+    <Suspense fallback={null}>
+      <SmsPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+    </Suspense>
   ) : (
     <Suspense fallback={null}>
       <StepUpPanel key={id} request={stepUp!} sendAllowedAt={sendAllowedAt} controller={controller} />
     </Suspense>
-  );
-}
-
-function DialogPanel({
-  request,
-  sendAllowedAt,
-  controller,
-}: {
-  request: SecondVerifyRequest;
-  sendAllowedAt: number;
-  controller: SecondVerifyController;
-}) {
-  const t = useAccountText();
-  const [panel, field, sendError, submit] = useSmsCode(request, sendAllowedAt, controller);
-  const close = () => controller.close();
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
-  return (
-    <DialogShell
-      panel={panel}
-      title={t('secondVerify.title')}
-      intro={
-        request.mobileMasked
-          ? t('secondVerify.intro', { mobile: request.mobileMasked })
-          : t('secondVerify.introNoMobile')
-      }
-      onClose={close}
-    >
-      <form onSubmit={onSubmit} noValidate>
-        {field}
-        <ErrorMessage error={sendError} />
-        <DialogActions onClose={close}>
-          <SubmitButton>{t('secondVerify.submit')}</SubmitButton>
-        </DialogActions>
-      </form>
-    </DialogShell>
   );
 }

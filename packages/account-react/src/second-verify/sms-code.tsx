@@ -1,5 +1,5 @@
 import { cooldownOf, type SecondVerifyRequest } from '@portico/account-sdk';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useAccountText } from '../context';
 import { CodeInput } from '../forms/code-input';
 import { CODE_LENGTH } from './dialog-frame';
@@ -7,13 +7,14 @@ import { useCodeSend } from './dialog-shell';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
+/** The code field of CodeInput (a factor panel's way picker has inputs of its own before it). */
+const CODE_FIELD = 'input[autocomplete="one-time-code"]';
+
 /**
- * What a second verification by SMS needs, for the first-load panel (an SMS-only account) and the
- * factor panel (loaded when an account has other ways) alike: the code and whether it is incomplete,
- * focus in on open (the code field after a wrong code or a recent send, else the send button) and back
- * where it was on close, the send with its countdown, the 6-digit check and the code field. It lives in
- * the first load, which already needs all of it; the factor panel imports it, so none of the factor
- * panel's own code comes into the first load.
+ * What a second verification by SMS needs, for the SMS panel (an SMS-only account) and the factor panel
+ * (an account with other ways) alike: the code and whether it is incomplete, what gets focus when the
+ * dialog opens (the code field after a wrong code or a recent send, else the send button), the send
+ * with its countdown, the 6-digit check and the code field.
  */
 export function useSmsCode(
   request: SecondVerifyRequest,
@@ -24,24 +25,19 @@ export function useSmsCode(
 ) {
   const t = useAccountText();
   const panel = useRef<HTMLDivElement>(null);
-  const codeField = useRef<HTMLInputElement | null>(null);
   const [code, setCode] = useState('');
   const [incomplete, setIncomplete] = useState(false);
   const { sending, sendError, run } = useCodeSend();
   const { seconds } = useCooldown(sendAllowedAt);
 
-  // The panel is keyed per request, so this runs once per opened request.
+  // The panel is keyed per request, so this is decided once per opened request: the code field after
+  // a wrong code or a recent send, else the send button.
   const focusField = useRef(Boolean(request.error) || sendAllowedAt > Date.now());
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const field = panel.current?.querySelector<HTMLInputElement>('input') ?? null;
-    codeField.current = field;
-    if (focusField.current) field?.focus();
-    else panel.current?.querySelector<HTMLButtonElement>('.portico-code-send')?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-  }, []);
+  const codeField = () => panel.current?.querySelector<HTMLInputElement>(CODE_FIELD);
+  const initialFocus = (root: HTMLElement) =>
+    focusField.current
+      ? root.querySelector<HTMLElement>(CODE_FIELD)
+      : root.querySelector<HTMLElement>('.portico-code-send');
 
   /** A new value typed (or the way changed, with ''): no longer marked incomplete. */
   const edit = (next: string) => {
@@ -52,7 +48,7 @@ export function useSmsCode(
   const submit = () => {
     if (code.length !== CODE_LENGTH) {
       setIncomplete(true);
-      codeField.current?.focus();
+      codeField()?.focus();
       return;
     }
     controller.submit(code, channel);
@@ -65,7 +61,7 @@ export function useSmsCode(
       onSend={() =>
         run(async () => {
           controller.markSent(cooldownOf(await request.sendCode(channel)));
-          codeField.current?.focus();
+          codeField()?.focus();
         })
       }
       sending={sending}
@@ -74,6 +70,5 @@ export function useSmsCode(
       required
     />
   );
-  // A tuple, not an object: its names cost nothing in the first load's minified code.
-  return [panel, field, sendError, submit, code, edit, incomplete, setIncomplete] as const;
+  return [panel, field, sendError, submit, code, edit, incomplete, setIncomplete, initialFocus] as const;
 }

@@ -1,5 +1,5 @@
 import { cooldownOf, type StepUpRequest } from '@portico/account-sdk';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useAccountClient, useAccountText, useLanguageOrDefault } from '../context';
 import { errorText } from '../error-text';
 import { CodeInput } from '../forms/code-input';
@@ -8,7 +8,7 @@ import { MobileInput } from '../forms/mobile-input';
 import { PasswordInput } from '../forms/password-input';
 import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
-import { DialogActions, DialogShell, useCodeSend, useDialogFocus } from './dialog-shell';
+import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
 import { type CodeFactor, FactorCodeField, factorCodeComplete, isCodeFactor } from './factor-fields';
 import type { SecondVerifyController } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
@@ -82,7 +82,6 @@ export function StepUpPanel({
   const t = useStepUpText();
   const common = useAccountText();
   const wayName = useId();
-  const panel = useRef<HTMLDivElement>(null);
   const ways: [StepUpWay, string][] = [];
   if (request.mobileMasked) ways.push(['mobile', t('byMobile', request.mobileMasked)]);
   if (request.emailMasked) ways.push(['email', t('byEmail', request.emailMasked)]);
@@ -101,7 +100,6 @@ export function StepUpPanel({
   const { sending, sendError, run } = useCodeSend();
   const [problem, setProblem] = useState<string>();
   const { seconds } = useCooldown(sendAllowedAt);
-  useDialogFocus(panel);
 
   const masked = way === 'mobile' ? request.mobileMasked : request.emailMasked;
   const to = () => (way === 'mobile' ? { mobile: target.trim() } : { email: target.trim() });
@@ -136,12 +134,7 @@ export function StepUpPanel({
   const close = () => controller.close();
 
   return (
-    <DialogShell
-      panel={panel}
-      title={t('title')}
-      intro={ways.length ? t('intro') : t('noWay')}
-      onClose={close}
-    >
+    <DialogShell title={t('title')} intro={ways.length ? t('intro') : t('noWay')} onClose={close}>
       <form onSubmit={onSubmit} noValidate>
         {ways.length > 1 ? (
           <fieldset className="portico-dialog-ways">

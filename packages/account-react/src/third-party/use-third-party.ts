@@ -25,7 +25,7 @@ import type { AccountInfo } from '../account-info';
 import { useAccountMutation } from '../account-mutation';
 import { useAccountClient } from '../context';
 import { accountQueryKeys } from '../query-keys';
-import { signedIn } from '../session/session-cache';
+import { useSignInMutation } from '../session/signed-in';
 
 /**
  * The configured third-party providers and, signed in, the account's linked identities
@@ -48,17 +48,17 @@ export function useThirdPartyAccounts(): UseQueryResult<ThirdPartyAccountsData> 
  * account of a pending profile; the answer becomes the session.
  */
 export function useOauthLogin(): UseMutationResult<AccountInfo, AccountError, OAuthLoginPayload> {
-  return useAccountMutation(oauthLogin<AccountInfo>, signedIn);
+  return useSignInMutation(oauthLogin<AccountInfo>);
 }
 
 /** Signs in (or up) with an SMS code and links the pending profile (`mobileBindLogin`). */
 export function useMobileBindLogin(): UseMutationResult<AccountInfo, AccountError, BindLoginPayload> {
-  return useAccountMutation(mobileBindLogin, signedIn);
+  return useSignInMutation(mobileBindLogin);
 }
 
 /** Signs in with an e-mail code and links the pending profile (`authBindLogin`). */
 export function useAuthBindLogin(): UseMutationResult<AccountInfo, AccountError, BindLoginPayload> {
-  return useAccountMutation(authBindLogin, signedIn);
+  return useSignInMutation(authBindLogin);
 }
 
 const refresh = (queryClient: QueryClient) =>

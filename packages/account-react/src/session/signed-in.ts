@@ -1,0 +1,32 @@
+import type { AccountClient, AccountError } from '@portico/account-sdk';
+import { type UseMutationResult, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useAccountMutation } from '../account-mutation';
+import { useDialogController } from '../context';
+import { signedIn } from './session-cache';
+
+/**
+ * What a completed sign-in (or registration) does with the passport's answer, however it came: a form,
+ * a passkey picked in the autofill, a QR code scanned. It becomes the session (`signedIn`), and the
+ * provider's dialog closes whatever it still asks for the attempt before — a second verification
+ * whose ticket is now stale, a step-up of the earlier session: their calls reject as closed.
+ */
+export function useSignedIn(): (answer: unknown) => Promise<void> {
+  const queryClient = useQueryClient();
+  const dialog = useDialogController();
+  return useCallback(
+    (answer: unknown) => {
+      dialog.closeAll();
+      return signedIn(queryClient, answer);
+    },
+    [dialog, queryClient],
+  );
+}
+
+/** A sign-in (or registration) over an SDK call, resolved once its answer is the session (`useSignedIn`). */
+export function useSignInMutation<TVariables, TData>(
+  call: (client: AccountClient, variables: TVariables) => Promise<TData>,
+): UseMutationResult<TData, AccountError, TVariables> {
+  const done = useSignedIn();
+  return useAccountMutation(call, (_queryClient, data) => done(data));
+}
