@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { AccountNotice } from '../../delivery/account-notice';
-import type { Language, WayIn } from '../../delivery/templates';
+import { type Language, PROVIDERS_NAMED_IN_NOTICES, type WayIn } from '../../delivery/templates';
 import { knownLanguage } from '../../lib/language';
 import type { Store } from '../../store/store';
 import type { EventConsumer, StoredEvent } from '../dispatcher';
@@ -48,8 +48,8 @@ export function wayInOf(event: Pick<StoredEvent, 'type' | 'data'>): { wayIn: Way
     case 'account.username_set':
       return { wayIn: 'username' };
     case 'account.third_party_linked': {
-      const { provider } = event.data;
-      return { wayIn: provider === 'github' || provider === 'google' ? provider : 'third_party' };
+      const named = PROVIDERS_NAMED_IN_NOTICES.find((name) => name === event.data.provider);
+      return { wayIn: named ?? 'third_party' };
     }
     case 'account.factor_added':
       return { wayIn: 'authenticator' };
