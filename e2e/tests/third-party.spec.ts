@@ -197,12 +197,17 @@ it.describe('third-party sign-in (one server: Google, WeChat, the product’s si
       用微信登录组织: thirdPartyLoginUrl(passport, { platform_app_id: 'wechat', subject_aid: subject }),
     });
 
-    // Leaving the organisation from the product: a link from another site is confirmed first; then only
-    // the organisation's identity is left, and the person stays signed in as themselves.
+    // Leaving the organisation from the product: a link from another site is confirmed first, by a page
+    // that says what confirming does (not "sign out"); then only the organisation's identity is left,
+    // and the person stays signed in as themselves.
     await page.goto(site.origin);
     await page.getByRole('link', { name: '离开组织' }).click();
-    await expect(page.getByRole('heading', { name: '退出登录？' })).toBeVisible();
-    await page.getByRole('button', { name: '退出登录' }).first().click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: '离开你在「微光工作室」的身份？' }),
+    ).toBeVisible();
+    await expect(page.getByText('不再以 小明（微光工作室）的身份操作，回到个人身份')).toBeVisible();
+    await expect(page.getByText(/退出登录|Sign out/)).toHaveCount(0);
+    await page.getByRole('button', { name: '回到个人身份' }).click();
     await expect(page).toHaveURL(`${server.origin}/org`);
     await expect(currentIdentity(page)).toContainText('你正以个人身份操作');
 

@@ -139,6 +139,41 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     expect(await isSignedIn(browser)).toBe(false);
   });
 
+  // Regression: the page a subject_aid link gets asked "Sign out?", though confirming only leaves the
+  // organisation's identity.
+  it('organisation mode: the confirmation page says which identity is left and that the person stays signed in', async () => {
+    const { browser, subject } = await inOrganisation('Harbour & Co');
+    const zh = (await browser.get(`${paths.web.logout}?subject_aid=${subject}`, { accept: HTML })).raw.body;
+    expect(zh).toContain('<h1>离开你在「Harbour &#38; Co」的身份？</h1>');
+    expect(zh).toContain('不再以 Boss（Harbour &#38; Co）的身份操作，回到个人身份');
+    expect(zh).toContain('<button type="submit">回到个人身份</button>');
+    expect(zh).toContain('<h2>Leave your identity in “Harbour &#38; Co”?</h2>');
+    expect(zh).toContain('stop acting as Boss (Harbour &#38; Co) and go back to your personal identity');
+    expect(zh).not.toMatch(/退出登录|Sign out/);
+    const en = (await browser.get(`${paths.web.logout}?subject_aid=${subject}&language=en`)).raw.body;
+    expect(en.indexOf('Leave your identity')).toBeLessThan(en.indexOf('离开你在'));
+    expect(await orgOf(browser)).toBe(subject);
+
+    // An organisation the session does not act for (another, one that names none, or the person's own
+    // identity): the page says nothing changes, names no organisation and offers nothing to confirm.
+    const other = await inOrganisation('Other Ltd');
+    const personal = await signedIn();
+    for (const [who, named] of [
+      [browser, other.subject],
+      [browser, 'no-such-organisation'],
+      [personal, subject],
+    ] as const) {
+      const page = (await who.get(`${paths.web.logout}?subject_aid=${encodeURIComponent(named)}&next=/after`))
+        .raw.body;
+      expect(page, named).toContain('<h1>没有要离开的组织身份</h1>');
+      expect(page, named).toContain('<h2>No organisation identity to leave</h2>');
+      expect(page, named).toContain('<a class="button" href="/after">继续</a>');
+      expect(page, named).not.toMatch(/<form|Harbour|Other Ltd|退出登录|Sign out/);
+    }
+    expect(await orgOf(browser)).toBe(subject);
+    expect(await isSignedIn(personal)).toBe(true);
+  });
+
   it('keeps not_redirect=1 JSON for same-origin requests only', async () => {
     const browser = await signedIn();
     const page = await browser.get(`${paths.web.logout}?not_redirect=1&next=/x`);

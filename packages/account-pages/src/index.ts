@@ -75,7 +75,8 @@ export { InvitationScreen, type InvitationScreenProps } from './screens/invitati
 export { AuthShell } from './shell/auth-shell';
 export { LinkedAccounts } from './third-party/linked-accounts';
 export { useThirdPartyT } from './third-party/messages';
-export { PROVIDER_NAMES, providerName, startThirdParty, type ThirdPartyAction } from './third-party/start';
+export { PROVIDER_NAMES, providerName } from './third-party/providers';
+export { startThirdParty, type ThirdPartyAction } from './third-party/start';
 export {
   Button,
   type ButtonProps,

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ProviderName } from '../domain/oauth/providers';
 
 /** Times are milliseconds since the epoch in a BIGINT column, the same on SQLite and PostgreSQL. */
 type Millis = number;
@@ -161,11 +162,11 @@ export interface LegalDocumentsTable {
   published_at: Millis;
 }
 
-/** A GitHub or Google identity linked to an account (migration 0008_linked_identities). */
+/** A third-party identity linked to an account (migration 0008_linked_identities). */
 export interface LinkedIdentitiesTable {
   id: string;
   user_id: string;
-  provider: 'github' | 'google' | 'wechat';
+  provider: ProviderName;
   /** The provider's stable id of the person (OIDC `sub`, GitHub's numeric user id). */
   subject: string;
   /** The provider's e-mail at link time, for display; never used to link. */

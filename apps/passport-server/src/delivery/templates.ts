@@ -1,3 +1,4 @@
+import type { ProviderName } from '../domain/oauth/providers';
 import type { ChatMessage, MailMessage, SmsMessage } from './providers';
 
 export type Language = 'zh' | 'en';
@@ -213,6 +214,9 @@ const NOTICE_LINES: Record<NoticeKind, Record<Language, { subject: string; lines
   },
 };
 
+/** The providers a notice of a link names; a link of any other is "a third-party account". */
+export const PROVIDERS_NAMED_IN_NOTICES = ['github', 'google'] as const satisfies readonly ProviderName[];
+
 /**
  * A way into the account that was just added or replaced, as its notice names it: each a fixed phrase,
  * a third-party account by its provider's name (our list, never the name the person has there).
@@ -224,8 +228,7 @@ export type WayIn =
   | 'email_changed'
   | 'password'
   | 'username'
-  | 'github'
-  | 'google'
+  | (typeof PROVIDERS_NAMED_IN_NOTICES)[number]
   | 'third_party'
   | 'authenticator'
   | 'passkey';

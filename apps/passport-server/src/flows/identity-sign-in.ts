@@ -84,6 +84,20 @@ export async function answerSignedInAs(
 }
 
 /**
+ * What a logout in organisation mode would leave, for its confirmation page: the session's identity
+ * when it acts for that organisation, else null (the personal identity, another organisation, an id
+ * that names none, no session: one answer, so the page tells nobody whether the organisation exists).
+ */
+export async function identityLeftBy(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  subjectId: string,
+): Promise<ActiveIdentity | null> {
+  const identity = request.session && (await activeIdentity(app, request.session));
+  return identity?.sec_subject_uid === subjectId ? identity : null;
+}
+
+/**
  * Logout in organisation mode (`subject_aid`, spec §2): a session acting as the person's identity in
  * that organisation goes back to the personal identity — a sign-in by the session itself, as a switch
  * to '0' is — and the person stays signed in. A session acting for anything else (the personal

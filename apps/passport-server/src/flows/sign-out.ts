@@ -5,7 +5,7 @@ import { PassportError } from '../errors';
 import { sendLogoutConfirmation } from '../http/logout-confirmation';
 import { safeRedirect } from '../lib/redirect';
 import { signOut as signOutOperation } from '../operations/sign-in/sign-out';
-import { leaveOrganisation } from './identity-sign-in';
+import { identityLeftBy, leaveOrganisation } from './identity-sign-in';
 
 /**
  * The sign-out's adapter: the `account.sign_out` operation ends the browser's session with its
@@ -87,9 +87,18 @@ export async function signOutByLink(
   if (verdict === 'confirm') {
     const destination = safeRedirect(query.next, publicOrigin, allowedOrigins);
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
-    // Confirmed, the page's POST leaves the same organisation only, as the link asked.
-    const action = query.subject_aid ? `${path}?subject_aid=${encodeURIComponent(query.subject_aid)}` : path;
-    await sendLogoutConfirmation(request, reply, { action, destination });
+    const subject = query.subject_aid;
+    if (!subject) {
+      await sendLogoutConfirmation(request, reply, { action: path, destination });
+      return undefined;
+    }
+    // Confirmed, the page's POST leaves the same organisation only, as the link asked; the page says so.
+    const left = await identityLeftBy(app, request, subject);
+    await sendLogoutConfirmation(request, reply, {
+      action: `${path}?subject_aid=${encodeURIComponent(subject)}`,
+      destination,
+      leaving: left && { org: left.subject_name, name: left.deputy_name },
+    });
     return undefined;
   }
   const answer = await signOut(app, request, reply, query.next, query.subject_aid);

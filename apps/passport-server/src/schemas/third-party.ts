@@ -14,7 +14,7 @@ import {
 
 /** Third-party sign-in (docs/third-party-sign-in.md): the redirect, the code exchange, linking. */
 
-/** `github` or `google` (a number is accepted on the wire and refused as not configured). */
+/** A provider's name (PROVIDERS; a number is accepted on the wire and refused as not configured). */
 const PlatformAppId = TextOrInteger(32, 1);
 const State = Type.String({ minLength: 1, maxLength: 128 });
 const AuthCode = Type.String({ minLength: 1, maxLength: 2048 });
@@ -36,7 +36,8 @@ export const AuthRedirectQuery = Type.Object(
 );
 
 export const authRedirectSchema = {
-  summary: 'Third-party sign-in: redirects to GitHub or Google with state, PKCE (and a nonce for Google)',
+  summary:
+    'Third-party sign-in: redirects to GitHub, Google or WeChat with state (and PKCE for GitHub and Google, a nonce for Google)',
   tags: ['third-party'],
   querystring: AuthRedirectQuery,
 };

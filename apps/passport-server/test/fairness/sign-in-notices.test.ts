@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountNotice, sendAccountNotice } from '../../src/delivery/account-notice';
@@ -33,10 +34,19 @@ const NOTICES_PER_HOUR = 4;
 /** The server's clock ahead of the real one: each test lets the account's first minute (its sign-up) pass. */
 let skew = 0;
 let server: TestServer;
+/** The server's log lines (JSON, one a line). */
+const logLines: string[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
 beforeAll(async () => {
   server = await startServer(
-    {},
+    { logLevel: 'info' },
     {
+      logStream,
       limits: { sendCooldownMs: 5, accountNoticesPerChannelPerHour: NOTICES_PER_HOUR },
       now: () => Date.now() + skew,
     },
@@ -91,6 +101,7 @@ function recording(ahead = 0) {
     store: server.app.store,
     now: () => server.app.runtime.now() + ahead,
     send: async (notice, language) => void sent.push({ notice, language }),
+    log: server.app.log,
   });
   return { consumer, sent };
 }
@@ -229,9 +240,21 @@ describe('the notices’ consumer', () => {
       language: 'zh',
     });
 
+    // A stale change is not told, and the log says so with its event id: an operator tells "not sent,
+    // stale" from "lost". (Regression: it was dropped without a trace.)
     const late = recording(SIGN_UP_MS + SIGN_IN_NOTICE_FRESH_MS + 60_000);
-    await late.consumer.handle(eventFor(userId, created + SIGN_UP_MS + 1_000));
+    const stale = eventFor(userId, created + SIGN_UP_MS + 1_000);
+    await late.consumer.handle(stale);
     expect(late.sent).toEqual([]);
+    const told = logLines.map((line) => JSON.parse(line)).filter((line) => line.event === stale.id);
+    expect(told).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'sign-in notice not sent: the change is older than an hour',
+        type: 'passkey.added',
+      }),
+    ]);
+    expect(told[0].ageMs).toBeGreaterThan(SIGN_IN_NOTICE_FRESH_MS);
     // Events that add no way in are none of its business.
     await consumer.handle(eventFor(userId, created + SIGN_UP_MS + 1_000, 'passkey.removed'));
     expect(sent).toHaveLength(1);
@@ -246,6 +269,7 @@ describe('the notices’ consumer', () => {
       store: server.app.store,
       now: () => server.app.runtime.now(),
       send: (notice, language) => sendAccountNotice(server.app, notice, language),
+      log: server.app.log,
     });
     for (let i = 0; i < NOTICES_PER_HOUR + 2; i += 1)
       await consumer.handle(eventFor(userId, created + SIGN_UP_MS + 1_000));

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { PROVIDER_NAMES } from '../third-party/providers';
 import type { AuthRoutesOptions } from './auth-options';
 import { authPaths } from './auth-paths';
 
@@ -12,11 +13,9 @@ import { authPaths } from './auth-paths';
  * The app decides the copy (`copy`), where a sign-in goes (`afterSignIn`), the methods, and the frame
  * (`brand`, `languageStore`, `legal`, `home`).
  */
-/** Where the passport sends a provider's callback (at the router's root). */
+/** Where the passport sends a provider's callback (at the router's root), and GitHub's relay. */
 const THIRD_PARTY_PAGES = [
-  'github-oauth-callback',
-  'google-oauth-callback',
-  'wechat-oauth-callback',
+  ...Object.keys(PROVIDER_NAMES).map((provider) => `${provider}-oauth-callback`),
   'github-oauth-twice-redirect',
 ];
 

@@ -1,6 +1,6 @@
 import { defineMessages } from '../i18n/define';
 import { hanSeamsTranslator } from './han-seams';
-import { providerName } from './start';
+import { providerName } from './providers';
 
 /** The texts of third-party sign-in: the buttons, the callback pages, the choice, linked accounts. */
 const { table } = defineMessages(

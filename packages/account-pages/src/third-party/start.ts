@@ -1,17 +1,6 @@
 import { type AccountClient, thirdPartyLoginUrl } from '@portico/account-sdk';
 
 /**
- * The third-party providers the screens know, with their brand names (the same in every language but
- * WeChat's, which the screens say as 微信 in Chinese: `useProviderName`).
- */
-export const PROVIDER_NAMES: Record<string, string> = {
-  github: 'GitHub',
-  google: 'Google',
-  wechat: 'WeChat',
-};
-export const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
-
-/**
  * The failures the screens branch on (`ErrorCode.oauthNotLinked`, `ErrorCode.oauthLastWayIn`), as
  * numbers: the ErrorCode table would be carried by the sign-in page's first load (test/third-party).
  */

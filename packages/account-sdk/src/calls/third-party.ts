@@ -16,7 +16,7 @@ import { frozen, unbind } from './defaults';
 import { type Call, type CallArgs, defineCall } from './define-call';
 
 /**
- * Third-party sign-in (GitHub, Google) and linked accounts. A module of its own, so an app's bundler
+ * Third-party sign-in (GitHub, Google, WeChat) and linked accounts. A module of its own, so an app's bundler
  * can leave these calls to the pages that use them (the callback pages, the account centre).
  */
 

@@ -156,7 +156,7 @@ export const identifierErrors = /* @__PURE__ */ defineErrorRange('Identifiers an
 ]);
 
 /**
- * Third-party sign-in (GitHub, Google): the code exchange, the pending profile of an unlinked
+ * Third-party sign-in (GitHub, Google, WeChat): the code exchange, the pending profile of an unlinked
  * identity and linked accounts. OAUTH_NOT_LINKED carries `profile_key` in its data.
  */
 export const thirdPartyErrors = /* @__PURE__ */ defineErrorRange('Third-party sign-in', 1850, 1899, [

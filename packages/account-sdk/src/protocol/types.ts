@@ -340,7 +340,7 @@ export interface SmsLoginContinuePayload extends Extra {
 }
 
 export interface OAuthLoginPayload extends Extra, FrozenUser {
-  /** The provider: `github` or `google`. */
+  /** The provider: `github`, `google` or `wechat` (the ones the passport has configured). */
   platform_app_id: string | number;
   /** The callback's code; `auth/login` takes a `profile_key` instead to create a pending profile's account. */
   code?: string;

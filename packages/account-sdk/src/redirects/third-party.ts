@@ -4,7 +4,7 @@ import { toFields } from '../transport/form';
 import type { RedirectTarget, SubjectParams } from './urls';
 
 export interface ThirdPartyLoginParams extends SubjectParams {
-  /** The provider: `github` or `google`. */
+  /** The provider: `github`, `google` or `wechat` (the ones the passport has configured). */
   platform_app_id: string | number;
   /** Where to land after sign-in. Default '/'. */
   next?: string;

@@ -10,8 +10,9 @@ import { PassportError } from '../../errors';
  * OAuth 2 as a library speaks it (below).
  */
 
-export type ProviderName = 'github' | 'google' | 'wechat';
-export const PROVIDERS: readonly ProviderName[] = ['github', 'google', 'wechat'];
+/** The providers by name: the one list (the linked identities' column, `platform_app_id`, the routes). */
+export const PROVIDERS = ['github', 'google', 'wechat'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
 
 /** What a provider tells about the person who signed in there. */
 export interface ProviderIdentity {
@@ -258,7 +259,7 @@ export function createProviders(config: OAuthConfig): Partial<Record<ProviderNam
   };
 }
 
-/** `platform_app_id` names the provider: `github`, `google` or `wechat` (case-insensitive). */
+/** `platform_app_id` names the provider: one of PROVIDERS (case-insensitive). */
 export function providerNameOf(platformAppId: string | number | undefined): ProviderName | undefined {
   const name = String(platformAppId ?? '').toLowerCase();
   return (PROVIDERS as readonly string[]).includes(name) ? (name as ProviderName) : undefined;

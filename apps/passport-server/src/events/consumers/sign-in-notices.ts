@@ -1,7 +1,8 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { AccountNotice } from '../../delivery/account-notice';
-import type { Language, WayIn } from '../../delivery/templates';
+import { type Language, PROVIDERS_NAMED_IN_NOTICES, type WayIn } from '../../delivery/templates';
 import { knownLanguage } from '../../lib/language';
 import type { Store } from '../../store/store';
 import type { EventConsumer, StoredEvent } from '../dispatcher';
@@ -47,8 +48,8 @@ export function wayInOf(event: Pick<StoredEvent, 'type' | 'data'>): { wayIn: Way
     case 'account.username_set':
       return { wayIn: 'username' };
     case 'account.third_party_linked': {
-      const { provider } = event.data;
-      return { wayIn: provider === 'github' || provider === 'google' ? provider : 'third_party' };
+      const named = PROVIDERS_NAMED_IN_NOTICES.find((name) => name === event.data.provider);
+      return { wayIn: named ?? 'third_party' };
     }
     case 'account.factor_added':
       return { wayIn: 'authenticator' };
@@ -66,6 +67,8 @@ export interface SignInNoticesOptions {
   now(): number;
   /** Sends one notice through the gate's account-notice count; never throws. */
   send(notice: AccountNotice, language: Language): Promise<void>;
+  /** The server's log: a notice not sent because its change is stale says so. */
+  log: Pick<FastifyBaseLogger, 'info'>;
 }
 
 /**
@@ -78,14 +81,22 @@ export interface SignInNoticesOptions {
  * the event id is marked sent in the store before the sends, so a redelivery sends nothing twice.
  */
 export function signInNoticesConsumer(options: SignInNoticesOptions): EventConsumer {
-  const { db, store, now, send } = options;
+  const { db, store, now, send, log } = options;
   return {
     name: SIGN_IN_NOTICES_CONSUMER,
     types: WAY_IN_EVENTS,
     async handle(event) {
       const change = wayInOf(event);
       if (!change || !event.targetUserId) return;
-      if (now() - event.occurredAt > SIGN_IN_NOTICE_FRESH_MS) return;
+      const ageMs = now() - event.occurredAt;
+      if (ageMs > SIGN_IN_NOTICE_FRESH_MS) {
+        // Not lost: too late to be worth telling. The line lets an operator tell the two apart.
+        log.info(
+          { event: event.id, type: event.type, ageMs },
+          'sign-in notice not sent: the change is older than an hour',
+        );
+        return;
+      }
       const user = await db
         .selectFrom('users')
         .select(['mobile', 'email', 'language', 'created_at'])

@@ -64,6 +64,7 @@ export default fp(
           store: app.store,
           now: () => app.runtime.now(),
           send: (notice, language) => sendAccountNotice(app, notice, language),
+          log: app.log,
         }),
       ),
     );

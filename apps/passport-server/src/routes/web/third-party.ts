@@ -33,7 +33,7 @@ import {
 } from '../../schemas/third-party';
 import { flowRoute, redirectRoute } from '../declare';
 
-/** Third-party sign-in with GitHub and Google (flows/third-party, docs/third-party-sign-in.md). */
+/** Third-party sign-in with GitHub, Google and WeChat (flows/third-party, docs/third-party-sign-in.md). */
 
 /** The third-party login redirect (spec §2): a browser navigation to the provider. */
 export const authRedirect = redirectRoute({
