@@ -174,6 +174,62 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     expect(await isSignedIn(personal)).toBe(true);
   });
 
+  // Regression: `/sso/logout` (a service's "sign out" link) ignored subject_aid: it signed the person
+  // out altogether, or asked "Sign out?". Every GET logout leaves only the organisation it names.
+  it.each(LOGOUTS)(
+    'organisation mode: $get with subject_aid leaves that identity only, at once or from its page',
+    async ({ get, post }) => {
+      const { browser, subject } = await inOrganisation();
+      const answer = await browser.get(`${get}?subject_aid=${subject}`, {
+        accept: HTML,
+        'sec-fetch-site': 'same-origin',
+      });
+      expect(answer.status).toBe(302);
+      expect(answer.headers.location).toBe('/');
+      expect(await isSignedIn(browser), 'still signed in').toBe(true);
+      expect(await orgOf(browser), 'back in the personal identity').toBeUndefined();
+
+      for (const headers of [{}, { 'sec-fetch-site': 'same-site' }] as Record<string, string>[]) {
+        const how = JSON.stringify(headers);
+        const again = await inOrganisation('Harbour & Co');
+        const page = (
+          await again.browser.get(`${get}?subject_aid=${again.subject}`, { accept: HTML, ...headers })
+        ).raw.body;
+        expect(page, how).toContain('<h1>离开你在「Harbour &#38; Co」的身份？</h1>');
+        expect(page, how).toContain('<h2>Leave your identity in “Harbour &#38; Co”?</h2>');
+        expect(page, how).not.toMatch(/退出登录|Sign out/);
+        expect(page, how).toContain(`action="${post}?subject_aid=${again.subject}"`);
+        expect(await orgOf(again.browser), how).toBe(again.subject);
+        // The page's button leaves the identity, nothing more.
+        expect((await again.browser.post(`${post}?subject_aid=${again.subject}`, {})).status, how).toBe(200);
+        expect(await isSignedIn(again.browser), how).toBe(true);
+        expect(await orgOf(again.browser), how).toBeUndefined();
+      }
+    },
+  );
+
+  it.each(LOGOUTS)(
+    'organisation mode: $get naming an organisation the session does not act for changes nothing and says so',
+    async ({ get }) => {
+      const { browser, subject } = await inOrganisation();
+      const other = await inOrganisation('Other Ltd');
+      for (const named of [other.subject, 'no-such-organisation']) {
+        const at = `${get}?subject_aid=${encodeURIComponent(named)}`;
+        const answer = await browser.get(at, { accept: HTML, 'sec-fetch-site': 'same-origin' });
+        expect(answer.status, named).toBe(302);
+        expect(await orgOf(browser), named).toBe(subject);
+        const zh = (await browser.get(at, { accept: HTML })).raw.body;
+        expect(zh, named).toContain('<h1>没有要离开的组织身份</h1>');
+        expect(zh, named).toContain('<h2>No organisation identity to leave</h2>');
+        expect(zh, named).not.toMatch(/<form|Other Ltd|退出登录|Sign out/);
+        const en = (await browser.get(`${at}&language=en`, { accept: HTML })).raw.body;
+        expect(en, named).toContain('<h1>No organisation identity to leave</h1>');
+        expect(en, named).toContain('<h2>没有要离开的组织身份</h2>');
+        expect(await orgOf(browser), named).toBe(subject);
+      }
+    },
+  );
+
   it('keeps not_redirect=1 JSON for same-origin requests only', async () => {
     const browser = await signedIn();
     const page = await browser.get(`${paths.web.logout}?not_redirect=1&next=/x`);

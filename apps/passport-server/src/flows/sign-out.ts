@@ -10,7 +10,7 @@ import { identityLeftBy, leaveOrganisation } from './identity-sign-in';
 /**
  * The sign-out's adapter: the `account.sign_out` operation ends the browser's session with its
  * `account.session_revoked` (one commit), then the browser's cookies go; answers the checked `next`.
- * Every logout route of every family comes here; the GET link judges the navigation first.
+ * Every logout route of every family comes here; the GET links through `logoutByLink`.
  */
 export async function signOut(
   app: FastifyInstance,
@@ -19,11 +19,22 @@ export async function signOut(
   next?: unknown,
   subject?: string,
 ) {
+  await signOutOrLeave(app, request, reply, subject);
+  return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
+}
+
+/** What every logout does: end the session, or in organisation mode leave that identity only. */
+async function signOutOrLeave(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  subject: string | undefined,
+) {
   // Organisation mode (`subject_aid`): only that organisation's identity is left; the person stays
   // signed in as themselves (docs/organisations.md, "Organisation mode on the browser redirects").
   if (subject) {
     await leaveOrganisation(app, request, reply, subject);
-    return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
+    return;
   }
   // Signed out already: nothing to end, but the cookies go all the same (a dead session's, a new
   // pre-session id).
@@ -38,7 +49,6 @@ export async function signOut(
       .signedOut(request.cookies, userId)
       .catch((error: unknown) => request.log.warn({ err: error }, 'back-channel logout failed'));
   app.sessions.forget(request, reply);
-  return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }
 
 /** What a GET logout may do: sign out, ask the person first, or refuse a forged navigation. */
@@ -71,36 +81,45 @@ export function judgeLogoutNavigation(request: FastifyRequest, trusted: readonly
   return referrer !== null && trusted.includes(referrer) ? 'confirm' : 'refuse';
 }
 
+/** A GET logout's own terms, which differ by family. */
+export interface LogoutLink {
+  /** Origins whose cross-site links get the confirmation page instead of a refusal. */
+  trusted: readonly string[];
+  /** Where the browser goes once done, already checked by the family's redirect rule. */
+  destination: string;
+  /** The family's POST logout (same-origin path), which the confirmation page's button calls. */
+  action: string;
+  /** Organisation mode (`subject_aid`): the organisation whose identity is left, instead of signing out. */
+  subject?: string | undefined;
+}
+
 /**
- * GET logout of the passport families: signs out (and says whether to send the browser on to `next`,
- * unless `not_redirect=1`), or answers the confirmation page, or refuses (judgeLogoutNavigation).
+ * GET logout of every family: signs out (or, with `subject`, leaves that organisation's identity) and
+ * answers true, for the route to send the browser on to `destination`; or answers the confirmation page
+ * and false; or refuses (judgeLogoutNavigation).
  */
-export async function signOutByLink(
+export async function logoutByLink(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  query: { next?: string | undefined; not_redirect?: string | undefined; subject_aid?: string | undefined },
-): Promise<{ next: string; redirect: boolean } | undefined> {
-  const { publicOrigin, allowedOrigins } = app.config;
-  const verdict = judgeLogoutNavigation(request, [publicOrigin, ...allowedOrigins]);
+  { trusted, destination, action, subject }: LogoutLink,
+): Promise<boolean> {
+  const verdict = judgeLogoutNavigation(request, trusted);
   if (verdict === 'refuse') throw new PassportError('csrfFailed', { reason: 'origin' });
-  if (verdict === 'confirm') {
-    const destination = safeRedirect(query.next, publicOrigin, allowedOrigins);
-    const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
-    const subject = query.subject_aid;
-    if (!subject) {
-      await sendLogoutConfirmation(request, reply, { action: path, destination });
-      return undefined;
-    }
-    // Confirmed, the page's POST leaves the same organisation only, as the link asked; the page says so.
-    const left = await identityLeftBy(app, request, subject);
-    await sendLogoutConfirmation(request, reply, {
-      action: `${path}?subject_aid=${encodeURIComponent(subject)}`,
-      destination,
-      leaving: left && { org: left.subject_name, name: left.deputy_name },
-    });
-    return undefined;
+  if (verdict === 'signOut') {
+    await signOutOrLeave(app, request, reply, subject);
+    return true;
   }
-  const answer = await signOut(app, request, reply, query.next, query.subject_aid);
-  return { ...answer, redirect: query.not_redirect !== '1' };
+  if (!subject) {
+    await sendLogoutConfirmation(request, reply, { action, destination });
+    return false;
+  }
+  // Confirmed, the page's POST leaves the same organisation only, as the link asked; the page says so.
+  const left = await identityLeftBy(app, request, subject);
+  await sendLogoutConfirmation(request, reply, {
+    action: `${action}?subject_aid=${encodeURIComponent(subject)}`,
+    destination,
+    leaving: left && { org: left.subject_name, name: left.deputy_name },
+  });
+  return false;
 }

@@ -1,6 +1,15 @@
 import { Type } from 'typebox';
 import { CommonQuery, MixMode, webResponses } from './common';
 
+/** Organisation mode, in every logout's query or form (docs/organisations.md). */
+export const SubjectAid = Type.Optional(
+  Type.String({
+    maxLength: 64,
+    description:
+      'organisation mode: the organisation (sec_subject_uid) to leave; the session goes back to the personal identity',
+  }),
+);
+
 export const LogoutQuery = Type.Object(
   {
     ...CommonQuery.properties,
@@ -10,13 +19,7 @@ export const LogoutQuery = Type.Object(
     not_redirect: Type.Optional(
       Type.String({ maxLength: 8, description: '1: answer JSON instead of redirecting' }),
     ),
-    subject_aid: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description:
-          'organisation mode: the organisation (sec_subject_uid) to leave; the session goes back to the personal identity',
-      }),
-    ),
+    subject_aid: SubjectAid,
   },
   { additionalProperties: true },
 );
@@ -27,13 +30,7 @@ export const LogoutBody = Type.Object(
     next: Type.Optional(
       Type.String({ maxLength: 2048, description: 'where to go after; same-origin or allow-listed only' }),
     ),
-    subject_aid: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description:
-          'organisation mode: the organisation (sec_subject_uid) to leave; the session goes back to the personal identity',
-      }),
-    ),
+    subject_aid: SubjectAid,
     mix_mode: MixMode,
   },
   { additionalProperties: true },

@@ -4,11 +4,11 @@ import { chargeSsoTicket } from '../../domain/limits/request-rates';
 import { checkService, withTicket } from '../../domain/sso/services';
 import { ssoTickets } from '../../domain/sso/tickets';
 import { PassportError } from '../../errors';
-import { judgeLogoutNavigation, signOut } from '../../flows/sign-out';
-import { sendLogoutConfirmation } from '../../http/logout-confirmation';
+import { logoutByLink } from '../../flows/sign-out';
 import { mask } from '../../lib/identifiers';
 import { paths, ssoSuccess } from '../../protocol';
 import { CommonQuery, SsoFailure, ssoResponses } from '../../schemas/common';
+import { SubjectAid } from '../../schemas/logout';
 import { sendAppIndex } from '../site/mounts';
 import { serviceErrorPage } from './error-page';
 
@@ -21,7 +21,8 @@ import { serviceErrorPage } from './error-page';
  * - GET /passport/sso/service_validate/?service=<url>&ticket=<ticket>: the service's back end trades
  *   the ticket, once, for the user (sso envelope).
  * - GET /sso/logout?next=<url>: ends the session and returns to next when it is a registered service
- *   (a navigation the browser does not vouch for as same-origin or typed gets a confirmation page).
+ *   (a navigation the browser does not vouch for as same-origin or typed gets a confirmation page);
+ *   with subject_aid it leaves that organisation's identity only, as every logout does.
  *
  * With SSO_HOST set, /login and /logout on that host are the same pages.
  */
@@ -43,6 +44,7 @@ const LogoutQuery = Type.Object(
   {
     ...CommonQuery.properties,
     next: Type.Optional(Type.String({ description: 'where to return: a registered service, else /' })),
+    subject_aid: SubjectAid,
   },
   { additionalProperties: true },
 );
@@ -90,21 +92,23 @@ export default async function ssoRoutes(app: FastifyInstance) {
   }
 
   /**
-   * A service's "sign out" link navigates here. Like the passport GET logout (flows/sign-out): a
-   * same-origin or typed navigation signs out; a link from this site, an allowed origin or a registered
-   * service gets the confirmation page (posting to the sso POST logout); a foreign page is refused.
+   * A service's "sign out" link navigates here: the GET logout of every family (flows/sign-out), on
+   * this family's terms. A registered service's link is trusted too, `next` must be a registered
+   * service, and the confirmation page posts to the sso POST logout.
    */
   async function logout(request: FastifyRequest, reply: FastifyReply) {
     const { publicOrigin, allowedOrigins, ssoServices } = app.config;
-    const verdict = judgeLogoutNavigation(request, [publicOrigin, ...allowedOrigins, ...ssoServices]);
-    if (verdict === 'refuse') throw new PassportError('csrfFailed', { reason: 'origin' });
-    const { next } = request.query as { next?: string };
+    const { next, subject_aid } = request.query as { next?: string; subject_aid?: string };
     const checked = checkService(next, ssoServices);
     const destination = checked.ok ? checked.url : '/';
-    if (verdict === 'confirm')
-      return sendLogoutConfirmation(request, reply, { action: paths.sso.logout, destination });
-    await signOut(app, request, reply);
-    return reply.header('cache-control', 'no-store').redirect(destination, 302);
+    const done = await logoutByLink(app, request, reply, {
+      trusted: [publicOrigin, ...allowedOrigins, ...ssoServices],
+      destination,
+      action: paths.sso.logout,
+      subject: subject_aid,
+    });
+    if (done) return reply.header('cache-control', 'no-store').redirect(destination, 302);
+    return reply;
   }
 
   const pages = [
@@ -123,7 +127,8 @@ export default async function ssoRoutes(app: FastifyInstance) {
       path: '/logout',
       handler: logout,
       schema: {
-        summary: 'SSO sign-out: ends the session; returns to next when it is a registered service, else /',
+        summary:
+          "SSO sign-out: ends the session (with subject_aid, leaves that organisation's identity only); returns to next when it is a registered service, else /",
         tags: ['sso'],
         querystring: LogoutQuery,
         response: {

@@ -1,4 +1,5 @@
-import { signOut, signOutByLink } from '../../flows/sign-out';
+import { logoutByLink, signOut } from '../../flows/sign-out';
+import { safeRedirect } from '../../lib/redirect';
 import { paths } from '../../protocol';
 import { LogoutData, logoutPostSchema, logoutSchema } from '../../schemas/logout';
 import { flowRoute } from '../declare';
@@ -19,10 +20,17 @@ export const logoutLink = flowRoute({
     ['legacy', paths.legacy.logout],
   ],
   run: async (app, request, reply) => {
-    const answer = await signOutByLink(app, request, reply, request.query);
-    if (!answer) return undefined;
-    const { next, redirect } = answer;
-    if (!redirect) return { next };
+    const { publicOrigin, allowedOrigins } = app.config;
+    const next = safeRedirect(request.query.next, publicOrigin, allowedOrigins);
+    const done = await logoutByLink(app, request, reply, {
+      trusted: [publicOrigin, ...allowedOrigins],
+      destination: next,
+      // The GET's own path: each family's POST logout is at the same path.
+      action: request.routeOptions.url ?? request.url.split('?')[0] ?? '/',
+      subject: request.query.subject_aid,
+    });
+    if (!done) return undefined;
+    if (request.query.not_redirect === '1') return { next };
     await reply.redirect(next, 302);
     return undefined;
   },
