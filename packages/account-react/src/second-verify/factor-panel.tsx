@@ -13,7 +13,7 @@ import {
   useFactorText,
   WayPicker,
 } from './factor-fields';
-import type { SecondVerifyController } from './second-verify-controller';
+import type { PanelProps } from './second-verify-controller';
 import { useSmsCode } from './sms-code';
 
 /**
@@ -25,15 +25,7 @@ import { useSmsCode } from './sms-code';
 
 type SecondWay = 'sms' | 'email' | 'passkey' | CodeFactor;
 
-export function FactorPanel({
-  request,
-  sendAllowedAt,
-  controller,
-}: {
-  request: SecondVerifyRequest;
-  sendAllowedAt: number;
-  controller: SecondVerifyController;
-}) {
+export function FactorPanel({ request, sendAllowedAt, controller }: PanelProps<SecondVerifyRequest>) {
   const t = useAccountText();
   const f = useFactorText();
   const client = useAccountClient();

@@ -26,6 +26,13 @@ export interface SecondVerifySnapshot {
   sendAllowedAt: number;
 }
 
+/** What each panel of the dialog is given: the request it shows, its resend deadline, what settles it. */
+export interface PanelProps<Request> {
+  request: Request;
+  sendAllowedAt: number;
+  controller: SecondVerifyController;
+}
+
 /**
  * The SDK's `SecondVerifyDialog` and `StepUpDialog` contracts turned into a small store React subscribes
  * to: `open` or `stepUp` (called by the SDK) shows the request and waits; `submit(code)`, `prove(proof)`

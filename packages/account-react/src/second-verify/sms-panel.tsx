@@ -4,7 +4,7 @@ import { useAccountText } from '../context';
 import { ErrorMessage } from '../error-message';
 import { SubmitButton } from '../forms/submit-button';
 import { DialogActions, DialogShell } from './dialog-shell';
-import type { SecondVerifyController } from './second-verify-controller';
+import type { PanelProps } from './second-verify-controller';
 import { useSmsCode } from './sms-code';
 
 /**
@@ -13,15 +13,7 @@ import { useSmsCode } from './sms-code';
  * with the dialog frame (Radix Dialog), loaded when a second verification first opens, so that a
  * sign-in page carries none of it.
  */
-export function SmsPanel({
-  request,
-  sendAllowedAt,
-  controller,
-}: {
-  request: SecondVerifyRequest;
-  sendAllowedAt: number;
-  controller: SecondVerifyController;
-}) {
+export function SmsPanel({ request, sendAllowedAt, controller }: PanelProps<SecondVerifyRequest>) {
   const t = useAccountText();
   const [panel, field, sendError, submit, , , , , initialFocus] = useSmsCode(
     request,

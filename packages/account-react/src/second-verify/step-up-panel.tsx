@@ -10,7 +10,7 @@ import { SubmitButton } from '../forms/submit-button';
 import { CODE_LENGTH } from './dialog-frame';
 import { DialogActions, DialogShell, useCodeSend } from './dialog-shell';
 import { type CodeFactor, FactorCodeField, factorCodeComplete, isCodeFactor } from './factor-fields';
-import type { SecondVerifyController } from './second-verify-controller';
+import type { PanelProps } from './second-verify-controller';
 import { useCooldown } from './use-cooldown';
 
 /**
@@ -70,15 +70,7 @@ function useStepUpText() {
 type StepUpWay = 'mobile' | 'email' | 'password' | 'passkey' | CodeFactor;
 
 /** The step-up form: a way the account has, then a code to it (or the password). */
-export function StepUpPanel({
-  request,
-  sendAllowedAt,
-  controller,
-}: {
-  request: StepUpRequest;
-  sendAllowedAt: number;
-  controller: SecondVerifyController;
-}) {
+export function StepUpPanel({ request, sendAllowedAt, controller }: PanelProps<StepUpRequest>) {
   const t = useStepUpText();
   const common = useAccountText();
   const wayName = useId();
