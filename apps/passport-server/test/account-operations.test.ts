@@ -126,7 +126,13 @@ describe('the sign-in operations', () => {
       fingerprint: null,
       did: null,
       deviceToken: null,
-      session: session && { ...session, verifiedAt: null, factorVerifiedAt: null, deputyId: null },
+      session: session && {
+        ...session,
+        absoluteExpiresAt: Date.now() + 3_600_000,
+        verifiedAt: null,
+        factorVerifiedAt: null,
+        deputyId: null,
+      },
     },
   });
   const sessionsOf = (userId: string) =>

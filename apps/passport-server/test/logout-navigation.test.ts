@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/lib/crypto';
 import { affiliatePaths as aff, ErrorCode, paths } from '../src/protocol';
-import { signInBySms } from './support/flows';
+import { sessionCount, signInBySms } from './support/flows';
 import { type Browser, startServer, type TestServer } from './support/server';
 
 /**
@@ -77,14 +78,14 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     });
     expect(created.body.message, 'fixture: create subject').toBe('success');
     const subject = created.body.data.sec_subject_uid as string;
-    const { id } = await server.app.db
+    const { id, user_id } = await server.app.db
       .selectFrom('deputies')
-      .select('id')
+      .select(['id', 'user_id'])
       .where('subject_id', '=', subject)
       .executeTakeFirstOrThrow();
     const login = await browser.post(aff.subjectLogin, { login_subject_uid: subject, user_identity_id: id });
     expect(login.body.message, 'fixture: subject login').toBe('success');
-    return { browser, subject };
+    return { browser, subject, identity: id, userId: user_id };
   };
   const orgOf = async (browser: Browser) =>
     (await browser.get(paths.web.accountInfo)).body.data?.org?.sec_subject_uid as string | undefined;
@@ -137,6 +138,67 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     // Without subject_aid a logout signs out, as ever.
     await browser.post(paths.web.logout, {});
     expect(await isSignedIn(browser)).toBe(false);
+  });
+
+  /** The stored session of a browser's cookie. */
+  const sessionOf = (browser: Browser) =>
+    server.app.db
+      .selectFrom('sessions')
+      .select(['absolute_expires_at', 'deputy_id'])
+      .where('token_hash', '=', sha256(browser.cookies.get('sessionid') ?? ''))
+      .executeTakeFirst();
+
+  // Regression: a switch or a leave (a sign-in by the session itself) deleted the old session without
+  // looking whether it was still there, so a revocation that committed after the request's session was
+  // read (a password reset, "sign out everywhere") was undone by the fresh session it issued.
+  it('organisation mode: a switch or a leave whose session was revoked after the request arrived signs nobody in', async () => {
+    const sqlite = server.app.database.sqlite;
+    if (!sqlite) throw new Error('this test revokes through the SQLite connection, outside any transaction');
+    const revokeAll = sqlite.prepare('delete from sessions where user_id = ?');
+    const { devices } = server.app;
+    const presented = devices.presented;
+    for (const how of ['switch', 'leave'] as const) {
+      const { browser, subject, userId } = await inOrganisation();
+      // What the adapter reads after the session check and before the operation's transaction: the
+      // revocation commits there.
+      devices.presented = (request) => {
+        revokeAll.run(userId);
+        return presented.call(devices, request);
+      };
+      try {
+        const answer =
+          how === 'switch'
+            ? await browser.post(aff.memberSwitch, { to_sec_member_id: '0' })
+            : await browser.post(`${paths.web.logout}?subject_aid=${subject}`, {});
+        // NOT_LOGGED_IN, at the status the error catalogue fixes for it.
+        expect(answer.body.data.error_code, how).toBe(ErrorCode.notLoggedIn);
+        expect(answer.status, how).toBe(200);
+      } finally {
+        devices.presented = presented;
+      }
+      expect(await sessionCount(server, userId), how).toBe(0);
+      expect(await isSignedIn(browser), how).toBe(false);
+    }
+  });
+
+  // Regression: each sign-in by the session itself started a new absolute lifetime, so a stolen cookie
+  // alternating a switch and a leave lived for ever (SECURITY.md: idle and absolute timeouts).
+  it('organisation mode: a switch and a leave keep the session’s absolute expiry', async () => {
+    const { browser, subject, identity } = await inOrganisation();
+    const first = await sessionOf(browser);
+    expect(first?.deputy_id).toBe(identity);
+    const { runtime } = server.app;
+    const now = runtime.now;
+    runtime.now = () => now() + 60_000;
+    try {
+      await browser.post(`${paths.web.logout}?subject_aid=${subject}`, {});
+      expect(await sessionOf(browser)).toEqual({ ...first, deputy_id: null });
+      const switched = await browser.post(aff.memberSwitch, { to_sec_member_id: identity });
+      expect(switched.body.message).toBe('success');
+      expect(await sessionOf(browser)).toEqual(first);
+    } finally {
+      runtime.now = now;
+    }
   });
 
   // Regression: the page a subject_aid link gets asked "Sign out?", though confirming only leaves the

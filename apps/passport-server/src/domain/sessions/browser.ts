@@ -25,6 +25,8 @@ export interface SignInBrowser {
   session: {
     id: string;
     userId: string;
+    /** When the session ends whatever its use: a sign-in by the session itself keeps it. */
+    absoluteExpiresAt: number;
     verifiedAt: number | null;
     factorVerifiedAt: number | null;
     deputyId: string | null;
@@ -92,8 +94,9 @@ export interface BrowserSessions {
   /**
    * Ends the browser's session, stores `userId`'s (in `deputyId`, the personal identity by default) and
    * remembers the browser for the account (a presented device token is rotated). `keepVerification`:
-   * the new session keeps the old one's verification times (it proved nothing new); `factor`: the
-   * sign-in proved a second factor.
+   * a sign-in by the session itself, which proved nothing new: the new session keeps the old one's
+   * verification times and absolute expiry, and NOT_LOGGED_IN if the old one has ended meanwhile;
+   * `factor`: the sign-in proved a second factor.
    */
   open(
     userId: string,
@@ -129,6 +132,7 @@ export function browserOf(app: FastifyInstance, request: FastifyRequest): SignIn
       ? {
           id: session.id,
           userId: session.userId,
+          absoluteExpiresAt: session.absoluteExpiresAt,
           verifiedAt: session.verifiedAt,
           factorVerifiedAt: session.factorVerifiedAt,
           deputyId: session.deputyId,

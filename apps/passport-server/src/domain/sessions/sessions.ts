@@ -40,8 +40,9 @@ export interface Sessions {
   /**
    * Signs `userId` in: the request's old session (if any) dies, a new token is set. `deputyId` makes an
    * organisation identity active (subject login, member switch); default the personal identity.
-   * A sign-in is a verification, so the new session is verified now; `keepVerification` (a switch of
-   * identity, which proves nothing) carries the old session's verification time over instead.
+   * A sign-in is a verification, so the new session is verified now; `keepVerification` (a sign-in by
+   * the session itself, which proves nothing) carries the old session's verification times and absolute
+   * expiry over instead, and is NOT_LOGGED_IN when the old session is gone.
    */
   signIn(
     request: FastifyRequest,
@@ -87,8 +88,9 @@ export interface Sessions {
 }
 
 /**
- * How a sign-in verified: `keepVerification` (a switch of identity, which proves nothing) carries the
- * old session's verification times over; `verifiedAt` (a sign-in another session vouched for) is the
+ * How a sign-in verified: `keepVerification` (a sign-in by the session itself: a switch of identity,
+ * a leave, an accepted invitation) carries the old session's verification times and absolute expiry
+ * over, and needs that session to be there still; `verifiedAt` (a sign-in another session vouched for) is the
  * verification time it carries; `factor`: the sign-in proved a second factor.
  */
 export interface SignInOptions {
@@ -354,19 +356,20 @@ export function createSessions(app: FastifyInstance): SessionService {
     options: SignInOptions = {},
   ): Promise<OpenedSession> {
     const previous = browser.session;
-    if (previous) await destroy(previous.id, through);
+    const ended = previous ? await destroy(previous.id, through) : [];
+    // A sign-in by the session itself is proved by that session only: if a revocation (a password reset,
+    // "sign out everywhere") ended it after the request's copy was read, nobody is signed in.
+    const kept = options.keepVerification ? previous : null;
+    if (options.keepVerification && (kept?.userId !== userId || Number(ended[0]?.numDeletedRows) !== 1))
+      throw new PassportError('notLoggedIn');
     const token = randomToken(32);
     const id = sha256(token);
     const now = runtime.now();
-    const absolute = now + absoluteMs;
-    // A sign-in is a verification; a switch of identity carries the old session's time over.
-    const kept = options.keepVerification && previous?.userId === userId ? previous : null;
-    const verifiedAt =
-      options.verifiedAt !== undefined
-        ? options.verifiedAt
-        : options.keepVerification
-          ? (kept?.verifiedAt ?? null)
-          : now;
+    // The absolute lifetime is the sign-in's: one by the session itself continues it, or switching
+    // back and forth would keep a session (a stolen cookie) alive for ever.
+    const absolute = kept ? kept.absoluteExpiresAt : now + absoluteMs;
+    // A sign-in is a verification; one by the session itself carries the old session's time over.
+    const verifiedAt = options.verifiedAt !== undefined ? options.verifiedAt : kept ? kept.verifiedAt : now;
     const factorVerifiedAt = options.factor ? now : (kept?.factorVerifiedAt ?? null);
     await through
       .insertInto('sessions')
