@@ -203,7 +203,7 @@ it.describe('third-party sign-in (one server: Google, WeChat, the product’s si
     await page.goto(site.origin);
     await page.getByRole('link', { name: '离开组织' }).click();
     await expect(
-      page.getByRole('heading', { level: 1, name: '离开你在「微光工作室」的身份？' }),
+      page.getByRole('heading', { level: 1, name: '不再以 小明（微光工作室）的身份操作？' }),
     ).toBeVisible();
     await expect(page.getByText('不再以 小明（微光工作室）的身份操作，回到个人身份')).toBeVisible();
     await expect(page.getByText(/退出登录|Sign out/)).toHaveCount(0);

@@ -206,14 +206,16 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
   it('organisation mode: the confirmation page says which identity is left and that the person stays signed in', async () => {
     const { browser, subject } = await inOrganisation('Harbour & Co');
     const zh = (await browser.get(`${paths.web.logout}?subject_aid=${subject}`, { accept: HTML })).raw.body;
-    expect(zh).toContain('<h1>离开你在「Harbour &#38; Co」的身份？</h1>');
+    expect(zh).toContain('<h1>不再以 Boss（Harbour &#38; Co）的身份操作？</h1>');
     expect(zh).toContain('不再以 Boss（Harbour &#38; Co）的身份操作，回到个人身份');
     expect(zh).toContain('<button type="submit">回到个人身份</button>');
-    expect(zh).toContain('<h2>Leave your identity in “Harbour &#38; Co”?</h2>');
+    expect(zh).toContain('<h2>Stop acting as Boss (Harbour &#38; Co)?</h2>');
     expect(zh).toContain('stop acting as Boss (Harbour &#38; Co) and go back to your personal identity');
     expect(zh).not.toMatch(/退出登录|Sign out/);
     const en = (await browser.get(`${paths.web.logout}?subject_aid=${subject}&language=en`)).raw.body;
-    expect(en.indexOf('Leave your identity')).toBeLessThan(en.indexOf('离开你在'));
+    expect(en.indexOf('Stop acting as')).toBeLessThan(en.indexOf('不再以'));
+    // Not the words of quitting the organisation ("Leave “X”?" / 退出组织), which this is not.
+    expect(zh).not.toMatch(/Leave|离开你在/);
     expect(await orgOf(browser)).toBe(subject);
 
     // An organisation the session does not act for (another, one that names none, or the person's own
@@ -224,6 +226,7 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
       [browser, other.subject],
       [browser, 'no-such-organisation'],
       [personal, subject],
+      [server.browser(), subject],
     ] as const) {
       const page = (await who.get(`${paths.web.logout}?subject_aid=${encodeURIComponent(named)}&next=/after`))
         .raw.body;
@@ -231,6 +234,8 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
       expect(page, named).toContain('<h2>No organisation identity to leave</h2>');
       expect(page, named).toContain('<a class="button" href="/after">继续</a>');
       expect(page, named).not.toMatch(/<form|Harbour|Other Ltd|退出登录|Sign out/);
+      // Said to someone signed out too: nothing about a sign-in that stays.
+      expect(page, named).not.toMatch(/sign-in stays|登录保持/);
     }
     expect(await orgOf(browser)).toBe(subject);
     expect(await isSignedIn(personal)).toBe(true);
@@ -257,8 +262,8 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
         const page = (
           await again.browser.get(`${get}?subject_aid=${again.subject}`, { accept: HTML, ...headers })
         ).raw.body;
-        expect(page, how).toContain('<h1>离开你在「Harbour &#38; Co」的身份？</h1>');
-        expect(page, how).toContain('<h2>Leave your identity in “Harbour &#38; Co”?</h2>');
+        expect(page, how).toContain('<h1>不再以 Boss（Harbour &#38; Co）的身份操作？</h1>');
+        expect(page, how).toContain('<h2>Stop acting as Boss (Harbour &#38; Co)?</h2>');
         expect(page, how).not.toMatch(/退出登录|Sign out/);
         expect(page, how).toContain(`action="${post}?subject_aid=${again.subject}"`);
         expect(await orgOf(again.browser), how).toBe(again.subject);

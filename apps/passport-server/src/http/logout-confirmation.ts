@@ -15,7 +15,7 @@ const COPY = {
       noScript: '退出登录需要启用 JavaScript。',
     },
     leave: {
-      title: (org: string) => `离开你在「${org}」的身份？`,
+      title: ({ org, name }: Leaving) => `不再以 ${name}（${org}）的身份操作？`,
       body: ({ org, name }: Leaving) =>
         `有一个链接想让你不再以 ${name}（${org}）的身份操作，回到个人身份。你会保持登录，仍是「${org}」的成员。如果是你自己要这样做，请点击下面的按钮；否则关闭本页即可。`,
       confirm: '回到个人身份',
@@ -25,7 +25,7 @@ const COPY = {
     },
     nothingToLeave: {
       title: '没有要离开的组织身份',
-      body: '有一个链接想让你离开一个组织的身份，但你现在没有以该组织的身份操作：组织不存在或你不是其成员，或者你正以其他身份操作。所以什么都不会改变，你的登录保持原样。',
+      body: '有一个链接想让你不再以一个组织的身份操作，但你现在没有以该组织的身份操作：你没有登录，或正以个人或其他身份操作，或者组织不存在、你不是其成员。所以什么都不会改变。',
       next: '继续',
     },
   },
@@ -39,7 +39,7 @@ const COPY = {
       noScript: 'Signing out needs JavaScript.',
     },
     leave: {
-      title: (org: string) => `Leave your identity in “${org}”?`,
+      title: ({ org, name }: Leaving) => `Stop acting as ${name} (${org})?`,
       body: ({ org, name }: Leaving) =>
         `A link asked you to stop acting as ${name} (${org}) and go back to your personal identity. You stay signed in and remain a member of ${org}. If you want this, press the button below; otherwise close this page.`,
       confirm: 'Back to personal identity',
@@ -49,7 +49,7 @@ const COPY = {
     },
     nothingToLeave: {
       title: 'No organisation identity to leave',
-      body: 'A link asked you to leave an organisation’s identity, but you are not acting as that organisation: it does not exist or you are not its member, or you are acting as another identity. So nothing changes, and your sign-in stays as it is.',
+      body: 'A link asked you to stop acting as an organisation, but you are not acting as that organisation: you are not signed in, you are acting as yourself or as another identity, or it does not exist or you are not its member. So nothing changes.',
       next: 'Continue',
     },
   },
@@ -106,7 +106,7 @@ function wordsOf(page: LogoutConfirmation, language: PageLanguage) {
   const copy = COPY[language];
   if (page.leaving === undefined) return copy.signOut;
   if (page.leaving === null) return copy.nothingToLeave;
-  return { ...copy.leave, title: copy.leave.title(page.leaving.org), body: copy.leave.body(page.leaving) };
+  return { ...copy.leave, title: copy.leave.title(page.leaving), body: copy.leave.body(page.leaving) };
 }
 
 /** The page's section in one language: the question and its form, or that nothing will change. */
