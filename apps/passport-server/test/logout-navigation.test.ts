@@ -135,6 +135,15 @@ describe('GET logout asks first unless the browser vouches for the navigation', 
     expect(left.status).toBe(200);
     expect(await isSignedIn(again.browser)).toBe(true);
     expect(await orgOf(again.browser)).toBeUndefined();
+    // Regression: an empty subject_aid in the query took the place of the form's, and the person was
+    // signed out altogether. Empty is not given, on every POST logout: the form's value holds.
+    for (const post of [paths.web.logout, paths.sso.logout]) {
+      const emptied = await inOrganisation();
+      const answer = await emptied.browser.post(`${post}?subject_aid=`, { subject_aid: emptied.subject });
+      expect(answer.status, post).toBe(200);
+      expect(await isSignedIn(emptied.browser), post).toBe(true);
+      expect(await orgOf(emptied.browser), post).toBeUndefined();
+    }
     // Without subject_aid a logout signs out, as ever.
     await browser.post(paths.web.logout, {});
     expect(await isSignedIn(browser)).toBe(false);

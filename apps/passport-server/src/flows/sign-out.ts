@@ -23,6 +23,15 @@ export async function signOut(
   return { next: safeRedirect(next, app.config.publicOrigin, app.config.allowedOrigins) };
 }
 
+/**
+ * Organisation mode's `subject_aid`, from where a logout reads it (the query first, then the form): the
+ * first one given. Empty is not given, so `?subject_aid=` never takes the place of the form's value
+ * (and signs the person out altogether).
+ */
+export function subjectAidOf(...sent: (string | undefined)[]): string | undefined {
+  return sent.find((value) => value !== undefined && value !== '');
+}
+
 /** What every logout does: end the session, or in organisation mode leave that identity only. */
 async function signOutOrLeave(
   app: FastifyInstance,

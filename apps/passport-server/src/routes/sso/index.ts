@@ -4,7 +4,7 @@ import { chargeSsoTicket } from '../../domain/limits/request-rates';
 import { checkService, withTicket } from '../../domain/sso/services';
 import { ssoTickets } from '../../domain/sso/tickets';
 import { PassportError } from '../../errors';
-import { logoutByLink } from '../../flows/sign-out';
+import { logoutByLink, subjectAidOf } from '../../flows/sign-out';
 import { mask } from '../../lib/identifiers';
 import { paths, ssoSuccess } from '../../protocol';
 import { CommonQuery, SsoFailure, ssoResponses } from '../../schemas/common';
@@ -105,7 +105,7 @@ export default async function ssoRoutes(app: FastifyInstance) {
       trusted: [publicOrigin, ...allowedOrigins, ...ssoServices],
       destination,
       action: paths.sso.logout,
-      subject: subject_aid,
+      subject: subjectAidOf(subject_aid),
     });
     if (done) return reply.header('cache-control', 'no-store').redirect(destination, 302);
     return reply;

@@ -1,7 +1,7 @@
-import { signOut } from '../../flows/sign-out';
+import { signOut, subjectAidOf } from '../../flows/sign-out';
 import { paths } from '../../protocol';
-import { CommonQuery, FORM } from '../../schemas/common';
-import { LogoutBody, LogoutData } from '../../schemas/logout';
+import { FORM } from '../../schemas/common';
+import { LogoutBody, LogoutData, LogoutQuery } from '../../schemas/logout';
 import { flowRoute } from '../declare';
 
 /** POST logout of the sso flavour and the legacy root (GET logout: routes/web/logout). */
@@ -11,7 +11,7 @@ export const ssoLogout = flowRoute({
     summary: 'Sign out: kills the session and answers the validated next address',
     tags: ['account'],
     consumes: FORM,
-    querystring: CommonQuery,
+    querystring: LogoutQuery,
     body: LogoutBody,
   },
   data: LogoutData,
@@ -20,8 +20,13 @@ export const ssoLogout = flowRoute({
     ['legacy', paths.legacy.logout],
   ],
   run: (app, request, reply) => {
-    const { next, subject_aid } = request.query as { next?: unknown; subject_aid?: unknown };
-    const subject = typeof subject_aid === 'string' ? subject_aid : request.body.subject_aid;
-    return signOut(app, request, reply, next ?? request.body.next, subject);
+    const { next, subject_aid } = request.query;
+    return signOut(
+      app,
+      request,
+      reply,
+      next ?? request.body.next,
+      subjectAidOf(subject_aid, request.body.subject_aid),
+    );
   },
 });

@@ -1,4 +1,4 @@
-import { logoutByLink, signOut } from '../../flows/sign-out';
+import { logoutByLink, signOut, subjectAidOf } from '../../flows/sign-out';
 import { safeRedirect } from '../../lib/redirect';
 import { paths } from '../../protocol';
 import { LogoutData, logoutPostSchema, logoutSchema } from '../../schemas/logout';
@@ -27,7 +27,7 @@ export const logoutLink = flowRoute({
       destination: next,
       // The GET's own path: each family's POST logout is at the same path.
       action: request.routeOptions.url ?? request.url.split('?')[0] ?? '/',
-      subject: request.query.subject_aid,
+      subject: subjectAidOf(request.query.subject_aid),
     });
     if (!done) return undefined;
     if (request.query.not_redirect === '1') return { next };
@@ -48,6 +48,6 @@ export const logout = flowRoute({
       request,
       reply,
       request.query.next ?? request.body.next,
-      request.query.subject_aid ?? request.body.subject_aid,
+      subjectAidOf(request.query.subject_aid, request.body.subject_aid),
     ),
 });
