@@ -67,7 +67,7 @@ export interface SignInNoticesOptions {
   now(): number;
   /** Sends one notice through the gate's account-notice count; never throws. */
   send(notice: AccountNotice, language: Language): Promise<void>;
-  /** The server's log: a notice not sent because its change is stale says so. */
+  /** The server's log: notices not sent because their changes are stale say so, one line a batch. */
   log: Pick<FastifyBaseLogger, 'info'>;
 }
 
@@ -82,52 +82,67 @@ export interface SignInNoticesOptions {
  */
 export function signInNoticesConsumer(options: SignInNoticesOptions): EventConsumer {
   const { db, store, now, send, log } = options;
+  /** Tells one event's change; answers its age when it is too old to tell. */
+  async function tell(event: StoredEvent): Promise<number | undefined> {
+    const change = wayInOf(event);
+    if (!change || !event.targetUserId) return undefined;
+    const ageMs = now() - event.occurredAt;
+    if (ageMs > SIGN_IN_NOTICE_FRESH_MS) return ageMs;
+    const user = await db
+      .selectFrom('users')
+      .select(['mobile', 'email', 'language', 'created_at'])
+      .where('id', '=', event.targetUserId)
+      .executeTakeFirst();
+    if (!user || event.occurredAt - Number(user.created_at) < SIGN_UP_MS) return undefined;
+    const present = (
+      [
+        ['mobile', user.mobile],
+        ['email', user.email],
+      ] as const
+    ).filter((entry): entry is readonly [Channel, string] => Boolean(entry[1]) && entry[0] !== change.added);
+    if (present.length === 0) return undefined;
+    // The account as it is now, not as it was then: a channel bound or changed after the event holds a
+    // value the event never saw (a thief's new number must not hear of the owner's earlier change).
+    const later = await db
+      .selectFrom('events')
+      .select('data')
+      .where('stream', '=', event.stream)
+      .where('position', '>', event.position)
+      .where('type', 'in', ['account.identifier_bound', 'account.identifier_changed'])
+      .execute();
+    const rebound = new Set(later.map((row) => (JSON.parse(row.data) as { channel?: unknown }).channel));
+    const recipients = present.filter(([channel]) => !rebound.has(channel));
+    if (recipients.length === 0) return undefined;
+    if (!(await store.setIfAbsent(`notice:sign-in:${event.id}`, '1', SENT_MS))) return undefined;
+    const language = knownLanguage(user.language) ?? 'zh';
+    for (const [channel, to] of recipients)
+      await send({ kind: { wayIn: change.wayIn }, channel, to }, language);
+    return undefined;
+  }
+  async function handleBatch(events: readonly StoredEvent[]): Promise<void> {
+    let count = 0;
+    let first: { event: StoredEvent; ageMs: number } | undefined;
+    try {
+      for (const event of events) {
+        const ageMs = await tell(event);
+        if (ageMs === undefined) continue;
+        count += 1;
+        first ??= { event, ageMs };
+      }
+    } finally {
+      // Not lost: too late to be worth telling, which an operator must be able to tell apart. One line
+      // a batch: a new consumer meets the outbox's whole backlog after an upgrade.
+      if (first)
+        log.info(
+          { count, firstEvent: first.event.id, firstType: first.event.type, firstAgeMs: first.ageMs },
+          'sign-in notices not sent: the changes are older than an hour',
+        );
+    }
+  }
   return {
     name: SIGN_IN_NOTICES_CONSUMER,
     types: WAY_IN_EVENTS,
-    async handle(event) {
-      const change = wayInOf(event);
-      if (!change || !event.targetUserId) return;
-      const ageMs = now() - event.occurredAt;
-      if (ageMs > SIGN_IN_NOTICE_FRESH_MS) {
-        // Not lost: too late to be worth telling. The line lets an operator tell the two apart.
-        log.info(
-          { event: event.id, type: event.type, ageMs },
-          'sign-in notice not sent: the change is older than an hour',
-        );
-        return;
-      }
-      const user = await db
-        .selectFrom('users')
-        .select(['mobile', 'email', 'language', 'created_at'])
-        .where('id', '=', event.targetUserId)
-        .executeTakeFirst();
-      if (!user || event.occurredAt - Number(user.created_at) < SIGN_UP_MS) return;
-      const present = (
-        [
-          ['mobile', user.mobile],
-          ['email', user.email],
-        ] as const
-      ).filter(
-        (entry): entry is readonly [Channel, string] => Boolean(entry[1]) && entry[0] !== change.added,
-      );
-      if (present.length === 0) return;
-      // The account as it is now, not as it was then: a channel bound or changed after the event holds a
-      // value the event never saw (a thief's new number must not hear of the owner's earlier change).
-      const later = await db
-        .selectFrom('events')
-        .select('data')
-        .where('stream', '=', event.stream)
-        .where('position', '>', event.position)
-        .where('type', 'in', ['account.identifier_bound', 'account.identifier_changed'])
-        .execute();
-      const rebound = new Set(later.map((row) => (JSON.parse(row.data) as { channel?: unknown }).channel));
-      const recipients = present.filter(([channel]) => !rebound.has(channel));
-      if (recipients.length === 0) return;
-      if (!(await store.setIfAbsent(`notice:sign-in:${event.id}`, '1', SENT_MS))) return;
-      const language = knownLanguage(user.language) ?? 'zh';
-      for (const [channel, to] of recipients)
-        await send({ kind: { wayIn: change.wayIn }, channel, to }, language);
-    },
+    handle: (event) => handleBatch([event]),
+    handleBatch,
   };
 }
