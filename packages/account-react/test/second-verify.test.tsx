@@ -4,6 +4,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorMessage, sessionQueryKey, usePasskeyAutofill, useSmsLogin } from '../src';
+import { lazyPanel } from '../src/second-verify/lazy-panel';
+import { panels } from '../src/second-verify/panels';
 import { fail, fakePassport, ok, signedInAccount } from './support/fake-passport';
 import { renderWithAccount } from './support/render';
 
@@ -171,6 +173,48 @@ describe('second verification dialog', () => {
     await user.keyboard('{Escape}');
     await screen.findByTestId('outcome');
     expect(start.closest('[aria-hidden="true"]')).toBeNull();
+  });
+});
+
+describe('second verification dialog: its panel fails to load', () => {
+  const real = panels.sms;
+  afterEach(() => {
+    panels.sms = real;
+  });
+
+  it('says it is loading, and a chunk that fails to load closes it (the sign-in rejects, the page stays); the next opening loads it again', async () => {
+    // The chunk of an old deploy, or a dropped connection: the first import rejects, the next one works.
+    let failLoad: (error: Error) => void = () => {};
+    const load = vi
+      .fn<() => ReturnType<typeof real.preload>>()
+      .mockImplementationOnce(
+        () =>
+          new Promise((_resolve, reject) => {
+            failLoad = reject;
+          }),
+      )
+      .mockImplementation(() => import('../src/second-verify/sms-panel').then((module) => module.SmsPanel));
+    panels.sms = lazyPanel(load);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client, language: 'en' });
+    // The sign-in form started loading it when it mounted.
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+
+    expect((await screen.findByText('Loading verification…')).getAttribute('role')).toBe('status');
+    failLoad(new TypeError('Failed to fetch dynamically imported module'));
+
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+    expect(screen.queryByText('Loading verification…')).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'sign in' })).toBeTruthy();
+    errors.mockRestore();
+
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    await screen.findByRole('dialog', { name: 'Verify it’s you' });
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -1,8 +1,9 @@
 import type { AccountClient, AccountError } from '@portico/account-sdk';
 import { type UseMutationResult, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useAccountMutation } from '../account-mutation';
 import { useDialogController } from '../context';
+import { preloadSecondVerify } from '../second-verify/panels';
 import { signedIn } from './session-cache';
 
 /**
@@ -28,5 +29,7 @@ export function useSignInMutation<TVariables, TData>(
   call: (client: AccountClient, variables: TVariables) => Promise<TData>,
 ): UseMutationResult<TData, AccountError, TVariables> {
   const done = useSignedIn();
+  // A sign-in form is shown: its 2046 should find the dialog's panel loaded, not wait for the chunk.
+  useEffect(preloadSecondVerify, []);
   return useAccountMutation(call, (_queryClient, data) => done(data));
 }
