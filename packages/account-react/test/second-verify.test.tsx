@@ -335,4 +335,40 @@ describe('second verification dialog: a sign-in completed another way', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(0);
   });
+
+  it('stays closed when a code sent before the passkey signed in comes back wrong (it does not reopen over the signed-in page)', async () => {
+    const user = userEvent.setup();
+    const browser = browserWithPasskey();
+    let answerCode: (envelope: unknown) => void = () => {};
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => fail(ErrorCode.notLoggedIn),
+      [webPaths.smsLogin]: () =>
+        fail(ErrorCode.secondVerify, '当前设备需要二次验证', {
+          sms_code_key: 'key-1',
+          mobile: '+86******5678',
+        }),
+      // The code's answer is held until the passkey has signed in.
+      [webPaths.smsLoginContinue]: () =>
+        new Promise((resolve) => {
+          answerCode = resolve;
+        }),
+      '/passport/passkey/login/options/': () => ok({ options: { challenge: 'AQID', rpId: 'localhost' } }),
+      '/passport/passkey/login/verify/': () => ok(signedInAccount),
+    });
+    const { queryClient } = renderWithAccount(<SignInPage />, { client: passport.client });
+    await waitFor(() => expect(browser.get).toHaveBeenCalled());
+
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const dialog = await screen.findByRole('dialog', { name: '身份验证' });
+    await user.type(within(dialog).getByLabelText('验证码'), '000000');
+    await user.click(within(dialog).getByRole('button', { name: '验证并登录' }));
+    await waitFor(() => expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(1));
+    browser.pick();
+    await waitFor(() => expect(queryClient.getQueryData(sessionQueryKey)).toEqual(signedInAccount));
+
+    answerCode(fail(ErrorCode.codeWrong));
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(1);
+  });
 });
