@@ -30,7 +30,9 @@ export default defineConfig({
       // with the open-token and WeChat codes, the pending membership's field and the defaults the SDK
       // now honours among the vendor chunk's shared exports (measured 126.38 KB). 126 KB once the SMS
       // second-verification panel loads with its Radix Dialog frame when first opened (measured 125.86 KB).
-      budgetBytes: 126_000,
+      // 126.4 KB with the dialog's panel boundary (a panel that cannot load closes its request instead of
+      // blanking the page), its loading status and the SMS panel's preload (measured 126.32 KB).
+      budgetBytes: 126_400,
     }),
   ],
   resolve: appResolve,

@@ -43,8 +43,9 @@ export default defineConfig({
       // SSO-without-provisioning code and the registration-by-link answer in the SDK (measured 128.47 KB;
       // the SCIM membership codes went to the organisation range, which this page does not load).
       // 136.3 KB with the tabs on Radix Tabs (measured 136.15 KB: the tabs' chunks grew from 0.62 to
-      // 8.71 KB; the vendor chunk lost 0.39 KB, the SMS second-verification panel, now lazy).
-      budgetBytes: 136_300,
+      // 8.71 KB; the vendor chunk lost 0.39 KB, the SMS second-verification panel, now lazy). 136.6 KB
+      // with the dialog's panel boundary, its loading status and the SMS panel's preload (measured 136.52 KB).
+      budgetBytes: 136_600,
     }),
   ],
   resolve: appResolve,

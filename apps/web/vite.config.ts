@@ -90,8 +90,10 @@ export default defineConfig({
       // 142.15 KB: the tabs' chunks grew from 0.62 to 8.72 KB, Radix Tabs with its roving focus,
       // collection and presence and the primitives they share with the dialogs; the vendor chunk lost
       // 0.72 KB, the SMS second-verification panel, which now loads with the Radix Dialog frame when a
-      // second verification first opens; docs/web.md, "Components").
-      budgetBytes: 142_300,
+      // second verification first opens; docs/web.md, "Components"). 142.7 KB with the dialog's panel
+      // boundary (a panel that cannot load closes its request instead of blanking the page), its loading
+      // status and texts, and the SMS panel's preload (measured 142.66 KB).
+      budgetBytes: 142_700,
     }),
     // The open-source notice: the licences of the packages actually present in the bundle, written at
     // build time for the legal/open-source-notice route. A licence outside the allow-list fails the build.

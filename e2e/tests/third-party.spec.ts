@@ -175,12 +175,23 @@ it.describe('third-party sign-in (one server: Google, WeChat, the product’s si
     newContext,
   }) => {
     const openid = wechatPerson(wechat, '小明');
+    // The QR page's first long-poll is dropped (a network blip): the page asks again, as WeChat's does.
+    let dropped = 0;
+    await page.route(
+      `${wechat.baseUrl}/connect/l/qrconnect**`,
+      (route) => {
+        dropped += 1;
+        return route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
     await page.goto(`${server.origin}/login`);
     await page.getByRole('button', { name: '使用微信登录' }).click();
     await scanOnPhone(page, wechat, (uuid) => wechat.confirm(uuid, openid));
     // Back at the callback page: no account links this WeChat account yet; the person makes one with it.
     await expect(page).toHaveURL(new RegExp(`^${server.origin}/wechat-oauth-callback\\?`));
     await expect(page.getByRole('heading', { level: 1, name: '关联你的微信账号' })).toBeVisible();
+    expect(dropped).toBe(1);
     await page.getByRole('button', { name: '用微信创建新账号' }).click();
     await expectWorkbench(page, server);
 

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,9 @@ function Field({ label }: { label: string }) {
   );
 }
 
-function Methods({ initial = 'sms' }: { initial?: Key }) {
+function Methods({ initial = 'sms', control }: { initial?: Key; control?: { select?: (key: Key) => void } }) {
   const [selected, setSelected] = useState<Key>(initial);
+  if (control) control.select = setSelected;
   return (
     <Tabs<Key>
       label="Sign-in methods"
@@ -93,5 +94,23 @@ describe('Tabs', () => {
     const sms = screen.getByRole('tab', { name: 'SMS' });
     expect(sms.getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(sms);
+  });
+
+  it('moves focus to the new tab when the selection changes while another tab has it, so the selected tab is the tab stop', async () => {
+    const user = userEvent.setup();
+    const control: { select?: (key: Key) => void } = {};
+    render(<Methods control={control} />);
+    await user.tab();
+    const sms = screen.getByRole('tab', { name: 'SMS' });
+    expect(document.activeElement).toBe(sms);
+
+    // Selected by the page (a long wait's switch), not by the person: the focused tab is no longer it.
+    // Left as Radix's tab stop, Shift+Tab from the panel would land on it and select it again.
+    act(() => control.select?.('email'));
+    const email = screen.getByRole('tab', { name: 'E-mail' });
+    expect(email.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(email);
+    expect(email.tabIndex).toBe(0);
+    expect(sms.tabIndex).toBe(-1);
   });
 });

@@ -4,6 +4,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorMessage, sessionQueryKey, usePasskeyAutofill, useSmsLogin } from '../src';
+import { lazyPanel } from '../src/second-verify/lazy-panel';
+import { panels } from '../src/second-verify/panels';
 import { fail, fakePassport, ok, signedInAccount } from './support/fake-passport';
 import { renderWithAccount } from './support/render';
 
@@ -174,6 +176,48 @@ describe('second verification dialog', () => {
   });
 });
 
+describe('second verification dialog: its panel fails to load', () => {
+  const real = panels.sms;
+  afterEach(() => {
+    panels.sms = real;
+  });
+
+  it('says it is loading, and a chunk that fails to load closes it (the sign-in rejects, the page stays); the next opening loads it again', async () => {
+    // The chunk of an old deploy, or a dropped connection: the first import rejects, the next one works.
+    let failLoad: (error: Error) => void = () => {};
+    const load = vi
+      .fn<() => ReturnType<typeof real.preload>>()
+      .mockImplementationOnce(
+        () =>
+          new Promise((_resolve, reject) => {
+            failLoad = reject;
+          }),
+      )
+      .mockImplementation(() => import('../src/second-verify/sms-panel').then((module) => module.SmsPanel));
+    panels.sms = lazyPanel(load);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const passport = newDevicePassport();
+    renderWithAccount(<SignIn />, { client: passport.client, language: 'en' });
+    // The sign-in form started loading it when it mounted.
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+
+    expect((await screen.findByText('Loading verification…')).getAttribute('role')).toBe('status');
+    failLoad(new TypeError('Failed to fetch dynamically imported module'));
+
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+    expect(screen.queryByText('Loading verification…')).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'sign in' })).toBeTruthy();
+    errors.mockRestore();
+
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    await screen.findByRole('dialog', { name: 'Verify it’s you' });
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
+
 describe('second verification dialog: the factor picker', () => {
   /** 2046 of an account with an authenticator app and recovery codes. */
   function factorPassport() {
@@ -290,5 +334,41 @@ describe('second verification dialog: a sign-in completed another way', () => {
     expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(0);
+  });
+
+  it('stays closed when a code sent before the passkey signed in comes back wrong (it does not reopen over the signed-in page)', async () => {
+    const user = userEvent.setup();
+    const browser = browserWithPasskey();
+    let answerCode: (envelope: unknown) => void = () => {};
+    const passport = fakePassport({
+      [webPaths.accountInfo]: () => fail(ErrorCode.notLoggedIn),
+      [webPaths.smsLogin]: () =>
+        fail(ErrorCode.secondVerify, '当前设备需要二次验证', {
+          sms_code_key: 'key-1',
+          mobile: '+86******5678',
+        }),
+      // The code's answer is held until the passkey has signed in.
+      [webPaths.smsLoginContinue]: () =>
+        new Promise((resolve) => {
+          answerCode = resolve;
+        }),
+      '/passport/passkey/login/options/': () => ok({ options: { challenge: 'AQID', rpId: 'localhost' } }),
+      '/passport/passkey/login/verify/': () => ok(signedInAccount),
+    });
+    const { queryClient } = renderWithAccount(<SignInPage />, { client: passport.client });
+    await waitFor(() => expect(browser.get).toHaveBeenCalled());
+
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    const dialog = await screen.findByRole('dialog', { name: '身份验证' });
+    await user.type(within(dialog).getByLabelText('验证码'), '000000');
+    await user.click(within(dialog).getByRole('button', { name: '验证并登录' }));
+    await waitFor(() => expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(1));
+    browser.pick();
+    await waitFor(() => expect(queryClient.getQueryData(sessionQueryKey)).toEqual(signedInAccount));
+
+    answerCode(fail(ErrorCode.codeWrong));
+    expect((await screen.findByTestId('outcome')).textContent).toBe(`2046 ${SECOND_VALID}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(passport.to(webPaths.smsLoginContinue)).toHaveLength(1);
   });
 });

@@ -65,8 +65,12 @@ const qrPage = (uuid: string) => `<!doctype html>
 <script>
 (async () => {
   for (;;) {
-    const text = await fetch('/connect/l/qrconnect?uuid=${uuid}').then((r) => r.text(), () => '');
-    if (!text) return;
+    const text = await fetch('/connect/l/qrconnect?uuid=${uuid}').then((r) => (r.ok ? r.text() : ''), () => '');
+    // A dropped or refused poll is asked again after a pause, as WeChat's page does: not given up.
+    if (!text) {
+      await new Promise((resume) => setTimeout(resume, 1000));
+      continue;
+    }
     const errcode = Number(/wx_errcode=(\\d+)/.exec(text)?.[1]);
     if (errcode !== 405 && errcode !== 403) continue;
     const back = new URL(decodeURIComponent(/wx_redirect='([^']*)'/.exec(text)?.[1] ?? ''));

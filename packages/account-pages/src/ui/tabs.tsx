@@ -11,7 +11,8 @@ export interface TabItem<K extends string> {
  * WAI-ARIA tabs on Radix Tabs, with automatic activation: one tab stop (the selected tab), arrow keys
  * move and select, Home and End jump to the ends. Only the selected panel's content is rendered (the
  * others are empty, hidden panels the tabs point at), so a form's state lives in its parent when it
- * must survive a switch. A switch from inside the panel puts focus on the new tab.
+ * must survive a switch. A switch from inside the panel, or while another tab has focus, puts focus on
+ * the new tab.
  */
 export function Tabs<K extends string>({
   label,
@@ -31,14 +32,20 @@ export function Tabs<K extends string>({
   // A switch made from inside a panel (a long wait's "sign in with password") takes away, with the old
   // panel, the control that had focus: focus then goes to the newly selected tab, not to the page's start.
   // Radix empties the old panel a render later, so the control may still be there, or already gone.
+  // A switch while another tab has focus moves it too: Radix keeps the focused tab as the tab stop, so
+  // Shift+Tab from the panel would land on it and (automatic activation) select it, dropping the panel.
   const shown = useRef(selected);
   useEffect(() => {
     const focused = document.activeElement;
+    const selectedTab = tabs.current.get(selected);
     if (
       shown.current !== selected &&
-      (focused === document.body || panels.current.get(shown.current)?.contains(focused))
+      focused !== selectedTab &&
+      (focused === document.body ||
+        panels.current.get(shown.current)?.contains(focused) ||
+        [...tabs.current.values()].includes(focused as HTMLElement))
     )
-      tabs.current.get(selected)?.focus();
+      selectedTab?.focus();
     shown.current = selected;
   }, [selected]);
 

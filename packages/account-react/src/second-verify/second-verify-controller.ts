@@ -56,7 +56,11 @@ export interface SecondVerifyController extends SecondVerifyDialog, StepUpDialog
   enrolled(done: boolean): void;
   /** Records that a code was sent for the shown request; the next send waits `seconds`. */
   markSent(seconds: number): void;
-  /** Closes every open and waiting request (the provider unmounts or changes client). */
+  /**
+   * Closes every open and waiting request (a sign-in replaced the session; the provider unmounts or
+   * changes client): each resolves null. An answer given before it whose request comes back with an
+   * error (a wrong code in flight) resolves null at once instead of opening the dialog again.
+   */
   closeAll(): void;
 }
 
@@ -78,6 +82,8 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
   const queue: Pending[] = [];
   const sentUntil = new Map<string, number>();
   const chosen = new Map<string, SecondFactorMethod>();
+  /** Requests answered since the last `closeAll`, by resend key: only theirs may come back with an error. */
+  const answered = new Set<string>();
   const listeners = new Set<() => void>();
   const idle: SecondVerifySnapshot = { request: null, stepUp: null, enrol: null, id: 0, sendAllowedAt: 0 };
   let snapshot = idle;
@@ -101,11 +107,18 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
         : idle;
     for (const listener of listeners) listener();
   };
+  /**
+   * A request reopened after a wrong answer (it carries the error) that was given before `closeAll`:
+   * the code or proof was in flight when the sign-in it belonged to was replaced, and must not open a
+   * dialog over the new session. It resolves null, as if closed.
+   */
+  const stale = (pending: Pending) => Boolean(pending.request.error) && !answered.has(sendKeyOf(pending));
   /** Settles the shown request when it is of `kind` (a stale answer of the other kind is ignored). */
   const settle = (kind: Pending['kind'] | null, answer: SecondVerifyAnswer | StepUpProof | null) => {
     const head = queue[0];
     if (!head || (kind && head.kind !== kind)) return;
     queue.shift();
+    if (answer) answered.add(sendKeyOf(head));
     (head.resolve as (value: typeof answer) => void)(answer);
     publish();
   };
@@ -113,12 +126,16 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
   return {
     open: (request) =>
       new Promise((resolve) => {
-        queue.push({ id: ++opened, kind: 'code', request, resolve });
+        const pending: Pending = { id: ++opened, kind: 'code', request, resolve };
+        if (stale(pending)) return resolve(null);
+        queue.push(pending);
         publish();
       }),
     stepUp: (request) =>
       new Promise((resolve) => {
-        queue.push({ id: ++opened, kind: 'stepUp', request, resolve });
+        const pending: Pending = { id: ++opened, kind: 'stepUp', request, resolve };
+        if (stale(pending)) return resolve(null);
+        queue.push(pending);
         publish();
       }),
     enrol(request) {
@@ -158,6 +175,7 @@ export function createSecondVerifyController(now: () => number = Date.now): Seco
       publish();
     },
     closeAll() {
+      answered.clear();
       for (const pending of queue.splice(0)) pending.resolve(null);
       enrolling?.end(false);
       enrolling = null;

@@ -1,19 +1,11 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
+import { useAccountText } from '../context';
+import { overlayStyle, panelStyle } from './dialog-frame';
+import type { LazyPanel } from './lazy-panel';
+import { PanelBoundary } from './panel-boundary';
+import { panels } from './panels';
 import type { SecondVerifyController, SecondVerifySnapshot } from './second-verify-controller';
-
-/**
- * Loaded when a second verification first opens, with the dialog frame (Radix Dialog and its focus and
- * scroll locks): sign-in pages never carry it before then.
- */
-const SmsPanel = lazy(() => import('./sms-panel').then((module) => ({ default: module.SmsPanel })));
-
-/** Loaded when a step-up first opens: sign-in pages never carry it. */
-const StepUpPanel = lazy(() => import('./step-up-panel').then((module) => ({ default: module.StepUpPanel })));
-/** Loaded when an account with other factors (an authenticator app, recovery codes) first opens it. */
-const FactorPanel = lazy(() => import('./factor-panel').then((module) => ({ default: module.FactorPanel })));
-/** Loaded when an organisation first asks this account to set up a second factor. */
-const EnrolPanel = lazy(() => import('./enrol-panel').then((module) => ({ default: module.EnrolPanel })));
 
 export interface SecondVerifyDialogProps {
   controller: SecondVerifyController;
@@ -27,7 +19,10 @@ export interface SecondVerifyDialogProps {
  * the 6-digit code field, submit and close; the SDK's error after a wrong code. Escape or the close
  * button resolves null (the sign-in rejects with SECOND_VALID). The panels draw their frame on Radix
  * Dialog (`./dialog-shell`): focus moves into the dialog, stays in it (Tab wraps), and returns where it
- * was when the dialog goes. Every panel is a module of its own, loaded when first needed.
+ * was when the dialog goes. Every panel is a module of its own (`./panels`), loaded when first needed
+ * (the SMS panel while a sign-in form is shown); until it arrives the overlay says it is loading. A
+ * panel that fails to load (or throws) closes its request, as the close button would, and the next
+ * opening loads it again.
  *
  * The same overlay answers a step-up (2047: a signed-in person adding or removing a way in must prove
  * it is them again): a code to the account's own mobile or e-mail, typed in full, or its password;
@@ -53,9 +48,9 @@ export function SecondVerifyDialog({ controller, container }: SecondVerifyDialog
   return createPortal(
     <>
       {enrol ? (
-        <Suspense fallback={null}>
-          <EnrolPanel request={enrol} controller={controller} covered={Boolean(queued)} />
-        </Suspense>
+        <Loaded panel={panels.enrol} onError={() => controller.enrolled(false)}>
+          <panels.enrol.Panel request={enrol} controller={controller} covered={Boolean(queued)} />
+        </Loaded>
       ) : null}
       {queued ? <QueuedPanel {...{ request, stepUp, id, sendAllowedAt, controller }} /> : null}
     </>,
@@ -73,17 +68,56 @@ function QueuedPanel({
 }: Pick<SecondVerifySnapshot, 'request' | 'stepUp' | 'id' | 'sendAllowedAt'> & {
   controller: SecondVerifyController;
 }) {
-  return request?.methods?.some((method) => method !== 'sms') ? (
-    <Suspense fallback={null}>
-      <FactorPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
-    </Suspense>
-  ) : request ? (
-    <Suspense fallback={null}>
-      <SmsPanel key={id} request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
-    </Suspense>
+  const close = () => controller.close();
+  const panel = request?.methods?.some((method) => method !== 'sms')
+    ? panels.factor
+    : request
+      ? panels.sms
+      : null;
+  return panel && request ? (
+    <Loaded key={id} panel={panel} onError={close}>
+      <panel.Panel request={request} sendAllowedAt={sendAllowedAt} controller={controller} />
+    </Loaded>
   ) : (
-    <Suspense fallback={null}>
-      <StepUpPanel key={id} request={stepUp!} sendAllowedAt={sendAllowedAt} controller={controller} />
-    </Suspense>
+    <Loaded key={id} panel={panels.stepUp} onError={close}>
+      <panels.stepUp.Panel request={stepUp!} sendAllowedAt={sendAllowedAt} controller={controller} />
+    </Loaded>
+  );
+}
+
+/**
+ * A panel once its module has loaded; meanwhile a status that says so. A load that fails (or a panel
+ * that throws) ends the request with `onError`, and the module is loaded again next time.
+ */
+function Loaded({
+  panel,
+  onError,
+  children,
+}: {
+  panel: Pick<LazyPanel<never>, 'reset'>;
+  onError: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <PanelBoundary
+      onError={() => {
+        panel.reset();
+        onError();
+      }}
+    >
+      <Suspense fallback={<Loading />}>{children}</Suspense>
+    </PanelBoundary>
+  );
+}
+
+/** What the overlay shows while a panel's module loads. */
+function Loading() {
+  const t = useAccountText();
+  return (
+    <div className="portico-dialog-overlay" style={overlayStyle}>
+      <p role="status" className="portico-dialog" style={panelStyle}>
+        {t('secondVerify.loading')}
+      </p>
+    </div>
   );
 }
