@@ -228,23 +228,12 @@ export function createSessions(app: FastifyInstance): SessionService {
     factorVerifiedAt: session.factor_verified_at === null ? null : Number(session.factor_verified_at),
     orgVersion: session.org_version,
   });
-  // Both reads in one read transaction: one snapshot, and one acquisition of SQLite's read locks (two
-  // fcntl calls) instead of one per statement, which came to about 6 % of a session check's CPU.
-  const beginRead = sqlite?.prepare('BEGIN');
-  const endRead = sqlite?.prepare('COMMIT');
   /** Synchronous on SQLite's fast path, a promise otherwise. */
   const findSession = (id: string): Found | undefined | Promise<Found | undefined> => {
-    if (sqlite && sessionRow && userRow && beginRead && endRead && !sqlite.inTransaction) {
-      beginRead.run();
-      try {
-        const session = sessionRow.get(id);
-        const user = session && userRow.get(session.user_id);
-        return session && user ? found(user, session) : undefined;
-      } finally {
-        // An error SQLite answered with a rollback of its own (SQLITE_BUSY, SQLITE_IOERR, …) ended the
-        // transaction already: a COMMIT then would throw over that error.
-        if (sqlite.inTransaction) endRead.run();
-      }
+    if (sqlite && sessionRow && userRow && !sqlite.inTransaction) {
+      const session = sessionRow.get(id);
+      const user = session && userRow.get(session.user_id);
+      return session && user ? found(user, session) : undefined;
     }
     return db.executeQuery<LookupRow>({ ...lookup, parameters: [id] }).then(({ rows: [row] }) => {
       if (!row) return undefined;
