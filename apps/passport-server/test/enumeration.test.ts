@@ -95,6 +95,25 @@ async function compare(kinds: Record<string, () => Promise<{ ms: number; answer:
   return { answers, medians };
 }
 
+const comparable = (medians: Record<string, number>, reference: string) =>
+  Object.values(medians).every(
+    (ms) => ms / (medians[reference] ?? 0) >= 1 / 3 && ms / (medians[reference] ?? 0) <= 3,
+  );
+
+/**
+ * `compare`, measured again (three times at most) while the medians disagree: a machine loaded by other
+ * work can stall one kind's requests for a whole run, where a real oracle (no dummy hash: about 1 ms
+ * against an argon2id verify) disagrees in every run.
+ */
+async function compareSettled(
+  kinds: Record<string, () => Promise<{ ms: number; answer: Answer }>>,
+  reference: string,
+) {
+  let result = await compare(kinds);
+  for (let run = 1; run < 3 && !comparable(result.medians, reference); run++) result = await compare(kinds);
+  return result;
+}
+
 function expectComparable(medians: Record<string, number>, reference: string) {
   const base = medians[reference] ?? 0;
   for (const [kind, ms] of Object.entries(medians)) {
@@ -116,25 +135,28 @@ const suite = describe.skipIf(backend === 'redis');
 
 suite('no account enumeration on password login', () => {
   it('answers a wrong password, an unknown account and an account without a password alike, in body and time', async () => {
-    const { answers, medians } = await compare({
-      async wrongPassword() {
-        const email = freshEmail();
-        await seed({ email });
-        return timed(paths.web.userLogin, { email, password: 'not the password 1' });
+    const { answers, medians } = await compareSettled(
+      {
+        async wrongPassword() {
+          const email = freshEmail();
+          await seed({ email });
+          return timed(paths.web.userLogin, { email, password: 'not the password 1' });
+        },
+        unknownAccount: () =>
+          timed(paths.web.userLogin, { email: freshEmail(), password: 'not the password 1' }),
+        async noPasswordSet() {
+          const mobile = freshMobile();
+          await seed({ mobile }, false);
+          return timed(paths.web.userLogin, { account: mobile, password: 'not the password 1' });
+        },
+        unknownUsername: () =>
+          timed(paths.web.userLogin, {
+            account: `nobody${randomUUID().slice(0, 8)}`,
+            password: 'not the password 1',
+          }),
       },
-      unknownAccount: () =>
-        timed(paths.web.userLogin, { email: freshEmail(), password: 'not the password 1' }),
-      async noPasswordSet() {
-        const mobile = freshMobile();
-        await seed({ mobile }, false);
-        return timed(paths.web.userLogin, { account: mobile, password: 'not the password 1' });
-      },
-      unknownUsername: () =>
-        timed(paths.web.userLogin, {
-          account: `nobody${randomUUID().slice(0, 8)}`,
-          password: 'not the password 1',
-        }),
-    });
+      'wrongPassword',
+    );
     const reference = answers.wrongPassword?.[0];
     expect(reference?.body).toMatchObject({
       message: 'error',
@@ -156,19 +178,22 @@ suite('no account enumeration on password reset', () => {
   it('sends a reset code to an unknown number as to a known one: same answer, same delivery, comparable time', async () => {
     const known: string[] = [];
     const unknown: string[] = [];
-    const { answers, medians } = await compare({
-      async known() {
-        const mobile = freshMobile();
-        await seed({ mobile });
-        known.push(mobile);
-        return timed(paths.web.sendCode, { mobile, type: CodeType.resetPassword });
+    const { answers, medians } = await compareSettled(
+      {
+        async known() {
+          const mobile = freshMobile();
+          await seed({ mobile });
+          known.push(mobile);
+          return timed(paths.web.sendCode, { mobile, type: CodeType.resetPassword });
+        },
+        async unknown() {
+          const mobile = freshMobile();
+          unknown.push(mobile);
+          return timed(paths.web.sendCode, { mobile, type: CodeType.resetPassword });
+        },
       },
-      async unknown() {
-        const mobile = freshMobile();
-        unknown.push(mobile);
-        return timed(paths.web.sendCode, { mobile, type: CodeType.resetPassword });
-      },
-    });
+      'known',
+    );
     const shape = (answer: Answer) => ({ ...answer.body, data: { ...answer.body.data, mobile: 'masked' } });
     const reference = answers.known?.[0];
     expect(reference?.body.message).toBe('success');
