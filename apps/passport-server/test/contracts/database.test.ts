@@ -13,7 +13,14 @@ import { isUniqueViolation } from '../../src/domain/organisations/organisations'
 import { updateProfile } from '../../src/domain/profile/profile';
 import { DEFAULT_QUOTAS } from '../../src/domain/profile/quotas';
 import { activeIdentity } from '../../src/flows/identity-sign-in';
-import { backend, freshMobile, QUIET_RISK, startServer, type TestServer } from '../support/server';
+import {
+  backend,
+  dropSchema,
+  freshMobile,
+  QUIET_RISK,
+  startServer,
+  type TestServer,
+} from '../support/server';
 
 /**
  * The database's contract on the dialect of the project (SQLite, or PostgreSQL): the one migration set
@@ -179,7 +186,7 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
           const starts = await Promise.allSettled(
             [0, 1, 2].map(() => openDatabase(config).then((handle) => handle.close())),
           );
-          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.app.db);
+          await dropSchema(server.config.databaseUrl as string, schema);
           expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'ok'))).toEqual([
             'ok',
             'ok',
@@ -207,8 +214,8 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
           const after = await holder.query('select 1 from pg_namespace where nspname = $1', [schema]);
           expect(after.rowCount).toBe(1);
         } finally {
-          await holder.query(`drop schema if exists "${schema}" cascade`);
           await holder.end();
+          await dropSchema(server.config.databaseUrl as string, schema);
         }
       },
     );
@@ -254,7 +261,7 @@ describe.skipIf(backend === 'redis')(`the database contract on ${dialect}`, () =
         }
         // Once the holder is gone, the next start migrates.
         await (await openDatabase({ ...server.config, databaseSchema: schema })).close();
-        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(server.app.db);
+        await dropSchema(server.config.databaseUrl as string, schema);
       },
     );
 

@@ -6,6 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type BuildOptions, buildServer } from '../../src/app';
 import { type Config, defineConfig } from '../../src/config';
+import { MIGRATIONS_LOCK } from '../../src/db/database';
 import { ARGON2_OPTIONS } from '../../src/domain/passwords/passwords';
 import { RedisStore } from '../../src/store/redis-store';
 
@@ -140,10 +141,7 @@ export async function startServer(
     async close() {
       await app.close();
       if (config.databaseUrl && config.databaseSchema) {
-        const client = new pg.Client({ connectionString: config.databaseUrl });
-        await client.connect();
-        await client.query(`drop schema if exists "${config.databaseSchema}" cascade`);
-        await client.end();
+        await dropSchema(config.databaseUrl, config.databaseSchema);
       }
       if (config.redisUrl) {
         const redis = new RedisStore(config.redisUrl, config.redisPrefix);
@@ -287,4 +285,20 @@ export function freshMobile(): string {
 export function freshEmail(): string {
   counter += 1;
   return `user${process.pid}x${counter}@example.com`;
+}
+
+/**
+ * Drops a test's PostgreSQL schema. A server migrating meanwhile lists every schema's tables and then
+ * reads each one's columns: a schema dropped in between fails that start ("schema … does not exist").
+ * So the drop waits for the migrations lock those starts hold; ending the connection lets go of it.
+ */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1::bigint)', [MIGRATIONS_LOCK.toString()]);
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
 }
