@@ -24,7 +24,7 @@ interface Dns {
   publish(name: string, value: string): void;
 }
 
-const it = test.extend<{ idp: OidcPeer; samlIdp: SamlPeer; dns: Dns }>({
+const it = test.extend<{ idp: OidcPeer; samlIdp: SamlPeer }, { dns: Dns }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
   samlIdp: async ({}, use) => {
     const peer = await startSamlPeer();
@@ -37,35 +37,44 @@ const it = test.extend<{ idp: OidcPeer; samlIdp: SamlPeer; dns: Dns }>({
     await use(peer);
     await peer.close();
   },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
-  dns: async ({}, use) => {
-    const records = new Map<string, string>();
-    const server = dns2.createServer({
-      udp: true,
-      handle(request, send) {
-        const response = dns2.Packet.createResponseFromRequest(request);
-        const name = request.questions[0]?.name.toLowerCase() ?? '';
-        const value = records.get(name);
-        if (value)
-          response.answers.push({
-            name,
-            type: dns2.Packet.TYPE.TXT,
-            class: dns2.Packet.CLASS.IN,
-            ttl: 1,
-            data: [value],
-          } as (typeof response.answers)[number]);
-        send(response);
-      },
-    });
-    const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
-    const { port } = addresses.udp as AddressInfo;
-    await use({ port, publish: (name, value) => records.set(name, value) });
-    await server.close();
-  },
+  // One DNS server per worker, as the passport is one per worker: its port is in the passport's settings.
+  // Each test publishes the records of a domain of its own.
+  dns: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern (none)
+    async ({}, use) => {
+      const records = new Map<string, string>();
+      const server = dns2.createServer({
+        udp: true,
+        handle(request, send) {
+          const response = dns2.Packet.createResponseFromRequest(request);
+          const name = request.questions[0]?.name.toLowerCase() ?? '';
+          const value = records.get(name);
+          if (value)
+            response.answers.push({
+              name,
+              type: dns2.Packet.TYPE.TXT,
+              class: dns2.Packet.CLASS.IN,
+              ttl: 1,
+              data: [value],
+            } as (typeof response.answers)[number]);
+          send(response);
+        },
+      });
+      const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+      const { port } = addresses.udp as AddressInfo;
+      await use({ port, publish: (name, value) => records.set(name, value) });
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
   serverOptions: async ({ dns }, use) => {
     await use({ env: { DNS_RESOLVER: `127.0.0.1:${dns.port}` } });
   },
 });
+
+// One group, run by one worker one test after another: the DNS server, its passport and the worker that
+// holds them start once in the run, not once for each test.
+it.describe.configure({ mode: 'default' });
 
 /** The manager's API client, signed in by SMS code (the CSRF header copied from its cookie). */
 async function managerApi(server: RunningServer, outbox: Outbox) {
