@@ -96,8 +96,9 @@ export default defineConfig({
     // A worker keeps the modules it imported from one file to the next: importing the server (Fastify,
     // oidc-provider, the store drivers) afresh for each file run was a large share of the suite's
     // time. Safe here because nothing in src/ keeps module-level state between servers (but the
-    // estimator's worker thread and the puzzle render process, shared by design) and no test mocks a
-    // module (vi.mock) or the environment; each test file still builds its own servers.
+    // estimator's worker thread, the puzzle render process, the validators and the default images'
+    // bytes, shared by design) and no test mocks a module (vi.mock) or the environment; each test file
+    // still builds its own servers.
     isolate: false,
     // Hang detectors, not speed bounds: CI runs this suite beside every other on two cores, where a
     // loaded machine stretches a second of CPU to many (a server's start in a hook most of all).

@@ -95,7 +95,7 @@ export function canSee(
   return image.owner_id === viewerId || app.config.operators.includes(viewerId);
 }
 
-/** The built-in default images: solid colours, rendered once at start and stored like any image. */
+/** The built-in default images: solid colours, written at start when missing and stored like any image. */
 const DEFAULT_AVATAR_COLOURS = ['#4f7cac', '#5a9367', '#c07a3e', '#8e5aa8', '#c05a6b', '#4a8f9c'];
 const DEFAULT_BACKGROUND_COLOURS = ['#dfe7f2', '#e4efe1', '#f4e6d6', '#ece3f2'];
 
@@ -114,6 +114,26 @@ const APP_DEFAULTS: Record<string, { avatars: string[]; backgrounds: string[] }>
 export function defaultImages(aid: string, kind: 'avatars' | 'backgrounds') {
   const set = APP_DEFAULTS[aid] ?? APP_DEFAULTS['*']!;
   return { images: set[kind].map((key) => ({ key, url: imageUrl(key) })) };
+}
+
+/**
+ * Each built-in image's bytes, encoded once per process: they depend on nothing but the colour and
+ * size, and encoding the ten was about 120 ms of CPU, which every server on a new database paid (the
+ * test suites start hundreds in a few processes).
+ */
+const encoded = new Map<string, Promise<Buffer>>();
+function encodedImage(colour: string, width: number, height: number): Promise<Buffer> {
+  const key = `${colour} ${width}x${height}`;
+  let data = encoded.get(key);
+  if (!data) {
+    data = sharp({ create: { width, height, channels: 3, background: colour } })
+      .webp({ quality: 90 })
+      .toBuffer();
+    // A failed encode is not kept: the next server tries again.
+    data.catch(() => encoded.delete(key));
+    encoded.set(key, data);
+  }
+  return data;
 }
 
 /** Writes the built-in images when they are missing (every instance may; the insert ignores conflicts). */
@@ -135,9 +155,7 @@ export async function seedDefaultImages(app: FastifyInstance): Promise<void> {
     height: number,
   ) => {
     if (existing.has(key)) return;
-    const data = await sharp({ create: { width, height, channels: 3, background: colour } })
-      .webp({ quality: 90 })
-      .toBuffer();
+    const data = await encodedImage(colour, width, height);
     await app.db
       .insertInto('images')
       .values({
